@@ -1,0 +1,43 @@
+"""The Celery app. Project tasks take ids, are idempotent, acknowledge late and retry a bounded
+number of times; ``enqueue_on_commit`` is the one way to send them from a service."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from celery import Celery, Task
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+
+app = Celery("rummyclub")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+
+class ProjectTask(Task):  # type: ignore[misc]
+    """Base for project tasks: late acks and bounded retries with back-off on transient errors."""
+
+    acks_late = True
+    reject_on_worker_lost = True
+    max_retries = 5
+    retry_backoff = True
+    retry_backoff_max = 60
+    retry_jitter = True
+    # Only errors of the infrastructure are worth a retry; a bug or a rule violation is not.
+    autoretry_for: tuple[type[BaseException], ...] = (ConnectionError, TimeoutError, OSError)
+
+
+def project_task(*args: Any, **kwargs: Any) -> Any:
+    """``@project_task`` declares a task with the project defaults."""
+    kwargs.setdefault("base", ProjectTask)
+    kwargs.setdefault("bind", False)
+    return app.task(*args, **kwargs)
+
+
+def enqueue_on_commit(task: Any, *args: Any, **kwargs: Any) -> None:
+    """Send ``task`` once the current transaction commits (at once outside a transaction), so a
+    worker never looks for rows that are not there yet."""
+    from django.db import transaction
+
+    transaction.on_commit(lambda: task.apply_async(args=args, kwargs=kwargs))

@@ -1,0 +1,16 @@
+"""Test settings: the embedded default, or real PostgreSQL and Redis when their URLs are set.
+
+Tasks run eagerly in-process unless a test starts a real Celery worker (see ``tests/conftest.py``)."""
+
+from config.settings.base import *  # noqa: F403
+
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+CELERY_TASK_ALWAYS_EAGER = True
+REST_FRAMEWORK = {**REST_FRAMEWORK}  # noqa: F405
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {"anon_evaluate": "10000/min"}
+LOGGING = {"version": 1, "disable_existing_loggers": False}
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
