@@ -26,8 +26,10 @@ demo: migrate
 run: demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
+# pytest exits 5 when it collected nothing: a broken suite, never a pass.
 test: install
-	$(PY) -m pytest $(PYTEST_ARGS)
+	@$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: the suite is broken"; fi; exit $$rc
 
 check: install
 	$(VENV)/bin/ruff check .

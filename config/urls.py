@@ -1,3 +1,26 @@
-from django.urls import path
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-urlpatterns: list = []
+from clubs import views as club_views
+from config.health import health
+
+api_v1 = [
+    path("", include("clubs.urls")),
+    path("", include("rules.urls")),
+]
+
+urlpatterns = [
+    path("", club_views.home, name="home"),
+    path("health/", health, name="health"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(api_v1)),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+]
+
+handler404 = "config.views.page_not_found"
+handler500 = "config.views.server_error"

@@ -7,6 +7,7 @@ batch goes on past a bad line."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -15,19 +16,20 @@ from rules.errors import RuleViolation
 Evaluator = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 
-def _indian(obj: Mapping[str, Any]) -> dict[str, Any]:
-    from rules.indian.evaluate import evaluate
-
-    return evaluate(obj)
-
-
-def _rummikub(obj: Mapping[str, Any]) -> dict[str, Any]:
-    from rules.rummikub.evaluate import evaluate
-
-    return evaluate(obj)
+# Each game's evaluator, imported on first use so that one game's import cost is not paid by
+# callers of the other.
+GAME_MODULES: dict[str, str] = {
+    "indian": "rules.indian.evaluate",
+    "rummikub": "rules.rummikub.evaluate",
+}
+_loaded: dict[str, Evaluator] = {}
 
 
-GAMES: dict[str, Evaluator] = {"indian": _indian, "rummikub": _rummikub}
+def _evaluator(game: str) -> Evaluator:
+    if game not in _loaded:
+        module = importlib.import_module(GAME_MODULES[game])
+        _loaded[game] = module.evaluate
+    return _loaded[game]
 
 
 def evaluate_request(obj: Any) -> dict[str, Any]:
@@ -44,14 +46,13 @@ def evaluate_request(obj: Any) -> dict[str, Any]:
     ident = obj.get("id")
     try:
         game = obj.get("game")
-        evaluator = GAMES.get(game) if isinstance(game, str) else None
-        if evaluator is None:
+        if not isinstance(game, str) or game not in GAME_MODULES:
             raise RuleViolation(
                 "bad_game",
-                f"unknown game {game!r}: use one of {', '.join(sorted(GAMES))}",
+                f"unknown game {game!r}: use one of {', '.join(sorted(GAME_MODULES))}",
                 token=None if game is None else str(game),
             )
-        answer = evaluator(obj)
+        answer = _evaluator(game)(obj)
     except RuleViolation as exc:
         return {"id": ident, "error": exc.as_dict()}
     return {"id": ident, **answer}

@@ -1,6 +1,6 @@
 """Test settings: the embedded default, or real PostgreSQL and Redis when their URLs are set.
 
-Tasks run eagerly in-process unless a test starts a real Celery worker (see ``tests/conftest.py``)."""
+Tasks run eagerly in-process unless a test starts a real Celery worker (``tests/conftest.py``)."""
 
 from config.settings.base import *  # noqa: F403
 
@@ -14,3 +14,7 @@ STORAGES = {
     **STORAGES,  # noqa: F405
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# Serve static files straight from the source folders; no collectstatic needed here.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

@@ -1,0 +1,198 @@
+"""Clubs, members, players and API tokens over HTTP: parse, call one service or selector, render."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clubs import selectors, services
+from clubs.models import Club, Player, Role
+from clubs.permissions import ClubScopedAPIView
+from clubs.serializers import (
+    ApiTokenCreatedOutput,
+    ApiTokenCreateInput,
+    ApiTokenOutput,
+    ClubCreateInput,
+    ClubOutput,
+    ClubUpdateInput,
+    MembershipCreateInput,
+    MembershipOutput,
+    MembershipUpdateInput,
+    PlayerCreateInput,
+    PlayerOutput,
+    PlayerUpdateInput,
+)
+from config.errors import NotFoundError
+
+
+def _valid(serializer_class: Any, data: Any, **kwargs: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class ClubListApi(GenericAPIView):  # type: ignore[type-arg]
+    serializer_class = ClubOutput
+    queryset = Club.objects.none()  # for the schema; the handler reads through the selector
+
+    @extend_schema(operation_id="clubs_list", responses=ClubOutput(many=True))
+    def get(self, request: Request) -> Response:
+        clubs = self.paginate_queryset(selectors.club_list_for_user(user=request.user))
+        return self.get_paginated_response(ClubOutput(clubs, many=True).data)
+
+    @extend_schema(
+        operation_id="clubs_create", request=ClubCreateInput, responses={201: ClubOutput}
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(ClubCreateInput, request.data)
+        club = services.club_create(
+            owner=request.user,
+            name=data["name"],
+            slug=data.get("slug"),
+            currency=data["currency"],
+            timezone_name=data["timezone"],
+            public_standings=data["public_standings"],
+            requires_confirmation=data["requires_confirmation"],
+        )
+        club.caller_role = Role.OWNER  # type: ignore[attr-defined]
+        return Response(ClubOutput(club).data, status=status.HTTP_201_CREATED)
+
+
+class ClubDetailApi(ClubScopedAPIView):
+    write_role = Role.OWNER
+
+    @extend_schema(operation_id="clubs_retrieve", responses=ClubOutput)
+    def get(self, request: Request, club_slug: str) -> Response:
+        return Response(ClubOutput(self.club).data)
+
+    @extend_schema(operation_id="clubs_update", request=ClubUpdateInput, responses=ClubOutput)
+    def patch(self, request: Request, club_slug: str) -> Response:
+        changes = _valid(ClubUpdateInput, request.data)
+        club = services.club_update(club=self.club, actor=request.user, **changes)
+        club.caller_role = self.role  # type: ignore[attr-defined]
+        return Response(ClubOutput(club).data)
+
+
+class MemberListApi(ClubScopedAPIView):
+    @extend_schema(operation_id="members_list", responses=MembershipOutput(many=True))
+    def get(self, request: Request, club_slug: str) -> Response:
+        members = selectors.membership_list(club=self.club)
+        return Response(MembershipOutput(members, many=True).data)
+
+    @extend_schema(
+        operation_id="members_create",
+        request=MembershipCreateInput,
+        responses={201: MembershipOutput},
+    )
+    def post(self, request: Request, club_slug: str) -> Response:
+        data = _valid(MembershipCreateInput, request.data)
+        membership = services.membership_add(
+            club=self.club,
+            actor=request.user,
+            actor_role=self.role,
+            username=data["username"],
+            role=data["role"],
+        )
+        return Response(MembershipOutput(membership).data, status=status.HTTP_201_CREATED)
+
+
+class MemberDetailApi(ClubScopedAPIView):
+    @extend_schema(operation_id="members_retrieve", responses=MembershipOutput)
+    def get(self, request: Request, club_slug: str, membership_id: int) -> Response:
+        membership = selectors.membership_get(club=self.club, membership_id=membership_id)
+        return Response(MembershipOutput(membership).data)
+
+    @extend_schema(
+        operation_id="members_update", request=MembershipUpdateInput, responses=MembershipOutput
+    )
+    def patch(self, request: Request, club_slug: str, membership_id: int) -> Response:
+        data = _valid(MembershipUpdateInput, request.data)
+        membership = services.membership_change_role(
+            membership=selectors.membership_get(club=self.club, membership_id=membership_id),
+            actor=request.user,
+            actor_role=self.role,
+            role=data["role"],
+        )
+        return Response(MembershipOutput(membership).data)
+
+    @extend_schema(operation_id="members_destroy", responses={204: None})
+    def delete(self, request: Request, club_slug: str, membership_id: int) -> Response:
+        services.membership_remove(
+            membership=selectors.membership_get(club=self.club, membership_id=membership_id),
+            actor=request.user,
+            actor_role=self.role,
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PlayerListApi(ClubScopedAPIView, GenericAPIView):  # type: ignore[type-arg]
+    serializer_class = PlayerOutput
+    queryset = Player.objects.none()  # for the schema; the handler reads through the selector
+
+    @extend_schema(operation_id="players_list", responses=PlayerOutput(many=True))
+    def get(self, request: Request, club_slug: str) -> Response:
+        players = self.paginate_queryset(selectors.player_list(club=self.club))
+        return self.get_paginated_response(PlayerOutput(players, many=True).data)
+
+    @extend_schema(
+        operation_id="players_create", request=PlayerCreateInput, responses={201: PlayerOutput}
+    )
+    def post(self, request: Request, club_slug: str) -> Response:
+        data = _valid(PlayerCreateInput, request.data)
+        player = services.player_create(
+            club=self.club, actor=request.user, name=data["name"], user=data.get("username")
+        )
+        return Response(PlayerOutput(player).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerDetailApi(ClubScopedAPIView):
+    @extend_schema(operation_id="players_retrieve", responses=PlayerOutput)
+    def get(self, request: Request, club_slug: str, player_id: int) -> Response:
+        return Response(
+            PlayerOutput(selectors.player_get(club=self.club, player_id=player_id)).data
+        )
+
+    @extend_schema(operation_id="players_update", request=PlayerUpdateInput, responses=PlayerOutput)
+    def patch(self, request: Request, club_slug: str, player_id: int) -> Response:
+        changes = _valid(PlayerUpdateInput, request.data)
+        if "username" in changes:
+            changes["user"] = changes.pop("username")
+        player = services.player_update(
+            player=selectors.player_get(club=self.club, player_id=player_id),
+            actor=request.user,
+            **changes,
+        )
+        return Response(PlayerOutput(player).data)
+
+
+class ApiTokenListApi(APIView):
+    @extend_schema(operation_id="tokens_list", responses=ApiTokenOutput(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(ApiTokenOutput(selectors.api_token_list(user=request.user), many=True).data)
+
+    @extend_schema(
+        operation_id="tokens_create",
+        request=ApiTokenCreateInput,
+        responses={201: ApiTokenCreatedOutput},
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(ApiTokenCreateInput, request.data)
+        token, key = services.api_token_create(user=request.user, name=data["name"])
+        token.key = key  # type: ignore[attr-defined]
+        return Response(ApiTokenCreatedOutput(token).data, status=status.HTTP_201_CREATED)
+
+
+class ApiTokenDetailApi(APIView):
+    @extend_schema(operation_id="tokens_revoke", responses=ApiTokenOutput)
+    def delete(self, request: Request, token_id: int) -> Response:
+        token = selectors.api_token_list(user=request.user).filter(pk=token_id).first()
+        if token is None:
+            raise NotFoundError(f"no token #{token_id} of yours")
+        token = services.api_token_revoke(token=token, actor=request.user)
+        return Response(ApiTokenOutput(token).data)

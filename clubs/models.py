@@ -1,0 +1,169 @@
+from __future__ import annotations
+
+import zoneinfo
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models.functions import Lower
+
+# ISO 4217 currencies a club may keep its money in, with the number of minor-unit places.
+CURRENCY_PLACES: dict[str, int] = {
+    "INR": 2, "USD": 2, "EUR": 2, "GBP": 2, "ILS": 2, "AUD": 2, "CAD": 2, "NZD": 2, "SGD": 2,
+    "AED": 2, "CHF": 2, "SEK": 2, "NOK": 2, "DKK": 2, "PLN": 2, "ZAR": 2, "HKD": 2, "MYR": 2,
+    "JPY": 0, "KRW": 0, "BHD": 3, "KWD": 3, "OMR": 3,
+}  # fmt: skip
+
+
+def validate_currency(value: str) -> None:
+    if value not in CURRENCY_PLACES:
+        raise ValidationError(
+            f"unknown currency {value!r}; use one of {', '.join(sorted(CURRENCY_PLACES))}"
+        )
+
+
+def validate_timezone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(f"unknown time zone {value!r}")
+
+
+class Role(models.TextChoices):
+    OWNER = "owner", "Owner"
+    ORGANISER = "organiser", "Organiser"
+    SCORER = "scorer", "Scorer"
+    PLAYER = "player", "Player"
+
+
+# Higher rank, more rights: an owner can do what an organiser can, and so on.
+ROLE_RANK: dict[str, int] = {Role.PLAYER: 1, Role.SCORER: 2, Role.ORGANISER: 3, Role.OWNER: 4}
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    currency = models.CharField(max_length=3, default="INR", validators=[validate_currency])
+    timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
+    public_standings = models.BooleanField(
+        default=False, help_text="Show standings to anyone, without login."
+    )
+    requires_confirmation = models.BooleanField(
+        default=False,
+        help_text="An accepted deal counts only after a second person confirms it.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def minor_places(self) -> int:
+        return CURRENCY_PLACES[self.currency]
+
+
+class Membership(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=16, choices=Role.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="membership_one_per_user_club"),
+            models.CheckConstraint(
+                condition=models.Q(role__in=[r.value for r in Role]), name="membership_role_known"
+            ),
+        ]
+        ordering = ["club_id", "user_id"]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club} as {self.role}"
+
+
+class Player(models.Model):
+    """A club's roster entry; optionally the account of the person it is."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=80)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+    )
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint("club", Lower("name"), name="player_name_unique_in_club_ci"),
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(user__isnull=False),
+                name="player_one_per_user_in_club",
+            ),
+        ]
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ApiToken(models.Model):
+    """A revocable key a score app sends as ``Authorization: Token <key>``.
+
+    Only a SHA-256 digest of the key is stored; the key is shown once, when created."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=80)
+    prefix = models.CharField(max_length=8, help_text="First characters, to tell keys apart.")
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+
+class AuditEntry(models.Model):
+    """One state change: who did what to which object, with the state before and after."""
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries"
+    )
+    action = models.CharField(max_length=64)
+    object_type = models.CharField(max_length=64)
+    object_id = models.CharField(max_length=64)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["club", "-created_at"], name="audit_club_time")]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.object_type}#{self.object_id}"

@@ -1,0 +1,35 @@
+"""Club scoping for API views: every object is reached through a club the caller belongs to."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.permissions import SAFE_METHODS
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from clubs.models import Club, Role
+from clubs.selectors import club_get_for_user
+
+
+class ClubScopedAPIView(APIView):
+    """Resolves ``club_slug`` from the URL before the handler runs.
+
+    Outsiders get 404 (the club's existence is not leaked); members below ``read_role`` (safe
+    methods) or ``write_role`` (the others) get 403. Handlers read ``self.club`` and
+    ``self.role``."""
+
+    read_role: str = Role.PLAYER
+    write_role: str = Role.ORGANISER
+    club: Club
+    role: str
+
+    def required_role(self, request: Request) -> str:
+        return self.read_role if request.method in SAFE_METHODS else self.write_role
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        self.club = club_get_for_user(
+            user=request.user, slug=kwargs["club_slug"], min_role=self.required_role(request)
+        )
+        self.role = self.club.caller_role  # type: ignore[attr-defined]

@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from rest_framework import serializers
+
+from clubs.models import CURRENCY_PLACES, ApiToken, Club, Membership, Player, Role
+
+
+class ClubOutput(serializers.ModelSerializer[Club]):
+    role = serializers.SerializerMethodField(help_text="The caller's role in this club.")
+
+    class Meta:
+        model = Club
+        fields = [
+            "slug", "name", "currency", "timezone", "public_standings",
+            "requires_confirmation", "created_at", "role",
+        ]  # fmt: skip
+
+    def get_role(self, club: Club) -> str | None:
+        return getattr(club, "caller_role", None)
+
+
+class ClubCreateInput(serializers.Serializer[dict]):
+    name = serializers.CharField(max_length=120)
+    slug = serializers.SlugField(max_length=60, required=False)
+    currency = serializers.ChoiceField(choices=sorted(CURRENCY_PLACES), default="INR")
+    timezone = serializers.CharField(max_length=64, default="UTC")
+    public_standings = serializers.BooleanField(default=False)
+    requires_confirmation = serializers.BooleanField(default=False)
+
+
+class ClubUpdateInput(serializers.Serializer[dict]):
+    name = serializers.CharField(max_length=120, required=False)
+    slug = serializers.SlugField(max_length=60, required=False)
+    currency = serializers.ChoiceField(choices=sorted(CURRENCY_PLACES), required=False)
+    timezone = serializers.CharField(max_length=64, required=False)
+    public_standings = serializers.BooleanField(required=False)
+    requires_confirmation = serializers.BooleanField(required=False)
+
+
+class MembershipOutput(serializers.ModelSerializer[Membership]):
+    username = serializers.CharField(source="user.username")
+
+    class Meta:
+        model = Membership
+        fields = ["id", "username", "role", "created_at"]
+
+
+class MembershipCreateInput(serializers.Serializer[dict]):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+class MembershipUpdateInput(serializers.Serializer[dict]):
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+class PlayerOutput(serializers.ModelSerializer[Player]):
+    username = serializers.CharField(source="user.username", default=None)
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "username", "active", "created_at"]
+
+
+def _user_by_name(username: str | None) -> object | None:
+    if username is None:
+        return None
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise serializers.ValidationError(f"no account named {username!r}")
+    return user
+
+
+class PlayerCreateInput(serializers.Serializer[dict]):
+    name = serializers.CharField(max_length=80)
+    username = serializers.CharField(
+        max_length=150, required=False, allow_null=True, help_text="Link to this account."
+    )
+
+    def validate_username(self, value: str | None) -> object | None:
+        return _user_by_name(value)
+
+
+class PlayerUpdateInput(serializers.Serializer[dict]):
+    name = serializers.CharField(max_length=80, required=False)
+    username = serializers.CharField(max_length=150, required=False, allow_null=True)
+    active = serializers.BooleanField(required=False)
+
+    def validate_username(self, value: str | None) -> object | None:
+        return _user_by_name(value)
+
+
+class ApiTokenOutput(serializers.ModelSerializer[ApiToken]):
+    class Meta:
+        model = ApiToken
+        fields = ["id", "name", "prefix", "created_at", "last_used_at", "revoked_at"]
+
+
+class ApiTokenCreatedOutput(ApiTokenOutput):
+    key = serializers.CharField(help_text="Shown only once: store it now.")
+
+    class Meta(ApiTokenOutput.Meta):
+        fields = [*ApiTokenOutput.Meta.fields, "key"]
+
+
+class ApiTokenCreateInput(serializers.Serializer[dict]):
+    name = serializers.CharField(max_length=80)

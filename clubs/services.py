@@ -1,0 +1,248 @@
+"""Every write about clubs, members, players and API tokens. Keyword-only, atomic, audited."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from clubs.audit import audit_record, snapshot
+from clubs.authentication import KEY_PREFIX_LENGTH, token_digest
+from clubs.models import ROLE_RANK, ApiToken, Club, Membership, Player, Role
+from config.errors import Conflict, InvalidInput, NotAllowed
+
+CLUB_FIELDS = [
+    "name", "slug", "currency", "timezone", "public_standings", "requires_confirmation"
+]  # fmt: skip
+PLAYER_FIELDS = ["name", "user", "active"]
+
+
+def _full_clean(obj: Any, exclude: list[str] | None = None) -> None:
+    """Model validation, reported as ``InvalidInput`` with the failing fields as details."""
+    try:
+        obj.full_clean(exclude=exclude, validate_unique=False, validate_constraints=False)
+    except ValidationError as exc:
+        details = exc.message_dict
+        field, messages = next(iter(details.items()))
+        raise InvalidInput(f"{field}: {messages[0]}", details=details) from None
+
+
+@transaction.atomic
+def club_create(
+    *,
+    owner: AbstractBaseUser,
+    name: str,
+    slug: str | None = None,
+    currency: str = "INR",
+    timezone_name: str = "UTC",
+    public_standings: bool = False,
+    requires_confirmation: bool = False,
+) -> Club:
+    club = Club(
+        name=name.strip(),
+        slug=slug or slugify(name)[:60],
+        currency=currency,
+        timezone=timezone_name,
+        public_standings=public_standings,
+        requires_confirmation=requires_confirmation,
+    )
+    if not club.slug:
+        raise InvalidInput("slug: cannot make a slug from this name; give one", code="invalid")
+    _full_clean(club, exclude=["slug"] if slug is None else None)
+    if Club.objects.filter(slug=club.slug).exists():
+        raise Conflict(f"slug: a club with slug {club.slug!r} exists", code="slug_taken")
+    club.save()
+    Membership.objects.create(user=owner, club=club, role=Role.OWNER)
+    audit_record(
+        actor=owner, club=club, action="club.create", obj=club, after=snapshot(club, CLUB_FIELDS)
+    )
+    return club
+
+
+@transaction.atomic
+def club_update(*, club: Club, actor: AbstractBaseUser, **changes: Any) -> Club:
+    unknown = set(changes) - set(CLUB_FIELDS)
+    if unknown:
+        raise InvalidInput(f"{sorted(unknown)[0]}: not a club field that can be changed")
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    before = snapshot(club, CLUB_FIELDS)
+    for field, value in changes.items():
+        setattr(club, field, value)
+    _full_clean(club)
+    if "slug" in changes and Club.objects.filter(slug=club.slug).exclude(pk=club.pk).exists():
+        raise Conflict(f"slug: a club with slug {club.slug!r} exists", code="slug_taken")
+    club.save()
+    audit_record(
+        actor=actor,
+        club=club,
+        action="club.update",
+        obj=club,
+        before=before,
+        after=snapshot(club, CLUB_FIELDS),
+    )
+    return club
+
+
+def _check_role_grant(*, actor_role: str, role: str) -> None:
+    """Organisers manage scorers and players; only an owner grants or takes organiser or owner."""
+    if role not in ROLE_RANK:
+        raise InvalidInput(f"role: unknown role {role!r}", details={"role": role})
+    needed = Role.OWNER if ROLE_RANK[role] >= ROLE_RANK[Role.ORGANISER] else Role.ORGANISER
+    if ROLE_RANK[actor_role] < ROLE_RANK[needed]:
+        raise NotAllowed(f"only an {needed} can grant or change the {role} role")
+
+
+def _owner_count(club: Club) -> int:
+    return Membership.objects.filter(club=club, role=Role.OWNER).count()
+
+
+@transaction.atomic
+def membership_add(
+    *, club: Club, actor: AbstractBaseUser, actor_role: str, username: str, role: str
+) -> Membership:
+    _check_role_grant(actor_role=actor_role, role=role)
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise InvalidInput(f"username: no account named {username!r}", code="unknown_user")
+    if Membership.objects.filter(club=club, user=user).exists():
+        raise Conflict(f"username: {username!r} is already a member of {club.name}")
+    membership = Membership.objects.create(club=club, user=user, role=role)
+    audit_record(
+        actor=actor,
+        club=club,
+        action="membership.add",
+        obj=membership,
+        after={"user": username, "role": role},
+    )
+    return membership
+
+
+@transaction.atomic
+def membership_change_role(
+    *, membership: Membership, actor: AbstractBaseUser, actor_role: str, role: str
+) -> Membership:
+    membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    _check_role_grant(actor_role=actor_role, role=role)
+    _check_role_grant(actor_role=actor_role, role=membership.role)
+    if membership.role == Role.OWNER and role != Role.OWNER and _owner_count(membership.club) == 1:
+        raise Conflict("a club needs at least one owner", code="last_owner")
+    before = {"role": membership.role}
+    membership.role = role
+    membership.save(update_fields=["role"])
+    audit_record(
+        actor=actor,
+        club=membership.club,
+        action="membership.change_role",
+        obj=membership,
+        before=before,
+        after={"role": role},
+    )
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership, actor: AbstractBaseUser, actor_role: str) -> None:
+    membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    _check_role_grant(actor_role=actor_role, role=membership.role)
+    if membership.role == Role.OWNER and _owner_count(membership.club) == 1:
+        raise Conflict("a club needs at least one owner", code="last_owner")
+    audit_record(
+        actor=actor,
+        club=membership.club,
+        action="membership.remove",
+        obj=membership,
+        before={"user": membership.user.get_username(), "role": membership.role},
+    )
+    membership.delete()
+
+
+def _check_player_user(club: Club, user: AbstractBaseUser | None, exclude_pk: int | None) -> None:
+    if user is None:
+        return
+    taken = Player.objects.filter(club=club, user=user).exclude(pk=exclude_pk)
+    if taken.exists():
+        raise Conflict(f"user: {user.get_username()!r} is already a player of {club.name}")
+
+
+def _player_save(player: Player) -> None:
+    try:
+        with transaction.atomic():
+            player.save()
+    except IntegrityError:
+        raise Conflict(
+            f"name: a player named {player.name!r} is already on the roster", code="name_taken"
+        ) from None
+
+
+@transaction.atomic
+def player_create(
+    *, club: Club, actor: AbstractBaseUser | None, name: str, user: AbstractBaseUser | None = None
+) -> Player:
+    player = Player(club=club, name=" ".join(name.split()), user=user)
+    _full_clean(player, exclude=["club"])
+    _check_player_user(club, user, None)
+    _player_save(player)
+    audit_record(
+        actor=actor,
+        club=club,
+        action="player.create",
+        obj=player,
+        after=snapshot(player, PLAYER_FIELDS),
+    )
+    return player
+
+
+@transaction.atomic
+def player_update(*, player: Player, actor: AbstractBaseUser, **changes: Any) -> Player:
+    unknown = set(changes) - set(PLAYER_FIELDS)
+    if unknown:
+        raise InvalidInput(f"{sorted(unknown)[0]}: not a player field that can be changed")
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    before = snapshot(player, PLAYER_FIELDS)
+    if "name" in changes:
+        changes["name"] = " ".join(str(changes["name"]).split())
+    for field, value in changes.items():
+        setattr(player, field, value)
+    _full_clean(player, exclude=["club"])
+    if "user" in changes:
+        _check_player_user(player.club, player.user, player.pk)
+    _player_save(player)
+    audit_record(
+        actor=actor,
+        club=player.club,
+        action="player.update",
+        obj=player,
+        before=before,
+        after=snapshot(player, PLAYER_FIELDS),
+    )
+    return player
+
+
+@transaction.atomic
+def api_token_create(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
+    """A new token and its key; the key is returned only here and never stored."""
+    name = name.strip()
+    if not name:
+        raise InvalidInput("name: give the token a name, e.g. the app that will use it")
+    key = secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(
+        user=user, name=name[:80], prefix=key[:KEY_PREFIX_LENGTH], digest=token_digest(key)
+    )
+    audit_record(actor=user, club=None, action="token.create", obj=token, after={"name": name})
+    return token, key
+
+
+@transaction.atomic
+def api_token_revoke(*, token: ApiToken, actor: AbstractBaseUser) -> ApiToken:
+    token = ApiToken.objects.select_for_update().get(pk=token.pk)
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+        audit_record(actor=actor, club=None, action="token.revoke", obj=token)
+    return token

@@ -1,0 +1,24 @@
+from django.urls import path
+
+from clubs import api
+
+app_name = "clubs"
+
+urlpatterns = [
+    path("clubs/", api.ClubListApi.as_view(), name="club-list"),
+    path("clubs/<slug:club_slug>/", api.ClubDetailApi.as_view(), name="club-detail"),
+    path("clubs/<slug:club_slug>/members/", api.MemberListApi.as_view(), name="member-list"),
+    path(
+        "clubs/<slug:club_slug>/members/<int:membership_id>/",
+        api.MemberDetailApi.as_view(),
+        name="member-detail",
+    ),
+    path("clubs/<slug:club_slug>/players/", api.PlayerListApi.as_view(), name="player-list"),
+    path(
+        "clubs/<slug:club_slug>/players/<int:player_id>/",
+        api.PlayerDetailApi.as_view(),
+        name="player-detail",
+    ),
+    path("tokens/", api.ApiTokenListApi.as_view(), name="token-list"),
+    path("tokens/<int:token_id>/", api.ApiTokenDetailApi.as_view(), name="token-detail"),
+]

@@ -1,0 +1,45 @@
+"""Errors a service raises for a request it refuses. The API turns each into the one error shape
+``{"error": {"code", "message", "details"}}`` with the status given here; pages show the message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    status = 400
+    default_code = "invalid"
+
+    def __init__(
+        self, message: str, *, code: str | None = None, details: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code or self.default_code
+        self.details = details or {}
+
+
+class InvalidInput(ServiceError):
+    """The request names something wrong (a field, a card, a player)."""
+
+
+class NotAllowed(ServiceError):
+    status = 403
+    default_code = "permission_denied"
+
+
+class NotFoundError(ServiceError):
+    status = 404
+    default_code = "not_found"
+
+
+class Conflict(ServiceError):
+    """The request is fine on its own but clashes with the current state."""
+
+    status = 409
+    default_code = "conflict"
+
+
+class Unprocessable(ServiceError):
+    status = 422
+    default_code = "unprocessable"

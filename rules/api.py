@@ -1,0 +1,113 @@
+"""``POST /api/v1/rules/evaluate/``: the batch command's evaluation over HTTP, for score apps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
+from rest_framework.views import APIView
+
+from config.errors import InvalidInput
+from rules.evaluate import evaluate_request
+
+MAX_BATCH = 1000
+
+
+class AnonEvaluateThrottle(AnonRateThrottle):
+    scope = "anon_evaluate"
+
+
+_DESCRIPTION = """
+Evaluate one request object, or a list of up to 1,000, exactly as `manage.py evaluate_hands` does
+for one JSON line. Open to anyone (throttled without login).
+
+**Indian rummy** — `{"id", "game": "indian", "wild": "QH" | "Q" | "JK", "decks": 2,
+"groups": [["2H","3H","4H"], ...]}` scores the grouping as declared; `"cards": [13 cards]`
+finds the best arrangement. Optional `"outcome"`: `hand` (default), `winner`, `first_drop`,
+`middle_drop`, `missed_turns`, `wrong_show`, `late_declare`, `valid_not_declared`, `deal_show`;
+optional `"pool": 101 | 201`. Answer: `{"id", "valid", "points", "groups": [{"cards", "kind"}]}`
+with kind `pure_sequence`, `impure_sequence`, `set` or `invalid`.
+
+**Rummikub** — melds (`"variant"`, `"melds"`, `"initial_meld"`), game scores (`"racks"`,
+`"winner"`, `"joker_value"`; International adds `"win"`, `"melded"`, `"closed_hand"`,
+`"final_discard_joker"`), a closed hand (`"closed_hand"`, `"first_turn"`, `"original_hand"`,
+`"is_first_player"`) or a session settlement (`"session_scores"`, `"rate"`).
+
+A single object that cannot be evaluated answers 400 with `{"id", "error": {"code", "message",
+"token", "details"}}`, naming the offending card or tile in `token`; in a list, each item gets its
+own answer (errors included) and the list answers 200.
+"""
+
+
+class EvaluateApi(APIView):
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonEvaluateThrottle]
+
+    @extend_schema(
+        operation_id="rules_evaluate",
+        summary="Validate and score hands, melds, games and settlements",
+        description=_DESCRIPTION,
+        request=OpenApiTypes.OBJECT,
+        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
+        examples=[
+            OpenApiExample(
+                "A grouped Indian rummy hand",
+                request_only=True,
+                value={
+                    "id": "table-3",
+                    "game": "indian",
+                    "wild": "QD",
+                    "groups": [
+                        ["2H", "3H", "4H", "5H"],
+                        ["5C", "6C", "7C", "8C"],
+                        ["5D", "5C", "JK", "QH", "QS"],
+                    ],
+                },
+            ),
+            OpenApiExample(
+                "Thirteen ungrouped cards",
+                request_only=True,
+                value={
+                    "id": 1,
+                    "game": "indian",
+                    "wild": "QS",
+                    "cards": "3H 4H 5H 5C 6C 7C QH 8D 5C 2H 2C 2D KS".split(),
+                },
+            ),
+            OpenApiExample(
+                "Rummikub melds",
+                request_only=True,
+                value={
+                    "id": "m1",
+                    "game": "rummikub",
+                    "variant": "sabra",
+                    "melds": [["R4", "R5", "R6"], ["B9", "K9", "JK"]],
+                    "initial_meld": True,
+                },
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        payload: Any = request.data
+        if isinstance(payload, list):
+            if not payload:
+                raise InvalidInput("the list of requests is empty", code="empty_batch")
+            if len(payload) > MAX_BATCH:
+                raise InvalidInput(
+                    f"at most {MAX_BATCH} requests per call; this one has {len(payload)}",
+                    code="batch_too_large",
+                    details={"max": MAX_BATCH, "given": len(payload)},
+                )
+            return Response([evaluate_request(item) for item in payload])
+        answer = evaluate_request(payload)
+        if "error" in answer:
+            error = answer["error"]
+            error.setdefault("details", {"token": error.get("token")})
+            return Response(answer, status=status.HTTP_400_BAD_REQUEST)
+        return Response(answer)

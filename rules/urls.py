@@ -1,0 +1,7 @@
+from django.urls import path
+
+from rules import api
+
+app_name = "rules"
+
+urlpatterns = [path("rules/evaluate/", api.EvaluateApi.as_view(), name="evaluate")]

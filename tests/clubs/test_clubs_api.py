@@ -1,0 +1,163 @@
+from __future__ import annotations
+
+from clubs.models import AuditEntry, Club, Membership, Player, Role
+from tests.api.test_errors import assert_error
+
+
+def test_create_club_makes_the_caller_its_owner(standing):
+    client = standing.client("outsider")
+    response = client.post(
+        "/api/v1/clubs/", {"name": "Friday Pool", "currency": "USD"}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["slug"] == "friday-pool"
+    assert body["role"] == "owner"
+    club = Club.objects.get(slug="friday-pool")
+    assert Membership.objects.get(club=club).user == standing.outsider
+    assert AuditEntry.objects.filter(club=club, action="club.create").count() == 1
+
+
+def test_club_list_shows_only_the_callers_clubs_with_role(standing):
+    body = standing.client("player").get("/api/v1/clubs/").json()
+    assert [(c["slug"], c["role"]) for c in body["results"]] == [("home", "player")]
+
+
+def test_create_club_rejects_taken_slug_and_unknown_currency_and_timezone(standing):
+    client = standing.client("owner")
+    error = assert_error(
+        client.post("/api/v1/clubs/", {"name": "Home", "slug": "home"}, format="json"),
+        409,
+        "slug_taken",
+    )
+    assert "home" in error["message"]
+    error = assert_error(
+        client.post("/api/v1/clubs/", {"name": "X", "currency": "XYZ"}, format="json"),
+        400,
+        "invalid",
+    )
+    assert "currency" in error["details"]
+    error = assert_error(
+        client.post("/api/v1/clubs/", {"name": "X", "timezone": "Mars/Olympus"}, format="json"),
+        400,
+        "invalid",
+    )
+    assert error["message"] == "timezone: unknown time zone 'Mars/Olympus'"
+    assert Club.objects.count() == 2  # nothing was created
+
+
+def test_owner_updates_club_and_audit_keeps_before_and_after(standing):
+    response = standing.client("owner").patch(
+        "/api/v1/clubs/home/", {"name": "Home Club II", "public_standings": True}, format="json"
+    )
+    assert response.status_code == 200
+    entry = AuditEntry.objects.get(action="club.update")
+    assert entry.before["name"] == "Home Club" and entry.after["name"] == "Home Club II"
+    assert entry.actor == standing.owner
+
+
+def test_organiser_cannot_grant_organiser_or_touch_owner(standing):
+    client = standing.client("organiser")
+    owner_membership = standing.club.memberships.get(role=Role.OWNER)
+    assert_error(
+        client.patch(
+            f"/api/v1/clubs/home/members/{owner_membership.pk}/", {"role": "player"}, format="json"
+        ),
+        403,
+        "permission_denied",
+    )
+    assert owner_membership.__class__.objects.get(pk=owner_membership.pk).role == Role.OWNER
+
+
+def test_last_owner_cannot_leave(standing):
+    owner_membership = standing.club.memberships.get(role=Role.OWNER)
+    error = assert_error(
+        standing.client("owner").delete(f"/api/v1/clubs/home/members/{owner_membership.pk}/"),
+        409,
+        "last_owner",
+    )
+    assert "at least one owner" in error["message"]
+
+
+def test_member_add_unknown_user_names_it(standing):
+    error = assert_error(
+        standing.client("organiser").post(
+            "/api/v1/clubs/home/members/", {"username": "ghost", "role": "player"}, format="json"
+        ),
+        400,
+        "unknown_user",
+    )
+    assert "ghost" in error["message"]
+
+
+def test_player_names_are_unique_in_a_club_ignoring_case(standing):
+    client = standing.client("organiser")
+    error = assert_error(
+        client.post("/api/v1/clubs/home/players/", {"name": "  asha "}, format="json"),
+        409,
+        "name_taken",
+    )
+    assert "asha" in error["message"]
+    # The same name in another club is fine.
+    other = standing.client("outsider").post(
+        "/api/v1/clubs/away/players/", {"name": "Asha"}, format="json"
+    )
+    assert other.status_code == 201
+    assert Player.objects.filter(name__iexact="asha").count() == 2
+
+
+def test_player_can_be_linked_to_an_account_once(standing):
+    client = standing.client("organiser")
+    created = client.post(
+        "/api/v1/clubs/home/players/", {"name": "Pia", "username": "player"}, format="json"
+    )
+    assert created.status_code == 201 and created.json()["username"] == "player"
+    again = client.post(
+        "/api/v1/clubs/home/players/", {"name": "Pia 2", "username": "player"}, format="json"
+    )
+    assert_error(again, 409, "conflict")
+    unknown = client.post(
+        "/api/v1/clubs/home/players/", {"name": "Pia 3", "username": "nobody"}, format="json"
+    )
+    assert unknown.json()["error"]["details"] == {"username": ["no account named 'nobody'"]}
+
+
+def test_player_reads_roster_but_cannot_change_it(standing):
+    client = standing.client("player")
+    names = [p["name"] for p in client.get("/api/v1/clubs/home/players/").json()["results"]]
+    assert names == ["Asha", "Bilal", "Chitra"]
+    assert_error(
+        client.post("/api/v1/clubs/home/players/", {"name": "Zed"}, format="json"),
+        403,
+        "permission_denied",
+    )
+    assert not Player.objects.filter(name="Zed").exists()
+
+
+def test_outsider_cannot_change_another_club(standing):
+    client = standing.client("outsider")
+    assert_error(
+        client.patch("/api/v1/clubs/home/", {"name": "Mine now"}, format="json"), 404, "not_found"
+    )
+    player = standing.club.players.first()
+    assert_error(
+        client.patch(f"/api/v1/clubs/home/players/{player.pk}/", {"name": "x"}, format="json"),
+        404,
+        "not_found",
+    )
+    assert Club.objects.get(slug="home").name == "Home Club"
+
+
+def test_demo_loads_once(db):
+    from django.core.management import call_command
+
+    from clubs.demo import demo_exists
+
+    call_command("load_demo")
+    assert demo_exists()
+    club = Club.objects.get(slug="demo")
+    assert club.players.count() == 12
+    roles = sorted(club.memberships.values_list("role", flat=True))
+    assert roles == ["organiser", "owner", "player"]
+    call_command("load_demo", "--if-empty")  # second run changes nothing
+    assert Club.objects.filter(slug="demo").count() == 1

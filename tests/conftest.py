@@ -1,0 +1,104 @@
+"""Fixtures shared by every test: the three standing users, API clients, and the real servers.
+
+Tests that need PostgreSQL, Redis or a Celery worker skip with a reason when the server is absent,
+and fail instead when ``REQUIRE_SERVICES=1`` (as in CI)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from rest_framework.test import APIClient
+
+from clubs.models import Club, Role
+from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
+
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+def service_absent(reason: str) -> None:
+    """Skip, or fail when the services are required."""
+    if REQUIRE_SERVICES:
+        pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def postgres(db: None) -> None:
+    if connection.vendor != "postgresql":
+        service_absent("needs PostgreSQL: set DATABASE_URL=postgresql://...")
+
+
+@pytest.fixture
+def postgres_tx(transactional_db: None) -> None:
+    if connection.vendor != "postgresql":
+        service_absent("needs PostgreSQL: set DATABASE_URL=postgresql://...")
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    url = settings.REDIS_URL
+    if not url:
+        service_absent("needs Redis: set REDIS_URL=redis://...")
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        service_absent(f"Redis at {url} does not answer: {exc}")
+    return url  # type: ignore[return-value]
+
+
+@pytest.fixture
+def celery_worker(redis_url: str, transactional_db: None) -> Iterator[Any]:
+    """A real Celery worker (in a thread of this process) consuming from Redis."""
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app
+
+    app.conf.task_always_eager = False
+    try:
+        with start_worker(
+            app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=30
+        ) as worker:
+            yield worker
+    finally:
+        app.conf.task_always_eager = True
+
+
+@dataclass
+class Standing:
+    """A club with its organiser (also owner), a player and an outsider, and their clients."""
+
+    club: Club
+    owner: Any
+    organiser: Any
+    scorer: Any
+    player: Any
+    outsider: Any
+
+    def client(self, who: str) -> APIClient:
+        client = APIClient()
+        if who != "anonymous":
+            client.force_authenticate(getattr(self, who))
+        return client
+
+
+@pytest.fixture
+def standing(db: None) -> Standing:
+    club = ClubFactory(name="Home Club", slug="home")
+    owner = MembershipFactory(club=club, role=Role.OWNER, user__username="owner").user
+    organiser = MembershipFactory(club=club, role=Role.ORGANISER, user__username="org").user
+    scorer = MembershipFactory(club=club, role=Role.SCORER, user__username="scorer").user
+    player = MembershipFactory(club=club, role=Role.PLAYER, user__username="player").user
+    outsider = UserFactory(username="outsider")
+    # The outsider has a club of their own, so "not found" is not merely "no clubs at all".
+    MembershipFactory(user=outsider, club=ClubFactory(name="Away", slug="away"), role=Role.OWNER)
+    for name in ["Asha", "Bilal", "Chitra"]:
+        PlayerFactory(club=club, name=name)
+    return Standing(club, owner, organiser, scorer, player, outsider)

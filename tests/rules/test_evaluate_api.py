@@ -1,0 +1,75 @@
+"""POST /api/v1/rules/evaluate/: the batch command's answers over HTTP."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from rules.api import MAX_BATCH, AnonEvaluateThrottle
+
+URL = "/api/v1/rules/evaluate/"
+
+
+def test_malformed_json_gets_400_with_the_error_shape(db):
+    response = APIClient().post(URL, data='{"id": 1,', content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "malformed_request"
+    assert set(response.json()["error"]) == {"code", "message", "details"}
+
+
+def test_single_object_that_cannot_be_evaluated_is_400_naming_the_token(db):
+    response = APIClient().post(URL, {"id": "x", "game": "chess"}, format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["id"] == "x"
+    assert body["error"]["code"] == "bad_game"
+    assert body["error"]["token"] == "chess"
+    assert body["error"]["details"] == {"token": "chess"}
+
+
+def test_a_list_answers_each_item_in_order(db):
+    response = APIClient().post(
+        URL, [{"id": 1, "game": "chess"}, "not an object", {"id": 3}], format="json"
+    )
+    assert response.status_code == 200
+    answers = response.json()
+    assert [a["id"] for a in answers] == [1, None, 3]
+    assert [a["error"]["code"] for a in answers] == ["bad_game", "bad_request", "bad_game"]
+
+
+def test_more_than_the_batch_limit_is_refused(db):
+    response = APIClient().post(URL, [{"id": i} for i in range(MAX_BATCH + 1)], format="json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "batch_too_large"
+    assert error["details"] == {"max": MAX_BATCH, "given": MAX_BATCH + 1}
+
+
+def test_empty_list_is_refused(db):
+    response = APIClient().post(URL, [], format="json")
+    assert response.json()["error"]["code"] == "empty_batch"
+
+
+def test_anonymous_callers_are_throttled(db, monkeypatch):
+    cache.clear()
+    monkeypatch.setattr(AnonEvaluateThrottle, "rate", "3/min", raising=False)
+    client = APIClient()
+    statuses = [
+        client.post(URL, {"id": i, "game": "x"}, format="json").status_code for i in range(4)
+    ]
+    assert statuses == [400, 400, 400, 429]
+    throttled = client.post(URL, {"id": 9, "game": "x"}, format="json")
+    assert throttled.json()["error"]["code"] == "throttled"
+    assert int(throttled.headers["Retry-After"]) > 0
+
+
+@pytest.mark.usefixtures("standing")
+def test_logged_in_callers_are_not_throttled_as_anonymous(standing, monkeypatch):
+    cache.clear()
+    monkeypatch.setattr(AnonEvaluateThrottle, "rate", "1/min", raising=False)
+    client = standing.client("player")
+    statuses = {
+        client.post(URL, {"id": i, "game": "x"}, format="json").status_code for i in range(3)
+    }
+    assert statuses == {400}
