@@ -1,5 +1,7 @@
 # Every target sets up what it needs on a fresh machine (Python 3.11+ and make are enough).
-PYTHON ?= $(shell command -v python3.13 || command -v python3.12 || command -v python3.11 || command -v python3)
+# The newest Python 3.11+ that really runs (a version manager may offer names that do not).
+PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+	$$p -c 'import sys; assert sys.version_info >= (3, 11)' >/dev/null 2>&1 && { echo $$p; break; }; done)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
@@ -9,7 +11,7 @@ PORT ?= 8000
 .PHONY: install run serve test check format bench migrate demo clean vendor
 
 $(STAMP): pyproject.toml requirements.lock
-	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
+	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed"; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(PY) -m pip install --quiet --disable-pip-version-check -c requirements.lock -e '.[dev]'

@@ -167,3 +167,24 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.object_type}#{self.object_id}"
+
+
+class IdempotentRequest(models.Model):
+    """A write sent with an ``Idempotency-Key`` header and the answer it got, so a retry of the
+    same request gets the same answer instead of doing the work twice."""
+
+    identity = models.CharField(max_length=80, help_text="Who sent it (token digest or user).")
+    key = models.CharField(max_length=200)
+    fingerprint = models.CharField(max_length=64, help_text="Method, path and body, hashed.")
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    content_type = models.CharField(max_length=100, blank=True)
+    body = models.BinaryField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["identity", "key"], name="idempotency_key_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status_code or 'in progress'})"

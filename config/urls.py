@@ -9,6 +9,7 @@ from config.health import health
 api_v1 = [
     path("", include("clubs.urls")),
     path("", include("rules.urls")),
+    path("", include("scoring.urls")),
 ]
 
 urlpatterns = [

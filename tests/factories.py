@@ -9,10 +9,9 @@ from clubs.models import Club, Membership, Player, Role
 class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = get_user_model()
-        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}")
-    password = factory.PostGenerationMethodCall("set_password", "pw-for-tests")
+    password = factory.django.Password("pw-for-tests")
 
 
 class ClubFactory(factory.django.DjangoModelFactory):

@@ -40,6 +40,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "clubs.idempotency.IdempotencyKeyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -158,6 +159,15 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "ENUM_NAME_OVERRIDES": {
+        "GameFormatEnum": "scoring.models.GameFormat",
+        "SessionStatusEnum": "scoring.models.Session.Status",
+        "GameStatusEnum": "scoring.models.Game.Status",
+        "DealStatusEnum": "scoring.models.Deal.Status",
+        "SubmissionStatusEnum": "scoring.models.Submission.Status",
+        "SubmissionSourceEnum": "scoring.models.Submission.Source",
+        "RoleEnum": "clubs.models.Role",
+    },
 }
 
 LOGGING = {

@@ -1,6 +1,7 @@
 """Table-driven permissions: every club route, every standing user, the status they get.
 
-Outsiders get 404 (never 403) so a club's existence is not leaked; anonymous callers get 401."""
+Outsiders get 404 (never 403) so a club's existence is not leaked; anonymous callers get 401.
+``test_every_club_route_is_in_the_table`` fails when a route is added without a row here."""
 
 from __future__ import annotations
 
@@ -9,10 +10,80 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.test import TestCase
 
+from clubs.models import Player, Role
+from scoring import services
+from scoring.models import RulePreset, Submission
 from tests.conftest import Standing
+from tests.factories import MembershipFactory
+from tests.scoring.conftest import make_night
 
 WHO = ["owner", "organiser", "scorer", "player", "outsider", "anonymous"]
+
+
+@dataclass
+class World:
+    """The standing club with a night in play: a session, a table, a points game of six, a deal
+    with an accepted result, and a second deal whose result waits for confirmation."""
+
+    s: Standing
+    session: int
+    table: int
+    game: int
+    deal: int
+    submission: int
+    awaiting: int
+    spare_player: int
+    preset: int
+
+    @property
+    def club(self) -> Any:
+        return self.s.club
+
+
+@pytest.fixture
+def world(standing: Standing) -> World:
+    night = make_night(standing)
+    results = {
+        "results": night.results(
+            Asha={"outcome": "loser", "points": 10},
+            Bilal={"outcome": "loser", "points": 20},
+            Chitra={"outcome": "loser", "points": 30},
+            Dev={"outcome": "first_drop"},
+            Esther={"outcome": "middle_drop"},
+            Farid={"outcome": "winner"},
+        )
+    }
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        deal, accepted = services.deal_create_with_result(
+            game=night.game, actor=standing.organiser, wild="QH", dealer=None, number=None,
+            is_tiebreaker=False, source="api", payload=results,
+        )  # fmt: skip
+    standing.club.requires_confirmation = True
+    standing.club.save()
+    other_scorer = MembershipFactory(club=standing.club, role=Role.SCORER).user
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        _, awaiting = services.deal_create_with_result(
+            game=night.game, actor=other_scorer, wild="", dealer=None, number=None,
+            is_tiebreaker=False, source="api", payload=results,
+        )  # fmt: skip
+    standing.club.requires_confirmation = False
+    standing.club.save()
+    assert accepted is not None and awaiting is not None
+    assert Submission.objects.get(pk=awaiting.pk).status == "awaiting_confirmation"
+    spare = Player.objects.create(club=standing.club, name="Gauri")
+    return World(
+        s=standing,
+        session=night.session.pk,
+        table=night.game.table_id,
+        game=night.game.pk,
+        deal=deal.pk,
+        submission=accepted.pk,
+        awaiting=awaiting.pk,
+        spare_player=spare.pk,
+        preset=RulePreset.objects.get(club=None, key="points").pk,
+    )
 
 
 @dataclass(frozen=True)
@@ -20,17 +91,9 @@ class Route:
     name: str
     url_name: str
     method: str
-    path: Callable[[Standing], str]
-    body: Callable[[Standing], dict[str, Any]] | None
+    path: Callable[[World], str]
+    body: Callable[[World], dict[str, Any]] | None
     expect: dict[str, int]
-
-
-def _player_id(s: Standing) -> int:
-    return s.club.players.order_by("name").first().pk  # Asha
-
-
-def _member_id(s: Standing, username: str = "player") -> int:
-    return s.club.memberships.get(user__username=username).pk
 
 
 def _by_role(owner: int, organiser: int, scorer: int, player: int) -> dict[str, int]:
@@ -44,104 +107,89 @@ def _by_role(owner: int, organiser: int, scorer: int, player: int) -> dict[str, 
     }
 
 
+READ = _by_role(200, 200, 200, 200)
+C = "/api/v1/clubs/home"
+
+
+def _asha(w: World) -> int:
+    return w.club.players.get(name="Asha").pk
+
+
+def _member(w: World, username: str = "player") -> int:
+    return w.club.memberships.get(user__username=username).pk
+
+
+def _results(w: World) -> dict[str, Any]:
+    seats = list(w.club.players.filter(seats__game_id=w.game).order_by("seats__position"))
+    lines = [{"player": p.pk, "outcome": "loser", "points": 5} for p in seats]
+    lines[0] = {"player": seats[0].pk, "outcome": "winner"}
+    return {"results": lines}
+
+
 ROUTES = [
-    Route(
-        "club read",
-        "clubs:club-detail",
-        "get",
-        lambda s: "/api/v1/clubs/home/",
-        None,
-        _by_role(200, 200, 200, 200),
-    ),
-    Route(
-        "club update",
-        "clubs:club-detail",
-        "patch",
-        lambda s: "/api/v1/clubs/home/",
-        lambda s: {"name": "Renamed"},
-        _by_role(200, 403, 403, 403),
-    ),
-    Route(
-        "members list",
-        "clubs:member-list",
-        "get",
-        lambda s: "/api/v1/clubs/home/members/",
-        None,
-        _by_role(200, 200, 200, 200),
-    ),
-    Route(
-        "member add (player role)",
-        "clubs:member-list",
-        "post",
-        lambda s: "/api/v1/clubs/home/members/",
-        lambda s: {"username": "newbie", "role": "player"},
-        _by_role(201, 201, 403, 403),
-    ),
-    Route(
-        "member add (organiser role)",
-        "clubs:member-list",
-        "post",
-        lambda s: "/api/v1/clubs/home/members/",
-        lambda s: {"username": "newbie", "role": "organiser"},
-        _by_role(201, 403, 403, 403),
-    ),
-    Route(
-        "member read",
-        "clubs:member-detail",
-        "get",
-        lambda s: f"/api/v1/clubs/home/members/{_member_id(s)}/",
-        None,
-        _by_role(200, 200, 200, 200),
-    ),
-    Route(
-        "member change role",
-        "clubs:member-detail",
-        "patch",
-        lambda s: f"/api/v1/clubs/home/members/{_member_id(s)}/",
-        lambda s: {"role": "scorer"},
-        _by_role(200, 200, 403, 403),
-    ),
-    Route(
-        "member remove",
-        "clubs:member-detail",
-        "delete",
-        lambda s: f"/api/v1/clubs/home/members/{_member_id(s)}/",
-        None,
-        _by_role(204, 204, 403, 403),
-    ),
-    Route(
-        "players list",
-        "clubs:player-list",
-        "get",
-        lambda s: "/api/v1/clubs/home/players/",
-        None,
-        _by_role(200, 200, 200, 200),
-    ),
-    Route(
-        "player create",
-        "clubs:player-list",
-        "post",
-        lambda s: "/api/v1/clubs/home/players/",
-        lambda s: {"name": "Dev"},
-        _by_role(201, 201, 403, 403),
-    ),
-    Route(
-        "player read",
-        "clubs:player-detail",
-        "get",
-        lambda s: f"/api/v1/clubs/home/players/{_player_id(s)}/",
-        None,
-        _by_role(200, 200, 200, 200),
-    ),
-    Route(
-        "player update",
-        "clubs:player-detail",
-        "patch",
-        lambda s: f"/api/v1/clubs/home/players/{_player_id(s)}/",
-        lambda s: {"name": "Asha K"},
-        _by_role(200, 200, 403, 403),
-    ),
-]
+    # clubs
+    Route("club read", "clubs:club-detail", "get", lambda w: f"{C}/", None, READ),
+    Route("club update", "clubs:club-detail", "patch", lambda w: f"{C}/",
+          lambda w: {"name": "Renamed"}, _by_role(200, 403, 403, 403)),
+    Route("members list", "clubs:member-list", "get", lambda w: f"{C}/members/", None, READ),
+    Route("member add (player role)", "clubs:member-list", "post", lambda w: f"{C}/members/",
+          lambda w: {"username": "newbie", "role": "player"}, _by_role(201, 201, 403, 403)),
+    Route("member add (organiser role)", "clubs:member-list", "post", lambda w: f"{C}/members/",
+          lambda w: {"username": "newbie", "role": "organiser"}, _by_role(201, 403, 403, 403)),
+    Route("member read", "clubs:member-detail", "get",
+          lambda w: f"{C}/members/{_member(w)}/", None, READ),
+    Route("member change role", "clubs:member-detail", "patch",
+          lambda w: f"{C}/members/{_member(w)}/", lambda w: {"role": "scorer"},
+          _by_role(200, 200, 403, 403)),
+    Route("member remove", "clubs:member-detail", "delete",
+          lambda w: f"{C}/members/{_member(w)}/", None, _by_role(204, 204, 403, 403)),
+    Route("players list", "clubs:player-list", "get", lambda w: f"{C}/players/", None, READ),
+    Route("player create", "clubs:player-list", "post", lambda w: f"{C}/players/",
+          lambda w: {"name": "Hari"}, _by_role(201, 201, 403, 403)),
+    Route("player read", "clubs:player-detail", "get",
+          lambda w: f"{C}/players/{_asha(w)}/", None, READ),
+    Route("player update", "clubs:player-detail", "patch", lambda w: f"{C}/players/{_asha(w)}/",
+          lambda w: {"name": "Asha K"}, _by_role(200, 200, 403, 403)),
+    # scoring: set-up by organisers
+    Route("presets list", "scoring:preset-list", "get", lambda w: f"{C}/presets/", None, READ),
+    Route("preset create", "scoring:preset-list", "post", lambda w: f"{C}/presets/",
+          lambda w: {"key": "house", "name": "House", "format": "points", "params": {}},
+          _by_role(201, 201, 403, 403)),
+    Route("sessions list", "scoring:session-list", "get", lambda w: f"{C}/sessions/", None, READ),
+    Route("session create", "scoring:session-list", "post", lambda w: f"{C}/sessions/",
+          lambda w: {"name": "Saturday"}, _by_role(201, 201, 403, 403)),
+    Route("session read", "scoring:session-detail", "get",
+          lambda w: f"{C}/sessions/{w.session}/", None, READ),
+    Route("session close", "scoring:session-close", "post",
+          lambda w: f"{C}/sessions/{w.session}/close/", None, _by_role(409, 409, 403, 403)),
+    Route("table create", "scoring:table-list", "post",
+          lambda w: f"{C}/sessions/{w.session}/tables/", lambda w: {"name": "Table 9"},
+          _by_role(201, 201, 403, 403)),
+    Route("scoreboard", "scoring:session-scoreboard", "get",
+          lambda w: f"{C}/sessions/{w.session}/scoreboard/", None, READ),
+    Route("settlement", "scoring:session-settlement", "get",
+          lambda w: f"{C}/sessions/{w.session}/settlement/", None, READ),
+    Route("game create", "scoring:game-list", "post", lambda w: f"{C}/tables/{w.table}/games/",
+          lambda w: {"preset": w.preset, "players": [_asha(w), w.spare_player]},
+          _by_role(201, 201, 403, 403)),
+    Route("game read", "scoring:game-detail", "get", lambda w: f"{C}/games/{w.game}/", None, READ),
+    Route("seat add", "scoring:seat-list", "post", lambda w: f"{C}/games/{w.game}/seats/",
+          lambda w: {"player": w.spare_player}, _by_role(409, 409, 403, 403)),
+    # scoring: results by scorers
+    Route("deals list", "scoring:deal-list", "get", lambda w: f"{C}/games/{w.game}/deals/",
+          None, READ),
+    Route("deal create", "scoring:deal-list", "post", lambda w: f"{C}/games/{w.game}/deals/",
+          lambda w: {"wild": "7C"}, _by_role(201, 201, 201, 403)),
+    Route("deal read", "scoring:deal-detail", "get", lambda w: f"{C}/deals/{w.deal}/", None, READ),
+    Route("submissions list", "scoring:submission-list", "get",
+          lambda w: f"{C}/deals/{w.deal}/submissions/", None, READ),
+    Route("submission create", "scoring:submission-list", "post",
+          lambda w: f"{C}/deals/{w.deal}/submissions/", _results, _by_role(202, 202, 202, 403)),
+    Route("submission read", "scoring:submission-detail", "get",
+          lambda w: f"{C}/submissions/{w.submission}/", None, READ),
+    Route("submission confirm", "scoring:submission-confirm", "post",
+          lambda w: f"{C}/submissions/{w.awaiting}/confirm/", None, _by_role(200, 200, 200, 403)),
+]  # fmt: skip
 
 CASES = [(route, who) for route in ROUTES for who in WHO]
 
@@ -149,11 +197,12 @@ CASES = [(route, who) for route in ROUTES for who in WHO]
 @pytest.mark.parametrize(
     ("route", "who"), CASES, ids=[f"{route.name}-{who}" for route, who in CASES]
 )
-def test_route_permissions(standing, django_user_model, route: Route, who: str):
+def test_route_permissions(world, django_user_model, route: Route, who: str):
     django_user_model.objects.create(username="newbie")
-    client = standing.client(who)
-    body = route.body(standing) if route.body else None
-    response = getattr(client, route.method)(route.path(standing), body, format="json")
+    client = world.s.client(who)
+    body = route.body(world) if route.body else None
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = getattr(client, route.method)(route.path(world), body, format="json")
     assert response.status_code == route.expect[who], response.content
     if response.status_code >= 400:
         assert set(response.json()["error"]) == {"code", "message", "details"}

@@ -1,0 +1,403 @@
+"""One Indian rummy deal as entered: is it coherent, and how many points does each player score?
+
+Pure: players are given as ids with display names, and the answer names them in every reason. A
+deal is coherent when every expected player appears exactly once, exactly one of them won, every
+card is a real card, each hand has 13 cards, no card appears more often across the whole deal than
+the decks hold (the face-up cut card takes one copy), outcomes are allowed by the preset, and
+points entered without cards are possible for their outcome.
+
+Each player's points: cards given grouped are scored as grouped; cards given ungrouped are scored
+by their best arrangement; points given alone are taken as entered, after the checks above.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from rules.errors import RuleViolation
+from rules.indian.arrangement import arrange
+from rules.indian.cards import (
+    NAMES,
+    Card,
+    check_deal_copies,
+    parse_card,
+    parse_cards,
+    parse_groups,
+    parse_wild,
+    token_text,
+)
+from rules.indian.groups import GroupKind
+from rules.indian.hand import HAND_SIZE, HandResult, score_groups
+from rules.indian.outcomes import Outcome, deal_points
+from rules.indian.preset import IndianPreset
+
+K = TypeVar("K", bound=Hashable)
+
+#: Outcome names as entered for a deal; ``loser`` is the engine's ``hand``.
+OUTCOME_NAMES: dict[str, Outcome] = {
+    "winner": Outcome.WINNER,
+    "loser": Outcome.HAND,
+    "first_drop": Outcome.FIRST_DROP,
+    "middle_drop": Outcome.MIDDLE_DROP,
+    "missed_turns": Outcome.MISSED_TURNS,
+    "wrong_show": Outcome.WRONG_SHOW,
+    "late_declare": Outcome.LATE_DECLARE,
+    "valid_not_declared": Outcome.VALID_NOT_DECLARED,
+    "deal_show": Outcome.DEAL_SHOW,
+}
+_ENGINE_TO_NAME = {outcome: name for name, outcome in OUTCOME_NAMES.items()}
+
+
+@dataclass(frozen=True)
+class PlayerEntry(Generic[K]):
+    """One player's line as entered: an outcome and, optionally, cards or points."""
+
+    player: K
+    outcome: object
+    groups: object = None
+    cards: object = None
+    points: object = None
+
+
+@dataclass(frozen=True)
+class Reason(Generic[K]):
+    """Why a deal cannot be accepted: the player (or ``None``), a code, a sentence, the token."""
+
+    player: K | None
+    code: str
+    message: str
+    token: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PlayerScore(Generic[K]):
+    player: K
+    outcome: str
+    points: int
+    hand: HandResult | None
+    #: ``grouped`` (scored as grouped), ``arranged`` (best arrangement), ``entered`` (points as
+    #: entered) or ``fixed`` (the outcome's points from the preset).
+    basis: str
+
+
+@dataclass(frozen=True)
+class DealEvaluation(Generic[K]):
+    scores: tuple[PlayerScore[K], ...]
+    reasons: tuple[Reason[K], ...]
+    winner: K | None
+
+    @property
+    def ok(self) -> bool:
+        return not self.reasons
+
+    def points(self) -> dict[K, int]:
+        return {score.player: score.points for score in self.scores}
+
+
+@dataclass
+class _Line(Generic[K]):
+    entry: PlayerEntry[K]
+    name: str
+    outcome: Outcome | None = None
+    hand_cards: list[Card] | None = None
+    groups: list[list[Card]] | None = None
+
+
+def _describe(cards: Sequence[int]) -> str:
+    return " ".join(NAMES[card] for card in cards)
+
+
+def _first_invalid_group(hand: HandResult) -> tuple[int, str] | None:
+    for index, group in enumerate(hand.groups):
+        if group.kind is GroupKind.INVALID:
+            return index, _describe(group.cards)
+    return None
+
+
+def _declaration_problem(hand: HandResult) -> tuple[str, str, dict[str, Any]]:
+    """Why a hand is not a valid declaration: code, sentence, details."""
+    invalid = _first_invalid_group(hand)
+    if invalid is not None:
+        index, cards = invalid
+        return (
+            "invalid_group",
+            f"group {index + 1} ({cards}) is not a valid sequence or set",
+            {"group": index, "cards": cards.split()},
+        )
+    kinds = [group.kind for group in hand.groups]
+    sequences = sum(k in (GroupKind.PURE_SEQUENCE, GroupKind.IMPURE_SEQUENCE) for k in kinds)
+    if GroupKind.PURE_SEQUENCE not in kinds:
+        return "no_pure_sequence", "there is no pure sequence", {}
+    if sequences < 2:
+        return "one_sequence", "there is only one sequence; a declaration needs two", {}
+    return "invalid_declaration", "not a valid declaration", {}
+
+
+def _whole(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def evaluate_indian_deal(
+    *,
+    entries: Sequence[PlayerEntry[K]],
+    expected: Mapping[K, str],
+    wild: object,
+    preset: IndianPreset,
+) -> DealEvaluation[K]:
+    """Check a deal and score it. ``expected`` maps each player who must appear (in seat order)
+    to the name used in reasons. Every problem found is reported, not just the first."""
+    reasons: list[Reason[K]] = []
+
+    def refuse(
+        player: K | None, code: str, message: str, token: object = None, **details: Any
+    ) -> None:
+        shown = None if token is None else token_text(token)
+        reasons.append(Reason(player, code, message, shown, details))
+
+    def name_of(player: K) -> str:
+        return expected.get(player, str(player))
+
+    # Who is here.
+    lines: list[_Line[K]] = []
+    seen: set[K] = set()
+    for entry in entries:
+        if entry.player not in expected:
+            refuse(
+                entry.player,
+                "not_seated",
+                f"player {entry.player!r} has no seat in this deal",
+                entry.player,
+            )
+            continue
+        if entry.player in seen:
+            refuse(entry.player, "duplicate_player", f"{name_of(entry.player)} is entered twice")
+            continue
+        seen.add(entry.player)
+        lines.append(_Line(entry, name_of(entry.player)))
+    for player, name in expected.items():
+        if player not in seen:
+            refuse(player, "missing_player", f"{name} has no result in this deal")
+
+    # Outcomes.
+    for line in lines:
+        raw = line.entry.outcome
+        outcome = OUTCOME_NAMES.get(raw) if isinstance(raw, str) else None
+        if outcome is None:
+            refuse(
+                line.entry.player,
+                "bad_outcome",
+                f"{line.name}: unknown outcome {token_text(raw)!r}; use one of "
+                + ", ".join(OUTCOME_NAMES),
+                raw,
+            )
+        elif outcome in (Outcome.FIRST_DROP, Outcome.MIDDLE_DROP) and not preset.drops_allowed:
+            refuse(
+                line.entry.player,
+                "drop_not_allowed",
+                f"{line.name}: {str(raw).replace('_', ' ')} is not allowed in this game",
+                raw,
+            )
+        line.outcome = outcome
+    winners = [line for line in lines if line.outcome is Outcome.WINNER]
+    if len(winners) != 1 and not any(r.code == "bad_outcome" for r in reasons):
+        if winners:
+            names = ", ".join(line.name for line in winners)
+            refuse(None, "several_winners", f"a deal has one winner, not {len(winners)} ({names})")
+        else:
+            refuse(None, "no_winner", "nobody is entered as the winner")
+
+    # Cards.
+    any_cards = any(line.entry.groups is not None or line.entry.cards is not None for line in lines)
+    wild_rank: int | None = None
+    cut: int | None = None
+    if wild is None or wild == "":
+        if any_cards:
+            refuse(None, "wild_required", "give the wild joker (the cut card) to score cards")
+    else:
+        try:
+            wild_rank = parse_wild(wild)
+        except RuleViolation as exc:
+            refuse(None, exc.code, exc.message, exc.token)
+        else:
+            try:
+                cut = parse_card(wild)
+            except RuleViolation:
+                cut = None  # only the rank is known
+
+    for line in lines:
+        entry = line.entry
+        player = entry.player
+        if entry.groups is not None and entry.cards is not None:
+            refuse(player, "conflicting_fields", f"{line.name}: give groups or cards, not both")
+            continue
+        try:
+            if entry.groups is not None:
+                if not isinstance(entry.groups, list) or not all(
+                    isinstance(group, list) for group in entry.groups
+                ):
+                    refuse(player, "bad_groups", f"{line.name}: groups must be lists of cards")
+                    continue
+                line.groups = parse_groups(entry.groups)
+                line.hand_cards = [card for group in line.groups for card in group]
+            elif entry.cards is not None:
+                if not isinstance(entry.cards, list):
+                    refuse(player, "bad_cards", f"{line.name}: cards must be a list")
+                    continue
+                line.hand_cards = parse_cards(entry.cards)
+        except RuleViolation as exc:
+            refuse(player, exc.code, f"{line.name}: {exc.message}", exc.token, **exc.details)
+            continue
+        if line.hand_cards is not None and len(line.hand_cards) != HAND_SIZE:
+            refuse(
+                player,
+                "wrong_card_count",
+                f"{line.name}: a hand has {HAND_SIZE} cards, not {len(line.hand_cards)}",
+                None,
+                count=len(line.hand_cards),
+            )
+            line.hand_cards = line.groups = None
+
+    with_cards = [line for line in lines if line.hand_cards is not None]
+    try:
+        check_deal_copies(
+            [line.hand_cards for line in with_cards if line.hand_cards is not None],
+            preset.decks,
+            cut,
+        )
+    except RuleViolation as exc:
+        hand_index = exc.details.get("hand")
+        who = with_cards[hand_index] if isinstance(hand_index, int) else None
+        where = f" ({who.name}'s hand)" if who is not None else " (the cut card)"
+        refuse(
+            who.entry.player if who is not None else None,
+            exc.code,
+            exc.message + where,
+            exc.token,
+            card=exc.details.get("card"),
+        )
+
+    if reasons:
+        return DealEvaluation((), tuple(reasons), None)
+    assert wild_rank is not None or not with_cards
+
+    # Points.
+    scores: list[PlayerScore[K]] = []
+    for line in lines:
+        entry, outcome = line.entry, line.outcome
+        assert outcome is not None
+        player = entry.player
+        hand: HandResult | None = None
+        if line.hand_cards is not None and wild_rank is not None:
+            if line.groups is not None:
+                hand = score_groups(line.groups, wild_rank, preset)
+                basis = "grouped"
+            else:
+                hand = arrange(line.hand_cards, wild_rank, preset)
+                basis = "arranged"
+        entered = entry.points
+        if entered is not None and _whole(entered) is None:
+            refuse(player, "bad_points", f"{line.name}: points must be a whole number", entered)
+            continue
+
+        name = _ENGINE_TO_NAME[outcome]
+        if outcome is Outcome.WINNER:
+            if hand is not None and not hand.valid:
+                code, why, details = _declaration_problem(hand)
+                refuse(
+                    player,
+                    code,
+                    f"{line.name} is entered as the winner but the cards are not a valid "
+                    f"declaration: {why}",
+                    None,
+                    **details,
+                )
+                continue
+            if entered not in (None, preset.winner):
+                refuse(
+                    player,
+                    "bad_points",
+                    f"{line.name}: the winner scores {preset.winner}, not {entered}",
+                    entered,
+                )
+                continue
+            scores.append(
+                PlayerScore(player, name, preset.winner, hand, basis if hand else "fixed")
+            )
+            continue
+
+        if outcome in (Outcome.HAND, Outcome.DEAL_SHOW, Outcome.VALID_NOT_DECLARED):
+            if hand is not None:
+                if outcome is Outcome.HAND and hand.valid:
+                    refuse(
+                        player,
+                        "valid_hand_not_declared",
+                        f"{line.name}'s cards form a valid declaration: enter them as "
+                        f"valid_not_declared ({preset.valid_not_declared} points)",
+                    )
+                    continue
+                if outcome is Outcome.VALID_NOT_DECLARED and not hand.valid:
+                    code, why, details = _declaration_problem(hand)
+                    refuse(
+                        player,
+                        "not_a_valid_hand",
+                        f"{line.name} is entered as valid but not declared, but {why}",
+                        None,
+                        **details,
+                    )
+                    continue
+                points = deal_points(outcome, preset, hand)
+                if entered is not None and entered != points:
+                    refuse(
+                        player,
+                        "points_mismatch",
+                        f"{line.name}: {entered} points entered, the cards count {points}",
+                        entered,
+                        counted=points,
+                    )
+                    continue
+                scores.append(PlayerScore(player, name, points, hand, basis))
+                continue
+            if entered is None:
+                refuse(player, "points_required", f"{line.name}: give the cards or the points")
+                continue
+            low, high = {
+                Outcome.HAND: (0, preset.cap),
+                Outcome.DEAL_SHOW: (preset.deal_show_min, preset.deal_show_max),
+                Outcome.VALID_NOT_DECLARED: (preset.valid_not_declared, preset.valid_not_declared),
+            }[outcome]
+            points = int(entered)  # type: ignore[call-overload]
+            if not low <= points <= high:
+                refuse(
+                    player,
+                    "points_out_of_range",
+                    f"{line.name}: a {name.replace('_', ' ')} scores {low} to {high}, not {points}"
+                    if low != high
+                    else f"{line.name}: a {name.replace('_', ' ')} scores {low}, not {points}",
+                    entered,
+                )
+                continue
+            scores.append(PlayerScore(player, name, points, None, "entered"))
+            continue
+
+        # Drops, missed turns, wrong show, late declaration: the preset fixes the points.
+        points = deal_points(outcome, preset, hand)
+        if entered is not None and entered != points:
+            refuse(
+                player,
+                "points_mismatch",
+                f"{line.name}: a {name.replace('_', ' ')} scores {points}, not {entered}",
+                entered,
+                expected=points,
+            )
+            continue
+        scores.append(PlayerScore(player, name, points, hand, "fixed"))
+
+    if reasons:
+        return DealEvaluation((), tuple(reasons), None)
+    winner = next(line.entry.player for line in lines if line.outcome is Outcome.WINNER)
+    order = {player: index for index, player in enumerate(expected)}
+    scores.sort(key=lambda score: order[score.player])
+    return DealEvaluation(tuple(scores), (), winner)

@@ -1,0 +1,110 @@
+"""What kind of group a bunch of cards makes: pure sequence, impure sequence, set or invalid.
+
+The rules (``indian-rummy.md``, "Jokers" and "Groups"):
+
+- jokers are the printed joker and every card of the wild rank; a joker stands for any card;
+- a sequence is 3+ cards of one suit with consecutive ranks, ace low (A 2 3) or high (Q K A), never
+  both, never wrapping (K A 2); order of entry does not matter;
+- pure: no joker stands in for a card. A wild-rank card at its own natural place in a same-suit run
+  is a natural card there, so the run stays pure; a printed joker is never pure;
+- impure: at least one joker stands in;
+- set: 3+ cards of one rank, all natural cards of different suits; jokers may stand in and make it
+  longer than 4; two natural cards of one suit make it invalid whatever jokers are added;
+- Decision: a group made only of jokers (printed or wild rank) is a set, never a sequence;
+- Decision: a group that reads as several kinds takes the most favourable: pure sequence, then
+  impure sequence, then set.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+
+from rules.indian.cards import JOKER_CODE
+
+
+class GroupKind(enum.StrEnum):
+    PURE_SEQUENCE = "pure_sequence"
+    IMPURE_SEQUENCE = "impure_sequence"
+    SET = "set"
+    INVALID = "invalid"
+
+    @property
+    def is_sequence(self) -> bool:
+        return self is GroupKind.PURE_SEQUENCE or self is GroupKind.IMPURE_SEQUENCE
+
+    @property
+    def is_valid(self) -> bool:
+        return self is not GroupKind.INVALID
+
+
+PURE = GroupKind.PURE_SEQUENCE
+IMPURE = GroupKind.IMPURE_SEQUENCE
+SET = GroupKind.SET
+INVALID = GroupKind.INVALID
+
+# Per card: bit of its rank (ace at bit 1) and of its suit; the printed joker has neither.
+_RANK_BIT = (*(1 << (code % 13 + 1) for code in range(JOKER_CODE)), 0)
+_SUIT_BIT = (*(1 << (code // 13) for code in range(JOKER_CODE)), 0)
+_ACE_BIT = 1 << 1
+_ACE_HIGH_BIT = 1 << 14
+
+
+def _gap_free(ranks: int) -> bool:
+    """Whether the set bits of ``ranks`` are one block (ace low, or else ace high)."""
+    block = ranks >> ((ranks & -ranks).bit_length() - 1)
+    if block & (block + 1) == 0:
+        return True
+    if ranks & _ACE_BIT:
+        ranks ^= _ACE_BIT | _ACE_HIGH_BIT
+        block = ranks >> ((ranks & -ranks).bit_length() - 1)
+        return block & (block + 1) == 0
+    return False
+
+
+def _fits(ranks: int, length: int) -> bool:
+    """Whether the ranks fit in ``length`` consecutive places (ace low, or else ace high)."""
+    if length > 13:
+        return False
+    if ranks.bit_length() - (ranks & -ranks).bit_length() < length:
+        return True
+    if ranks & _ACE_BIT:
+        ranks ^= _ACE_BIT | _ACE_HIGH_BIT
+        return ranks.bit_length() - (ranks & -ranks).bit_length() < length
+    return False
+
+
+def classify_group(cards: Iterable[int], wild_rank: int) -> GroupKind:
+    """The most favourable kind the cards make with ``wild_rank`` (1 ace .. 13 king) wild.
+
+    Order of the cards never matters."""
+    wild_bit = 1 << wild_rank
+    size = printed = wilds = naturals = 0
+    wild_suits = suits = ranks = 0
+    for card in cards:
+        size += 1
+        rank_bit = _RANK_BIT[card]
+        if rank_bit == wild_bit:
+            wilds += 1
+            wild_suits |= _SUIT_BIT[card]
+        elif rank_bit:
+            naturals += 1
+            suits |= _SUIT_BIT[card]
+            ranks |= rank_bit
+        else:
+            printed += 1
+    if size < 3:
+        return INVALID
+    distinct = ranks.bit_count() == naturals
+    # Pure: every card natural (a wild-rank card at its own place), one suit, no gap.
+    if not printed and wilds <= 1 and distinct:
+        all_suits = suits | wild_suits
+        if all_suits & (all_suits - 1) == 0 and _gap_free(ranks | (wild_bit if wilds else 0)):
+            return PURE
+    if not naturals:  # Decision: only jokers make a set, never a sequence
+        return SET
+    if distinct and suits & (suits - 1) == 0 and _fits(ranks, size):
+        return IMPURE  # there is a joker: without one, the run above was pure or has a gap
+    if ranks & (ranks - 1) == 0 and suits.bit_count() == naturals:
+        return SET
+    return INVALID

@@ -1,0 +1,95 @@
+"""The numbers of an Indian rummy table, as one typed, frozen rule preset.
+
+Defaults are points rummy as in ``indian-rummy.md``; ``for_pool`` and ``for_deals`` give the pool
+and deals variants of ``formats.md``."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from rules.errors import RuleViolation
+
+POOL_DROPS: dict[int, tuple[int, int]] = {101: (20, 40), 201: (25, 50)}
+
+
+@dataclass(frozen=True, slots=True)
+class IndianPreset:
+    """Every number of a deal's scoring, with the documented default.
+
+    - ``decks``: decks in play; each card (printed jokers too) at most ``decks`` times.
+    - ``cap``: most points a hand (and a loser) can count.
+    - ``winner``: points of the winner (a valid declaration).
+    - ``first_drop`` / ``middle_drop``: dropping before / after drawing a card.
+    - ``missed_turns``: three consecutive missed turns; ``None`` means the middle drop.
+    - ``wrong_show``: a wrong (invalid) declaration.
+    - ``late_declare``: finished but failed to group and declare in time.
+    - ``valid_not_declared``: a loser whose hand met the objective but who did not declare.
+    - ``deal_show_divisor`` / ``deal_show_min`` / ``deal_show_max``: a loser who had not had a first
+      turn scores ``floor(hand / divisor)`` clamped to ``[min, max]``.
+    - ``drops_allowed``: false in best-of-2 and best-of-3 deals games.
+    - ``pure_sequence_relief``: excuse the cards of a pure sequence even when the second sequence is
+      missing (off: the seeds count every card).
+    """
+
+    decks: int = 2
+    cap: int = 80
+    winner: int = 0
+    first_drop: int = 20
+    middle_drop: int = 40
+    missed_turns: int | None = None
+    wrong_show: int = 80
+    late_declare: int = 80
+    valid_not_declared: int = 2
+    deal_show_divisor: int = 2
+    deal_show_min: int = 2
+    deal_show_max: int = 40
+    drops_allowed: bool = True
+    pure_sequence_relief: bool = False
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if field.name == "missed_turns" and value is None:
+                continue
+            if isinstance(value, bool) != (field.type in ("bool", bool)):
+                raise TypeError(f"IndianPreset.{field.name} must be {field.type}, not {value!r}")
+            if not isinstance(value, bool) and (not isinstance(value, int) or value < 0):
+                raise ValueError(f"IndianPreset.{field.name} must be a whole number >= 0")
+        if self.decks < 1 or self.deal_show_divisor < 1:
+            raise ValueError("IndianPreset.decks and deal_show_divisor must be at least 1")
+
+    @property
+    def missed_turns_points(self) -> int:
+        return self.middle_drop if self.missed_turns is None else self.missed_turns
+
+    @classmethod
+    def points(cls, decks: int = 2) -> IndianPreset:
+        """Points rummy: first drop 20, middle drop 40, full count 80."""
+        return cls(decks=decks)
+
+    @classmethod
+    def for_pool(cls, limit: int, decks: int = 2) -> IndianPreset:
+        """Pool rummy: 101 pool drops 20/40, 201 pool drops 25/50 (``formats.md``)."""
+        drops = POOL_DROPS.get(limit) if type(limit) is int else None
+        if drops is None:
+            raise RuleViolation(
+                "bad_pool",
+                f"unknown pool {limit!r}: use one of {', '.join(map(str, POOL_DROPS))}",
+                token=str(limit),
+            )
+        return cls(decks=decks, first_drop=drops[0], middle_drop=drops[1])
+
+    @classmethod
+    def for_deals(
+        cls, deals: int, decks: int = 2, drops_allowed: bool | None = None
+    ) -> IndianPreset:
+        """Deals rummy (best of ``deals``): no drops in best of 2 and 3 (seed 000); for other
+        counts drops are allowed unless ``drops_allowed=False``."""
+        if type(deals) is not int or deals < 1:
+            raise RuleViolation("bad_deals", f"deals must be a whole number >= 1, not {deals!r}")
+        allowed = deals not in (2, 3) if drops_allowed is None else drops_allowed
+        return cls(decks=decks, drops_allowed=allowed)
+
+
+DEFAULT_PRESET = IndianPreset()

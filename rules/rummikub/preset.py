@@ -1,0 +1,113 @@
+"""Rule presets: every number the Rummikub rules use, as typed, frozen parameters.
+
+A club picks a preset once (``SABRA``, ``AMERICAN``, ``INTERNATIONAL`` or one of their published
+variations) and may change single numbers with :func:`dataclasses.replace`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from rules.rummikub.closed_hands import DEFAULT_CLOSED_HAND_VALUES, HandValues
+
+Variant = Literal["sabra", "american", "international"]
+VARIANTS: tuple[Variant, ...] = ("sabra", "american", "international")
+
+
+@dataclass(frozen=True)
+class RummikubPreset:
+    """The parameters of one way of playing.
+
+    ``one_high``: runs may use 1 after 13 (``R12 R13 R1``), never on both ends at once.
+    ``joker_value``: what a joker left on a rack counts at the end of a game (30; 25 variant).
+    The ``international_*`` numbers are only used by International scoring; ``trump_bonus`` is the
+    trump-tile variation (0 = off, 50 when a club plays it)."""
+
+    name: str
+    variant: Variant
+    initial_meld_threshold: int
+    one_high: bool
+    joker_value: int = 30
+    min_players: int = 2
+    max_players: int = 4
+    open_win: int = 100
+    open_win_no_other_melded: int = 200
+    foot_win: int = 200
+    not_melded_loss: int = 100
+    high_tile_value: int = 10
+    joker_discard_factor: int = 2
+    trump_bonus: int = 0
+    closed_hand_values: HandValues = field(default=DEFAULT_CLOSED_HAND_VALUES)
+
+    def __post_init__(self) -> None:
+        numbers = {
+            "initial_meld_threshold": self.initial_meld_threshold,
+            "joker_value": self.joker_value,
+            "open_win": self.open_win,
+            "open_win_no_other_melded": self.open_win_no_other_melded,
+            "foot_win": self.foot_win,
+            "not_melded_loss": self.not_melded_loss,
+            "high_tile_value": self.high_tile_value,
+            "joker_discard_factor": self.joker_discard_factor,
+            "trump_bonus": self.trump_bonus,
+        }
+        for key, number in numbers.items():
+            if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+                raise ValueError(f"{key} must be a whole number >= 0, not {number!r}")
+        if not 2 <= self.min_players <= self.max_players:
+            raise ValueError("need 2 <= min_players <= max_players")
+        if len(self.closed_hand_values) != 40 or any(
+            len(row) != 3 for row in self.closed_hand_values
+        ):
+            raise ValueError("closed_hand_values needs 40 rows of (0, 1, 2 jokers) values")
+
+
+SABRA = RummikubPreset("sabra", "sabra", initial_meld_threshold=30, one_high=False)
+#: The 1987 Pressman sheet (seed 000) and other editions: initial meld of 50.
+SABRA_50 = RummikubPreset("sabra-50", "sabra", initial_meld_threshold=50, one_high=False)
+#: A joker left on a rack counts 25 (Dutch edition of the Official Book).
+SABRA_JOKER_25 = RummikubPreset(
+    "sabra-joker-25", "sabra", initial_meld_threshold=30, one_high=False, joker_value=25
+)
+AMERICAN = RummikubPreset("american", "american", initial_meld_threshold=21, one_high=True)
+AMERICAN_JOKER_25 = RummikubPreset(
+    "american-joker-25", "american", initial_meld_threshold=21, one_high=True, joker_value=25
+)
+INTERNATIONAL = RummikubPreset(
+    "international", "international", initial_meld_threshold=50, one_high=True
+)
+#: The trump-tile variation: holding the tile identical to the trump scores 50 more.
+INTERNATIONAL_TRUMP = RummikubPreset(
+    "international-trump", "international", initial_meld_threshold=50, one_high=True, trump_bonus=50
+)
+
+PRESETS: dict[str, RummikubPreset] = {
+    preset.name: preset
+    for preset in (
+        SABRA,
+        SABRA_50,
+        SABRA_JOKER_25,
+        AMERICAN,
+        AMERICAN_JOKER_25,
+        INTERNATIONAL,
+        INTERNATIONAL_TRUMP,
+    )
+}
+#: The default preset of each variant.
+DEFAULT_PRESETS: dict[Variant, RummikubPreset] = {
+    "sabra": SABRA,
+    "american": AMERICAN,
+    "international": INTERNATIONAL,
+}
+
+
+def preset_for(rules: RummikubPreset | str) -> RummikubPreset:
+    """A preset given itself, a preset name or a variant name (its default preset)."""
+    if isinstance(rules, RummikubPreset):
+        return rules
+    try:
+        return PRESETS[rules]
+    except KeyError:
+        raise ValueError(
+            f"unknown Rummikub preset {rules!r}: use one of {sorted(PRESETS)}"
+        ) from None

@@ -1,0 +1,290 @@
+"""Sessions, tables, games, deals, submissions and scoreboards over HTTP.
+
+Organisers set up sessions, tables and games; scorers (and above) enter and confirm results;
+players of the club read; everyone else gets 404."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from clubs.models import Player, Role
+from clubs.permissions import ClubScopedAPIView
+from config.errors import InvalidInput
+from scoring import selectors, services
+from scoring.models import Submission
+from scoring.serializers import (
+    DealCreateInput,
+    DealOutput,
+    GameCreateInput,
+    GameOutput,
+    PresetCreateInput,
+    PresetOutput,
+    ScoreboardOutput,
+    SeatCreateInput,
+    SeatOutput,
+    SessionCreateInput,
+    SessionDetailOutput,
+    SessionOutput,
+    SettlementOutput,
+    SubmissionAccepted,
+    SubmissionInput,
+    SubmissionOutput,
+    TableCreateInput,
+    TableOutput,
+    submission_url,
+)
+from scoring.submissions import submission_confirm
+
+
+def _valid(serializer_class: Any, data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _player(club: Any, player_id: int, field: str) -> Player:
+    player = club.players.filter(pk=player_id).first()
+    if player is None:
+        raise InvalidInput(f"{field}: no player #{player_id} on this club's roster")
+    return player
+
+
+def _payload(data: dict[str, Any]) -> dict[str, Any]:
+    """The submission as entered, in plain JSON types."""
+    results = [{key: value for key, value in dict(line).items()} for line in data["results"]]
+    payload: dict[str, Any] = {"results": results}
+    if data.get("wild"):
+        payload["wild"] = data["wild"]
+    return payload
+
+
+def _source(request: Request) -> str:
+    return Submission.Source.API if request.auth is not None else Submission.Source.WEB
+
+
+def _accepted(submission: Submission, club_slug: str) -> Response:
+    url = submission_url(submission, club_slug)
+    body = {
+        "id": submission.pk,
+        "deal": submission.deal_id,
+        "version": submission.version,
+        "status": Submission.objects.values_list("status", flat=True).get(pk=submission.pk),
+        "url": url,
+    }
+    return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": url})
+
+
+class PresetListApi(ClubScopedAPIView):
+    @extend_schema(operation_id="presets_list", responses=PresetOutput(many=True))
+    def get(self, request: Request, club_slug: str) -> Response:
+        return Response(PresetOutput(selectors.preset_list(club=self.club), many=True).data)
+
+    @extend_schema(
+        operation_id="presets_create",
+        request=PresetCreateInput,
+        responses={201: PresetOutput},
+        description="Create a club preset, or a new version of one with the same key.",
+    )
+    def post(self, request: Request, club_slug: str) -> Response:
+        data = _valid(PresetCreateInput, request.data)
+        preset = services.preset_create(club=self.club, actor=request.user, **data)
+        return Response(PresetOutput(preset).data, status=status.HTTP_201_CREATED)
+
+
+class SessionListApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="sessions_list",
+        parameters=[OpenApiParameter("status", str, enum=["open", "closed"])],
+        responses=SessionOutput(many=True),
+    )
+    def get(self, request: Request, club_slug: str) -> Response:
+        sessions = selectors.session_list(club=self.club, status=request.query_params.get("status"))
+        return Response(SessionOutput(sessions, many=True).data)
+
+    @extend_schema(
+        operation_id="sessions_create", request=SessionCreateInput, responses={201: SessionOutput}
+    )
+    def post(self, request: Request, club_slug: str) -> Response:
+        data = _valid(SessionCreateInput, request.data)
+        session = services.session_create(club=self.club, actor=request.user, **data)
+        session = selectors.session_list(club=self.club).get(pk=session.pk)
+        return Response(SessionOutput(session).data, status=status.HTTP_201_CREATED)
+
+
+class SessionDetailApi(ClubScopedAPIView):
+    @extend_schema(operation_id="sessions_retrieve", responses=SessionDetailOutput)
+    def get(self, request: Request, club_slug: str, session_id: int) -> Response:
+        session = selectors.session_get(club=self.club, session_id=session_id)
+        return Response(SessionDetailOutput(session).data)
+
+
+class SessionCloseApi(ClubScopedAPIView):
+    @extend_schema(operation_id="sessions_close", request=None, responses=SessionOutput)
+    def post(self, request: Request, club_slug: str, session_id: int) -> Response:
+        session = selectors.session_get(club=self.club, session_id=session_id)
+        services.session_close(session=session, actor=request.user)
+        session = selectors.session_list(club=self.club).get(pk=session.pk)
+        return Response(SessionOutput(session).data)
+
+
+class TableListApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="tables_create", request=TableCreateInput, responses={201: TableOutput}
+    )
+    def post(self, request: Request, club_slug: str, session_id: int) -> Response:
+        data = _valid(TableCreateInput, request.data)
+        session = selectors.session_get(club=self.club, session_id=session_id)
+        table = services.table_create(session=session, actor=request.user, name=data.get("name"))
+        return Response(TableOutput(table).data, status=status.HTTP_201_CREATED)
+
+
+class GameListApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="games_create", request=GameCreateInput, responses={201: GameOutput}
+    )
+    def post(self, request: Request, club_slug: str, table_id: int) -> Response:
+        data = _valid(GameCreateInput, request.data)
+        table = selectors.table_get(club=self.club, table_id=table_id)
+        preset = selectors.preset_get(club=self.club, preset_id=data["preset"])
+        players = [_player(self.club, pk, "players") for pk in data["players"]]
+        game = services.game_create(
+            table=table,
+            actor=request.user,
+            preset=preset,
+            players=players,
+            point_value_minor=data.get("point_value_minor"),
+            entry_fee_minor=data.get("entry_fee_minor"),
+        )
+        game = selectors.game_get(club=self.club, game_id=game.pk)
+        return Response(GameOutput(game).data, status=status.HTTP_201_CREATED)
+
+
+class GameDetailApi(ClubScopedAPIView):
+    @extend_schema(operation_id="games_retrieve", responses=GameOutput)
+    def get(self, request: Request, club_slug: str, game_id: int) -> Response:
+        return Response(GameOutput(selectors.game_get(club=self.club, game_id=game_id)).data)
+
+
+class SeatListApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="seats_create", request=SeatCreateInput, responses={201: SeatOutput}
+    )
+    def post(self, request: Request, club_slug: str, game_id: int) -> Response:
+        data = _valid(SeatCreateInput, request.data)
+        game = selectors.game_get(club=self.club, game_id=game_id)
+        seat = services.seat_add(
+            game=game, actor=request.user, player=_player(self.club, data["player"], "player")
+        )
+        return Response(SeatOutput(seat).data, status=status.HTTP_201_CREATED)
+
+
+class DealListApi(ClubScopedAPIView):
+    write_role = Role.SCORER
+
+    @extend_schema(operation_id="deals_list", responses=DealOutput(many=True))
+    def get(self, request: Request, club_slug: str, game_id: int) -> Response:
+        game = selectors.game_get(club=self.club, game_id=game_id)
+        return Response(DealOutput(selectors.deal_list(game=game), many=True).data)
+
+    @extend_schema(
+        operation_id="deals_create",
+        request=DealCreateInput,
+        responses={201: DealOutput, 202: SubmissionAccepted},
+        description="Start the next deal. With `results`, its first submission is stored too "
+        "and the answer is 202 with the submission's URL, as for POST .../submissions/.",
+    )
+    def post(self, request: Request, club_slug: str, game_id: int) -> Response:
+        data = _valid(DealCreateInput, request.data)
+        game = selectors.game_get(club=self.club, game_id=game_id)
+        dealer = data.get("dealer")
+        deal, submission = services.deal_create_with_result(
+            game=game,
+            actor=request.user,
+            wild=data.get("wild", ""),
+            dealer=_player(self.club, dealer, "dealer") if dealer else None,
+            number=data.get("number"),
+            is_tiebreaker=data["tiebreaker"],
+            source=_source(request),
+            payload=_payload(data) if data.get("results") else None,
+        )
+        if submission is not None:
+            return _accepted(submission, club_slug)
+        return Response(DealOutput(deal).data, status=status.HTTP_201_CREATED)
+
+
+class DealDetailApi(ClubScopedAPIView):
+    @extend_schema(operation_id="deals_retrieve", responses=DealOutput)
+    def get(self, request: Request, club_slug: str, deal_id: int) -> Response:
+        return Response(DealOutput(selectors.deal_get(club=self.club, deal_id=deal_id)).data)
+
+
+class SubmissionListApi(ClubScopedAPIView):
+    write_role = Role.SCORER
+
+    @extend_schema(operation_id="submissions_list", responses=SubmissionOutput(many=True))
+    def get(self, request: Request, club_slug: str, deal_id: int) -> Response:
+        deal = selectors.deal_get(club=self.club, deal_id=deal_id)
+        return Response(SubmissionOutput(selectors.submission_list(deal=deal), many=True).data)
+
+    @extend_schema(
+        operation_id="submissions_create",
+        request=SubmissionInput,
+        responses={202: SubmissionAccepted},
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                description="A repeat with the same key and body returns the first answer; the "
+                "same key with a different body answers 422.",
+            )
+        ],
+        description="Enter a deal's result (a new version; a correction when one was accepted). "
+        "It is validated in the background: poll the returned URL for its status and reasons.",
+    )
+    def post(self, request: Request, club_slug: str, deal_id: int) -> Response:
+        data = _valid(SubmissionInput, request.data)
+        deal = selectors.deal_get(club=self.club, deal_id=deal_id)
+        submission = services.submission_create(
+            deal=deal, actor=request.user, source=_source(request), payload=_payload(data)
+        )
+        return _accepted(submission, club_slug)
+
+
+class SubmissionDetailApi(ClubScopedAPIView):
+    @extend_schema(operation_id="submissions_retrieve", responses=SubmissionOutput)
+    def get(self, request: Request, club_slug: str, submission_id: int) -> Response:
+        submission = selectors.submission_get(club=self.club, submission_id=submission_id)
+        return Response(SubmissionOutput(submission).data)
+
+
+class SubmissionConfirmApi(ClubScopedAPIView):
+    write_role = Role.SCORER
+
+    @extend_schema(operation_id="submissions_confirm", request=None, responses=SubmissionOutput)
+    def post(self, request: Request, club_slug: str, submission_id: int) -> Response:
+        submission = selectors.submission_get(club=self.club, submission_id=submission_id)
+        submission = submission_confirm(submission=submission, actor=request.user)
+        submission = selectors.submission_get(club=self.club, submission_id=submission.pk)
+        return Response(SubmissionOutput(submission).data)
+
+
+class ScoreboardApi(ClubScopedAPIView):
+    @extend_schema(operation_id="sessions_scoreboard", responses=ScoreboardOutput)
+    def get(self, request: Request, club_slug: str, session_id: int) -> Response:
+        session = selectors.session_get(club=self.club, session_id=session_id)
+        return Response(ScoreboardOutput(selectors.session_scoreboard(session=session)).data)
+
+
+class SettlementApi(ClubScopedAPIView):
+    @extend_schema(operation_id="sessions_settlement", responses=SettlementOutput)
+    def get(self, request: Request, club_slug: str, session_id: int) -> Response:
+        session = selectors.session_get(club=self.club, session_id=session_id)
+        transfers = selectors.session_settlement(session=session)
+        body = {"session": session.pk, "currency": self.club.currency, "transfers": transfers}
+        return Response(SettlementOutput(body).data)

@@ -1,0 +1,91 @@
+"""Writing the ledger. Every entry balances per quantity before it is written; PostgreSQL checks
+again at commit. Nothing here updates or deletes a posting: a correction reverses an entry."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rules.errors import InvariantError
+from scoring.models import AccountKind, Deal, Game, LedgerEntry, Posting, Submission
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    quantity: str
+    account: str
+    amount: int
+    player_id: int | None = None
+
+    @classmethod
+    def player(cls, quantity: str, player_id: int, amount: int) -> Line:
+        return cls(quantity, AccountKind.PLAYER, amount, player_id)
+
+    @classmethod
+    def club(cls, quantity: str, amount: int) -> Line:
+        return cls(quantity, AccountKind.CLUB, amount)
+
+    @classmethod
+    def game(cls, quantity: str, amount: int) -> Line:
+        return cls(quantity, AccountKind.GAME, amount)
+
+
+def check_balanced(lines: Iterable[Line]) -> None:
+    totals: dict[str, int] = defaultdict(int)
+    for line in lines:
+        if not isinstance(line.amount, int) or isinstance(line.amount, bool):
+            raise InvariantError(f"ledger amounts are whole numbers, not {line.amount!r}")
+        totals[line.quantity] += line.amount
+    unbalanced = {q: total for q, total in totals.items() if total != 0}
+    if unbalanced:
+        raise InvariantError(f"ledger entry does not balance: {unbalanced}")
+
+
+def ledger_entry_create(
+    *,
+    game: Game,
+    kind: str,
+    lines: list[Line],
+    deal: Deal | None = None,
+    submission: Submission | None = None,
+    reverses: LedgerEntry | None = None,
+    memo: str = "",
+) -> LedgerEntry:
+    """Write one balanced entry; lines with a zero amount are left out."""
+    lines = [line for line in lines if line.amount != 0]
+    check_balanced(lines)
+    entry = LedgerEntry.objects.create(
+        game=game, deal=deal, submission=submission, kind=kind, reverses=reverses, memo=memo
+    )
+    Posting.objects.bulk_create(
+        Posting(
+            entry=entry,
+            game=game,
+            quantity=line.quantity,
+            account=line.account,
+            player_id=line.player_id,
+            amount=line.amount,
+        )
+        for line in lines
+    )
+    return entry
+
+
+def ledger_entry_reverse(
+    *, entry: LedgerEntry, submission: Submission | None = None, memo: str = ""
+) -> LedgerEntry:
+    """The mirror image of ``entry``: its postings negated, in a new entry."""
+    lines = [
+        Line(p.quantity, p.account, -p.amount, p.player_id)
+        for p in entry.postings.all().order_by("id")
+    ]
+    return ledger_entry_create(
+        game=entry.game,
+        kind=LedgerEntry.Kind.REVERSAL,
+        lines=lines,
+        deal=entry.deal,
+        submission=submission,
+        reverses=entry,
+        memo=memo or f"reverses entry #{entry.pk}",
+    )

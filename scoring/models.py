@@ -1,0 +1,335 @@
+"""Sessions, tables, games, deals, submissions and the ledger.
+
+Submissions are append-only and versioned; postings are append-only and every ledger entry sums to
+zero per quantity (checked by the service everywhere, and by a deferred constraint trigger on
+PostgreSQL). Everything a scoreboard shows is derived from postings."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from clubs.models import Club, Player
+
+
+class GameFormat(models.TextChoices):
+    POINTS = "points", "Points rummy"
+    POOL = "pool", "Pool rummy"
+    DEALS = "deals", "Deals rummy"
+    RUMMIKUB = "rummikub", "Rummikub"
+
+
+class RulePreset(models.Model):
+    """A named, versioned set of rule parameters. Rows are never changed: a new version is a new
+    row, and each game points at the version it was played under."""
+
+    club = models.ForeignKey(
+        Club,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="presets",
+        help_text="Empty for the built-in presets every club can use.",
+    )
+    key = models.SlugField(max_length=60, help_text="Stable name across versions.")
+    version = models.PositiveIntegerField(default=1)
+    name = models.CharField(max_length=120)
+    format = models.CharField(max_length=16, choices=GameFormat.choices)
+    variant = models.CharField(max_length=16, default="indian")
+    params = models.JSONField(default=dict)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "key", "version"],
+                name="preset_version_unique",
+                nulls_distinct=False,
+            ),
+        ]
+        ordering = ["key", "-version"]
+
+    def __str__(self) -> str:
+        return f"{self.name} (v{self.version})"
+
+
+class Session(models.Model):
+    """A club night (or a tournament round): tables, games and their settle-up."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
+    name = models.CharField(max_length=120)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    started_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        indexes = [models.Index(fields=["club", "-started_at"], name="session_club_time")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Table(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
+    name = models.CharField(max_length=40)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["session", "name"], name="table_name_unique")
+        ]
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Game(models.Model):
+    """One format instance at a table, played under one preset version."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "In play"
+        FINISHED = "finished", "Finished"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    format = models.CharField(max_length=16, choices=GameFormat.choices)
+    preset = models.ForeignKey(RulePreset, on_delete=models.PROTECT, related_name="games")
+    point_value_minor = models.PositiveIntegerField(
+        default=0, help_text="Money per point in minor units (points rummy); 0 plays for points."
+    )
+    entry_fee_minor = models.PositiveIntegerField(
+        default=0, help_text="Entry fee in minor units (pool, deals)."
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_format_display()} #{self.pk}"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="seat_player_once"),
+            models.UniqueConstraint(fields=["game", "position"], name="seat_position_once"),
+        ]
+        ordering = ["position"]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.position}"
+
+
+class Deal(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for a result"
+        AWAITING_CONFIRMATION = "awaiting_confirmation", "Waiting for confirmation"
+        FINAL = "final", "Counted"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField()
+    dealer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    wild = models.CharField(
+        max_length=8, blank=True, help_text="The cut card (e.g. QH, or JK: aces wild)."
+    )
+    status = models.CharField(max_length=24, choices=Status.choices, default=Status.OPEN)
+    is_tiebreaker = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="deal_number_unique"),
+        ]
+        ordering = ["game_id", "number"]
+
+    def __str__(self) -> str:
+        return f"Deal {self.number} of game #{self.game_id}"
+
+
+class Submission(models.Model):
+    """One version of a deal's result as entered. Never edited: a correction is a new version."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for validation"
+        REJECTED = "rejected", "Rejected"
+        AWAITING_CONFIRMATION = "awaiting_confirmation", "Valid, waiting for confirmation"
+        ACCEPTED = "accepted", "Accepted"
+        SUPERSEDED = "superseded", "Superseded by a later version"
+
+    class Source(models.TextChoices):
+        WEB = "web", "Web page"
+        API = "api", "API"
+        IMPORT = "import", "Import"
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="submissions")
+    version = models.PositiveIntegerField()
+    status = models.CharField(max_length=24, choices=Status.choices, default=Status.PENDING)
+    source = models.CharField(max_length=8, choices=Source.choices)
+    payload = models.JSONField(help_text="The result as entered.")
+    result = models.JSONField(null=True, blank=True, help_text="Points as the rules computed them.")
+    reasons = models.JSONField(default=list, blank=True, help_text="Why it was rejected.")
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    submitted_at = models.DateTimeField(auto_now_add=True)
+    validated_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    superseded_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "version"], name="submission_version_unique"),
+            models.UniqueConstraint(
+                fields=["deal"],
+                condition=Q(status="accepted"),
+                name="submission_one_accepted_per_deal",
+            ),
+            models.UniqueConstraint(
+                fields=["deal"],
+                condition=Q(status="awaiting_confirmation"),
+                name="submission_one_awaiting_per_deal",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "submitted_at"], name="submission_status_time"),
+        ]
+        ordering = ["deal_id", "version"]
+
+    def __str__(self) -> str:
+        return f"v{self.version} of {self.deal}"
+
+
+class Quantity(models.TextChoices):
+    POINTS = "points", "Points"
+    CHIPS = "chips", "Chips"
+    MONEY = "money", "Money (minor units)"
+
+
+class AccountKind(models.TextChoices):
+    PLAYER = "player", "Player"
+    CLUB = "club", "Club"
+    GAME = "game", "Game (pot, bank or pool)"
+
+
+class LedgerEntry(models.Model):
+    """A balanced set of postings: one deal's result, an entry fee, a payout, a reversal."""
+
+    class Kind(models.TextChoices):
+        DEAL = "deal", "Deal result"
+        REVERSAL = "reversal", "Reversal of a corrected result"
+        ENTRY_FEE = "entry_fee", "Entry fee"
+        REJOIN = "rejoin", "Rejoin"
+        PAYOUT = "payout", "Prize payout"
+        OPENING = "opening", "Opening chips"
+        SETTLEMENT = "settlement", "Session settlement"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="entries")
+    deal = models.ForeignKey(
+        Deal, on_delete=models.PROTECT, null=True, blank=True, related_name="entries"
+    )
+    submission = models.ForeignKey(
+        Submission, on_delete=models.PROTECT, null=True, blank=True, related_name="entries"
+    )
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+    )
+    memo = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "ledger entries"
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk}"
+
+
+class Posting(models.Model):
+    """One ledger line. Append-only: never updated or deleted (refused by PostgreSQL)."""
+
+    entry = models.ForeignKey(LedgerEntry, on_delete=models.PROTECT, related_name="postings")
+    # Denormalised from the entry so that balances are one indexed scan, whatever the history.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="postings")
+    quantity = models.CharField(max_length=8, choices=Quantity.choices)
+    account = models.CharField(max_length=8, choices=AccountKind.choices)
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="postings"
+    )
+    amount = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(account="player") & Q(player__isnull=False))
+                | (~Q(account="player") & Q(player__isnull=True)),
+                name="posting_player_account_has_player",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["game", "quantity", "player"], name="posting_game_balance"),
+            models.Index(fields=["player", "quantity"], name="posting_player_balance"),
+        ]
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        who = self.player or self.account
+        return f"{who} {self.amount:+d} {self.quantity}"
+
+
+class PlayerResult(models.Model):
+    """One player's line of a counted submission (outcome and points), for standings and history.
+
+    Written with the submission's postings; rows of a version that is later superseded stay, and
+    reads keep only those whose submission is accepted."""
+
+    submission = models.ForeignKey(
+        Submission, on_delete=models.CASCADE, related_name="player_results"
+    )
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="player_results")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="player_results")
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="player_results")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="results")
+    outcome = models.CharField(max_length=24)
+    points = models.IntegerField()
+    won = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["submission", "player"], name="player_result_once_per_submission"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["session", "player"], name="player_result_session"),
+            models.Index(fields=["player", "deal"], name="player_result_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.outcome} {self.points}"

@@ -1,0 +1,214 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from rest_framework import serializers
+
+from scoring.models import Deal, Game, GameFormat, RulePreset, Seat, Session, Submission, Table
+
+
+class PresetOutput(serializers.ModelSerializer[RulePreset]):
+    builtin = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RulePreset
+        fields = ["id", "key", "version", "name", "format", "variant", "params", "builtin"]
+
+    def get_builtin(self, preset: RulePreset) -> bool:
+        return preset.club_id is None
+
+
+class PresetCreateInput(serializers.Serializer[dict]):
+    key = serializers.SlugField(max_length=60)
+    name = serializers.CharField(max_length=120)
+    format = serializers.ChoiceField(choices=GameFormat.choices)
+    variant = serializers.ChoiceField(
+        choices=["indian", "sabra", "american", "international"], default="indian"
+    )
+    params = serializers.DictField(default=dict)
+
+
+class SeatOutput(serializers.ModelSerializer[Seat]):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+
+    class Meta:
+        model = Seat
+        fields = ["player", "name", "position"]
+
+
+class PresetBrief(serializers.ModelSerializer[RulePreset]):
+    class Meta:
+        model = RulePreset
+        fields = ["id", "key", "version", "name"]
+
+
+class GameOutput(serializers.ModelSerializer[Game]):
+    preset = PresetBrief()
+    seats = SeatOutput(many=True)
+    table = serializers.IntegerField(source="table_id")
+
+    class Meta:
+        model = Game
+        fields = [
+            "id", "table", "format", "preset", "status", "point_value_minor", "entry_fee_minor",
+            "started_at", "finished_at", "seats",
+        ]  # fmt: skip
+
+
+class TableOutput(serializers.ModelSerializer[Table]):
+    games = GameOutput(many=True)
+
+    class Meta:
+        model = Table
+        fields = ["id", "name", "games"]
+
+
+class SessionOutput(serializers.ModelSerializer[Session]):
+    table_count = serializers.IntegerField(read_only=True)
+    deal_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Session
+        fields = ["id", "name", "status", "started_at", "closed_at", "table_count", "deal_count"]
+
+
+class SessionDetailOutput(serializers.ModelSerializer[Session]):
+    tables = TableOutput(many=True)
+
+    class Meta:
+        model = Session
+        fields = ["id", "name", "status", "started_at", "closed_at", "tables"]
+
+
+class SessionCreateInput(serializers.Serializer[dict]):
+    name = serializers.CharField(max_length=120)
+    started_at = serializers.DateTimeField(required=False)
+
+
+class TableCreateInput(serializers.Serializer[dict]):
+    name = serializers.CharField(max_length=40, required=False)
+
+
+class GameCreateInput(serializers.Serializer[dict]):
+    preset = serializers.IntegerField(help_text="Id of a preset the club can use.")
+    players = serializers.ListField(
+        child=serializers.IntegerField(), min_length=2, help_text="Player ids in seat order."
+    )
+    point_value_minor = serializers.IntegerField(min_value=0, required=False)
+    entry_fee_minor = serializers.IntegerField(min_value=0, required=False)
+
+
+class SeatCreateInput(serializers.Serializer[dict]):
+    player = serializers.IntegerField()
+
+
+class CardList(serializers.ListField):
+    child = serializers.CharField(max_length=12, trim_whitespace=True)
+
+
+class ResultLineInput(serializers.Serializer[dict]):
+    player = serializers.IntegerField(help_text="Player id (seated in the game).")
+    outcome = serializers.CharField(
+        max_length=24,
+        help_text="winner, loser, first_drop, middle_drop, missed_turns, wrong_show, "
+        "late_declare, valid_not_declared or deal_show.",
+    )
+    groups = serializers.ListField(
+        child=CardList(max_length=13), max_length=13, required=False,
+        help_text='The 13 cards as grouped, e.g. [["2H","3H","4H"], ...].',
+    )  # fmt: skip
+    cards = CardList(max_length=20, required=False, help_text="The 13 cards, ungrouped.")
+    points = serializers.IntegerField(required=False, help_text="Points, when no cards.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "groups" in attrs and "cards" in attrs:
+            raise serializers.ValidationError("give groups or cards, not both")
+        return attrs
+
+
+class SubmissionInput(serializers.Serializer[dict]):
+    wild = serializers.CharField(
+        max_length=8, required=False, allow_blank=True, help_text="The cut card, e.g. QH or JK."
+    )
+    results = ResultLineInput(many=True, allow_empty=False, max_length=12)
+
+
+class DealCreateInput(serializers.Serializer[dict]):
+    wild = serializers.CharField(max_length=8, required=False, allow_blank=True)
+    dealer = serializers.IntegerField(required=False, allow_null=True)
+    number = serializers.IntegerField(min_value=1, required=False)
+    tiebreaker = serializers.BooleanField(default=False)
+    results = ResultLineInput(many=True, allow_empty=False, max_length=12, required=False)
+
+
+class DealOutput(serializers.ModelSerializer[Deal]):
+    game = serializers.IntegerField(source="game_id")
+    dealer = serializers.IntegerField(source="dealer_id", allow_null=True)
+
+    class Meta:
+        model = Deal
+        fields = ["id", "game", "number", "wild", "dealer", "status", "is_tiebreaker", "created_at"]
+
+
+def submission_url(submission: Submission, club_slug: str) -> str:
+    return reverse(
+        "scoring:submission-detail",
+        kwargs={"club_slug": club_slug, "submission_id": submission.pk},
+    )
+
+
+class SubmissionOutput(serializers.ModelSerializer[Submission]):
+    deal = serializers.IntegerField(source="deal_id")
+    submitted_by = serializers.CharField(source="submitted_by.username", default=None)
+    confirmed_by = serializers.CharField(source="confirmed_by.username", default=None)
+    superseded_by = serializers.IntegerField(source="superseded_by_id", allow_null=True)
+
+    class Meta:
+        model = Submission
+        fields = [
+            "id", "deal", "version", "status", "source", "payload", "result", "reasons",
+            "submitted_by", "submitted_at", "validated_at", "confirmed_by", "confirmed_at",
+            "superseded_by",
+        ]  # fmt: skip
+
+
+class SubmissionAccepted(serializers.Serializer[dict]):
+    id = serializers.IntegerField()
+    deal = serializers.IntegerField()
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    url = serializers.CharField()
+
+
+class ScoreLineOutput(serializers.Serializer[dict]):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+    chips = serializers.IntegerField()
+    money_minor = serializers.IntegerField()
+    deals_played = serializers.IntegerField()
+    deals_won = serializers.IntegerField()
+
+
+class TransferOutput(serializers.Serializer[dict]):
+    payer = serializers.CharField()
+    payer_id = serializers.IntegerField(allow_null=True)
+    payee = serializers.CharField()
+    payee_id = serializers.IntegerField(allow_null=True)
+    amount_minor = serializers.IntegerField()
+
+
+class ScoreboardOutput(serializers.Serializer[dict]):
+    session = serializers.IntegerField(source="session.pk")
+    currency = serializers.CharField()
+    deals_counted = serializers.IntegerField()
+    club_money_minor = serializers.IntegerField()
+    lines = ScoreLineOutput(many=True)
+
+
+class SettlementOutput(serializers.Serializer[dict]):
+    session = serializers.IntegerField()
+    currency = serializers.CharField()
+    transfers = TransferOutput(many=True)

@@ -1,0 +1,335 @@
+"""Every write of the scoring app: sessions, tables, games, seats, deals and submissions.
+
+Keyword-only, atomic, audited. Rows that compete (a deal receiving versions, a game receiving
+deals) are locked with ``select_for_update`` before they are read for a decision."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from clubs.audit import audit_record, snapshot
+from clubs.models import Club, Player
+from config.celery import enqueue_on_commit
+from config.errors import Conflict, InvalidInput
+from scoring.models import Deal, Game, GameFormat, RulePreset, Seat, Session, Submission, Table
+from scoring.presets import game_rules, preset_check_params
+
+GAME_FIELDS = ["format", "preset", "point_value_minor", "entry_fee_minor", "status"]
+
+
+# --- presets ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def preset_create(
+    *,
+    club: Club,
+    actor: AbstractBaseUser,
+    key: str,
+    name: str,
+    format: str,
+    variant: str,
+    params: dict[str, Any],
+) -> RulePreset:
+    """A club's preset, or a new version of it when the key exists: old games keep theirs."""
+    params = preset_check_params(format=format, variant=variant, params=params)
+    latest = (
+        RulePreset.objects.select_for_update()
+        .filter(club=club, key=key)
+        .order_by("-version")
+        .first()
+    )
+    if latest is not None and latest.format != format:
+        raise Conflict(
+            f"key: preset {key!r} is a {latest.format} preset; a new version cannot be {format}"
+        )
+    preset = RulePreset.objects.create(
+        club=club,
+        key=key,
+        version=(latest.version + 1) if latest else 1,
+        name=name,
+        format=format,
+        variant=variant,
+        params=params,
+        created_by=actor,
+    )
+    audit_record(
+        actor=actor,
+        club=club,
+        action="preset.create",
+        obj=preset,
+        after={"key": key, "version": preset.version, "params": params},
+    )
+    return preset
+
+
+# --- sessions and tables -----------------------------------------------------------------------
+
+
+@transaction.atomic
+def session_create(
+    *, club: Club, actor: AbstractBaseUser, name: str, started_at: datetime | None = None
+) -> Session:
+    name = " ".join(name.split())
+    if not name:
+        raise InvalidInput("name: give the session a name, e.g. 'Friday 14 March'")
+    session = Session.objects.create(
+        club=club, name=name, started_at=started_at or timezone.now(), created_by=actor
+    )
+    audit_record(
+        actor=actor,
+        club=club,
+        action="session.create",
+        obj=session,
+        after=snapshot(session, ["name", "started_at"]),
+    )
+    return session
+
+
+@transaction.atomic
+def session_close(*, session: Session, actor: AbstractBaseUser) -> Session:
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    if session.status == Session.Status.CLOSED:
+        raise Conflict(f"session {session.name!r} is already closed", code="session_closed")
+    pending = Submission.objects.filter(
+        deal__game__table__session=session,
+        status__in=[Submission.Status.PENDING, Submission.Status.AWAITING_CONFIRMATION],
+    ).count()
+    if pending:
+        raise Conflict(
+            f"{pending} submission(s) of this session are still pending or waiting for "
+            "confirmation; settle them first",
+            code="submissions_pending",
+            details={"pending": pending},
+        )
+    session.status = Session.Status.CLOSED
+    session.closed_at = timezone.now()
+    session.save(update_fields=["status", "closed_at"])
+    Game.objects.filter(table__session=session, status=Game.Status.OPEN).update(
+        status=Game.Status.FINISHED, finished_at=session.closed_at
+    )
+    audit_record(
+        actor=actor,
+        club=session.club,
+        action="session.close",
+        obj=session,
+        before={"status": "open"},
+        after={"status": "closed"},
+    )
+    return session
+
+
+def _require_open_session(session: Session) -> None:
+    if session.status != Session.Status.OPEN:
+        raise Conflict(f"session {session.name!r} is closed", code="session_closed")
+
+
+@transaction.atomic
+def table_create(*, session: Session, actor: AbstractBaseUser, name: str | None = None) -> Table:
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    _require_open_session(session)
+    if not name:
+        name = f"Table {session.tables.count() + 1}"
+    name = " ".join(name.split())
+    if session.tables.filter(name=name).exists():
+        raise Conflict(f"name: this session already has a table named {name!r}")
+    table = Table.objects.create(session=session, name=name)
+    audit_record(
+        actor=actor, club=session.club, action="table.create", obj=table, after={"name": name}
+    )
+    return table
+
+
+# --- games and seats -----------------------------------------------------------------------------
+
+
+def _check_players(club: Club, players: list[Player]) -> None:
+    seen: set[int] = set()
+    for player in players:
+        if player.club_id != club.pk:
+            raise InvalidInput(f"players: {player.name!r} is not on this club's roster")
+        if player.pk in seen:
+            raise InvalidInput(f"players: {player.name!r} is listed twice")
+        if not player.active:
+            raise InvalidInput(f"players: {player.name!r} is not an active player")
+        seen.add(player.pk)
+
+
+@transaction.atomic
+def game_create(
+    *,
+    table: Table,
+    actor: AbstractBaseUser,
+    preset: RulePreset,
+    players: list[Player],
+    point_value_minor: int | None = None,
+    entry_fee_minor: int | None = None,
+) -> Game:
+    session = Session.objects.select_for_update().get(pk=table.session_id)
+    _require_open_session(session)
+    club = session.club
+    if preset.club_id not in (None, club.pk):
+        raise InvalidInput("preset: not a preset of this club")
+    rules = game_rules(preset)
+    _check_players(club, players)
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise InvalidInput(
+            f"players: a {preset.name} game seats {rules.min_players} to {rules.max_players} "
+            f"players, not {len(players)}",
+            details={"given": len(players)},
+        )
+    game = Game.objects.create(
+        table=table,
+        format=preset.format,
+        preset=preset,
+        point_value_minor=rules.point_value_minor
+        if point_value_minor is None
+        else point_value_minor,
+        entry_fee_minor=rules.entry_fee_minor if entry_fee_minor is None else entry_fee_minor,
+    )
+    Seat.objects.bulk_create(
+        Seat(game=game, player=player, position=index + 1) for index, player in enumerate(players)
+    )
+    audit_record(
+        actor=actor,
+        club=club,
+        action="game.create",
+        obj=game,
+        after={**snapshot(game, GAME_FIELDS), "players": [p.pk for p in players]},
+    )
+    from scoring.formats import game_opened  # the format's opening entries (fees, chips)
+
+    game_opened(game=game, rules=rules)
+    return game
+
+
+@transaction.atomic
+def seat_add(*, game: Game, actor: AbstractBaseUser, player: Player) -> Seat:
+    """A player joins a points rummy game between deals."""
+    game = Game.objects.select_for_update().select_related("table__session").get(pk=game.pk)
+    _require_open_session(game.table.session)
+    if game.format != GameFormat.POINTS:
+        raise Conflict(
+            f"players join a {game.get_format_display()} game only at the start",
+            code="seating_closed",
+        )
+    if game.status != Game.Status.OPEN:
+        raise Conflict("this game has finished", code="game_finished")
+    _check_players(game.table.session.club, [player])
+    if game.seats.filter(player=player).exists():
+        raise Conflict(f"player: {player.name!r} already has a seat in this game")
+    rules = game_rules(game.preset)
+    if game.seats.count() >= rules.max_players:
+        raise Conflict(f"this game is full ({rules.max_players} seats)", code="game_full")
+    position = (game.seats.aggregate(m=Max("position"))["m"] or 0) + 1
+    seat = Seat.objects.create(game=game, player=player, position=position)
+    audit_record(
+        actor=actor,
+        club=game.table.session.club,
+        action="seat.add",
+        obj=seat,
+        after={"game": game.pk, "player": player.pk, "position": position},
+    )
+    return seat
+
+
+# --- deals and submissions -----------------------------------------------------------------------
+
+
+@transaction.atomic
+def deal_create(
+    *,
+    game: Game,
+    actor: AbstractBaseUser,
+    wild: str = "",
+    dealer: Player | None = None,
+    number: int | None = None,
+    is_tiebreaker: bool = False,
+) -> Deal:
+    game = Game.objects.select_for_update().select_related("table__session").get(pk=game.pk)
+    _require_open_session(game.table.session)
+    if game.status != Game.Status.OPEN:
+        raise Conflict("this game has finished; no more deals", code="game_finished")
+    last = game.deals.aggregate(m=Max("number"))["m"] or 0
+    if number is None:
+        number = last + 1
+    elif game.deals.filter(number=number).exists():
+        raise Conflict(f"number: deal {number} of this game exists", code="deal_exists")
+    if dealer is not None and not game.seats.filter(player=dealer).exists():
+        raise InvalidInput(f"dealer: {dealer.name!r} has no seat in this game")
+    if wild:
+        wild = game_rules(game.preset).normalise_wild(wild)
+    from scoring.formats import deal_check_can_start
+
+    deal_check_can_start(game=game, is_tiebreaker=is_tiebreaker)
+    deal = Deal.objects.create(
+        game=game, number=number, wild=wild, dealer=dealer, is_tiebreaker=is_tiebreaker
+    )
+    audit_record(
+        actor=actor,
+        club=game.table.session.club,
+        action="deal.create",
+        obj=deal,
+        after={"game": game.pk, "number": number, "wild": wild, "tiebreaker": is_tiebreaker},
+    )
+    return deal
+
+
+@transaction.atomic
+def submission_create(
+    *,
+    deal: Deal,
+    actor: AbstractBaseUser,
+    source: str,
+    payload: dict[str, Any],
+) -> Submission:
+    """Store a deal's result as entered (a new version) and have it validated after commit."""
+    deal = (
+        Deal.objects.select_for_update()
+        .select_related("game__table__session__club")
+        .get(pk=deal.pk)
+    )
+    session = deal.game.table.session
+    _require_open_session(session)
+    version = (deal.submissions.aggregate(m=Max("version"))["m"] or 0) + 1
+    submission = Submission.objects.create(
+        deal=deal, version=version, source=source, payload=payload, submitted_by=actor
+    )
+    audit_record(
+        actor=actor,
+        club=session.club,
+        action="submission.create",
+        obj=submission,
+        after={"deal": deal.pk, "version": version, "source": source},
+    )
+    from scoring.tasks import validate_submission
+
+    enqueue_on_commit(validate_submission, submission.pk)
+    return submission
+
+
+@transaction.atomic
+def deal_create_with_result(
+    *,
+    game: Game,
+    actor: AbstractBaseUser,
+    wild: str,
+    dealer: Player | None,
+    number: int | None,
+    is_tiebreaker: bool,
+    source: str,
+    payload: dict[str, Any] | None,
+) -> tuple[Deal, Submission | None]:
+    """Start a deal and, when the result is already known, store its first submission."""
+    deal = deal_create(
+        game=game, actor=actor, wild=wild, dealer=dealer, number=number, is_tiebreaker=is_tiebreaker
+    )
+    if payload is None:
+        return deal, None
+    return deal, submission_create(deal=deal, actor=actor, source=source, payload=payload)

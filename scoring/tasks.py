@@ -1,0 +1,12 @@
+"""Background work of the scoring app. Tasks take ids and call one service."""
+
+from __future__ import annotations
+
+from config.celery import project_task
+from scoring.submissions import submission_validate
+
+
+@project_task(name="scoring.validate_submission")
+def validate_submission(submission_id: int) -> str:
+    """Validate a pending submission; a no-op for one already decided (safe to run twice)."""
+    return submission_validate(submission_id=submission_id).status

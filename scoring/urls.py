@@ -1,0 +1,51 @@
+from django.urls import path
+
+from scoring import api
+
+app_name = "scoring"
+
+club = "clubs/<slug:club_slug>/"
+
+urlpatterns = [
+    path(f"{club}presets/", api.PresetListApi.as_view(), name="preset-list"),
+    path(f"{club}sessions/", api.SessionListApi.as_view(), name="session-list"),
+    path(
+        f"{club}sessions/<int:session_id>/", api.SessionDetailApi.as_view(), name="session-detail"
+    ),
+    path(
+        f"{club}sessions/<int:session_id>/close/",
+        api.SessionCloseApi.as_view(),
+        name="session-close",
+    ),
+    path(f"{club}sessions/<int:session_id>/tables/", api.TableListApi.as_view(), name="table-list"),
+    path(
+        f"{club}sessions/<int:session_id>/scoreboard/",
+        api.ScoreboardApi.as_view(),
+        name="session-scoreboard",
+    ),
+    path(
+        f"{club}sessions/<int:session_id>/settlement/",
+        api.SettlementApi.as_view(),
+        name="session-settlement",
+    ),
+    path(f"{club}tables/<int:table_id>/games/", api.GameListApi.as_view(), name="game-list"),
+    path(f"{club}games/<int:game_id>/", api.GameDetailApi.as_view(), name="game-detail"),
+    path(f"{club}games/<int:game_id>/seats/", api.SeatListApi.as_view(), name="seat-list"),
+    path(f"{club}games/<int:game_id>/deals/", api.DealListApi.as_view(), name="deal-list"),
+    path(f"{club}deals/<int:deal_id>/", api.DealDetailApi.as_view(), name="deal-detail"),
+    path(
+        f"{club}deals/<int:deal_id>/submissions/",
+        api.SubmissionListApi.as_view(),
+        name="submission-list",
+    ),
+    path(
+        f"{club}submissions/<int:submission_id>/",
+        api.SubmissionDetailApi.as_view(),
+        name="submission-detail",
+    ),
+    path(
+        f"{club}submissions/<int:submission_id>/confirm/",
+        api.SubmissionConfirmApi.as_view(),
+        name="submission-confirm",
+    ),
+]
