@@ -1,7 +1,7 @@
 """The demo club: what ``manage.py load_demo`` builds, through the same services as everything else.
 
-Other apps add their part of the demo by appending a step to ``DEMO_STEPS`` (see their demo
-modules); each step takes the club and its organiser."""
+Other apps add their part of the demo as a step named in ``DEMO_STEPS`` (a function in their own
+``demo`` module that takes the ``DemoContext``)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils.module_loading import import_string
 
 from clubs import services
 from clubs.models import Club, Player, Role
@@ -32,7 +33,7 @@ class DemoContext:
 
 
 DemoStep = Callable[[DemoContext], None]
-DEMO_STEPS: list[DemoStep] = []
+DEMO_STEPS: list[str] = ["scoring.demo.demo_points_nights"]
 
 
 def _user(username: str, *, first_name: str = "", staff: bool = False) -> AbstractBaseUser:
@@ -76,5 +77,6 @@ def demo_load() -> DemoContext:
     ]
     context = DemoContext(club=club, owner=owner, organiser=organiser, players=players)
     for step in DEMO_STEPS:
-        step(context)
+        function: DemoStep = import_string(step)
+        function(context)
     return context

@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 from celery import Celery, Task
+from django.db import OperationalError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -24,8 +25,9 @@ class ProjectTask(Task):  # type: ignore[misc]
     retry_backoff = True
     retry_backoff_max = 60
     retry_jitter = True
-    # Only errors of the infrastructure are worth a retry; a bug or a rule violation is not.
-    autoretry_for: tuple[type[BaseException], ...] = (ConnectionError, TimeoutError, OSError)
+    # Only errors of the infrastructure are worth a retry (a lost connection, a deadlock chosen
+    # as victim); a bug or a rule violation is not.
+    autoretry_for: tuple[type[BaseException], ...] = (OSError, OperationalError)
 
 
 def project_task(*args: Any, **kwargs: Any) -> Any:

@@ -360,6 +360,9 @@ def evaluate_indian_deal(
                     continue
                 scores.append(PlayerScore(player, name, points, hand, basis))
                 continue
+            if entered is None and outcome is Outcome.VALID_NOT_DECLARED:
+                scores.append(PlayerScore(player, name, preset.valid_not_declared, None, "fixed"))
+                continue
             if entered is None:
                 refuse(player, "points_required", f"{line.name}: give the cards or the points")
                 continue

@@ -277,14 +277,14 @@ class SubmissionConfirmApi(ClubScopedAPIView):
 class ScoreboardApi(ClubScopedAPIView):
     @extend_schema(operation_id="sessions_scoreboard", responses=ScoreboardOutput)
     def get(self, request: Request, club_slug: str, session_id: int) -> Response:
-        session = selectors.session_get(club=self.club, session_id=session_id)
+        session = selectors.session_get(club=self.club, session_id=session_id, with_tables=False)
         return Response(ScoreboardOutput(selectors.session_scoreboard(session=session)).data)
 
 
 class SettlementApi(ClubScopedAPIView):
     @extend_schema(operation_id="sessions_settlement", responses=SettlementOutput)
     def get(self, request: Request, club_slug: str, session_id: int) -> Response:
-        session = selectors.session_get(club=self.club, session_id=session_id)
+        session = selectors.session_get(club=self.club, session_id=session_id, with_tables=False)
         transfers = selectors.session_settlement(session=session)
         body = {"session": session.pk, "currency": self.club.currency, "transfers": transfers}
         return Response(SettlementOutput(body).data)

@@ -47,8 +47,13 @@ class RulePreset(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["club", "key", "version"],
-                name="preset_version_unique",
-                nulls_distinct=False,
+                condition=Q(club__isnull=False),
+                name="preset_club_version_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["key", "version"],
+                condition=Q(club__isnull=True),
+                name="preset_builtin_version_unique",
             ),
         ]
         ordering = ["key", "-version"]

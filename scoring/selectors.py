@@ -56,7 +56,13 @@ def session_list(*, club: Club, status: str | None = None) -> QuerySet[Session]:
     return sessions
 
 
-def session_get(*, club: Club, session_id: int) -> Session:
+def session_get(*, club: Club, session_id: int, with_tables: bool = True) -> Session:
+    """A session of the club; ``with_tables`` also loads its tables, games and seats."""
+    if not with_tables:
+        found = club.sessions.filter(pk=session_id).first()
+        if found is None:
+            raise NotFoundError(f"no session #{session_id} in {club.name}")
+        return found
     session = (
         club.sessions.prefetch_related(
             Prefetch(

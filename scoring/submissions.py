@@ -9,6 +9,7 @@ accepted (and one awaiting) version per deal."""
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -208,3 +209,25 @@ def submission_confirm(*, submission: Submission, actor: AbstractBaseUser) -> Su
             after={"status": S.ACCEPTED},
         )
     return Submission.objects.get(pk=submission.pk)
+
+
+STALE_AFTER_SECONDS = 300
+
+
+def submissions_requeue_stale(*, older_than_seconds: int = STALE_AFTER_SECONDS) -> list[int]:
+    """Send again the validation of submissions still pending after a while (a lost message, a
+    worker killed mid-task). Validation is idempotent, so a duplicate costs nothing."""
+    from config.celery import enqueue_on_commit
+    from scoring.tasks import validate_submission
+
+    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    stale = list(
+        Submission.objects.filter(status=S.PENDING, submitted_at__lt=cutoff)
+        .order_by("submitted_at")
+        .values_list("pk", flat=True)[:1000]
+    )
+    for submission_id in stale:
+        enqueue_on_commit(validate_submission, submission_id)
+    if stale:
+        logger.warning("requeued %d stale pending submission(s)", len(stale))
+    return stale

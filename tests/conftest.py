@@ -5,6 +5,7 @@ and fail instead when ``REQUIRE_SERVICES=1`` (as in CI)."""
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -34,8 +35,24 @@ def postgres(db: None) -> None:
         service_absent("needs PostgreSQL: set DATABASE_URL=postgresql://...")
 
 
+def ensure_builtin_presets() -> None:
+    """Tests that commit for real start from flushed tables: put back the rows that the data
+    migration gives every database (the built-in presets)."""
+    from django.apps import apps
+
+    migration = importlib.import_module("scoring.migrations.0003_builtin_presets")
+    migration.create(apps, None)
+
+
 @pytest.fixture
-def postgres_tx(transactional_db: None) -> None:
+def committing_db(transactional_db: None) -> None:
+    """A database where transactions really commit (on_commit callbacks run), presets included."""
+    ensure_builtin_presets()
+
+
+@pytest.fixture
+def postgres_tx(committing_db: None) -> None:
+    """PostgreSQL where transactions really commit."""
     if connection.vendor != "postgresql":
         service_absent("needs PostgreSQL: set DATABASE_URL=postgresql://...")
 
@@ -55,7 +72,7 @@ def redis_url() -> str:
 
 
 @pytest.fixture
-def celery_worker(redis_url: str, transactional_db: None) -> Iterator[Any]:
+def celery_worker(redis_url: str, committing_db: None) -> Iterator[Any]:
     """A real Celery worker (in a thread of this process) consuming from Redis."""
     from celery.contrib.testing.worker import start_worker
 

@@ -110,7 +110,7 @@ STORAGES = {
 }
 
 # --- Celery: a real broker when REDIS_URL is set, otherwise tasks run in-process.
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", REDIS_URL is None)
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -124,6 +124,12 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_DEFAULT_QUEUE = "rummyclub"
+CELERY_BEAT_SCHEDULE = {
+    "requeue-stale-submissions": {
+        "task": "scoring.requeue_stale_submissions",
+        "schedule": 60.0,
+    },
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -16,8 +16,9 @@ Exact, by a memoised search over the natural (non-joker) cards:
   progress towards "a pure sequence and a second sequence").
 - Pruning never loses the optimum: a card no candidate group can hold is unmatched from the start;
   a state stops as soon as everything left is matched; leaving a card unmatched is skipped when it
-  cannot beat the best already found; a state that still needs a pure sequence gives up when no
-  pure candidate is left.
+  cannot beat the best already found; a state that still needs a sequence gives up when no
+  candidate for it is left; and a hand where no pure candidate and other sequence candidate fit
+  together is known at once to miss the two-sequence rule.
 
 The score with at least two sequences, one pure, is the value of the unmatched cards; without them
 every card counts (capped at 80), so the search maximises the value matched under that constraint.
@@ -85,12 +86,26 @@ class _Hand:
             self.suit_ranks[card // 13].append(card % 13 + 1)
         self.cands = [self._candidates(i, naturals[i] // 13 in wild_suits) for i in range(n)]
         self.coverable = 0
-        self.pure_list: list[tuple[int, int]] = []
+        self.pure_list: list[tuple[int, int]] = []  # (mask, jokers) of every pure candidate
+        self.run_list: list[tuple[int, int]] = []  # the same for every sequence candidate
         for group in self.cands:
             for cand in group:
                 self.coverable |= cand[0]
-                if cand[4] == _PURE or cand[4] == _WILD_PURE:
-                    self.pure_list.append((cand[0], cand[2]))
+                if cand[4] != _SET:
+                    self.run_list.append((cand[0], cand[2]))
+                    if cand[4] != _IMPURE:
+                        self.pure_list.append((cand[0], cand[2]))
+        self.run_list.sort(key=lambda run: run[1])
+
+    def feasible(self) -> bool:
+        """Whether two sequences, one pure, can be made at all: a pure candidate and another
+        sequence candidate without a card in common, within the jokers."""
+        jokers = self.jokers
+        for pure, pure_jokers in self.pure_list:
+            for run, run_jokers in self.run_list:
+                if not pure & run and pure_jokers + run_jokers <= jokers:
+                    return True
+        return False
 
     def _candidates(self, i: int, suit_has_wild: bool) -> list[Candidate]:
         card = self.nat[i]
@@ -215,14 +230,17 @@ def _wild_pure_runs(anchor: int, wild: int, suit_ranks: list[int]) -> list[list[
     return out
 
 
-def _search(hand: _Hand, progress: int) -> tuple[int, list[Candidate], int]:
+def _search(
+    hand: _Hand, progress: int, stats: dict[str, int] | None = None
+) -> tuple[int, list[Candidate], int]:
     """Most value matched from ``progress`` (``_NEG`` if the constraint cannot be met), the groups
-    used, and the mask of cards left unmatched."""
+    used, and the mask of cards left unmatched. ``stats`` counts the states searched."""
     n = hand.n
     cands = hand.cands
     values = hand.values
     same_after = hand.same_after
     pure_list = hand.pure_list
+    run_list = hand.run_list
     memo: dict[int, int] = {}
     choice: dict[int, Candidate | None] = {}
     width = hand.jokers + 1
@@ -237,8 +255,8 @@ def _search(hand: _Hand, progress: int) -> tuple[int, list[Candidate], int]:
             best = 0 if st == _DONE else _NEG
             memo[key] = best
             return best
-        if st == 0 or st == 2:
-            for mask, cost in pure_list:
+        if st != _DONE:  # give up when no candidate is left for the sequence still missing
+            for mask, cost in run_list if st == 1 else pure_list:
                 if mask & nm == mask and cost <= j:
                     break
             else:
@@ -276,6 +294,8 @@ def _search(hand: _Hand, progress: int) -> tuple[int, list[Candidate], int]:
     start = hand.coverable
     vsum = sum(values[i] for i in range(n) if start >> i & 1)
     matched = solve(start, hand.jokers, progress, vsum)
+    if stats is not None:
+        stats["states"] = stats.get("states", 0) + len(memo)
     if matched < 0:
         return matched, [], 0
     used: list[Candidate] = []
@@ -303,6 +323,25 @@ def arrange(
     """The best arrangement of any number of cards (no count or copy checks; see
     ``best_arrangement``). ``valid`` says whether every card can be grouped into a valid
     declaration (at least two sequences, one pure)."""
+    return _arrange(cards, wild_rank, preset, None)
+
+
+def search_stats(
+    cards: Sequence[Card], wild_rank: int, preset: IndianPreset = DEFAULT_PRESET
+) -> dict[str, int]:
+    """How much work a hand's best arrangement takes (for benchmarks): natural cards, jokers,
+    candidate groups and memoised search states."""
+    stats: dict[str, int] = {}
+    _arrange(cards, wild_rank, preset, stats)
+    return stats
+
+
+def _arrange(
+    cards: Sequence[Card],
+    wild_rank: int,
+    preset: IndianPreset,
+    stats: dict[str, int] | None,
+) -> HandResult:
     jokers_of = joker_table(wild_rank)
     values = value_table(wild_rank)
     ordered: list[int] = sorted(cards)
@@ -311,8 +350,13 @@ def arrange(
     wild_suits = {card // 13 for card in joker_cards if card != JOKER_CODE}
     hand = _Hand(naturals, len(joker_cards), wild_rank, wild_suits)
     total = sum(values[card] for card in ordered)
+    if stats is not None:
+        stats["naturals"] = hand.n
+        stats["jokers"] = hand.jokers
+        stats["candidate groups"] = sum(len(group) for group in hand.cands)
+        stats["matchable"] = hand.coverable.bit_count()
 
-    matched, used, unmatched = _search(hand, 0)
+    matched, used, unmatched = _search(hand, 0, stats) if hand.feasible() else (_NEG, [], 0)
     feasible = matched >= 0
     score = total - matched if feasible else total
     relief = None
@@ -329,7 +373,7 @@ def arrange(
         unmatched = ((1 << hand.n) - 1) & ~relief[0]
     elif not feasible:
         # Every card counts whatever the grouping: show the groups the cards do make.
-        _, used, unmatched = _search(hand, _DONE)
+        _, used, unmatched = _search(hand, _DONE, stats)
     result = _present(hand, used, unmatched, joker_cards, wild_rank, preset)
     expected = min(score, preset.cap)
     if result.score != expected:

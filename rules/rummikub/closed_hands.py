@@ -23,7 +23,13 @@ How the table is read (see docs/rules.md, "Closed hands"):
 
 Arrangements list melds (runs low to high, groups in K R B O order), pairs, the two waves, or for
 "any 14 tiles" types all tiles in one list. A joker is written ``JK=R7`` when the type fixes what it
-stands for and ``JK`` when it may be anything."""
+stands for and ``JK`` when it may be anything.
+
+Speed (bench/rummikub.py): types are tried from the most valuable down and the first that fits
+wins; shapes (pairs, waves, Royal, Mosaic, any-14 types, colour runs) are decided by counting, and
+partitions into groups and runs by a memoized search over (remaining tiles packed two bits per
+tile into one integer, jokers left) that always extends the lowest remaining tile, after a quick
+check that every tile has partners for some meld. Searches are shared by the types of one hand."""
 
 from __future__ import annotations
 
@@ -205,6 +211,8 @@ class _Partition:
         self.mode = mode
         self.lo, self.hi = _BOUNDS[mode]
         self.memo: dict[int, int] = {}
+        self.failed: set[int] = set()
+        self.choice: dict[int, tuple[int, int, _Desc]] = {}
 
     def best(self, state: int, jokers: int) -> int:
         if state == 0:
@@ -222,6 +230,28 @@ class _Partition:
                 result = total
         self.memo[key] = result
         return result
+
+    def find(self, state: int, jokers: int) -> bool:
+        """Whether any partition exists (depth first, stopping at the first one found); the melds
+        of the one found are kept in ``choice``."""
+        if state == 0:
+            return jokers == 0
+        key = state * 3 + jokers
+        if key in self.failed:
+            return False
+        for rest, rest_jokers, _value, desc in self.options(state, jokers):
+            if self.find(rest, rest_jokers):
+                self.choice[key] = (rest, rest_jokers, desc)
+                return True
+        self.failed.add(key)
+        return False
+
+    def found(self, state: int, jokers: int) -> list[_Desc]:
+        melds = []
+        while state:
+            state, jokers, desc = self.choice[state * 3 + jokers]
+            melds.append(desc)
+        return melds
 
     def arrangement(self, state: int, jokers: int) -> list[_Desc]:
         melds: list[_Desc] = []
@@ -437,10 +467,24 @@ class _Hand:
     def partition(
         self, groups: bool, runs: bool, mode: int, limit: int = _INF
     ) -> Arrangement | None:
-        if self.best_total(groups, runs, mode) > min(limit, _INF - 1):
-            return None
-        search = self._searches[(groups, runs, mode)]
-        return tuple(_meld_tiles(desc) for desc in search.arrangement(self.state, self.jokers))
+        """An arrangement into melds of those kinds in that range (of least total when a
+        ``limit`` on the total is given), or None."""
+        key = (groups, runs, mode)
+        if limit < _INF:
+            if self.best_total(groups, runs, mode) > limit:
+                return None
+            melds = self._searches[key].arrangement(self.state, self.jokers)
+        else:
+            search = self._searches.get(key)
+            if search is None:
+                if not self._possible(groups, runs, mode):
+                    self._best[key] = _INF
+                    return None
+                search = self._searches[key] = _Partition(groups, runs, mode)
+            if self._best.get(key, 0) >= _INF or not search.find(self.state, self.jokers):
+                return None
+            melds = search.found(self.state, self.jokers)
+        return tuple(_meld_tiles(desc) for desc in melds)
 
     # -- runs per colour ----------------------------------------------------------------------
 
@@ -747,8 +791,9 @@ def _wave_tiles(colours: Sequence[int | None], numbers: Sequence[int]) -> tuple[
     for index, colour in enumerate(colours):
         if colour is None:
             taken = {chosen[-1]} if chosen else set()
-            if index + 1 < len(colours) and colours[index + 1] is not None:
-                taken.add(colours[index + 1])  # type: ignore[arg-type]
+            following = colours[index + 1] if index + 1 < len(colours) else None
+            if following is not None:
+                taken.add(following)
             colour = next(c for c in range(4) if c not in taken)
             chosen.append(colour)
         else:

@@ -72,14 +72,12 @@ _NAMES = {
 _MAX_NUMBER = 10**6
 
 
-def _violation(code: str, message: str, token: str | None = None) -> RuleViolation:
-    return RuleViolation(code, message, token)
-
-
 def _bool(obj: Mapping[str, Any], field: str, default: bool = False) -> bool:
     value = obj.get(field, default)
     if not isinstance(value, bool):
-        raise _violation("bad_field", f"{field} must be true or false, not {shown(value)}", field)
+        raise RuleViolation(
+            "bad_field", f"{field} must be true or false, not {shown(value)}", field
+        )
     return value
 
 
@@ -88,7 +86,7 @@ def _whole(obj: Mapping[str, Any], field: str) -> int | None:
         return None
     value = obj[field]
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _MAX_NUMBER:
-        raise _violation(
+        raise RuleViolation(
             "bad_field", f"{field} must be a whole number from 0 to {_MAX_NUMBER}", field
         )
     return value
@@ -97,19 +95,19 @@ def _whole(obj: Mapping[str, Any], field: str) -> int | None:
 def _name(value: Any, field: str) -> str | None:
     if value is None or isinstance(value, str):
         return value
-    raise _violation("bad_field", f"{field} must be a player's name or null", field)
+    raise RuleViolation("bad_field", f"{field} must be a player's name or null", field)
 
 
 def _tiles(value: Any, field: str) -> list[Tile]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-        raise _violation("bad_field", f"{field} must be a list of tiles", field)
+        raise RuleViolation("bad_field", f"{field} must be a list of tiles", field)
     return [parse_tile(token) for token in value]
 
 
 def _racks(obj: Mapping[str, Any]) -> dict[str, list[Tile]]:
     racks = obj["racks"]
     if not isinstance(racks, Mapping):
-        raise _violation(
+        raise RuleViolation(
             "bad_field", "racks must be an object: player name -> tiles left on the rack", "racks"
         )
     return {str(name): _tiles(tiles, f"racks.{name}") for name, tiles in racks.items()}
@@ -118,27 +116,23 @@ def _racks(obj: Mapping[str, Any]) -> dict[str, list[Tile]]:
 def _preset(obj: Mapping[str, Any], overrides: Sequence[str]) -> RummikubPreset:
     variant = obj.get("variant")
     if variant not in VARIANTS:
-        raise _violation(
+        raise RuleViolation(
             "bad_variant",
             f"variant must be one of {', '.join(VARIANTS)}, not {shown(variant)}",
-            None
-            if variant is None
-            else shown(variant)
-            if not isinstance(variant, str)
-            else variant,
+            variant if variant is None or isinstance(variant, str) else shown(variant),
         )
     name = obj.get("preset")
     if name is None:
-        preset = DEFAULT_PRESETS[variant]
+        preset: RummikubPreset | None = DEFAULT_PRESETS[variant]
     else:
-        preset = PRESETS.get(name) if isinstance(name, str) else None  # type: ignore[assignment]
-        if preset is None or preset.variant != variant:
-            choices = sorted(key for key, value in PRESETS.items() if value.variant == variant)
-            raise _violation(
-                "bad_field",
-                f"preset must be one of {', '.join(choices)} for {variant}, not {shown(name)}",
-                "preset",
-            )
+        preset = PRESETS.get(name) if isinstance(name, str) else None
+    if preset is None or preset.variant != variant:
+        choices = sorted(key for key, value in PRESETS.items() if value.variant == variant)
+        raise RuleViolation(
+            "bad_field",
+            f"preset must be one of {', '.join(choices)} for {variant}, not {shown(name)}",
+            "preset",
+        )
     changes: dict[str, Any] = {}
     for field in overrides:
         value = _whole(obj, field)
@@ -158,19 +152,19 @@ def _kind(obj: Mapping[str, Any]) -> str:
     if "session_scores" in obj:
         kinds.append("settlement")
     if not kinds:
-        raise _violation(
+        raise RuleViolation(
             "missing_field",
             "say what to evaluate: melds, racks (game scores), closed_hand or session_scores",
         )
     if len(kinds) > 1:
-        raise _violation(
+        raise RuleViolation(
             "ambiguous_request",
             f"one request is one kind: it has fields of {' and '.join(_NAMES[k] for k in kinds)}",
         )
     kind = kinds[0]
     for field in obj:
         if field in _KNOWN and field not in _FIELDS[kind] and field not in _COMMON:
-            raise _violation(
+            raise RuleViolation(
                 "bad_field", f"{field} does not belong to a {_NAMES[kind]} request", field
             )
     return kind
@@ -178,7 +172,7 @@ def _kind(obj: Mapping[str, Any]) -> str:
 
 def _require(obj: Mapping[str, Any], field: str, hint: str) -> Any:
     if field not in obj:
-        raise _violation("missing_field", f"{field} is missing: {hint}", field)
+        raise RuleViolation("missing_field", f"{field} is missing: {hint}", field)
     return obj[field]
 
 
@@ -201,7 +195,9 @@ def _melds(obj: Mapping[str, Any]) -> dict[str, Any]:
         or not melds
         or any(isinstance(m, (str, bytes)) or not isinstance(m, Sequence) for m in melds)
     ):
-        raise _violation("bad_field", "melds must be a non-empty list of lists of tiles", "melds")
+        raise RuleViolation(
+            "bad_field", "melds must be a non-empty list of lists of tiles", "melds"
+        )
     parsed = [_tiles(meld, "melds") for meld in melds]
     result = validate_melds(parsed, preset, initial_meld=_bool(obj, "initial_meld"))
     out_melds = []
@@ -239,16 +235,16 @@ def _international_scores(obj: Mapping[str, Any]) -> dict[str, Any]:
     winner = _name(_require(obj, "winner", "the winner's name, or null for no winner"), "winner")
     win = _require(obj, "win", f"one of {', '.join(WINS)}, or null for no winner")
     if win is not None and win not in WINS:
-        raise _violation("bad_field", f"win must be one of {', '.join(WINS)} or null", "win")
+        raise RuleViolation("bad_field", f"win must be one of {', '.join(WINS)} or null", "win")
     melded = _require(obj, "melded", "an object: player name -> whether they have melded")
     if not isinstance(melded, Mapping) or not all(isinstance(v, bool) for v in melded.values()):
-        raise _violation(
+        raise RuleViolation(
             "bad_field", "melded must be an object: player name -> true/false", "melded"
         )
     closed = obj.get("closed_hand")
     holders = obj.get("trump_holders", [])
     if isinstance(holders, (str, bytes)) or not isinstance(holders, Sequence):
-        raise _violation(
+        raise RuleViolation(
             "bad_field", "trump_holders must be a list of player names", "trump_holders"
         )
     result = international_scores(
@@ -273,7 +269,7 @@ def _international_scores(obj: Mapping[str, Any]) -> dict[str, Any]:
 def _closed_hand(obj: Mapping[str, Any]) -> dict[str, Any]:
     preset = _preset(obj, [])
     if preset.variant != "international":
-        raise _violation(
+        raise RuleViolation(
             "bad_variant", "closed hands are an International Rummikub win", str(obj["variant"])
         )
     tiles = _tiles(obj["closed_hand"], "closed_hand")
@@ -285,7 +281,7 @@ def _closed_hand(obj: Mapping[str, Any]) -> dict[str, Any]:
     if "hand_type" in obj:
         number = obj["hand_type"]
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 40:
-            raise _violation(
+            raise RuleViolation(
                 "bad_field", "hand_type must be a closed hand type, 1 to 40", "hand_type"
             )
         arrangement = fit_closed_hand_type(tiles, number, **facts)
@@ -306,7 +302,7 @@ def _closed_hand(obj: Mapping[str, Any]) -> dict[str, Any]:
 
 def _rate(value: Any) -> Decimal | int:
     if isinstance(value, (bool, float)):
-        raise _violation(
+        raise RuleViolation(
             "bad_rate",
             'give the rate as a string such as "0.10" or a whole number: floats are not exact',
             shown(value),
@@ -318,15 +314,17 @@ def _rate(value: Any) -> Decimal | int:
             return Decimal(value.strip())
         except InvalidOperation:
             pass
-    raise _violation(
-        "bad_rate", f'the rate {shown(value)} is not an amount such as "0.10"', shown(value)
+    raise RuleViolation(
+        "bad_rate",
+        f'the rate {shown(value)} is not an amount such as "0.10"',
+        value if isinstance(value, str) else shown(value),
     )
 
 
 def _settlement(obj: Mapping[str, Any]) -> dict[str, Any]:
     preset = _preset(obj, [])
     if preset.variant != "international":
-        raise _violation(
+        raise RuleViolation(
             "bad_variant",
             "sessions settle by score difference in International Rummikub; Sabra and American "
             "games are already zero-sum",
@@ -334,11 +332,16 @@ def _settlement(obj: Mapping[str, Any]) -> dict[str, Any]:
         )
     scores = obj["session_scores"]
     if not isinstance(scores, Mapping):
-        raise _violation(
+        raise RuleViolation(
             "bad_field", "session_scores must be an object: player name -> score", "session_scores"
         )
-    rate = _rate(_require(obj, "rate", 'the amount per point of difference, e.g. "0.10"'))
-    nets = settle_session({str(name): score for name, score in scores.items()}, rate)
+    raw_rate = _require(obj, "rate", 'the amount per point of difference, e.g. "0.10"')
+    try:
+        nets = settle_session({str(name): score for name, score in scores.items()}, _rate(raw_rate))
+    except RuleViolation as exc:
+        if exc.code == "bad_rate" and isinstance(raw_rate, str):
+            exc.token = raw_rate
+        raise
     return {"net": {name: format(net, "f") for name, net in nets.items()}}
 
 

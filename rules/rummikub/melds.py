@@ -84,8 +84,8 @@ def _run_ascending(tiles: Sequence[Tile], one_high: bool) -> tuple[list[Tile], i
         return f"{tiles[first]} is too low for its place: nothing comes before 1 in a run"
     if top > (14 if one_high else 13):
         if not one_high:
-            return "the run goes past 13: in Sabra 1 is always low (R12 R13 R1 is not a run)"
-        return "the run goes past 1 after 13"
+            return "the run goes past 13: in Sabra 1 is always low, nothing follows 13"
+        return "nothing follows a 1 after 13: 1 is low or high in a run, not both"
     if base == 1 and top == 14:
         return "1 is low or high in a run, not both at once"
     jokers: list[Tile] = []

@@ -47,8 +47,8 @@ def settle_session(scores: Mapping[str, int], rate: Decimal | int) -> dict[str, 
         raise RuleViolation(
             "bad_rate",
             f"the rate must be an amount from 0 to 10^15 with at most {MAX_RATE_PLACES} decimal "
-            f"places, not {shown(rate)}",
-            token=shown(rate),
+            f"places, not {shown(rate) if isinstance(rate, int) else str(rate)[:40]}",
+            token=shown(rate) if isinstance(rate, int) else str(rate)[:40],
         )
     for name, score in scores.items():
         if isinstance(score, bool) or not isinstance(score, int) or abs(score) >= MAX_SCORE:

@@ -28,7 +28,7 @@ APPEND_ONLY_FUNCTION = """
 CREATE OR REPLACE FUNCTION scoring_refuse_change() RETURNS trigger AS $$
 BEGIN
     RAISE EXCEPTION '% rows are append-only: % refused', TG_TABLE_NAME, TG_OP
-        USING ERRCODE = 'insufficient_privilege';
+        USING ERRCODE = 'restrict_violation';
 END;
 $$ LANGUAGE plpgsql;
 """

@@ -47,7 +47,7 @@ def test_embedded_default_without_variables():
     assert found["engine"] == "django.db.backends.sqlite3"
     assert found["name"] == str(REPO / "db.sqlite3")
     assert found["eager"] is True
-    assert found["broker"] == "memory://"
+    assert found["broker"] == "memory://localhost/"
     assert found["cache"] == "django.core.cache.backends.locmem.LocMemCache"
     assert found["debug"] is True
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from django.core.management.base import BaseCommand, CommandError
@@ -11,10 +12,27 @@ from django.core.management.base import BaseCommand, CommandError
 from rules.evaluate import evaluate_request
 
 
+def _compact_encoder() -> Callable[[Any], str]:
+    """``json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode``, with the C encoder
+    built once instead of once per call (the same text, a good part of the per-line cost)."""
+    encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return encoder.encode
+    try:
+        one_shot = make(
+            {}, encoder.default, json.encoder.encode_basestring, None, ":", ",", False, False, True
+        )
+    except TypeError:  # another signature: keep the documented path
+        return encoder.encode
+    join = "".join
+    return lambda obj: join(one_shot(obj, 0))
+
+
 def evaluate_stream(source: TextIO, sink: TextIO) -> int:
     """Answer every non-blank line of ``source`` on ``sink``, in order; returns the count."""
     count = 0
-    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    dumps = _compact_encoder()
     write = sink.write
     for line in source:
         if not line.strip():
@@ -30,10 +48,18 @@ def evaluate_stream(source: TextIO, sink: TextIO) -> int:
                     "token": None,
                 },
             }
+        except ValueError as exc:  # e.g. an integer too long to convert
+            answer = {
+                "id": None,
+                "error": {
+                    "code": "bad_json",
+                    "message": f"line cannot be read: {exc}",
+                    "token": None,
+                },
+            }
         else:
             answer = evaluate_request(obj)
-        write(dumps(answer))
-        write("\n")
+        write(dumps(answer) + "\n")
         count += 1
     return count
 

@@ -1,0 +1,163 @@
+"""Demo games for ``manage.py load_demo``: a finished points rummy night and one in progress.
+
+Hands are dealt from two real decks with a fixed seed, so the demo is the same every time and
+every deal passes the same checks as a real one (the winner's cards are a valid declaration)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from clubs.demo import DemoContext
+from config.celery import app as celery_app
+from rules.indian.cards import NAMES, parse_wild
+from rules.indian.hand import score_groups
+from scoring import services
+from scoring.models import RulePreset
+from scoring.submissions import submission_validate
+
+SUITS = "SHDC"
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+@contextmanager
+def tasks_in_process() -> Iterator[None]:
+    """Run tasks at once while loading the demo, whether or not a worker is running."""
+    before = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        celery_app.conf.task_always_eager = before
+
+
+def _deck() -> list[str]:
+    cards = [rank + suit for suit in SUITS for rank in RANKS] * 2
+    return [*cards, "JK", "JK"]
+
+
+def _take(deck: list[str], card: str) -> bool:
+    if card in deck:
+        deck.remove(card)
+        return True
+    return False
+
+
+def _winning_hand(rng: random.Random, deck: list[str], wild: str) -> list[list[str]] | None:
+    """A valid declaration drawn from ``deck``: a pure run of four, a run of three with a joker,
+    and two sets of three."""
+    wild_rank = wild[:-1] if wild != "JK" else "A"
+    jokers = [c for c in deck if c == "JK" or c[:-1] == wild_rank]
+    if not jokers:
+        return None
+    suit_a, suit_b = rng.sample(SUITS, 2)
+    start = rng.randint(1, 9)
+    pure = [RANKS[start + i] + suit_a for i in range(4)]
+    second = rng.randint(1, 10)
+    impure = [RANKS[second] + suit_b, RANKS[second + 1] + suit_b, rng.choice(jokers)]
+    set_ranks = rng.sample([r for r in RANKS if r != wild_rank], 2)
+    sets = [[rank + suit for suit in rng.sample(SUITS, 3)] for rank in set_ranks]
+    groups = [pure, impure, *sets]
+    trial = list(deck)
+    if not all(_take(trial, card) for group in groups for card in group):
+        return None
+    wild_number = parse_wild(wild)
+    from rules.indian.cards import parse_groups
+
+    if not score_groups(parse_groups(groups), wild_number).valid:
+        return None
+    deck[:] = trial
+    return groups
+
+
+def _deal_payload(rng: random.Random, seats: list[int]) -> tuple[str, dict[str, Any]]:
+    while True:
+        deck = _deck()
+        rng.shuffle(deck)
+        wild = next(card for card in deck if card != "JK" or rng.random() < 0.1)
+        deck.remove(wild)
+        winner = rng.randrange(len(seats))
+        groups = _winning_hand(rng, deck, wild)
+        if groups is None:
+            continue
+        results = []
+        for index, player in enumerate(seats):
+            if index == winner:
+                results.append({"player": player, "outcome": "winner", "groups": groups})
+                continue
+            roll = rng.random()
+            if roll < 0.15:
+                results.append({"player": player, "outcome": "first_drop"})
+            elif roll < 0.25:
+                results.append({"player": player, "outcome": "middle_drop"})
+            else:
+                hand = [deck.pop() for _ in range(13)]
+                results.append({"player": player, "outcome": "loser", "cards": hand})
+        return wild, {"results": results}
+
+
+def _play(game: Any, actor: Any, wild: str, payload: dict[str, Any], source: str) -> None:
+    """Enter a deal and validate it now: the demo loads in one transaction, so the tasks sent
+    on commit would come too late for closing the night."""
+    _, submission = services.deal_create_with_result(
+        game=game, actor=actor, wild=wild, dealer=None, number=None,
+        is_tiebreaker=False, source=source, payload=payload,
+    )  # fmt: skip
+    assert submission is not None
+    decided = submission_validate(submission_id=submission.pk)
+    if decided.status != "accepted":
+        raise RuntimeError(f"demo deal refused: {decided.reasons}")
+
+
+def demo_points_nights(context: DemoContext) -> None:
+    rng = random.Random(20261122)
+    club, organiser = context.club, context.organiser
+    preset = services.preset_create(
+        club=club,
+        actor=context.owner,
+        key="house-points",
+        name="House points (Rs 1 a point, 5% fee)",
+        format="points",
+        variant="indian",
+        params={"fee": {"kind": "percent", "percent": "5"}, "table": {"point_value_minor": 100}},
+    )
+    six = context.players[:6]
+    with tasks_in_process():
+        last_week = services.session_create(
+            club=club,
+            actor=organiser,
+            name="Friday points night",
+            started_at=timezone.now() - timedelta(days=7),
+        )
+        game = services.game_create(
+            table=services.table_create(session=last_week, actor=organiser, name="Table 1"),
+            actor=organiser,
+            preset=preset,
+            players=six,
+        )
+        seats = [player.pk for player in six]
+        for _ in range(12):
+            wild, payload = _deal_payload(rng, seats)
+            _play(game, organiser, wild, payload, "import")
+        services.session_close(session=last_week, actor=organiser)
+
+        tonight = services.session_create(club=club, actor=organiser, name="Tonight")
+        table = services.table_create(session=tonight, actor=organiser, name="Table 1")
+        players = context.players[6:12]
+        game = services.game_create(
+            table=table,
+            actor=organiser,
+            preset=RulePreset.objects.get(club=None, key="points"),
+            players=players,
+            point_value_minor=200,
+        )
+        seats = [player.pk for player in players]
+        for _ in range(4):
+            wild, payload = _deal_payload(rng, seats)
+            _play(game, organiser, wild, payload, "web")
+        services.deal_create(game=game, actor=organiser, wild=rng.choice(NAMES[:52]))
