@@ -7,13 +7,26 @@ import os
 from typing import Any
 
 from celery import Celery, Task
-from django.db import OperationalError
+from celery.signals import task_postrun, task_prerun
+from django.db import OperationalError, close_old_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
 app = Celery("rummyclub")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# Celery's Django fix-up closes every database connection before and after each task unless told
+# to reuse them; reconnecting cost more than the work of a task. Reuse connections, and let
+# Django drop the ones that are broken or older than CONN_MAX_AGE, as it does between requests.
+app.conf["CELERY_DB_REUSE_MAX"] = 1_000_000
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _close_old_database_connections(**kwargs: Any) -> None:
+    if not getattr(kwargs.get("task"), "request", None) or not kwargs["task"].request.is_eager:
+        close_old_connections()
 
 
 class ProjectTask(Task):  # type: ignore[misc]

@@ -34,10 +34,14 @@ finds the best arrangement. Optional `"outcome"`: `hand` (default), `winner`, `f
 optional `"pool": 101 | 201`. Answer: `{"id", "valid", "points", "groups": [{"cards", "kind"}]}`
 with kind `pure_sequence`, `impure_sequence`, `set` or `invalid`.
 
-**Rummikub** — melds (`"variant"`, `"melds"`, `"initial_meld"`), game scores (`"racks"`,
-`"winner"`, `"joker_value"`; International adds `"win"`, `"melded"`, `"closed_hand"`,
-`"final_discard_joker"`), a closed hand (`"closed_hand"`, `"first_turn"`, `"original_hand"`,
-`"is_first_player"`) or a session settlement (`"session_scores"`, `"rate"`).
+**Rummikub** (`"variant": "sabra" | "american" | "international"`, optional `"preset"`) —
+melds (`"melds"`, `"initial_meld"`) answer `{"valid", "value", "meets_initial_meld", "melds":
+[{"tiles", "kind", "value", "jokers", "reason"}]}`; game scores (`"racks"`, `"winner"`,
+`"joker_value"`, `"last_mover"`; International adds `"win"`, `"melded"`, `"closed_hand"`,
+`"final_discard_joker"`, `"trump_holders"`) answer `{"scores"}`; a closed hand (`"closed_hand"`,
+`"first_turn"`, `"original_hand"`, `"is_first_player"`, optional `"hand_type"`) answers `{"type",
+"name", "value", "jokers", "arrangement"}`; a settlement (`"session_scores"`, `"rate"` as a
+string) answers `{"net"}` with amounts as decimal strings.
 
 A single object that cannot be evaluated answers 400 with `{"id", "error": {"code", "message",
 "token", "details"}}`, naming the offending card or tile in `token`; in a list, each item gets its

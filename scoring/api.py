@@ -16,7 +16,7 @@ from clubs.models import Player, Role
 from clubs.permissions import ClubScopedAPIView
 from config.errors import InvalidInput
 from scoring import selectors, services
-from scoring.models import Submission
+from scoring.models import Game, Submission
 from scoring.serializers import (
     DealCreateInput,
     DealOutput,
@@ -73,7 +73,7 @@ def _accepted(submission: Submission, club_slug: str) -> Response:
         "id": submission.pk,
         "deal": submission.deal_id,
         "version": submission.version,
-        "status": Submission.objects.values_list("status", flat=True).get(pk=submission.pk),
+        "status": submission.status,
         "url": url,
     }
     return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": url})
@@ -200,10 +200,10 @@ class DealListApi(ClubScopedAPIView):
     )
     def post(self, request: Request, club_slug: str, game_id: int) -> Response:
         data = _valid(DealCreateInput, request.data)
-        game = selectors.game_get(club=self.club, game_id=game_id)
         dealer = data.get("dealer")
         deal, submission = services.deal_create_with_result(
-            game=game,
+            club=self.club,
+            game=Game(pk=game_id),  # found and locked, within this club, by the service
             actor=request.user,
             wild=data.get("wild", ""),
             dealer=_player(self.club, dealer, "dealer") if dealer else None,

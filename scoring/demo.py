@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from clubs.demo import DemoContext
 from config.celery import app as celery_app
-from rules.indian.cards import NAMES, parse_wild
+from rules.indian.arrangement import arrange
+from rules.indian.cards import NAMES, parse_cards, parse_wild
 from rules.indian.hand import score_groups
 from scoring import services
 from scoring.models import RulePreset
@@ -85,6 +86,7 @@ def _deal_payload(rng: random.Random, seats: list[int]) -> tuple[str, dict[str, 
         groups = _winning_hand(rng, deck, wild)
         if groups is None:
             continue
+        wild_number = parse_wild(wild)
         results = []
         for index, player in enumerate(seats):
             if index == winner:
@@ -97,7 +99,10 @@ def _deal_payload(rng: random.Random, seats: list[int]) -> tuple[str, dict[str, 
                 results.append({"player": player, "outcome": "middle_drop"})
             else:
                 hand = [deck.pop() for _ in range(13)]
-                results.append({"player": player, "outcome": "loser", "cards": hand})
+                # Jokers can make a random hand valid: that player met the objective.
+                valid = arrange(parse_cards(hand), wild_number).valid
+                outcome = "valid_not_declared" if valid else "loser"
+                results.append({"player": player, "outcome": outcome, "cards": hand})
         return wild, {"results": results}
 
 

@@ -187,7 +187,10 @@ class Submission(models.Model):
         API = "api", "API"
         IMPORT = "import", "Import"
 
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="submissions")
+    # The unique (deal, version) index serves the deal foreign key.
+    deal = models.ForeignKey(
+        Deal, on_delete=models.CASCADE, related_name="submissions", db_index=False
+    )
     version = models.PositiveIntegerField()
     status = models.CharField(max_length=24, choices=Status.choices, default=Status.PENDING)
     source = models.CharField(max_length=8, choices=Source.choices)
@@ -195,16 +198,25 @@ class Submission(models.Model):
     result = models.JSONField(null=True, blank=True, help_text="Points as the rules computed them.")
     reasons = models.JSONField(default=list, blank=True, help_text="Why it was rejected.")
     submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        db_index=False,
     )
     submitted_at = models.DateTimeField(auto_now_add=True)
     validated_at = models.DateTimeField(null=True, blank=True)
     confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
     superseded_by = models.ForeignKey(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", db_index=False
     )
 
     class Meta:
@@ -281,11 +293,19 @@ class Posting(models.Model):
 
     entry = models.ForeignKey(LedgerEntry, on_delete=models.PROTECT, related_name="postings")
     # Denormalised from the entry so that balances are one indexed scan, whatever the history.
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="postings")
+    # (The composite indexes below also serve the game and player foreign keys.)
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, related_name="postings", db_index=False
+    )
     quantity = models.CharField(max_length=8, choices=Quantity.choices)
     account = models.CharField(max_length=8, choices=AccountKind.choices)
     player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="postings"
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="postings",
+        db_index=False,
     )
     amount = models.BigIntegerField()
 
@@ -314,13 +334,18 @@ class PlayerResult(models.Model):
     Written with the submission's postings; rows of a version that is later superseded stay, and
     reads keep only those whose submission is accepted."""
 
+    # Indexes: the composite ones below cover submission, session and player lookups.
     submission = models.ForeignKey(
-        Submission, on_delete=models.CASCADE, related_name="player_results"
+        Submission, on_delete=models.CASCADE, related_name="player_results", db_index=False
     )
     deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="player_results")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="player_results")
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="player_results")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="results")
+    session = models.ForeignKey(
+        Session, on_delete=models.CASCADE, related_name="player_results", db_index=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="results", db_index=False
+    )
     outcome = models.CharField(max_length=24)
     points = models.IntegerField()
     won = models.BooleanField(default=False)

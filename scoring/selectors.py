@@ -92,13 +92,13 @@ def table_get(*, club: Club, table_id: int) -> Table:
     return table
 
 
-def game_get(*, club: Club, game_id: int) -> Game:
-    game = (
-        Game.objects.select_related("preset", "table__session")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-        .filter(table__session__club=club, pk=game_id)
-        .first()
-    )
+def game_get(*, club: Club, game_id: int, with_seats: bool = True) -> Game:
+    games = Game.objects.select_related("preset", "table__session")
+    if with_seats:
+        games = games.prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player"))
+        )
+    game = games.filter(table__session__club=club, pk=game_id).first()
     if game is None:
         raise NotFoundError(f"no game #{game_id} in {club.name}")
     return game

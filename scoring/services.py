@@ -1,7 +1,8 @@
 """Every write of the scoring app: sessions, tables, games, seats, deals and submissions.
 
-Keyword-only, atomic, audited. Rows that compete (a deal receiving versions, a game receiving
-deals) are locked with ``select_for_update`` before they are read for a decision."""
+Keyword-only, atomic, audited. Nested calls share the caller's transaction (no savepoints): a
+failure anywhere rolls the whole request back. Rows that compete (a deal receiving versions, a
+game receiving deals) are locked with ``select_for_update`` before they are read for a decision."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from django.utils import timezone
 from clubs.audit import audit_record, snapshot
 from clubs.models import Club, Player
 from config.celery import enqueue_on_commit
-from config.errors import Conflict, InvalidInput
+from config.errors import Conflict, InvalidInput, NotFoundError
 from scoring.models import Deal, Game, GameFormat, RulePreset, Seat, Session, Submission, Table
 from scoring.presets import game_rules, preset_check_params
 
@@ -26,7 +27,7 @@ GAME_FIELDS = ["format", "preset", "point_value_minor", "entry_fee_minor", "stat
 # --- presets ---------------------------------------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def preset_create(
     *,
     club: Club,
@@ -72,7 +73,7 @@ def preset_create(
 # --- sessions and tables -----------------------------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def session_create(
     *, club: Club, actor: AbstractBaseUser, name: str, started_at: datetime | None = None
 ) -> Session:
@@ -92,7 +93,7 @@ def session_create(
     return session
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def session_close(*, session: Session, actor: AbstractBaseUser) -> Session:
     session = Session.objects.select_for_update().get(pk=session.pk)
     if session.status == Session.Status.CLOSED:
@@ -130,7 +131,7 @@ def _require_open_session(session: Session) -> None:
         raise Conflict(f"session {session.name!r} is closed", code="session_closed")
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def table_create(*, session: Session, actor: AbstractBaseUser, name: str | None = None) -> Table:
     session = Session.objects.select_for_update().get(pk=session.pk)
     _require_open_session(session)
@@ -161,7 +162,7 @@ def _check_players(club: Club, players: list[Player]) -> None:
         seen.add(player.pk)
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def game_create(
     *,
     table: Table,
@@ -209,10 +210,14 @@ def game_create(
     return game
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def seat_add(*, game: Game, actor: AbstractBaseUser, player: Player) -> Seat:
     """A player joins a points rummy game between deals."""
-    game = Game.objects.select_for_update().select_related("table__session").get(pk=game.pk)
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("table__session__club")
+        .get(pk=game.pk)
+    )
     _require_open_session(game.table.session)
     if game.format != GameFormat.POINTS:
         raise Conflict(
@@ -242,7 +247,7 @@ def seat_add(*, game: Game, actor: AbstractBaseUser, player: Player) -> Seat:
 # --- deals and submissions -----------------------------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def deal_create(
     *,
     game: Game,
@@ -251,8 +256,18 @@ def deal_create(
     dealer: Player | None = None,
     number: int | None = None,
     is_tiebreaker: bool = False,
+    club: Club | None = None,
 ) -> Deal:
-    game = Game.objects.select_for_update().select_related("table__session").get(pk=game.pk)
+    """The game's next deal (or deal ``number``). With ``club``, the game must be one of its."""
+    games = Game.objects.select_for_update(of=("self",)).select_related(
+        "preset", "table__session__club"
+    )
+    if club is not None:
+        games = games.filter(table__session__club=club)
+    locked = games.filter(pk=game.pk).first()
+    if locked is None:
+        raise NotFoundError(f"no game #{game.pk} in {club.name if club else 'this club'}")
+    game = locked
     _require_open_session(game.table.session)
     if game.status != Game.Status.OPEN:
         raise Conflict("this game has finished; no more deals", code="game_finished")
@@ -281,7 +296,7 @@ def deal_create(
     return deal
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def submission_create(
     *,
     deal: Deal,
@@ -291,13 +306,27 @@ def submission_create(
 ) -> Submission:
     """Store a deal's result as entered (a new version) and have it validated after commit."""
     deal = (
-        Deal.objects.select_for_update()
+        Deal.objects.select_for_update(of=("self",))
         .select_related("game__table__session__club")
         .get(pk=deal.pk)
     )
     session = deal.game.table.session
     _require_open_session(session)
     version = (deal.submissions.aggregate(m=Max("version"))["m"] or 0) + 1
+    return _submission_store(
+        deal=deal, session=session, version=version, actor=actor, source=source, payload=payload
+    )
+
+
+def _submission_store(
+    *,
+    deal: Deal,
+    session: Session,
+    version: int,
+    actor: AbstractBaseUser,
+    source: str,
+    payload: dict[str, Any],
+) -> Submission:
     submission = Submission.objects.create(
         deal=deal, version=version, source=source, payload=payload, submitted_by=actor
     )
@@ -314,7 +343,7 @@ def submission_create(
     return submission
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def deal_create_with_result(
     *,
     game: Game,
@@ -325,11 +354,23 @@ def deal_create_with_result(
     is_tiebreaker: bool,
     source: str,
     payload: dict[str, Any] | None,
+    club: Club | None = None,
 ) -> tuple[Deal, Submission | None]:
     """Start a deal and, when the result is already known, store its first submission."""
     deal = deal_create(
-        game=game, actor=actor, wild=wild, dealer=dealer, number=number, is_tiebreaker=is_tiebreaker
+        game=game,
+        actor=actor,
+        wild=wild,
+        dealer=dealer,
+        number=number,
+        is_tiebreaker=is_tiebreaker,
+        club=club,
     )
     if payload is None:
         return deal, None
-    return deal, submission_create(deal=deal, actor=actor, source=source, payload=payload)
+    # The deal is new and not yet visible to anyone else: it needs no lock and has no versions.
+    submission = _submission_store(
+        deal=deal, session=deal.game.table.session, version=1, actor=actor, source=source,
+        payload=payload,
+    )  # fmt: skip
+    return deal, submission

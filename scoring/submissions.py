@@ -20,14 +20,18 @@ from clubs.audit import audit_record
 from clubs.models import Role
 from clubs.selectors import club_role, role_at_least
 from config.errors import Conflict, NotAllowed
-from scoring.formats import handler_for
+from scoring.formats import Checked, handler_for
 from scoring.ledger import ledger_entry_create, ledger_entry_reverse
-from scoring.models import Deal, Game, LedgerEntry, PlayerResult, Submission
+from scoring.models import Deal, LedgerEntry, PlayerResult, Submission
 from scoring.presets import game_rules
 
 logger = logging.getLogger(__name__)
 
 S = Submission.Status
+
+
+class _Lost(Exception):
+    """Another run decided the submission first: roll back whatever this run wrote."""
 
 
 def _lock_deal(deal_id: int) -> Deal:
@@ -38,20 +42,59 @@ def _lock_deal(deal_id: int) -> Deal:
     )
 
 
-def _current(deal: Deal, status: str) -> Submission | None:
-    return deal.submissions.filter(status=status).first()
-
-
-def _count(
-    *, deal: Deal, submission: Submission, lines_extra: dict[str, Any] | None = None
-) -> None:
-    """Make ``submission`` the deal's counted version: reverse the one it replaces, post its
-    lines, update the game. The deal row is locked by the caller."""
+def _check(deal: Deal, submission: Submission) -> Checked:
     game = deal.game
     rules = game_rules(game.preset)
     handler = handler_for(game)
-    previous = _current(deal, S.ACCEPTED)
-    if previous is not None:
+    return handler.submission_check(
+        submission=submission, rules=rules, players=handler.deal_players(deal=deal, rules=rules)
+    )
+
+
+def _claim(
+    submission: Submission, status: str, *, from_status: str = S.PENDING, **fields: Any
+) -> None:
+    """Compare-and-set: move the submission from ``from_status`` to ``status`` or give up."""
+    claimed = Submission.objects.filter(pk=submission.pk, status=from_status).update(
+        status=status, **fields
+    )
+    if not claimed:
+        raise _Lost
+    submission.status = status
+    for name, value in fields.items():
+        setattr(submission, name, value)
+
+
+def _decided(deal: Deal) -> dict[str, Submission]:
+    """The deal's accepted and awaiting versions (at most one of each), by status."""
+    return {
+        row.status: row
+        for row in deal.submissions.filter(status__in=[S.ACCEPTED, S.AWAITING_CONFIRMATION]).only(
+            "pk", "version", "status"
+        )
+    }
+
+
+def _count(
+    *,
+    deal: Deal,
+    submission: Submission,
+    checked: Checked,
+    decided: dict[str, Submission],
+    from_status: str,
+    **claim: Any,
+) -> None:
+    """Make ``submission`` the deal's counted version, under the deal's lock: reverse the version
+    it replaces, claim it (compare-and-set from ``from_status`` to accepted, with its result and
+    the ``claim`` fields), post its lines and update the game. Raises ``_Lost`` when another run
+    decided it first."""
+    game = deal.game
+    rules = game_rules(game.preset)
+    handler = handler_for(game)
+    lines, extra = handler.deal_lines(game=game, rules=rules, checked=checked)
+    result = {**(checked.result or {}), **extra}
+    previous = decided.get(S.ACCEPTED)
+    if previous is not None and previous.pk != submission.pk:
         for entry in LedgerEntry.objects.filter(
             submission=previous, kind=LedgerEntry.Kind.DEAL, reversed_by__isnull=True
         ):
@@ -59,16 +102,7 @@ def _count(
         Submission.objects.filter(pk=previous.pk).update(
             status=S.SUPERSEDED, superseded_by=submission
         )
-    checked = handler.submission_check(
-        submission=submission, rules=rules, players=handler.deal_players(deal=deal, rules=rules)
-    )
-    if not checked.evaluation.ok:  # the game moved on since validation: refuse, count nothing
-        raise Conflict(
-            "the deal no longer checks out against the game: " + checked.reasons[0]["message"],
-            code="stale_submission",
-            details={"reasons": checked.reasons},
-        )
-    lines, extra = handler.deal_lines(game=game, rules=rules, checked=checked)
+    _claim(submission, S.ACCEPTED, from_status=from_status, result=result, **claim)
     ledger_entry_create(
         game=game,
         kind=LedgerEntry.Kind.DEAL,
@@ -91,90 +125,75 @@ def _count(
         )
         for score in checked.evaluation.scores
     )
-    result = {**(checked.result or {}), **extra}
-    Submission.objects.filter(pk=submission.pk).update(status=S.ACCEPTED, result=result)
-    submission.status, submission.result = S.ACCEPTED, result
-    if checked.result and checked.result.get("wild"):
-        deal.wild = checked.result["wild"]
-    deal.status = Deal.Status.FINAL
-    deal.save(update_fields=["status", "wild"])
+    wild = (checked.result or {}).get("wild") or deal.wild
+    Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.FINAL, wild=wild)
+    deal.status, deal.wild = Deal.Status.FINAL, wild
     handler.game_after_deal(game=game, rules=rules)
 
 
 def submission_validate(*, submission_id: int) -> Submission:
     """Decide a pending submission. Safe to run twice or concurrently: only the run that moves it
-    out of ``pending`` (a compare-and-set on its status, under the deal's lock) writes anything."""
-    submission = Submission.objects.select_related("deal").get(pk=submission_id)
+    out of ``pending`` (a compare-and-set on its status, under the deal's lock) writes anything;
+    a run that loses the race rolls back."""
+    submission = Submission.objects.defer("result", "reasons").get(pk=submission_id)
     if submission.status != S.PENDING:
         return submission
-    with transaction.atomic():
-        deal = _lock_deal(submission.deal_id)
-        submission = Submission.objects.get(pk=submission_id)
-        if submission.status != S.PENDING:
-            return submission  # another run decided it while we waited for the lock
-        submission.deal = deal
-        game: Game = deal.game
-        club = game.table.session.club
-        rules = game_rules(game.preset)
-        handler = handler_for(game)
-        now = timezone.now()
-
-        newer_decided = deal.submissions.filter(
-            version__gt=submission.version, status__in=[S.ACCEPTED, S.AWAITING_CONFIRMATION]
-        ).exists()
-        if newer_decided:
-            claimed = Submission.objects.filter(pk=submission.pk, status=S.PENDING).update(
-                status=S.SUPERSEDED,
-                validated_at=now,
-                reasons=[
-                    {
-                        "player": None,
-                        "code": "newer_version",
-                        "message": "a later version of this deal was accepted first",
-                    }
-                ],
+    try:
+        with transaction.atomic():
+            deal = _lock_deal(submission.deal_id)
+            submission.deal = deal
+            club = deal.game.table.session.club
+            now = timezone.now()
+            decided = _decided(deal)
+            newer = max(
+                (s.version for s in decided.values() if s.version > submission.version),
+                default=None,
             )
-            return Submission.objects.get(pk=submission.pk) if claimed else submission
-
-        checked = handler.submission_check(
-            submission=submission,
-            rules=rules,
-            players=handler.deal_players(deal=deal, rules=rules),
-        )
-        if not checked.evaluation.ok:
-            Submission.objects.filter(pk=submission.pk, status=S.PENDING).update(
-                status=S.REJECTED, reasons=checked.reasons, validated_at=now
-            )
-            audit_record(
-                actor=None,
-                club=club,
-                action="submission.reject",
-                obj=submission,
-                after={"reasons": [r["code"] for r in checked.reasons]},
-            )
-        elif club.requires_confirmation:
-            waiting = _current(deal, S.AWAITING_CONFIRMATION)
-            if waiting is not None:
-                Submission.objects.filter(pk=waiting.pk).update(
-                    status=S.SUPERSEDED, superseded_by=submission
+            if newer is not None:
+                _claim(
+                    submission,
+                    S.SUPERSEDED,
+                    validated_at=now,
+                    reasons=[
+                        {
+                            "player": None,
+                            "code": "newer_version",
+                            "message": f"version {newer} of this deal was accepted first",
+                        }
+                    ],
                 )
-            Submission.objects.filter(pk=submission.pk, status=S.PENDING).update(
-                status=S.AWAITING_CONFIRMATION, result=checked.result, validated_at=now
-            )
-            if deal.status == Deal.Status.OPEN:
-                Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.AWAITING_CONFIRMATION)
-            audit_record(
-                actor=None, club=club, action="submission.validate", obj=submission,
-                after={"status": S.AWAITING_CONFIRMATION},
-            )  # fmt: skip
-        else:
-            Submission.objects.filter(pk=submission.pk, status=S.PENDING).update(validated_at=now)
-            _count(deal=deal, submission=submission)
-            audit_record(
-                actor=None, club=club, action="submission.accept", obj=submission,
-                after={"status": S.ACCEPTED, "version": submission.version},
-            )  # fmt: skip
-    return Submission.objects.get(pk=submission_id)
+                return submission
+            checked = _check(deal, submission)
+            if not checked.evaluation.ok:
+                _claim(submission, S.REJECTED, reasons=checked.reasons, validated_at=now)
+                action, after = (
+                    "submission.reject",
+                    {"reasons": [r["code"] for r in checked.reasons]},
+                )
+            elif club.requires_confirmation:
+                _claim(submission, S.AWAITING_CONFIRMATION, result=checked.result, validated_at=now)
+                waiting = decided.get(S.AWAITING_CONFIRMATION)
+                if waiting is not None:
+                    Submission.objects.filter(pk=waiting.pk).update(
+                        status=S.SUPERSEDED, superseded_by=submission
+                    )
+                if deal.status == Deal.Status.OPEN:
+                    Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.AWAITING_CONFIRMATION)
+                action, after = "submission.validate", {"status": S.AWAITING_CONFIRMATION}
+            else:
+                _count(
+                    deal=deal,
+                    submission=submission,
+                    checked=checked,
+                    decided=decided,
+                    from_status=S.PENDING,
+                    validated_at=now,
+                )
+                action, after = "submission.accept", {"version": submission.version}
+            audit_record(actor=None, club=club, action=action, obj=submission, after=after)
+    except _Lost:
+        return Submission.objects.get(pk=submission_id)
+    return submission
 
 
 def submission_confirm(*, submission: Submission, actor: AbstractBaseUser) -> Submission:
@@ -197,9 +216,27 @@ def submission_confirm(*, submission: Submission, actor: AbstractBaseUser) -> Su
         if not role_at_least(club_role(user=actor, club=club), Role.SCORER):
             raise NotAllowed("confirming needs the scorer role or above")
         submission.deal = deal
-        _count(deal=deal, submission=submission)
+        checked = _check(deal, submission)
+        if not checked.evaluation.ok:  # the game moved on since it was validated
+            raise Conflict(
+                "the result no longer checks out against the game: "
+                + checked.reasons[0]["message"],
+                code="stale_submission",
+                details={"reasons": checked.reasons},
+            )
         now = timezone.now()
-        Submission.objects.filter(pk=submission.pk).update(confirmed_by=actor, confirmed_at=now)
+        try:
+            _count(
+                deal=deal,
+                submission=submission,
+                checked=checked,
+                decided=_decided(deal),
+                from_status=S.AWAITING_CONFIRMATION,
+                confirmed_by=actor,
+                confirmed_at=now,
+            )
+        except _Lost:  # cannot happen under the deal's lock; kept as a guard
+            raise Conflict("the submission changed meanwhile", code="conflict") from None
         audit_record(
             actor=actor,
             club=club,
