@@ -22,8 +22,11 @@ from scoring.serializers import (
     DealOutput,
     GameCreateInput,
     GameOutput,
+    GameStateOutput,
     PresetCreateInput,
     PresetOutput,
+    RejoinInput,
+    RejoinOutput,
     ScoreboardOutput,
     SeatCreateInput,
     SeatOutput,
@@ -31,6 +34,9 @@ from scoring.serializers import (
     SessionDetailOutput,
     SessionOutput,
     SettlementOutput,
+    SplitInput,
+    SplitOfferOutput,
+    SplitOutput,
     SubmissionAccepted,
     SubmissionInput,
     SubmissionOutput,
@@ -54,10 +60,22 @@ def _player(club: Any, player_id: int, field: str) -> Player:
     return player
 
 
-def _payload(data: dict[str, Any]) -> dict[str, Any]:
-    """The submission as entered, in plain JSON types."""
-    results = [{key: value for key, value in dict(line).items()} for line in data["results"]]
-    payload: dict[str, Any] = {"results": results}
+RESULT_FIELDS = [
+    "racks", "winner", "last_mover", "win", "melded", "closed_hand", "first_turn",
+    "original_hand", "is_first_player", "final_discard_joker", "trump_holders",
+]  # fmt: skip
+
+
+def _payload(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The submission as entered, in plain JSON types (``None`` when no result was given)."""
+    payload: dict[str, Any] = {}
+    if "results" in data:
+        payload["results"] = [dict(line) for line in data["results"]]
+    for name in RESULT_FIELDS:
+        if name in data:
+            payload[name] = data[name]
+    if not payload:
+        return None
     if data.get("wild"):
         payload["wild"] = data["wild"]
     return payload
@@ -170,6 +188,72 @@ class GameDetailApi(ClubScopedAPIView):
         return Response(GameOutput(selectors.game_get(club=self.club, game_id=game_id)).data)
 
 
+class GameStateApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="games_state",
+        responses=GameStateOutput,
+        description="The game as it stands, derived from the ledger. Points: each seat's points "
+        "and money. Pool: scores, who is eliminated, rejoins, drops remaining, entries, prize "
+        "pool, the split offers now open, the winner. Deals: chips, deals counted, whether a "
+        "tie-breaker deal is needed, the winner. Rummikub: totals, games counted, the match "
+        "limits, the leaders, and for International the settlement at the game's rate.",
+    )
+    def get(self, request: Request, club_slug: str, game_id: int) -> Response:
+        game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
+        return Response(selectors.game_state(game=game))
+
+
+class GameFinishApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="games_finish",
+        request=None,
+        responses=GameOutput,
+        description="End a points table or a Rummikub match (International settles pairwise).",
+    )
+    def post(self, request: Request, club_slug: str, game_id: int) -> Response:
+        game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
+        services.game_finish(game=game, actor=request.user)
+        return Response(GameOutput(selectors.game_get(club=self.club, game_id=game_id)).data)
+
+
+class RejoinApi(ClubScopedAPIView):
+    @extend_schema(operation_id="pool_rejoin", request=RejoinInput, responses={201: RejoinOutput})
+    def post(self, request: Request, club_slug: str, game_id: int) -> Response:
+        data = _valid(RejoinInput, request.data)
+        game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
+        player = _player(self.club, data["player"], "player")
+        score = services.pool_rejoin(game=game, actor=request.user, player=player)
+        return Response({"player": player.pk, "score": score}, status=status.HTTP_201_CREATED)
+
+
+class SplitApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="pool_split_offer",
+        responses=SplitOfferOutput,
+        description="The splits offered now, and what each would pay (minor units).",
+    )
+    def get(self, request: Request, club_slug: str, game_id: int) -> Response:
+        game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
+        return Response(selectors.pool_split_offer(game=game))
+
+    @extend_schema(
+        operation_id="pool_split_accept",
+        request=SplitInput,
+        responses=SplitOutput,
+        description="Record a split every remaining player agrees to, and pay it out.",
+    )
+    def post(self, request: Request, club_slug: str, game_id: int) -> Response:
+        data = _valid(SplitInput, request.data)
+        game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
+        agreed = [_player(self.club, pk, "agreed") for pk in data["agreed"]]
+        shares = services.pool_split(
+            game=game, actor=request.user, kind=data["kind"], agreed=agreed
+        )
+        return Response(
+            {"kind": data["kind"], "shares_minor": {str(k): v for k, v in shares.items()}}
+        )
+
+
 class SeatListApi(ClubScopedAPIView):
     @extend_schema(
         operation_id="seats_create", request=SeatCreateInput, responses={201: SeatOutput}
@@ -210,7 +294,7 @@ class DealListApi(ClubScopedAPIView):
             number=data.get("number"),
             is_tiebreaker=data["tiebreaker"],
             source=_source(request),
-            payload=_payload(data) if data.get("results") else None,
+            payload=_payload(data),
         )
         if submission is not None:
             return _accepted(submission, club_slug)
@@ -250,8 +334,10 @@ class SubmissionListApi(ClubScopedAPIView):
     def post(self, request: Request, club_slug: str, deal_id: int) -> Response:
         data = _valid(SubmissionInput, request.data)
         deal = selectors.deal_get(club=self.club, deal_id=deal_id)
+        payload = _payload(data)
+        assert payload is not None  # the serializer requires a result
         submission = services.submission_create(
-            deal=deal, actor=request.user, source=_source(request), payload=_payload(data)
+            deal=deal, actor=request.user, source=_source(request), payload=payload
         )
         return _accepted(submission, club_slug)
 

@@ -104,6 +104,34 @@ def game_get(*, club: Club, game_id: int, with_seats: bool = True) -> Game:
     return game
 
 
+def game_state(*, game: Game) -> dict[str, Any]:
+    """The game as it stands, from the ledger (see each format's ``game_state``)."""
+    from scoring.formats import handler_for
+    from scoring.presets import game_rules
+
+    return handler_for(game).game_state(game=game, rules=game_rules(game.preset))
+
+
+def pool_split_offer(*, game: Game) -> dict[str, Any]:
+    """The splits a pool game offers now and what each would pay, in minor units."""
+    from rules.errors import RuleViolation
+    from scoring.formats.pool import pool_split_shares
+    from scoring.presets import game_rules
+
+    if game.format != "pool":
+        return {"offers": [], "shares_minor": {}}
+    rules = game_rules(game.preset)
+    offers = game_state(game=game)["split_offers"]
+    shares: dict[str, dict[str, int]] = {}
+    for kind in offers:
+        try:
+            paid, _ = pool_split_shares(game=game, rules=rules, kind=kind)
+        except RuleViolation:
+            continue
+        shares[kind] = {str(pid): amount for pid, amount in paid.items()}
+    return {"offers": [kind for kind in offers if kind in shares], "shares_minor": shares}
+
+
 def deal_list(*, game: Game) -> QuerySet[Deal]:
     return game.deals.order_by("number")
 
@@ -226,3 +254,200 @@ def session_settlement(
         )
         for t in settle_up(balances)
     ]
+
+
+# --- reads for the web pages: deal rows, CSV export, player history, club-wide table ------------
+
+
+@dataclass
+class DealRow:
+    """One deal of a game as the game page shows it: its newest version, and the counted
+    version's outcome, points and money per player (empty until a version is counted)."""
+
+    deal: Deal
+    latest: Submission | None
+    versions: int
+    outcomes: dict[int, str] = field(default_factory=dict)
+    points: dict[int, int] = field(default_factory=dict)
+    money_minor: dict[int, int] = field(default_factory=dict)
+
+
+def _deal_money(postings: QuerySet[Posting]) -> dict[tuple[int, int], int]:
+    """Net money per (deal, player) of the given postings: a reversed version nets out."""
+    rows = (
+        postings.filter(
+            quantity=Quantity.MONEY, account=AccountKind.PLAYER, entry__deal__isnull=False
+        )
+        .values("entry__deal_id", "player_id")
+        .annotate(total=Sum("amount"))
+    )
+    return {(row["entry__deal_id"], row["player_id"]): row["total"] for row in rows}
+
+
+def game_deal_rows(*, game: Game) -> list[DealRow]:
+    """Every deal of the game in order, with its versions and counted results: four queries."""
+    deals = list(game.deals.select_related("dealer").order_by("number"))
+    latest: dict[int, Submission] = {}
+    counts: dict[int, int] = {}
+    submissions = (
+        Submission.objects.filter(deal__game=game)
+        .select_related("submitted_by")
+        .defer("payload", "result")
+        .order_by("deal_id", "version")
+    )
+    for submission in submissions:
+        latest[submission.deal_id] = submission
+        counts[submission.deal_id] = counts.get(submission.deal_id, 0) + 1
+    rows = {deal.pk: DealRow(deal, latest.get(deal.pk), counts.get(deal.pk, 0)) for deal in deals}
+    results = PlayerResult.objects.filter(
+        game=game, submission__status=Submission.Status.ACCEPTED
+    ).values("deal_id", "player_id", "outcome", "points")
+    for result in results:
+        row = rows[result["deal_id"]]
+        row.outcomes[result["player_id"]] = result["outcome"]
+        row.points[result["player_id"]] = result["points"]
+    for (deal_id, player_id), amount in _deal_money(Posting.objects.filter(game=game)).items():
+        if deal_id in rows:
+            rows[deal_id].money_minor[player_id] = amount
+    return [rows[deal.pk] for deal in deals]
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One player's counted line of one deal, with where it was played."""
+
+    session_id: int
+    session_name: str
+    started_at: Any
+    table_name: str
+    game_id: int
+    game_format: str
+    deal_id: int
+    deal_number: int
+    version: int
+    player_id: int
+    player_name: str
+    outcome: str
+    points: int
+    won: bool
+    money_minor: int
+
+
+def _result_rows(results: QuerySet[PlayerResult], money: dict[tuple[int, int], int]) -> list[ResultRow]:
+    rows = results.filter(submission__status=Submission.Status.ACCEPTED).values(
+        "session_id", "session__name", "session__started_at", "game__table__name", "game_id",
+        "game__format", "deal_id", "deal__number", "submission__version", "player_id",
+        "player__name", "outcome", "points", "won",
+    )  # fmt: skip
+    return [
+        ResultRow(
+            session_id=row["session_id"],
+            session_name=row["session__name"],
+            started_at=row["session__started_at"],
+            table_name=row["game__table__name"],
+            game_id=row["game_id"],
+            game_format=row["game__format"],
+            deal_id=row["deal_id"],
+            deal_number=row["deal__number"],
+            version=row["submission__version"],
+            player_id=row["player_id"],
+            player_name=row["player__name"],
+            outcome=row["outcome"],
+            points=row["points"],
+            won=row["won"],
+            money_minor=money.get((row["deal_id"], row["player_id"]), 0),
+        )
+        for row in rows
+    ]
+
+
+def session_result_rows(*, session: Session) -> list[ResultRow]:
+    """Every counted line of the session (per deal, per player), table by table, deal by deal,
+    in seat order: two queries."""
+    results = PlayerResult.objects.filter(session=session).order_by(
+        "game__table_id", "game_id", "deal__number", "id"
+    )
+    money = _deal_money(Posting.objects.filter(game__table__session=session))
+    return _result_rows(results, money)
+
+
+@dataclass
+class SeasonLine:
+    season: int
+    deals_played: int = 0
+    deals_won: int = 0
+    points: int = 0
+    money_minor: int = 0
+
+
+@dataclass
+class PlayerHistory:
+    """A player's counted deals, oldest first, with the running net score after each (points as
+    the ledger counts them: a winner's gain, a loser's loss), and totals per calendar year."""
+
+    rows: list[ResultRow]
+    net_points: list[int]
+    running: list[int]
+    seasons: list[SeasonLine]
+    total: SeasonLine
+
+
+def player_history(*, player: Any) -> PlayerHistory:
+    """Three queries, whatever the history's length."""
+    results = PlayerResult.objects.filter(player=player).order_by(
+        "session__started_at", "session_id", "game_id", "deal__number"
+    )
+    postings = Posting.objects.filter(player=player, account=AccountKind.PLAYER)
+    money = _deal_money(postings)
+    net = {
+        row["entry__deal_id"]: row["total"]
+        for row in postings.filter(quantity=Quantity.POINTS, entry__deal__isnull=False)
+        .values("entry__deal_id")
+        .annotate(total=Sum("amount"))
+    }
+    rows = _result_rows(results, money)
+    net_points = [net.get(row.deal_id, 0) for row in rows]
+    running: list[int] = []
+    seasons: dict[int, SeasonLine] = {}
+    total = SeasonLine(season=0)
+    score = 0
+    for row, points in zip(rows, net_points, strict=True):
+        score += points
+        running.append(score)
+        year = row.started_at.year
+        for line in (seasons.setdefault(year, SeasonLine(year)), total):
+            line.deals_played += 1
+            line.deals_won += int(row.won)
+            line.points += points
+            line.money_minor += row.money_minor
+    return PlayerHistory(
+        rows, net_points, running, sorted(seasons.values(), key=lambda s: -s.season), total
+    )
+
+
+def club_ledger_table(*, club: Club) -> list[ScoreLine]:
+    """Per player of the club, all time: net points and money from the ledger, deals played and
+    won from the counted results. Two queries."""
+    lines: dict[int, ScoreLine] = {}
+    totals = (
+        Posting.objects.filter(game__table__session__club=club, account=AccountKind.PLAYER)
+        .values("player_id", "player__name", "quantity")
+        .annotate(total=Sum("amount"))
+    )
+    for row in totals:
+        line = lines.setdefault(row["player_id"], ScoreLine(row["player_id"], row["player__name"]))
+        if row["quantity"] == Quantity.POINTS:
+            line.points = row["total"]
+        elif row["quantity"] == Quantity.CHIPS:
+            line.chips = row["total"]
+        elif row["quantity"] == Quantity.MONEY:
+            line.money_minor = row["total"]
+    counted = PlayerResult.objects.filter(
+        session__club=club, submission__status=Submission.Status.ACCEPTED
+    )
+    for row in counted.values("player_id", "player__name").annotate(
+        played=Count("id"), won=Count("id", filter=Q(won=True))
+    ):
+        line = lines.setdefault(row["player_id"], ScoreLine(row["player_id"], row["player__name"]))
+        line.deals_played, line.deals_won = row["played"], row["won"]
+    return sorted(lines.values(), key=lambda line: (-line.money_minor, -line.points, line.name))

@@ -128,19 +128,64 @@ class ResultLineInput(serializers.Serializer[dict]):
         return attrs
 
 
-class SubmissionInput(serializers.Serializer[dict]):
+class ResultFields(serializers.Serializer[dict]):
+    """A deal's result: ``results`` per player (Indian rummy), or ``racks`` (Rummikub)."""
+
     wild = serializers.CharField(
         max_length=8, required=False, allow_blank=True, help_text="The cut card, e.g. QH or JK."
     )
-    results = ResultLineInput(many=True, allow_empty=False, max_length=12)
+    results = ResultLineInput(
+        many=True, allow_empty=False, max_length=12, required=False,
+        help_text="Indian rummy: one line per player of the deal.",
+    )  # fmt: skip
+    racks = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField(max_length=8), max_length=40),
+        required=False,
+        help_text='Rummikub: the tiles left on each rack, by player id: {"12": ["R5", "JK"]}.',
+    )
+    winner = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Rummikub: who went out (null: no winner)."
+    )
+    last_mover = serializers.IntegerField(required=False, allow_null=True)
+    win = serializers.ChoiceField(
+        choices=["open", "foot", "closed"], required=False, allow_null=True,
+        help_text="International: how the winner won.",
+    )  # fmt: skip
+    melded = serializers.DictField(
+        child=serializers.BooleanField(), required=False,
+        help_text="International: for each loser, whether they had melded.",
+    )  # fmt: skip
+    closed_hand = serializers.ListField(
+        child=serializers.CharField(max_length=8), required=False, max_length=15,
+        help_text="International, Closed win: the winner's 14 tiles.",
+    )  # fmt: skip
+    first_turn = serializers.BooleanField(required=False)
+    original_hand = serializers.BooleanField(required=False)
+    is_first_player = serializers.BooleanField(required=False)
+    final_discard_joker = serializers.BooleanField(required=False)
+    trump_holders = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        both = "results" in attrs and "racks" in attrs
+        if both:
+            raise serializers.ValidationError("give results (Indian rummy) or racks, not both")
+        if self.require_result and "results" not in attrs and "racks" not in attrs:
+            raise serializers.ValidationError("give results (Indian rummy) or racks (Rummikub)")
+        return attrs
+
+    require_result = True
 
 
-class DealCreateInput(serializers.Serializer[dict]):
-    wild = serializers.CharField(max_length=8, required=False, allow_blank=True)
+class SubmissionInput(ResultFields):
+    pass
+
+
+class DealCreateInput(ResultFields):
     dealer = serializers.IntegerField(required=False, allow_null=True)
     number = serializers.IntegerField(min_value=1, required=False)
     tiebreaker = serializers.BooleanField(default=False)
-    results = ResultLineInput(many=True, allow_empty=False, max_length=12, required=False)
+
+    require_result = False
 
 
 class DealOutput(serializers.ModelSerializer[Deal]):
@@ -180,6 +225,44 @@ class SubmissionAccepted(serializers.Serializer[dict]):
     version = serializers.IntegerField()
     status = serializers.CharField()
     url = serializers.CharField()
+
+
+class GameStateOutput(serializers.Serializer[dict]):
+    """The game as it stands (fields depend on the format: see the API guide)."""
+
+    format = serializers.CharField()
+    status = serializers.CharField()
+    players = serializers.ListField(child=serializers.DictField())
+
+
+class RejoinInput(serializers.Serializer[dict]):
+    player = serializers.IntegerField()
+
+
+class RejoinOutput(serializers.Serializer[dict]):
+    player = serializers.IntegerField()
+    score = serializers.IntegerField()
+
+
+class SplitInput(serializers.Serializer[dict]):
+    kind = serializers.ChoiceField(choices=["drops", "equal"])
+    agreed = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_empty=False,
+        help_text="Ids of the players who agree: every remaining player.",
+    )
+
+
+class SplitOfferOutput(serializers.Serializer[dict]):
+    offers = serializers.ListField(child=serializers.CharField())
+    shares_minor = serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField())
+    )
+
+
+class SplitOutput(serializers.Serializer[dict]):
+    kind = serializers.CharField()
+    shares_minor = serializers.DictField(child=serializers.IntegerField())
 
 
 class ScoreLineOutput(serializers.Serializer[dict]):

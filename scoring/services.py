@@ -18,7 +18,22 @@ from clubs.audit import audit_record, snapshot
 from clubs.models import Club, Player
 from config.celery import enqueue_on_commit
 from config.errors import Conflict, InvalidInput, NotFoundError
-from scoring.models import Deal, Game, GameFormat, RulePreset, Seat, Session, Submission, Table
+from rules.errors import RuleViolation
+from scoring.formats import handler_for
+from scoring.formats.pool import pool_payout, pool_rejoin_lines, pool_split_shares
+from scoring.formats.rummikub import rummikub_finish
+from scoring.ledger import ledger_entry_create
+from scoring.models import (
+    Deal,
+    Game,
+    GameFormat,
+    LedgerEntry,
+    RulePreset,
+    Seat,
+    Session,
+    Submission,
+    Table,
+)
 from scoring.presets import game_rules, preset_check_params
 
 GAME_FIELDS = ["format", "preset", "point_value_minor", "entry_fee_minor", "status"]
@@ -204,9 +219,7 @@ def game_create(
         obj=game,
         after={**snapshot(game, GAME_FIELDS), "players": [p.pk for p in players]},
     )
-    from scoring.formats import game_opened  # the format's opening entries (fees, chips)
-
-    game_opened(game=game, rules=rules)
+    handler_for(game).game_opened(game=game, rules=rules)
     return game
 
 
@@ -280,9 +293,9 @@ def deal_create(
         raise InvalidInput(f"dealer: {dealer.name!r} has no seat in this game")
     if wild:
         wild = game_rules(game.preset).normalise_wild(wild)
-    from scoring.formats import deal_check_can_start
-
-    deal_check_can_start(game=game, is_tiebreaker=is_tiebreaker)
+    handler_for(game).deal_check_can_start(
+        game=game, rules=game_rules(game.preset), is_tiebreaker=is_tiebreaker
+    )
     deal = Deal.objects.create(
         game=game, number=number, wild=wild, dealer=dealer, is_tiebreaker=is_tiebreaker
     )
@@ -312,6 +325,11 @@ def submission_create(
     )
     session = deal.game.table.session
     _require_open_session(session)
+    decided = deal.submissions.filter(
+        status__in=[Submission.Status.ACCEPTED, Submission.Status.AWAITING_CONFIRMATION]
+    ).exists()
+    if decided:  # a correction: the format says whether this deal can still change
+        handler_for(deal.game).correction_check(deal=deal, rules=game_rules(deal.game.preset))
     version = (deal.submissions.aggregate(m=Max("version"))["m"] or 0) + 1
     return _submission_store(
         deal=deal, session=session, version=version, actor=actor, source=source, payload=payload
@@ -374,3 +392,116 @@ def deal_create_with_result(
         payload=payload,
     )  # fmt: skip
     return deal, submission
+
+
+# --- pool rummy: rejoin and split; ending a game ---------------------------------------------
+
+
+def _lock_game(game: Game) -> Game:
+    return (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("preset", "table__session__club")
+        .get(pk=game.pk)
+    )
+
+
+def _rules_error(exc: RuleViolation) -> InvalidInput | Conflict:
+    return Conflict(exc.message, code=exc.code, details={"token": exc.token, **exc.details})
+
+
+@transaction.atomic(savepoint=False)
+def pool_rejoin(*, game: Game, actor: AbstractBaseUser, player: Player) -> int:
+    """An eliminated player buys in again; returns the score they come back at."""
+    game = _lock_game(game)
+    _require_open_session(game.table.session)
+    if game.format != GameFormat.POOL:
+        raise Conflict("only pool rummy has rejoins", code="not_pool")
+    rules = game_rules(game.preset)
+    try:
+        lines, score = pool_rejoin_lines(game=game, rules=rules, player_id=player.pk)
+    except RuleViolation as exc:
+        raise _rules_error(exc) from None
+    entry = ledger_entry_create(
+        game=game, kind=LedgerEntry.Kind.REJOIN, lines=lines, memo=f"{player.name} rejoins"
+    )
+    audit_record(
+        actor=actor,
+        club=game.table.session.club,
+        action="pool.rejoin",
+        obj=entry,
+        after={"game": game.pk, "player": player.pk, "score": score},
+    )
+    return score
+
+
+@transaction.atomic(savepoint=False)
+def pool_split(
+    *, game: Game, actor: AbstractBaseUser, kind: str, agreed: list[Player]
+) -> dict[int, int]:
+    """Record an agreed split of the prize pool and pay it out: every remaining player must be
+    among ``agreed``, and the split must be offered now."""
+    game = _lock_game(game)
+    _require_open_session(game.table.session)
+    if game.format != GameFormat.POOL:
+        raise Conflict("only pool rummy has splits", code="not_pool")
+    rules = game_rules(game.preset)
+    try:
+        shares, remaining = pool_split_shares(game=game, rules=rules, kind=kind)
+    except RuleViolation as exc:
+        raise _rules_error(exc) from None
+    agreed_ids = {p.pk for p in agreed}
+    missing = [pid for pid in remaining if pid not in agreed_ids]
+    if missing:
+        names = ", ".join(game.seats.get(player_id=pid).player.name for pid in missing)
+        raise Conflict(
+            f"every remaining player must agree to a split; not agreed: {names}",
+            code="split_not_agreed",
+            details={"missing": missing},
+        )
+    extra = sorted(agreed_ids - set(remaining))
+    if extra:
+        raise InvalidInput(
+            f"agreed: player #{extra[0]} is not among the remaining players", code="not_remaining"
+        )
+    entry = pool_payout(game=game, rules=rules, shares=shares, winner=None)
+    audit_record(
+        actor=actor,
+        club=game.table.session.club,
+        action="pool.split",
+        obj=entry,
+        after={"game": game.pk, "kind": kind, "shares": {str(k): v for k, v in shares.items()}},
+    )
+    return shares
+
+
+@transaction.atomic(savepoint=False)
+def game_finish(*, game: Game, actor: AbstractBaseUser) -> Game:
+    """The organiser ends a game: a points table closes; a Rummikub match ends (International
+    settles). Pool and deals games end by their own rules."""
+    game = _lock_game(game)
+    _require_open_session(game.table.session)
+    if game.status != Game.Status.OPEN:
+        raise Conflict("this game has finished", code="game_finished")
+    if game.format in (GameFormat.POOL, GameFormat.DEALS):
+        raise Conflict(
+            f"a {game.get_format_display()} game ends by its own rules, not by hand",
+            code="cannot_finish",
+        )
+    if game.deals.exclude(status=Deal.Status.FINAL).exists():
+        raise Conflict("a deal of this game has no counted result yet", code="previous_deal_open")
+    if game.format == GameFormat.RUMMIKUB:
+        rummikub_finish(game=game, rules=game_rules(game.preset))
+    else:
+        Game.objects.filter(pk=game.pk).update(
+            status=Game.Status.FINISHED, finished_at=timezone.now()
+        )
+        game.status = Game.Status.FINISHED
+    audit_record(
+        actor=actor,
+        club=game.table.session.club,
+        action="game.finish",
+        obj=game,
+        before={"status": "open"},
+        after={"status": "finished"},
+    )
+    return game

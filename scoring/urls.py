@@ -31,6 +31,10 @@ urlpatterns = [
     path(f"{club}tables/<int:table_id>/games/", api.GameListApi.as_view(), name="game-list"),
     path(f"{club}games/<int:game_id>/", api.GameDetailApi.as_view(), name="game-detail"),
     path(f"{club}games/<int:game_id>/seats/", api.SeatListApi.as_view(), name="seat-list"),
+    path(f"{club}games/<int:game_id>/state/", api.GameStateApi.as_view(), name="game-state"),
+    path(f"{club}games/<int:game_id>/finish/", api.GameFinishApi.as_view(), name="game-finish"),
+    path(f"{club}games/<int:game_id>/rejoin/", api.RejoinApi.as_view(), name="pool-rejoin"),
+    path(f"{club}games/<int:game_id>/split/", api.SplitApi.as_view(), name="pool-split"),
     path(f"{club}games/<int:game_id>/deals/", api.DealListApi.as_view(), name="deal-list"),
     path(f"{club}deals/<int:deal_id>/", api.DealDetailApi.as_view(), name="deal-detail"),
     path(
