@@ -193,7 +193,8 @@ def game_rules_from(*, format: str, variant: str, params: dict[str, Any]) -> Gam
             except RuleViolation as exc:
                 raise _invalid("pool", exc.message, exc.token) from None
             pool = _replace("pool", pool, section)
-            base = IndianPreset.points().replace(
+            base = dataclasses.replace(
+                IndianPreset.points(),
                 first_drop=pool.first_drop,
                 middle_drop=pool.middle_drop,
                 cap=pool.full_count,

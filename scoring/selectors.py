@@ -333,7 +333,9 @@ class ResultRow:
     money_minor: int
 
 
-def _result_rows(results: QuerySet[PlayerResult], money: dict[tuple[int, int], int]) -> list[ResultRow]:
+def _result_rows(
+    results: QuerySet[PlayerResult], money: dict[tuple[int, int], int]
+) -> list[ResultRow]:
     rows = results.filter(submission__status=Submission.Status.ACCEPTED).values(
         "session_id", "session__name", "session__started_at", "game__table__name", "game_id",
         "game__format", "deal_id", "deal__number", "submission__version", "player_id",

@@ -1,7 +1,6 @@
 """Every write of the scoring app: sessions, tables, games, seats, deals and submissions.
 
-Keyword-only, atomic, audited. Nested calls share the caller's transaction (no savepoints): a
-failure anywhere rolls the whole request back. Rows that compete (a deal receiving versions, a
+Keyword-only, atomic, audited. Rows that compete (a deal receiving versions, a
 game receiving deals) are locked with ``select_for_update`` before they are read for a decision."""
 
 from __future__ import annotations
@@ -42,7 +41,7 @@ GAME_FIELDS = ["format", "preset", "point_value_minor", "entry_fee_minor", "stat
 # --- presets ---------------------------------------------------------------------------------
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic
 def preset_create(
     *,
     club: Club,
@@ -88,7 +87,7 @@ def preset_create(
 # --- sessions and tables -----------------------------------------------------------------------
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic
 def session_create(
     *, club: Club, actor: AbstractBaseUser, name: str, started_at: datetime | None = None
 ) -> Session:
@@ -108,7 +107,7 @@ def session_create(
     return session
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic
 def session_close(*, session: Session, actor: AbstractBaseUser) -> Session:
     session = Session.objects.select_for_update().get(pk=session.pk)
     if session.status == Session.Status.CLOSED:
@@ -146,7 +145,7 @@ def _require_open_session(session: Session) -> None:
         raise Conflict(f"session {session.name!r} is closed", code="session_closed")
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic
 def table_create(*, session: Session, actor: AbstractBaseUser, name: str | None = None) -> Table:
     session = Session.objects.select_for_update().get(pk=session.pk)
     _require_open_session(session)
@@ -177,7 +176,7 @@ def _check_players(club: Club, players: list[Player]) -> None:
         seen.add(player.pk)
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic
 def game_create(
     *,
     table: Table,
@@ -223,7 +222,7 @@ def game_create(
     return game
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic
 def seat_add(*, game: Game, actor: AbstractBaseUser, player: Player) -> Seat:
     """A player joins a points rummy game between deals."""
     game = (
@@ -260,7 +259,7 @@ def seat_add(*, game: Game, actor: AbstractBaseUser, player: Player) -> Seat:
 # --- deals and submissions -----------------------------------------------------------------------
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic
 def deal_create(
     *,
     game: Game,
@@ -272,6 +271,22 @@ def deal_create(
     club: Club | None = None,
 ) -> Deal:
     """The game's next deal (or deal ``number``). With ``club``, the game must be one of its."""
+    return _deal_create(
+        game=game, actor=actor, wild=wild, dealer=dealer, number=number,
+        is_tiebreaker=is_tiebreaker, club=club,
+    )  # fmt: skip
+
+
+def _deal_create(
+    *,
+    game: Game,
+    actor: AbstractBaseUser,
+    wild: str = "",
+    dealer: Player | None = None,
+    number: int | None = None,
+    is_tiebreaker: bool = False,
+    club: Club | None = None,
+) -> Deal:
     games = Game.objects.select_for_update(of=("self",)).select_related(
         "preset", "table__session__club"
     )
@@ -309,7 +324,7 @@ def deal_create(
     return deal
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic
 def submission_create(
     *,
     deal: Deal,
@@ -361,7 +376,7 @@ def _submission_store(
     return submission
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic
 def deal_create_with_result(
     *,
     game: Game,
@@ -375,7 +390,7 @@ def deal_create_with_result(
     club: Club | None = None,
 ) -> tuple[Deal, Submission | None]:
     """Start a deal and, when the result is already known, store its first submission."""
-    deal = deal_create(
+    deal = _deal_create(
         game=game,
         actor=actor,
         wild=wild,
@@ -409,7 +424,7 @@ def _rules_error(exc: RuleViolation) -> InvalidInput | Conflict:
     return Conflict(exc.message, code=exc.code, details={"token": exc.token, **exc.details})
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic
 def pool_rejoin(*, game: Game, actor: AbstractBaseUser, player: Player) -> int:
     """An eliminated player buys in again; returns the score they come back at."""
     game = _lock_game(game)
@@ -434,7 +449,7 @@ def pool_rejoin(*, game: Game, actor: AbstractBaseUser, player: Player) -> int:
     return score
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic
 def pool_split(
     *, game: Game, actor: AbstractBaseUser, kind: str, agreed: list[Player]
 ) -> dict[int, int]:
@@ -474,7 +489,7 @@ def pool_split(
     return shares
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic
 def game_finish(*, game: Game, actor: AbstractBaseUser) -> Game:
     """The organiser ends a game: a points table closes; a Rummikub match ends (International
     settles). Pool and deals games end by their own rules."""

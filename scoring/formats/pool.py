@@ -150,20 +150,10 @@ class PoolFormat(IndianDealMixin, FormatBase):
             "club_fee_minor": fee_minor,
             "players": players,
             "split_offers": offers,
-            "winner": _winner(game),
+            "winner": next(iter(active))
+            if game.status == "finished" and len(active) == 1
+            else None,
         }
-
-
-def _winner(game: Game) -> int | None:
-    payout = (
-        Posting.objects.filter(
-            game=game, entry__kind=LedgerEntry.Kind.PAYOUT, account=AccountKind.PLAYER
-        )
-        .order_by("-amount")
-        .values_list("player_id", flat=True)
-    )
-    players = list(payout)
-    return players[0] if len(players) == 1 else None
 
 
 def _rejoin_refusal(active: dict[int, int], rules: GameRules, used: int) -> str | None:

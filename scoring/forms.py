@@ -1,0 +1,192 @@
+"""Input checks of the scoring pages' forms: shapes, numbers, the typed cards split into groups.
+Whether a deal, a card or a preset makes sense is for the services and the rules engine."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+
+OUTCOMES = [
+    ("winner", "Winner (showed)"),
+    ("loser", "Loser (counts cards)"),
+    ("first_drop", "First drop"),
+    ("middle_drop", "Middle drop"),
+    ("missed_turns", "Missed 3 turns"),
+    ("wrong_show", "Wrong show"),
+    ("late_declare", "Late declare"),
+    ("valid_not_declared", "Valid, not declared"),
+    ("deal_show", "Deal show (no turn yet)"),
+]
+OUTCOME_LABELS = dict(OUTCOMES)
+
+_CARD_SPLIT = re.compile(r"[\s,;]+")
+
+
+def split_cards(text: str) -> tuple[list[list[str]] | None, list[str] | None]:
+    """``"2H 3H 4H | 5C 6C 7C"`` -> groups; text without ``|`` (or with one group only) -> the
+    cards ungrouped, for the rules engine to arrange. Empty text -> neither."""
+    parts = [[card for card in _CARD_SPLIT.split(part) if card] for part in text.split("|")]
+    groups = [part for part in parts if part]
+    if not groups:
+        return None, None
+    if len(groups) == 1:
+        return None, groups[0]
+    return groups, None
+
+
+def cards_text(line: dict[str, Any]) -> str:
+    """A result line's cards as typed text: groups joined by ``|``."""
+    if line.get("groups"):
+        return " | ".join(" ".join(map(str, group)) for group in line["groups"])
+    if line.get("cards"):
+        return " ".join(map(str, line["cards"]))
+    return ""
+
+
+def to_minor(value: Decimal | None, places: int) -> int | None:
+    if value is None:
+        return None
+    return int((value * (10**places)).to_integral_value())
+
+
+class SessionForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=120)
+
+
+class TableForm(forms.Form):
+    name = forms.CharField(label="Table name", max_length=40, required=False)
+
+
+class GameForm(forms.Form):
+    """A preset, players in seat order (empty seats are skipped), and money per point."""
+
+    def __init__(
+        self,
+        *args: Any,
+        presets: list[tuple[str, str]],
+        players: list[tuple[str, str]],
+        seats: int,
+        places: int,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.seat_count = seats
+        self.fields["preset"] = forms.ChoiceField(label="Rules", choices=presets)
+        step = Decimal(1).scaleb(-places) if places else Decimal(1)
+        for name, label in (("point_value", "Money per point"), ("entry_fee", "Entry fee")):
+            self.fields[name] = forms.DecimalField(
+                label=label,
+                required=False,
+                min_value=Decimal(0),
+                max_digits=12,
+                decimal_places=places,
+                widget=forms.NumberInput(attrs={"step": str(step), "inputmode": "decimal"}),
+            )
+        choices = [("", "— empty —"), *players]
+        for seat in range(1, seats + 1):
+            self.fields[f"seat_{seat}"] = forms.ChoiceField(
+                label=f"Seat {seat}", choices=choices, required=False
+            )
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{seat}"] for seat in range(1, self.seat_count + 1)]
+
+    def player_ids(self) -> list[int]:
+        return [
+            int(self.cleaned_data[f"seat_{seat}"])
+            for seat in range(1, self.seat_count + 1)
+            if self.cleaned_data.get(f"seat_{seat}")
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        chosen = [data.get(f"seat_{seat}") for seat in range(1, self.seat_count + 1)]
+        chosen = [value for value in chosen if value]
+        if len(chosen) != len(set(chosen)):
+            raise forms.ValidationError("a player can have only one seat")
+        return data
+
+
+class SeatAddForm(forms.Form):
+    player = forms.IntegerField(label="Player")
+
+
+class DealEntryForm(forms.Form):
+    """The wild joker once per deal, then for each seat: the outcome, optional points, and
+    optional cards as typed (``|`` between groups)."""
+
+    wild = forms.CharField(label="Wild joker (cut card)", max_length=8, required=False)
+
+    def __init__(self, *args: Any, seats: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        self.fields["dealer"] = forms.ChoiceField(
+            label="Dealer",
+            required=False,
+            choices=[("", "— not recorded —"), *[(str(pid), name) for pid, name in seats]],
+        )
+        for pid, name in seats:
+            self.fields[f"p{pid}-outcome"] = forms.ChoiceField(
+                label=f"Outcome of {name}", choices=OUTCOMES, initial="loser"
+            )
+            self.fields[f"p{pid}-points"] = forms.IntegerField(
+                label=f"Points of {name}", required=False, min_value=0, max_value=1000
+            )
+            self.fields[f"p{pid}-cards"] = forms.CharField(
+                label=f"Cards of {name}", required=False, max_length=400
+            )
+
+    def lines(self) -> list[dict[str, Any]]:
+        """Per seat, the bound fields a page lays out together."""
+        return [
+            {
+                "player": pid,
+                "name": name,
+                "position": index + 1,
+                "outcome": self[f"p{pid}-outcome"],
+                "points": self[f"p{pid}-points"],
+                "cards": self[f"p{pid}-cards"],
+            }
+            for index, (pid, name) in enumerate(self.seats)
+        ]
+
+    def dealer_id(self) -> int | None:
+        value = self.cleaned_data.get("dealer")
+        return int(value) if value else None
+
+    def payload(self) -> dict[str, Any]:
+        """The result as the API takes it: ``{"wild", "results": [...]}``."""
+        results = []
+        for pid, _ in self.seats:
+            line: dict[str, Any] = {"player": pid, "outcome": self.cleaned_data[f"p{pid}-outcome"]}
+            groups, cards = split_cards(self.cleaned_data.get(f"p{pid}-cards") or "")
+            if groups is not None:
+                line["groups"] = groups
+            elif cards is not None:
+                line["cards"] = cards
+            points = self.cleaned_data.get(f"p{pid}-points")
+            if points is not None:
+                line["points"] = points
+            results.append(line)
+        payload: dict[str, Any] = {"results": results}
+        wild = (self.cleaned_data.get("wild") or "").strip()
+        if wild:
+            payload["wild"] = wild
+        return payload
+
+    @staticmethod
+    def initial_from(payload: dict[str, Any] | None, wild: str = "") -> dict[str, Any]:
+        """Initial values that repeat an earlier version (a correction starts from it)."""
+        initial: dict[str, Any] = {"wild": (payload or {}).get("wild") or wild}
+        for line in (payload or {}).get("results", []):
+            pid = line.get("player")
+            if pid is None:
+                continue
+            initial[f"p{pid}-outcome"] = line.get("outcome", "loser")
+            if line.get("points") is not None:
+                initial[f"p{pid}-points"] = line["points"]
+            initial[f"p{pid}-cards"] = cards_text(line)
+        return initial

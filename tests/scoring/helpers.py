@@ -1,0 +1,93 @@
+"""Building games and playing deals through the services, as a scorer would."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.test import TestCase
+
+from clubs.models import Player
+from scoring import selectors, services
+from scoring.models import Deal, Game, RulePreset, Submission
+from tests.conftest import Standing
+
+
+def new_game(
+    standing: Standing,
+    preset_key: str,
+    names: list[str],
+    *,
+    entry_fee_minor: int = 0,
+    point_value_minor: int = 0,
+    params: dict[str, Any] | None = None,
+) -> tuple[Game, dict[str, int]]:
+    club = standing.club
+    players = {
+        name: (
+            club.players.filter(name=name).first() or Player.objects.create(club=club, name=name)
+        )
+        for name in names
+    }
+    preset = RulePreset.objects.get(club=None, key=preset_key)
+    if params is not None:
+        preset = services.preset_create(
+            club=club, actor=standing.owner, key=f"{preset_key}-custom", name="Custom",
+            format=preset.format, variant=preset.variant, params=params,
+        )  # fmt: skip
+    session = services.session_create(club=club, actor=standing.organiser, name="Night")
+    table = services.table_create(session=session, actor=standing.organiser)
+    game = services.game_create(
+        table=table, actor=standing.organiser, preset=preset,
+        players=[players[name] for name in names],
+        entry_fee_minor=entry_fee_minor, point_value_minor=point_value_minor,
+    )  # fmt: skip
+    return game, {name: player.pk for name, player in players.items()}
+
+
+def play(
+    standing: Standing,
+    game: Game,
+    payload: dict[str, Any],
+    *,
+    tiebreaker: bool = False,
+    expect: str = "accepted",
+) -> Submission:
+    """Start the next deal with this result; the validation task runs on commit."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        _, submission = services.deal_create_with_result(
+            game=game, actor=standing.scorer, wild="", dealer=None, number=None,
+            is_tiebreaker=tiebreaker, source="api", payload=payload,
+        )  # fmt: skip
+    assert submission is not None
+    submission.refresh_from_db()
+    assert submission.status == expect, submission.reasons
+    return submission
+
+
+def correct(standing: Standing, deal: Deal, payload: dict[str, Any]) -> Submission:
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        submission = services.submission_create(
+            deal=deal, actor=standing.scorer, source="api", payload=payload
+        )
+    submission.refresh_from_db()
+    return submission
+
+
+def results(ids: dict[str, int], **lines: Any) -> dict[str, Any]:
+    """``results(ids, Asha="winner", Bilal=30, Chitra="first_drop")``: ints are loser points."""
+    out = []
+    for name, line in lines.items():
+        if isinstance(line, int):
+            out.append({"player": ids[name], "outcome": "loser", "points": line})
+        else:
+            out.append({"player": ids[name], "outcome": line})
+    return {"results": out}
+
+
+def state(game: Game) -> dict[str, Any]:
+    game.refresh_from_db()
+    return selectors.game_state(game=game)
+
+
+def by_name(state_: dict[str, Any], field: str) -> dict[str, Any]:
+    return {line["name"]: line[field] for line in state_["players"]}

@@ -1,0 +1,137 @@
+"""Rummikub matches (rummikub.md, formats.md): Sabra/American zero-sum games from the racks,
+pool-exhausted games, International hands and pairwise settlement."""
+
+from __future__ import annotations
+
+from django.db.models import Sum
+
+from scoring import services
+from scoring.models import Posting
+from tests.scoring.helpers import by_name, new_game, play, state
+
+FOUR = ["Asha", "Bilal", "Chitra", "Dev"]
+
+
+def racks(ids, winner=None, last_mover=None, **tiles):
+    body = {"racks": {str(ids[name]): rack for name, rack in tiles.items()}}
+    body["winner"] = ids[winner] if winner else None
+    if last_mover:
+        body["last_mover"] = ids[last_mover]
+    return body
+
+
+def test_sabra_game_is_zero_sum_from_the_racks(standing):
+    """rummikub.md: each loser scores minus their rack (joker 30), the winner the sum."""
+    game, ids = new_game(standing, "sabra", FOUR)
+    submission = play(
+        standing,
+        game,
+        racks(ids, "Asha", Asha=[], Bilal=["R5", "JK"], Chitra=["K13"], Dev=["B1", "B2"]),
+    )
+    scores = {line["name"]: line["points"] for line in submission.result["players"]}
+    assert scores == {"Asha": 35 + 13 + 3, "Bilal": -35, "Chitra": -13, "Dev": -3}
+    assert sum(scores.values()) == 0
+    assert by_name(state(game), "total") == scores
+    total = Posting.objects.filter(game=game, quantity="points").aggregate(t=Sum("amount"))["t"]
+    assert total == 0
+
+
+def test_pool_exhausted_with_a_tie_shares_the_gain(standing):
+    """rummikub.md Decision: tied lowest racks share the gain; a remainder goes one point at a
+    time in seating order after the last player who moved."""
+    game, ids = new_game(standing, "sabra", ["Asha", "Bilal", "Chitra"])
+    submission = play(
+        standing,
+        game,
+        racks(ids, None, last_mover="Asha", Asha=["R2"], Bilal=["B2"], Chitra=["K5", "O1"]),
+    )
+    scores = {line["name"]: line["points"] for line in submission.result["players"]}
+    assert scores == {"Asha": 2, "Bilal": 2, "Chitra": -4}
+    odd = play(
+        standing,
+        game,
+        racks(ids, None, last_mover="Asha", Asha=["R2"], Bilal=["B2"], Chitra=["K5"]),
+    )
+    scores = {line["name"]: line["points"] for line in odd.result["players"]}
+    assert scores == {"Asha": 1, "Bilal": 2, "Chitra": -3}  # Bilal sits after Asha
+
+
+def test_a_bad_tile_is_rejected_naming_the_player_and_tile(standing):
+    game, ids = new_game(standing, "sabra", ["Asha", "Bilal"])
+    rejected = play(
+        standing, game, racks(ids, "Asha", Asha=[], Bilal=["R5", "X9"]), expect="rejected"
+    )
+    assert rejected.reasons[0]["code"] == "bad_tile"
+    assert rejected.reasons[0]["token"] == "X9"
+
+
+def test_match_ends_after_its_number_of_games(standing):
+    game, ids = new_game(standing, "american", ["Asha", "Bilal"], params={"match": {"games": 2}})
+    play(standing, game, racks(ids, "Asha", Asha=[], Bilal=["R5"]))
+    assert state(game)["status"] == "open"
+    play(standing, game, racks(ids, "Bilal", Asha=["O7"], Bilal=[]))
+    final = state(game)
+    assert final["status"] == "finished" and final["games_counted"] == 2
+    assert by_name(final, "total") == {"Asha": 5 - 7, "Bilal": -5 + 7}
+
+
+def test_international_doubling_and_settlement_summing_to_zero(standing):
+    """rummikub.md International: a joker as the final discard doubles every score of the hand;
+    the session settles pairwise: net_i = r x (n x score_i - sum), summing to zero."""
+    game, ids = new_game(
+        standing, "international", ["Asha", "Bilal", "Chitra"], point_value_minor=10
+    )
+    first = play(
+        standing,
+        game,
+        {
+            **racks(ids, "Asha", Asha=[], Bilal=["R5", "R12"], Chitra=["B3"]),
+            "win": "open",
+            "melded": {str(ids["Bilal"]): True, str(ids["Chitra"]): False},
+            "final_discard_joker": True,
+        },
+    )
+    scores = {line["name"]: line["points"] for line in first.result["players"]}
+    assert scores == {"Asha": 200, "Bilal": -30, "Chitra": -200}
+    play(
+        standing,
+        game,
+        {
+            **racks(ids, "Bilal", Asha=["K9"], Bilal=[], Chitra=["O4"]),
+            "win": "foot",
+            "melded": {str(ids["Asha"]): True, str(ids["Chitra"]): True},
+        },
+    )
+    now = state(game)
+    totals = by_name(now, "total")
+    assert totals == {"Asha": 191, "Bilal": 170, "Chitra": -204}
+    settlement = now["settlement_minor"]
+    assert sum(settlement.values()) == 0
+    n, total = 3, sum(totals.values())
+    assert settlement[str(ids["Asha"])] == 10 * (n * 191 - total)
+    services.game_finish(game=game, actor=standing.organiser)
+    money = dict(
+        Posting.objects.filter(game=game, quantity="money", entry__kind="settlement").values_list(
+            "player_id", "amount"
+        )
+    )
+    assert money == {int(k): v for k, v in settlement.items()}
+    assert state(game)["status"] == "finished"
+
+
+def test_international_closed_win_is_classified_from_the_tiles(standing):
+    game, ids = new_game(standing, "international", ["Asha", "Bilal"])
+    royal = [f"R{n}" for n in range(1, 14)] + ["R1"]
+    submission = play(
+        standing,
+        game,
+        {
+            **racks(ids, "Asha", Asha=[], Bilal=["B9"]),
+            "win": "closed",
+            "melded": {str(ids["Bilal"]): False},
+            "closed_hand": royal,
+        },
+    )
+    assert submission.result["closed_hand"]["name"] == "Royal"
+    scores = {line["name"]: line["points"] for line in submission.result["players"]}
+    assert scores == {"Asha": 2400, "Bilal": -2400}
