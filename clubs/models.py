@@ -46,6 +46,11 @@ class Club(models.Model):
     public_standings = models.BooleanField(
         default=False, help_text="Show standings to anyone, without login."
     )
+    standings_metrics = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Metric ids, in order, that rank the standings (empty: the default order).",
+    )
     requires_confirmation = models.BooleanField(
         default=False,
         help_text="An accepted deal counts only after a second person confirms it.",

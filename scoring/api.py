@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from clubs.models import Player, Role
 from clubs.permissions import ClubScopedAPIView
 from config.errors import InvalidInput
-from scoring import selectors, services
+from scoring import selectors, services, standings
 from scoring.models import Game, Submission
 from scoring.serializers import (
     DealCreateInput,
@@ -23,11 +23,14 @@ from scoring.serializers import (
     GameCreateInput,
     GameOutput,
     GameStateOutput,
+    MetricOrderInput,
+    MetricOrderOutput,
     PresetCreateInput,
     PresetOutput,
     RejoinInput,
     RejoinOutput,
     ScoreboardOutput,
+    SeasonOutput,
     SeatCreateInput,
     SeatOutput,
     SessionCreateInput,
@@ -37,6 +40,7 @@ from scoring.serializers import (
     SplitInput,
     SplitOfferOutput,
     SplitOutput,
+    StandingsOutput,
     SubmissionAccepted,
     SubmissionInput,
     SubmissionOutput,
@@ -374,3 +378,93 @@ class SettlementApi(ClubScopedAPIView):
         transfers = selectors.session_settlement(session=session)
         body = {"session": session.pk, "currency": self.club.currency, "transfers": transfers}
         return Response(SettlementOutput(body).data)
+
+
+class SeasonListApi(ClubScopedAPIView):
+    @extend_schema(operation_id="seasons_list", responses=SeasonOutput(many=True))
+    def get(self, request: Request, club_slug: str) -> Response:
+        return Response(SeasonOutput(selectors.season_list(club=self.club), many=True).data)
+
+
+class MetricListApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="standings_metrics",
+        responses=MetricOrderOutput,
+        description="The registry of tie-break metrics (stable ids) and the club's order.",
+    )
+    def get(self, request: Request, club_slug: str) -> Response:
+        order = [metric.id for metric in standings.metric_order(self.club)]
+        return Response(
+            MetricOrderOutput({"order": order, "metrics": list(standings.METRICS.values())}).data
+        )
+
+    @extend_schema(
+        operation_id="standings_metrics_set",
+        request=MetricOrderInput,
+        responses=MetricOrderOutput,
+        description="Set the order of metrics that ranks the club's standings.",
+    )
+    def put(self, request: Request, club_slug: str) -> Response:
+        data = _valid(MetricOrderInput, request.data)
+        club = services.standings_order_set(club=self.club, actor=request.user, order=data["order"])
+        order = [metric.id for metric in standings.metric_order(club)]
+        return Response(
+            MetricOrderOutput({"order": order, "metrics": list(standings.METRICS.values())}).data
+        )
+
+
+class StandingsApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="standings_retrieve",
+        parameters=[
+            OpenApiParameter("scope", str, enum=["season", "session", "game"], default="season"),
+            OpenApiParameter("id", int, description="The season, session or game (default: "
+                             "the current season)."),
+            OpenApiParameter("metrics", str, description="Comma-separated metric ids to rank "
+                             "by (default: the club's order)."),
+            OpenApiParameter("as_of_deal", int, description="Reproduce the table right after "
+                             "this deal first counted."),
+            OpenApiParameter("as_of_session", int, description="Reproduce the table as it stood "
+                             "at the end of this session."),
+            OpenApiParameter("limit", int, default=50),
+            OpenApiParameter("offset", int, default=0),
+        ],
+        responses=StandingsOutput,
+    )  # fmt: skip
+    def get(self, request: Request, club_slug: str) -> Response:
+        return Response(StandingsOutput(standings_for_request(self.club, request)).data)
+
+
+def _int_param(request: Request, name: str, default: int | None = None) -> int | None:
+    raw = request.query_params.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise InvalidInput(f"{name}: {raw!r} is not a whole number") from None
+
+
+def standings_for_request(club: Any, request: Request) -> standings.StandingsTable:
+    """Read the standings query parameters (shared by the API and the public page)."""
+    scope, scope_id = selectors.standings_scope(
+        club=club,
+        scope=request.query_params.get("scope", "season"),
+        scope_id=_int_param(request, "id"),
+    )
+    raw_metrics = request.query_params.get("metrics")
+    metrics = [m for m in raw_metrics.split(",") if m] if raw_metrics else None
+    as_of_deal = _int_param(request, "as_of_deal")
+    as_of_session = _int_param(request, "as_of_session")
+    if as_of_deal is not None or as_of_session is not None:
+        entry = selectors.ledger_entry_as_of(
+            club=club, deal_id=as_of_deal, session_id=as_of_session
+        )
+        return standings.standings_table_as_of(
+            club=club, scope=scope, scope_id=scope_id, as_of_entry=entry, metrics=metrics
+        )
+    limit = max(1, min(_int_param(request, "limit", 50) or 50, 500))
+    offset = max(0, _int_param(request, "offset", 0) or 0)
+    return standings.standings_table(
+        club=club, scope=scope, scope_id=scope_id, metrics=metrics, limit=limit, offset=offset
+    )

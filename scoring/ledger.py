@@ -69,6 +69,9 @@ def ledger_entry_create(
         )
         for line in lines
     )
+    from scoring.standings import standings_apply_lines  # totals kept in step with the ledger
+
+    standings_apply_lines(game=game, lines=lines)
     return entry
 
 

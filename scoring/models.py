@@ -62,6 +62,27 @@ class RulePreset(models.Model):
         return f"{self.name} (v{self.version})"
 
 
+class Season(models.Model):
+    """A period a club keeps standings over (a calendar year unless the club defines others)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=60)
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique"),
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=models.F("starts_on")), name="season_ends_after_start"
+            ),
+        ]
+        ordering = ["-starts_on"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Session(models.Model):
     """A club night (or a tournament round): tables, games and their settle-up."""
 
@@ -76,6 +97,9 @@ class Session(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    season = models.ForeignKey(
+        Season, on_delete=models.PROTECT, null=True, blank=True, related_name="sessions"
     )
 
     class Meta:
@@ -343,6 +367,13 @@ class PlayerResult(models.Model):
     session = models.ForeignKey(
         Session, on_delete=models.CASCADE, related_name="player_results", db_index=False
     )
+    entry = models.ForeignKey(
+        LedgerEntry,
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="player_results",
+        help_text="The ledger entry that counted this result (reversed when it is replaced).",
+    )
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="results", db_index=False
     )
@@ -363,3 +394,38 @@ class PlayerResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.outcome} {self.points}"
+
+
+class StandingScope(models.TextChoices):
+    GAME = "game", "Game"
+    SESSION = "session", "Session"
+    SEASON = "season", "Season"
+
+
+class StandingRow(models.Model):
+    """A player's running totals in one scope (a game, a session, a season), kept in step with
+    the ledger in the same transaction, so a standings request reads one row per player whatever
+    the history. Always equal to ``scoring.standings.standings_recompute``."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
+    scope = models.CharField(max_length=8, choices=StandingScope.choices)
+    scope_id = models.BigIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
+    points = models.BigIntegerField(default=0)
+    chips = models.BigIntegerField(default=0)
+    money_minor = models.BigIntegerField(default=0)
+    deals_played = models.IntegerField(default=0)
+    deals_won = models.IntegerField(default=0)
+    drops = models.IntegerField(default=0)
+    full_counts = models.IntegerField(default=0)
+    points_conceded = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["scope", "scope_id", "player"], name="standing_row_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scope} {self.scope_id} {self.player_id}: {self.points}"

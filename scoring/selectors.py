@@ -9,16 +9,18 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from clubs.models import Club
-from config.errors import NotFoundError
+from config.errors import InvalidInput, NotFoundError
 from rules.settle import settle_up
 from scoring.models import (
     AccountKind,
     Deal,
     Game,
+    LedgerEntry,
     PlayerResult,
     Posting,
     Quantity,
     RulePreset,
+    Season,
     Seat,
     Session,
     Submission,
@@ -130,6 +132,64 @@ def pool_split_offer(*, game: Game) -> dict[str, Any]:
             continue
         shares[kind] = {str(pid): amount for pid, amount in paid.items()}
     return {"offers": [kind for kind in offers if kind in shares], "shares_minor": shares}
+
+
+def season_list(*, club: Club) -> QuerySet[Season]:
+    return club.seasons.order_by("-starts_on")
+
+
+def standings_scope(*, club: Club, scope: str, scope_id: int | None) -> tuple[str, int]:
+    """Check that a scope belongs to the club; without an id, the club's current season."""
+    from django.utils import timezone
+
+    if scope == "season" and scope_id is None:
+        today = timezone.localdate()
+        season = (
+            club.seasons.filter(starts_on__lte=today).order_by("-starts_on").first()
+            or club.seasons.order_by("starts_on").first()
+        )
+        if season is None:
+            raise NotFoundError(f"{club.name} has no season yet")
+        return scope, season.pk
+    if scope_id is None:
+        raise InvalidInput(f"id: give the id of the {scope}", code="missing_field")
+    owned = {
+        "season": Season.objects.filter(club=club, pk=scope_id),
+        "session": Session.objects.filter(club=club, pk=scope_id),
+        "game": Game.objects.filter(table__session__club=club, pk=scope_id),
+    }.get(scope)
+    if owned is None:
+        raise InvalidInput(f"scope: use season, session or game, not {scope!r}", code="bad_scope")
+    if not owned.exists():
+        raise NotFoundError(f"no {scope} #{scope_id} in {club.name}")
+    return scope, scope_id
+
+
+def ledger_entry_as_of(
+    *, club: Club, deal_id: int | None = None, session_id: int | None = None
+) -> int:
+    """The ledger entry that closes "after deal D" (its first counted result) or "after session
+    S" (its last entry): standings as of then are reproduced up to that entry."""
+    entries = LedgerEntry.objects.filter(game__table__session__club=club)
+    if deal_id is not None:
+        entry = (
+            entries.filter(deal_id=deal_id, kind=LedgerEntry.Kind.DEAL)
+            .order_by("id")
+            .values_list("id", flat=True)
+            .first()
+        )
+        if entry is None:
+            raise NotFoundError(f"deal #{deal_id} has no counted result in {club.name}")
+        return entry
+    entry = (
+        entries.filter(game__table__session_id=session_id)
+        .order_by("-id")
+        .values_list("id", flat=True)
+        .first()
+    )
+    if entry is None:
+        raise NotFoundError(f"session #{session_id} has nothing counted in {club.name}")
+    return entry
 
 
 def deal_list(*, game: Game) -> QuerySet[Deal]:

@@ -295,3 +295,50 @@ class SettlementOutput(serializers.Serializer[dict]):
     session = serializers.IntegerField()
     currency = serializers.CharField()
     transfers = TransferOutput(many=True)
+
+
+class MetricOutput(serializers.Serializer[dict]):
+    id = serializers.CharField()
+    label = serializers.CharField()
+    description = serializers.CharField()
+    descending = serializers.BooleanField(help_text="Higher ranks first.")
+
+
+class MetricOrderInput(serializers.Serializer[dict]):
+    order = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        allow_empty=True,
+        help_text="Metric ids in the order they rank the standings (empty: the default).",
+    )
+
+
+class MetricOrderOutput(serializers.Serializer[dict]):
+    order = serializers.ListField(child=serializers.CharField())
+    metrics = MetricOutput(many=True)
+
+
+class StandingLineOutput(serializers.Serializer[dict]):
+    rank = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    metrics = serializers.DictField(help_text="The value of each ranking metric, by metric id.")
+    totals = serializers.DictField(child=serializers.IntegerField())
+
+
+class StandingsOutput(serializers.Serializer[dict]):
+    scope = serializers.CharField()
+    scope_id = serializers.IntegerField()
+    metrics = serializers.SerializerMethodField()
+    count = serializers.IntegerField()
+    as_of_entry = serializers.IntegerField(allow_null=True)
+    lines = StandingLineOutput(many=True)
+
+    def get_metrics(self, table: Any) -> list[str]:
+        return [metric.id for metric in table.metrics]
+
+
+class SeasonOutput(serializers.Serializer[dict]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField()

@@ -5,7 +5,8 @@ game receiving deals) are locked with ``select_for_update`` before they are read
 
 from __future__ import annotations
 
-from datetime import datetime
+import zoneinfo
+from datetime import date, datetime
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -28,6 +29,7 @@ from scoring.models import (
     GameFormat,
     LedgerEntry,
     RulePreset,
+    Season,
     Seat,
     Session,
     Submission,
@@ -94,8 +96,13 @@ def session_create(
     name = " ".join(name.split())
     if not name:
         raise InvalidInput("name: give the session a name, e.g. 'Friday 14 March'")
+    started_at = started_at or timezone.now()
     session = Session.objects.create(
-        club=club, name=name, started_at=started_at or timezone.now(), created_by=actor
+        club=club,
+        name=name,
+        started_at=started_at,
+        created_by=actor,
+        season=season_for(club=club, when=started_at),
     )
     audit_record(
         actor=actor,
@@ -138,6 +145,22 @@ def session_close(*, session: Session, actor: AbstractBaseUser) -> Session:
         after={"status": "closed"},
     )
     return session
+
+
+def season_for(*, club: Club, when: datetime) -> Season:
+    """The club's season holding ``when`` (in the club's time zone); a calendar-year season is
+    made when the club has none for that date."""
+    day = timezone.localtime(when, zoneinfo.ZoneInfo(club.timezone)).date()
+    season = club.seasons.filter(starts_on__lte=day, ends_on__gte=day).order_by("-starts_on")
+    found = season.first()
+    if found is not None:
+        return found
+    found, _ = Season.objects.get_or_create(
+        club=club,
+        name=str(day.year),
+        defaults={"starts_on": date(day.year, 1, 1), "ends_on": date(day.year, 12, 31)},
+    )
+    return found
 
 
 def _require_open_session(session: Session) -> None:
@@ -520,3 +543,24 @@ def game_finish(*, game: Game, actor: AbstractBaseUser) -> Game:
         after={"status": "finished"},
     )
     return game
+
+
+@transaction.atomic
+def standings_order_set(*, club: Club, actor: AbstractBaseUser, order: list[str]) -> Club:
+    """The club's order of standings metrics (ids of ``scoring.standings.METRICS``)."""
+    from scoring.standings import check_metric_ids
+
+    check_metric_ids(order)
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    before = {"standings_metrics": club.standings_metrics}
+    club.standings_metrics = order
+    club.save(update_fields=["standings_metrics"])
+    audit_record(
+        actor=actor,
+        club=club,
+        action="club.standings_order",
+        obj=club,
+        before=before,
+        after={"standings_metrics": order},
+    )
+    return club

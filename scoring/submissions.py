@@ -24,6 +24,7 @@ from scoring.formats import Checked, handler_for
 from scoring.ledger import ledger_entry_create, ledger_entry_reverse
 from scoring.models import Deal, LedgerEntry, PlayerResult, Submission
 from scoring.presets import game_rules
+from scoring.standings import standings_apply_results
 
 logger = logging.getLogger(__name__)
 
@@ -99,11 +100,18 @@ def _count(
             submission=previous, kind=LedgerEntry.Kind.DEAL, reversed_by__isnull=True
         ):
             ledger_entry_reverse(entry=entry, submission=submission)
+        standings_apply_results(
+            game=game,
+            results=PlayerResult.objects.filter(submission=previous).values_list(
+                "player_id", "outcome", "points", "won"
+            ),
+            sign=-1,
+        )
         Submission.objects.filter(pk=previous.pk).update(
             status=S.SUPERSEDED, superseded_by=submission
         )
     _claim(submission, S.ACCEPTED, from_status=from_status, result=result, **claim)
-    ledger_entry_create(
+    entry = ledger_entry_create(
         game=game,
         kind=LedgerEntry.Kind.DEAL,
         lines=lines,
@@ -112,19 +120,26 @@ def _count(
         memo=f"deal {deal.number} v{submission.version}",
     )
     session_id = game.table.session_id
+    winner = checked.evaluation.winner
+    counted = [
+        (score.player, score.outcome, score.points, score.player == winner)
+        for score in checked.evaluation.scores
+    ]
     PlayerResult.objects.bulk_create(
         PlayerResult(
             submission=submission,
             deal=deal,
             game=game,
             session_id=session_id,
-            player_id=score.player,
-            outcome=score.outcome,
-            points=score.points,
-            won=score.player == checked.evaluation.winner,
+            entry=entry,
+            player_id=player_id,
+            outcome=outcome,
+            points=points,
+            won=won,
         )
-        for score in checked.evaluation.scores
+        for player_id, outcome, points, won in counted
     )
+    standings_apply_results(game=game, results=counted)
     wild = (checked.result or {}).get("wild") or deal.wild
     Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.FINAL, wild=wild)
     deal.status, deal.wild = Deal.Status.FINAL, wild

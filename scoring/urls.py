@@ -9,6 +9,9 @@ club = "clubs/<slug:club_slug>/"
 urlpatterns = [
     path(f"{club}presets/", api.PresetListApi.as_view(), name="preset-list"),
     path(f"{club}sessions/", api.SessionListApi.as_view(), name="session-list"),
+    path(f"{club}seasons/", api.SeasonListApi.as_view(), name="season-list"),
+    path(f"{club}standings/", api.StandingsApi.as_view(), name="standings"),
+    path(f"{club}standings/metrics/", api.MetricListApi.as_view(), name="standings-metrics"),
     path(
         f"{club}sessions/<int:session_id>/", api.SessionDetailApi.as_view(), name="session-detail"
     ),

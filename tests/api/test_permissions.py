@@ -185,6 +185,13 @@ ROUTES = [
           None, READ),
     Route("split accept", "scoring:pool-split", "post", lambda w: f"{C}/games/{w.game}/split/",
           lambda w: {"kind": "drops", "agreed": [_asha(w)]}, _by_role(409, 409, 403, 403)),
+    Route("seasons list", "scoring:season-list", "get", lambda w: f"{C}/seasons/", None, READ),
+    Route("standings", "scoring:standings", "get", lambda w: f"{C}/standings/", None, READ),
+    Route("standings metrics", "scoring:standings-metrics", "get",
+          lambda w: f"{C}/standings/metrics/", None, READ),
+    Route("standings metrics set", "scoring:standings-metrics", "put",
+          lambda w: f"{C}/standings/metrics/", lambda w: {"order": ["money", "points"]},
+          _by_role(200, 200, 403, 403)),
     # scoring: results by scorers
     Route("deals list", "scoring:deal-list", "get", lambda w: f"{C}/games/{w.game}/deals/",
           None, READ),

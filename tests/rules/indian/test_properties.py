@@ -68,6 +68,7 @@ def declarations(draw, printed_jokers_only=False):
     sizes = draw(st.sampled_from([(3, 3, 3, 4), (4, 3, 3, 3), (4, 4, 5), (3, 5, 5), (3, 4, 6)]))
     wild = draw(ranks)
     groups = []
+    printed_left = 2  # two decks hold two printed jokers
     for index, size in enumerate(sizes):
         kind = (
             "pure" if index == 0 else "run" if index == 1 else draw(st.sampled_from(["run", "set"]))
@@ -81,12 +82,14 @@ def declarations(draw, printed_jokers_only=False):
             start = draw(st.integers(1, 15 - size))
             group = [natural(r, suit) for r in range(start, start + size)]
         if kind != "pure":
-            for k in draw(st.sets(st.integers(0, size - 1), max_size=size - 1)):
+            most = max(0, min(size - 1, printed_left)) if printed_jokers_only else size - 1
+            for k in draw(st.sets(st.integers(0, size - 1), max_size=most)):
                 group[k] = (
                     PRINTED_JOKER
                     if printed_jokers_only or draw(st.booleans())
                     else (natural(wild, draw(suits)))
                 )
+            printed_left -= sum(card.is_printed_joker for card in group)
         groups.append(group)
     cards = [card for group in groups for card in group]
     assume(max(Counter(cards).values()) <= 2)

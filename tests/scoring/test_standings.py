@@ -1,0 +1,150 @@
+"""Standings: kept rows equal a recomputation from the ledger, past tables can be reproduced,
+the metrics registry orders them, and a request costs the same whatever the history."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring import standings
+from scoring.models import Deal, StandingRow
+from tests.scoring.helpers import correct, new_game, play, results
+
+
+def kept(scope: str, scope_id: int) -> dict[int, dict[str, int]]:
+    rows = StandingRow.objects.filter(scope=scope, scope_id=scope_id)
+    out = {
+        row.player_id: {name: getattr(row, name) for name in standings.TOTAL_FIELDS} for row in rows
+    }
+    return {pid: values for pid, values in out.items() if any(values.values())}
+
+
+def assert_kept_equals_recomputed(game) -> None:
+    session = game.table.session
+    for scope, scope_id in [
+        ("game", game.pk),
+        ("session", session.pk),
+        ("season", session.season_id),
+    ]:
+        assert kept(scope, scope_id) == standings.standings_recompute(
+            scope=scope, scope_id=scope_id
+        )
+
+
+OUTCOME = st.one_of(
+    st.integers(0, 80), st.sampled_from(["first_drop", "middle_drop", "wrong_show", "late_declare"])
+)
+
+
+@st.composite
+def histories(draw):
+    fmt = draw(st.sampled_from(["points", "pool-101", "deals-6"]))
+    players = draw(st.integers(2, 5))
+    steps = []
+    for _ in range(draw(st.integers(1, 6))):
+        winner = draw(st.integers(0, players - 1))
+        lines = {f"P{i}": ("winner" if i == winner else draw(OUTCOME)) for i in range(players)}
+        steps.append((draw(st.booleans()), lines))  # (correct the last deal afterwards?, lines)
+    return fmt, players, steps
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(history=histories())
+def test_kept_standings_equal_a_recomputation(standing, history):
+    fmt, players, steps = history
+    names = [f"P{i}" for i in range(players)]
+    game, ids = new_game(standing, fmt, names, entry_fee_minor=1000, point_value_minor=10)
+    for correct_it, lines in steps:
+        if game.status != "open":
+            break
+        expected = set(standings_players(game, ids, fmt))
+        live = {name: line for name, line in lines.items() if ids[name] in expected}
+        if len(live) < 2 or "winner" not in live.values():
+            break
+        submission = play(standing, game, results(ids, **live))
+        game.refresh_from_db()
+        if correct_it and game.status == "open":
+            swapped = {n: (5 if v == "winner" else v) for n, v in live.items()}
+            other = next(n for n in live if live[n] != "winner")
+            swapped[other] = "winner"
+            correct(standing, submission.deal, results(ids, **swapped))
+        game.refresh_from_db()
+        assert_kept_equals_recomputed(game)
+
+
+def standings_players(game, ids, fmt):
+    from scoring.selectors import game_state
+
+    state = game_state(game=game)
+    if fmt == "pool-101":
+        return [line["player"] for line in state["players"] if line["status"] == "active"]
+    return list(ids.values())
+
+
+def test_standings_after_a_past_deal_are_reproduced(standing):
+    game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
+    first = play(standing, game, results(ids, Asha="winner", Bilal=30, Chitra=20))
+    season = game.table.session.season
+    then = standings.standings_table(club=standing.club, scope="season", scope_id=season.pk)
+    play(standing, game, results(ids, Bilal="winner", Asha=80, Chitra=2))
+    correct(standing, first.deal, results(ids, Chitra="winner", Bilal=30, Asha=20))
+    now = standings.standings_table(club=standing.club, scope="season", scope_id=season.pk)
+    assert [(l.name, l.totals["points"]) for l in now.lines] != [
+        (l.name, l.totals["points"]) for l in then.lines
+    ]
+    entry = first.deal.entries.filter(kind="deal").order_by("id").first().pk
+    again = standings.standings_table_as_of(
+        club=standing.club, scope="season", scope_id=season.pk, as_of_entry=entry
+    )
+    assert [(l.rank, l.name, l.totals) for l in again.lines] == [
+        (l.rank, l.name, l.totals) for l in then.lines
+    ]
+
+
+def test_standings_api_ranks_by_the_clubs_metrics_with_shared_ranks(standing):
+    game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra", "Dev"])
+    play(standing, game, results(ids, Asha="winner", Bilal=10, Chitra=10, Dev=20))
+    play(standing, game, results(ids, Bilal="winner", Asha=10, Chitra=10, Dev=20))
+    client = standing.client("player")
+    body = client.get("/api/v1/clubs/home/standings/").json()
+    assert body["metrics"] == ["points", "deals_won", "win_rate"]
+    assert [(l["rank"], l["name"], l["metrics"]["points"]) for l in body["lines"]] == [
+        (1, "Asha", 30), (1, "Bilal", 30), (3, "Chitra", -20), (4, "Dev", -40),
+    ]  # fmt: skip
+    organiser = standing.client("organiser")
+    assert organiser.put(
+        "/api/v1/clubs/home/standings/metrics/", {"order": ["fewest_conceded", "points"]},
+        format="json",
+    ).status_code == 200  # fmt: skip
+    body = client.get("/api/v1/clubs/home/standings/").json()
+    assert [l["name"] for l in body["lines"]][:2] == ["Asha", "Bilal"]
+    assert [l["metrics"]["fewest_conceded"] for l in body["lines"]] == [10, 10, 20, 40]
+    bad = client.get("/api/v1/clubs/home/standings/", {"metrics": "points,luck"})
+    assert bad.status_code == 400 and bad.json()["error"]["details"]["token"] == "luck"
+    session = client.get(
+        "/api/v1/clubs/home/standings/", {"scope": "session", "id": game.table.session_id}
+    ).json()
+    assert session["count"] == 4
+    as_of = client.get(
+        "/api/v1/clubs/home/standings/",
+        {"as_of_deal": Deal.objects.filter(game=game, number=1).get().pk},
+    ).json()
+    assert [(l["name"], l["totals"]["points"]) for l in as_of["lines"]][:1] == [("Asha", 40)]
+
+
+@pytest.mark.parametrize("deals", [1, 20])
+def test_standings_request_takes_a_fixed_number_of_queries(
+    standing, django_assert_num_queries, deals
+):
+    game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
+    for _ in range(deals):
+        play(standing, game, results(ids, Asha="winner", Bilal=3, Chitra=4))
+    client = standing.client("player")
+    # club + role, the current season, the count, the ranked rows
+    with django_assert_num_queries(4):
+        response = client.get("/api/v1/clubs/home/standings/")
+    assert response.status_code == 200
+    assert response.json()["lines"][0]["totals"]["deals_played"] == deals
