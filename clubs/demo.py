@@ -33,7 +33,7 @@ class DemoContext:
 
 
 DemoStep = Callable[[DemoContext], None]
-DEMO_STEPS: list[str] = ["scoring.demo.demo_points_nights"]
+DEMO_STEPS: list[str] = ["scoring.demo.demo_points_nights", "scoring.demo.demo_formats"]
 
 
 def _user(username: str, *, first_name: str = "", staff: bool = False) -> AbstractBaseUser:

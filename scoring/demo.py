@@ -166,3 +166,101 @@ def demo_points_nights(context: DemoContext) -> None:
             wild, payload = _deal_payload(rng, seats)
             _play(game, organiser, wild, payload, "web")
         services.deal_create(game=game, actor=organiser, wild=rng.choice(NAMES[:52]))
+
+
+def _points_only(players: list[Any], winner: int, points: dict[int, Any]) -> dict[str, Any]:
+    lines = []
+    for index, player in enumerate(players):
+        if index == winner:
+            lines.append({"player": player.pk, "outcome": "winner"})
+        elif isinstance(points.get(index), str):
+            lines.append({"player": player.pk, "outcome": points[index]})
+        elif index in points:
+            lines.append({"player": player.pk, "outcome": "loser", "points": points[index]})
+    return {"results": lines}
+
+
+def _pool_result(winner: Any, points: dict[Any, Any]) -> dict[str, Any]:
+    lines = [{"player": winner.pk, "outcome": "winner"}]
+    for player, value in points.items():
+        if isinstance(value, str):
+            lines.append({"player": player.pk, "outcome": value})
+        else:
+            lines.append({"player": player.pk, "outcome": "loser", "points": value})
+    return {"results": lines}
+
+
+def _count_now(game: Any, actor: Any, payload: dict[str, Any]) -> None:
+    _, submission = services.deal_create_with_result(
+        game=game, actor=actor, wild="", dealer=None, number=None,
+        is_tiebreaker=False, source="web", payload=payload,
+    )  # fmt: skip
+    assert submission is not None
+    decided = submission_validate(submission_id=submission.pk)
+    if decided.status != "accepted":
+        raise RuntimeError(f"demo deal refused: {decided.reasons}")
+
+
+def demo_formats(context: DemoContext) -> None:
+    """A pool 101 game with a rejoin and a split, a best-of-3 deals game, a Sabra match."""
+    club, organiser, roster = context.club, context.organiser, context.players
+    with tasks_in_process():
+        session = services.session_create(
+            club=club,
+            actor=organiser,
+            name="Sunday formats",
+            started_at=timezone.now() - timedelta(days=2),
+        )
+        pool_players = roster[:6]
+        pool = services.game_create(
+            table=services.table_create(session=session, actor=organiser, name="Pool table"),
+            actor=organiser,
+            preset=RulePreset.objects.get(club=None, key="pool-101"),
+            players=pool_players,
+            entry_fee_minor=10000,
+        )
+        a, b, c, d, e, f = pool_players
+        # Deal by deal: Esther and Farid go out; Farid rejoins; then three remain and split.
+        for winner, points in [
+            (a, {b: 40, c: 20, d: 60, e: 80, f: 80}),
+            (b, {a: 20, c: 40, d: 10, e: 25, f: 30}),
+        ]:
+            _count_now(pool, organiser, _pool_result(winner, points))
+        services.pool_rejoin(game=pool, actor=organiser, player=f)
+        for winner, points in [
+            (c, {a: 20, b: 10, d: 35, f: "first_drop"}),
+            (a, {b: 20, c: 10, f: 25}),
+        ]:
+            _count_now(pool, organiser, _pool_result(winner, points))
+        services.pool_split(game=pool, actor=organiser, kind="drops", agreed=[a, b, c])
+
+        deals_players = roster[6:9]
+        deals = services.game_create(
+            table=services.table_create(session=session, actor=organiser, name="Deals table"),
+            actor=organiser,
+            preset=RulePreset.objects.get(club=None, key="deals-3"),
+            players=deals_players,
+            entry_fee_minor=5000,
+        )
+        for winner, points in [(0, {1: 35, 2: 12}), (1, {0: 80, 2: 22}), (2, {0: 9, 1: 41})]:
+            _count_now(deals, organiser, _points_only(deals_players, winner, points))
+
+        sabra_players = roster[8:12]
+        sabra = services.game_create(
+            table=services.table_create(session=session, actor=organiser, name="Rummikub"),
+            actor=organiser,
+            preset=RulePreset.objects.get(club=None, key="sabra"),
+            players=sabra_players,
+        )
+        ids = [str(player.pk) for player in sabra_players]
+        for winner, racks in [
+            (0, [[], ["R5", "JK"], ["K13", "K12"], ["B1"]]),
+            (2, [["O7", "O8"], ["R3"], [], ["B10", "K2", "JK"]]),
+            (None, [["R2"], ["B2"], ["K9", "O1"], ["O6"]]),
+        ]:
+            payload: dict[str, Any] = {
+                "racks": dict(zip(ids, racks, strict=True)),
+                "winner": int(ids[winner]) if winner is not None else None,
+                "last_mover": int(ids[3]),
+            }
+            _count_now(sabra, organiser, payload)
