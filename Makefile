@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run serve test check format bench migrate demo clean vendor
+.PHONY: install run test check format bench migrate demo clean
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed"; exit 1; }

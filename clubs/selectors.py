@@ -78,3 +78,11 @@ def player_get(*, club: Club, player_id: int) -> Player:
 
 def api_token_list(*, user: User) -> QuerySet[ApiToken]:
     return ApiToken.objects.filter(user=user).order_by("-created_at")
+
+
+def club_get_public(*, slug: str) -> Club:
+    """A club that shows its standings to anyone; any other slug is "not found"."""
+    club = Club.objects.filter(slug=slug, public_standings=True).first()
+    if club is None:
+        raise NotFoundError(f"no public standings for {slug!r}")
+    return club

@@ -21,6 +21,8 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("", include("clubs.page_urls")),
+    path("", include("scoring.page_urls")),
 ]
 
 handler404 = "config.views.page_not_found"

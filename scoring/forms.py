@@ -21,6 +21,12 @@ OUTCOMES = [
     ("deal_show", "Deal show (no turn yet)"),
 ]
 OUTCOME_LABELS = dict(OUTCOMES)
+#: Outcomes as tables show them, short enough for a phone.
+OUTCOME_WORDS = {
+    "winner": "Winner", "loser": "Loser", "first_drop": "First drop", "middle_drop": "Middle drop",
+    "missed_turns": "Missed turns", "wrong_show": "Wrong show", "late_declare": "Late declare",
+    "valid_not_declared": "Valid, not declared", "deal_show": "Deal show",
+}  # fmt: skip
 
 _CARD_SPLIT = re.compile(r"[\s,;]+")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 from clubs.models import Club, Player
 
@@ -426,6 +426,13 @@ class StandingRow(models.Model):
                 fields=["scope", "scope_id", "player"], name="standing_row_unique"
             )
         ]
+        indexes = [
+            # The default order (points, then deals won) reads a page without sorting everyone.
+            models.Index(
+                "scope", "scope_id", F("points").desc(), F("deals_won").desc(),
+                name="standing_row_points",
+            ),
+        ]  # fmt: skip
 
     def __str__(self) -> str:
         return f"{self.scope} {self.scope_id} {self.player_id}: {self.points}"

@@ -18,8 +18,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.db import connection
-from django.db.models import Case, F, FloatField, Q, Sum, Value, When, Window
-from django.db.models.functions import Cast, Rank
+from django.db.models import Case, F, FloatField, Q, Sum, Value, When
+from django.db.models.functions import Cast
 
 from clubs.models import Club, Player
 from config.errors import InvalidInput
@@ -237,27 +237,54 @@ def standings_table(
     limit: int = 50,
     offset: int = 0,
 ) -> StandingsTable:
-    """The ranked table of a scope from the kept rows: two queries, whatever the history.
+    """The ranked table of a scope from the kept rows, in a fixed number of queries whatever the
+    history: the count, the page (with the default order an index gives it without sorting
+    everyone), the rank of the page's first row (past the first page), and the names.
 
-    Players equal on every metric share a rank (1, 2, 2, 4); the name orders them on the page."""
+    Players equal on every metric share a rank (1, 2, 2, 4) and are listed by id."""
     order = metric_order(club, metrics)
+    keys = {f"m{index}": metric.order() for index, metric in enumerate(order)}
+    rows = StandingRow.objects.filter(club=club, scope=scope, scope_id=scope_id).annotate(**keys)
     ordering = [
-        metric.order().desc() if metric.descending else metric.order().asc() for metric in order
+        F(key).desc() if metric.descending else F(key).asc()
+        for key, metric in zip(keys, order, strict=True)
     ]
-    rows = StandingRow.objects.filter(club=club, scope=scope, scope_id=scope_id)
     count = rows.count()
-    ranked = (
-        rows.annotate(rank=Window(Rank(), order_by=ordering), name=F("player__name"))
-        .order_by(*ordering, "player__name", "player_id")
-        .values("rank", "player_id", "name", *TOTAL_FIELDS)[offset : offset + limit]
+    page = list(
+        rows.order_by(*ordering, "player_id").values("player_id", *keys, *TOTAL_FIELDS)[
+            offset : offset + limit
+        ]
     )
-    lines = []
-    for row in ranked:
+    names = dict(
+        Player.objects.filter(pk__in=[row["player_id"] for row in page]).values_list("pk", "name")
+    )
+    lines: list[StandingLine] = []
+    previous: tuple[Any, ...] | None = None
+    for index, row in enumerate(page):
+        values = tuple(row[key] for key in keys)
+        if previous is not None and values == previous:
+            rank = lines[-1].rank
+        elif index == 0 and offset > 0:
+            rank = 1 + rows.filter(_better_than(values, list(keys), order)).count()
+        else:
+            rank = offset + index + 1
+        previous = values
         totals = {name: row[name] for name in TOTAL_FIELDS}
-        line = StandingLine(row["rank"], row["player_id"], row["name"], totals)
+        line = StandingLine(rank, row["player_id"], names[row["player_id"]], totals)
         line.metrics = {metric.id: metric.value(totals) for metric in order}
         lines.append(line)
     return StandingsTable(scope, scope_id, order, lines, count)
+
+
+def _better_than(values: tuple[Any, ...], keys: list[str], order: list[Metric]) -> Q:
+    """Rows ranked strictly before a row with these metric values."""
+    better = Q()
+    for index, (key, metric) in enumerate(zip(keys, order, strict=True)):
+        step = Q(**{f"{key}__gt" if metric.descending else f"{key}__lt": values[index]})
+        for earlier in range(index):
+            step &= Q(**{keys[earlier]: values[earlier]})
+        better |= step
+    return better
 
 
 def standings_recompute(
@@ -302,7 +329,7 @@ def standings_table_as_of(
         values = [metric.value(totals[pid]) for metric in order]
         return tuple(-v if m.descending else v for v, m in zip(values, order, strict=True))
 
-    ordered = sorted(totals, key=lambda pid: (key(pid), names[pid], pid))
+    ordered = sorted(totals, key=lambda pid: (key(pid), pid))
     lines: list[StandingLine] = []
     for index, pid in enumerate(ordered):
         rank = lines[-1].rank if lines and key(ordered[index - 1]) == key(pid) else index + 1

@@ -92,15 +92,15 @@ def test_standings_after_a_past_deal_are_reproduced(standing):
     play(standing, game, results(ids, Bilal="winner", Asha=80, Chitra=2))
     correct(standing, first.deal, results(ids, Chitra="winner", Bilal=30, Asha=20))
     now = standings.standings_table(club=standing.club, scope="season", scope_id=season.pk)
-    assert [(l.name, l.totals["points"]) for l in now.lines] != [
-        (l.name, l.totals["points"]) for l in then.lines
+    assert [(line.name, line.totals["points"]) for line in now.lines] != [
+        (line.name, line.totals["points"]) for line in then.lines
     ]
     entry = first.deal.entries.filter(kind="deal").order_by("id").first().pk
     again = standings.standings_table_as_of(
         club=standing.club, scope="season", scope_id=season.pk, as_of_entry=entry
     )
-    assert [(l.rank, l.name, l.totals) for l in again.lines] == [
-        (l.rank, l.name, l.totals) for l in then.lines
+    assert [(line.rank, line.name, line.totals) for line in again.lines] == [
+        (line.rank, line.name, line.totals) for line in then.lines
     ]
 
 
@@ -111,7 +111,7 @@ def test_standings_api_ranks_by_the_clubs_metrics_with_shared_ranks(standing):
     client = standing.client("player")
     body = client.get("/api/v1/clubs/home/standings/").json()
     assert body["metrics"] == ["points", "deals_won", "win_rate"]
-    assert [(l["rank"], l["name"], l["metrics"]["points"]) for l in body["lines"]] == [
+    assert [(line["rank"], line["name"], line["metrics"]["points"]) for line in body["lines"]] == [
         (1, "Asha", 30), (1, "Bilal", 30), (3, "Chitra", -20), (4, "Dev", -40),
     ]  # fmt: skip
     organiser = standing.client("organiser")
@@ -120,8 +120,8 @@ def test_standings_api_ranks_by_the_clubs_metrics_with_shared_ranks(standing):
         format="json",
     ).status_code == 200  # fmt: skip
     body = client.get("/api/v1/clubs/home/standings/").json()
-    assert [l["name"] for l in body["lines"]][:2] == ["Asha", "Bilal"]
-    assert [l["metrics"]["fewest_conceded"] for l in body["lines"]] == [10, 10, 20, 40]
+    assert [line["name"] for line in body["lines"]][:2] == ["Asha", "Bilal"]
+    assert [line["metrics"]["fewest_conceded"] for line in body["lines"]] == [10, 10, 20, 40]
     bad = client.get("/api/v1/clubs/home/standings/", {"metrics": "points,luck"})
     assert bad.status_code == 400 and bad.json()["error"]["details"]["token"] == "luck"
     session = client.get(
@@ -132,7 +132,9 @@ def test_standings_api_ranks_by_the_clubs_metrics_with_shared_ranks(standing):
         "/api/v1/clubs/home/standings/",
         {"as_of_deal": Deal.objects.filter(game=game, number=1).get().pk},
     ).json()
-    assert [(l["name"], l["totals"]["points"]) for l in as_of["lines"]][:1] == [("Asha", 40)]
+    assert [(line["name"], line["totals"]["points"]) for line in as_of["lines"]][:1] == [
+        ("Asha", 40)
+    ]
 
 
 @pytest.mark.parametrize("deals", [1, 20])
@@ -143,8 +145,26 @@ def test_standings_request_takes_a_fixed_number_of_queries(
     for _ in range(deals):
         play(standing, game, results(ids, Asha="winner", Bilal=3, Chitra=4))
     client = standing.client("player")
-    # club + role, the current season, the count, the ranked rows
-    with django_assert_num_queries(4):
+    # club + role, the current season, the count, the page, the names
+    with django_assert_num_queries(5):
         response = client.get("/api/v1/clubs/home/standings/")
     assert response.status_code == 200
     assert response.json()["lines"][0]["totals"]["deals_played"] == deals
+
+
+def test_ranks_past_the_first_page_count_the_players_ahead(standing):
+    game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra", "Dev", "Esther"])
+    play(standing, game, results(ids, Asha="winner", Bilal=10, Chitra=10, Dev=10, Esther=20))
+    season = game.table.session.season_id
+    full = standings.standings_table(club=standing.club, scope="season", scope_id=season)
+    assert [(line.rank, line.name) for line in full.lines] == [
+        (1, "Asha"), (2, "Bilal"), (2, "Chitra"), (2, "Dev"), (5, "Esther"),
+    ]  # fmt: skip
+    for offset in range(1, 5):
+        page = standings.standings_table(
+            club=standing.club, scope="season", scope_id=season, limit=2, offset=offset
+        )
+        assert [(line.rank, line.name) for line in page.lines] == [
+            (line.rank, line.name) for line in full.lines[offset : offset + 2]
+        ]
+        assert page.count == 5

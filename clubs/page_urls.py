@@ -1,0 +1,14 @@
+"""Pages of a club (the API's routes are in ``clubs/urls.py``)."""
+
+from django.urls import path
+
+from clubs import views
+
+club = "clubs/<slug:club_slug>/"
+
+urlpatterns = [
+    path(club, views.club_home, name="club-home"),
+    path(f"{club}players/add/", views.player_add, name="player-add"),
+    path(f"{club}players/<int:player_id>/", views.player_page, name="player-page"),
+    path(f"{club}members/add/", views.member_add, name="member-add"),
+]

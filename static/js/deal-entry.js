@@ -1,0 +1,726 @@
+/* Deal entry: cards typed (`10H QS JK`, `|` between groups) or tapped on a card picker, shown
+   with suit symbols, grouped by tapping (or dragging) cards between groups, and checked as you go
+   by the rules engine (POST /api/v1/rules/evaluate/). The text field stays the source of truth:
+   without this script the form still posts what was typed. */
+(function () {
+  "use strict";
+
+  var form = document.getElementById("deal-form");
+  if (!form) return;
+
+  var settings = JSON.parse(form.dataset.settings || "{}");
+  var decks = settings.decks || 2;
+  var fixed = settings.fixed || {};
+  var evaluateUrl = form.dataset.evaluateUrl;
+  var csrf = form.querySelector("input[name=csrfmiddlewaretoken]").value;
+
+  var SUITS = [
+    ["S", "♠", "spades", false],
+    ["H", "♥", "hearts", true],
+    ["D", "♦", "diamonds", true],
+    ["C", "♣", "clubs", false]
+  ];
+  var SYMBOL_LETTER = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
+  var RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  var RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
+  var KINDS = {
+    pure_sequence: ["Pure sequence", "✓", "good"],
+    impure_sequence: ["Impure sequence", "✓", "good"],
+    set: ["Set", "✓", "good"],
+    invalid: ["Not a valid group", "✗", "bad"]
+  };
+  var OUTCOME_API = {
+    winner: "winner", loser: "hand", first_drop: "first_drop", middle_drop: "middle_drop",
+    missed_turns: "missed_turns", wrong_show: "wrong_show", late_declare: "late_declare",
+    valid_not_declared: "valid_not_declared", deal_show: "deal_show"
+  };
+  var HAND_SIZE = 13;
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      if (key === "text") node.textContent = attrs[key];
+      else if (key === "class") node.className = attrs[key];
+      else node.setAttribute(key, attrs[key]);
+    });
+    (children || []).forEach(function (child) {
+      if (child) node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
+    return node;
+  }
+
+  /* --- cards as text ------------------------------------------------------------------------ */
+
+  function parseCard(token) {
+    var t = String(token).trim().replace(/\uFE0F/g, "");
+    var upper = t.toUpperCase();
+    if (upper === "JK" || upper === "PJ" || upper === "JOKER") {
+      return { code: "JK", rank: "JK", symbol: "", red: false, name: "printed joker", known: true };
+    }
+    var suit = SYMBOL_LETTER[t.slice(-1)] || upper.slice(-1);
+    var rank = upper.slice(0, -1);
+    if (rank === "T") rank = "10";
+    for (var i = 0; i < SUITS.length; i++) {
+      if (SUITS[i][0] === suit && RANKS.indexOf(rank) >= 0) {
+        return {
+          code: rank + suit, rank: rank, symbol: SUITS[i][1], red: SUITS[i][3],
+          name: (RANK_WORDS[rank] || rank) + " of " + SUITS[i][2], known: true
+        };
+      }
+    }
+    return { code: t, rank: t, symbol: "", red: false, name: "unknown card " + t, known: false };
+  }
+
+  function parseText(text) {
+    var parts = String(text).split("|").map(function (part) {
+      return part.split(/[\s,;]+/).filter(Boolean);
+    });
+    var groups = parts.filter(function (g, i) { return g.length || i === parts.length - 1; });
+    return groups.length ? groups : [[]];
+  }
+
+  function toText(groups) {
+    var kept = groups.filter(function (g, i) { return g.length || i === groups.length - 1; });
+    if (kept.length === 1 && !kept[0].length) return "";
+    return kept.map(function (g) { return g.join(" "); }).join(" | ").replace(/\s+$/, " ").replace(/^ $/, "");
+  }
+
+  function count(groups) {
+    return groups.reduce(function (n, g) { return n + g.length; }, 0);
+  }
+
+  function cardNode(card, extraClass) {
+    return el("span", { class: "card" + (card.red ? " red" : "") + (card.known ? "" : " unknown") + (extraClass || ""), title: card.name }, [
+      el("span", { "aria-hidden": "true", text: card.rank + card.symbol }),
+      el("span", { class: "sr", text: card.name })
+    ]);
+  }
+
+  /* --- the wild joker --------------------------------------------------------------------- */
+
+  var wildInput = document.getElementById("id_wild");
+  var wildShow = document.getElementById("wild-show");
+
+  function wildInfo() {
+    var raw = (wildInput.value || "").trim();
+    if (!raw) return null;
+    var upper = raw.toUpperCase();
+    if (upper === "JK" || upper === "PJ" || upper === "JOKER") {
+      return { text: "JK", card: parseCard("JK"), rank: "A", ok: true };
+    }
+    var card = parseCard(raw);
+    if (card.known) return { text: card.code, card: card, rank: card.rank, ok: true };
+    var rank = upper === "T" ? "10" : upper;
+    if (RANKS.indexOf(rank) >= 0) return { text: rank, card: null, rank: rank, ok: true };
+    return { text: raw, card: null, rank: null, ok: false };
+  }
+
+  function showWild() {
+    var info = wildInfo();
+    wildShow.textContent = "";
+    if (!info) {
+      wildShow.appendChild(el("span", { class: "muted", text: "Needed to check cards." }));
+      return;
+    }
+    if (!info.ok) {
+      wildShow.appendChild(el("span", { class: "no", text: "✗ “" + info.text + "” is not a card: write e.g. QH, 10S or JK." }));
+      return;
+    }
+    if (info.card) wildShow.appendChild(cardNode(info.card));
+    var words = info.card && info.card.code === "JK"
+      ? " Printed joker cut: every ace is a joker this deal."
+      : " Every " + info.rank + " is a joker this deal.";
+    wildShow.appendChild(document.createTextNode(words));
+  }
+
+  /* --- player lines ----------------------------------------------------------------------- */
+
+  var lines = Array.prototype.map.call(form.querySelectorAll("fieldset.player"), function (fs) {
+    return {
+      fs: fs,
+      id: fs.dataset.player,
+      name: fs.dataset.name,
+      outcome: fs.querySelector("select.outcome"),
+      points: fs.querySelector("input.points"),
+      input: fs.querySelector("input.cards-input"),
+      view: fs.querySelector(".hand-view"),
+      evalOut: fs.querySelector(".eval"),
+      pickBtn: fs.querySelector(".pick-btn"),
+      selected: [],
+      result: null,
+      error: null,
+      sentKey: null
+    };
+  });
+
+  function lineGroups(line) {
+    return parseText(line.input.value);
+  }
+
+  function setGroups(line, groups) {
+    line.input.value = toText(groups);
+    changed(line);
+  }
+
+  function moveSelected(line, target) {
+    var groups = lineGroups(line);
+    var picked = line.selected.slice().sort(function (a, b) { return b[0] - a[0] || b[1] - a[1]; });
+    var moving = [];
+    picked.forEach(function (spot) {
+      var g = groups[spot[0]];
+      if (g && spot[1] < g.length) moving.unshift(g.splice(spot[1], 1)[0]);
+    });
+    if (target === "new") groups.push(moving);
+    else if (target !== "remove" && groups[target]) groups[target] = groups[target].concat(moving);
+    groups = groups.filter(function (g) { return g.length; });
+    line.selected = [];
+    setGroups(line, groups.length ? groups : [[]]);
+    var focusTarget = line.view.querySelector(".group:last-of-type .chip:last-child") || line.input;
+    if (target !== "remove" && target !== "new") {
+      var boxes = line.view.querySelectorAll(".group");
+      var box = boxes[Math.min(target, boxes.length - 1)];
+      if (box) focusTarget = box.querySelector(".chip:last-child") || focusTarget;
+    }
+    focusTarget.focus();
+  }
+
+  function isSelected(line, g, i) {
+    return line.selected.some(function (s) { return s[0] === g && s[1] === i; });
+  }
+
+  function badSpots(line) {
+    var spots = {};
+    var tokens = {};
+    var problem = line.error;
+    if (problem) {
+      var details = problem.details || {};
+      if (typeof details.group === "number" && typeof details.position === "number") {
+        spots[details.group + ":" + details.position] = true;
+      }
+      if (problem.token && (problem.code === "bad_card" || problem.code === "too_many_copies")) {
+        tokens[parseCard(problem.token).code] = true;
+      }
+    }
+    return { spots: spots, tokens: tokens };
+  }
+
+  function mustShow(line) {
+    return line.outcome.value === "winner" || line.outcome.value === "valid_not_declared";
+  }
+
+  /* A loser's unmatched cards are no mistake: they are what counts. */
+  function kindOf(line, kind) {
+    if (kind === "invalid" && !mustShow(line)) return ["Unmatched: these count", "·", "muted"];
+    return KINDS[kind] || [kind, "", ""];
+  }
+
+  function renderHand(line) {
+    var groups = lineGroups(line);
+    var view = line.view;
+    view.textContent = "";
+    var n = count(groups);
+    if (!n) return;
+    var grouped = groups.filter(function (g) { return g.length; }).length > 1;
+    var result = line.result;
+    var bad = badSpots(line);
+    var hand = el("div", { class: "hand", role: "list", "aria-label": "Groups of " + line.name + "'s hand" });
+    var shownIndex = 0;
+    groups.forEach(function (group, g) {
+      if (!group.length && g === groups.length - 1 && g > 0) return;
+      var kind = grouped && result && result.groups && result.groups[shownIndex] ? kindOf(line, result.groups[shownIndex].kind) : null;
+      shownIndex += group.length ? 1 : 0;
+      var box = el("div", { class: "group" + (kind && kind[2] === "bad" ? " bad" : ""), role: "listitem", "data-group": g });
+      var label = grouped ? "Group " + (g + 1) : "Ungrouped";
+      box.appendChild(el("span", { class: "kind" + (kind ? " " + kind[2] : ""), text: kind ? label + ": " + kind[1] + " " + kind[0] : label }));
+      var row = el("div", { class: "cards" });
+      group.forEach(function (token, i) {
+        var card = parseCard(token);
+        var wrong = bad.spots[g + ":" + i] || bad.tokens[card.code] || !card.known;
+        var chip = el("button", {
+          type: "button",
+          class: "chip" + (card.red ? " red" : "") + (wrong ? " bad" : ""),
+          "aria-pressed": isSelected(line, g, i) ? "true" : "false",
+          "aria-label": card.name + (wrong ? " (wrong)" : "") + ", group " + (g + 1) + ", select to move",
+          draggable: "true",
+          "data-spot": g + ":" + i,
+          text: card.rank + card.symbol
+        });
+        row.appendChild(chip);
+      });
+      box.appendChild(row);
+      hand.appendChild(box);
+    });
+    view.appendChild(hand);
+    if (line.selected.length) {
+      var bar = el("div", { class: "move-bar", role: "group", "aria-label": "Move selected cards" }, [
+        el("span", { class: "small", text: line.selected.length + " selected: move to" })
+      ]);
+      groups.forEach(function (group, g) {
+        if (!group.length) return;
+        bar.appendChild(el("button", { type: "button", class: "secondary small", "data-move": g, text: "Group " + (g + 1) }));
+      });
+      bar.appendChild(el("button", { type: "button", class: "secondary small", "data-move": "new", text: "New group" }));
+      bar.appendChild(el("button", { type: "button", class: "secondary small", "data-move": "remove", text: "Remove" }));
+      view.appendChild(bar);
+    }
+    if (!grouped && result && result.groups && n === HAND_SIZE) {
+      var best = el("div", { class: "hand best" });
+      result.groups.forEach(function (group) {
+        var kind = kindOf(line, group.kind);
+        var box = el("div", { class: "group" + (kind[2] === "bad" ? " bad" : "") }, [
+          el("span", { class: "kind " + kind[2], text: kind[1] + " " + kind[0] })
+        ]);
+        var row = el("div", { class: "cards" });
+        group.cards.forEach(function (code) { row.appendChild(cardNode(parseCard(code))); });
+        box.appendChild(row);
+        best.appendChild(box);
+      });
+      view.appendChild(el("p", { class: "small muted", text: "Best arrangement the rules find:" }));
+      view.appendChild(best);
+      var use = el("button", { type: "button", class: "secondary small", "data-use-best": "1", text: "Use this grouping" });
+      view.appendChild(use);
+    }
+  }
+
+  function renderEval(line) {
+    var out = line.evalOut;
+    out.textContent = "";
+    var n = count(lineGroups(line));
+    if (!n) return;
+    if (line.error) {
+      out.appendChild(el("span", { class: "no", text: "✗ " + line.error.message }));
+      return;
+    }
+    if (n !== HAND_SIZE) {
+      out.appendChild(el("span", { class: "muted", text: n + " of " + HAND_SIZE + " cards" }));
+      return;
+    }
+    var wild = wildInfo();
+    if (!wild || !wild.ok) {
+      out.appendChild(el("span", { class: "muted", text: "13 cards · give the wild joker to check them" }));
+      return;
+    }
+    if (!line.result) {
+      out.appendChild(el("span", { class: "muted", text: "Checking…" }));
+      return;
+    }
+    var r = line.result;
+    var points = " · " + r.points + " point" + (r.points === 1 ? "" : "s");
+    var outcome = line.outcome.value;
+    if (outcome === "winner" || outcome === "valid_not_declared") {
+      out.appendChild(el("span", { class: r.valid ? "ok" : "no", text: r.valid ? "✓ Valid declaration" : "✗ Not a valid declaration" }));
+      out.appendChild(document.createTextNode(points));
+    } else if (r.valid && outcome === "loser") {
+      out.appendChild(el("span", { class: "no", text: "✓ Valid declaration: enter this player as “Valid, not declared”" }));
+    } else {
+      out.appendChild(el("strong", { text: r.points + " point" + (r.points === 1 ? "" : "s") }));
+      out.appendChild(el("span", { class: "muted", text: r.valid ? " · valid hand" : " · no valid declaration" }));
+    }
+  }
+
+  /* --- asking the rules engine ------------------------------------------------------------ */
+
+  var timer = null;
+  var generation = 0;
+
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(evaluateAll, 250);
+  }
+
+  function request(line, wild) {
+    var groups = lineGroups(line).filter(function (g) { return g.length; });
+    var codes = groups.map(function (g) {
+      return g.map(function (t) { var c = parseCard(t); return c.known ? c.code : t; });
+    });
+    var body = { id: line.id, game: "indian", wild: wild.text, decks: decks, outcome: OUTCOME_API[line.outcome.value] || "hand" };
+    if (codes.length > 1) body.groups = codes;
+    else body.cards = codes[0];
+    return body;
+  }
+
+  function evaluateAll() {
+    var wild = wildInfo();
+    var batch = [];
+    lines.forEach(function (line) {
+      var n = count(lineGroups(line));
+      if (n !== HAND_SIZE || !wild || !wild.ok) {
+        line.result = null;
+        line.error = null;
+        line.sentKey = null;
+        return;
+      }
+      var body = request(line, wild);
+      var key = JSON.stringify(body);
+      if (key === line.sentKey && (line.result || line.error)) return;
+      line.sentKey = key;
+      line.result = null;
+      line.error = null;
+      batch.push(body);
+    });
+    lines.forEach(function (line) { renderHand(line); renderEval(line); });
+    summarise();
+    if (!batch.length) return;
+    var mine = ++generation;
+    fetch(evaluateUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json" },
+      body: JSON.stringify(batch)
+    }).then(function (response) {
+      return response.json().then(function (data) { return { ok: response.ok, data: data }; });
+    }).then(function (answer) {
+      if (mine !== generation) return;
+      var items = Array.isArray(answer.data) ? answer.data : [];
+      if (!answer.ok) {
+        var error = (answer.data && answer.data.error) || { message: "the rules could not be asked" };
+        items = batch.map(function (body) { return { id: body.id, error: error }; });
+      }
+      items.forEach(function (item) {
+        var line = lines.find(function (l) { return String(l.id) === String(item.id); });
+        if (!line) return;
+        if (item.error) line.error = item.error;
+        else line.result = item;
+      });
+      lines.forEach(function (line) { renderHand(line); renderEval(line); });
+      summarise();
+    }).catch(function () {
+      lines.forEach(function (line) {
+        if (line.sentKey && !line.result) line.error = { message: "could not reach the rules engine; the server checks on submit" };
+        line.sentKey = null;
+        renderEval(line);
+      });
+    });
+  }
+
+  /* --- summary before submitting ---------------------------------------------------------- */
+
+  var summary = document.getElementById("summary");
+
+  function usage() {
+    var used = {};
+    lines.forEach(function (line) {
+      lineGroups(line).forEach(function (g) {
+        g.forEach(function (t) { var c = parseCard(t); if (c.known) used[c.code] = (used[c.code] || 0) + 1; });
+      });
+    });
+    var wild = wildInfo();
+    if (wild && wild.card) used[wild.card.code] = (used[wild.card.code] || 0) + 1;
+    return used;
+  }
+
+  function linePoints(line) {
+    var outcome = line.outcome.value;
+    if (line.points.value !== "") return { value: Number(line.points.value), how: "entered" };
+    if (line.result) return { value: line.result.points, how: "from the cards" };
+    if (outcome === "winner") return { value: fixed.winner || 0, how: "winner" };
+    if (outcome === "valid_not_declared" && !count(lineGroups(line))) return { value: fixed.valid_not_declared, how: "fixed" };
+    if (fixed[outcome] !== undefined && outcome !== "valid_not_declared") return { value: fixed[outcome], how: "fixed" };
+    return null;
+  }
+
+  function summarise() {
+    summary.textContent = "";
+    var problems = [];
+    var winners = lines.filter(function (l) { return l.outcome.value === "winner"; });
+    if (!winners.length) problems.push("Choose the winner.");
+    if (winners.length > 1) problems.push("Only one winner per deal (" + winners.map(function (l) { return l.name; }).join(", ") + ").");
+    winners.forEach(function (w) {
+      if (w.result && !w.result.valid) problems.push(w.name + "'s cards are not a valid declaration: a winner must show validly.");
+    });
+    var used = usage();
+    Object.keys(used).forEach(function (code) {
+      if (used[code] > decks) problems.push(parseCard(code).rank + parseCard(code).symbol + " is used " + used[code] + " times; " + decks + " decks hold " + decks + ".");
+    });
+    var table = el("table", {}, [
+      el("thead", {}, [el("tr", {}, [
+        el("th", { scope: "col", text: "Player" }), el("th", { scope: "col", text: "Outcome" }),
+        el("th", { scope: "col", class: "num", text: "Points" })
+      ])])
+    ]);
+    var body = el("tbody");
+    var total = 0;
+    var missing = 0;
+    lines.forEach(function (line) {
+      var pts = linePoints(line);
+      var outcome = line.outcome.options[line.outcome.selectedIndex].text;
+      if (line.outcome.value !== "winner") {
+        if (pts) total += pts.value; else missing += 1;
+      }
+      body.appendChild(el("tr", {}, [
+        el("td", { class: line.outcome.value === "winner" ? "won" : "", text: line.name }),
+        el("td", { text: outcome }),
+        el("td", { class: "num", text: pts ? String(pts.value) : "?" })
+      ]));
+    });
+    table.appendChild(body);
+    var line = document.getElementById("summary-line");
+    line.textContent = "";
+    if (winners.length === 1) {
+      var collects = missing ? " · " + missing + " player(s) need cards or points" : " and collects " + total + " points";
+      summary.appendChild(el("p", {}, [el("strong", { text: winners[0].name + " wins" }), collects]));
+      line.appendChild(el("span", { text: winners[0].name + " wins" + (missing ? "" : " · " + total + " points") }));
+    } else {
+      summary.appendChild(el("p", {}, [el("strong", { text: "No winner yet" })]));
+    }
+    if (problems.length) {
+      var list = el("ul", { class: "problems small" });
+      problems.forEach(function (p) { list.appendChild(el("li", { text: "✗ " + p })); });
+      summary.appendChild(list);
+      line.appendChild(el("span", { class: "no", text: (winners.length === 1 ? " · " : "") + "✗ " + problems.length + " problem" + (problems.length > 1 ? "s" : "") + " (see above)" }));
+    }
+    summary.appendChild(table);
+    refreshPicker();
+  }
+
+  /* --- the card picker -------------------------------------------------------------------- */
+
+  var picker = el("div", { id: "picker", class: "picker", role: "group", "aria-labelledby": "picker-title", hidden: "hidden" });
+  var pickerTitle = el("p", { id: "picker-title", class: "small", style: "margin:0 0 .35rem;font-weight:700" });
+  var grid = el("div", { class: "picker-grid", role: "group", "aria-label": "Cards: arrow keys move, Enter adds" });
+  var buttons = [];
+  SUITS.forEach(function (suit) {
+    RANKS.forEach(function (rank) {
+      var code = rank + suit[0];
+      var b = el("button", {
+        type: "button", class: suit[3] ? "red" : "", "data-card": code, tabindex: "-1",
+        "aria-label": (RANK_WORDS[rank] || rank) + " of " + suit[2]
+      }, [el("span", { "aria-hidden": "true", text: rank + suit[1] }), el("span", { class: "left", "aria-hidden": "true" })]);
+      buttons.push(b);
+      grid.appendChild(b);
+    });
+  });
+  var joker = el("button", { type: "button", class: "joker", "data-card": "JK", tabindex: "-1", "aria-label": "printed joker" },
+    [el("span", { "aria-hidden": "true", text: "JK" }), el("span", { class: "left", "aria-hidden": "true" })]);
+  buttons.push(joker);
+  grid.appendChild(joker);
+  buttons[0].tabIndex = 0;
+  var counter = el("span", { class: "count", "aria-live": "polite" });
+  var tools = el("div", { class: "picker-tools" }, [
+    el("button", { type: "button", class: "secondary small", "data-tool": "group", text: "| New group" }),
+    el("button", { type: "button", class: "secondary small", "data-tool": "undo", text: "Undo" }),
+    el("button", { type: "button", class: "secondary small", "data-tool": "clear", text: "Clear" }),
+    el("button", { type: "button", class: "small", "data-tool": "done", text: "Done" }),
+    counter
+  ]);
+  picker.appendChild(pickerTitle);
+  picker.appendChild(grid);
+  picker.appendChild(tools);
+  var target = null; // a line, or "wild"
+
+  function refreshPicker() {
+    if (picker.hidden) return;
+    var used = usage();
+    buttons.forEach(function (b) {
+      var left = decks - (used[b.dataset.card] || 0);
+      b.setAttribute("aria-disabled", left <= 0 ? "true" : "false");
+      b.classList.toggle("none-left", left <= 0);
+      b.disabled = false;
+      b.querySelector(".left").textContent = left <= 0 ? "none" : (left < decks ? left + " left" : "");
+      if (left <= 0) b.style.opacity = ".4"; else b.style.opacity = "";
+    });
+    if (target && target !== "wild") {
+      var n = count(lineGroups(target));
+      counter.textContent = n + " / " + HAND_SIZE;
+    } else {
+      counter.textContent = "";
+    }
+    tools.querySelectorAll("[data-tool=group],[data-tool=undo],[data-tool=clear]").forEach(function (b) {
+      b.hidden = target === "wild";
+    });
+  }
+
+  function openPicker(forWhat, anchor, opener) {
+    if (target && target !== "wild") target.fs.classList.remove("is-active");
+    document.querySelectorAll("[aria-controls=picker]").forEach(function (b) { b.setAttribute("aria-expanded", "false"); });
+    target = forWhat;
+    anchor.parentNode.insertBefore(picker, anchor.nextSibling);
+    picker.hidden = false;
+    form.classList.add("picking");
+    opener.setAttribute("aria-expanded", "true");
+    pickerTitle.textContent = forWhat === "wild" ? "Pick the cut card (wild joker)" : "Cards of " + forWhat.name + ": tap to add to the last group";
+    if (forWhat !== "wild") forWhat.fs.classList.add("is-active");
+    refreshPicker();
+    var current = grid.querySelector("[tabindex='0']") || buttons[0];
+    current.focus();
+  }
+
+  function closePicker() {
+    var opener = null;
+    if (target === "wild") opener = form.querySelector("[data-pick-wild]");
+    else if (target) { opener = target.pickBtn; target.fs.classList.remove("is-active"); }
+    picker.hidden = true;
+    form.classList.remove("picking");
+    target = null;
+    document.querySelectorAll("[aria-controls=picker]").forEach(function (b) { b.setAttribute("aria-expanded", "false"); });
+    if (opener) opener.focus();
+  }
+
+  function addCard(code) {
+    if (target === "wild") {
+      wildInput.value = code;
+      wildChanged();
+      closePicker();
+      return;
+    }
+    if (!target) return;
+    var used = usage();
+    if ((used[code] || 0) >= decks) {
+      counter.textContent = "No " + code + " left: " + decks + " decks hold " + decks;
+      return;
+    }
+    var groups = lineGroups(target);
+    groups[groups.length - 1].push(code);
+    setGroups(target, groups);
+  }
+
+  grid.addEventListener("click", function (event) {
+    var b = event.target.closest("button[data-card]");
+    if (!b) return;
+    buttons.forEach(function (x) { x.tabIndex = -1; });
+    b.tabIndex = 0;
+    addCard(b.dataset.card);
+  });
+
+  grid.addEventListener("keydown", function (event) {
+    var index = buttons.indexOf(document.activeElement);
+    if (index < 0) return;
+    var next = index;
+    var cols = RANKS.length;
+    if (event.key === "ArrowRight") next = Math.min(buttons.length - 1, index + 1);
+    else if (event.key === "ArrowLeft") next = Math.max(0, index - 1);
+    else if (event.key === "ArrowDown") next = Math.min(buttons.length - 1, index + cols);
+    else if (event.key === "ArrowUp") next = index >= cols * 4 ? index - cols : Math.max(0, index - cols);
+    else if (event.key === "Home") next = index - (index % cols);
+    else if (event.key === "End") next = Math.min(buttons.length - 1, index - (index % cols) + cols - 1);
+    else if (event.key === "|") { event.preventDefault(); tool("group"); return; }
+    else if (event.key === "Backspace") { event.preventDefault(); tool("undo"); return; }
+    else if (event.key === "Escape") { event.preventDefault(); closePicker(); return; }
+    else return;
+    event.preventDefault();
+    buttons[index].tabIndex = -1;
+    buttons[next].tabIndex = 0;
+    buttons[next].focus();
+  });
+
+  function tool(name) {
+    if (name === "done") { closePicker(); return; }
+    if (!target || target === "wild") return;
+    var groups = lineGroups(target);
+    if (name === "group") {
+      if (groups[groups.length - 1].length) groups.push([]);
+    } else if (name === "undo") {
+      for (var g = groups.length - 1; g >= 0; g--) {
+        if (groups[g].length) { groups[g].pop(); break; }
+        if (g > 0) { groups.pop(); break; }
+      }
+    } else if (name === "clear") {
+      groups = [[]];
+    }
+    setGroups(target, groups);
+  }
+
+  tools.addEventListener("click", function (event) {
+    var b = event.target.closest("button[data-tool]");
+    if (b) tool(b.dataset.tool);
+  });
+
+  picker.addEventListener("keydown", function (event) {
+    if (event.key === "Escape") { event.preventDefault(); closePicker(); }
+  });
+
+  /* --- wiring ----------------------------------------------------------------------------- */
+
+  function changed(line) {
+    line.selected = line.selected.filter(function () { return false; });
+    renderHand(line);
+    renderEval(line);
+    refreshPicker();
+    schedule();
+  }
+
+  function wildChanged() {
+    showWild();
+    lines.forEach(function (line) { line.sentKey = null; });
+    schedule();
+  }
+
+  wildInput.addEventListener("input", wildChanged);
+  form.querySelector("[data-pick-wild]").addEventListener("click", function (event) {
+    if (target === "wild" && !picker.hidden) { closePicker(); return; }
+    openPicker("wild", wildShow, event.currentTarget);
+  });
+
+  var dragged = null;
+
+  lines.forEach(function (line) {
+    line.input.addEventListener("input", function () { changed(line); });
+    line.outcome.addEventListener("change", function () {
+      line.fs.classList.toggle("is-winner", line.outcome.value === "winner");
+      line.sentKey = null;
+      schedule();
+    });
+    line.points.addEventListener("input", summarise);
+    line.fs.classList.toggle("is-winner", line.outcome.value === "winner");
+    line.pickBtn.addEventListener("click", function (event) {
+      if (target === line && !picker.hidden) { closePicker(); return; }
+      openPicker(line, line.view, event.currentTarget);
+    });
+    line.view.addEventListener("click", function (event) {
+      var chip = event.target.closest(".chip");
+      if (chip) {
+        var spot = chip.dataset.spot.split(":").map(Number);
+        if (isSelected(line, spot[0], spot[1])) {
+          line.selected = line.selected.filter(function (s) { return !(s[0] === spot[0] && s[1] === spot[1]); });
+        } else {
+          line.selected.push(spot);
+        }
+        renderHand(line);
+        var again = line.view.querySelector('[data-spot="' + spot.join(":") + '"]');
+        if (again) again.focus();
+        return;
+      }
+      var move = event.target.closest("[data-move]");
+      if (move) {
+        var where = move.dataset.move;
+        moveSelected(line, where === "new" || where === "remove" ? where : Number(where));
+        return;
+      }
+      if (event.target.closest("[data-use-best]") && line.result) {
+        setGroups(line, line.result.groups.map(function (g) { return g.cards.slice(); }));
+      }
+    });
+    line.view.addEventListener("dragstart", function (event) {
+      var chip = event.target.closest(".chip");
+      if (!chip) return;
+      dragged = { line: line, spot: chip.dataset.spot.split(":").map(Number) };
+      event.dataTransfer.setData("text/plain", chip.textContent);
+      event.dataTransfer.effectAllowed = "move";
+    });
+    line.view.addEventListener("dragover", function (event) {
+      var box = event.target.closest(".group[data-group]");
+      if (!box || !dragged || dragged.line !== line) return;
+      event.preventDefault();
+      box.classList.add("drop-target");
+    });
+    line.view.addEventListener("dragleave", function (event) {
+      var box = event.target.closest(".group[data-group]");
+      if (box) box.classList.remove("drop-target");
+    });
+    line.view.addEventListener("drop", function (event) {
+      var box = event.target.closest(".group[data-group]");
+      if (!box || !dragged || dragged.line !== line) return;
+      event.preventDefault();
+      if (!isSelected(line, dragged.spot[0], dragged.spot[1])) line.selected = [dragged.spot];
+      dragged = null;
+      moveSelected(line, Number(box.dataset.group));
+    });
+  });
+
+  document.addEventListener("dragend", function () { dragged = null; });
+
+  showWild();
+  lines.forEach(function (line) { renderHand(line); renderEval(line); });
+  summarise();
+  schedule();
+})();

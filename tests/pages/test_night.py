@@ -1,0 +1,180 @@
+"""A night through the pages: a deal with cards accepted and counted, a wrong declaration
+rejected with the offending group named and marked, a correction with its history, the live
+scoreboard and settle-up, the CSV export, the player page and the public standings."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from django.test import TestCase
+
+from scoring.models import Deal, Submission
+from tests.pages.conftest import WRONG_GROUPS, Pages, text
+
+
+def _enter(pages: Pages, data: dict, who: str = "organiser"):
+    client = pages.client(who)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = client.post(f"/clubs/{pages.slug}/games/{pages.night.game.pk}/deals/new/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return client, response["Location"]
+
+
+def test_entry_page_has_labels_and_the_evaluate_endpoint(pages: Pages):
+    body = (
+        pages.client("scorer")
+        .get(f"/clubs/{pages.slug}/games/{pages.night.game.pk}/deals/new/")
+        .content.decode()
+    )
+    assert 'data-evaluate-url="/api/v1/rules/evaluate/"' in body
+    assert "csrfmiddlewaretoken" in body
+    for field_id in re.findall(r'<(?:input|select)[^>]*\bid="([^"]+)"', body):
+        assert f'for="{field_id}"' in body, f"no label for #{field_id}"
+    assert "Wild joker" in body and "Submit deal 1" in body
+
+
+def test_deal_with_cards_is_accepted_and_counted(pages: Pages):
+    client, location = _enter(pages, pages.form())
+    deal = Deal.objects.get(game=pages.night.game)
+    assert location.startswith(f"/clubs/{pages.slug}/deals/{deal.pk}/?v=")
+    body = client.get(location).content.decode()
+    assert "Accepted" in body and "Counted" in body
+    assert "Pure sequence" in body and "Set" in body
+    # Asha's hand counts 7H 8H AS 6D = 31; Farid collects 31 + 23 + 20 + 40 + 40 = 154 points,
+    # at Rs 4 a point: Rs 616.00.
+    assert ">31<" in body and "+₹616.00" in body
+    session = client.get(f"/clubs/{pages.slug}/sessions/{pages.night.session.pk}/").content
+    session = session.decode()
+    assert "Farid" in session and "+₹616.00" in session and "−₹124.00" in session
+    assert "pays" in session and "data-live-url" in session
+    live = client.get(f"/clubs/{pages.slug}/sessions/{pages.night.session.pk}/scoreboard/")
+    assert "+₹616.00" in live.content.decode() and "X-Live-Stop" not in live
+
+
+def test_wrong_declaration_names_and_marks_the_group(pages: Pages):
+    client, location = _enter(pages, pages.form(winner_groups=WRONG_GROUPS))
+    body = client.get(location).content.decode()
+    assert "Rejected" in body
+    assert "group 2 (5C 6C 7C 9C) is not a valid sequence or set" in body
+    assert 'class="group bad"' in body
+    deal = Deal.objects.get(game=pages.night.game)
+    assert deal.status == "open"
+    game = client.get(f"/clubs/{pages.slug}/games/{pages.night.game.pk}/").content.decode()
+    assert "Correct deal 1" in game and "Rejected" in game
+
+
+def test_bad_card_is_highlighted(pages: Pages):
+    groups = [list(g) for g in WRONG_GROUPS]
+    groups[0][2] = "4X"
+    client, location = _enter(pages, pages.form(winner_groups=groups))
+    body = client.get(location).content.decode()
+    assert "unknown card" in body and "4X" in body
+    assert "card unknown bad" in body or "bad" in body.split("4X")[0][-200:]
+
+
+def test_correction_prefills_and_shows_the_history(pages: Pages):
+    client, _ = _enter(pages, pages.form(winner_groups=WRONG_GROUPS))
+    deal = Deal.objects.get(game=pages.night.game)
+    form = client.get(f"/clubs/{pages.slug}/deals/{deal.pk}/result/").content.decode()
+    assert "Correct deal 1" in form
+    assert text(WRONG_GROUPS) in form  # the last version, to fix
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = client.post(f"/clubs/{pages.slug}/deals/{deal.pk}/result/", pages.form())
+    assert response.status_code == 302
+    body = client.get(response["Location"]).content.decode()
+    versions = list(Submission.objects.filter(deal=deal).order_by("version"))
+    assert [v.status for v in versions] == ["rejected", "accepted"]
+    assert "v1" in body and "v2" in body and "Rejected" in body and "Accepted" in body
+    assert ">org<" in body  # who entered it
+    # A correction of an accepted deal supersedes it.
+    bilal = pages.night.pid("Bilal")
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        client.post(
+            f"/clubs/{pages.slug}/deals/{deal.pk}/result/",
+            pages.form(**{f"p{bilal}-points": "30"}),
+        )
+    body = client.get(f"/clubs/{pages.slug}/deals/{deal.pk}/").content.decode()
+    assert "Superseded" in body and "v3" in body
+
+
+def test_csv_export(pages: Pages):
+    pages.play_deal()
+    response = pages.client("player").get(
+        f"/clubs/{pages.slug}/sessions/{pages.night.session.pk}/export.csv"
+    )
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    assert "attachment" in response["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[1] == [
+        "session", "table", "game", "deal", "version", "player", "outcome", "points",
+        "money (INR)",
+    ]  # fmt: skip
+    deal_lines = rows[2:8]
+    assert [r[5] for r in deal_lines] == ["Asha", "Bilal", "Chitra", "Dev", "Esther", "Farid"]
+    assert deal_lines[0][6:] == ["loser", "31", "-124.00"]
+    assert deal_lines[5][6:] == ["winner", "0", "616.00"]
+    totals = rows.index(["totals"])
+    assert rows[totals + 1][0] == "player"
+    farid = next(r for r in rows[totals:] if r and r[0] == "Farid")
+    assert farid[1:] == ["154", "616.00", "1", "1"]
+    settle = rows.index(["settle-up"])
+    assert len(rows) - settle - 2 == 5  # five losers pay the winner
+
+
+def test_player_page_history_seasons_and_chart(pages: Pages):
+    pages.play_deal()
+    pages.play_deal()
+    farid = pages.night.pid("Farid")
+    body = pages.client("player").get(f"/clubs/{pages.slug}/players/{farid}/").content.decode()
+    assert "<svg" in body and "polyline" in body
+    assert "+308" in body  # two wins of 154 net points
+    assert "+₹1,232.00" in body
+    assert ">Winner<" in body
+
+
+def test_public_standings(pages: Pages, client):
+    pages.play_deal()
+    url = f"/p/{pages.slug}/standings/"
+    assert client.get(url).status_code == 404
+    assert client.get(f"/p/{pages.slug}/standings/projector/").status_code == 404
+    assert client.get(f"/p/{pages.slug}/standings/live/").status_code == 404
+    club = pages.s.club
+    club.public_standings = True
+    club.save()
+    body = client.get(url).content.decode()
+    assert "Farid" in body and "All time" in body and "+₹616.00" in body
+    assert "Log in" in body  # anonymous
+    projector = client.get(url + "?view=projector").content.decode()
+    assert 'class="projector"' in projector and "topbar" not in projector
+    assert (
+        'class="projector"' in client.get(f"/p/{pages.slug}/standings/projector/").content.decode()
+    )
+    assert client.get(f"/p/{pages.slug}/standings/live/").status_code == 200
+    assert client.get("/p/away/standings/").status_code == 404
+
+
+def test_money_format():
+    from clubs.views import format_money
+
+    assert format_money(82400, "INR", 2) == "₹824.00"
+    assert format_money(-5, "INR", 2) == "−₹0.05"
+    assert format_money(1234567, "USD", 2, signed=True) == "+$12,345.67"
+    assert format_money(500, "JPY", 0) == "¥500"
+    assert format_money(1500, "KWD", 3) == "1.500 KWD"
+
+
+def test_live_fragments_stop_when_nothing_more_will_change(pages: Pages):
+    deal, _ = pages.play_deal()
+    client = pages.client("player")
+    live = f"/clubs/{pages.slug}/sessions/{pages.night.session.pk}/scoreboard/"
+    assert "X-Live-Stop" not in client.get(live)
+    # A decided deal has nothing left to poll for.
+    assert client.get(f"/clubs/{pages.slug}/deals/{deal.pk}/live/")["X-Live-Stop"] == "1"
+    pages.client("organiser").post(f"/clubs/{pages.slug}/sessions/{pages.night.session.pk}/close/")
+    response = client.get(live)
+    assert response["X-Live-Stop"] == "1"
+    body = client.get(f"/clubs/{pages.slug}/sessions/{pages.night.session.pk}/").content.decode()
+    assert "data-live-url" not in body and "Closed" in body and "Farid" in body
