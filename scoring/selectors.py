@@ -246,39 +246,31 @@ class Scoreboard:
 
 
 def session_scoreboard(*, session: Session) -> Scoreboard:
-    """Per-player totals of the session from the ledger: three queries whatever its size."""
-    postings = Posting.objects.filter(game__table__session=session)
-    totals = postings.values("account", "player_id", "player__name", "quantity").annotate(
-        total=Sum("amount")
+    """Per-player totals of the session: its kept standing rows (one per player), the club's
+    fees and the deals counted. Three queries, whatever the number of deals."""
+    from scoring.models import StandingRow, StandingScope
+
+    rows = StandingRow.objects.filter(scope=StandingScope.SESSION, scope_id=session.pk).values(
+        "player_id", "player__name", "points", "chips", "money_minor", "deals_played", "deals_won"
     )
-    lines: dict[int, ScoreLine] = {}
-    club_money = 0
-    for row in totals:
-        if row["account"] == AccountKind.CLUB:
-            if row["quantity"] == Quantity.MONEY:
-                club_money += row["total"]
-            continue
-        if row["account"] != AccountKind.PLAYER:
-            continue
-        line = lines.setdefault(row["player_id"], ScoreLine(row["player_id"], row["player__name"]))
-        if row["quantity"] == Quantity.POINTS:
-            line.points = row["total"]
-        elif row["quantity"] == Quantity.CHIPS:
-            line.chips = row["total"]
-        elif row["quantity"] == Quantity.MONEY:
-            line.money_minor = row["total"]
-    counted = PlayerResult.objects.filter(
-        session=session, submission__status=Submission.Status.ACCEPTED
+    lines = [
+        ScoreLine(
+            row["player_id"], row["player__name"], row["points"], row["chips"],
+            row["money_minor"], row["deals_played"], row["deals_won"],
+        )
+        for row in rows
+        if any(row[name] for name in ("points", "chips", "money_minor", "deals_played"))
+    ]  # fmt: skip
+    club_money = (
+        Posting.objects.filter(
+            game__table__session=session, account=AccountKind.CLUB, quantity=Quantity.MONEY
+        ).aggregate(total=Sum("amount"))["total"]
+        or 0
     )
-    for row in counted.values("player_id", "player__name").annotate(
-        played=Count("id"), won=Count("id", filter=Q(won=True))
-    ):
-        line = lines.setdefault(row["player_id"], ScoreLine(row["player_id"], row["player__name"]))
-        line.deals_played, line.deals_won = row["played"], row["won"]
     deals_counted = Deal.objects.filter(
         game__table__session=session, status=Deal.Status.FINAL
     ).count()
-    ordered = sorted(lines.values(), key=lambda line: (-line.money_minor, -line.points, line.name))
+    ordered = sorted(lines, key=lambda line: (-line.money_minor, -line.points, line.name))
     return Scoreboard(session, ordered, club_money, deals_counted, session.club.currency)
 
 
