@@ -51,8 +51,10 @@ def ledger_entry_create(
     submission: Submission | None = None,
     reverses: LedgerEntry | None = None,
     memo: str = "",
+    results: list[tuple[int, str, int, bool]] | None = None,
 ) -> LedgerEntry:
-    """Write one balanced entry; lines with a zero amount are left out."""
+    """Write one balanced entry (lines with a zero amount are left out) and keep the standings in
+    step; ``results`` are the deal results (player, outcome, points, won) that come with it."""
     lines = [line for line in lines if line.amount != 0]
     check_balanced(lines)
     entry = LedgerEntry.objects.create(
@@ -69,9 +71,9 @@ def ledger_entry_create(
         )
         for line in lines
     )
-    from scoring.standings import standings_apply_lines  # totals kept in step with the ledger
+    from scoring.standings import standings_apply  # totals kept in step with the ledger
 
-    standings_apply_lines(game=game, lines=lines)
+    standings_apply(game=game, lines=lines, results=results or ())
     return entry
 
 

@@ -3,8 +3,8 @@
 - ``METRICS`` is the registry: each metric has a stable id (used by the API and kept in the club's
   ``standings_metrics``), a label, a direction and how to read it.
 - ``StandingRow`` holds each player's running totals per scope, updated in the same transaction
-  as the ledger (``standings_apply_lines`` for postings, ``standings_apply_results`` for deal
-  results), so reading a table costs the same whatever the history.
+  as the ledger (``standings_apply``, for postings and deal results), so reading a table costs
+  the same whatever the history.
 - ``standings_recompute`` derives the same totals from the ledger itself; with ``as_of_entry`` it
   reproduces the standings as they stood after any past ledger entry (a deal, a session).
 """
@@ -172,8 +172,16 @@ def _upsert(club_id: int, deltas: dict[tuple[str, int, int], dict[str, int]]) ->
         cursor.execute(sql, params)
 
 
-def standings_apply_lines(*, game: Game, lines: Iterable[Any]) -> None:
-    """Add a ledger entry's player amounts to the totals of the game, session and season."""
+def standings_apply(
+    *,
+    game: Game,
+    lines: Iterable[Any] = (),
+    results: Iterable[tuple[int, str, int, bool]] = (),
+    sign: int = 1,
+) -> None:
+    """Add a ledger entry's player amounts (``lines``) and deal results (player, outcome,
+    points, won; ``sign`` -1 takes them back) to the totals of the game, session and season, in
+    one statement."""
     club_id, scopes = _scopes(game)
     deltas: dict[tuple[str, int, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for line in lines:
@@ -181,15 +189,6 @@ def standings_apply_lines(*, game: Game, lines: Iterable[Any]) -> None:
             continue
         for scope, scope_id in scopes:
             deltas[(scope, scope_id, line.player_id)][QUANTITY_FIELD[line.quantity]] += line.amount
-    _upsert(club_id, deltas)
-
-
-def standings_apply_results(
-    *, game: Game, results: Iterable[tuple[int, str, int, bool]], sign: int = 1
-) -> None:
-    """Add (``sign`` 1) or take back (-1) deal results: (player, outcome, points, won)."""
-    club_id, scopes = _scopes(game)
-    deltas: dict[tuple[str, int, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for player_id, outcome, points, won in results:
         for name, value in result_totals(outcome, points, won).items():
             for scope, scope_id in scopes:

@@ -24,7 +24,7 @@ from scoring.formats import Checked, handler_for
 from scoring.ledger import ledger_entry_create, ledger_entry_reverse
 from scoring.models import Deal, LedgerEntry, PlayerResult, Submission
 from scoring.presets import game_rules
-from scoring.standings import standings_apply_results
+from scoring.standings import standings_apply
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ def _count(
             submission=previous, kind=LedgerEntry.Kind.DEAL, reversed_by__isnull=True
         ):
             ledger_entry_reverse(entry=entry, submission=submission)
-        standings_apply_results(
+        standings_apply(
             game=game,
             results=PlayerResult.objects.filter(submission=previous).values_list(
                 "player_id", "outcome", "points", "won"
@@ -111,6 +111,11 @@ def _count(
             status=S.SUPERSEDED, superseded_by=submission
         )
     _claim(submission, S.ACCEPTED, from_status=from_status, result=result, **claim)
+    winner = checked.evaluation.winner
+    counted = [
+        (score.player, score.outcome, score.points, score.player == winner)
+        for score in checked.evaluation.scores
+    ]
     entry = ledger_entry_create(
         game=game,
         kind=LedgerEntry.Kind.DEAL,
@@ -118,13 +123,9 @@ def _count(
         deal=deal,
         submission=submission,
         memo=f"deal {deal.number} v{submission.version}",
+        results=counted,
     )
     session_id = game.table.session_id
-    winner = checked.evaluation.winner
-    counted = [
-        (score.player, score.outcome, score.points, score.player == winner)
-        for score in checked.evaluation.scores
-    ]
     PlayerResult.objects.bulk_create(
         PlayerResult(
             submission=submission,
@@ -139,7 +140,6 @@ def _count(
         )
         for player_id, outcome, points, won in counted
     )
-    standings_apply_results(game=game, results=counted)
     wild = (checked.result or {}).get("wild") or deal.wild
     Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.FINAL, wild=wild)
     deal.status, deal.wild = Deal.Status.FINAL, wild
