@@ -19,7 +19,7 @@ from typing import Literal
 from rules.errors import RuleViolation
 from rules.rummikub.closed_hands import ClosedHand, classify_closed_hand
 from rules.rummikub.preset import INTERNATIONAL, RummikubPreset, preset_for
-from rules.rummikub.scoring import check_players
+from rules.rummikub.scoring import check_player, check_players
 from rules.rummikub.tiles import Tile, check_copies, parse_tile
 
 Win = Literal["open", "foot", "closed"]
@@ -51,16 +51,6 @@ def melded_hand_value(
         else:
             total += preset.high_tile_value
     return total
-
-
-def _player(name: object, players: Sequence[str], field: str) -> str:
-    if not isinstance(name, str) or name not in players:
-        raise RuleViolation(
-            "unknown_player",
-            f"{field} {name!r} is not one of the players ({', '.join(players)})",
-            token=None if name is None else str(name),
-        )
-    return name
 
 
 def international_scores(
@@ -101,9 +91,9 @@ def international_scores(
     if win is not None and win not in WINS:
         raise RuleViolation("bad_field", f"win must be one of {', '.join(WINS)}", token=str(win))
     if winner is not None:
-        _player(winner, players, "winner")
+        check_player(winner, players, "winner")
     for name in melded:
-        _player(name, players, "melded")
+        check_player(name, players, "melded")
     missing = [name for name in players if name != winner and name not in melded]
     if missing:
         raise RuleViolation(
@@ -127,7 +117,7 @@ def international_scores(
         )
     holders = list(trump_holders)
     for name in holders:
-        _player(name, players, "trump_holders")
+        check_player(name, players, "trump_holders")
     if len(set(holders)) != len(holders):
         raise RuleViolation("bad_field", "trump_holders names a player twice", "trump_holders")
 

@@ -28,7 +28,8 @@ def rack_total(tiles: Sequence[Tile | str], joker_value: int = 30) -> int:
     return total
 
 
-def _check_player(name: object, players: Sequence[str], field: str) -> str:
+def check_player(name: object, players: Sequence[str], field: str) -> str:
+    """``name`` if it is one of ``players``, else ``unknown_player`` naming the field."""
     if not isinstance(name, str) or name not in players:
         raise RuleViolation(
             "unknown_player",
@@ -52,7 +53,7 @@ def check_players(players: Sequence[str], preset: RummikubPreset) -> None:
 def winner_scores(totals: Mapping[str, int], winner: str) -> dict[str, int]:
     """Each loser scores minus their rack total, the winner plus the sum (seating order kept)."""
     players = list(totals)
-    _check_player(winner, players, "winner")
+    check_player(winner, players, "winner")
     scores = {name: -totals[name] for name in players}
     scores[winner] = sum(totals[name] for name in players if name != winner)
     return scores
@@ -79,7 +80,7 @@ def pool_exhausted_scores(
         scores[name] = share
     if remainder:
         mover = (
-            players[-1] if last_mover is None else _check_player(last_mover, players, "last_mover")
+            players[-1] if last_mover is None else check_player(last_mover, players, "last_mover")
         )
         start = players.index(mover) + 1
         order = [players[(start + step) % len(players)] for step in range(len(players))]
@@ -116,11 +117,11 @@ def game_scores(
     check_copies(tile for tiles in parsed.values() for tile in tiles)
     totals = {name: rack_total(parsed[name], preset.joker_value) for name in players}
     if last_mover is not None:
-        _check_player(last_mover, players, "last_mover")
+        check_player(last_mover, players, "last_mover")
     if winner is None:
         scores = pool_exhausted_scores(totals, last_mover)
     else:
-        _check_player(winner, players, "winner")
+        check_player(winner, players, "winner")
         if parsed[winner]:
             raise RuleViolation(
                 "winner_has_tiles",
