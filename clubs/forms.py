@@ -14,3 +14,31 @@ class PlayerForm(forms.Form):
 class MemberForm(forms.Form):
     username = forms.CharField(label="Username", max_length=150)
     role = forms.ChoiceField(label="Role", choices=Role.choices, initial=Role.PLAYER)
+
+
+class StandingsOrderForm(forms.Form):
+    """The metrics that rank the standings, one per place: the first ranks, the next break ties.
+    Empty places are skipped; all empty means the default order."""
+
+    def __init__(
+        self, *args: object, metrics: list[tuple[str, str]], places: int, **kwargs: object
+    ) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.places = places
+        for place in range(1, places + 1):
+            self.fields[f"metric_{place}"] = forms.ChoiceField(
+                label="Rank by" if place == 1 else f"Then by ({place})",
+                required=False,
+                choices=[("", "—"), *metrics],
+            )
+
+    def place_fields(self) -> list[forms.BoundField]:
+        return [self[f"metric_{place}"] for place in range(1, self.places + 1)]
+
+    def order(self) -> list[str]:
+        chosen = [self.cleaned_data.get(f"metric_{p}") for p in range(1, self.places + 1)]
+        return [metric for metric in chosen if metric]
+
+
+class PublicStandingsForm(forms.Form):
+    public = forms.BooleanField(label="Show the standings to anyone, without login", required=False)

@@ -11,4 +11,11 @@ urlpatterns = [
     path(f"{club}players/add/", views.player_add, name="player-add"),
     path(f"{club}players/<int:player_id>/", views.player_page, name="player-page"),
     path(f"{club}members/add/", views.member_add, name="member-add"),
+    path(f"{club}settings/", views.club_settings, name="club-settings"),
+    path(
+        f"{club}settings/standings-order/",
+        views.standings_order_set,
+        name="standings-order-set",
+    ),
+    path(f"{club}settings/public/", views.public_standings_set, name="public-standings-set"),
 ]

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors, services
-from clubs.forms import MemberForm, PlayerForm
+from clubs.forms import MemberForm, PlayerForm, PublicStandingsForm, StandingsOrderForm
 from clubs.models import ROLE_RANK, Club, Role
 from config.errors import NotAllowed, NotFoundError, ServiceError
 
@@ -369,3 +369,108 @@ def player_page(request: HttpRequest, club_slug: str, player_id: int) -> HttpRes
         "chart": running_chart(history.running),
     }
     return render_club(request, club, "clubs/player.html", context)
+
+
+# --- club settings: the order of standings metrics, public standings ---------------------------
+
+
+def _settings_page(
+    request: HttpRequest,
+    club: Club,
+    *,
+    form: Any = None,
+    error: dict[str, str] | None = None,
+    form_name: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    from scoring import standings
+
+    metrics = list(standings.METRICS.values())
+    try:
+        current = standings.metric_order(club)
+    except ServiceError:
+        current = [standings.METRICS[m] for m in standings.DEFAULT_ORDER]
+    if form is None:
+        form = StandingsOrderForm(
+            initial={f"metric_{i}": metric.id for i, metric in enumerate(current, start=1)},
+            metrics=[(metric.id, metric.label) for metric in metrics],
+            places=len(metrics),
+        )
+    places = form.place_fields()
+    chosen = sum(1 for field in places if field.value())
+    shown = min(len(places), max(chosen + 1, 3))
+    context = {
+        "form": form,
+        "places": places[:shown],
+        "more_places": places[shown:],
+        "metrics": metrics,
+        "current": current,
+        "uses_default": not club.standings_metrics,
+        "error": error,
+        "form_name": form_name,
+    }
+    return render_club(request, club, "clubs/settings.html", context, status)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def club_settings(request: HttpRequest, club_slug: str) -> HttpResponse:
+    return _settings_page(request, club_for_page(request, club_slug, Role.ORGANISER))
+
+
+@login_required
+@require_POST
+def standings_order_set(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """The order of metrics that ranks the club's standings (``reset``: the default order)."""
+    from django.contrib import messages
+
+    from scoring import services as scoring_services
+    from scoring import standings
+
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    metrics = list(standings.METRICS.values())
+    form = StandingsOrderForm(
+        request.POST, metrics=[(m.id, m.label) for m in metrics], places=len(metrics)
+    )
+    if not form.is_valid():
+        return _settings_page(
+            request, club, form=form, error=form_problem(form), form_name="order", status=400
+        )
+    order = [] if request.POST.get("reset") else form.order()
+    try:
+        club = scoring_services.standings_order_set(club=club, actor=request.user, order=order)
+    except ServiceError as exc:
+        return _settings_page(
+            request, club, form=form, error=error_context(exc), form_name="order",
+            status=service_status(exc),
+        )  # fmt: skip
+    labels = [metric.label for metric in standings.metric_order(club)]
+    default = " (the default)" if not order else ""
+    messages.success(request, f"Standings are ranked by {', then '.join(labels)}{default}.")
+    return redirect(reverse("club-settings", args=[club.slug]) + "#order")
+
+
+@login_required
+@require_POST
+def public_standings_set(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """Show the standings to anyone, or only to members (owners only)."""
+    from django.contrib import messages
+
+    club = club_for_page(request, club_slug, Role.OWNER)
+    form = PublicStandingsForm(request.POST)
+    form.is_valid()
+    public = bool(form.cleaned_data.get("public"))
+    try:
+        club = services.club_update(club=club, actor=request.user, public_standings=public)
+    except ServiceError as exc:
+        return _settings_page(
+            request, club, error=error_context(exc), form_name="public",
+            status=service_status(exc),
+        )  # fmt: skip
+    messages.success(
+        request,
+        "The standings are public: anyone with the link sees them."
+        if club.public_standings
+        else "The standings are for members only.",
+    )
+    return redirect(reverse("club-settings", args=[club.slug]) + "#public")

@@ -505,3 +505,92 @@ def club_ledger_table(*, club: Club) -> list[ScoreLine]:
         line = lines.setdefault(row["player_id"], ScoreLine(row["player_id"], row["player__name"]))
         line.deals_played, line.deals_won = row["played"], row["won"]
     return sorted(lines.values(), key=lambda line: (-line.money_minor, -line.points, line.name))
+
+
+# --- reads for the format and standings pages ----------------------------------------------------
+
+
+def deal_entry_players(
+    *, game: Game, deal: Deal | None = None, is_tiebreaker: bool = False
+) -> dict[int, str]:
+    """Who a deal's result must name, in seat order (player id -> name): for an existing deal,
+    what its format says; for the next one, the pool players still in, the players level at the
+    top for a tie-breaker deal, everyone seated otherwise."""
+    from scoring.formats import handler_for
+    from scoring.formats.common import seated_players
+    from scoring.presets import game_rules
+
+    rules = game_rules(game.preset)
+    if deal is not None:
+        return handler_for(game).deal_players(deal=deal, rules=rules)
+    seated = seated_players(game)
+    if game.format == "pool" or (game.format == "deals" and is_tiebreaker):
+        state = game_state(game=game)
+        if game.format == "pool":
+            keep = {line["player"] for line in state["players"] if line["status"] == "active"}
+        else:
+            keep = set(state["leaders"])
+        return {pid: name for pid, name in seated.items() if pid in keep}
+    return seated
+
+
+def game_payouts(*, game: Game) -> dict[int, int]:
+    """Money each player received when the game paid out (a pool or deals prize, a split, an
+    International settlement), in minor units; empty until then."""
+    rows = (
+        Posting.objects.filter(
+            game=game,
+            account=AccountKind.PLAYER,
+            quantity=Quantity.MONEY,
+            entry__kind__in=[LedgerEntry.Kind.PAYOUT, LedgerEntry.Kind.SETTLEMENT],
+        )
+        .values_list("player_id")
+        .annotate(total=Sum("amount"))
+    )
+    return {player_id: total for player_id, total in rows if total}
+
+
+@dataclass
+class StandingsChoices:
+    """What a standings page offers to pick: the club's seasons, its recent sessions (newest
+    first) and the games of those sessions."""
+
+    seasons: list[Season]
+    sessions: list[Session]
+    games: list[Game]
+
+
+def standings_choices(*, club: Club, sessions: int = 30) -> StandingsChoices:
+    """Three queries."""
+    recent = list(club.sessions.order_by("-started_at", "-id")[:sessions])
+    games = list(
+        Game.objects.filter(table__session__in=recent)
+        .select_related("table__session", "preset")
+        .order_by("-table__session__started_at", "table__session_id", "table_id", "id")
+    )
+    return StandingsChoices(list(club.seasons.order_by("-starts_on")), recent, games)
+
+
+def pool_rejoin_refusals(*, game: Game) -> dict[int, dict[str, Any]]:
+    """Why each eliminated player of an open pool game cannot rejoin now: player id -> the
+    rules' refusal (``code``, ``message``, ``details``); a player who can rejoin is not listed."""
+    from rules import pool as pool_rules
+    from rules.errors import RuleViolation
+    from scoring.formats.pool import pool_scores, rejoins_used
+    from scoring.presets import game_rules
+
+    rules = game_rules(game.preset).pool
+    if game.format != "pool" or rules is None or game.status != Game.Status.OPEN:
+        return {}
+    scores = pool_scores(game)
+    active = {pid: score for pid, score in scores.items() if score < rules.limit}
+    used = rejoins_used(game)
+    refusals: dict[int, dict[str, Any]] = {}
+    for pid, score in scores.items():
+        if score < rules.limit:
+            continue
+        try:
+            pool_rules.rejoin_score(active, rules, used.get(pid, 0))
+        except RuleViolation as exc:
+            refusals[pid] = {"code": exc.code, "message": exc.message, "details": exc.details}
+    return refusals

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -32,14 +33,18 @@ from clubs.views import (
     service_status,
     signed_number,
 )
-from config.errors import NotFoundError, ServiceError
-from scoring import selectors, services
+from config.errors import InvalidInput, NotFoundError, ServiceError
+from scoring import selectors, services, standings
 from scoring.forms import (
     OUTCOME_WORDS,
+    WIN_WORDS,
     DealEntryForm,
     GameForm,
+    RejoinForm,
+    RummikubEntryForm,
     SeatAddForm,
     SessionForm,
+    SplitForm,
     TableForm,
     to_minor,
 )
@@ -418,17 +423,199 @@ def game_new(request: HttpRequest, club_slug: str, table_id: int) -> HttpRespons
     return redirect(_url("game-page", club, game.pk))
 
 
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def _names(state: dict[str, Any]) -> dict[int, str]:
+    return {line["player"]: line["name"] for line in state["players"]}
+
+
+def _paid(club: Club, game: Game, names: dict[int, str]) -> list[dict[str, str]]:
+    """Who received what when the game paid out (prize, split or settlement)."""
+    if game.status != Game.Status.FINISHED:
+        return []
+    payouts = selectors.game_payouts(game=game)
+    return [
+        {"name": names.get(pid, "?"), "amount": club_money(club, amount, signed=True),
+         "value": str(amount)}
+        for pid, amount in sorted(payouts.items(), key=lambda item: -item[1])
+    ]  # fmt: skip
+
+
+SPLIT_LABELS = {
+    "drops": ("Split by drops remaining", "each is first paid the entry fee for every drop "
+              "they have left above the lowest, then the rest is shared equally"),
+    "equal": ("Equal split", "the prize pool is shared equally"),
+}  # fmt: skip
+
+
+def _rejoin_reason(code: str, message: str, details: dict[str, Any], names: dict) -> str:
+    """A refused rejoin in words, naming the player the rules name by id."""
+    if code == "rejoin_closed" and str(details.get("player", "")).isdigit():
+        name = names.get(int(details["player"]), details["player"])
+        return (
+            f"no rejoin while {name} is at {details.get('score')}, above "
+            f"{details.get('rejoin_below')}"
+        )
+    return message
+
+
+def _pool_panel(club: Club, game: Game, state: dict[str, Any], open_game: bool) -> dict[str, Any]:
+    limit = state["limit"]
+    names = _names(state)
+    refusals = selectors.pool_rejoin_refusals(game=game) if open_game else {}
+    players = []
+    for line in state["players"]:
+        out = line["status"] == "eliminated"
+        won = state["winner"] == line["player"]
+        shared = game.status == Game.Status.FINISHED and not won and not out
+        words = "Winner" if won else ("Out" if out else ("Shared the prize" if shared else "In"))
+        if line["rejoins"]:
+            words += f", rejoined {_times(line['rejoins'])}"
+        players.append(
+            {
+                **line,
+                "out": out,
+                "won": won,
+                "words": words,
+                "percent": min(100, round(line["score"] * 100 / limit)) if limit else 0,
+                "can_rejoin": open_game and line["can_rejoin"] and can(club, Role.ORGANISER),
+                "no_rejoin": _rejoin_reason(names=names, **refusals[line["player"]])
+                if line["player"] in refusals
+                else "",
+            }
+        )
+    splits = []
+    if open_game and state["split_offers"]:
+        offer = selectors.pool_split_offer(game=game)
+        remaining = [p for p in players if not p["out"]]
+        for kind in offer["offers"]:
+            shares = offer["shares_minor"][kind]
+            label, how = SPLIT_LABELS.get(kind, (kind, ""))
+            splits.append(
+                {
+                    "kind": kind,
+                    "label": label,
+                    "how": how,
+                    "shares": [
+                        {
+                            "player": p["player"],
+                            "name": p["name"],
+                            "score": p["score"],
+                            "drops": p["drops_remaining"],
+                            "amount": club_money(club, shares.get(str(p["player"]), 0)),
+                        }
+                        for p in remaining
+                    ],
+                }
+            )
+    return {
+        "template": "scoring/_panel_pool.html",
+        "state": state,
+        "limit": limit,
+        "players": players,
+        "entry_fee": club_money(club, state["entry_fee_minor"]),
+        "prize": club_money(club, state["prize_pool_minor"]),
+        "club_fee": club_money(club, state["club_fee_minor"]),
+        "pot": club_money(club, state["pot_minor"]),
+        "winner": names.get(state["winner"]) if state["winner"] else "",
+        "splits": splits,
+        "paid": _paid(club, game, names),
+    }
+
+
+def _deals_panel(club: Club, game: Game, state: dict[str, Any], open_game: bool) -> dict[str, Any]:
+    names = _names(state)
+    leaders = set(state["leaders"])
+    top = max((line["chips"] for line in state["players"]), default=0) or 1
+    players = [
+        {
+            **line,
+            "leads": line["player"] in leaders,
+            "won": state["winner"] == line["player"],
+            "percent": round(line["chips"] * 100 / top),
+        }
+        for line in state["players"]
+    ]
+    return {
+        "template": "scoring/_panel_deals.html",
+        "state": state,
+        "players": players,
+        "prize": club_money(club, state["prize_minor"]),
+        "club_fee": club_money(club, state["club_fee_minor"]),
+        "winner": names.get(state["winner"]) if state["winner"] else "",
+        "tied": [names[pid] for pid in state["leaders"]] if state["tiebreaker_needed"] else [],
+        "tiebreaker_url": _url("deal-tiebreaker", club, game.pk)
+        if open_game and state["tiebreaker_needed"]
+        else "",
+        "paid": _paid(club, game, names),
+    }
+
+
+def _rummikub_panel(
+    club: Club, game: Game, state: dict[str, Any], open_game: bool
+) -> dict[str, Any]:
+    names = _names(state)
+    leaders = set(state["leaders"])
+    settlement = state.get("settlement_minor") or {}
+    players = [
+        {
+            **line,
+            "total_text": signed_number(line["total"]),
+            "leads": line["player"] in leaders and state["games_counted"] > 0,
+            "settle": club_money(club, settlement[str(line["player"])], signed=True)
+            if str(line["player"]) in settlement
+            else "",
+            "settle_value": settlement.get(str(line["player"]), 0),
+        }
+        for line in state["players"]
+    ]
+    match = state["match"]
+    ends = []
+    if match.get("games"):
+        ends.append(f"after {match['games']} games")
+    if match.get("target_score"):
+        ends.append(f"when a total reaches {match['target_score']}")
+    ends.append("when the organiser finishes it")
+    return {
+        "template": "scoring/_panel_rummikub.html",
+        "state": state,
+        "players": players,
+        "variant": state["variant"].capitalize(),
+        "ends": ", ".join(ends[:-1]) + (" or " if len(ends) > 1 else "") + ends[-1],
+        "leaders": [names[pid] for pid in state["leaders"]] if state["games_counted"] else [],
+        "has_settlement": bool(settlement),
+        "rate": club_money(club, game.point_value_minor),
+        "paid": _paid(club, game, names),
+    }
+
+
+def _points_panel(club: Club, game: Game, state: dict[str, Any], open_game: bool) -> dict[str, Any]:
+    return {"template": "", "state": state}
+
+
+PANELS = {
+    "pool": _pool_panel,
+    "deals": _deals_panel,
+    "rummikub": _rummikub_panel,
+    "points": _points_panel,
+}
+
+
 def _game_page(
     request: HttpRequest,
     club: Club,
     game_id: int,
     *,
     error: dict[str, str] | None = None,
+    form_name: str = "",
     status: int = 200,
 ) -> HttpResponse:
     game = _found(selectors.game_get, club=club, game_id=game_id)
     seats = list(game.seats.all())
     rows = selectors.game_deal_rows(game=game)
+    rummikub = game.format == "rummikub"
     totals = {seat.player_id: {"points": 0, "money": 0} for seat in seats}
     deal_rows = []
     for row in rows:
@@ -442,7 +629,7 @@ def _game_page(
                 totals[pid]["money"] += row.money_minor.get(pid, 0)
             cells.append(
                 {
-                    "points": points,
+                    "points": signed_number(points) if rummikub and points is not None else points,
                     "outcome": OUTCOME_WORDS.get(outcome or "", outcome or ""),
                     "won": outcome == "winner",
                     "money": club_money(club, row.money_minor[pid], signed=True)
@@ -459,6 +646,8 @@ def _game_page(
             }
         )
     last = rows[-1] if rows else None
+    state = selectors.game_state(game=game)
+    unit = "game" if rummikub else "deal"
     next_action = None
     open_game = game.status == Game.Status.OPEN and game.table.session.status == "open"
     if open_game:
@@ -468,17 +657,26 @@ def _game_page(
             and (last.latest is None or last.latest.status == Submission.Status.REJECTED)
         ):
             label = "Correct" if last.latest is not None else "Enter"
+            what = f"{unit} {last.deal.number}"
+            if last.deal.is_tiebreaker:
+                what = "the tie-breaker deal"
             next_action = {
-                "label": f"{label} deal {last.deal.number}",
+                "label": f"{label} {what}",
                 "url": _url("deal-result", club, last.deal.pk),
             }
-        else:
+        elif state.get("tiebreaker_needed"):
+            next_action = {
+                "label": "Play the tie-breaker deal",
+                "url": _url("deal-tiebreaker", club, game.pk),
+            }
+        elif last is None or last.deal.status == Deal.Status.FINAL:
             number = (last.deal.number + 1) if last else 1
             next_action = {
-                "label": f"Enter deal {number}",
+                "label": f"Enter {unit} {number}",
                 "url": _url("deal-new", club, game.pk),
             }
     seated = {seat.player_id for seat in seats}
+    panel = PANELS.get(game.format, _points_panel)(club, game, state, open_game)
     context = {
         "game": game,
         "session": game.table.session,
@@ -486,22 +684,28 @@ def _game_page(
         "seats": [
             {
                 "seat": seat,
-                "counted": totals[seat.player_id]["points"],
+                "counted": signed_number(totals[seat.player_id]["points"])
+                if rummikub
+                else totals[seat.player_id]["points"],
                 "money": club_money(club, totals[seat.player_id]["money"], signed=True),
             }
             for seat in seats
         ],
         "deal_rows": deal_rows,
-        "has_money": bool(game.point_value_minor),
+        "has_money": bool(game.point_value_minor) and state.get("variant") != "international",
         "point_value": club_money(club, game.point_value_minor),
         "next_action": next_action,
         "open_game": open_game,
+        "panel": panel,
+        "unit": unit,
+        "can_finish": open_game and game.format in ("points", "rummikub"),
         "spare_players": [
             p for p in club_selectors.player_list(club=club, active=True) if p.pk not in seated
         ]
         if open_game and game.format == "points"
         else [],
         "error": error,
+        "form_name": form_name,
     }
     return render_club(request, club, "scoring/game.html", context, status)
 
@@ -528,6 +732,79 @@ def seat_add(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse
             request, club, game_id, error=error_context(exc, {"player"}), status=service_status(exc)
         )
     messages.success(request, f"{seat.player.name} sits at seat {seat.position}.")
+    return redirect(_url("game-page", club, game.pk))
+
+
+@login_required
+@require_POST
+def pool_rejoin(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    """An eliminated pool player buys in again."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    game = _found(selectors.game_get, club=club, game_id=game_id)
+    form = RejoinForm(request.POST)
+    if not form.is_valid():
+        return _game_page(
+            request, club, game_id, error=form_problem(form), form_name="rejoin", status=400
+        )
+    try:
+        player = club_selectors.player_get(club=club, player_id=form.cleaned_data["player"])
+        score = services.pool_rejoin(game=game, actor=request.user, player=player)
+    except ServiceError as exc:
+        error = error_context(exc)
+        names = {seat.player_id: seat.player.name for seat in game.seats.all()}
+        error["message"] = _rejoin_reason(exc.code, exc.message, exc.details, names)
+        return _game_page(
+            request, club, game_id, error=error, form_name="rejoin", status=service_status(exc)
+        )
+    fee = f", paying {club_money(club, game.entry_fee_minor)} again" if game.entry_fee_minor else ""
+    messages.success(request, f"{player.name} is back in at {score}{fee}.")
+    return redirect(_url("game-page", club, game.pk) + "#pool")
+
+
+@login_required
+@require_POST
+def pool_split(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    """Record a split every remaining player agrees to; the game pays out and ends."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    game = _found(selectors.game_get, club=club, game_id=game_id)
+    remaining = selectors.deal_entry_players(game=game) if game.format == "pool" else {}
+    form = SplitForm(request.POST, remaining=list(remaining.items()))
+    if not form.is_valid():
+        return _game_page(
+            request, club, game_id, error=form_problem(form), form_name="split", status=400
+        )
+    try:
+        agreed = [club_selectors.player_get(club=club, player_id=pid) for pid in form.agreed_ids()]
+        shares = services.pool_split(
+            game=game, actor=request.user, kind=form.cleaned_data["kind"], agreed=agreed
+        )
+    except ServiceError as exc:
+        return _game_page(
+            request, club, game_id, error=error_context(exc), form_name="split",
+            status=service_status(exc),
+        )  # fmt: skip
+    paid = ", ".join(
+        f"{remaining.get(pid, pid)} {club_money(club, amount)}" for pid, amount in shares.items()
+    )
+    messages.success(request, f"The split is recorded and the game is over: {paid}.")
+    return redirect(_url("game-page", club, game.pk))
+
+
+@login_required
+@require_POST
+def game_finish(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    """Close a points table, or finish a Rummikub match (International settles)."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    game = _found(selectors.game_get, club=club, game_id=game_id)
+    try:
+        services.game_finish(game=game, actor=request.user)
+    except ServiceError as exc:
+        return _game_page(
+            request, club, game_id, error=error_context(exc), form_name="finish",
+            status=service_status(exc),
+        )  # fmt: skip
+    done = "The match is over." if game.format == "rummikub" else "The table is closed."
+    messages.success(request, done)
     return redirect(_url("game-page", club, game.pk))
 
 
@@ -559,19 +836,22 @@ def _entry_settings(game: Game) -> dict[str, Any]:
     }
 
 
+EntryForm = DealEntryForm | RummikubEntryForm
+
+
 def _entry_page(
     request: HttpRequest,
     club: Club,
     game: Game,
-    form: DealEntryForm,
+    form: EntryForm,
     *,
     deal: Deal | None,
     number: int,
+    tiebreaker: bool = False,
     error: dict[str, str] | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    settings = _entry_settings(game)
-    context = {
+    context: dict[str, Any] = {
         "game": game,
         "session": game.table.session,
         "table": game.table,
@@ -580,58 +860,101 @@ def _entry_page(
         "form": form,
         "lines": form.lines(),
         "error": error,
-        "settings_json": json.dumps(settings),
-        "evaluate_url": reverse("rules:evaluate"),
         "is_correction": deal is not None and deal.submissions.exists(),
+        "tiebreaker": tiebreaker or (deal is not None and deal.is_tiebreaker),
         "indian": game.format != "rummikub",
     }
+    if isinstance(form, RummikubEntryForm):
+        rules = game_rules(game.preset).rummikub
+        assert rules is not None
+        context["variant"] = rules.variant
+        context["international"] = form.international
+        context["rack_settings"] = json.dumps(
+            {
+                "joker": rules.joker_value,
+                "high": rules.high_tile_value if rules.variant == "international" else None,
+            }
+        )
+        return render_club(request, club, "scoring/rummikub_entry.html", context, status)
+    context["settings_json"] = json.dumps(_entry_settings(game))
+    context["evaluate_url"] = reverse("rules:evaluate")
     return render_club(request, club, "scoring/deal_entry.html", context, status)
 
 
-def _seats(game: Game) -> list[tuple[int, str]]:
-    return [(seat.player_id, seat.player.name) for seat in game.seats.all()]
+def _entry_form(
+    game: Game, players: dict[int, str], data: Any = None, initial: Any = None
+) -> EntryForm:
+    seats = list(players.items())
+    if game.format == "rummikub":
+        rules = game_rules(game.preset).rummikub
+        assert rules is not None
+        international = rules.variant == "international"
+        return RummikubEntryForm(
+            data, seats=seats, initial=initial, international=international,
+            trump=international and bool(rules.trump_bonus),
+        )  # fmt: skip
+    return DealEntryForm(data, seats=seats, initial=initial)
 
 
 def _entry_error(exc: ServiceError) -> dict[str, str]:
     return error_context(exc, {"wild", "dealer"})
 
 
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def deal_new(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
-    """Enter the next deal of a game: the deal and its first version in one step."""
-    club = club_for_page(request, club_slug, Role.SCORER)
-    game = _found(selectors.game_get, club=club, game_id=game_id)
+def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: bool) -> HttpResponse:
+    """Enter the next deal of a game (or its tie-breaker deal, between the players level at the
+    top): the deal and its first version in one step."""
+    skip_check = not tiebreaker or request.method == "POST"
+    if not skip_check and not selectors.game_state(game=game).get("tiebreaker_needed"):
+        messages.error(request, "No tie-breaker deal is due in this game.")
+        return redirect(_url("game-page", club, game.pk))
     number = (selectors.deal_list(game=game).last().number + 1) if game.deals.exists() else 1
+    players = selectors.deal_entry_players(game=game, is_tiebreaker=tiebreaker)
+    page = {"deal": None, "number": number, "tiebreaker": tiebreaker}
     if request.method != "POST":
-        form = DealEntryForm(seats=_seats(game))
-        return _entry_page(request, club, game, form, deal=None, number=number)
-    form = DealEntryForm(request.POST, seats=_seats(game))
+        return _entry_page(request, club, game, _entry_form(game, players), **page)
+    form = _entry_form(game, players, request.POST)
     if not form.is_valid():
-        return _entry_page(
-            request, club, game, form, deal=None, number=number, error=form_problem(form),
-            status=400,
-        )  # fmt: skip
-    dealer_id = form.dealer_id()
+        return _entry_page(request, club, game, form, error=form_problem(form), status=400, **page)
+    wild, dealer_id = "", None
+    if isinstance(form, DealEntryForm):
+        wild = (form.cleaned_data.get("wild") or "").strip()
+        dealer_id = form.dealer_id()
     try:
         dealer = club_selectors.player_get(club=club, player_id=dealer_id) if dealer_id else None
         deal, submission = services.deal_create_with_result(
             game=game,
             actor=request.user,
-            wild=(form.cleaned_data.get("wild") or "").strip(),
+            wild=wild,
             dealer=dealer,
             number=None,
-            is_tiebreaker=False,
+            is_tiebreaker=tiebreaker,
             source=Submission.Source.WEB,
             payload=form.payload(),
             club=club,
         )
     except ServiceError as exc:
         return _entry_page(
-            request, club, game, form, deal=None, number=number,
-            error=_entry_error(exc), status=service_status(exc),
-        )  # fmt: skip
+            request, club, game, form, error=_entry_error(exc), status=service_status(exc), **page
+        )
     return _after_submit(club, deal, submission)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def deal_new(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    """Enter the next deal of a game (the next game of a Rummikub match)."""
+    club = club_for_page(request, club_slug, Role.SCORER)
+    game = _found(selectors.game_get, club=club, game_id=game_id)
+    return _deal_start(request, club, game, tiebreaker=False)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def deal_tiebreaker(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    """The tie-breaker deal of a deals game, between the players level on chips at the top."""
+    club = club_for_page(request, club_slug, Role.SCORER)
+    game = _found(selectors.game_get, club=club, game_id=game_id)
+    return _deal_start(request, club, game, tiebreaker=True)
 
 
 def _after_submit(club: Club, deal: Deal, submission: Submission | None) -> HttpResponse:
@@ -649,26 +972,28 @@ def deal_result(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespo
     club = club_for_page(request, club_slug, Role.SCORER)
     deal = _found(selectors.deal_get, club=club, deal_id=deal_id)
     game = _found(selectors.game_get, club=club, game_id=deal.game_id)
+    players = selectors.deal_entry_players(game=game, deal=deal)
+    page = {"deal": deal, "number": deal.number}
     if request.method != "POST":
         latest = selectors.submission_list(deal=deal).last()
-        initial = DealEntryForm.initial_from(latest.payload if latest else None, deal.wild)
-        form = DealEntryForm(seats=_seats(game), initial=initial)
-        return _entry_page(request, club, game, form, deal=deal, number=deal.number)
-    form = DealEntryForm(request.POST, seats=_seats(game))
+        payload = latest.payload if latest else None
+        if game.format == "rummikub":
+            initial = RummikubEntryForm.initial_from(payload)
+        else:
+            initial = DealEntryForm.initial_from(payload, deal.wild)
+        form = _entry_form(game, players, initial=initial)
+        return _entry_page(request, club, game, form, **page)
+    form = _entry_form(game, players, request.POST)
     if not form.is_valid():
-        return _entry_page(
-            request, club, game, form, deal=deal, number=deal.number, error=form_problem(form),
-            status=400,
-        )  # fmt: skip
+        return _entry_page(request, club, game, form, error=form_problem(form), status=400, **page)
     try:
         submission = services.submission_create(
             deal=deal, actor=request.user, source=Submission.Source.WEB, payload=form.payload()
         )
     except ServiceError as exc:
         return _entry_page(
-            request, club, game, form, deal=deal, number=deal.number,
-            error=_entry_error(exc), status=service_status(exc),
-        )  # fmt: skip
+            request, club, game, form, error=_entry_error(exc), status=service_status(exc), **page
+        )
     return _after_submit(club, deal, submission)
 
 
@@ -719,7 +1044,101 @@ def _marked_hand(line: dict[str, Any] | None, reasons: list[dict[str, Any]]) -> 
     return shown
 
 
-def _result_view(club: Club, submission: Submission, seats: list[Any]) -> dict[str, Any]:
+# --- Rummikub tiles: the colour as a letter and a word, never by colour alone --------------------
+
+TILE_COLOURS = {"K": "black", "R": "red", "B": "blue", "O": "orange"}
+RUMMIKUB_OUTCOMES = {"winner": "Went out", "loser": "Lost", "no_winner": "Pool ran out"}
+
+
+@dataclass(frozen=True)
+class TileView:
+    """A tile as a page shows it: ``R5`` as a letter and a number, ``red 5`` spoken."""
+
+    code: str
+    colour: str
+    number: str
+    name: str
+    known: bool = True
+
+    @property
+    def joker(self) -> bool:
+        return self.code.startswith("JK")
+
+
+def tile_view(token: object) -> TileView:
+    raw = str(token).strip().upper()
+    if raw.startswith("JK"):
+        stands = raw[3:] if raw.startswith("JK=") else ""
+        as_what = tile_view(stands) if stands else None
+        name = f"joker as {as_what.name}" if as_what and as_what.known else "joker"
+        return TileView(raw, "", "JK", name)
+    colour, number = raw[:1], raw[1:]
+    if colour in TILE_COLOURS and number.isdigit() and 1 <= int(number) <= 13:
+        return TileView(raw, colour, number, f"{TILE_COLOURS[colour]} {number}")
+    return TileView(raw, "", raw, f"unknown tile {raw}", known=False)
+
+
+def tiles_view(tokens: Any, bad: set[str] | frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    return [
+        {"t": tile_view(token), "bad": str(token).strip().upper() in bad}
+        for token in tokens or []
+        if isinstance(token, str)
+    ]
+
+
+def _rummikub_result(club: Club, game: Game, submission: Submission, names: dict) -> dict:
+    """A game of a Rummikub match as the deal page shows it: each rack and score, how it was
+    won, and a closed hand's type and arrangement; a rejected version's racks with the tile the
+    reasons name marked."""
+    result = submission.result or {}
+    payload = submission.payload or {}
+    view: dict[str, Any] = {"rummikub": True}
+    rate = game.point_value_minor if result.get("variant") != "international" else 0
+    if result:
+        view["players"] = [
+            {
+                "name": line.get("name") or names.get(line.get("player"), "?"),
+                "outcome": RUMMIKUB_OUTCOMES.get(line.get("outcome"), line.get("outcome")),
+                "won": line.get("outcome") == "winner",
+                "points": signed_number(line.get("points")),
+                "points_value": line.get("points") or 0,
+                "tiles": tiles_view(line.get("rack")),
+                "money": club_money(club, (line.get("points") or 0) * rate, signed=True)
+                if rate
+                else "",
+            }
+            for line in result.get("players", [])
+        ]
+        view["has_money"] = bool(rate)
+        view["win"] = WIN_WORDS.get(result.get("win") or "", "")
+        if result.get("winner") is None:
+            view["win"] = "Nobody went out: the pool ran out"
+        closed = result.get("closed_hand")
+        if closed:
+            view["closed"] = {
+                "name": closed.get("name"),
+                "type": closed.get("type"),
+                "value": closed.get("value"),
+                "jokers": closed.get("jokers"),
+                "melds": [tiles_view(meld) for meld in closed.get("arrangement") or []],
+            }
+    elif submission.reasons:
+        bad = {str(r.get("token")).upper() for r in submission.reasons if r.get("token")}
+        racks = payload.get("racks") if isinstance(payload.get("racks"), dict) else {}
+        view["racks"] = [
+            {"name": names.get(int(pid), pid) if str(pid).isdigit() else pid,
+             "tiles": tiles_view(tiles, bad)}
+            for pid, tiles in racks.items()
+            if isinstance(tiles, list) and tiles
+        ]  # fmt: skip
+        if isinstance(payload.get("closed_hand"), list):
+            view["closed_entered"] = tiles_view(payload["closed_hand"], bad)
+    return view
+
+
+def _result_view(
+    club: Club, submission: Submission, seats: list[Any], game: Game | None = None
+) -> dict[str, Any]:
     """One version's result as the deal page shows it."""
     payload_lines = {
         line.get("player"): line for line in (submission.payload or {}).get("results", [])
@@ -734,7 +1153,9 @@ def _result_view(club: Club, submission: Submission, seats: list[Any]) -> dict[s
         if ((submission.result or {}).get("wild") or submission.payload.get("wild"))
         else None,
     }
-    if submission.result:
+    if game is not None and game.format == "rummikub":
+        view.update(_rummikub_result(club, game, submission, names))
+    elif submission.result:
         money = (submission.result.get("money") or {}).get("by_player", {})
         players = []
         for line in submission.result.get("players", []):
@@ -796,8 +1217,10 @@ def _deal_context(request: HttpRequest, club: Club, deal: Deal) -> tuple[dict[st
         chosen = submissions[-1]
     history = []
     for submission in reversed(submissions):
+        signed = game.format == "rummikub"
         points = [
-            f"{line.get('name')} {line.get('points')}"
+            f"{line.get('name')} "
+            + (signed_number(line.get("points")) if signed else str(line.get("points")))
             for line in (submission.result or {}).get("players", [])
         ]
         history.append(
@@ -824,7 +1247,7 @@ def _deal_context(request: HttpRequest, club: Club, deal: Deal) -> tuple[dict[st
         "deal_status": _deal_status(deal, submissions[-1] if submissions else None),
         "wild": card_view(deal.wild) if deal.wild else None,
         "history": history,
-        "chosen": _result_view(club, chosen, seats) if chosen else None,
+        "chosen": _result_view(club, chosen, seats, game) if chosen else None,
         "pending": pending,
         "can_correct": session_open and can(club, Role.SCORER),
         "fragment_url": _url("deal-fragment", club, deal.pk)
@@ -871,49 +1294,243 @@ def submission_confirm_view(
     return redirect(_url("deal-page", club, submission.deal_id) + f"?v={submission.pk}#result")
 
 
-# --- public standings ----------------------------------------------------------------------------
+# --- standings: the club's (members) and the public one ------------------------------------------
+
+PER_PAGE = 25
+PROJECTOR_ROWS = 12
+SCOPE_WORDS = {"season": "Season", "session": "Session", "game": "Game"}
 
 
-def standings_data(club: Club) -> dict[str, Any]:
-    """What the public standings show. The one place that reads them, so that the standings
-    module (with its tie-break rules) can take over here alone."""
-    latest = selectors.session_list(club=club).first()
-    board = selectors.session_scoreboard(session=latest) if latest is not None else None
-    return {"latest": latest, "board": board, "all_time": selectors.club_ledger_table(club=club)}
+def _metric_text(club: Club, metric_id: str, value: Any) -> str:
+    """A metric's value as a table shows it: net points and money signed, rates in per cent."""
+    if metric_id == "points":
+        return signed_number(int(value))
+    if metric_id == "money":
+        return club_money(club, int(value), signed=True)
+    if metric_id == "win_rate":
+        return f"{value * 100:.1f}%"
+    if metric_id == "points_per_deal":
+        text = f"{abs(value):.2f}"
+        return f"+{text}" if value > 0 else (f"−{text}" if value < 0 else text)
+    return str(value)
 
 
-def _standings_context(club: Club) -> dict[str, Any]:
-    data = standings_data(club)
+def _int_param(raw: str | None, name: str) -> int | None:
+    if raw in (None, ""):
+        return None
+    assert raw is not None
+    if not raw.strip().isdigit():
+        raise InvalidInput(f"{name}: {raw!r} is not a whole number")
+    return int(raw)
 
-    def shown(lines: list[Any]) -> list[dict[str, Any]]:
-        return [
+
+def _asked_scope(request: HttpRequest) -> tuple[str, int | None]:
+    """The scope a page asks for: ``?table=session:12`` (the page's one list) or, as in the API,
+    ``?scope=session&id=12``; nothing asked is the current season."""
+    picked = request.GET.get("table", "")
+    if ":" in picked:
+        scope, _, raw = picked.partition(":")
+        return scope, _int_param(raw, "table")
+    return request.GET.get("scope") or "season", _int_param(request.GET.get("id"), "id")
+
+
+def _scope_title(club: Club, scope: str, scope_id: int, choices: Any) -> str:
+    if scope == "season":
+        season = next((s for s in choices.seasons if s.pk == scope_id), None)
+        return f"Season {season.name}" if season else "Season"
+    if scope == "session":
+        session = next((s for s in choices.sessions if s.pk == scope_id), None)
+        session = session or _found(
+            selectors.session_get, club=club, session_id=scope_id, with_tables=False
+        )
+        return session.name
+    game = next((g for g in choices.games if g.pk == scope_id), None)
+    game = game or _found(selectors.game_get, club=club, game_id=scope_id, with_seats=False)
+    return _game_label(game)
+
+
+def _game_label(game: Game) -> str:
+    return f"{game.get_format_display()} at {game.table.name} · {game.table.session.name}"
+
+
+def _standing_lines(
+    club: Club, table: standings.StandingsTable, lines: list[Any], offset: int, more: Any
+) -> list[dict[str, Any]]:
+    """The lines of a page with their ranks: a rank shared with a neighbour (on this page or the
+    one before or after) reads ``=2``."""
+    shown = []
+    for index, line in enumerate(lines):
+        before = lines[index - 1].rank if index else None
+        after = lines[index + 1].rank if index + 1 < len(lines) else getattr(more, "rank", None)
+        tied = line.rank in (before, after) or (index == 0 and line.rank < offset + 1)
+        shown.append(
             {
-                "rank": index + 1,
-                "line": line,
-                "points": signed_number(line.points),
-                "money": club_money(club, line.money_minor, signed=True),
+                "rank": f"={line.rank}" if tied else str(line.rank),
+                "tied": tied,
+                "player_id": line.player_id,
+                "name": line.name,
+                "cells": [
+                    {
+                        "text": _metric_text(club, metric.id, line.metrics[metric.id]),
+                        "value": line.metrics[metric.id],
+                        "signed": metric.id in ("points", "money", "points_per_deal"),
+                    }
+                    for metric in table.metrics
+                ],
             }
-            for index, line in enumerate(lines)
-        ]
+        )
+    return shown
 
-    board = data["board"]
+
+def _standings_board(
+    club: Club, scope: str, scope_id: int, *, page: int, per_page: int, after: int | None
+) -> dict[str, Any]:
+    """One ranked table: a page of it, and whether there are more."""
+    offset = (page - 1) * per_page
+    if after is not None:
+        entry = selectors.ledger_entry_as_of(club=club, session_id=after)
+        table = standings.standings_table_as_of(
+            club=club, scope=scope, scope_id=scope_id, as_of_entry=entry
+        )
+        lines = table.lines[offset : offset + per_page + 1]
+    else:
+        table = standings.standings_table(
+            club=club, scope=scope, scope_id=scope_id, limit=per_page + 1, offset=offset
+        )
+        lines = table.lines
+    more = lines[per_page] if len(lines) > per_page else None
+    lines = lines[:per_page]
+    shown = _standing_lines(club, table, lines, offset, more)
     return {
-        "latest": data["latest"],
-        "latest_lines": shown(board.lines) if board else [],
-        "latest_deals": board.deals_counted if board else 0,
-        "all_time": shown(data["all_time"]),
-        "has_money": any(line.money_minor for line in data["all_time"]),
-        "updated_at": timezone.now(),
+        "metrics": table.metrics,
+        "lines": shown,
+        "any_tied": any(line["tied"] for line in shown),
+        "count": table.count,
+        "page": page,
+        "pages": max(1, -(-table.count // per_page)),
+        "first": offset + 1,
+        "last": offset + len(lines),
     }
+
+
+def _scope_options(
+    choices: Any, games: list[dict[str, Any]], scope: str, scope_id: int
+) -> list[dict[str, Any]]:
+    """The page's one list of tables to show, grouped: seasons, sessions, games."""
+
+    def item(kind: str, pk: int, label: str, when: Any = None) -> dict[str, Any]:
+        selected = (kind, pk) == (scope, scope_id)
+        return {"value": f"{kind}:{pk}", "label": label, "when": when, "selected": selected}
+
+    groups = [
+        {"label": "Seasons", "items": [item("season", s.pk, f"Season {s.name}")
+                                       for s in choices.seasons]},
+        {"label": "Sessions", "items": [item("session", s.pk, s.name, s.started_at)
+                                        for s in choices.sessions]},
+        {"label": "Games", "items": [item("game", g["game"].pk, g["label"]) for g in games]},
+    ]  # fmt: skip
+    return [group for group in groups if group["items"]]
+
+
+def _page_link(request: HttpRequest, page: int) -> str:
+    query = request.GET.copy()
+    query["page"] = str(page)
+    return "?" + query.urlencode()
+
+
+def _standings_context(
+    request: HttpRequest, club: Club, *, per_page: int | None = None
+) -> tuple[dict[str, Any], int]:
+    """The standings a page asks for (scope, page, "as it stood after session S"), the lists to
+    choose from, and a service's refusal as the page's error."""
+    per_page = per_page or PER_PAGE
+    choices = selectors.standings_choices(club=club)
+    context: dict[str, Any] = {
+        "choices": choices,
+        "games": [{"game": g, "label": _game_label(g)} for g in choices.games],
+        "board": None,
+        "error": None,
+        "updated_at": timezone.now(),
+        "metric_labels": [m.label for m in standings.metric_order(club)],
+    }
+    status = 200
+    try:
+        scope, raw_id = _asked_scope(request)
+        page = max(1, _int_param(request.GET.get("page"), "page") or 1)
+        after = _int_param(request.GET.get("as_of_session"), "as_of_session")
+        if scope == "season" and raw_id is None and not choices.seasons:
+            context.update(scope="season", scope_id=None, title="This season", after=None)
+            return context, status
+        scope, scope_id = selectors.standings_scope(club=club, scope=scope, scope_id=raw_id)
+        board = _standings_board(club, scope, scope_id, page=page, per_page=per_page, after=after)
+    except ServiceError as exc:
+        context["error"] = error_context(exc)
+        context.update(scope="", scope_id=None, title="Standings", after=None)
+        context["options"] = _scope_options(choices, context["games"], "", 0)
+        context["after_options"] = [
+            {"value": str(s.pk), "session": s, "selected": False} for s in choices.sessions
+        ]
+        return context, service_status(exc)
+    title = _scope_title(club, scope, scope_id, choices)
+    context["options"] = _scope_options(choices, context["games"], scope, scope_id)
+    if not any(item["selected"] for group in context["options"] for item in group["items"]):
+        shown = {"value": f"{scope}:{scope_id}", "label": title, "when": None, "selected": True}
+        context["options"].insert(0, {"label": "Shown", "items": [shown]})
+    context["after_options"] = [
+        {"value": str(s.pk), "session": s, "selected": s.pk == after} for s in choices.sessions
+    ]
+    after_session = None
+    if after is not None:
+        after_session = next((s for s in choices.sessions if s.pk == after), None) or _found(
+            selectors.session_get, club=club, session_id=after, with_tables=False
+        )
+    context.update(
+        scope=scope,
+        scope_id=scope_id,
+        picked=f"{scope}:{scope_id}",
+        scope_word=SCOPE_WORDS.get(scope, scope),
+        title=title,
+        after=after_session,
+        board=board,
+        first_url=_page_link(request, 1),
+        prev_url=_page_link(request, min(board["page"], board["pages"] + 1) - 1)
+        if board["page"] > 1
+        else "",
+        next_url=_page_link(request, board["page"] + 1) if board["page"] < board["pages"] else "",
+        query=request.GET.urlencode(),
+    )
+    return context, status
+
+
+@login_required
+@GET
+def club_standings(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """The club's standings for its members: any season, session or game, now or as they stood
+    after a session."""
+    club = club_for_page(request, club_slug)
+    context, status = _standings_context(request, club)
+    context["form_url"] = _url("club-standings", club)
+    return render_club(request, club, "scoring/club_standings.html", context, status)
 
 
 def _public_club(club_slug: str) -> Club:
     return _found(club_selectors.club_get_public, slug=club_slug)
 
 
-def _render_public(request: HttpRequest, club: Club, template: str, **extra: Any) -> HttpResponse:
+def _render_public(
+    request: HttpRequest, club: Club, template: str, context: dict[str, Any], status: int = 200
+) -> HttpResponse:
     with timezone.override(club.timezone):
-        return render(request, template, {"club": club, **_standings_context(club), **extra})
+        return render(request, template, {"club": club, **context}, status=status)
+
+
+def _public_context(request: HttpRequest, club: Club) -> tuple[dict[str, Any], int]:
+    context, status = _standings_context(request, club)
+    live = reverse("public-live", args=[club.slug])
+    context["form_url"] = reverse("public-standings", args=[club.slug])
+    context["live_url"] = f"{live}?{context['query']}" if context.get("query") else live
+    context["live"] = context.get("after") is None and context["board"] is not None
+    return context, status
 
 
 @GET
@@ -921,21 +1538,56 @@ def public_standings(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = _public_club(club_slug)
     if request.GET.get("view") == "projector":
         return public_projector(request, club_slug)
-    return _render_public(request, club, "scoring/standings.html")
+    context, status = _public_context(request, club)
+    return _render_public(request, club, "scoring/standings.html", context, status)
+
+
+def _projector_context(request: HttpRequest, club: Club) -> tuple[dict[str, Any], int]:
+    """The projector: the table asked for; asked nothing, the latest session beside the
+    current season."""
+    asked = any(request.GET.get(k) for k in ("table", "scope", "id", "as_of_session"))
+    context, status = _standings_context(request, club, per_page=PROJECTOR_ROWS)
+    boards = []
+    if context["board"] is not None:
+        title = context["title"]
+        if context.get("after") is not None:
+            title += f" · after {context['after'].name}"
+        boards.append({"title": title, "board": context["board"], "live": False})
+    if not asked and context["error"] is None:
+        latest = selectors.session_list(club=club).first()
+        if latest is not None:
+            board = _standings_board(
+                club, "session", latest.pk, page=1, per_page=PROJECTOR_ROWS, after=None
+            )
+            if board["lines"]:
+                boards.insert(
+                    0, {"title": latest.name, "board": board, "live": latest.status == "open"}
+                )
+    context["boards"] = boards
+    context["any_tied"] = any(b["board"]["any_tied"] for b in boards)
+    return context, status
 
 
 @GET
 def public_projector(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = _public_club(club_slug)
-    return _render_public(request, club, "scoring/standings_projector.html")
+    context, status = _projector_context(request, club)
+    live = reverse("public-live", args=[club.slug]) + "?view=projector"
+    context["live_url"] = live + (f"&{context['query']}" if context.get("query") else "")
+    return _render_public(request, club, "scoring/standings_projector.html", context, status)
 
 
 @GET
 def public_standings_fragment(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """The live part of the public standings (or of the projector with ``?view=projector``)."""
     club = _public_club(club_slug)
-    template = (
-        "scoring/_standings_projector.html"
-        if request.GET.get("view") == "projector"
-        else "scoring/_standings.html"
-    )
-    return _render_public(request, club, template)
+    if request.GET.get("view") == "projector":
+        context, status = _projector_context(request, club)
+        template = "scoring/_standings_projector.html"
+    else:
+        context, status = _public_context(request, club)
+        template = "scoring/_standings.html"
+    response = _render_public(request, club, template, context, status)
+    if context.get("after") is not None:
+        response[LIVE_STOP] = "1"
+    return response

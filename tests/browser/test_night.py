@@ -174,7 +174,7 @@ def test_anyone_opens_the_public_standings(night: Night, new_page: Any, standing
     standing.club.save()
     page = new_page(PHONE)
     page.goto("/p/home/standings/")
-    expect_text(page.locator("main"), "All time")
+    expect_text(page.locator("main"), "Season")
     shoot(page, "standings-phone")
     projector = new_page(DESKTOP)
     projector.goto("/p/home/standings/projector/")

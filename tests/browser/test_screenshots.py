@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import TestCase
 
 from clubs.demo import demo_load
-from scoring.models import Deal, Game, Session
+from scoring import services
+from scoring.models import Deal, Game, RulePreset, Session
 from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.conftest import ensure_builtin_presets
 
@@ -26,6 +28,9 @@ def test_main_pages_at_phone_and_desktop_width(new_page: Any):
     open_deal = Deal.objects.filter(game=game, status="open").first()
     counted = Deal.objects.filter(game=game, status="final").first()
     asha = club.players.get(name="Asha")
+    formats = {g.format: g for g in Game.objects.filter(table__session__name="Sunday formats")}
+    sabra = formats["rummikub"]
+    international, closed_deal = _international_closed_win(demo)
     pages = {
         "home": "/",
         "club": f"/clubs/{club.slug}/",
@@ -36,6 +41,16 @@ def test_main_pages_at_phone_and_desktop_width(new_page: Any):
         "deal": f"/clubs/{club.slug}/deals/{counted.pk}/",
         "new-game": f"/clubs/{club.slug}/tables/{game.table_id}/games/new/",
         "player": f"/clubs/{club.slug}/players/{asha.pk}/",
+        "game-pool": f"/clubs/{club.slug}/games/{formats['pool'].pk}/",
+        "game-deals": f"/clubs/{club.slug}/games/{formats['deals'].pk}/",
+        "game-rummikub": f"/clubs/{club.slug}/games/{sabra.pk}/",
+        "deal-rummikub": f"/clubs/{club.slug}/deals/{sabra.deals.first().pk}/",
+        "rummikub-entry": f"/clubs/{club.slug}/games/{sabra.pk}/deals/new/",
+        "game-international": f"/clubs/{club.slug}/games/{international.pk}/",
+        "international-entry": f"/clubs/{club.slug}/games/{international.pk}/deals/new/",
+        "deal-international": f"/clubs/{club.slug}/deals/{closed_deal.pk}/",
+        "club-standings": f"/clubs/{club.slug}/standings/",
+        "settings": f"/clubs/{club.slug}/settings/",
         "standings": f"/p/{club.slug}/standings/",
         "projector": f"/p/{club.slug}/standings/projector/",
     }
@@ -57,3 +72,31 @@ def test_main_pages_at_phone_and_desktop_width(new_page: Any):
                 "document.documentElement.scrollWidth - document.documentElement.clientWidth"
             )
             assert overflow <= 0, f"{name} is {overflow}px wider than a {size_name} screen"
+
+
+def _international_closed_win(demo: Any) -> tuple[Game, Deal]:
+    """An International match at ₹0.50 a point of difference with a Closed win (a Royal)."""
+    club, organiser = demo.club, demo.organiser
+    tonight = Session.objects.get(club=club, name="Tonight")
+    table = services.table_create(session=tonight, actor=organiser, name="Rummikub")
+    players = list(club.players.order_by("name")[:3])
+    game = services.game_create(
+        table=table, actor=organiser, preset=RulePreset.objects.get(club=None, key="international"),
+        players=players, point_value_minor=50,
+    )  # fmt: skip
+    a, b, c = (str(p.pk) for p in players)
+    hands = [
+        {"racks": {a: [], b: ["R5", "K12"], c: ["B3"]}, "winner": int(a), "win": "open",
+         "melded": {b: True, c: False}},
+        {"racks": {a: [], b: ["B9"], c: ["K3", "O4"]}, "winner": int(a), "win": "closed",
+         "melded": {b: False, c: True}, "closed_hand": [f"R{n}" for n in range(1, 14)] + ["R1"]},
+    ]  # fmt: skip
+    deal = None
+    for payload in hands:
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            deal, _ = services.deal_create_with_result(
+                game=game, actor=organiser, wild="", dealer=None, number=None,
+                is_tiebreaker=False, source="web", payload=payload,
+            )  # fmt: skip
+    assert deal is not None
+    return game, deal

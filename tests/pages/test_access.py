@@ -32,12 +32,15 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
         "new game form": (f"{c}/tables/{n.game.table_id}/games/new/", organise),
         "deal entry": (f"{c}/games/{n.game.pk}/deals/new/", score),
         "correction form": (f"{c}/deals/{deal.pk}/result/", score),
+        "club standings": (f"{c}/standings/", read),
+        "club settings": (f"{c}/settings/", organise),
     }
 
 
 PAGES = [
     "club home", "player page", "session page", "scoreboard fragment", "csv export", "game page",
     "deal page", "deal fragment", "new game form", "deal entry", "correction form",
+    "club standings", "club settings",
 ]  # fmt: skip
 
 
@@ -63,6 +66,11 @@ WRITES: list[tuple[str, Callable[[Pages], str], dict[str, str]]] = [
     ("table create", lambda p: f"/clubs/{p.slug}/sessions/{p.night.session.pk}/tables/",
      {"name": "T9"}),
     ("session close", lambda p: f"/clubs/{p.slug}/sessions/{p.night.session.pk}/close/", {}),
+    ("rejoin", lambda p: f"/clubs/{p.slug}/games/{p.night.game.pk}/rejoin/", {"player": "1"}),
+    ("split", lambda p: f"/clubs/{p.slug}/games/{p.night.game.pk}/split/", {"kind": "drops"}),
+    ("finish", lambda p: f"/clubs/{p.slug}/games/{p.night.game.pk}/finish/", {}),
+    ("metric order", lambda p: f"/clubs/{p.slug}/settings/standings-order/",
+     {"metric_1": "points"}),
 ]  # fmt: skip
 
 

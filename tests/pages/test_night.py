@@ -145,7 +145,8 @@ def test_public_standings(pages: Pages, client):
     club.public_standings = True
     club.save()
     body = client.get(url).content.decode()
-    assert "Farid" in body and "All time" in body and "+₹616.00" in body
+    # The current season, ranked by the club's metrics (by default points, deals won, win rate).
+    assert "Farid" in body and "Season" in body and ">+154<" in body and "100.0%" in body
     assert "Log in" in body  # anonymous
     projector = client.get(url + "?view=projector").content.decode()
     assert 'class="projector"' in projector and "topbar" not in projector

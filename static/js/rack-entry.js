@@ -1,0 +1,117 @@
+/* Rummikub result entry: the tiles typed on each rack are shown as tiles with their colour letter
+   (and the colour's name for screen readers), with a count and what the rack counts; unknown
+   tiles are named. The fields that do not apply (who moved last when someone went out, how an
+   International hand was won when nobody did, the closed hand unless the win was Closed) are
+   hidden. Without this script every field shows and the form posts what was typed. */
+(function () {
+  "use strict";
+
+  var form = document.getElementById("rack-form");
+  if (!form) return;
+
+  var settings = JSON.parse(form.dataset.settings || "{}");
+  var JOKER = settings.joker || 30;
+  var HIGH = settings.high; // International: 10, 11, 12, 13 and 1 count this much
+  var COLOURS = { K: "black", R: "red", B: "blue", O: "orange" };
+
+  function parse(token) {
+    var t = token.trim().toUpperCase();
+    if (t === "JK" || t.indexOf("JK=") === 0) return { code: t, joker: true, name: "joker" };
+    var colour = t.charAt(0);
+    var number = t.slice(1);
+    if (COLOURS[colour] && /^\d{1,2}$/.test(number) && +number >= 1 && +number <= 13) {
+      return { code: t, colour: colour, number: +number, name: COLOURS[colour] + " " + number };
+    }
+    return { code: t, unknown: true, name: "unknown tile " + t };
+  }
+
+  function value(tile) {
+    if (tile.joker) return JOKER;
+    if (HIGH && (tile.number >= 10 || tile.number === 1)) return HIGH;
+    return tile.number;
+  }
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function tileNode(tile) {
+    var node = el("span", "rtile" + (tile.colour ? " c-" + tile.colour.toLowerCase() : "") +
+      (tile.joker ? " joker" : "") + (tile.unknown ? " unknown bad" : ""));
+    node.title = tile.name;
+    var face = el("span");
+    face.setAttribute("aria-hidden", "true");
+    if (tile.colour) {
+      face.appendChild(el("span", "tc", tile.colour));
+      face.appendChild(document.createTextNode(String(tile.number)));
+    } else {
+      face.textContent = tile.joker ? "JK" : tile.code;
+    }
+    node.appendChild(face);
+    node.appendChild(el("span", "sr", tile.name));
+    return node;
+  }
+
+  function show(input) {
+    var target = document.getElementById("tiles-" + input.dataset.tilesFor);
+    if (!target) return;
+    var tiles = input.value.split(/[\s,;]+/).filter(Boolean).map(parse);
+    target.textContent = "";
+    if (!tiles.length) return;
+    var row = el("div", "rtiles");
+    tiles.forEach(function (tile) { row.appendChild(tileNode(tile)); });
+    target.appendChild(row);
+    var unknown = tiles.filter(function (t) { return t.unknown; });
+    var note = el("p", "eval");
+    if (unknown.length) {
+      note.appendChild(el("span", "no", "✗ Not a tile: " + unknown.map(function (t) { return t.code; }).join(", ")));
+    } else if (input.dataset.tilesFor === "closed") {
+      note.textContent = tiles.length + " of 14 tiles";
+    } else {
+      var total = tiles.reduce(function (sum, t) { return sum + value(t); }, 0);
+      note.textContent = tiles.length + " tile" + (tiles.length === 1 ? "" : "s") + " · counts " + total;
+    }
+    target.appendChild(note);
+  }
+
+  var winner = form.querySelector("#id_winner");
+  var win = form.querySelector("#id_win");
+
+  function toggle(selector, visible) {
+    Array.prototype.forEach.call(form.querySelectorAll(selector), function (node) {
+      node.hidden = !visible;
+    });
+  }
+
+  function refresh() {
+    var who = winner.value;
+    var somebody = who && who !== "none";
+    toggle("[data-show-when-winner]", somebody);
+    toggle("[data-show-when-nobody]", who === "none");
+    toggle("[data-show-when-closed]", somebody && win && win.value === "closed");
+    Array.prototype.forEach.call(form.querySelectorAll("fieldset.player"), function (set) {
+      var out = set.dataset.player === who;
+      set.classList.toggle("is-winner", out);
+      Array.prototype.forEach.call(set.querySelectorAll("[data-loser-only]"), function (node) {
+        node.hidden = out;
+      });
+    });
+    var line = document.getElementById("summary-line");
+    if (line) {
+      var chosen = winner.options[winner.selectedIndex];
+      line.textContent = !who ? "Say who went out." :
+        who === "none" ? "Nobody went out: the lowest rack wins." : chosen.text + " went out.";
+    }
+  }
+
+  Array.prototype.forEach.call(form.querySelectorAll("[data-tiles-for]"), function (input) {
+    input.addEventListener("input", function () { show(input); });
+    show(input);
+  });
+  winner.addEventListener("change", refresh);
+  if (win) win.addEventListener("change", refresh);
+  refresh();
+})();
