@@ -152,21 +152,29 @@ def result_totals(outcome: str, points: int, won: bool) -> dict[str, int]:
 
 
 def _upsert(club_id: int, deltas: dict[tuple[str, int, int], dict[str, int]]) -> None:
-    rows = [(key, values) for key, values in deltas.items() if any(values.values())]
+    rows = [
+        (club_id, scope, scope_id, player_id, *(values.get(name, 0) for name in TOTAL_FIELDS))
+        for (scope, scope_id, player_id), values in deltas.items()
+        if any(values.values())
+    ]
     if not rows:
         return
     table = connection.ops.quote_name(StandingRow._meta.db_table)
     columns = ["club_id", "scope", "scope_id", "player_id", *TOTAL_FIELDS]
-    placeholders = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    params: list[Any] = []
-    for (scope, scope_id, player_id), values in rows:
-        params += [club_id, scope, scope_id, player_id]
-        params += [values.get(name, 0) for name in TOTAL_FIELDS]
+    if connection.vendor == "postgresql":
+        # One array per column: the statement reads the same whatever the number of rows, so
+        # PostgreSQL prepares it once per connection rather than planning it for every deal.
+        kinds = ["bigint", "text", "bigint", "bigint", *["bigint"] * len(TOTAL_FIELDS)]
+        source = "SELECT * FROM UNNEST(" + ", ".join(f"%s::{kind}[]" for kind in kinds) + ")"
+        params: list[Any] = [list(column) for column in zip(*rows, strict=True)]
+    else:
+        row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+        source = "VALUES " + ", ".join([row] * len(rows))
+        params = [value for values in rows for value in values]
     updates = ", ".join(f"{name} = {table}.{name} + excluded.{name}" for name in TOTAL_FIELDS)
     sql = (
-        f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
-        + ", ".join([placeholders] * len(rows))
-        + f" ON CONFLICT (scope, scope_id, player_id) DO UPDATE SET {updates}"
+        f"INSERT INTO {table} ({', '.join(columns)}) {source}"
+        f" ON CONFLICT (scope, scope_id, player_id) DO UPDATE SET {updates}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -71,6 +71,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads of the dev server and the eager tasks share one file: wait rather than fail.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+else:
+    # A deal's submit and validation repeat the same dozen statements: with the values sent apart
+    # from the SQL, PostgreSQL prepares each statement once per connection (after its second use)
+    # instead of parsing and planning it for every deal.
+    PREPARE_AFTER = env.int("DB_PREPARE_AFTER", 2)
+    if PREPARE_AFTER > 0:
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=PREPARE_AFTER
+        )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.redis_url("REDIS_URL")

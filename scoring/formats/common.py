@@ -69,10 +69,7 @@ def reason_dicts(evaluation: DealEvaluation[int], names: dict[int, str]) -> list
 
 def seated_players(game: Game) -> dict[int, str]:
     """Every seat of the game in seat order: player id -> name."""
-    return {
-        seat.player_id: seat.player.name
-        for seat in game.seats.select_related("player").order_by("position")
-    }
+    return dict(game.seats.order_by("position").values_list("player_id", "player__name"))
 
 
 def player_balances(

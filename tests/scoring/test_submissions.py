@@ -246,6 +246,38 @@ def test_malformed_submission_is_400_and_stores_nothing(night):
     assert not Submission.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("cards", "message"),
+    [
+        (["2H", ["3H"]], "Not a valid string."),
+        (["2H", True], "Not a valid string."),
+        (["2H", "  "], "This field may not be blank."),
+        (["2H", "X" * 13], "Ensure this field has no more than 12 characters."),
+    ],
+)
+def test_a_card_that_is_not_a_short_string_is_400_naming_its_place(night, cards, message):
+    deal = new_deal(night)
+    line = {"player": night.players["Asha"].pk, "outcome": "loser", "cards": cards}
+    response = submit(night, deal["id"], {"results": [line]})
+    error = assert_error(response, 400, "invalid")
+    assert error["details"]["results"]["0"]["cards"] == {"1": [message]}
+    assert error["message"] == f"results: 0: cards: 1: {message}"
+    assert not Submission.objects.exists()
+
+
+def test_card_tokens_are_read_trimmed(night):
+    deal = new_deal(night, wild="QD")
+    padded = [[f" {card} " for card in group] for group in WINNER]
+    response = submit(
+        night, deal["id"], five_losers(night, Farid={"outcome": "winner", "groups": padded})
+    )
+    assert response.status_code == 202, response.json()
+    submission = Submission.objects.get()
+    farid = next(line for line in submission.payload["results"] if line["outcome"] == "winner")
+    assert farid["groups"] == WINNER
+    assert submission.status == "accepted"
+
+
 def test_correction_supersedes_and_reverses(night):
     deal = new_deal(night)
     first = read(night, submit(night, deal["id"], five_losers(night)).json()["url"])
