@@ -86,6 +86,21 @@ def celery_worker(redis_url: str, committing_db: None) -> Iterator[Any]:
             yield worker
     finally:
         app.conf.task_always_eager = True
+        _close_worker_connections()
+
+
+def _close_worker_connections() -> None:
+    """The worker's threads kept their database connections (reused between tasks, as in
+    production); end them, or the test database cannot be dropped at the end of the run."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 @dataclass
