@@ -99,10 +99,10 @@ def test_as_it_stood_after_a_session(standing, two_nights):
 
 
 def test_pages_keep_ties_across_the_page_break(standing, two_nights, monkeypatch):
-    import scoring.views
+    import scoring.views.standings
 
     first, _ = two_nights
-    monkeypatch.setattr(scoring.views, "PER_PAGE", 2)
+    monkeypatch.setattr(scoring.views.standings, "PER_PAGE", 2)
     player = client(standing, "player")
     base = f"/clubs/home/standings/?table=session:{first.table.session_id}"
     body = player.get(base).content

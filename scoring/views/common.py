@@ -1,0 +1,70 @@
+"""What the pages of a club night share: a club-scoped URL, the 404 of a selector's "not found",
+the polling stop signal, and the status of a deal or a version in words and signs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from clubs.models import Club
+from config.errors import NotFoundError
+from scoring.models import Deal, Submission
+
+GET = require_http_methods(["GET", "HEAD"])
+LIVE_STOP = "X-Live-Stop"  # tells static/js/live.js to stop polling: nothing will change
+
+
+def found(function: Any, **kwargs: Any) -> Any:
+    """A selector's "not found" is the page's 404."""
+    try:
+        return function(**kwargs)
+    except NotFoundError as exc:
+        raise Http404(exc.message) from None
+
+
+def club_url(name: str, club: Club, *args: Any) -> str:
+    return reverse(name, args=[club.slug, *args])
+
+
+# --- status words (colour is never the only signal: each has a word and a sign) ------------------
+
+SUBMISSION_SIGNS = {
+    Submission.Status.PENDING: ("…", "pending"),
+    Submission.Status.REJECTED: ("✗", "bad"),
+    Submission.Status.AWAITING_CONFIRMATION: ("?", "pending"),
+    Submission.Status.ACCEPTED: ("✓", "good"),
+    Submission.Status.SUPERSEDED: ("↺", "muted"),
+}
+DEAL_SIGNS = {
+    Deal.Status.OPEN: ("…", "pending"),
+    Deal.Status.AWAITING_CONFIRMATION: ("?", "pending"),
+    Deal.Status.FINAL: ("✓", "good"),
+}
+DEAL_WORDS = {
+    Deal.Status.OPEN: "No result yet",
+    Deal.Status.AWAITING_CONFIRMATION: "To confirm",
+    Deal.Status.FINAL: "Counted",
+}
+
+
+def _status(sign_map: dict[str, tuple[str, str]], status: str, label: str) -> dict[str, str]:
+    sign, tone = sign_map.get(status, ("", "muted"))
+    return {"value": status, "label": label, "sign": sign, "tone": tone}
+
+
+def submission_status(submission: Submission | None) -> dict[str, str] | None:
+    if submission is None:
+        return None
+    return _status(SUBMISSION_SIGNS, submission.status, submission.get_status_display())
+
+
+def deal_status(deal: Deal, latest: Submission | None) -> dict[str, str]:
+    if deal.status == Deal.Status.OPEN and latest is not None:
+        if latest.status == Submission.Status.REJECTED:
+            return _status(SUBMISSION_SIGNS, latest.status, "Rejected")
+        if latest.status == Submission.Status.PENDING:
+            return _status(SUBMISSION_SIGNS, latest.status, "Checking")
+    return _status(DEAL_SIGNS, deal.status, DEAL_WORDS.get(deal.status, deal.status))

@@ -1,0 +1,208 @@
+"""Entering a deal's result: the next deal (or the tie-breaker deal) of a game, and a new version
+of an existing deal (a correction), for Indian rummy hands and Rummikub racks."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from clubs import selectors as club_selectors
+from clubs.models import Club, Role
+from clubs.views import club_for_page, error_context, form_problem, render_club, service_status
+from config.errors import ServiceError
+from scoring import selectors, services
+from scoring.forms import DealEntryForm, RummikubEntryForm
+from scoring.models import Deal, Game, Submission
+from scoring.presets import game_rules
+from scoring.views.common import club_url, found
+
+
+def _entry_settings(game: Game) -> dict[str, Any]:
+    """What the entry page's script needs from the game's rules: decks (copies of each card) and
+    the points of outcomes that do not depend on the cards."""
+    rules = game_rules(game.preset)
+    indian = rules.indian
+    if indian is None:
+        return {"decks": 2, "fixed": {}, "cap": 80, "drops": True}
+    return {
+        "decks": indian.decks,
+        "cap": indian.cap,
+        "drops": indian.drops_allowed,
+        "fixed": {
+            "first_drop": indian.first_drop,
+            "middle_drop": indian.middle_drop,
+            "missed_turns": indian.missed_turns_points,
+            "wrong_show": indian.wrong_show,
+            "late_declare": indian.late_declare,
+            "winner": indian.winner,
+            "valid_not_declared": indian.valid_not_declared,
+        },
+    }
+
+
+EntryForm = DealEntryForm | RummikubEntryForm
+
+
+def _entry_page(
+    request: HttpRequest,
+    club: Club,
+    game: Game,
+    form: EntryForm,
+    *,
+    deal: Deal | None,
+    number: int,
+    tiebreaker: bool = False,
+    error: dict[str, str] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    context: dict[str, Any] = {
+        "game": game,
+        "session": game.table.session,
+        "table": game.table,
+        "deal": deal,
+        "number": number,
+        "form": form,
+        "lines": form.lines(),
+        "error": error,
+        "is_correction": deal is not None and deal.submissions.exists(),
+        "tiebreaker": tiebreaker or (deal is not None and deal.is_tiebreaker),
+        "indian": game.format != "rummikub",
+    }
+    if isinstance(form, RummikubEntryForm):
+        rules = game_rules(game.preset).rummikub
+        assert rules is not None
+        context["variant"] = rules.variant
+        context["international"] = form.international
+        context["rack_settings"] = json.dumps(
+            {
+                "joker": rules.joker_value,
+                "high": rules.high_tile_value if rules.variant == "international" else None,
+            }
+        )
+        return render_club(request, club, "scoring/rummikub_entry.html", context, status)
+    context["settings_json"] = json.dumps(_entry_settings(game))
+    context["evaluate_url"] = reverse("rules:evaluate")
+    return render_club(request, club, "scoring/deal_entry.html", context, status)
+
+
+def _entry_form(
+    game: Game, players: dict[int, str], data: Any = None, initial: Any = None
+) -> EntryForm:
+    seats = list(players.items())
+    if game.format == "rummikub":
+        rules = game_rules(game.preset).rummikub
+        assert rules is not None
+        international = rules.variant == "international"
+        return RummikubEntryForm(
+            data, seats=seats, initial=initial, international=international,
+            trump=international and bool(rules.trump_bonus),
+        )  # fmt: skip
+    return DealEntryForm(data, seats=seats, initial=initial)
+
+
+def _entry_error(exc: ServiceError) -> dict[str, str]:
+    return error_context(exc, {"wild", "dealer"})
+
+
+def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: bool) -> HttpResponse:
+    """Enter the next deal of a game (or its tie-breaker deal, between the players level at the
+    top): the deal and its first version in one step."""
+    skip_check = not tiebreaker or request.method == "POST"
+    if not skip_check and not selectors.game_state(game=game).get("tiebreaker_needed"):
+        messages.error(request, "No tie-breaker deal is due in this game.")
+        return redirect(club_url("game-page", club, game.pk))
+    number = (selectors.deal_list(game=game).last().number + 1) if game.deals.exists() else 1
+    players = selectors.deal_entry_players(game=game, is_tiebreaker=tiebreaker)
+    page = {"deal": None, "number": number, "tiebreaker": tiebreaker}
+    if request.method != "POST":
+        return _entry_page(request, club, game, _entry_form(game, players), **page)
+    form = _entry_form(game, players, request.POST)
+    if not form.is_valid():
+        return _entry_page(request, club, game, form, error=form_problem(form), status=400, **page)
+    wild, dealer_id = "", None
+    if isinstance(form, DealEntryForm):
+        wild = (form.cleaned_data.get("wild") or "").strip()
+        dealer_id = form.dealer_id()
+    try:
+        dealer = club_selectors.player_get(club=club, player_id=dealer_id) if dealer_id else None
+        deal, submission = services.deal_create_with_result(
+            game=game,
+            actor=request.user,
+            wild=wild,
+            dealer=dealer,
+            number=None,
+            is_tiebreaker=tiebreaker,
+            source=Submission.Source.WEB,
+            payload=form.payload(),
+            club=club,
+        )
+    except ServiceError as exc:
+        return _entry_page(
+            request, club, game, form, error=_entry_error(exc), status=service_status(exc), **page
+        )
+    return _after_submit(club, deal, submission)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def deal_new(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    """Enter the next deal of a game (the next game of a Rummikub match)."""
+    club = club_for_page(request, club_slug, Role.SCORER)
+    game = found(selectors.game_get, club=club, game_id=game_id)
+    return _deal_start(request, club, game, tiebreaker=False)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def deal_tiebreaker(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    """The tie-breaker deal of a deals game, between the players level on chips at the top."""
+    club = club_for_page(request, club_slug, Role.SCORER)
+    game = found(selectors.game_get, club=club, game_id=game_id)
+    return _deal_start(request, club, game, tiebreaker=True)
+
+
+def _after_submit(club: Club, deal: Deal, submission: Submission | None) -> HttpResponse:
+    url = club_url("deal-page", club, deal.pk)
+    if submission is not None:
+        url += f"?v={submission.pk}"
+    return redirect(url + "#result")
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def deal_result(request: HttpRequest, club_slug: str, deal_id: int) -> HttpResponse:
+    """Enter a result for an existing deal: its first, or a correction (a new version that starts
+    from the newest one)."""
+    club = club_for_page(request, club_slug, Role.SCORER)
+    deal = found(selectors.deal_get, club=club, deal_id=deal_id)
+    game = found(selectors.game_get, club=club, game_id=deal.game_id)
+    players = selectors.deal_entry_players(game=game, deal=deal)
+    page = {"deal": deal, "number": deal.number}
+    if request.method != "POST":
+        latest = selectors.submission_list(deal=deal).last()
+        payload = latest.payload if latest else None
+        if game.format == "rummikub":
+            initial = RummikubEntryForm.initial_from(payload)
+        else:
+            initial = DealEntryForm.initial_from(payload, deal.wild)
+        form = _entry_form(game, players, initial=initial)
+        return _entry_page(request, club, game, form, **page)
+    form = _entry_form(game, players, request.POST)
+    if not form.is_valid():
+        return _entry_page(request, club, game, form, error=form_problem(form), status=400, **page)
+    try:
+        submission = services.submission_create(
+            deal=deal, actor=request.user, source=Submission.Source.WEB, payload=form.payload()
+        )
+    except ServiceError as exc:
+        return _entry_page(
+            request, club, game, form, error=_entry_error(exc), status=service_status(exc), **page
+        )
+    return _after_submit(club, deal, submission)

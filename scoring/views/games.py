@@ -1,0 +1,304 @@
+"""Game pages: starting a game at a table, the game page with its deals and format panel, and what
+an organiser does to a game (add a seat, a pool rejoin or split, finish it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_http_methods, require_POST
+
+from clubs import selectors as club_selectors
+from clubs.models import Club, Role
+from clubs.views import (
+    club_for_page,
+    club_money,
+    error_context,
+    form_problem,
+    render_club,
+    service_status,
+    signed_number,
+)
+from config.errors import ServiceError
+from scoring import selectors, services
+from scoring.forms import OUTCOME_WORDS, GameForm, RejoinForm, SeatAddForm, SplitForm, to_minor
+from scoring.models import Deal, Game, Submission
+from scoring.presets import game_rules
+from scoring.views.common import GET, club_url, deal_status, found
+from scoring.views.panels import game_panel, rejoin_reason
+
+
+def _game_form(club: Club, data: Any = None) -> GameForm:
+    presets = selectors.preset_list(club=club)
+    seats = max([6, *[game_rules(p).max_players for p in presets if _rules_ok(p)]])
+    # The club's own points preset first, then the built-in points rummy, then the rest.
+    presets.sort(key=lambda p: (p.format != "points", p.club_id is None, p.format, p.name))
+    return GameForm(
+        data,
+        presets=[
+            (str(p.pk), f"{p.name} · {p.get_format_display()} (v{p.version})") for p in presets
+        ],
+        players=[(str(p.pk), p.name) for p in club_selectors.player_list(club=club, active=True)],
+        seats=min(seats, 12),
+        places=club.minor_places,
+    )
+
+
+def _rules_ok(preset: Any) -> bool:
+    try:
+        game_rules(preset)
+    except ServiceError:
+        return False
+    return True
+
+
+def _game_new_page(
+    request: HttpRequest,
+    club: Club,
+    table: Any,
+    form: GameForm,
+    error: dict[str, str] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    context = {"table": table, "session": table.session, "form": form, "error": error}
+    return render_club(request, club, "scoring/game_new.html", context, status)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def game_new(request: HttpRequest, club_slug: str, table_id: int) -> HttpResponse:
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    table = found(selectors.table_get, club=club, table_id=table_id)
+    if request.method != "POST":
+        return _game_new_page(request, club, table, _game_form(club))
+    form = _game_form(club, request.POST)
+    if not form.is_valid():
+        return _game_new_page(request, club, table, form, form_problem(form), 400)
+    try:
+        preset = selectors.preset_get(club=club, preset_id=int(form.cleaned_data["preset"]))
+        players = [club_selectors.player_get(club=club, player_id=pid) for pid in form.player_ids()]
+        game = services.game_create(
+            table=table,
+            actor=request.user,
+            preset=preset,
+            players=players,
+            point_value_minor=to_minor(form.cleaned_data.get("point_value"), club.minor_places),
+            entry_fee_minor=to_minor(form.cleaned_data.get("entry_fee"), club.minor_places),
+        )
+    except ServiceError as exc:
+        fields = {"preset", "players", "point_value_minor", "entry_fee_minor"}
+        error = error_context(exc, fields)
+        error["field"] = {"players": "seat_1", "point_value_minor": "point_value"}.get(
+            error["field"], error["field"]
+        )
+        return _game_new_page(request, club, table, form, error, service_status(exc))
+    messages.success(request, "The game is on. Enter the first deal when it is played.")
+    return redirect(club_url("game-page", club, game.pk))
+
+
+def _game_page(
+    request: HttpRequest,
+    club: Club,
+    game_id: int,
+    *,
+    error: dict[str, str] | None = None,
+    form_name: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    game = found(selectors.game_get, club=club, game_id=game_id)
+    seats = list(game.seats.all())
+    rows = selectors.game_deal_rows(game=game)
+    rummikub = game.format == "rummikub"
+    totals = {seat.player_id: {"points": 0, "money": 0} for seat in seats}
+    deal_rows = []
+    for row in rows:
+        cells = []
+        for seat in seats:
+            pid = seat.player_id
+            points = row.points.get(pid)
+            outcome = row.outcomes.get(pid)
+            if points is not None:
+                totals[pid]["points"] += points
+                totals[pid]["money"] += row.money_minor.get(pid, 0)
+            cells.append(
+                {
+                    "points": signed_number(points) if rummikub and points is not None else points,
+                    "outcome": OUTCOME_WORDS.get(outcome or "", outcome or ""),
+                    "won": outcome == "winner",
+                    "money": club_money(club, row.money_minor[pid], signed=True)
+                    if pid in row.money_minor
+                    else "",
+                }
+            )
+        deal_rows.append(
+            {
+                "row": row,
+                "status": deal_status(row.deal, row.latest),
+                "cells": cells,
+                "url": club_url("deal-page", club, row.deal.pk),
+            }
+        )
+    last = rows[-1] if rows else None
+    state = selectors.game_state(game=game)
+    unit = "game" if rummikub else "deal"
+    next_action = None
+    open_game = game.status == Game.Status.OPEN and game.table.session.status == "open"
+    if open_game:
+        if (
+            last is not None
+            and last.deal.status == Deal.Status.OPEN
+            and (last.latest is None or last.latest.status == Submission.Status.REJECTED)
+        ):
+            label = "Correct" if last.latest is not None else "Enter"
+            what = f"{unit} {last.deal.number}"
+            if last.deal.is_tiebreaker:
+                what = "the tie-breaker deal"
+            next_action = {
+                "label": f"{label} {what}",
+                "url": club_url("deal-result", club, last.deal.pk),
+            }
+        elif state.get("tiebreaker_needed"):
+            next_action = {
+                "label": "Play the tie-breaker deal",
+                "url": club_url("deal-tiebreaker", club, game.pk),
+            }
+        elif last is None or last.deal.status == Deal.Status.FINAL:
+            number = (last.deal.number + 1) if last else 1
+            next_action = {
+                "label": f"Enter {unit} {number}",
+                "url": club_url("deal-new", club, game.pk),
+            }
+    seated = {seat.player_id for seat in seats}
+    panel = game_panel(club, game, state, open_game)
+    context = {
+        "game": game,
+        "session": game.table.session,
+        "table": game.table,
+        "seats": [
+            {
+                "seat": seat,
+                "counted": signed_number(totals[seat.player_id]["points"])
+                if rummikub
+                else totals[seat.player_id]["points"],
+                "money": club_money(club, totals[seat.player_id]["money"], signed=True),
+            }
+            for seat in seats
+        ],
+        "deal_rows": deal_rows,
+        "has_money": bool(game.point_value_minor) and state.get("variant") != "international",
+        "point_value": club_money(club, game.point_value_minor),
+        "next_action": next_action,
+        "open_game": open_game,
+        "panel": panel,
+        "unit": unit,
+        "can_finish": open_game and game.format in ("points", "rummikub"),
+        "spare_players": [
+            p for p in club_selectors.player_list(club=club, active=True) if p.pk not in seated
+        ]
+        if open_game and game.format == "points"
+        else [],
+        "error": error,
+        "form_name": form_name,
+    }
+    return render_club(request, club, "scoring/game.html", context, status)
+
+
+@login_required
+@GET
+def game_page(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    return _game_page(request, club_for_page(request, club_slug), game_id)
+
+
+@login_required
+@require_POST
+def seat_add(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    game = found(selectors.game_get, club=club, game_id=game_id)
+    form = SeatAddForm(request.POST)
+    if not form.is_valid():
+        return _game_page(request, club, game_id, error=form_problem(form), status=400)
+    try:
+        player = club_selectors.player_get(club=club, player_id=form.cleaned_data["player"])
+        seat = services.seat_add(game=game, actor=request.user, player=player)
+    except ServiceError as exc:
+        return _game_page(
+            request, club, game_id, error=error_context(exc, {"player"}), status=service_status(exc)
+        )
+    messages.success(request, f"{seat.player.name} sits at seat {seat.position}.")
+    return redirect(club_url("game-page", club, game.pk))
+
+
+@login_required
+@require_POST
+def pool_rejoin(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    """An eliminated pool player buys in again."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    game = found(selectors.game_get, club=club, game_id=game_id)
+    form = RejoinForm(request.POST)
+    if not form.is_valid():
+        return _game_page(
+            request, club, game_id, error=form_problem(form), form_name="rejoin", status=400
+        )
+    try:
+        player = club_selectors.player_get(club=club, player_id=form.cleaned_data["player"])
+        score = services.pool_rejoin(game=game, actor=request.user, player=player)
+    except ServiceError as exc:
+        error = error_context(exc)
+        names = {seat.player_id: seat.player.name for seat in game.seats.all()}
+        error["message"] = rejoin_reason(exc.code, exc.message, exc.details, names)
+        return _game_page(
+            request, club, game_id, error=error, form_name="rejoin", status=service_status(exc)
+        )
+    fee = f", paying {club_money(club, game.entry_fee_minor)} again" if game.entry_fee_minor else ""
+    messages.success(request, f"{player.name} is back in at {score}{fee}.")
+    return redirect(club_url("game-page", club, game.pk) + "#pool")
+
+
+@login_required
+@require_POST
+def pool_split(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    """Record a split every remaining player agrees to; the game pays out and ends."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    game = found(selectors.game_get, club=club, game_id=game_id)
+    remaining = selectors.deal_entry_players(game=game) if game.format == "pool" else {}
+    form = SplitForm(request.POST, remaining=list(remaining.items()))
+    if not form.is_valid():
+        return _game_page(
+            request, club, game_id, error=form_problem(form), form_name="split", status=400
+        )
+    try:
+        agreed = [club_selectors.player_get(club=club, player_id=pid) for pid in form.agreed_ids()]
+        shares = services.pool_split(
+            game=game, actor=request.user, kind=form.cleaned_data["kind"], agreed=agreed
+        )
+    except ServiceError as exc:
+        return _game_page(
+            request, club, game_id, error=error_context(exc), form_name="split",
+            status=service_status(exc),
+        )  # fmt: skip
+    paid = ", ".join(
+        f"{remaining.get(pid, pid)} {club_money(club, amount)}" for pid, amount in shares.items()
+    )
+    messages.success(request, f"The split is recorded and the game is over: {paid}.")
+    return redirect(club_url("game-page", club, game.pk))
+
+
+@login_required
+@require_POST
+def game_finish(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    """Close a points table, or finish a Rummikub match (International settles)."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    game = found(selectors.game_get, club=club, game_id=game_id)
+    try:
+        services.game_finish(game=game, actor=request.user)
+    except ServiceError as exc:
+        return _game_page(
+            request, club, game_id, error=error_context(exc), form_name="finish",
+            status=service_status(exc),
+        )  # fmt: skip
+    done = "The match is over." if game.format == "rummikub" else "The table is closed."
+    messages.success(request, done)
+    return redirect(club_url("game-page", club, game.pk))

@@ -1,0 +1,323 @@
+"""Standings pages: the club's for its members (any season, session or game, now or as they stood
+after a session), the public standings of a club that publishes them, and the projector."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+
+from clubs import selectors as club_selectors
+from clubs.models import Club
+from clubs.views import (
+    club_for_page,
+    club_money,
+    error_context,
+    render_club,
+    service_status,
+    signed_number,
+)
+from config.errors import InvalidInput, ServiceError
+from scoring import selectors, standings
+from scoring.models import Game
+from scoring.views.common import GET, LIVE_STOP, club_url, found
+
+PER_PAGE = 25
+PROJECTOR_ROWS = 12
+SCOPE_WORDS = {"season": "Season", "session": "Session", "game": "Game"}
+
+
+def _metric_text(club: Club, metric_id: str, value: Any) -> str:
+    """A metric's value as a table shows it: net points and money signed, rates in per cent."""
+    if metric_id == "points":
+        return signed_number(int(value))
+    if metric_id == "money":
+        return club_money(club, int(value), signed=True)
+    if metric_id == "win_rate":
+        return f"{value * 100:.1f}%"
+    if metric_id == "points_per_deal":
+        text = f"{abs(value):.2f}"
+        return f"+{text}" if value > 0 else (f"−{text}" if value < 0 else text)
+    return str(value)
+
+
+def _int_param(raw: str | None, name: str) -> int | None:
+    if raw in (None, ""):
+        return None
+    assert raw is not None
+    if not raw.strip().isdigit():
+        raise InvalidInput(f"{name}: {raw!r} is not a whole number")
+    return int(raw)
+
+
+def _asked_scope(request: HttpRequest) -> tuple[str, int | None]:
+    """The scope a page asks for: ``?table=session:12`` (the page's one list) or, as in the API,
+    ``?scope=session&id=12``; nothing asked is the current season."""
+    picked = request.GET.get("table", "")
+    if ":" in picked:
+        scope, _, raw = picked.partition(":")
+        return scope, _int_param(raw, "table")
+    return request.GET.get("scope") or "season", _int_param(request.GET.get("id"), "id")
+
+
+def _scope_title(club: Club, scope: str, scope_id: int, choices: Any) -> str:
+    if scope == "season":
+        season = next((s for s in choices.seasons if s.pk == scope_id), None)
+        return f"Season {season.name}" if season else "Season"
+    if scope == "session":
+        session = next((s for s in choices.sessions if s.pk == scope_id), None)
+        session = session or found(
+            selectors.session_get, club=club, session_id=scope_id, with_tables=False
+        )
+        return session.name
+    game = next((g for g in choices.games if g.pk == scope_id), None)
+    game = game or found(selectors.game_get, club=club, game_id=scope_id, with_seats=False)
+    return _game_label(game)
+
+
+def _game_label(game: Game) -> str:
+    return f"{game.get_format_display()} at {game.table.name} · {game.table.session.name}"
+
+
+def _standing_lines(
+    club: Club, table: standings.StandingsTable, lines: list[Any], offset: int, more: Any
+) -> list[dict[str, Any]]:
+    """The lines of a page with their ranks: a rank shared with a neighbour (on this page or the
+    one before or after) reads ``=2``."""
+    shown = []
+    for index, line in enumerate(lines):
+        before = lines[index - 1].rank if index else None
+        after = lines[index + 1].rank if index + 1 < len(lines) else getattr(more, "rank", None)
+        tied = line.rank in (before, after) or (index == 0 and line.rank < offset + 1)
+        shown.append(
+            {
+                "rank": f"={line.rank}" if tied else str(line.rank),
+                "tied": tied,
+                "player_id": line.player_id,
+                "name": line.name,
+                "cells": [
+                    {
+                        "text": _metric_text(club, metric.id, line.metrics[metric.id]),
+                        "value": line.metrics[metric.id],
+                        "signed": metric.id in ("points", "money", "points_per_deal"),
+                    }
+                    for metric in table.metrics
+                ],
+            }
+        )
+    return shown
+
+
+def _standings_board(
+    club: Club, scope: str, scope_id: int, *, page: int, per_page: int, after: int | None
+) -> dict[str, Any]:
+    """One ranked table: a page of it, and whether there are more."""
+    offset = (page - 1) * per_page
+    if after is not None:
+        entry = selectors.ledger_entry_as_of(club=club, session_id=after)
+        table = standings.standings_table_as_of(
+            club=club, scope=scope, scope_id=scope_id, as_of_entry=entry
+        )
+        lines = table.lines[offset : offset + per_page + 1]
+    else:
+        table = standings.standings_table(
+            club=club, scope=scope, scope_id=scope_id, limit=per_page + 1, offset=offset
+        )
+        lines = table.lines
+    more = lines[per_page] if len(lines) > per_page else None
+    lines = lines[:per_page]
+    shown = _standing_lines(club, table, lines, offset, more)
+    return {
+        "metrics": table.metrics,
+        "lines": shown,
+        "any_tied": any(line["tied"] for line in shown),
+        "count": table.count,
+        "page": page,
+        "pages": max(1, -(-table.count // per_page)),
+        "first": offset + 1,
+        "last": offset + len(lines),
+    }
+
+
+def _scope_options(
+    choices: Any, games: list[dict[str, Any]], scope: str, scope_id: int
+) -> list[dict[str, Any]]:
+    """The page's one list of tables to show, grouped: seasons, sessions, games."""
+
+    def item(kind: str, pk: int, label: str, when: Any = None) -> dict[str, Any]:
+        selected = (kind, pk) == (scope, scope_id)
+        return {"value": f"{kind}:{pk}", "label": label, "when": when, "selected": selected}
+
+    groups = [
+        {"label": "Seasons", "items": [item("season", s.pk, f"Season {s.name}")
+                                       for s in choices.seasons]},
+        {"label": "Sessions", "items": [item("session", s.pk, s.name, s.started_at)
+                                        for s in choices.sessions]},
+        {"label": "Games", "items": [item("game", g["game"].pk, g["label"]) for g in games]},
+    ]  # fmt: skip
+    return [group for group in groups if group["items"]]
+
+
+def _page_link(request: HttpRequest, page: int) -> str:
+    query = request.GET.copy()
+    query["page"] = str(page)
+    return "?" + query.urlencode()
+
+
+def _standings_context(
+    request: HttpRequest, club: Club, *, per_page: int | None = None
+) -> tuple[dict[str, Any], int]:
+    """The standings a page asks for (scope, page, "as it stood after session S"), the lists to
+    choose from, and a service's refusal as the page's error."""
+    per_page = per_page or PER_PAGE
+    choices = selectors.standings_choices(club=club)
+    context: dict[str, Any] = {
+        "choices": choices,
+        "games": [{"game": g, "label": _game_label(g)} for g in choices.games],
+        "board": None,
+        "error": None,
+        "updated_at": timezone.now(),
+        "metric_labels": [m.label for m in standings.metric_order(club)],
+    }
+    status = 200
+    try:
+        scope, raw_id = _asked_scope(request)
+        page = max(1, _int_param(request.GET.get("page"), "page") or 1)
+        after = _int_param(request.GET.get("as_of_session"), "as_of_session")
+        if scope == "season" and raw_id is None and not choices.seasons:
+            context.update(scope="season", scope_id=None, title="This season", after=None)
+            return context, status
+        scope, scope_id = selectors.standings_scope(club=club, scope=scope, scope_id=raw_id)
+        board = _standings_board(club, scope, scope_id, page=page, per_page=per_page, after=after)
+    except ServiceError as exc:
+        context["error"] = error_context(exc)
+        context.update(scope="", scope_id=None, title="Standings", after=None)
+        context["options"] = _scope_options(choices, context["games"], "", 0)
+        context["after_options"] = [
+            {"value": str(s.pk), "session": s, "selected": False} for s in choices.sessions
+        ]
+        return context, service_status(exc)
+    title = _scope_title(club, scope, scope_id, choices)
+    context["options"] = _scope_options(choices, context["games"], scope, scope_id)
+    if not any(item["selected"] for group in context["options"] for item in group["items"]):
+        shown = {"value": f"{scope}:{scope_id}", "label": title, "when": None, "selected": True}
+        context["options"].insert(0, {"label": "Shown", "items": [shown]})
+    context["after_options"] = [
+        {"value": str(s.pk), "session": s, "selected": s.pk == after} for s in choices.sessions
+    ]
+    after_session = None
+    if after is not None:
+        after_session = next((s for s in choices.sessions if s.pk == after), None) or found(
+            selectors.session_get, club=club, session_id=after, with_tables=False
+        )
+    context.update(
+        scope=scope,
+        scope_id=scope_id,
+        picked=f"{scope}:{scope_id}",
+        scope_word=SCOPE_WORDS.get(scope, scope),
+        title=title,
+        after=after_session,
+        board=board,
+        first_url=_page_link(request, 1),
+        prev_url=_page_link(request, min(board["page"], board["pages"] + 1) - 1)
+        if board["page"] > 1
+        else "",
+        next_url=_page_link(request, board["page"] + 1) if board["page"] < board["pages"] else "",
+        query=request.GET.urlencode(),
+    )
+    return context, status
+
+
+@login_required
+@GET
+def club_standings(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """The club's standings for its members: any season, session or game, now or as they stood
+    after a session."""
+    club = club_for_page(request, club_slug)
+    context, status = _standings_context(request, club)
+    context["form_url"] = club_url("club-standings", club)
+    return render_club(request, club, "scoring/club_standings.html", context, status)
+
+
+def _public_club(club_slug: str) -> Club:
+    return found(club_selectors.club_get_public, slug=club_slug)
+
+
+def _render_public(
+    request: HttpRequest, club: Club, template: str, context: dict[str, Any], status: int = 200
+) -> HttpResponse:
+    with timezone.override(club.timezone):
+        return render(request, template, {"club": club, **context}, status=status)
+
+
+def _public_context(request: HttpRequest, club: Club) -> tuple[dict[str, Any], int]:
+    context, status = _standings_context(request, club)
+    live = reverse("public-live", args=[club.slug])
+    context["form_url"] = reverse("public-standings", args=[club.slug])
+    context["live_url"] = f"{live}?{context['query']}" if context.get("query") else live
+    context["live"] = context.get("after") is None and context["board"] is not None
+    return context, status
+
+
+@GET
+def public_standings(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = _public_club(club_slug)
+    if request.GET.get("view") == "projector":
+        return public_projector(request, club_slug)
+    context, status = _public_context(request, club)
+    return _render_public(request, club, "scoring/standings.html", context, status)
+
+
+def _projector_context(request: HttpRequest, club: Club) -> tuple[dict[str, Any], int]:
+    """The projector: the table asked for; asked nothing, the latest session beside the
+    current season."""
+    asked = any(request.GET.get(k) for k in ("table", "scope", "id", "as_of_session"))
+    context, status = _standings_context(request, club, per_page=PROJECTOR_ROWS)
+    boards = []
+    if context["board"] is not None:
+        title = context["title"]
+        if context.get("after") is not None:
+            title += f" · after {context['after'].name}"
+        boards.append({"title": title, "board": context["board"], "live": False})
+    if not asked and context["error"] is None:
+        latest = selectors.session_list(club=club).first()
+        if latest is not None:
+            board = _standings_board(
+                club, "session", latest.pk, page=1, per_page=PROJECTOR_ROWS, after=None
+            )
+            if board["lines"]:
+                boards.insert(
+                    0, {"title": latest.name, "board": board, "live": latest.status == "open"}
+                )
+    context["boards"] = boards
+    context["any_tied"] = any(b["board"]["any_tied"] for b in boards)
+    return context, status
+
+
+@GET
+def public_projector(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = _public_club(club_slug)
+    context, status = _projector_context(request, club)
+    live = reverse("public-live", args=[club.slug]) + "?view=projector"
+    context["live_url"] = live + (f"&{context['query']}" if context.get("query") else "")
+    return _render_public(request, club, "scoring/standings_projector.html", context, status)
+
+
+@GET
+def public_standings_fragment(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """The live part of the public standings (or of the projector with ``?view=projector``)."""
+    club = _public_club(club_slug)
+    if request.GET.get("view") == "projector":
+        context, status = _projector_context(request, club)
+        template = "scoring/_standings_projector.html"
+    else:
+        context, status = _public_context(request, club)
+        template = "scoring/_standings.html"
+    response = _render_public(request, club, template, context, status)
+    if context.get("after") is not None:
+        response[LIVE_STOP] = "1"
+    return response
