@@ -1,160 +1,29 @@
-"""Pages about clubs: the home page, a club's home, a player's page. They read through the same
-selectors and write through the same services as the API.
-
-Also the small helpers every page shares: resolving the club and the caller's role, showing a
-service's error on the page, money in the club's currency, cards with their suit symbols."""
+"""Pages about clubs: the home page, a club's home, a player's page, the club's settings. They
+read through the same selectors and write through the same services as the API."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import zoneinfo
+from functools import partial
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_POST
 
 from clubs import selectors, services
+from clubs.display import club_money, signed_number
 from clubs.forms import MemberForm, PlayerForm, PublicStandingsForm, StandingsOrderForm
 from clubs.models import ROLE_RANK, Club, Role
-from config.errors import NotAllowed, NotFoundError, ServiceError
-
-# --- shared page helpers -------------------------------------------------------------------------
-
-CURRENCY_SYMBOLS = {
-    "INR": "₹", "USD": "$", "EUR": "€", "GBP": "£", "ILS": "₪", "JPY": "¥", "KRW": "₩",
-    "AUD": "A$", "CAD": "C$", "NZD": "NZ$", "SGD": "S$", "HKD": "HK$", "CHF": "CHF ",
-}  # fmt: skip
-
-SUITS = {
-    "S": ("♠", "spades", False),
-    "H": ("♥", "hearts", True),
-    "D": ("♦", "diamonds", True),
-    "C": ("♣", "clubs", False),
-}
-SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
-RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
-JOKER_WORDS = {"JK", "PJ", "JOKER"}
-
-
-def format_money(minor: int | None, currency: str, places: int, *, signed: bool = False) -> str:
-    """``82400`` INR -> ``₹824.00``; a loss reads ``−₹824.00``; ``signed`` adds ``+`` to gains."""
-    minor = minor or 0
-    sign = "−" if minor < 0 else ("+" if signed and minor > 0 else "")
-    whole, fraction = divmod(abs(minor), 10**places) if places else (abs(minor), 0)
-    number = f"{whole:,}.{fraction:0{places}d}" if places else f"{whole:,}"
-    symbol = CURRENCY_SYMBOLS.get(currency)
-    return f"{sign}{symbol}{number}" if symbol else f"{sign}{number} {currency}"
-
-
-def club_money(club: Club, minor: int | None, *, signed: bool = False) -> str:
-    return format_money(minor, club.currency, club.minor_places, signed=signed)
-
-
-def signed_number(value: int | None) -> str:
-    value = value or 0
-    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
-
-
-@dataclass(frozen=True)
-class CardView:
-    """A card as a page shows it: ``10♥`` with a spoken name, and its colour as a class only."""
-
-    code: str
-    rank: str
-    symbol: str
-    name: str
-    red: bool
-    known: bool = True
-
-    @property
-    def text(self) -> str:
-        return f"{self.rank}{self.symbol}"
-
-
-def card_view(token: object) -> CardView:
-    raw = str(token).strip()
-    upper = raw.upper()
-    if upper in JOKER_WORDS:
-        return CardView("JK", "JK", "", "printed joker", False)
-    suit = SUIT_LETTERS.get(raw[-1:], upper[-1:])
-    rank = upper[:-1].replace("♥️", "")
-    rank = "10" if rank == "T" else rank
-    if suit in SUITS and rank in {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"}:
-        symbol, suit_name, red = SUITS[suit]
-        return CardView(
-            rank + suit, rank, symbol, f"{RANK_NAMES.get(rank, rank)} of {suit_name}", red
-        )
-    return CardView(raw, raw, "", f"unknown card {raw}", False, known=False)
-
-
-def cards_view(tokens: Any) -> list[CardView]:
-    return [card_view(token) for token in tokens or []]
-
-
-def club_for_page(request: HttpRequest, slug: str, min_role: str = Role.PLAYER) -> Club:
-    """The club and the caller's role (``club.caller_role``), as pages need them: an outsider
-    gets 404 and a member without the role 403, as in the API."""
-    try:
-        return selectors.club_get_for_user(user=request.user, slug=slug, min_role=min_role)
-    except NotFoundError as exc:
-        raise Http404(exc.message) from None
-    except NotAllowed as exc:
-        raise PermissionDenied(exc.message) from None
-
-
-def can(club: Club, role: str) -> bool:
-    return selectors.role_at_least(getattr(club, "caller_role", None), role)
-
-
-def role_flags(club: Club) -> dict[str, bool]:
-    return {
-        "can_organise": can(club, Role.ORGANISER),
-        "can_score": can(club, Role.SCORER),
-        "is_owner": can(club, Role.OWNER),
-    }
-
-
-def render_club(
-    request: HttpRequest,
-    club: Club,
-    template: str,
-    context: dict[str, Any],
-    status: int = 200,
-) -> HttpResponse:
-    """Render a page of ``club`` in the club's time zone, with the role flags."""
-    with timezone.override(club.timezone):
-        return render(
-            request,
-            template,
-            {"club": club, **role_flags(club), **context},
-            status=status,
-        )
-
-
-def error_context(exc: ServiceError, fields: set[str] | frozenset[str] = frozenset()) -> dict:
-    """A service's refusal as a page shows it: the message, and the field it names (services
-    write ``"field: why"``) when that field is on the form."""
-    field = exc.message.split(":", 1)[0].strip() if ":" in exc.message else ""
-    return {"message": exc.message, "field": field if field in fields else "", "code": exc.code}
-
-
-def service_status(exc: ServiceError) -> int:
-    """The page's status for a refused form: the service's own, but never a 5xx."""
-    return exc.status if 400 <= exc.status < 500 else 400
-
-
-def form_problem(form: Any) -> dict[str, str]:
-    """A Django form's first problem, shaped like ``error_context``."""
-    for field, errors in form.errors.items():
-        label = form.fields[field].label if field in form.fields else ""
-        prefix = f"{label}: " if label and field != "__all__" else ""
-        return {"message": f"{prefix}{errors[0]}", "field": field, "code": "invalid"}
-    return {"message": "check the form", "field": "", "code": "invalid"}
-
+from clubs.pages import GET, club_for_page, club_url, form_post, found, render_club
+from config.errors import ServiceError
+from scoring import selectors as scoring_selectors
+from scoring import services as scoring_services
+from scoring import standings
+from scoring.forms import OUTCOME_WORDS
 
 # --- the home page -------------------------------------------------------------------------------
 
@@ -188,8 +57,6 @@ def club_home_page(
     status: int = 200,
 ) -> HttpResponse:
     """The club's home; a refused form shows its error beside the form it came from."""
-    from scoring import selectors as scoring_selectors
-
     sessions = list(scoring_selectors.session_list(club=club))
     context = {
         "open_sessions": [s for s in sessions if s.status == "open"],
@@ -209,13 +76,11 @@ def club_home_page(
 
 
 def _zone(club: Club) -> Any:
-    import zoneinfo
-
     return zoneinfo.ZoneInfo(club.timezone)
 
 
 @login_required
-@require_http_methods(["GET", "HEAD"])
+@GET
 def club_home(request: HttpRequest, club_slug: str) -> HttpResponse:
     return club_home_page(request, club_for_page(request, club_slug))
 
@@ -225,28 +90,17 @@ def club_home(request: HttpRequest, club_slug: str) -> HttpResponse:
 def player_add(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.ORGANISER)
     form = PlayerForm(request.POST)
-    values = {"player_name": request.POST.get("name", "")}
-    if not form.is_valid():
-        return club_home_page(
-            request, club, error=form_problem(form), form_name="player", values=values, status=400
-        )
-    try:
+
+    def add() -> HttpResponse:
         player = services.player_create(
             club=club, actor=request.user, name=form.cleaned_data["name"]
         )
-    except ServiceError as exc:
-        return club_home_page(
-            request,
-            club,
-            error=error_context(exc, {"name"}),
-            form_name="player",
-            values=values,
-            status=service_status(exc),
-        )
-    from django.contrib import messages
+        messages.success(request, f"{player.name} is on the roster.")
+        return redirect(club_url("club-home", club) + "#players")
 
-    messages.success(request, f"{player.name} is on the roster.")
-    return redirect(reverse("club-home", args=[club.slug]) + "#players")
+    values = {"player_name": request.POST.get("name", "")}
+    page = partial(club_home_page, request, club, form_name="player", values=values)
+    return form_post(form, add, page, fields={"name"})
 
 
 @login_required
@@ -254,12 +108,8 @@ def player_add(request: HttpRequest, club_slug: str) -> HttpResponse:
 def member_add(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.ORGANISER)
     form = MemberForm(request.POST)
-    values = {"username": request.POST.get("username", ""), "role": request.POST.get("role", "")}
-    if not form.is_valid():
-        return club_home_page(
-            request, club, error=form_problem(form), form_name="member", values=values, status=400
-        )
-    try:
+
+    def add() -> HttpResponse:
         membership = services.membership_add(
             club=club,
             actor=request.user,
@@ -267,21 +117,14 @@ def member_add(request: HttpRequest, club_slug: str) -> HttpResponse:
             username=form.cleaned_data["username"],
             role=form.cleaned_data["role"],
         )
-    except ServiceError as exc:
-        return club_home_page(
-            request,
-            club,
-            error=error_context(exc, {"username", "role"}),
-            form_name="member",
-            values=values,
-            status=service_status(exc),
+        messages.success(
+            request, f"{membership.user.get_username()} joined as {membership.get_role_display()}."
         )
-    from django.contrib import messages
+        return redirect(club_url("club-home", club) + "#members")
 
-    messages.success(
-        request, f"{membership.user.get_username()} joined as {membership.get_role_display()}."
-    )
-    return redirect(reverse("club-home", args=[club.slug]) + "#members")
+    values = {"username": request.POST.get("username", ""), "role": request.POST.get("role", "")}
+    page = partial(club_home_page, request, club, form_name="member", values=values)
+    return form_post(form, add, page, fields={"username", "role"})
 
 
 # --- a player's page -----------------------------------------------------------------------------
@@ -326,16 +169,10 @@ def running_chart(running: list[int]) -> dict[str, Any] | None:
 
 
 @login_required
-@require_http_methods(["GET", "HEAD"])
+@GET
 def player_page(request: HttpRequest, club_slug: str, player_id: int) -> HttpResponse:
-    from scoring import selectors as scoring_selectors
-    from scoring.forms import OUTCOME_WORDS
-
     club = club_for_page(request, club_slug)
-    try:
-        player = selectors.player_get(club=club, player_id=player_id)
-    except NotFoundError as exc:
-        raise Http404(exc.message) from None
+    player = found(selectors.player_get, club=club, player_id=player_id)
     history = scoring_selectors.player_history(player=player)
     rows = [
         {
@@ -383,8 +220,6 @@ def _settings_page(
     form_name: str = "",
     status: int = 200,
 ) -> HttpResponse:
-    from scoring import standings
-
     metrics = list(standings.METRICS.values())
     try:
         current = standings.metric_order(club)
@@ -413,7 +248,7 @@ def _settings_page(
 
 
 @login_required
-@require_http_methods(["GET", "HEAD"])
+@GET
 def club_settings(request: HttpRequest, club_slug: str) -> HttpResponse:
     return _settings_page(request, club_for_page(request, club_slug, Role.ORGANISER))
 
@@ -422,55 +257,41 @@ def club_settings(request: HttpRequest, club_slug: str) -> HttpResponse:
 @require_POST
 def standings_order_set(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The order of metrics that ranks the club's standings (``reset``: the default order)."""
-    from django.contrib import messages
-
-    from scoring import services as scoring_services
-    from scoring import standings
-
     club = club_for_page(request, club_slug, Role.ORGANISER)
     metrics = list(standings.METRICS.values())
     form = StandingsOrderForm(
         request.POST, metrics=[(m.id, m.label) for m in metrics], places=len(metrics)
     )
-    if not form.is_valid():
-        return _settings_page(
-            request, club, form=form, error=form_problem(form), form_name="order", status=400
-        )
-    order = [] if request.POST.get("reset") else form.order()
-    try:
-        club = scoring_services.standings_order_set(club=club, actor=request.user, order=order)
-    except ServiceError as exc:
-        return _settings_page(
-            request, club, form=form, error=error_context(exc), form_name="order",
-            status=service_status(exc),
-        )  # fmt: skip
-    labels = [metric.label for metric in standings.metric_order(club)]
-    default = " (the default)" if not order else ""
-    messages.success(request, f"Standings are ranked by {', then '.join(labels)}{default}.")
-    return redirect(reverse("club-settings", args=[club.slug]) + "#order")
+
+    def order_set() -> HttpResponse:
+        order = [] if request.POST.get("reset") else form.order()
+        ordered = scoring_services.standings_order_set(club=club, actor=request.user, order=order)
+        labels = [metric.label for metric in standings.metric_order(ordered)]
+        default = " (the default)" if not order else ""
+        messages.success(request, f"Standings are ranked by {', then '.join(labels)}{default}.")
+        return redirect(club_url("club-settings", ordered) + "#order")
+
+    return form_post(
+        form, order_set, partial(_settings_page, request, club, form=form, form_name="order")
+    )
 
 
 @login_required
 @require_POST
 def public_standings_set(request: HttpRequest, club_slug: str) -> HttpResponse:
     """Show the standings to anyone, or only to members (owners only)."""
-    from django.contrib import messages
-
     club = club_for_page(request, club_slug, Role.OWNER)
-    form = PublicStandingsForm(request.POST)
-    form.is_valid()
-    public = bool(form.cleaned_data.get("public"))
-    try:
-        club = services.club_update(club=club, actor=request.user, public_standings=public)
-    except ServiceError as exc:
-        return _settings_page(
-            request, club, error=error_context(exc), form_name="public",
-            status=service_status(exc),
-        )  # fmt: skip
-    messages.success(
-        request,
-        "The standings are public: anyone with the link sees them."
-        if club.public_standings
-        else "The standings are for members only.",
-    )
-    return redirect(reverse("club-settings", args=[club.slug]) + "#public")
+    form = PublicStandingsForm(request.POST)  # a checkbox: always valid, unticked is "members only"
+
+    def public_set() -> HttpResponse:
+        public = bool(form.cleaned_data.get("public"))
+        updated = services.club_update(club=club, actor=request.user, public_standings=public)
+        messages.success(
+            request,
+            "The standings are public: anyone with the link sees them."
+            if updated.public_standings
+            else "The standings are for members only.",
+        )
+        return redirect(club_url("club-settings", updated) + "#public")
+
+    return form_post(form, public_set, partial(_settings_page, request, club, form_name="public"))

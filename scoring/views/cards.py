@@ -1,11 +1,57 @@
-"""Rummikub tiles as pages show them: the colour as a letter and a word, never by colour alone."""
+"""Cards and Rummikub tiles as pages show them: a card with its suit symbol and a spoken name, its
+colour as a class only; a tile's colour as a letter and a word, never by colour alone."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
+SUITS = {
+    "S": ("♠", "spades", False),
+    "H": ("♥", "hearts", True),
+    "D": ("♦", "diamonds", True),
+    "C": ("♣", "clubs", False),
+}
+SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+JOKER_WORDS = {"JK", "PJ", "JOKER"}
 TILE_COLOURS = {"K": "black", "R": "red", "B": "blue", "O": "orange"}
+
+
+@dataclass(frozen=True)
+class CardView:
+    """A card as a page shows it: ``10♥`` with a spoken name, and its colour as a class only."""
+
+    code: str
+    rank: str
+    symbol: str
+    name: str
+    red: bool
+    known: bool = True
+
+    @property
+    def text(self) -> str:
+        return f"{self.rank}{self.symbol}"
+
+
+def card_view(token: object) -> CardView:
+    raw = str(token).strip()
+    upper = raw.upper()
+    if upper in JOKER_WORDS:
+        return CardView("JK", "JK", "", "printed joker", False)
+    suit = SUIT_LETTERS.get(raw[-1:], upper[-1:])
+    rank = upper[:-1].replace("♥️", "")
+    rank = "10" if rank == "T" else rank
+    if suit in SUITS and rank in {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"}:
+        symbol, suit_name, red = SUITS[suit]
+        return CardView(
+            rank + suit, rank, symbol, f"{RANK_NAMES.get(rank, rank)} of {suit_name}", red
+        )
+    return CardView(raw, raw, "", f"unknown card {raw}", False, known=False)
+
+
+def cards_view(tokens: Any) -> list[CardView]:
+    return [card_view(token) for token in tokens or []]
 
 
 @dataclass(frozen=True)

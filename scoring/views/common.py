@@ -1,32 +1,11 @@
-"""What the pages of a club night share: a club-scoped URL, the 404 of a selector's "not found",
-the polling stop signal, and the status of a deal or a version in words and signs."""
+"""What the pages of a club night share: the signal that stops polling, and the status of a deal
+or a version in words and signs."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.http import Http404
-from django.urls import reverse
-from django.views.decorators.http import require_http_methods
-
-from clubs.models import Club
-from config.errors import NotFoundError
 from scoring.models import Deal, Submission
 
-GET = require_http_methods(["GET", "HEAD"])
 LIVE_STOP = "X-Live-Stop"  # tells static/js/live.js to stop polling: nothing will change
-
-
-def found(function: Any, **kwargs: Any) -> Any:
-    """A selector's "not found" is the page's 404."""
-    try:
-        return function(**kwargs)
-    except NotFoundError as exc:
-        raise Http404(exc.message) from None
-
-
-def club_url(name: str, club: Club, *args: Any) -> str:
-    return reverse(name, args=[club.slug, *args])
 
 
 # --- status words (colour is never the only signal: each has a word and a sign) ------------------

@@ -4,6 +4,7 @@ of an existing deal (a correction), for Indian rummy hands and Rummikub racks.""
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -15,13 +16,11 @@ from django.views.decorators.http import require_http_methods
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Role
-from clubs.views import club_for_page, error_context, form_problem, render_club, service_status
-from config.errors import ServiceError
+from clubs.pages import club_for_page, club_url, form_post, found, render_club
 from scoring import selectors, services
 from scoring.forms import DealEntryForm, RummikubEntryForm
 from scoring.models import Deal, Game, Submission
 from scoring.presets import game_rules
-from scoring.views.common import club_url, found
 
 
 def _entry_settings(game: Game) -> dict[str, Any]:
@@ -107,8 +106,8 @@ def _entry_form(
     return DealEntryForm(data, seats=seats, initial=initial)
 
 
-def _entry_error(exc: ServiceError) -> dict[str, str]:
-    return error_context(exc, {"wild", "dealer"})
+# The fields of the entry form a refusal may name.
+ENTRY_FIELDS = {"wild", "dealer"}
 
 
 def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: bool) -> HttpResponse:
@@ -120,17 +119,18 @@ def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: boo
         return redirect(club_url("game-page", club, game.pk))
     number = (selectors.deal_list(game=game).last().number + 1) if game.deals.exists() else 1
     players = selectors.deal_entry_players(game=game, is_tiebreaker=tiebreaker)
-    page = {"deal": None, "number": number, "tiebreaker": tiebreaker}
+    page = partial(
+        _entry_page, request, club, game, deal=None, number=number, tiebreaker=tiebreaker
+    )
     if request.method != "POST":
-        return _entry_page(request, club, game, _entry_form(game, players), **page)
+        return page(_entry_form(game, players))
     form = _entry_form(game, players, request.POST)
-    if not form.is_valid():
-        return _entry_page(request, club, game, form, error=form_problem(form), status=400, **page)
-    wild, dealer_id = "", None
-    if isinstance(form, DealEntryForm):
-        wild = (form.cleaned_data.get("wild") or "").strip()
-        dealer_id = form.dealer_id()
-    try:
+
+    def create() -> HttpResponse:
+        wild, dealer_id = "", None
+        if isinstance(form, DealEntryForm):
+            wild = (form.cleaned_data.get("wild") or "").strip()
+            dealer_id = form.dealer_id()
         dealer = club_selectors.player_get(club=club, player_id=dealer_id) if dealer_id else None
         deal, submission = services.deal_create_with_result(
             game=game,
@@ -143,11 +143,9 @@ def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: boo
             payload=form.payload(),
             club=club,
         )
-    except ServiceError as exc:
-        return _entry_page(
-            request, club, game, form, error=_entry_error(exc), status=service_status(exc), **page
-        )
-    return _after_submit(club, deal, submission)
+        return _after_submit(club, deal, submission)
+
+    return form_post(form, create, partial(page, form), fields=ENTRY_FIELDS)
 
 
 @login_required
@@ -184,7 +182,7 @@ def deal_result(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespo
     deal = found(selectors.deal_get, club=club, deal_id=deal_id)
     game = found(selectors.game_get, club=club, game_id=deal.game_id)
     players = selectors.deal_entry_players(game=game, deal=deal)
-    page = {"deal": deal, "number": deal.number}
+    page = partial(_entry_page, request, club, game, deal=deal, number=deal.number)
     if request.method != "POST":
         latest = selectors.submission_list(deal=deal).last()
         payload = latest.payload if latest else None
@@ -192,17 +190,13 @@ def deal_result(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespo
             initial = RummikubEntryForm.initial_from(payload)
         else:
             initial = DealEntryForm.initial_from(payload, deal.wild)
-        form = _entry_form(game, players, initial=initial)
-        return _entry_page(request, club, game, form, **page)
+        return page(_entry_form(game, players, initial=initial))
     form = _entry_form(game, players, request.POST)
-    if not form.is_valid():
-        return _entry_page(request, club, game, form, error=form_problem(form), status=400, **page)
-    try:
+
+    def correct() -> HttpResponse:
         submission = services.submission_create(
             deal=deal, actor=request.user, source=Submission.Source.WEB, payload=form.payload()
         )
-    except ServiceError as exc:
-        return _entry_page(
-            request, club, game, form, error=_entry_error(exc), status=service_status(exc), **page
-        )
-    return _after_submit(club, deal, submission)
+        return _after_submit(club, deal, submission)
+
+    return form_post(form, correct, partial(page, form), fields=ENTRY_FIELDS)

@@ -3,6 +3,7 @@ an organiser does to a game (add a seat, a pool rejoin or split, finish it)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -12,23 +13,30 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
+from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
-from clubs.views import (
+from clubs.pages import (
+    GET,
     club_for_page,
-    club_money,
+    club_url,
     error_context,
+    form_post,
     form_problem,
+    found,
     render_club,
     service_status,
-    signed_number,
 )
 from config.errors import ServiceError
 from scoring import selectors, services
 from scoring.forms import OUTCOME_WORDS, GameForm, RejoinForm, SeatAddForm, SplitForm, to_minor
 from scoring.models import Deal, Game, Submission
 from scoring.presets import game_rules
-from scoring.views.common import GET, club_url, deal_status, found
+from scoring.views.common import deal_status
 from scoring.views.panels import game_panel, rejoin_reason
+
+# A service's refusal names its argument; the page marks the form field it came from (a field
+# per seat for ``players``).
+GAME_FORM_FIELDS = {"players": "seat_1", "point_value_minor": "point_value"}
 
 
 def _game_form(club: Club, data: Any = None) -> GameForm:
@@ -60,9 +68,12 @@ def _game_new_page(
     club: Club,
     table: Any,
     form: GameForm,
+    *,
     error: dict[str, str] | None = None,
     status: int = 200,
 ) -> HttpResponse:
+    if error is not None:
+        error["field"] = GAME_FORM_FIELDS.get(error["field"], error["field"])
     context = {"table": table, "session": table.session, "form": form, "error": error}
     return render_club(request, club, "scoring/game_new.html", context, status)
 
@@ -75,9 +86,8 @@ def game_new(request: HttpRequest, club_slug: str, table_id: int) -> HttpRespons
     if request.method != "POST":
         return _game_new_page(request, club, table, _game_form(club))
     form = _game_form(club, request.POST)
-    if not form.is_valid():
-        return _game_new_page(request, club, table, form, form_problem(form), 400)
-    try:
+
+    def create() -> HttpResponse:
         preset = selectors.preset_get(club=club, preset_id=int(form.cleaned_data["preset"]))
         players = [club_selectors.player_get(club=club, player_id=pid) for pid in form.player_ids()]
         game = services.game_create(
@@ -88,15 +98,12 @@ def game_new(request: HttpRequest, club_slug: str, table_id: int) -> HttpRespons
             point_value_minor=to_minor(form.cleaned_data.get("point_value"), club.minor_places),
             entry_fee_minor=to_minor(form.cleaned_data.get("entry_fee"), club.minor_places),
         )
-    except ServiceError as exc:
-        fields = {"preset", "players", "point_value_minor", "entry_fee_minor"}
-        error = error_context(exc, fields)
-        error["field"] = {"players": "seat_1", "point_value_minor": "point_value"}.get(
-            error["field"], error["field"]
-        )
-        return _game_new_page(request, club, table, form, error, service_status(exc))
-    messages.success(request, "The game is on. Enter the first deal when it is played.")
-    return redirect(club_url("game-page", club, game.pk))
+        messages.success(request, "The game is on. Enter the first deal when it is played.")
+        return redirect(club_url("game-page", club, game.pk))
+
+    page = partial(_game_new_page, request, club, table, form)
+    fields = {"preset", "players", "point_value_minor", "entry_fee_minor"}
+    return form_post(form, create, page, fields=fields)
 
 
 def _game_page(
@@ -218,17 +225,14 @@ def seat_add(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse
     club = club_for_page(request, club_slug, Role.ORGANISER)
     game = found(selectors.game_get, club=club, game_id=game_id)
     form = SeatAddForm(request.POST)
-    if not form.is_valid():
-        return _game_page(request, club, game_id, error=form_problem(form), status=400)
-    try:
+
+    def add() -> HttpResponse:
         player = club_selectors.player_get(club=club, player_id=form.cleaned_data["player"])
         seat = services.seat_add(game=game, actor=request.user, player=player)
-    except ServiceError as exc:
-        return _game_page(
-            request, club, game_id, error=error_context(exc, {"player"}), status=service_status(exc)
-        )
-    messages.success(request, f"{seat.player.name} sits at seat {seat.position}.")
-    return redirect(club_url("game-page", club, game.pk))
+        messages.success(request, f"{seat.player.name} sits at seat {seat.position}.")
+        return redirect(club_url("game-page", club, game.pk))
+
+    return form_post(form, add, partial(_game_page, request, club, game_id), fields={"player"})
 
 
 @login_required
@@ -265,25 +269,20 @@ def pool_split(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespon
     game = found(selectors.game_get, club=club, game_id=game_id)
     remaining = selectors.deal_entry_players(game=game) if game.format == "pool" else {}
     form = SplitForm(request.POST, remaining=list(remaining.items()))
-    if not form.is_valid():
-        return _game_page(
-            request, club, game_id, error=form_problem(form), form_name="split", status=400
-        )
-    try:
+
+    def split() -> HttpResponse:
         agreed = [club_selectors.player_get(club=club, player_id=pid) for pid in form.agreed_ids()]
         shares = services.pool_split(
             game=game, actor=request.user, kind=form.cleaned_data["kind"], agreed=agreed
         )
-    except ServiceError as exc:
-        return _game_page(
-            request, club, game_id, error=error_context(exc), form_name="split",
-            status=service_status(exc),
-        )  # fmt: skip
-    paid = ", ".join(
-        f"{remaining.get(pid, pid)} {club_money(club, amount)}" for pid, amount in shares.items()
-    )
-    messages.success(request, f"The split is recorded and the game is over: {paid}.")
-    return redirect(club_url("game-page", club, game.pk))
+        paid = ", ".join(
+            f"{remaining.get(pid, pid)} {club_money(club, amount)}"
+            for pid, amount in shares.items()
+        )
+        messages.success(request, f"The split is recorded and the game is over: {paid}.")
+        return redirect(club_url("game-page", club, game.pk))
+
+    return form_post(form, split, partial(_game_page, request, club, game_id, form_name="split"))
 
 
 @login_required
@@ -292,13 +291,11 @@ def game_finish(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
     """Close a points table, or finish a Rummikub match (International settles)."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
     game = found(selectors.game_get, club=club, game_id=game_id)
-    try:
+
+    def finish() -> HttpResponse:
         services.game_finish(game=game, actor=request.user)
-    except ServiceError as exc:
-        return _game_page(
-            request, club, game_id, error=error_context(exc), form_name="finish",
-            status=service_status(exc),
-        )  # fmt: skip
-    done = "The match is over." if game.format == "rummikub" else "The table is closed."
-    messages.success(request, done)
-    return redirect(club_url("game-page", club, game.pk))
+        done = "The match is over." if game.format == "rummikub" else "The table is closed."
+        messages.success(request, done)
+        return redirect(club_url("game-page", club, game.pk))
+
+    return form_post(None, finish, partial(_game_page, request, club, game_id, form_name="finish"))

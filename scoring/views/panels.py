@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
-from clubs.views import can, club_money, signed_number
+from clubs.pages import can, club_url
 from scoring import selectors
 from scoring.models import Game
-from scoring.views.common import club_url
 
 
 def _times(n: int) -> str:

@@ -11,23 +11,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
-from clubs.views import (
-    can,
-    card_view,
-    cards_view,
-    club_for_page,
-    club_money,
-    render_club,
-    signed_number,
-)
+from clubs.pages import GET, can, club_for_page, club_url, found, render_club
 from config.errors import ServiceError
 from scoring import selectors
 from scoring.forms import OUTCOME_WORDS, WIN_WORDS
 from scoring.models import Deal, Game, Submission
 from scoring.submissions import submission_confirm
-from scoring.views.cards import tiles_view
-from scoring.views.common import GET, LIVE_STOP, club_url, deal_status, found, submission_status
+from scoring.views.cards import card_view, cards_view, tiles_view
+from scoring.views.common import LIVE_STOP, deal_status, submission_status
 
 RUMMIKUB_OUTCOMES = {"winner": "Went out", "loser": "Lost", "no_winner": "Pool ran out"}
 KIND_LABELS = {

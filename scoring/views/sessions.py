@@ -4,6 +4,7 @@ session, adding a table, and the session as CSV."""
 from __future__ import annotations
 
 import csv
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -13,22 +14,14 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
-from clubs.views import (
-    club_for_page,
-    club_home_page,
-    club_money,
-    error_context,
-    form_problem,
-    render_club,
-    service_status,
-    signed_number,
-)
-from config.errors import ServiceError
+from clubs.pages import GET, club_for_page, club_url, form_post, found, render_club
+from clubs.views import club_home_page
 from scoring import selectors, services
 from scoring.forms import SessionForm, TableForm
 from scoring.models import Session
-from scoring.views.common import GET, LIVE_STOP, club_url, found
+from scoring.views.common import LIVE_STOP
 
 
 @login_required
@@ -36,26 +29,17 @@ from scoring.views.common import GET, LIVE_STOP, club_url, found
 def session_create(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.ORGANISER)
     form = SessionForm(request.POST)
-    values = {"session_name": request.POST.get("name", "")}
-    if not form.is_valid():
-        return club_home_page(
-            request, club, error=form_problem(form), form_name="session", values=values, status=400
-        )
-    try:
+
+    def create() -> HttpResponse:
         session = services.session_create(
             club=club, actor=request.user, name=form.cleaned_data["name"]
         )
-    except ServiceError as exc:
-        return club_home_page(
-            request,
-            club,
-            error=error_context(exc, {"name"}),
-            form_name="session",
-            values=values,
-            status=service_status(exc),
-        )
-    messages.success(request, f"Session “{session.name}” is open. Add a table to start.")
-    return redirect(club_url("session-page", club, session.pk))
+        messages.success(request, f"Session “{session.name}” is open. Add a table to start.")
+        return redirect(club_url("session-page", club, session.pk))
+
+    values = {"session_name": request.POST.get("name", "")}
+    page = partial(club_home_page, request, club, form_name="session", values=values)
+    return form_post(form, create, page, fields={"name"})
 
 
 def _scoreboard_context(club: Club, session: Session) -> dict[str, Any]:
@@ -149,25 +133,16 @@ def table_create(request: HttpRequest, club_slug: str, session_id: int) -> HttpR
     club = club_for_page(request, club_slug, Role.ORGANISER)
     session = found(selectors.session_get, club=club, session_id=session_id, with_tables=False)
     form = TableForm(request.POST)
-    if not form.is_valid():
-        return _session_page(
-            request, club, session_id, error=form_problem(form), form_name="table", status=400
-        )
-    try:
+
+    def create() -> HttpResponse:
         table = services.table_create(
             session=session, actor=request.user, name=form.cleaned_data["name"] or None
         )
-    except ServiceError as exc:
-        return _session_page(
-            request,
-            club,
-            session_id,
-            error=error_context(exc, {"name"}),
-            form_name="table",
-            status=service_status(exc),
-        )
-    messages.success(request, f"{table.name} is ready: start a game at it.")
-    return redirect(club_url("game-new", club, table.pk))
+        messages.success(request, f"{table.name} is ready: start a game at it.")
+        return redirect(club_url("game-new", club, table.pk))
+
+    page = partial(_session_page, request, club, session_id, form_name="table")
+    return form_post(form, create, page, fields={"name"})
 
 
 @login_required
@@ -175,19 +150,14 @@ def table_create(request: HttpRequest, club_slug: str, session_id: int) -> HttpR
 def session_close(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.ORGANISER)
     session = found(selectors.session_get, club=club, session_id=session_id, with_tables=False)
-    try:
+
+    def close() -> HttpResponse:
         services.session_close(session=session, actor=request.user)
-    except ServiceError as exc:
-        return _session_page(
-            request,
-            club,
-            session_id,
-            error=error_context(exc),
-            form_name="close",
-            status=service_status(exc),
-        )
-    messages.success(request, f"“{session.name}” is closed. Here is the settle-up.")
-    return redirect(club_url("session-page", club, session.pk) + "#settle-up")
+        messages.success(request, f"“{session.name}” is closed. Here is the settle-up.")
+        return redirect(club_url("session-page", club, session.pk) + "#settle-up")
+
+    page = partial(_session_page, request, club, session_id, form_name="close")
+    return form_post(None, close, page)
 
 
 def _csv_amount(minor: int, places: int) -> str:

@@ -12,19 +12,21 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
+from clubs.display import club_money, signed_number
 from clubs.models import Club
-from clubs.views import (
+from clubs.pages import (
+    GET,
     club_for_page,
-    club_money,
+    club_url,
     error_context,
+    found,
     render_club,
     service_status,
-    signed_number,
 )
 from config.errors import InvalidInput, ServiceError
 from scoring import selectors, standings
 from scoring.models import Game
-from scoring.views.common import GET, LIVE_STOP, club_url, found
+from scoring.views.common import LIVE_STOP
 
 PER_PAGE = 25
 PROJECTOR_ROWS = 12

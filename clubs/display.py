@@ -1,0 +1,29 @@
+"""Numbers as pages show them: money in the club's currency, and signed points."""
+
+from __future__ import annotations
+
+from clubs.models import Club
+
+CURRENCY_SYMBOLS = {
+    "INR": "₹", "USD": "$", "EUR": "€", "GBP": "£", "ILS": "₪", "JPY": "¥", "KRW": "₩",
+    "AUD": "A$", "CAD": "C$", "NZD": "NZ$", "SGD": "S$", "HKD": "HK$", "CHF": "CHF ",
+}  # fmt: skip
+
+
+def format_money(minor: int | None, currency: str, places: int, *, signed: bool = False) -> str:
+    """``82400`` INR -> ``₹824.00``; a loss reads ``−₹824.00``; ``signed`` adds ``+`` to gains."""
+    minor = minor or 0
+    sign = "−" if minor < 0 else ("+" if signed and minor > 0 else "")
+    whole, fraction = divmod(abs(minor), 10**places) if places else (abs(minor), 0)
+    number = f"{whole:,}.{fraction:0{places}d}" if places else f"{whole:,}"
+    symbol = CURRENCY_SYMBOLS.get(currency)
+    return f"{sign}{symbol}{number}" if symbol else f"{sign}{number} {currency}"
+
+
+def club_money(club: Club, minor: int | None, *, signed: bool = False) -> str:
+    return format_money(minor, club.currency, club.minor_places, signed=signed)
+
+
+def signed_number(value: int | None) -> str:
+    value = value or 0
+    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")

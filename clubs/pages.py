@@ -1,0 +1,116 @@
+"""What every page shares: the club and the caller's role, rendering in the club's time zone, a
+selector's "not found" as the page's 404, and the life of a posted form (a form's problem or a
+service's refusal shown on the page it came from)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods
+
+from clubs import selectors
+from clubs.models import Club, Role
+from config.errors import NotAllowed, NotFoundError, ServiceError
+
+GET = require_http_methods(["GET", "HEAD"])
+
+
+def club_for_page(request: HttpRequest, slug: str, min_role: str = Role.PLAYER) -> Club:
+    """The club and the caller's role (``club.caller_role``), as pages need them: an outsider
+    gets 404 and a member without the role 403, as in the API."""
+    try:
+        return selectors.club_get_for_user(user=request.user, slug=slug, min_role=min_role)
+    except NotFoundError as exc:
+        raise Http404(exc.message) from None
+    except NotAllowed as exc:
+        raise PermissionDenied(exc.message) from None
+
+
+def can(club: Club, role: str) -> bool:
+    return selectors.role_at_least(getattr(club, "caller_role", None), role)
+
+
+def role_flags(club: Club) -> dict[str, bool]:
+    return {
+        "can_organise": can(club, Role.ORGANISER),
+        "can_score": can(club, Role.SCORER),
+        "is_owner": can(club, Role.OWNER),
+    }
+
+
+def render_club(
+    request: HttpRequest,
+    club: Club,
+    template: str,
+    context: dict[str, Any],
+    status: int = 200,
+) -> HttpResponse:
+    """Render a page of ``club`` in the club's time zone, with the role flags."""
+    with timezone.override(club.timezone):
+        return render(
+            request,
+            template,
+            {"club": club, **role_flags(club), **context},
+            status=status,
+        )
+
+
+def found(function: Any, **kwargs: Any) -> Any:
+    """A selector's "not found" is the page's 404."""
+    try:
+        return function(**kwargs)
+    except NotFoundError as exc:
+        raise Http404(exc.message) from None
+
+
+def club_url(name: str, club: Club, *args: Any) -> str:
+    return reverse(name, args=[club.slug, *args])
+
+
+# --- posted forms --------------------------------------------------------------------------------
+
+
+def error_context(exc: ServiceError, fields: Collection[str] = frozenset()) -> dict:
+    """A service's refusal as a page shows it: the message, and the field it names (services
+    write ``"field: why"``) when that field is on the form."""
+    field = exc.message.split(":", 1)[0].strip() if ":" in exc.message else ""
+    return {"message": exc.message, "field": field if field in fields else "", "code": exc.code}
+
+
+def service_status(exc: ServiceError) -> int:
+    """The page's status for a refused form: the service's own, but never a 5xx."""
+    return exc.status if 400 <= exc.status < 500 else 400
+
+
+def form_problem(form: Any) -> dict[str, str]:
+    """A Django form's first problem, shaped like ``error_context``."""
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else ""
+        prefix = f"{label}: " if label and field != "__all__" else ""
+        return {"message": f"{prefix}{errors[0]}", "field": field, "code": "invalid"}
+    return {"message": "check the form", "field": "", "code": "invalid"}
+
+
+def form_post(
+    form: Any,
+    write: Callable[[], HttpResponse],
+    page: Callable[..., HttpResponse],
+    fields: Collection[str] = frozenset(),
+) -> HttpResponse:
+    """A posted form's life: a form that does not validate shows ``page`` again with its first
+    problem (400); otherwise ``write`` does the work and answers (a redirect), and a service's
+    refusal shows ``page`` with its message and status. ``page`` takes ``error`` and ``status``;
+    ``fields`` are the form's fields a refusal may name. Without a form (a button), only the
+    refusal."""
+    if form is not None and not form.is_valid():
+        return page(error=form_problem(form), status=400)
+    try:
+        return write()
+    except ServiceError as exc:
+        return page(error=error_context(exc, fields), status=service_status(exc))
