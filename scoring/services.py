@@ -20,6 +20,7 @@ from config.celery import enqueue_on_commit
 from config.errors import Conflict, InvalidInput, NotFoundError
 from rules.errors import RuleViolation
 from scoring.formats import handler_for
+from scoring.formats.common import game_mark_finished
 from scoring.formats.pool import pool_payout, pool_rejoin_lines, pool_split_shares
 from scoring.formats.rummikub import rummikub_finish
 from scoring.ledger import ledger_entry_create
@@ -35,7 +36,7 @@ from scoring.models import (
     Submission,
     Table,
 )
-from scoring.presets import game_rules, preset_check_params
+from scoring.presets import GameRules, game_rules, preset_check_params
 
 GAME_FIELDS = ["format", "preset", "point_value_minor", "entry_fee_minor", "status"]
 
@@ -282,24 +283,6 @@ def seat_add(*, game: Game, actor: AbstractBaseUser, player: Player) -> Seat:
 # --- deals and submissions -----------------------------------------------------------------------
 
 
-@transaction.atomic
-def deal_create(
-    *,
-    game: Game,
-    actor: AbstractBaseUser,
-    wild: str = "",
-    dealer: Player | None = None,
-    number: int | None = None,
-    is_tiebreaker: bool = False,
-    club: Club | None = None,
-) -> Deal:
-    """The game's next deal (or deal ``number``). With ``club``, the game must be one of its."""
-    return _deal_create(
-        game=game, actor=actor, wild=wild, dealer=dealer, number=number,
-        is_tiebreaker=is_tiebreaker, club=club,
-    )  # fmt: skip
-
-
 def _deal_create(
     *,
     game: Game,
@@ -310,6 +293,7 @@ def _deal_create(
     is_tiebreaker: bool = False,
     club: Club | None = None,
 ) -> Deal:
+    """The game's next deal (or deal ``number``). With ``club``, the game must be one of its."""
     games = Game.objects.select_for_update(of=("self",)).select_related(
         "preset", "table__session__club"
     )
@@ -345,6 +329,10 @@ def _deal_create(
         after={"game": game.pk, "number": number, "wild": wild, "tiebreaker": is_tiebreaker},
     )
     return deal
+
+
+# Its own transaction; deal_create_with_result calls _deal_create inside its own (no savepoint).
+deal_create = transaction.atomic(_deal_create)
 
 
 @transaction.atomic
@@ -436,11 +424,22 @@ def deal_create_with_result(
 
 
 def _lock_game(game: Game) -> Game:
-    return (
+    """The game, locked, in a session still open."""
+    game = (
         Game.objects.select_for_update(of=("self",))
         .select_related("preset", "table__session__club")
         .get(pk=game.pk)
     )
+    _require_open_session(game.table.session)
+    return game
+
+
+def _lock_pool_game(game: Game, what: str) -> tuple[Game, GameRules]:
+    """The game, locked, for a rejoin or a split: only pool rummy has them."""
+    game = _lock_game(game)
+    if game.format != GameFormat.POOL:
+        raise Conflict(f"only pool rummy has {what}", code="not_pool")
+    return game, game_rules(game.preset)
 
 
 def _rules_error(exc: RuleViolation) -> InvalidInput | Conflict:
@@ -450,11 +449,7 @@ def _rules_error(exc: RuleViolation) -> InvalidInput | Conflict:
 @transaction.atomic
 def pool_rejoin(*, game: Game, actor: AbstractBaseUser, player: Player) -> int:
     """An eliminated player buys in again; returns the score they come back at."""
-    game = _lock_game(game)
-    _require_open_session(game.table.session)
-    if game.format != GameFormat.POOL:
-        raise Conflict("only pool rummy has rejoins", code="not_pool")
-    rules = game_rules(game.preset)
+    game, rules = _lock_pool_game(game, "rejoins")
     try:
         lines, score = pool_rejoin_lines(game=game, rules=rules, player_id=player.pk)
     except RuleViolation as exc:
@@ -478,11 +473,7 @@ def pool_split(
 ) -> dict[int, int]:
     """Record an agreed split of the prize pool and pay it out: every remaining player must be
     among ``agreed``, and the split must be offered now."""
-    game = _lock_game(game)
-    _require_open_session(game.table.session)
-    if game.format != GameFormat.POOL:
-        raise Conflict("only pool rummy has splits", code="not_pool")
-    rules = game_rules(game.preset)
+    game, rules = _lock_pool_game(game, "splits")
     try:
         shares, remaining = pool_split_shares(game=game, rules=rules, kind=kind)
     except RuleViolation as exc:
@@ -517,7 +508,6 @@ def game_finish(*, game: Game, actor: AbstractBaseUser) -> Game:
     """The organiser ends a game: a points table closes; a Rummikub match ends (International
     settles). Pool and deals games end by their own rules."""
     game = _lock_game(game)
-    _require_open_session(game.table.session)
     if game.status != Game.Status.OPEN:
         raise Conflict("this game has finished", code="game_finished")
     if game.format in (GameFormat.POOL, GameFormat.DEALS):
@@ -530,10 +520,7 @@ def game_finish(*, game: Game, actor: AbstractBaseUser) -> Game:
     if game.format == GameFormat.RUMMIKUB:
         rummikub_finish(game=game, rules=game_rules(game.preset))
     else:
-        Game.objects.filter(pk=game.pk).update(
-            status=Game.Status.FINISHED, finished_at=timezone.now()
-        )
-        game.status = Game.Status.FINISHED
+        game_mark_finished(game)
     audit_record(
         actor=actor,
         club=game.table.session.club,

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from django.db.models import Sum
+from django.utils import timezone
 
 from config.errors import Conflict
 from rules.deal import DealEvaluation, PlayerEntry, evaluate_indian_deal
@@ -86,6 +87,14 @@ def player_balances(
     return totals
 
 
+def seated_balances(
+    game: Game, quantity: str, *, excluding_deal: Deal | None = None
+) -> dict[int, int]:
+    """Every seated player's balance of ``quantity`` in seat order, 0 for one with none yet."""
+    balances = player_balances(game, quantity, excluding_deal=excluding_deal)
+    return {pid: balances.get(pid, 0) for pid in seated_players(game)}
+
+
 def account_balance(game: Game, quantity: str, account: str) -> int:
     total = (
         Posting.objects.filter(game=game, quantity=quantity, account=account)
@@ -93,6 +102,12 @@ def account_balance(game: Game, quantity: str, account: str) -> int:
         .get("total")
     )
     return int(total or 0)
+
+
+def game_mark_finished(game: Game) -> None:
+    """The game is over: its row and this instance say so."""
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
+    game.status = Game.Status.FINISHED
 
 
 def require_open_game(game: Game) -> None:

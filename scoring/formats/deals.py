@@ -10,30 +10,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
-
 from config.errors import Conflict
 from rules import deals as deals_rules
-from rules.errors import InvariantError
 from rules.money import prize_pool
 from scoring.formats.common import (
     Checked,
     FormatBase,
     IndianDealMixin,
     account_balance,
-    player_balances,
+    game_mark_finished,
     require_latest_deal,
     require_open_game,
+    seated_balances,
     seated_players,
 )
+from scoring.formats.pot import entry_fee_lines, payout_lines, pot_checked
 from scoring.ledger import Line, ledger_entry_create
 from scoring.models import AccountKind, Deal, Game, LedgerEntry, Quantity
 from scoring.presets import GameRules
 
 
 def chip_counts(game: Game, *, excluding_deal: Deal | None = None) -> dict[int, int]:
-    balances = player_balances(game, Quantity.CHIPS, excluding_deal=excluding_deal)
-    return {pid: balances.get(pid, 0) for pid in seated_players(game)}
+    return seated_balances(game, Quantity.CHIPS, excluding_deal=excluding_deal)
 
 
 def _regular_deals_counted(game: Game, excluding_deal: Deal | None = None) -> int:
@@ -52,10 +50,7 @@ class DealsFormat(IndianDealMixin, FormatBase):
         lines.append(Line.game(Quantity.CHIPS, -sum(start.values())))
         if game.entry_fee_minor:
             for pid in seated:
-                lines += [
-                    Line.player(Quantity.MONEY, pid, -game.entry_fee_minor),
-                    Line.game(Quantity.MONEY, game.entry_fee_minor),
-                ]
+                lines += entry_fee_lines(pid, game.entry_fee_minor)
         ledger_entry_create(
             game=game, kind=LedgerEntry.Kind.OPENING, lines=lines, memo="opening chips"
         )
@@ -111,25 +106,15 @@ class DealsFormat(IndianDealMixin, FormatBase):
         standing = deals_rules.deals_standing(chip_counts(game))
         if standing.winner is None:
             return  # level at the top: a tie-breaker deal decides
-        pot = account_balance(game, Quantity.MONEY, AccountKind.GAME)
-        prize, club_fee = prize_pool(len(seated_players(game)), game.entry_fee_minor, rules.fee)
-        if prize + club_fee != pot:
-            raise InvariantError(f"the pot holds {pot}, the entries make {prize + club_fee}")
+        pot, prize, club_fee = pot_checked(game, entries=len(seated_players(game)), fee=rules.fee)
         if pot:
             ledger_entry_create(
                 game=game,
                 kind=LedgerEntry.Kind.PAYOUT,
-                lines=[
-                    Line.game(Quantity.MONEY, -pot),
-                    Line.club(Quantity.MONEY, club_fee),
-                    Line.player(Quantity.MONEY, standing.winner, prize),
-                ],
+                lines=payout_lines(pot, club_fee, {standing.winner: prize}),
                 memo="deals won",
             )
-        Game.objects.filter(pk=game.pk).update(
-            status=Game.Status.FINISHED, finished_at=timezone.now()
-        )
-        game.status = Game.Status.FINISHED
+        game_mark_finished(game)
 
     def game_state(self, *, game: Game, rules: GameRules) -> dict[str, Any]:
         assert rules.deals is not None

@@ -11,22 +11,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count
-from django.utils import timezone
 
 from config.errors import Conflict
 from rules import pool as pool_rules
-from rules.errors import InvariantError, RuleViolation
+from rules.errors import RuleViolation
 from rules.money import prize_pool
 from scoring.formats.common import (
     Checked,
     FormatBase,
     IndianDealMixin,
     account_balance,
-    player_balances,
+    game_mark_finished,
     require_latest_deal,
     require_open_game,
+    seated_balances,
     seated_players,
 )
+from scoring.formats.pot import entry_fee_lines, payout_lines, pot_checked
 from scoring.ledger import Line, ledger_entry_create
 from scoring.models import AccountKind, Deal, Game, LedgerEntry, Posting, Quantity
 from scoring.presets import GameRules
@@ -34,8 +35,8 @@ from scoring.presets import GameRules
 
 def pool_scores(game: Game, *, excluding_deal: Deal | None = None) -> dict[int, int]:
     """Every seated player's pool score (0 for one who has not lost a point yet)."""
-    balances = player_balances(game, Quantity.POINTS, excluding_deal=excluding_deal)
-    return {pid: -balances.get(pid, 0) for pid in seated_players(game)}
+    balances = seated_balances(game, Quantity.POINTS, excluding_deal=excluding_deal)
+    return {pid: -balance for pid, balance in balances.items()}
 
 
 def rejoins_used(game: Game) -> dict[int, int]:
@@ -55,20 +56,13 @@ def entry_count(game: Game) -> int:
     return len(seated_players(game)) + sum(rejoins_used(game).values())
 
 
-def entry_lines(player_id: int, fee_minor: int) -> list[Line]:
-    return [
-        Line.player(Quantity.MONEY, player_id, -fee_minor),
-        Line.game(Quantity.MONEY, fee_minor),
-    ]
-
-
 class PoolFormat(IndianDealMixin, FormatBase):
     def game_opened(self, *, game: Game, rules: GameRules) -> None:
         if not game.entry_fee_minor:
             return
         lines: list[Line] = []
         for player_id in seated_players(game):
-            lines += entry_lines(player_id, game.entry_fee_minor)
+            lines += entry_fee_lines(player_id, game.entry_fee_minor)
         ledger_entry_create(
             game=game, kind=LedgerEntry.Kind.ENTRY_FEE, lines=lines, memo="entry fees"
         )
@@ -169,24 +163,18 @@ def pool_payout(
     *, game: Game, rules: GameRules, shares: dict[int, int] | None, winner: int | None
 ) -> LedgerEntry:
     """Pay the pot out: the club's fee, and the prize to the winner or the split shares."""
-    pot = account_balance(game, Quantity.MONEY, AccountKind.GAME)
-    prize, club_fee = prize_pool(entry_count(game), game.entry_fee_minor, rules.fee)
-    if prize + club_fee != pot:
-        raise InvariantError(f"the pot holds {pot}, the entries make {prize + club_fee}")
-    lines = [Line.game(Quantity.MONEY, -pot), Line.club(Quantity.MONEY, club_fee)]
+    pot, prize, club_fee = pot_checked(game, entries=entry_count(game), fee=rules.fee)
+    memo = "pool won" if shares is None else "split"
     if shares is None:
         assert winner is not None
-        lines.append(Line.player(Quantity.MONEY, winner, prize))
-    else:
-        lines += [Line.player(Quantity.MONEY, pid, amount) for pid, amount in shares.items()]
+        shares = {winner: prize}
     entry = ledger_entry_create(
         game=game,
         kind=LedgerEntry.Kind.PAYOUT,
-        lines=lines,
-        memo="split" if shares is not None else "pool won",
+        lines=payout_lines(pot, club_fee, shares),
+        memo=memo,
     )
-    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
-    game.status = Game.Status.FINISHED
+    game_mark_finished(game)
     return entry
 
 
@@ -208,7 +196,7 @@ def pool_rejoin_lines(*, game: Game, rules: GameRules, player_id: int) -> tuple[
         Line.game(Quantity.POINTS, new - old),
     ]
     if game.entry_fee_minor:
-        lines += entry_lines(player_id, game.entry_fee_minor)
+        lines += entry_fee_lines(player_id, game.entry_fee_minor)
     return lines, new
 
 

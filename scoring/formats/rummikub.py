@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
-
 from config.errors import Conflict
 from rules.deal import DealEvaluation, PlayerScore, Reason
 from rules.errors import RuleViolation
@@ -22,10 +20,12 @@ from rules.rummikub.tiles import parse_tile
 from scoring.formats.common import (
     Checked,
     FormatBase,
+    game_mark_finished,
     player_balances,
     reason_dicts,
     require_latest_deal,
     require_open_game,
+    seated_balances,
     seated_players,
 )
 from scoring.ledger import Line, ledger_entry_create
@@ -259,14 +259,11 @@ def rummikub_finish(*, game: Game, rules: GameRules) -> None:
     require_open_game(game)
     assert rules.rummikub is not None
     if rules.rummikub.variant == "international" and game.point_value_minor:
-        balances = player_balances(game, Quantity.POINTS)
-        totals = {pid: balances.get(pid, 0) for pid in seated_players(game)}
-        net = international_settlement(game, totals)
+        net = international_settlement(game, seated_balances(game, Quantity.POINTS))
         ledger_entry_create(
             game=game,
             kind=LedgerEntry.Kind.SETTLEMENT,
             lines=[Line.player(Quantity.MONEY, pid, amount) for pid, amount in net.items()],
             memo="match settlement",
         )
-    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
-    game.status = Game.Status.FINISHED
+    game_mark_finished(game)
