@@ -285,6 +285,25 @@ def evaluate_indian_deal(
 
     # Points.
     scores: list[PlayerScore[K]] = []
+
+    def score_points(
+        line: _Line[K],
+        hand: HandResult | None,
+        points: int,
+        basis: str,
+        mismatch: str,
+        **details: Any,
+    ) -> None:
+        """Score ``points`` for the line, unless the points entered say otherwise."""
+        entered = line.entry.points
+        if entered is not None and entered != points:
+            refuse(line.entry.player, "points_mismatch", mismatch, entered, **details)
+            return
+        assert line.outcome is not None
+        scores.append(
+            PlayerScore(line.entry.player, _ENGINE_TO_NAME[line.outcome], points, hand, basis)
+        )
+
     for line in lines:
         entry, outcome = line.entry, line.outcome
         assert outcome is not None
@@ -349,16 +368,8 @@ def evaluate_indian_deal(
                     )
                     continue
                 points = deal_points(outcome, preset, hand)
-                if entered is not None and entered != points:
-                    refuse(
-                        player,
-                        "points_mismatch",
-                        f"{line.name}: {entered} points entered, the cards count {points}",
-                        entered,
-                        counted=points,
-                    )
-                    continue
-                scores.append(PlayerScore(player, name, points, hand, basis))
+                mismatch = f"{line.name}: {entered} points entered, the cards count {points}"
+                score_points(line, hand, points, basis, mismatch, counted=points)
                 continue
             if entered is None and outcome is Outcome.VALID_NOT_DECLARED:
                 scores.append(PlayerScore(player, name, preset.valid_not_declared, None, "fixed"))
@@ -387,16 +398,8 @@ def evaluate_indian_deal(
 
         # Drops, missed turns, wrong show, late declaration: the preset fixes the points.
         points = deal_points(outcome, preset, hand)
-        if entered is not None and entered != points:
-            refuse(
-                player,
-                "points_mismatch",
-                f"{line.name}: a {name.replace('_', ' ')} scores {points}, not {entered}",
-                entered,
-                expected=points,
-            )
-            continue
-        scores.append(PlayerScore(player, name, points, hand, "fixed"))
+        mismatch = f"{line.name}: a {name.replace('_', ' ')} scores {points}, not {entered}"
+        score_points(line, hand, points, "fixed", mismatch, expected=points)
 
     if reasons:
         return DealEvaluation((), tuple(reasons), None)

@@ -13,7 +13,14 @@ from typing import Generic, TypeVar
 
 from rules.errors import InvariantError, RuleViolation
 from rules.indian.preset import DEFAULT_PRESET, IndianPreset
-from rules.money import FeePolicy, PrizePool, prize_pool, require_int, require_player
+from rules.money import (
+    FeePolicy,
+    PrizePool,
+    prize_pool,
+    require_deal_points,
+    require_int,
+    require_player,
+)
 
 K = TypeVar("K", bound=Hashable)
 
@@ -78,19 +85,7 @@ def chip_transfer(points: Mapping[K, int], winner: K, rules: DealsRules) -> dict
     """The chips that move in one deal: each loser ``-min(points, loser_cap)``, the winner ``+sum``.
     ``points`` holds every player of the deal (the winner's points are 0); the answer sums to 0."""
     require_player(winner, points)
-    if len(points) < 2:
-        raise RuleViolation("too_few_players", "a deal needs the winner and at least one loser")
-    for key, count in points.items():
-        require_int(
-            count, f"points of {key!r}", minimum=0, code="bad_points", details={"player": str(key)}
-        )
-    if points[winner] != 0:
-        raise RuleViolation(
-            "winner_has_points",
-            f"the winner {winner!r} must have 0 points, not {points[winner]}",
-            token=str(points[winner]),
-            details={"player": str(winner)},
-        )
+    require_deal_points(points, winner)
     paid = {key: min(count, rules.loser_cap) for key, count in points.items() if key != winner}
     moves = {key: (sum(paid.values()) if key == winner else -paid[key]) for key in points}
     if sum(moves.values()) != 0:

@@ -61,6 +61,29 @@ def require_player(key: object, players: Mapping[K, object], what: str = "winner
         )
 
 
+def require_deal_points(points: Mapping[K, int], winner: K, *, cap: int | None = None) -> None:
+    """A deal's points: the winner and at least one loser, each a whole number from 0 (up to
+    ``cap``), the winner's 0."""
+    if len(points) < 2:
+        raise RuleViolation("too_few_players", "a deal needs the winner and at least one loser")
+    for key, count in points.items():
+        require_int(
+            count,
+            f"points of {key!r}",
+            minimum=0,
+            maximum=cap,
+            code="bad_points",
+            details={"player": str(key)},
+        )
+    if points[winner] != 0:
+        raise RuleViolation(
+            "winner_has_points",
+            f"the winner {winner!r} must have 0 points, not {points[winner]}",
+            token=str(points[winner]),
+            details={"player": str(winner)},
+        )
+
+
 # --- rounding ------------------------------------------------------------------------------------
 
 

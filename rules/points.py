@@ -10,9 +10,9 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Final, Generic, TypeVar
 
-from rules.errors import InvariantError, RuleViolation
+from rules.errors import InvariantError
 from rules.indian.preset import DEFAULT_PRESET
-from rules.money import FeePolicy, require_int, require_player
+from rules.money import FeePolicy, require_deal_points, require_int, require_player
 
 K = TypeVar("K", bound=Hashable)
 
@@ -51,24 +51,7 @@ def points_deal(
     value = require_int(
         point_value_minor, "point value (minor units)", minimum=0, code="bad_amount"
     )
-    if len(points) < 2:
-        raise RuleViolation("too_few_players", "a deal needs the winner and at least one loser")
-    for key, count in points.items():
-        require_int(
-            count,
-            f"points of {key!r}",
-            minimum=0,
-            maximum=cap,
-            code="bad_points",
-            details={"player": str(key)},
-        )
-    if points[winner] != 0:
-        raise RuleViolation(
-            "winner_has_points",
-            f"the winner {winner!r} must have 0 points, not {points[winner]}",
-            token=str(points[winner]),
-            details={"player": str(winner)},
-        )
+    require_deal_points(points, winner, cap=cap)
     total = sum(points.values())
     winnings = total * value
     club_fee = fee.fee_minor(winnings)
