@@ -13,11 +13,11 @@ import pytest
 from django.test import TestCase
 
 from clubs.models import Player, Role
-from scoring import services
 from scoring.models import RulePreset, Submission
 from tests.conftest import Standing
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import make_night
+from tests.scoring.helpers import enter_deal
 
 WHO = ["owner", "organiser", "scorer", "player", "outsider", "anonymous"]
 
@@ -55,19 +55,11 @@ def world(standing: Standing) -> World:
             Farid={"outcome": "winner"},
         )
     }
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        deal, accepted = services.deal_create_with_result(
-            game=night.game, actor=standing.organiser, wild="QH", dealer=None, number=None,
-            is_tiebreaker=False, source="api", payload=results,
-        )  # fmt: skip
+    deal, accepted = enter_deal(night.game, standing.organiser, results, wild="QH")
     standing.club.requires_confirmation = True
     standing.club.save()
     other_scorer = MembershipFactory(club=standing.club, role=Role.SCORER).user
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        _, awaiting = services.deal_create_with_result(
-            game=night.game, actor=other_scorer, wild="", dealer=None, number=None,
-            is_tiebreaker=False, source="api", payload=results,
-        )  # fmt: skip
+    _, awaiting = enter_deal(night.game, other_scorer, results)
     standing.club.requires_confirmation = False
     standing.club.save()
     assert accepted is not None and awaiting is not None

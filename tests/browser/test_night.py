@@ -10,13 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.test import TestCase
 
-from scoring import services
 from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.conftest import ensure_builtin_presets
 from tests.pages.conftest import WRONG_GROUPS, text
 from tests.scoring.conftest import Night, make_night
+from tests.scoring.helpers import enter_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -146,11 +145,7 @@ def test_correction_shows_the_history(night: Night, new_page: Any, standing: Any
             Farid={"outcome": "winner", "groups": WRONG_GROUPS},
         ),
     }
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        deal, _ = services.deal_create_with_result(
-            game=night.game, actor=standing.organiser, wild="QD", dealer=None, number=None,
-            is_tiebreaker=False, source="web", payload=payload,
-        )  # fmt: skip
+    deal, _ = enter_deal(night.game, standing.organiser, payload, wild="QD", source="web")
     page = new_page(PHONE, user=standing.organiser)
     page.goto(f"/clubs/home/deals/{deal.pk}/")
     expect_text(page.locator("#result"), "Rejected")

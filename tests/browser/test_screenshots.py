@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.test import TestCase
 
 from clubs.demo import demo_load
 from scoring import services
 from scoring.models import Deal, Game, RulePreset, Session
 from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.conftest import ensure_builtin_presets
+from tests.scoring.helpers import enter_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -93,10 +93,6 @@ def _international_closed_win(demo: Any) -> tuple[Game, Deal]:
     ]  # fmt: skip
     deal = None
     for payload in hands:
-        with TestCase.captureOnCommitCallbacks(execute=True):
-            deal, _ = services.deal_create_with_result(
-                game=game, actor=organiser, wild="", dealer=None, number=None,
-                is_tiebreaker=False, source="web", payload=payload,
-            )  # fmt: skip
+        deal, _ = enter_deal(game, organiser, payload, source="web")
     assert deal is not None
     return game, deal

@@ -6,12 +6,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.test import Client, TestCase
+from django.test import Client
 
-from scoring import services
 from scoring.models import Deal, Submission
 from tests.conftest import Standing
 from tests.scoring.conftest import Night, make_night
+from tests.scoring.helpers import enter_deal
 
 WILD = "QD"
 # A valid declaration with Q wild: two pure sequences and a set of 5s with three jokers.
@@ -82,11 +82,7 @@ class Pages:
                 Farid={"outcome": "winner", "groups": WINNER_GROUPS},
             ),
         }
-        with TestCase.captureOnCommitCallbacks(execute=True):
-            deal, submission = services.deal_create_with_result(
-                game=n.game, actor=self.s.organiser, wild=WILD, dealer=None, number=None,
-                is_tiebreaker=False, source="web", payload=payload,
-            )  # fmt: skip
+        deal, submission = enter_deal(n.game, self.s.organiser, payload, wild=WILD, source="web")
         assert submission is not None
         submission.refresh_from_db()
         assert submission.status == "accepted", submission.reasons

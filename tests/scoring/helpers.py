@@ -44,6 +44,24 @@ def new_game(
     return game, {name: player.pk for name, player in players.items()}
 
 
+def enter_deal(
+    game: Game,
+    actor: Any,
+    payload: dict[str, Any],
+    *,
+    wild: str = "",
+    source: str = "api",
+    tiebreaker: bool = False,
+) -> tuple[Deal, Submission | None]:
+    """Start the game's next deal with this result, as the pages and the API do; the validation
+    task runs on commit."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return services.deal_create_with_result(
+            game=game, actor=actor, wild=wild, dealer=None, number=None,
+            is_tiebreaker=tiebreaker, source=source, payload=payload,
+        )  # fmt: skip
+
+
 def play(
     standing: Standing,
     game: Game,
@@ -53,11 +71,7 @@ def play(
     expect: str = "accepted",
 ) -> Submission:
     """Start the next deal with this result; the validation task runs on commit."""
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        _, submission = services.deal_create_with_result(
-            game=game, actor=standing.scorer, wild="", dealer=None, number=None,
-            is_tiebreaker=tiebreaker, source="api", payload=payload,
-        )  # fmt: skip
+    _, submission = enter_deal(game, standing.scorer, payload, tiebreaker=tiebreaker)
     assert submission is not None
     submission.refresh_from_db()
     assert submission.status == expect, submission.reasons

@@ -13,6 +13,7 @@ from clubs.models import Player
 from rules.money import FeePolicy
 from scoring import selectors, services
 from scoring.models import LedgerEntry, Posting, RulePreset, Submission
+from tests.scoring.helpers import enter_deal
 
 FIXED = {"first_drop": 20, "middle_drop": 40, "missed_turns": 40, "wrong_show": 80,
          "late_declare": 80, "valid_not_declared": 2}  # fmt: skip
@@ -85,11 +86,7 @@ def test_random_nights_balance_and_settle(standing, night):
     deal_ids = []
     for number, lines in enumerate(deals):
         payload = {"results": [{"player": roster[i].pk, **line} for i, line in enumerate(lines)]}
-        with TestCase.captureOnCommitCallbacks(execute=True):
-            deal, _ = services.deal_create_with_result(
-                game=game, actor=standing.scorer, wild="", dealer=None, number=None,
-                is_tiebreaker=False, source="api", payload=payload,
-            )  # fmt: skip
+        deal, _ = enter_deal(game, standing.scorer, payload)
         deal_ids.append(deal.pk)
         counted[number] = lines
     for index in corrections:  # a correction: the same deal with the winner's neighbour winning

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from django.test import TestCase
 
-from scoring import services
 from tests.scoring.conftest import make_night
+from tests.scoring.helpers import enter_deal
 
 
 def play(night, deals: int) -> None:
@@ -21,11 +20,7 @@ def play(night, deals: int) -> None:
         )
     }
     for _ in range(deals):
-        with TestCase.captureOnCommitCallbacks(execute=True):
-            services.deal_create_with_result(
-                game=night.game, actor=night.standing.scorer, wild="", dealer=None, number=None,
-                is_tiebreaker=False, source="api", payload=results,
-            )  # fmt: skip
+        enter_deal(night.game, night.standing.scorer, results)
 
 
 @pytest.mark.parametrize("deals", [1, 25])
