@@ -150,13 +150,19 @@ def submission_validate(*, submission_id: int) -> Submission:
     """Decide a pending submission. Safe to run twice or concurrently: only the run that moves it
     out of ``pending`` (a compare-and-set on its status, under the deal's lock) writes anything;
     a run that loses the race rolls back."""
-    submission = Submission.objects.defer("result", "reasons").get(pk=submission_id)
-    if submission.status != S.PENDING:
-        return submission
     try:
         with transaction.atomic():
-            deal = _lock_deal(submission.deal_id)
-            submission.deal = deal
+            # The submission and its deal in one statement, the deal's row locked. The status
+            # read here may be older than the lock; the compare-and-set claim below settles it.
+            submission = (
+                Submission.objects.select_for_update(of=("deal",))
+                .select_related("deal__game__preset", "deal__game__table__session__club")
+                .defer("result", "reasons")
+                .get(pk=submission_id)
+            )
+            if submission.status != S.PENDING:
+                return submission
+            deal = submission.deal
             club = deal.game.table.session.club
             now = timezone.now()
             decided = _decided(deal)

@@ -1,9 +1,16 @@
-"""Query counts of the scoreboard and settle-up do not grow with the number of deals."""
+"""Query counts of submitting and validating a deal, and of the scoreboard and settle-up, do not
+grow with the number of deals."""
 
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test import TestCase
+from django.test.utils import CaptureQueriesContext
 
+from scoring import services
+from scoring.models import Submission
+from scoring.submissions import submission_validate
 from tests.scoring.conftest import make_night
 from tests.scoring.helpers import enter_deal
 
@@ -38,3 +45,41 @@ def test_session_reads_take_a_fixed_number_of_queries(
     assert response.status_code == 200
     if endpoint == "scoreboard":
         assert response.json()["deals_counted"] == deals
+
+
+def _statements(captured: CaptureQueriesContext) -> list[str]:
+    """The statements run, without transaction control (which differs by database)."""
+    control = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
+    return [q["sql"] for q in captured.captured_queries if not q["sql"].startswith(control)]
+
+
+@pytest.mark.parametrize("history", [0, 12])
+def test_submitting_and_validating_a_deal_take_a_fixed_number_of_statements(standing, history):
+    night = make_night(standing)
+    play(night, history)
+    payload = {
+        "results": night.results(
+            Asha={"outcome": "loser", "points": 10},
+            Bilal={"outcome": "loser", "points": 20},
+            Chitra={"outcome": "first_drop"},
+            Dev={"outcome": "middle_drop"},
+            Esther={"outcome": "loser", "points": 2},
+            Farid={"outcome": "winner"},
+        )
+    }
+    with (
+        TestCase.captureOnCommitCallbacks(execute=False),
+        CaptureQueriesContext(connection) as submit,
+    ):
+        _, submission = services.deal_create_with_result(
+            game=night.game, actor=night.standing.scorer, wild="", dealer=None, number=None,
+            is_tiebreaker=False, source="api", payload=payload,
+        )  # fmt: skip
+    assert submission is not None
+    with CaptureQueriesContext(connection) as validate:
+        assert submission_validate(submission_id=submission.pk).status == Submission.Status.ACCEPTED
+    # Submit: lock the game, last deal number, deal, audit, submission, audit.
+    assert len(_statements(submit)) == 6, _statements(submit)
+    # Validate: submission with its deal locked, decided versions, seats, claim, ledger entry,
+    # postings, standing rows, player results, deal status, audit.
+    assert len(_statements(validate)) == 10, _statements(validate)
