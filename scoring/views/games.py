@@ -102,7 +102,7 @@ def game_new(request: HttpRequest, club_slug: str, table_id: int) -> HttpRespons
         return redirect(club_url("game-page", club, game.pk))
 
     page = partial(_game_new_page, request, club, table, form)
-    fields = {"preset", "players", "point_value_minor", "entry_fee_minor"}
+    fields = {"preset", "players", "point_value", "entry_fee"}
     return form_post(form, create, page, fields=fields)
 
 

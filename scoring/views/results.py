@@ -15,9 +15,11 @@ from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
 from clubs.pages import GET, can, club_for_page, club_url, found, render_club
 from config.errors import ServiceError
+from rules.indian.preset import IndianPreset
 from scoring import selectors
 from scoring.forms import OUTCOME_WORDS, WIN_WORDS
 from scoring.models import Deal, Game, Submission
+from scoring.presets import game_rules
 from scoring.submissions import submission_confirm
 from scoring.views.cards import card_view, cards_view, tiles_view
 from scoring.views.common import LIVE_STOP, deal_status, submission_status
@@ -31,11 +33,30 @@ KIND_LABELS = {
 }
 
 
-def _kind(kind: Any, outcome: Any) -> tuple[str, str, str]:
+def _kind(kind: Any, outcome: Any, every_card_counts: bool) -> tuple[str, str, str]:
     """A group's kind as shown; a loser's unmatched cards are no mistake, they are what counts."""
     if kind == "invalid" and outcome not in ("winner", "valid_not_declared"):
-        return ("Unmatched: these count", "·", "muted")
+        return ("Unmatched" if every_card_counts else "Unmatched: these count", "·", "muted")
     return KIND_LABELS.get(kind, (str(kind), "", ""))
+
+
+def _counting_note(hand: dict[str, Any], points: Any, indian: IndianPreset | None) -> str:
+    """Why a loser's grouped cards count too: the hand lacks two sequences with a pure one."""
+    kinds = [group.get("kind") for group in hand.get("groups", [])]
+    if not kinds or hand.get("valid"):
+        return ""
+    pure = kinds.count("pure_sequence")
+    if pure and pure + kinds.count("impure_sequence") >= 2:
+        return ""  # only the unmatched cards count
+    if not pure:
+        note = "No pure sequence, so every card counts"
+    elif indian is not None and indian.pure_sequence_relief:
+        note = "One sequence only, so every card outside the pure sequence counts"
+    else:
+        note = "One sequence only, so every card counts"
+    if indian is not None and points == indian.cap:
+        note += f", up to {indian.cap}"
+    return note + "."
 
 
 def _hand_groups(line: dict[str, Any] | None) -> list[list[Any]]:
@@ -156,9 +177,15 @@ def _result_view(
         view.update(_rummikub_result(club, game, submission, names))
     elif submission.result:
         money = (submission.result.get("money") or {}).get("by_player", {})
+        indian = game_rules(game.preset).indian if game is not None else None
         players = []
         for line in submission.result.get("players", []):
             hand = line.get("hand") or {}
+            note = (
+                _counting_note(hand, line.get("points"), indian)
+                if line.get("outcome") == "loser"
+                else ""
+            )
             players.append(
                 {
                     "name": line.get("name") or names.get(line.get("player"), "?"),
@@ -170,10 +197,11 @@ def _result_view(
                     if str(line.get("player")) in money
                     else "",
                     "valid": hand.get("valid"),
+                    "counting_note": note,
                     "groups": [
                         {
                             "cards": cards_view(group.get("cards")),
-                            "kind": _kind(group.get("kind"), line.get("outcome")),
+                            "kind": _kind(group.get("kind"), line.get("outcome"), bool(note)),
                         }
                         for group in hand.get("groups", [])
                     ],

@@ -8,10 +8,11 @@ import csv
 import io
 import re
 
+import pytest
 from django.test import TestCase
 
 from scoring.models import Deal, Submission
-from tests.pages.conftest import WRONG_GROUPS, Pages, text
+from tests.pages.conftest import LOSER_GROUPS, WRONG_GROUPS, Pages, text
 
 
 def _enter(pages: Pages, data: dict, who: str = "organiser"):
@@ -51,6 +52,37 @@ def test_deal_with_cards_is_accepted_and_counted(pages: Pages):
     assert "pays" in session and "data-live-url" in session
     live = client.get(f"/clubs/{pages.slug}/sessions/{pages.night.session.pk}/scoreboard/")
     assert "+₹616.00" in live.content.decode() and "X-Live-Stop" not in live
+
+
+@pytest.mark.parametrize(
+    ("asha_groups", "points", "note"),
+    [
+        # Two pure sequences: only 7H 8H AS 6D count, and the page says so on that group.
+        (LOSER_GROUPS, 31, None),
+        # No pure sequence (both runs use a Q, wild): every card counts, 85 capped at 80.
+        (
+            [["9S", "10S", "QD"], ["2D", "3D", "QC"], ["KH", "KD", "KC"], ["7H", "8H", "AS", "6D"]],
+            80,
+            "No pure sequence, so every card counts, up to 80.",
+        ),
+        # One pure sequence and no second: every card counts, 9 + 27 + 11 + 31 = 78.
+        (
+            [["2S", "3S", "4S"], ["9H", "9D", "9C"], ["2D", "3D", "6S"], ["7H", "8H", "AS", "6D"]],
+            78,
+            "One sequence only, so every card counts.",
+        ),
+    ],
+)
+def test_a_losers_counted_cards_are_explained(pages: Pages, asha_groups, points, note):
+    asha = f"p{pages.night.pid('Asha')}-cards"
+    client, location = _enter(pages, pages.form(**{asha: text(asha_groups)}))
+    body = client.get(location).content.decode()
+    assert "Accepted" in body
+    assert f'<td class="num">{points}</td>' in body
+    if note is None:
+        assert "Unmatched: these count" in body and "every card counts" not in body
+    else:
+        assert note in body and "Unmatched: these count" not in body
 
 
 def test_wrong_declaration_names_and_marks_the_group(pages: Pages):
