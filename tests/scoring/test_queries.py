@@ -15,8 +15,9 @@ from tests.scoring.conftest import make_night
 from tests.scoring.helpers import enter_deal
 
 
-def play(night, deals: int) -> None:
-    results = {
+def deal_result(night) -> dict:
+    """One deal's result, points only."""
+    return {
         "results": night.results(
             Asha={"outcome": "loser", "points": 10},
             Bilal={"outcome": "loser", "points": 20},
@@ -26,8 +27,11 @@ def play(night, deals: int) -> None:
             Farid={"outcome": "winner"},
         )
     }
+
+
+def play(night, deals: int) -> None:
     for _ in range(deals):
-        enter_deal(night.game, night.standing.scorer, results)
+        enter_deal(night.game, night.standing.scorer, deal_result(night))
 
 
 @pytest.mark.parametrize("deals", [1, 25])
@@ -57,16 +61,7 @@ def _statements(captured: CaptureQueriesContext) -> list[str]:
 def test_submitting_and_validating_a_deal_take_a_fixed_number_of_statements(standing, history):
     night = make_night(standing)
     play(night, history)
-    payload = {
-        "results": night.results(
-            Asha={"outcome": "loser", "points": 10},
-            Bilal={"outcome": "loser", "points": 20},
-            Chitra={"outcome": "first_drop"},
-            Dev={"outcome": "middle_drop"},
-            Esther={"outcome": "loser", "points": 2},
-            Farid={"outcome": "winner"},
-        )
-    }
+    payload = deal_result(night)
     with (
         TestCase.captureOnCommitCallbacks(execute=False),
         CaptureQueriesContext(connection) as submit,
