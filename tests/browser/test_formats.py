@@ -116,8 +116,10 @@ def test_sabra_game_entered_from_the_racks(presets: Any, new_page: Any):
     page.goto(f"/clubs/home/games/{game.pk}/")
     page.get_by_role("link", name="Enter game 1").click()
     page.get_by_label("Who went out").select_option(label="Asha")
-    # Who moved last matters only when the pool ran out.
-    assert page.get_by_label("Who moved last").is_hidden()
+    # Who moved last matters only when the pool ran out (the page's script hides it, so wait).
+    from playwright.sync_api import expect
+
+    expect(page.get_by_label("Who moved last")).to_be_hidden(timeout=10_000)
     page.get_by_label("Tiles left on the rack of Bilal").fill("r5 jk")
     page.get_by_label("Tiles left on the rack of Chitra").fill("K13 K12")
     page.get_by_label("Tiles left on the rack of Dev").fill("B1 x9")
