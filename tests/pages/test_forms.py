@@ -4,8 +4,10 @@ it names marked), with a 4xx status and never a 500; success redirects."""
 from __future__ import annotations
 
 from django.test import TestCase
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from scoring.models import Session, Table
+from scoring.models import Deal, Session, Table
 from tests.pages.conftest import Pages
 
 
@@ -147,3 +149,30 @@ def test_seat_add_on_the_game_page(pages: Pages):
     response = client.post(url, {"player": gauri.pk})
     assert response.status_code == 409
     assert "already has a seat" in response.content.decode()
+
+
+TEXTS = st.one_of(
+    st.text(max_size=40),
+    st.sampled_from(["", " ", "10H QS JK", "2H 3H | 4H", "|||", "QX", "♠♥", "-5", "1e9", "80",
+                     "winner", "loser", "first_drop", "no_winner", "\x00", "9" * 30]),
+)  # fmt: skip
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_the_deal_entry_form_never_answers_500(pages: Pages, data):
+    """Whatever the entry form receives, it answers a redirect (stored) or the page again with
+    its problem; a refused post stores nothing."""
+    form = pages.form()
+    for name in data.draw(st.lists(st.sampled_from(sorted(form)), min_size=1, max_size=4)):
+        form[name] = data.draw(TEXTS, label=name)
+    client = pages.client("scorer")
+    deals = Deal.objects.count()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = client.post(f"/clubs/{pages.slug}/games/{pages.night.game.pk}/deals/new/", form)
+    assert response.status_code in (302, 400, 409, 422), (response.status_code, form)
+    if response.status_code != 302:
+        assert 'role="alert"' in response.content.decode()
+        assert Deal.objects.count() == deals
