@@ -165,7 +165,9 @@ def submission_validate(*, submission_id: int) -> Submission:
             deal = submission.deal
             club = deal.game.table.session.club
             now = timezone.now()
-            decided = _decided(deal)
+            # A deal still open has no accepted or awaiting version (both move it on, under
+            # this lock), so the first version of a new deal needs no look at the others.
+            decided = _decided(deal) if deal.status != Deal.Status.OPEN else {}
             newer = max(
                 (s.version for s in decided.values() if s.version > submission.version),
                 default=None,
