@@ -61,6 +61,22 @@ def check_hand_size(count: int, expected: int = HAND_SIZE) -> None:
         )
 
 
+def only_unmatched_count(sequences: int, pure: int) -> bool:
+    """The hand score's rule: with two sequences, one of them pure, only the cards outside valid
+    groups count; otherwise every card does."""
+    return sequences >= 2 and pure >= 1
+
+
+def why_every_card_counts(kinds: Iterable[str]) -> str | None:
+    """For a grouping's kinds, why every card counts (``"no_pure_sequence"`` or
+    ``"one_sequence"``), or ``None`` when only the cards outside valid groups do."""
+    kinds = list(kinds)
+    pure = kinds.count(PURE)
+    if only_unmatched_count(pure + kinds.count(IMPURE), pure):
+        return None
+    return "one_sequence" if pure else "no_pure_sequence"
+
+
 def score_groups(
     groups: Iterable[Sequence[Card]],
     wild_rank: int,
@@ -90,7 +106,7 @@ def score_groups(
         elif kind is IMPURE:
             sequences += 1
         scored.append(make(ScoredGroup, (cards, kind)))
-    if sequences >= 2 and pure:
+    if only_unmatched_count(sequences, pure):
         return HandResult(all_valid, min(unmatched, preset.cap), tuple(scored))
     if pure and preset.pure_sequence_relief:
         total -= pure_points

@@ -15,6 +15,7 @@ from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
 from clubs.pages import GET, can, club_for_page, club_url, found, render_club
 from config.errors import ServiceError
+from rules.indian.hand import why_every_card_counts
 from rules.indian.preset import IndianPreset
 from scoring import selectors
 from scoring.forms import OUTCOME_WORDS, WIN_WORDS
@@ -40,20 +41,21 @@ def _kind(kind: Any, outcome: Any, every_card_counts: bool) -> tuple[str, str, s
     return KIND_LABELS.get(kind, (str(kind), "", ""))
 
 
+COUNTING_REASONS = {
+    "no_pure_sequence": "No pure sequence, so every card counts",
+    "one_sequence": "One sequence only, so every card counts",
+}
+
+
 def _counting_note(hand: dict[str, Any], points: Any, indian: IndianPreset | None) -> str:
-    """Why a loser's grouped cards count too: the hand lacks two sequences with a pure one."""
+    """Why a loser's grouped cards count too, in words; empty when only the unmatched count."""
     kinds = [group.get("kind") for group in hand.get("groups", [])]
-    if not kinds or hand.get("valid"):
+    reason = why_every_card_counts(kinds) if kinds and not hand.get("valid") else None
+    if reason is None:
         return ""
-    pure = kinds.count("pure_sequence")
-    if pure and pure + kinds.count("impure_sequence") >= 2:
-        return ""  # only the unmatched cards count
-    if not pure:
-        note = "No pure sequence, so every card counts"
-    elif indian is not None and indian.pure_sequence_relief:
-        note = "One sequence only, so every card outside the pure sequence counts"
-    else:
-        note = "One sequence only, so every card counts"
+    note = COUNTING_REASONS[reason]
+    if reason == "one_sequence" and indian is not None and indian.pure_sequence_relief:
+        note += " but the pure sequence"
     if indian is not None and points == indian.cap:
         note += f", up to {indian.cap}"
     return note + "."

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import RuleViolation
-from rules.indian import GroupKind, IndianPreset, parse_hand_text, score_groups
+from rules.indian import GroupKind, IndianPreset, parse_hand_text, parse_wild, score_groups
+from rules.indian.hand import why_every_card_counts
 
 from .helpers import declared
 
@@ -179,3 +180,32 @@ def test_score_groups_any_size_and_result_helpers():
     assert result.valid and result.score == 0
     assert [str(card) for card in result.cards] == ["2H", "3H", "4H", "5C", "6C", "7C"]
     assert result.as_dict()["groups"][0] == {"cards": ["2H", "3H", "4H"], "kind": "pure_sequence"}
+
+
+GROUP_OF_KIND = {  # with Q wild: each group, and the points its cards are worth
+    "pure_sequence": ("2S 3S 4S", 9),
+    "impure_sequence": ("5H 6H JK", 11),
+    "set": ("9C 9D 9H", 27),
+    "invalid": ("KC 2D", 12),
+}
+
+
+@pytest.mark.parametrize(
+    ("kinds", "why"),
+    [
+        (["pure_sequence", "impure_sequence", "set", "invalid"], None),
+        (["pure_sequence", "pure_sequence", "invalid"], None),
+        (["impure_sequence", "impure_sequence", "set"], "no_pure_sequence"),
+        (["set", "set", "invalid"], "no_pure_sequence"),
+        (["pure_sequence", "set", "set", "invalid"], "one_sequence"),
+    ],
+)
+def test_rule_two_sequences_one_pure_else_every_card_counts_names_why(kinds, why):
+    """indian-rummy.md, hand score: the reason the deal page gives for a loser's whole hand
+    counting follows the same rule as the score."""
+    assert why_every_card_counts(kinds) == why
+    hand = [parse_hand_text(GROUP_OF_KIND[kind][0])[0] for kind in kinds]
+    result = score_groups(hand, parse_wild("QH"))
+    assert [group.kind for group in result.groups] == kinds
+    counted = [kind for kind in kinds if why is not None or kind == "invalid"]
+    assert result.score == min(sum(GROUP_OF_KIND[kind][1] for kind in counted), 80)
