@@ -3,10 +3,11 @@ ledger with a fixed number of queries, whatever the number of deals."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
@@ -15,6 +16,7 @@ from scoring.models import (
     AccountKind,
     Deal,
     Game,
+    GameFormat,
     LedgerEntry,
     PlayerResult,
     Posting,
@@ -28,6 +30,7 @@ from scoring.models import (
 )
 
 CLUB_ACCOUNT = "club"
+FORMAT_ORDER = [choice.value for choice in GameFormat]
 
 
 def preset_list(*, club: Club) -> list[RulePreset]:
@@ -233,6 +236,9 @@ class ScoreLine:
     money_minor: int = 0
     deals_played: int = 0
     deals_won: int = 0
+    # Points by game format, when the session played more than one: a rummy point and a
+    # Rummikub score are not the same unit, so their sum alone would mislead.
+    points_by_format: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -243,11 +249,13 @@ class Scoreboard:
     deals_counted: int
     currency: str
     extra: dict[str, Any] = field(default_factory=dict)
+    formats: list[str] = field(default_factory=list)  # set when points_by_format is
 
 
 def session_scoreboard(*, session: Session) -> Scoreboard:
-    """Per-player totals of the session: its kept standing rows (one per player), the club's
-    fees and the deals counted. Three queries, whatever the number of deals."""
+    """Per-player totals of the session: its kept standing rows (one per player), points by
+    game format when it played several, the club's fees and the deals counted. Four queries,
+    whatever the number of deals."""
     from scoring.models import StandingRow, StandingScope
 
     rows = StandingRow.objects.filter(scope=StandingScope.SESSION, scope_id=session.pk).values(
@@ -261,6 +269,19 @@ def session_scoreboard(*, session: Session) -> Scoreboard:
         for row in rows
         if any(row[name] for name in ("points", "chips", "money_minor", "deals_played"))
     ]  # fmt: skip
+    by_format: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    game_rows = StandingRow.objects.filter(
+        scope=StandingScope.GAME,
+        scope_id__in=Game.objects.filter(table__session=session).values("pk"),
+    ).annotate(format=Subquery(Game.objects.filter(pk=OuterRef("scope_id")).values("format")))
+    for player_id, game_format, points in game_rows.values_list("player_id", "format", "points"):
+        by_format[player_id][game_format] += points
+    formats = sorted({f for points in by_format.values() for f in points}, key=FORMAT_ORDER.index)
+    if len(formats) > 1:
+        for line in lines:
+            line.points_by_format = {f: by_format[line.player_id].get(f, 0) for f in formats}
+    else:
+        formats = []
     club_money = (
         Posting.objects.filter(
             game__table__session=session, account=AccountKind.CLUB, quantity=Quantity.MONEY
@@ -271,7 +292,9 @@ def session_scoreboard(*, session: Session) -> Scoreboard:
         game__table__session=session, status=Deal.Status.FINAL
     ).count()
     ordered = sorted(lines, key=lambda line: (-line.money_minor, -line.points, line.name))
-    return Scoreboard(session, ordered, club_money, deals_counted, session.club.currency)
+    return Scoreboard(
+        session, ordered, club_money, deals_counted, session.club.currency, formats=formats
+    )
 
 
 @dataclass(frozen=True)

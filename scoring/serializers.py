@@ -296,6 +296,11 @@ class ScoreLineOutput(serializers.Serializer[dict]):
     money_minor = serializers.IntegerField()
     deals_played = serializers.IntegerField()
     deals_won = serializers.IntegerField()
+    points_by_format = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Points by game format, when the session played more than one format "
+        "(`points` adds up units that differ: rummy points, Rummikub scores); else empty.",
+    )
 
 
 class TransferOutput(serializers.Serializer[dict]):
@@ -311,6 +316,10 @@ class ScoreboardOutput(serializers.Serializer[dict]):
     currency = serializers.CharField()
     deals_counted = serializers.IntegerField()
     club_money_minor = serializers.IntegerField()
+    formats = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The game formats of `points_by_format`, in order; empty for a one-format night.",
+    )
     lines = ScoreLineOutput(many=True)
 
 

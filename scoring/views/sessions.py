@@ -20,7 +20,7 @@ from clubs.pages import GET, club_for_page, club_url, form_post, found, render_c
 from clubs.views import club_home_page
 from scoring import selectors, services
 from scoring.forms import SessionForm, TableForm
-from scoring.models import Session
+from scoring.models import GameFormat, Session
 from scoring.views.common import LIVE_STOP
 
 
@@ -51,12 +51,17 @@ def _scoreboard_context(club: Club, session: Session) -> dict[str, Any]:
         "board": board,
         "has_money": has_money,
         "has_chips": any(line.chips for line in board.lines),
+        "formats": [GameFormat(f).label for f in board.formats],
         "lines": [
             {
                 "line": line,
                 "rank": index + 1,
                 "points": signed_number(line.points),
                 "points_value": line.points,
+                "by_format": [
+                    {"points": signed_number(value), "value": value}
+                    for value in line.points_by_format.values()
+                ],
                 "money": club_money(club, line.money_minor, signed=True),
                 "money_value": line.money_minor,
                 "url": club_url("player-page", club, line.player_id),
@@ -203,7 +208,11 @@ def session_export(request: HttpRequest, club_slug: str, session_id: int) -> Htt
         )
     writer.writerow([])
     writer.writerow(["totals"])
-    writer.writerow(["player", "net points", money_head, "deals played", "deals won"])
+    # A night of several formats adds a points column per format, after the usual ones.
+    by_format_heads = [f"points ({GameFormat(f).label})" for f in board.formats]
+    writer.writerow(
+        ["player", "net points", money_head, "deals played", "deals won", *by_format_heads]
+    )
     for line in board.lines:
         writer.writerow(
             [
@@ -212,6 +221,7 @@ def session_export(request: HttpRequest, club_slug: str, session_id: int) -> Htt
                 _csv_amount(line.money_minor, places),
                 line.deals_played,
                 line.deals_won,
+                *line.points_by_format.values(),
             ]
         )
     if board.club_money_minor:

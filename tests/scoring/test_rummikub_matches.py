@@ -4,9 +4,10 @@ pool-exhausted games, International hands and pairwise settlement."""
 from __future__ import annotations
 
 from django.db.models import Sum
+from django.test import Client
 
 from scoring import services
-from scoring.models import Posting
+from scoring.models import Posting, RulePreset
 from tests.scoring.helpers import by_name, new_game, play, state
 
 FOUR = ["Asha", "Bilal", "Chitra", "Dev"]
@@ -135,3 +136,64 @@ def test_international_closed_win_is_classified_from_the_tiles(standing):
     assert submission.result["closed_hand"]["name"] == "Royal"
     scores = {line["name"]: line["points"] for line in submission.result["players"]}
     assert scores == {"Asha": 2400, "Bilal": -2400}
+
+
+def test_a_night_of_two_formats_keeps_their_points_apart(standing):
+    """A rummy point and a Rummikub score are not the same unit: the session scoreboard splits
+    each player's points by format, the parts adding up to the total."""
+    from tests.scoring.conftest import make_night
+    from tests.scoring.helpers import enter_deal
+
+    night = make_night(standing, point_value_minor=0)
+    enter_deal(
+        night.game,
+        standing.scorer,
+        {
+            "results": night.results(
+                Asha={"outcome": "loser", "points": 10}, Bilal={"outcome": "loser", "points": 20},
+                Chitra={"outcome": "first_drop"}, Dev={"outcome": "middle_drop"},
+                Esther={"outcome": "loser", "points": 2}, Farid={"outcome": "winner"},
+            )
+        },
+    )  # fmt: skip
+    table = services.table_create(session=night.session, actor=standing.organiser)
+    sabra = services.game_create(
+        table=table, actor=standing.organiser, preset=RulePreset.objects.get(club=None, key="sabra"),
+        players=[night.players[name] for name in FOUR],
+    )  # fmt: skip
+    ids = {name: night.pid(name) for name in FOUR}
+    play(standing, sabra, racks(ids, "Dev", Asha=["R5"], Bilal=["K13"], Chitra=["O1"], Dev=[]))
+
+    board = (
+        standing.client("player")
+        .get(f"/api/v1/clubs/home/sessions/{night.session.pk}/scoreboard/")
+        .json()
+    )
+    assert board["formats"] == ["points", "rummikub"]
+    split = {line["name"]: line["points_by_format"] for line in board["lines"]}
+    assert split["Asha"] == {"points": -10, "rummikub": -5}
+    assert split["Dev"] == {"points": -40, "rummikub": 5 + 13 + 1}
+    assert split["Farid"] == {"points": 10 + 20 + 20 + 40 + 2, "rummikub": 0}
+    for line in board["lines"]:
+        assert sum(line["points_by_format"].values()) == line["points"]
+
+    browser = Client()
+    browser.force_login(standing.player)
+    html = browser.get(f"/clubs/home/sessions/{night.session.pk}/scoreboard/").content.decode()
+    assert 'Points rummy <span class="sr">points</span>' in html
+    assert 'Rummikub <span class="sr">points</span>' in html
+    csv = browser.get(f"/clubs/home/sessions/{night.session.pk}/export.csv").content.decode()
+    assert "deals won,points (Points rummy),points (Rummikub)" in csv
+    assert "\r\nDev,-21," in csv and ",-40,19\r\n" in csv
+
+
+def test_a_night_of_one_format_has_no_split(standing):
+    game, ids = new_game(standing, "sabra", FOUR)
+    play(standing, game, racks(ids, "Asha", Asha=[], Bilal=["R5"], Chitra=["O1"], Dev=["B2"]))
+    board = (
+        standing.client("player")
+        .get(f"/api/v1/clubs/home/sessions/{game.table.session_id}/scoreboard/")
+        .json()
+    )
+    assert board["formats"] == []
+    assert all(line["points_by_format"] == {} for line in board["lines"])
