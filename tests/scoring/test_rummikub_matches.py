@@ -157,8 +157,9 @@ def test_a_night_of_two_formats_keeps_their_points_apart(standing):
         },
     )  # fmt: skip
     table = services.table_create(session=night.session, actor=standing.organiser)
+    preset = RulePreset.objects.get(club=None, key="sabra")
     sabra = services.game_create(
-        table=table, actor=standing.organiser, preset=RulePreset.objects.get(club=None, key="sabra"),
+        table=table, actor=standing.organiser, preset=preset,
         players=[night.players[name] for name in FOUR],
     )  # fmt: skip
     ids = {name: night.pid(name) for name in FOUR}
