@@ -253,9 +253,9 @@ class Scoreboard:
 
 
 def session_scoreboard(*, session: Session) -> Scoreboard:
-    """Per-player totals of the session: its kept standing rows (one per player), points by
-    game format when it played several, the club's fees and the deals counted. Four queries,
-    whatever the number of deals."""
+    """Per-player totals of the session: its kept standing rows (one per player), the deals
+    counted, the club's fees, and points by game format when it played several. Three queries
+    (four for a night of several formats), whatever the number of deals."""
     from scoring.models import StandingRow, StandingScope
 
     rows = StandingRow.objects.filter(scope=StandingScope.SESSION, scope_id=session.pk).values(
@@ -269,17 +269,26 @@ def session_scoreboard(*, session: Session) -> Scoreboard:
         for row in rows
         if any(row[name] for name in ("points", "chips", "money_minor", "deals_played"))
     ]  # fmt: skip
-    by_format: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    game_rows = StandingRow.objects.filter(
-        scope=StandingScope.GAME,
-        scope_id__in=Game.objects.filter(table__session=session).values("pk"),
-    ).annotate(format=Subquery(Game.objects.filter(pk=OuterRef("scope_id")).values("format")))
-    for player_id, game_format, points in game_rows.values_list("player_id", "format", "points"):
-        by_format[player_id][game_format] += points
-    formats = sorted({f for points in by_format.values() for f in points}, key=FORMAT_ORDER.index)
-    if len(formats) > 1:
+    counted_by_format = dict(
+        Deal.objects.filter(game__table__session=session, status=Deal.Status.FINAL)
+        .values_list("game__format")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    deals_counted = sum(counted_by_format.values())
+    formats = sorted(counted_by_format, key=FORMAT_ORDER.index)
+    if len(formats) > 1:  # one query more, only for a night of several formats
+        by_format: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        game_rows = StandingRow.objects.filter(
+            scope=StandingScope.GAME,
+            scope_id__in=Game.objects.filter(table__session=session).values("pk"),
+        ).annotate(format=Subquery(Game.objects.filter(pk=OuterRef("scope_id")).values("format")))
+        for player_id, game_format, points in game_rows.values_list(
+            "player_id", "format", "points"
+        ):
+            by_format[player_id][game_format] += points
         for line in lines:
-            line.points_by_format = {f: by_format[line.player_id].get(f, 0) for f in formats}
+            line.points_by_format = {f: by_format[line.player_id][f] for f in formats}
     else:
         formats = []
     club_money = (
@@ -288,9 +297,6 @@ def session_scoreboard(*, session: Session) -> Scoreboard:
         ).aggregate(total=Sum("amount"))["total"]
         or 0
     )
-    deals_counted = Deal.objects.filter(
-        game__table__session=session, status=Deal.Status.FINAL
-    ).count()
     ordered = sorted(lines, key=lambda line: (-line.money_minor, -line.points, line.name))
     return Scoreboard(
         session, ordered, club_money, deals_counted, session.club.currency, formats=formats

@@ -306,6 +306,8 @@ def _deal_create(
     _require_open_session(game.table.session)
     if game.status != Game.Status.OPEN:
         raise Conflict("this game has finished; no more deals", code="game_finished")
+    # Its own statement, after the lock: a subquery of the locking SELECT would read the snapshot
+    # taken before waiting for the lock, and miss a deal committed meanwhile.
     last = game.deals.aggregate(m=Max("number"))["m"] or 0
     if number is None:
         number = last + 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db.models import Sum
 from django.test import Client
 
-from scoring import services
+from scoring import selectors, services
 from scoring.models import Posting, RulePreset
 from tests.scoring.helpers import by_name, new_game, play, state
 
@@ -138,7 +138,7 @@ def test_international_closed_win_is_classified_from_the_tiles(standing):
     assert scores == {"Asha": 2400, "Bilal": -2400}
 
 
-def test_a_night_of_two_formats_keeps_their_points_apart(standing):
+def test_a_night_of_two_formats_keeps_their_points_apart(standing, django_assert_num_queries):
     """A rummy point and a Rummikub score are not the same unit: the session scoreboard splits
     each player's points by format, the parts adding up to the total."""
     from tests.scoring.conftest import make_night
@@ -165,6 +165,8 @@ def test_a_night_of_two_formats_keeps_their_points_apart(standing):
     ids = {name: night.pid(name) for name in FOUR}
     play(standing, sabra, racks(ids, "Dev", Asha=["R5"], Bilal=["K13"], Chitra=["O1"], Dev=[]))
 
+    with django_assert_num_queries(4):  # one more than a night of one format
+        selectors.session_scoreboard(session=night.session)
     board = (
         standing.client("player")
         .get(f"/api/v1/clubs/home/sessions/{night.session.pk}/scoreboard/")
