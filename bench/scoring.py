@@ -11,7 +11,9 @@ Figures:
    grouped, the others' 13 ungrouped, some drops) from client threads: latency of the call (202)
    and throughput until the worker has validated and posted every deal;
 2. session scoreboard and settle-up for sessions of 500 deals: latency over HTTP and the number of
-   database queries per request.
+   database queries per request;
+3. the stack's floor: the CPU a deal would cost if our work were free (an authenticated read,
+   publishing a task, a task that returns at once).
 """
 
 from __future__ import annotations
@@ -395,6 +397,52 @@ def run(quick: bool) -> None:
                 f"{_percentile(times, 0.5):.1f} ms, p95 {_percentile(times, 0.95):.1f} ms "
                 f"({len(queries)} queries in the selector, +3 for auth, club and session)"
             )
+        _floor(port, headers, web, worker, requests=200 if quick else 1000)
     finally:
         _stop(web)
         _stop(worker)
+
+
+def _floor(
+    port: int,
+    headers: dict[str, str],
+    web: subprocess.Popen[bytes],
+    worker: subprocess.Popen[bytes],
+    requests: int,
+) -> None:
+    """What the stack costs before any work of ours, on the same processes: an authenticated
+    read of the club (token and club: two queries), publishing a task, and a validation task
+    for a submission already decided (it locks the row, sees the status and returns)."""
+    from scoring.models import Submission
+    from scoring.tasks import validate_submission
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    before = _cpu_seconds(web.pid)
+    for _ in range(requests):
+        connection.request("GET", "/api/v1/clubs/bench/", headers=headers)
+        response = connection.getresponse()
+        response.read()
+        assert response.status == 200, response.status
+    web_ms = (_cpu_seconds(web.pid) - before) / requests * 1000
+
+    decided = Submission.objects.filter(status="accepted").values_list("pk", flat=True).first()
+    before_worker, before_pg = _cpu_seconds(worker.pid), _postgres_cpu()
+    before_publish = time.process_time()
+    for _ in range(requests):
+        validate_submission.apply_async(args=[decided])
+    publish_ms = (time.process_time() - before_publish) / requests * 1000
+    import redis
+    from django.conf import settings
+
+    queue = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    while queue.llen(settings.CELERY_TASK_DEFAULT_QUEUE) or queue.hlen("unacked"):
+        time.sleep(0.05)
+    worker_ms = (_cpu_seconds(worker.pid) - before_worker) / requests * 1000
+    postgres_ms = (_postgres_cpu() - before_pg) / requests * 1000
+    floor = web_ms + publish_ms + worker_ms + postgres_ms
+    print(
+        f"   the stack's floor, per deal: web {web_ms:.1f} ms (a token-authenticated read of "
+        f"the club), publishing the task {publish_ms:.1f} ms, worker {worker_ms:.1f} ms (a task "
+        f"that locks a decided submission and returns), PostgreSQL {postgres_ms:.1f} ms: "
+        f"{floor:.1f} ms, at most {2000 / floor:.0f} deals/s on two cores if the work were free"
+    )
