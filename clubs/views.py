@@ -24,6 +24,7 @@ from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring import standings
 from scoring.forms import OUTCOME_WORDS
+from scoring.models import GameFormat
 
 # --- the home page -------------------------------------------------------------------------------
 
@@ -187,23 +188,35 @@ def player_page(request: HttpRequest, club_slug: str, player_id: int) -> HttpRes
     ]
     rows.reverse()  # newest first
     shown = rows[:HISTORY_SHOWN]
+    # Points of different formats are different units: with several, each has its own column
+    # and its own chart, and no sum of them is shown.
+    formats = history.formats if len(history.formats) > 1 else []
     seasons = [
         {
             "line": line,
             "points": signed_number(line.points),
+            "by_format": [signed_number(line.points_by_format.get(f, 0)) for f in formats],
             "money": club_money(club, line.money_minor, signed=True),
         }
         for line in history.seasons
     ]
+    total = history.total
     context = {
         "player": player,
         "rows": shown,
         "more_rows": len(rows) - len(shown),
+        "formats": [GameFormat(f).label for f in formats],
         "seasons": seasons,
-        "total": history.total,
-        "total_points": signed_number(history.total.points),
-        "total_money": club_money(club, history.total.money_minor, signed=True),
-        "chart": running_chart(history.running),
+        "total": total,
+        "total_points": [
+            (GameFormat(f).label if formats else "", signed_number(total.points_by_format[f]))
+            for f in (formats or history.formats[:1])
+        ],
+        "total_money": club_money(club, total.money_minor, signed=True),
+        "charts": [
+            {"label": GameFormat(f).label if formats else "", "chart": running_chart(scores)}
+            for f, scores in history.running_by_format.items()
+        ],
     }
     return render_club(request, club, "clubs/player.html", context)
 

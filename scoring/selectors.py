@@ -461,16 +461,20 @@ class SeasonLine:
     deals_won: int = 0
     points: int = 0
     money_minor: int = 0
+    # Points by game format (a rummy point and a Rummikub score are not the same unit).
+    points_by_format: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
 class PlayerHistory:
-    """A player's counted deals, oldest first, with the running net score after each (points as
-    the ledger counts them: a winner's gain, a loser's loss), and totals per calendar year."""
+    """A player's counted deals, oldest first, with the net score of each (points as the ledger
+    counts them: a winner's gain, a loser's loss), the running score per game format, and totals
+    per calendar year."""
 
     rows: list[ResultRow]
     net_points: list[int]
-    running: list[int]
+    formats: list[str]  # the formats played, in their usual order
+    running_by_format: dict[str, list[int]]
     seasons: list[SeasonLine]
     total: SeasonLine
 
@@ -490,21 +494,28 @@ def player_history(*, player: Any) -> PlayerHistory:
     }
     rows = _result_rows(results, money)
     net_points = [net.get(row.deal_id, 0) for row in rows]
-    running: list[int] = []
+    running: dict[str, list[int]] = {}
     seasons: dict[int, SeasonLine] = {}
     total = SeasonLine(season=0)
-    score = 0
     for row, points in zip(rows, net_points, strict=True):
-        score += points
-        running.append(score)
+        scores = running.setdefault(row.game_format, [])
+        scores.append((scores[-1] if scores else 0) + points)
         year = row.started_at.year
         for line in (seasons.setdefault(year, SeasonLine(year)), total):
             line.deals_played += 1
             line.deals_won += int(row.won)
             line.points += points
             line.money_minor += row.money_minor
+            by_format = line.points_by_format
+            by_format[row.game_format] = by_format.get(row.game_format, 0) + points
+    formats = sorted(running, key=FORMAT_ORDER.index)
     return PlayerHistory(
-        rows, net_points, running, sorted(seasons.values(), key=lambda s: -s.season), total
+        rows,
+        net_points,
+        formats,
+        {f: running[f] for f in formats},
+        sorted(seasons.values(), key=lambda s: -s.season),
+        total,
     )
 
 

@@ -185,6 +185,11 @@ def test_a_night_of_two_formats_keeps_their_points_apart(standing, django_assert
     html = browser.get(f"/clubs/home/sessions/{night.session.pk}/scoreboard/").content.decode()
     assert 'Points rummy <span class="sr">points</span>' in html
     assert 'Rummikub <span class="sr">points</span>' in html
+    # Dev's own page: a total per format, never their sum, and a chart place per format.
+    dev = browser.get(f"/clubs/home/players/{night.pid('Dev')}/").content.decode()
+    assert "Points rummy −40 · Rummikub +19 · money" in dev and "net points" not in dev
+    assert 'Points rummy <span class="sr">points</span>' in dev
+    assert dev.count('class="chart-label"') == 2
     csv = browser.get(f"/clubs/home/sessions/{night.session.pk}/export.csv").content.decode()
     assert "deals won,points (Points rummy),points (Rummikub)" in csv
     assert "\r\nDev,-21," in csv and ",-40,19\r\n" in csv
