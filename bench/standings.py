@@ -141,14 +141,19 @@ def _load_club(slug: str, deals: int) -> dict[str, Any]:
             " session_id, entry_id, player_id, CASE WHEN i = 0 THEN 'winner' ELSE 'loser' END,"
             " points, i = 0 FROM bench_line"
         )
-        for scope, column in (("season", str(season_id)), ("session", "session_id")):
+        # The season's rows of all formats and of its one format (points), and the sessions'.
+        for scope, column, game_format in (
+            ("season", str(season_id), ""), ("season", str(season_id), "points"),
+            ("session", "session_id", ""),
+        ):  # fmt: skip
             cursor.execute(
-                "INSERT INTO scoring_standingrow (club_id, scope, scope_id, player_id, points,"
-                " chips, money_minor, deals_played, deals_won, drops, full_counts, points_conceded)"
-                f" SELECT %s, %s, {column}, player_id, sum(amount), 0, 0, count(*),"
+                "INSERT INTO scoring_standingrow (club_id, scope, scope_id, game_format,"
+                " player_id, points, chips, money_minor, deals_played, deals_won, drops,"
+                " full_counts, points_conceded)"
+                f" SELECT %s, %s, {column}, %s, player_id, sum(amount), 0, 0, count(*),"
                 " count(*) FILTER (WHERE i = 0), 0, 0, sum(CASE WHEN i = 0 THEN 0 ELSE points END)"
                 f" FROM bench_amount GROUP BY {column}, player_id",
-                [club.pk, scope],
+                [club.pk, scope, game_format],
             )
         cursor.execute(
             "SELECT count(*) FROM (SELECT entry_id FROM scoring_posting WHERE game_id IN "
@@ -170,6 +175,7 @@ VARIANTS = {
     "club's order (points, deals won, win rate)": {},
     "win rate first": {"metrics": "win_rate,points"},
     "page 101 (offset 5,000)": {"offset": "5000"},
+    "one game format (points rummy)": {"game_format": "points"},
 }
 
 

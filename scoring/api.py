@@ -422,6 +422,9 @@ class StandingsApi(ClubScopedAPIView):
                              "the current season)."),
             OpenApiParameter("metrics", str, description="Comma-separated metric ids to rank "
                              "by (default: the club's order)."),
+            OpenApiParameter("game_format", str, enum=["points", "pool", "deals", "rummikub"],
+                             description="Only the games of this format (seasons only): a "
+                             "rummy point and a Rummikub score are not the same unit."),
             OpenApiParameter("as_of_deal", int, description="Reproduce the table right after "
                              "this deal first counted."),
             OpenApiParameter("as_of_session", int, description="Reproduce the table as it stood "
@@ -452,6 +455,9 @@ def standings_for_request(club: Any, request: Request) -> standings.StandingsTab
         scope=request.query_params.get("scope", "season"),
         scope_id=_int_param(request, "id"),
     )
+    game_format = selectors.standings_format(
+        scope=scope, game_format=request.query_params.get("game_format")
+    )
     raw_metrics = request.query_params.get("metrics")
     metrics = [m for m in raw_metrics.split(",") if m] if raw_metrics else None
     as_of_deal = _int_param(request, "as_of_deal")
@@ -461,10 +467,12 @@ def standings_for_request(club: Any, request: Request) -> standings.StandingsTab
             club=club, deal_id=as_of_deal, session_id=as_of_session
         )
         return standings.standings_table_as_of(
-            club=club, scope=scope, scope_id=scope_id, as_of_entry=entry, metrics=metrics
-        )
+            club=club, scope=scope, scope_id=scope_id, as_of_entry=entry, metrics=metrics,
+            game_format=game_format,
+        )  # fmt: skip
     limit = max(1, min(_int_param(request, "limit", 50) or 50, 500))
     offset = max(0, _int_param(request, "offset", 0) or 0)
     return standings.standings_table(
-        club=club, scope=scope, scope_id=scope_id, metrics=metrics, limit=limit, offset=offset
-    )
+        club=club, scope=scope, scope_id=scope_id, metrics=metrics, limit=limit, offset=offset,
+        game_format=game_format,
+    )  # fmt: skip

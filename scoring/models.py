@@ -405,11 +405,18 @@ class StandingScope(models.TextChoices):
 class StandingRow(models.Model):
     """A player's running totals in one scope (a game, a session, a season), kept in step with
     the ledger in the same transaction, so a standings request reads one row per player whatever
-    the history. Always equal to ``scoring.standings.standings_recompute``."""
+    the history. Always equal to ``scoring.standings.standings_recompute``.
+
+    A season also has a row per game format the player played in it (``game_format`` set), since
+    a rummy point and a Rummikub score are not the same unit; the row of all formats has it
+    empty, as do game and session rows."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
     scope = models.CharField(max_length=8, choices=StandingScope.choices)
     scope_id = models.BigIntegerField()
+    game_format = models.CharField(
+        max_length=16, choices=GameFormat.choices, blank=True, default="", db_default=""
+    )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     points = models.BigIntegerField(default=0)
     chips = models.BigIntegerField(default=0)
@@ -423,14 +430,15 @@ class StandingRow(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["scope", "scope_id", "player"], name="standing_row_unique"
+                fields=["scope", "scope_id", "game_format", "player"],
+                name="standing_row_unique_by_format",
             )
         ]
         indexes = [
             # The default order (points, then deals won) reads a page without sorting everyone.
             models.Index(
-                "scope", "scope_id", F("points").desc(), F("deals_won").desc(),
-                name="standing_row_points",
+                "scope", "scope_id", "game_format", F("points").desc(), F("deals_won").desc(),
+                name="standing_row_format_points",
             ),
         ]  # fmt: skip
 

@@ -168,6 +168,38 @@ def standings_scope(*, club: Club, scope: str, scope_id: int | None) -> tuple[st
     return scope, scope_id
 
 
+def standings_format(*, scope: str, game_format: str | None) -> str:
+    """The game format a standings request asks for ("" for all formats), checked."""
+    if not game_format:
+        return ""
+    if game_format not in FORMAT_ORDER:
+        raise InvalidInput(
+            f"game_format: no game format {game_format!r}; use {', '.join(FORMAT_ORDER)}",
+            code="bad_format",
+            details={"token": game_format},
+        )
+    if scope != "season":
+        raise InvalidInput(
+            "game_format: standings by game format are kept for seasons (a game has one "
+            "format, and a session's scoreboard already splits points by format)",
+            code="bad_format",
+        )
+    return game_format
+
+
+def season_formats(*, club: Club, season_id: int) -> list[str]:
+    """The game formats counted in a season so far, in their usual order: one query."""
+    from scoring.models import StandingRow, StandingScope
+
+    found = (
+        StandingRow.objects.filter(club=club, scope=StandingScope.SEASON, scope_id=season_id)
+        .exclude(game_format="")
+        .values_list("game_format", flat=True)
+        .distinct()
+    )
+    return sorted(found, key=FORMAT_ORDER.index)
+
+
 def ledger_entry_as_of(
     *, club: Club, deal_id: int | None = None, session_id: int | None = None
 ) -> int:

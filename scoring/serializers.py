@@ -363,6 +363,9 @@ class StandingsOutput(serializers.Serializer[dict]):
     metrics = serializers.SerializerMethodField()
     count = serializers.IntegerField()
     as_of_entry = serializers.IntegerField(allow_null=True)
+    game_format = serializers.CharField(
+        help_text="The game format counted, or empty for all formats."
+    )
     lines = StandingLineOutput(many=True)
 
     def get_metrics(self, table: Any) -> list[str]:

@@ -131,11 +131,15 @@ def check_metric_ids(ids: Iterable[str]) -> None:
 # --- keeping the rows in step with the ledger ----------------------------------------------------
 
 
-def _scopes(game: Game) -> tuple[int, list[tuple[str, int]]]:
+Scope = tuple[str, int, str]  # (scope, scope id, game format or "" for all formats)
+
+
+def _scopes(game: Game) -> tuple[int, list[Scope]]:
     session = game.table.session
-    scopes = [(StandingScope.GAME, game.pk), (StandingScope.SESSION, session.pk)]
+    scopes = [(StandingScope.GAME, game.pk, ""), (StandingScope.SESSION, session.pk, "")]
     if session.season_id is not None:
-        scopes.append((StandingScope.SEASON, session.season_id))
+        scopes.append((StandingScope.SEASON, session.season_id, ""))
+        scopes.append((StandingScope.SEASON, session.season_id, game.format))
     return session.club_id, scopes
 
 
@@ -151,20 +155,21 @@ def result_totals(outcome: str, points: int, won: bool) -> dict[str, int]:
     }
 
 
-def _upsert(club_id: int, deltas: dict[tuple[str, int, int], dict[str, int]]) -> None:
+def _upsert(club_id: int, deltas: dict[tuple[str, int, str, int], dict[str, int]]) -> None:
     rows = [
-        (club_id, scope, scope_id, player_id, *(values.get(name, 0) for name in TOTAL_FIELDS))
-        for (scope, scope_id, player_id), values in deltas.items()
+        (club_id, scope, scope_id, game_format, player_id,
+         *(values.get(name, 0) for name in TOTAL_FIELDS))
+        for (scope, scope_id, game_format, player_id), values in deltas.items()
         if any(values.values())
-    ]
+    ]  # fmt: skip
     if not rows:
         return
     table = connection.ops.quote_name(StandingRow._meta.db_table)
-    columns = ["club_id", "scope", "scope_id", "player_id", *TOTAL_FIELDS]
+    columns = ["club_id", "scope", "scope_id", "game_format", "player_id", *TOTAL_FIELDS]
     if connection.vendor == "postgresql":
         # One array per column: the statement reads the same whatever the number of rows, so
         # PostgreSQL prepares it once per connection rather than planning it for every deal.
-        kinds = ["bigint", "text", "bigint", "bigint", *["bigint"] * len(TOTAL_FIELDS)]
+        kinds = ["bigint", "text", "bigint", "text", "bigint", *["bigint"] * len(TOTAL_FIELDS)]
         source = "SELECT * FROM UNNEST(" + ", ".join(f"%s::{kind}[]" for kind in kinds) + ")"
         params: list[Any] = [list(column) for column in zip(*rows, strict=True)]
     else:
@@ -174,7 +179,7 @@ def _upsert(club_id: int, deltas: dict[tuple[str, int, int], dict[str, int]]) ->
     updates = ", ".join(f"{name} = {table}.{name} + excluded.{name}" for name in TOTAL_FIELDS)
     sql = (
         f"INSERT INTO {table} ({', '.join(columns)}) {source}"
-        f" ON CONFLICT (scope, scope_id, player_id) DO UPDATE SET {updates}"
+        f" ON CONFLICT (scope, scope_id, game_format, player_id) DO UPDATE SET {updates}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -188,19 +193,20 @@ def standings_apply(
     sign: int = 1,
 ) -> None:
     """Add a ledger entry's player amounts (``lines``) and deal results (player, outcome,
-    points, won; ``sign`` -1 takes them back) to the totals of the game, session and season, in
-    one statement."""
+    points, won; ``sign`` -1 takes them back) to the totals of the game, session and season
+    (all formats, and the game's format), in one statement."""
     club_id, scopes = _scopes(game)
-    deltas: dict[tuple[str, int, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    deltas: dict[tuple[str, int, str, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for line in lines:
         if line.account != AccountKind.PLAYER or line.player_id is None:
             continue
-        for scope, scope_id in scopes:
-            deltas[(scope, scope_id, line.player_id)][QUANTITY_FIELD[line.quantity]] += line.amount
+        field_name = QUANTITY_FIELD[line.quantity]
+        for scope in scopes:
+            deltas[(*scope, line.player_id)][field_name] += line.amount
     for player_id, outcome, points, won in results:
         for name, value in result_totals(outcome, points, won).items():
-            for scope, scope_id in scopes:
-                deltas[(scope, scope_id, player_id)][name] += sign * value
+            for scope in scopes:
+                deltas[(*scope, player_id)][name] += sign * value
     _upsert(club_id, deltas)
 
 
@@ -224,15 +230,19 @@ class StandingsTable:
     lines: list[StandingLine]
     count: int
     as_of_entry: int | None = None
+    game_format: str = ""  # "" for all formats
 
 
-def _scope_filter(scope: str, scope_id: int, prefix: str) -> Q:
+def _scope_filter(scope: str, scope_id: int, game_format: str = "") -> Q:
     path = {
         StandingScope.GAME: "game_id",
         StandingScope.SESSION: "game__table__session_id",
         StandingScope.SEASON: "game__table__session__season_id",
     }[scope]
-    return Q(**{f"{prefix}{path}": scope_id})
+    condition = Q(**{path: scope_id})
+    if game_format:
+        condition &= Q(game__format=game_format)
+    return condition
 
 
 def standings_table(
@@ -243,15 +253,19 @@ def standings_table(
     metrics: Sequence[str] | None = None,
     limit: int = 50,
     offset: int = 0,
+    game_format: str = "",
 ) -> StandingsTable:
     """The ranked table of a scope from the kept rows, in a fixed number of queries whatever the
     history: the count, the page (with the default order an index gives it without sorting
     everyone), the rank of the page's first row (past the first page), and the names.
 
-    Players equal on every metric share a rank (1, 2, 2, 4) and are listed by id."""
+    Players equal on every metric share a rank (1, 2, 2, 4) and are listed by id. A season can
+    be read for one ``game_format``."""
     order = metric_order(club, metrics)
     keys = {f"m{index}": metric.order() for index, metric in enumerate(order)}
-    rows = StandingRow.objects.filter(club=club, scope=scope, scope_id=scope_id).annotate(**keys)
+    rows = StandingRow.objects.filter(
+        club=club, scope=scope, scope_id=scope_id, game_format=game_format
+    ).annotate(**keys)
     ordering = [
         F(key).desc() if metric.descending else F(key).asc()
         for key, metric in zip(keys, order, strict=True)
@@ -280,7 +294,7 @@ def standings_table(
         line = StandingLine(rank, row["player_id"], names[row["player_id"]], totals)
         line.metrics = {metric.id: metric.value(totals) for metric in order}
         lines.append(line)
-    return StandingsTable(scope, scope_id, order, lines, count)
+    return StandingsTable(scope, scope_id, order, lines, count, game_format=game_format)
 
 
 def _better_than(values: tuple[Any, ...], keys: list[str], order: list[Metric]) -> Q:
@@ -295,13 +309,14 @@ def _better_than(values: tuple[Any, ...], keys: list[str], order: list[Metric]) 
 
 
 def standings_recompute(
-    *, scope: str, scope_id: int, as_of_entry: int | None = None
+    *, scope: str, scope_id: int, as_of_entry: int | None = None, game_format: str = ""
 ) -> dict[int, dict[str, int]]:
-    """Every player's totals in a scope computed from the ledger; with ``as_of_entry``, as they
-    stood right after that ledger entry (later entries, corrections included, left out)."""
+    """Every player's totals in a scope (of one game format, if given) computed from the ledger;
+    with ``as_of_entry``, as they stood right after that ledger entry (later entries,
+    corrections included, left out)."""
     totals: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(TOTAL_FIELDS, 0))
     postings = Posting.objects.filter(
-        _scope_filter(scope, scope_id, ""), account=AccountKind.PLAYER
+        _scope_filter(scope, scope_id, game_format), account=AccountKind.PLAYER
     )
     if as_of_entry is not None:
         postings = postings.filter(entry_id__lte=as_of_entry)
@@ -309,7 +324,9 @@ def standings_recompute(
         total=Sum("amount")
     ):
         totals[player_id][QUANTITY_FIELD[quantity]] += total
-    results = PlayerResult.objects.filter(_scope_filter(scope, scope_id, ""), entry__isnull=False)
+    results = PlayerResult.objects.filter(
+        _scope_filter(scope, scope_id, game_format), entry__isnull=False
+    )
     if as_of_entry is None:
         results = results.filter(entry__reversed_by__isnull=True)
     else:
@@ -325,11 +342,19 @@ def standings_recompute(
 
 
 def standings_table_as_of(
-    *, club: Club, scope: str, scope_id: int, as_of_entry: int, metrics: Sequence[str] | None = None
+    *,
+    club: Club,
+    scope: str,
+    scope_id: int,
+    as_of_entry: int,
+    metrics: Sequence[str] | None = None,
+    game_format: str = "",
 ) -> StandingsTable:
     """The table as it stood after a past ledger entry (recomputed from the ledger)."""
     order = metric_order(club, metrics)
-    totals = standings_recompute(scope=scope, scope_id=scope_id, as_of_entry=as_of_entry)
+    totals = standings_recompute(
+        scope=scope, scope_id=scope_id, as_of_entry=as_of_entry, game_format=game_format
+    )
     names = dict(Player.objects.filter(pk__in=totals).values_list("pk", "name"))
 
     def key(pid: int) -> tuple[Any, ...]:
@@ -343,4 +368,6 @@ def standings_table_as_of(
         line = StandingLine(rank, pid, names[pid], totals[pid])
         line.metrics = {metric.id: metric.value(totals[pid]) for metric in order}
         lines.append(line)
-    return StandingsTable(scope, scope_id, order, lines, len(lines), as_of_entry)
+    return StandingsTable(
+        scope, scope_id, order, lines, len(lines), as_of_entry, game_format=game_format
+    )

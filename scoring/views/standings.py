@@ -25,7 +25,7 @@ from clubs.pages import (
 )
 from config.errors import InvalidInput, ServiceError
 from scoring import selectors, standings
-from scoring.models import Game
+from scoring.models import Game, GameFormat
 from scoring.views.common import LIVE_STOP
 
 PER_PAGE = 25
@@ -115,20 +115,28 @@ def _standing_lines(
 
 
 def _standings_board(
-    club: Club, scope: str, scope_id: int, *, page: int, per_page: int, after: int | None
+    club: Club,
+    scope: str,
+    scope_id: int,
+    *,
+    page: int,
+    per_page: int,
+    after: int | None,
+    game_format: str = "",
 ) -> dict[str, Any]:
     """One ranked table: a page of it, and whether there are more."""
     offset = (page - 1) * per_page
     if after is not None:
         entry = selectors.ledger_entry_as_of(club=club, session_id=after)
         table = standings.standings_table_as_of(
-            club=club, scope=scope, scope_id=scope_id, as_of_entry=entry
+            club=club, scope=scope, scope_id=scope_id, as_of_entry=entry, game_format=game_format
         )
         lines = table.lines[offset : offset + per_page + 1]
     else:
         table = standings.standings_table(
-            club=club, scope=scope, scope_id=scope_id, limit=per_page + 1, offset=offset
-        )
+            club=club, scope=scope, scope_id=scope_id, limit=per_page + 1, offset=offset,
+            game_format=game_format,
+        )  # fmt: skip
         lines = table.lines
     more = lines[per_page] if len(lines) > per_page else None
     lines = lines[:per_page]
@@ -170,6 +178,23 @@ def _page_link(request: HttpRequest, page: int) -> str:
     return "?" + query.urlencode()
 
 
+def _format_tabs(request: HttpRequest, formats: list[str], picked: str) -> list[dict[str, Any]]:
+    """Links to the season's table of each game format it played, and of all formats together
+    (only offered when it played more than one)."""
+    if len(formats) < 2:
+        return []
+    tabs = []
+    for value in ["", *formats]:
+        query = request.GET.copy()
+        query.pop("page", None)
+        query.pop("game_format", None)
+        if value:
+            query["game_format"] = value
+        label = GameFormat(value).label if value else "All formats"
+        tabs.append({"label": label, "url": "?" + query.urlencode(), "selected": value == picked})
+    return tabs
+
+
 def _standings_context(
     request: HttpRequest, club: Club, *, per_page: int | None = None
 ) -> tuple[dict[str, Any], int]:
@@ -194,7 +219,13 @@ def _standings_context(
             context.update(scope="season", scope_id=None, title="This season", after=None)
             return context, status
         scope, scope_id = selectors.standings_scope(club=club, scope=scope, scope_id=raw_id)
-        board = _standings_board(club, scope, scope_id, page=page, per_page=per_page, after=after)
+        game_format = selectors.standings_format(
+            scope=scope, game_format=request.GET.get("game_format")
+        )
+        board = _standings_board(
+            club, scope, scope_id, page=page, per_page=per_page, after=after,
+            game_format=game_format,
+        )  # fmt: skip
     except ServiceError as exc:
         context["error"] = error_context(exc)
         context.update(scope="", scope_id=None, title="Standings", after=None)
@@ -204,6 +235,11 @@ def _standings_context(
         ]
         return context, service_status(exc)
     title = _scope_title(club, scope, scope_id, choices)
+    if game_format:
+        title += f" · {GameFormat(game_format).label}"
+    formats = selectors.season_formats(club=club, season_id=scope_id) if scope == "season" else []
+    context["format_tabs"] = _format_tabs(request, formats, game_format)
+    context["game_format"] = game_format
     context["options"] = _scope_options(choices, context["games"], scope, scope_id)
     if not any(item["selected"] for group in context["options"] for item in group["items"]):
         shown = {"value": f"{scope}:{scope_id}", "label": title, "when": None, "selected": True}

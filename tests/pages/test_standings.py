@@ -126,6 +126,7 @@ def test_pages_keep_ties_across_the_page_break(standing, two_nights, monkeypatch
         ("?id=abc", 400, "id: &#x27;abc&#x27; is not a whole number"),
         ("?page=0x", 400, "page:"),
         ("?as_of_session=99999", 404, "session #99999 has nothing counted"),
+        ("?game_format=chess", 400, "game_format: no game format &#x27;chess&#x27;"),
     ],
 )
 def test_refusals_are_shown_on_the_page(standing, two_nights, query, status, message):
@@ -244,3 +245,30 @@ def test_a_page_past_the_end(standing, two_nights):
     body = client(standing, "player").get("/clubs/home/standings/?page=9").content.decode()
     assert "There is no page 9: the table has 4 players." in body
     assert 'href="?page=1">Go to the first page' in body
+
+
+def test_a_season_of_two_formats_offers_a_table_per_format(standing, two_nights):
+    """Rummy points and Rummikub scores are not the same unit: the season's page links to the
+    table of each format and says why; a format's table ranks by its own points."""
+    sabra, ids = new_game(standing, "sabra", ["Asha", "Bilal", "Esther"])
+    play(standing, sabra, {"racks": {str(ids["Asha"]): ["K13"], str(ids["Bilal"]): ["B2"],
+                                     str(ids["Esther"]): []}, "winner": ids["Esther"]})  # fmt: skip
+    player = client(standing, "player")
+    body = player.get("/clubs/home/standings/").content.decode()
+    assert '<nav class="format-tabs" aria-label="Game format">' in body
+    assert re.search(r'href="\?game_format=rummikub"[^>]*>Rummikub<', body)
+    assert '<a href="?" aria-current="page">All formats</a>' in body
+    assert "which are not the same unit" in body
+
+    rummikub = player.get("/clubs/home/standings/?game_format=rummikub")
+    assert rummikub.status_code == 200
+    html = rummikub.content.decode()
+    assert 'aria-current="page">Rummikub</a>' in html and "which are not the same unit" not in html
+    assert [row.split()[:3] for row in rows(rummikub.content)] == [
+        ["1", "Esther", "+15"], ["2", "Bilal", "−2"], ["3", "Asha", "−13"],
+    ]  # fmt: skip
+    points = rows(player.get("/clubs/home/standings/?game_format=points").content)
+    assert [row.split()[1] for row in points] == ["Asha", "Bilal", "Dev", "Chitra"]
+    # A game has one format: no tabs.
+    game = player.get(f"/clubs/home/standings/?table=game:{sabra.pk}").content.decode()
+    assert "format-tabs" not in game

@@ -12,8 +12,8 @@ from scoring.models import Deal, StandingRow
 from tests.scoring.helpers import correct, new_game, play, results
 
 
-def kept(scope: str, scope_id: int) -> dict[int, dict[str, int]]:
-    rows = StandingRow.objects.filter(scope=scope, scope_id=scope_id)
+def kept(scope: str, scope_id: int, game_format: str = "") -> dict[int, dict[str, int]]:
+    rows = StandingRow.objects.filter(scope=scope, scope_id=scope_id, game_format=game_format)
     out = {
         row.player_id: {name: getattr(row, name) for name in standings.TOTAL_FIELDS} for row in rows
     }
@@ -22,13 +22,14 @@ def kept(scope: str, scope_id: int) -> dict[int, dict[str, int]]:
 
 def assert_kept_equals_recomputed(game) -> None:
     session = game.table.session
-    for scope, scope_id in [
-        ("game", game.pk),
-        ("session", session.pk),
-        ("season", session.season_id),
+    for scope, scope_id, game_format in [
+        ("game", game.pk, ""),
+        ("session", session.pk, ""),
+        ("season", session.season_id, ""),
+        ("season", session.season_id, game.format),
     ]:
-        assert kept(scope, scope_id) == standings.standings_recompute(
-            scope=scope, scope_id=scope_id
+        assert kept(scope, scope_id, game_format) == standings.standings_recompute(
+            scope=scope, scope_id=scope_id, game_format=game_format
         )
 
 
@@ -168,3 +169,68 @@ def test_ranks_past_the_first_page_count_the_players_ahead(standing):
             (line.rank, line.name) for line in full.lines[offset : offset + 2]
         ]
         assert page.count == 5
+
+
+def test_a_season_of_two_formats_has_standings_per_format(standing):
+    """A rummy point and a Rummikub score are not the same unit: a season keeps a table per game
+    format beside the table of all formats, each equal to a recomputation from the ledger."""
+    rummy, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
+    play(standing, rummy, results(ids, Asha="winner", Bilal=10, Chitra=20))
+    sabra, _ = new_game(standing, "sabra", ["Asha", "Bilal", "Chitra"])
+    tiles = {"racks": {str(ids["Asha"]): ["K13", "O12"], str(ids["Bilal"]): ["R1"]}}
+    play(standing, sabra, {**tiles, "winner": ids["Chitra"]} | {"racks": {
+        **tiles["racks"], str(ids["Chitra"]): []}})  # fmt: skip
+    season = rummy.table.session.season_id
+    assert sabra.table.session.season_id == season
+    for game in (rummy, sabra):
+        assert_kept_equals_recomputed(game)
+
+    client = standing.client("player")
+    by_format = {
+        fmt: client.get("/api/v1/clubs/home/standings/", {"game_format": fmt}).json()
+        for fmt in ("", "points", "rummikub")
+    }
+    assert by_format["points"]["game_format"] == "points" and by_format[""]["game_format"] == ""
+    points = {fmt: {line["name"]: line["totals"]["points"] for line in body["lines"]}
+              for fmt, body in by_format.items()}  # fmt: skip
+    assert points["points"] == {"Asha": 30, "Bilal": -10, "Chitra": -20}
+    assert points["rummikub"] == {"Asha": -25, "Bilal": -1, "Chitra": 26}
+    assert points[""] == {"Asha": 5, "Bilal": -11, "Chitra": 6}
+    assert [line["name"] for line in by_format["rummikub"]["lines"]] == ["Chitra", "Bilal", "Asha"]
+
+    deal = Deal.objects.filter(game=rummy).get()
+    as_of = client.get(
+        "/api/v1/clubs/home/standings/", {"game_format": "rummikub", "as_of_deal": deal.pk}
+    )
+    assert as_of.status_code == 200 and as_of.json()["lines"] == []
+
+    unknown = client.get("/api/v1/clubs/home/standings/", {"game_format": "chess"})
+    assert unknown.status_code == 400
+    assert unknown.json()["error"]["code"] == "bad_format"
+    assert unknown.json()["error"]["details"]["token"] == "chess"
+    of_a_game = client.get(
+        "/api/v1/clubs/home/standings/", {"game_format": "points", "scope": "game", "id": rummy.pk}
+    )
+    assert of_a_game.status_code == 400 and "seasons" in of_a_game.json()["error"]["message"]
+
+
+def test_the_migration_fills_a_seasons_rows_per_format_from_its_games(standing):
+    """Rows per format for history kept before they existed: summed from the games' rows."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("scoring.migrations.0006_standings_by_format")
+    rummy, ids = new_game(standing, "points", ["Asha", "Bilal"])
+    play(standing, rummy, results(ids, Asha="winner", Bilal=10))
+    play(standing, rummy, results(ids, Bilal="winner", Asha=4))
+    season = rummy.table.session.season_id
+    before = kept("season", season, "points")
+    StandingRow.objects.exclude(game_format="").delete()
+    migration.season_rows_by_format(apps, None)
+    assert kept("season", season, "points") == before == {
+        ids["Asha"]: {**dict.fromkeys(standings.TOTAL_FIELDS, 0), "points": 6, "deals_played": 2,
+                      "deals_won": 1, "points_conceded": 4},
+        ids["Bilal"]: {**dict.fromkeys(standings.TOTAL_FIELDS, 0), "points": -6,
+                       "deals_played": 2, "deals_won": 1, "points_conceded": 10},
+    }  # fmt: skip
