@@ -179,6 +179,7 @@ def player_page(request: HttpRequest, club_slug: str, player_id: int) -> HttpRes
         {
             "row": row,
             "outcome": OUTCOME_WORDS.get(row.outcome, row.outcome),
+            "format": GameFormat(row.game_format).label,
             "net": signed_number(net),
             "net_value": net,
             "money": club_money(club, row.money_minor, signed=True),

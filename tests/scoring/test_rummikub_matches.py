@@ -190,6 +190,7 @@ def test_a_night_of_two_formats_keeps_their_points_apart(standing, django_assert
     assert "Points rummy −40 · Rummikub +19 · money" in dev and "net points" not in dev
     assert 'Points rummy <span class="sr">points</span>' in dev
     assert dev.count('class="chart-label"') == 2
+    assert "Friday · Rummikub · " in dev and "Friday · Points rummy · " in dev  # history lines
     csv = browser.get(f"/clubs/home/sessions/{night.session.pk}/export.csv").content.decode()
     assert "deals won,points (Points rummy),points (Rummikub)" in csv
     assert "\r\nDev,-21," in csv and ",-40,19\r\n" in csv
