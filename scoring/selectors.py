@@ -551,34 +551,6 @@ def player_history(*, player: Any) -> PlayerHistory:
     )
 
 
-def club_ledger_table(*, club: Club) -> list[ScoreLine]:
-    """Per player of the club, all time: net points and money from the ledger, deals played and
-    won from the counted results. Two queries."""
-    lines: dict[int, ScoreLine] = {}
-    totals = (
-        Posting.objects.filter(game__table__session__club=club, account=AccountKind.PLAYER)
-        .values("player_id", "player__name", "quantity")
-        .annotate(total=Sum("amount"))
-    )
-    for row in totals:
-        line = lines.setdefault(row["player_id"], ScoreLine(row["player_id"], row["player__name"]))
-        if row["quantity"] == Quantity.POINTS:
-            line.points = row["total"]
-        elif row["quantity"] == Quantity.CHIPS:
-            line.chips = row["total"]
-        elif row["quantity"] == Quantity.MONEY:
-            line.money_minor = row["total"]
-    counted = PlayerResult.objects.filter(
-        session__club=club, submission__status=Submission.Status.ACCEPTED
-    )
-    for row in counted.values("player_id", "player__name").annotate(
-        played=Count("id"), won=Count("id", filter=Q(won=True))
-    ):
-        line = lines.setdefault(row["player_id"], ScoreLine(row["player_id"], row["player__name"]))
-        line.deals_played, line.deals_won = row["played"], row["won"]
-    return sorted(lines.values(), key=lambda line: (-line.money_minor, -line.points, line.name))
-
-
 # --- reads for the format and standings pages ----------------------------------------------------
 
 
