@@ -31,11 +31,6 @@ def audit_record(
     )
 
 
-def audit_record_many(entries: list[AuditEntry]) -> None:
-    """For services that change many rows at once (one query instead of one per row)."""
-    AuditEntry.objects.bulk_create(entries)
-
-
 def snapshot(obj: models.Model, fields: list[str]) -> dict[str, Any]:
     """The named fields of ``obj`` as JSON-ready values, for before/after."""
     out: dict[str, Any] = {}

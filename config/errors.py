@@ -38,8 +38,3 @@ class Conflict(ServiceError):
 
     status = 409
     default_code = "conflict"
-
-
-class Unprocessable(ServiceError):
-    status = 422
-    default_code = "unprocessable"

@@ -62,10 +62,6 @@ class Metric:
     value: Callable[[dict[str, int]], int | Decimal]
 
 
-def _column(name: str) -> Metric:
-    return Metric(name, "", "", True, lambda: F(name), lambda row: row[name])
-
-
 def _rate(numerator: str, denominator: str) -> Callable[[], Any]:
     def expression() -> Any:
         return Case(
