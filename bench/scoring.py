@@ -176,7 +176,9 @@ def _cpu_seconds(root: int) -> float:
 
 
 def _postgres_cpu() -> float:
-    """CPU seconds of every PostgreSQL process on this machine (best effort, via /proc)."""
+    """CPU seconds of every PostgreSQL process on this machine (best effort, via /proc), with
+    those of backends that have exited (their parent's "children" times): a connection closed
+    during the run must not take its CPU with it."""
     total = 0.0
     tick = os.sysconf("SC_CLK_TCK")
     for entry in os.listdir("/proc"):
@@ -190,7 +192,7 @@ def _postgres_cpu() -> float:
                 fields = handle.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += (int(fields[11]) + int(fields[12])) / tick
+        total += sum(int(fields[index]) for index in (11, 12, 13, 14)) / tick
     return total
 
 
