@@ -187,19 +187,6 @@ def standings_format(*, scope: str, game_format: str | None) -> str:
     return game_format
 
 
-def season_formats(*, club: Club, season_id: int) -> list[str]:
-    """The game formats counted in a season so far, in their usual order: one query."""
-    from scoring.models import StandingRow, StandingScope
-
-    found = (
-        StandingRow.objects.filter(club=club, scope=StandingScope.SEASON, scope_id=season_id)
-        .exclude(game_format="")
-        .values_list("game_format", flat=True)
-        .distinct()
-    )
-    return sorted(found, key=FORMAT_ORDER.index)
-
-
 def ledger_entry_as_of(
     *, club: Club, deal_id: int | None = None, session_id: int | None = None
 ) -> int:
@@ -596,23 +583,37 @@ def game_payouts(*, game: Game) -> dict[int, int]:
 
 @dataclass
 class StandingsChoices:
-    """What a standings page offers to pick: the club's seasons, its recent sessions (newest
-    first) and the games of those sessions."""
+    """What a standings page offers to pick: the club's seasons (with the game formats each has
+    counted, in their usual order), its recent sessions (newest first) and their games."""
 
     seasons: list[Season]
     sessions: list[Session]
     games: list[Game]
+    season_formats: dict[int, list[str]]
 
 
 def standings_choices(*, club: Club, sessions: int = 30) -> StandingsChoices:
-    """Three queries."""
+    """Four queries."""
+    from scoring.models import StandingRow, StandingScope
+
     recent = list(club.sessions.order_by("-started_at", "-id")[:sessions])
     games = list(
         Game.objects.filter(table__session__in=recent)
         .select_related("table__session", "preset")
         .order_by("-table__session__started_at", "table__session_id", "table_id", "id")
     )
-    return StandingsChoices(list(club.seasons.order_by("-starts_on")), recent, games)
+    formats: dict[int, list[str]] = defaultdict(list)
+    for season_id, game_format in (
+        StandingRow.objects.filter(club=club, scope=StandingScope.SEASON)
+        .exclude(game_format="")
+        .values_list("scope_id", "game_format")
+        .distinct()
+    ):
+        formats[season_id].append(game_format)
+    season_formats = {pk: sorted(found, key=FORMAT_ORDER.index) for pk, found in formats.items()}
+    return StandingsChoices(
+        list(club.seasons.order_by("-starts_on")), recent, games, season_formats
+    )
 
 
 def pool_rejoin_refusals(*, game: Game) -> dict[int, dict[str, Any]]:

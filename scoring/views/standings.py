@@ -56,14 +56,24 @@ def _int_param(raw: str | None, name: str) -> int | None:
     return int(raw)
 
 
-def _asked_scope(request: HttpRequest) -> tuple[str, int | None]:
-    """The scope a page asks for: ``?table=session:12`` (the page's one list) or, as in the API,
-    ``?scope=session&id=12``; nothing asked is the current season."""
+def _asked_scope(request: HttpRequest) -> tuple[str, int | None, str | None]:
+    """The scope a page asks for, and the game format: ``?table=session:12`` or
+    ``?table=season:3:rummikub`` (the page's one list) or, as in the API,
+    ``?scope=season&id=3&game_format=rummikub``; nothing asked is the current season."""
     picked = request.GET.get("table", "")
     if ":" in picked:
-        scope, _, raw = picked.partition(":")
-        return scope, _int_param(raw, "table")
-    return request.GET.get("scope") or "season", _int_param(request.GET.get("id"), "id")
+        scope, _, rest = picked.partition(":")
+        raw, _, game_format = rest.partition(":")
+        return scope, _int_param(raw, "table"), game_format
+    return (
+        request.GET.get("scope") or "season",
+        _int_param(request.GET.get("id"), "id"),
+        request.GET.get("game_format"),
+    )
+
+
+def _table_value(scope: str, scope_id: int, game_format: str = "") -> str:
+    return f"{scope}:{scope_id}:{game_format}" if game_format else f"{scope}:{scope_id}"
 
 
 def _scope_title(club: Club, scope: str, scope_id: int, choices: Any) -> str:
@@ -153,21 +163,29 @@ def _standings_board(
     }
 
 
-def _scope_options(
-    choices: Any, games: list[dict[str, Any]], scope: str, scope_id: int
-) -> list[dict[str, Any]]:
-    """The page's one list of tables to show, grouped: seasons, sessions, games."""
+def _scope_options(choices: Any, games: list[dict[str, Any]], picked: str) -> list[dict[str, Any]]:
+    """The page's one list of tables to show, grouped: seasons (and each game format of a season
+    that played several), sessions, games."""
 
-    def item(kind: str, pk: int, label: str, when: Any = None) -> dict[str, Any]:
-        selected = (kind, pk) == (scope, scope_id)
-        return {"value": f"{kind}:{pk}", "label": label, "when": when, "selected": selected}
+    def item(value: str, label: str, when: Any = None) -> dict[str, Any]:
+        return {"value": value, "label": label, "when": when, "selected": value == picked}
 
+    seasons = []
+    for season in choices.seasons:
+        seasons.append(item(_table_value("season", season.pk), f"Season {season.name}"))
+        formats = choices.season_formats.get(season.pk, [])
+        if len(formats) > 1:
+            seasons += [
+                item(_table_value("season", season.pk, f),
+                     f"Season {season.name} · {GameFormat(f).label}")
+                for f in formats
+            ]  # fmt: skip
     groups = [
-        {"label": "Seasons", "items": [item("season", s.pk, f"Season {s.name}")
-                                       for s in choices.seasons]},
-        {"label": "Sessions", "items": [item("session", s.pk, s.name, s.started_at)
+        {"label": "Seasons", "items": seasons},
+        {"label": "Sessions", "items": [item(_table_value("session", s.pk), s.name, s.started_at)
                                         for s in choices.sessions]},
-        {"label": "Games", "items": [item("game", g["game"].pk, g["label"]) for g in games]},
+        {"label": "Games", "items": [item(_table_value("game", g["game"].pk), g["label"])
+                                     for g in games]},
     ]  # fmt: skip
     return [group for group in groups if group["items"]]
 
@@ -178,18 +196,19 @@ def _page_link(request: HttpRequest, page: int) -> str:
     return "?" + query.urlencode()
 
 
-def _format_tabs(request: HttpRequest, formats: list[str], picked: str) -> list[dict[str, Any]]:
-    """Links to the season's table of each game format it played, and of all formats together
-    (only offered when it played more than one)."""
+def _format_tabs(
+    request: HttpRequest, season_id: int, formats: list[str], picked: str
+) -> list[dict[str, Any]]:
+    """Links to the season's table of all formats together and of each format it played (only
+    offered when it played more than one); the rest of the query (as it stood) is kept."""
     if len(formats) < 2:
         return []
     tabs = []
     for value in ["", *formats]:
         query = request.GET.copy()
-        query.pop("page", None)
-        query.pop("game_format", None)
-        if value:
-            query["game_format"] = value
+        for name in ("page", "game_format", "scope", "id"):
+            query.pop(name, None)
+        query["table"] = _table_value("season", season_id, value)
         label = GameFormat(value).label if value else "All formats"
         tabs.append({"label": label, "url": "?" + query.urlencode(), "selected": value == picked})
     return tabs
@@ -212,16 +231,14 @@ def _standings_context(
     }
     status = 200
     try:
-        scope, raw_id = _asked_scope(request)
+        scope, raw_id, asked_format = _asked_scope(request)
         page = max(1, _int_param(request.GET.get("page"), "page") or 1)
         after = _int_param(request.GET.get("as_of_session"), "as_of_session")
         if scope == "season" and raw_id is None and not choices.seasons:
             context.update(scope="season", scope_id=None, title="This season", after=None)
             return context, status
         scope, scope_id = selectors.standings_scope(club=club, scope=scope, scope_id=raw_id)
-        game_format = selectors.standings_format(
-            scope=scope, game_format=request.GET.get("game_format")
-        )
+        game_format = selectors.standings_format(scope=scope, game_format=asked_format)
         board = _standings_board(
             club, scope, scope_id, page=page, per_page=per_page, after=after,
             game_format=game_format,
@@ -229,7 +246,7 @@ def _standings_context(
     except ServiceError as exc:
         context["error"] = error_context(exc)
         context.update(scope="", scope_id=None, title="Standings", after=None)
-        context["options"] = _scope_options(choices, context["games"], "", 0)
+        context["options"] = _scope_options(choices, context["games"], "")
         context["after_options"] = [
             {"value": str(s.pk), "session": s, "selected": False} for s in choices.sessions
         ]
@@ -237,12 +254,13 @@ def _standings_context(
     title = _scope_title(club, scope, scope_id, choices)
     if game_format:
         title += f" · {GameFormat(game_format).label}"
-    formats = selectors.season_formats(club=club, season_id=scope_id) if scope == "season" else []
-    context["format_tabs"] = _format_tabs(request, formats, game_format)
+    formats = choices.season_formats.get(scope_id, []) if scope == "season" else []
+    context["format_tabs"] = _format_tabs(request, scope_id, formats, game_format)
     context["game_format"] = game_format
-    context["options"] = _scope_options(choices, context["games"], scope, scope_id)
+    picked = _table_value(scope, scope_id, game_format)
+    context["options"] = _scope_options(choices, context["games"], picked)
     if not any(item["selected"] for group in context["options"] for item in group["items"]):
-        shown = {"value": f"{scope}:{scope_id}", "label": title, "when": None, "selected": True}
+        shown = {"value": picked, "label": title, "when": None, "selected": True}
         context["options"].insert(0, {"label": "Shown", "items": [shown]})
     context["after_options"] = [
         {"value": str(s.pk), "session": s, "selected": s.pk == after} for s in choices.sessions
@@ -255,7 +273,6 @@ def _standings_context(
     context.update(
         scope=scope,
         scope_id=scope_id,
-        picked=f"{scope}:{scope_id}",
         scope_word=SCOPE_WORDS.get(scope, scope),
         title=title,
         after=after_session,

@@ -253,12 +253,15 @@ def test_a_season_of_two_formats_offers_a_table_per_format(standing, two_nights)
     sabra, ids = new_game(standing, "sabra", ["Asha", "Bilal", "Esther"])
     play(standing, sabra, {"racks": {str(ids["Asha"]): ["K13"], str(ids["Bilal"]): ["B2"],
                                      str(ids["Esther"]): []}, "winner": ids["Esther"]})  # fmt: skip
+    season = sabra.table.session.season
     player = client(standing, "player")
     body = player.get("/clubs/home/standings/").content.decode()
     assert '<nav class="format-tabs" aria-label="Game format">' in body
-    assert re.search(r'href="\?game_format=rummikub"[^>]*>Rummikub<', body)
-    assert '<a href="?" aria-current="page">All formats</a>' in body
+    assert f'<a href="?table=season%3A{season.pk}" aria-current="page">All formats</a>' in body
+    assert f'<a href="?table=season%3A{season.pk}%3Arummikub">Rummikub</a>' in body
     assert "which are not the same unit" in body
+    # The form's list offers the season's table of each format too.
+    assert f'<option value="season:{season.pk}:rummikub">Season {season.name} · Rummikub' in body
 
     rummikub = player.get("/clubs/home/standings/?game_format=rummikub")
     assert rummikub.status_code == 200
@@ -269,6 +272,14 @@ def test_a_season_of_two_formats_offers_a_table_per_format(standing, two_nights)
     ]  # fmt: skip
     points = rows(player.get("/clubs/home/standings/?game_format=points").content)
     assert [row.split()[1] for row in points] == ["Asha", "Bilal", "Dev", "Chitra"]
+    # Picked from the list, with "as it stood": the format's tabs keep the moment.
+    after = two_nights[1].table.session_id
+    picked = player.get(
+        f"/clubs/home/standings/?table=season:{season.pk}:rummikub&as_of_session={after}"
+    ).content.decode()
+    assert f'<option value="season:{season.pk}:rummikub" selected>' in picked
+    assert "Nothing counted here yet." in picked  # no Rummikub game had counted by then
+    assert f'href="?table=season%3A{season.pk}%3Apoints&amp;as_of_session={after}"' in picked
     # A game has one format: no tabs.
     game = player.get(f"/clubs/home/standings/?table=game:{sabra.pk}").content.decode()
     assert "format-tabs" not in game
