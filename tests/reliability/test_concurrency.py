@@ -12,6 +12,7 @@ from django.db.models import Sum
 from scoring import services
 from scoring.models import Deal, LedgerEntry, Posting, Submission
 from tests.scoring.conftest import make_night
+from tests.scoring.test_standings import assert_kept_equals_recomputed
 
 THREADS = 20
 
@@ -101,4 +102,7 @@ def test_twenty_threads_submitting_and_correcting_one_deal(standing):
     }
     for entry in entries:
         assert sum(entry.postings.filter(quantity="points").values_list("amount", flat=True)) == 0
+    # The kept standings (game, session, season, and the season's points rummy table) took every
+    # version and reversal in step: they equal a recomputation from the ledger.
+    assert_kept_equals_recomputed(night.game)
     assert connection.vendor == "postgresql"
