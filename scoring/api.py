@@ -12,6 +12,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from clubs import selectors as club_selectors
 from clubs.models import Player, Role
 from clubs.permissions import ClubScopedAPIView
 from config.errors import InvalidInput
@@ -25,6 +26,7 @@ from scoring.serializers import (
     GameStateOutput,
     MetricOrderInput,
     MetricOrderOutput,
+    PlayerHistoryOutput,
     PresetCreateInput,
     PresetOutput,
     RejoinInput,
@@ -378,6 +380,39 @@ class SettlementApi(ClubScopedAPIView):
         transfers = selectors.session_settlement(session=session)
         body = {"session": session.pk, "currency": self.club.currency, "transfers": transfers}
         return Response(SettlementOutput(body).data)
+
+
+class PlayerHistoryApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="players_history",
+        parameters=[
+            OpenApiParameter("limit", int, default=50, description="At most 500."),
+            OpenApiParameter("offset", int, default=0),
+        ],
+        responses=PlayerHistoryOutput,
+    )
+    def get(self, request: Request, club_slug: str, player_id: int) -> Response:
+        player = club_selectors.player_get(club=self.club, player_id=player_id)
+        history = selectors.player_history(player=player)
+        limit = max(1, min(_int_param(request, "limit", 50) or 50, 500))
+        offset = max(0, _int_param(request, "offset", 0) or 0)
+        lines = [
+            {"row": row, "net_points": net, "running_points": running}
+            for row, net, running in zip(
+                history.rows, history.net_points, history.running_points, strict=True
+            )
+        ]
+        lines.reverse()  # newest first
+        body = {
+            "player": player.pk,
+            "name": player.name,
+            "formats": history.formats,
+            "total": history.total,
+            "years": history.seasons,
+            "count": len(lines),
+            "lines": lines[offset : offset + limit],
+        }
+        return Response(PlayerHistoryOutput(body).data)
 
 
 class SeasonListApi(ClubScopedAPIView):

@@ -492,6 +492,7 @@ class PlayerHistory:
 
     rows: list[ResultRow]
     net_points: list[int]
+    running_points: list[int]  # after each row, the running score of that row's format
     formats: list[str]  # the formats played, in their usual order
     running_by_format: dict[str, list[int]]
     seasons: list[SeasonLine]
@@ -514,11 +515,13 @@ def player_history(*, player: Any) -> PlayerHistory:
     rows = _result_rows(results, money)
     net_points = [net.get(row.deal_id, 0) for row in rows]
     running: dict[str, list[int]] = {}
+    running_points: list[int] = []
     seasons: dict[int, SeasonLine] = {}
     total = SeasonLine(season=0)
     for row, points in zip(rows, net_points, strict=True):
         scores = running.setdefault(row.game_format, [])
         scores.append((scores[-1] if scores else 0) + points)
+        running_points.append(scores[-1])
         year = row.started_at.year
         for line in (seasons.setdefault(year, SeasonLine(year)), total):
             line.deals_played += 1
@@ -531,6 +534,7 @@ def player_history(*, player: Any) -> PlayerHistory:
     return PlayerHistory(
         rows,
         net_points,
+        running_points,
         formats,
         {f: running[f] for f in formats},
         sorted(seasons.values(), key=lambda s: -s.season),

@@ -377,3 +377,48 @@ class SeasonOutput(serializers.Serializer[dict]):
     name = serializers.CharField()
     starts_on = serializers.DateField()
     ends_on = serializers.DateField()
+
+
+class HistoryLineOutput(serializers.Serializer[dict]):
+    deal = serializers.IntegerField(source="row.deal_id")
+    deal_number = serializers.IntegerField(source="row.deal_number")
+    version = serializers.IntegerField(source="row.version", help_text="The counted version.")
+    session = serializers.IntegerField(source="row.session_id")
+    session_name = serializers.CharField(source="row.session_name")
+    started_at = serializers.DateTimeField(source="row.started_at")
+    game = serializers.IntegerField(source="row.game_id")
+    game_format = serializers.CharField(source="row.game_format")
+    outcome = serializers.CharField(source="row.outcome")
+    points = serializers.IntegerField(source="row.points", help_text="What the player counted.")
+    won = serializers.BooleanField(source="row.won")
+    net_points = serializers.IntegerField(help_text="What the deal gained or cost the player.")
+    running_points = serializers.IntegerField(
+        help_text="The player's running net points in this game format after this deal."
+    )
+    money_minor = serializers.IntegerField(source="row.money_minor")
+
+
+class HistoryTotalOutput(serializers.Serializer[dict]):
+    deals_played = serializers.IntegerField()
+    deals_won = serializers.IntegerField()
+    points = serializers.IntegerField(
+        help_text="Net points of every format added up; see points_by_format."
+    )
+    points_by_format = serializers.DictField(child=serializers.IntegerField())
+    money_minor = serializers.IntegerField()
+
+
+class HistoryYearOutput(HistoryTotalOutput):
+    year = serializers.IntegerField(source="season")
+
+
+class PlayerHistoryOutput(serializers.Serializer[dict]):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    formats = serializers.ListField(
+        child=serializers.CharField(), help_text="The game formats played, in their usual order."
+    )
+    total = HistoryTotalOutput()
+    years = HistoryYearOutput(many=True, help_text="Totals per calendar year, newest first.")
+    count = serializers.IntegerField(help_text="Counted deals in all.")
+    lines = HistoryLineOutput(many=True, help_text="A page of the counted deals, newest first.")

@@ -11,6 +11,11 @@ urlpatterns = [
     path(f"{club}sessions/", api.SessionListApi.as_view(), name="session-list"),
     path(f"{club}seasons/", api.SeasonListApi.as_view(), name="season-list"),
     path(f"{club}standings/", api.StandingsApi.as_view(), name="standings"),
+    path(
+        f"{club}players/<int:player_id>/history/",
+        api.PlayerHistoryApi.as_view(),
+        name="player-history",
+    ),
     path(f"{club}standings/metrics/", api.MetricListApi.as_view(), name="standings-metrics"),
     path(
         f"{club}sessions/<int:session_id>/", api.SessionDetailApi.as_view(), name="session-detail"

@@ -179,6 +179,8 @@ ROUTES = [
           lambda w: {"kind": "drops", "agreed": [_asha(w)]}, _by_role(409, 409, 403, 403)),
     Route("seasons list", "scoring:season-list", "get", lambda w: f"{C}/seasons/", None, READ),
     Route("standings", "scoring:standings", "get", lambda w: f"{C}/standings/", None, READ),
+    Route("player history", "scoring:player-history", "get",
+          lambda w: f"{C}/players/{_asha(w)}/history/", None, READ),
     Route("standings metrics", "scoring:standings-metrics", "get",
           lambda w: f"{C}/standings/metrics/", None, READ),
     Route("standings metrics set", "scoring:standings-metrics", "put",

@@ -52,6 +52,18 @@ def test_session_reads_take_a_fixed_number_of_queries(
         assert response.json()["deals_counted"] == deals
 
 
+@pytest.mark.parametrize("deals", [1, 25])
+def test_player_history_takes_a_fixed_number_of_queries(standing, django_assert_num_queries, deals):
+    night = make_night(standing)
+    play(night, deals)
+    client = standing.client("player")
+    # club + caller's role, the player, then results, money and net points.
+    with django_assert_num_queries(5):
+        response = client.get(f"/api/v1/clubs/home/players/{night.pid('Farid')}/history/")
+    assert response.status_code == 200
+    assert response.json()["count"] == deals
+
+
 def _statements(captured: CaptureQueriesContext) -> list[str]:
     """The statements run, without transaction control (which differs by database)."""
     control = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")

@@ -191,6 +191,31 @@ def test_a_night_of_two_formats_keeps_their_points_apart(standing, django_assert
     assert 'Points rummy <span class="sr">points</span>' in dev
     assert dev.count('class="chart-label"') == 2
     assert "Friday · Rummikub · " in dev and "Friday · Points rummy · " in dev  # history lines
+
+    # The same history through the API, for a score app.
+    api = standing.client("player")
+    history = api.get(f"/api/v1/clubs/home/players/{night.pid('Dev')}/history/").json()
+    assert history["name"] == "Dev" and history["formats"] == ["points", "rummikub"]
+    assert history["total"]["points_by_format"] == {"points": -40, "rummikub": 19}
+    assert history["total"]["points"] == -21 and history["count"] == 2
+    assert [year["points_by_format"] for year in history["years"]] == [
+        {"points": -40, "rummikub": 19}
+    ]
+    newest, oldest = history["lines"]
+    assert (newest["game_format"], newest["outcome"], newest["net_points"]) == (
+        "rummikub", "winner", 19,
+    )  # fmt: skip
+    assert (oldest["game_format"], oldest["outcome"], oldest["running_points"]) == (
+        "points", "middle_drop", -40,
+    )  # fmt: skip
+    page = api.get(
+        f"/api/v1/clubs/home/players/{night.pid('Dev')}/history/", {"limit": 1, "offset": 1}
+    ).json()
+    assert page["count"] == 2 and [line["deal"] for line in page["lines"]] == [oldest["deal"]]
+    bad = api.get(f"/api/v1/clubs/home/players/{night.pid('Dev')}/history/", {"limit": "x"})
+    assert bad.status_code == 400 and "limit" in bad.json()["error"]["message"]
+    missing = api.get("/api/v1/clubs/home/players/999999/history/")
+    assert missing.status_code == 404
     csv = browser.get(f"/clubs/home/sessions/{night.session.pk}/export.csv").content.decode()
     assert "deals won,points (Points rummy),points (Rummikub)" in csv
     assert "\r\nDev,-21," in csv and ",-40,19\r\n" in csv
