@@ -175,20 +175,18 @@ def player_page(request: HttpRequest, club_slug: str, player_id: int) -> HttpRes
     club = club_for_page(request, club_slug)
     player = found(selectors.player_get, club=club, player_id=player_id)
     history = scoring_selectors.player_history(player=player)
-    rows = [
+    shown = [
         {
-            "row": row,
-            "outcome": OUTCOME_WORDS.get(row.outcome, row.outcome),
-            "format": GameFormat(row.game_format).label,
-            "net": signed_number(net),
-            "net_value": net,
-            "money": club_money(club, row.money_minor, signed=True),
-            "money_value": row.money_minor,
+            "row": line.row,
+            "outcome": OUTCOME_WORDS.get(line.row.outcome, line.row.outcome),
+            "format": GameFormat(line.row.game_format).label,
+            "net": signed_number(line.net_points),
+            "net_value": line.net_points,
+            "money": club_money(club, line.row.money_minor, signed=True),
+            "money_value": line.row.money_minor,
         }
-        for row, net in zip(history.rows, history.net_points, strict=True)
+        for line in history.lines[::-1][:HISTORY_SHOWN]  # newest first
     ]
-    rows.reverse()  # newest first
-    shown = rows[:HISTORY_SHOWN]
     # Points of different formats are different units: with several, each has its own column
     # and its own chart, and no sum of them is shown.
     formats = history.formats if len(history.formats) > 1 else []
@@ -205,14 +203,14 @@ def player_page(request: HttpRequest, club_slug: str, player_id: int) -> HttpRes
     context = {
         "player": player,
         "rows": shown,
-        "more_rows": len(rows) - len(shown),
+        "more_rows": len(history.lines) - len(shown),
         "formats": [GameFormat(f).label for f in formats],
         "seasons": seasons,
         "total": total,
         "total_points": [
-            (GameFormat(f).label if formats else "", signed_number(total.points_by_format[f]))
-            for f in (formats or history.formats[:1])
-        ],
+            (GameFormat(f).label, signed_number(total.points_by_format[f])) for f in formats
+        ]
+        or [("net points", signed_number(total.points))],
         "total_money": club_money(club, total.money_minor, signed=True),
         "charts": [
             {"label": GameFormat(f).label if formats else "", "chart": running_chart(scores)}

@@ -394,15 +394,8 @@ class PlayerHistoryApi(ClubScopedAPIView):
     def get(self, request: Request, club_slug: str, player_id: int) -> Response:
         player = club_selectors.player_get(club=self.club, player_id=player_id)
         history = selectors.player_history(player=player)
-        limit = max(1, min(_int_param(request, "limit", 50) or 50, 500))
-        offset = max(0, _int_param(request, "offset", 0) or 0)
-        lines = [
-            {"row": row, "net_points": net, "running_points": running}
-            for row, net, running in zip(
-                history.rows, history.net_points, history.running_points, strict=True
-            )
-        ]
-        lines.reverse()  # newest first
+        limit, offset = _page_params(request)
+        lines = history.lines[::-1]  # newest first
         body = {
             "player": player.pk,
             "name": player.name,
@@ -483,6 +476,12 @@ def _int_param(request: Request, name: str, default: int | None = None) -> int |
         raise InvalidInput(f"{name}: {raw!r} is not a whole number") from None
 
 
+def _page_params(request: Request) -> tuple[int, int]:
+    """``limit`` (1 to 500, 50 unless given) and ``offset`` of a paged read."""
+    limit = max(1, min(_int_param(request, "limit", 50) or 50, 500))
+    return limit, max(0, _int_param(request, "offset", 0) or 0)
+
+
 def standings_for_request(club: Any, request: Request) -> standings.StandingsTable:
     """Read the standings query parameters (shared by the API and the public page)."""
     scope, scope_id = selectors.standings_scope(
@@ -505,8 +504,7 @@ def standings_for_request(club: Any, request: Request) -> standings.StandingsTab
             club=club, scope=scope, scope_id=scope_id, as_of_entry=entry, metrics=metrics,
             game_format=game_format,
         )  # fmt: skip
-    limit = max(1, min(_int_param(request, "limit", 50) or 50, 500))
-    offset = max(0, _int_param(request, "offset", 0) or 0)
+    limit, offset = _page_params(request)
     return standings.standings_table(
         club=club, scope=scope, scope_id=scope_id, metrics=metrics, limit=limit, offset=offset,
         game_format=game_format,

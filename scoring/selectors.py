@@ -484,15 +484,22 @@ class SeasonLine:
     points_by_format: dict[str, int] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class HistoryLine:
+    """One counted deal of a player, with its net score (points as the ledger counts them: a
+    winner's gain, a loser's loss) and the player's running score in that game format after it."""
+
+    row: ResultRow
+    net_points: int
+    running_points: int
+
+
 @dataclass
 class PlayerHistory:
-    """A player's counted deals, oldest first, with the net score of each (points as the ledger
-    counts them: a winner's gain, a loser's loss), the running score per game format, and totals
+    """A player's counted deals, oldest first, the running score per game format, and totals
     per calendar year."""
 
-    rows: list[ResultRow]
-    net_points: list[int]
-    running_points: list[int]  # after each row, the running score of that row's format
+    lines: list[HistoryLine]
     formats: list[str]  # the formats played, in their usual order
     running_by_format: dict[str, list[int]]
     seasons: list[SeasonLine]
@@ -512,16 +519,15 @@ def player_history(*, player: Any) -> PlayerHistory:
         .values("entry__deal_id")
         .annotate(total=Sum("amount"))
     }
-    rows = _result_rows(results, money)
-    net_points = [net.get(row.deal_id, 0) for row in rows]
+    lines: list[HistoryLine] = []
     running: dict[str, list[int]] = {}
-    running_points: list[int] = []
     seasons: dict[int, SeasonLine] = {}
     total = SeasonLine(season=0)
-    for row, points in zip(rows, net_points, strict=True):
+    for row in _result_rows(results, money):
+        points = net.get(row.deal_id, 0)
         scores = running.setdefault(row.game_format, [])
         scores.append((scores[-1] if scores else 0) + points)
-        running_points.append(scores[-1])
+        lines.append(HistoryLine(row, points, scores[-1]))
         year = row.started_at.year
         for line in (seasons.setdefault(year, SeasonLine(year)), total):
             line.deals_played += 1
@@ -532,9 +538,7 @@ def player_history(*, player: Any) -> PlayerHistory:
             by_format[row.game_format] = by_format.get(row.game_format, 0) + points
     formats = sorted(running, key=FORMAT_ORDER.index)
     return PlayerHistory(
-        rows,
-        net_points,
-        running_points,
+        lines,
         formats,
         {f: running[f] for f in formats},
         sorted(seasons.values(), key=lambda s: -s.season),
