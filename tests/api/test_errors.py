@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from rest_framework.test import APIClient
 
+from clubs.models import ApiToken, AuditEntry
 from clubs.services import api_token_create, api_token_revoke
 
 
@@ -76,6 +79,50 @@ def test_token_auth_works_and_revoked_token_gets_401(standing):
     api_token_revoke(token=token, actor=standing.organiser)
     error = assert_error(client.get("/api/v1/clubs/"), 401, "authentication_failed")
     assert "revoked" in error["message"]
+
+
+def test_a_token_of_an_inactive_user_gets_401(standing):
+    _, key = api_token_create(user=standing.organiser, name="score app")
+    standing.organiser.is_active = False
+    standing.organiser.save(update_fields=["is_active"])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    error = assert_error(client.get("/api/v1/clubs/home/"), 401, "authentication_failed")
+    assert "inactive" in error["message"]
+
+
+def test_a_token_records_its_last_use_at_most_once_a_minute(standing):
+    token, key = api_token_create(user=standing.organiser, name="score app")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert client.get("/api/v1/clubs/home/").status_code == 200
+    token.refresh_from_db()
+    first = token.last_used_at
+    assert first is not None
+    assert client.get("/api/v1/clubs/home/").status_code == 200
+    token.refresh_from_db()
+    assert token.last_used_at == first  # used again within the minute: not written again
+    stale = first - timedelta(minutes=2)
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=stale)
+    assert client.get("/api/v1/clubs/home/").status_code == 200
+    token.refresh_from_db()
+    assert token.last_used_at > first
+
+
+def test_a_token_acts_as_its_user_with_their_role(standing):
+    """Writes made with a token are the token user's: their role decides, the audit names them."""
+    _, player_key = api_token_create(user=standing.player, name="phone")
+    _, owner_key = api_token_create(user=standing.owner, name="laptop")
+    as_player, as_owner = APIClient(), APIClient()
+    as_player.credentials(HTTP_AUTHORIZATION=f"Token {player_key}")
+    as_owner.credentials(HTTP_AUTHORIZATION=f"Token {owner_key}")
+    body = {"name": "Friday"}
+    assert_error(as_player.post("/api/v1/clubs/home/sessions/", body, format="json"), 403,
+                 "permission_denied")  # fmt: skip
+    created = as_owner.post("/api/v1/clubs/home/sessions/", body, format="json")
+    assert created.status_code == 201, created.content
+    entry = AuditEntry.objects.get(action="session.create", object_id=str(created.json()["id"]))
+    assert entry.actor_id == standing.owner.pk
 
 
 @pytest.mark.parametrize(
