@@ -37,6 +37,7 @@ check: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) manage.py check
 	$(PY) manage.py makemigrations --check --dry-run
 

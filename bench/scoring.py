@@ -370,7 +370,7 @@ def run(quick: bool) -> None:
         from django.db import connection as db_connection
         from django.test.utils import CaptureQueriesContext
 
-        from scoring import selectors
+        from scoring import figures
         from scoring.models import Deal, Session
 
         for endpoint in ("scoreboard", "settlement"):
@@ -391,9 +391,9 @@ def run(quick: bool) -> None:
             session = Session.objects.get(pk=session_id)
             with CaptureQueriesContext(db_connection) as queries:
                 if endpoint == "scoreboard":
-                    selectors.session_scoreboard(session=session)
+                    figures.session_scoreboard(session=session)
                 else:
-                    selectors.session_settlement(session=session)
+                    figures.session_settlement(session=session)
             print(
                 f"   {endpoint} of a session of {deals} deals over HTTP: p50 "
                 f"{_percentile(times, 0.5):.1f} ms, p95 {_percentile(times, 0.95):.1f} ms "

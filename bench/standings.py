@@ -141,10 +141,10 @@ def _load_club(slug: str, deals: int) -> dict[str, Any]:
             " session_id, entry_id, player_id, CASE WHEN i = 0 THEN 'winner' ELSE 'loser' END,"
             " points, i = 0 FROM bench_line"
         )
-        # The season's rows of all formats and of its one format (points), and the sessions'.
+        # The season's and the sessions' rows, of all formats and of their one format (points).
         for scope, column, game_format in (
             ("season", str(season_id), ""), ("season", str(season_id), "points"),
-            ("session", "session_id", ""),
+            ("session", "session_id", ""), ("session", "session_id", "points"),
         ):  # fmt: skip
             cursor.execute(
                 "INSERT INTO scoring_standingrow (club_id, scope, scope_id, game_format,"

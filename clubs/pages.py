@@ -8,14 +8,15 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from clubs import selectors
-from clubs.models import Club, Role
+from clubs.models import Club, IdempotentRequest, Role
 from config.errors import NotAllowed, NotFoundError, ServiceError
 
 GET = require_http_methods(["GET", "HEAD"])
@@ -114,3 +115,38 @@ def form_post(
         return write()
     except ServiceError as exc:
         return page(error=error_context(exc, fields), status=service_status(exc))
+
+
+def form_post_once(
+    request: HttpRequest,
+    form: Any,
+    write: Callable[[], HttpResponse],
+    page: Callable[..., HttpResponse],
+    fields: Collection[str] = frozenset(),
+) -> HttpResponse:
+    """``form_post`` for a form that must do its work once (a deal's result): the form's token
+    is claimed in the same transaction as the write, so the same form sent twice, even at the
+    same moment, writes once and the second answer is the first one's redirect. A refused or
+    invalid form keeps its token free for the corrected post."""
+    if form is None or not form.is_valid() or not form.token():
+        return form_post(form, write, page, fields)
+    identity = f"form:{request.user.pk}"
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                claim = IdempotentRequest.objects.create(
+                    identity=identity, key=form.token(), fingerprint="form"
+                )
+        except IntegrityError:
+            earlier = IdempotentRequest.objects.filter(identity=identity, key=form.token()).first()
+            if earlier is not None and earlier.status_code == 302:
+                return redirect(bytes(earlier.body or b"").decode())
+            raise
+        response = form_post(form, write, page, fields)
+        if response.status_code != 302:
+            transaction.set_rollback(True)  # refused: nothing written, the token stays free
+            return response
+        IdempotentRequest.objects.filter(pk=claim.pk).update(
+            status_code=302, body=response["Location"].encode()
+        )
+        return response

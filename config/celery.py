@@ -8,7 +8,7 @@ from typing import Any
 
 from celery import Celery, Task
 from celery.signals import task_postrun, task_prerun
-from django.db import OperationalError, close_old_connections
+from django.db import OperationalError, close_old_connections, transaction
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -53,6 +53,4 @@ def project_task(*args: Any, **kwargs: Any) -> Any:
 def enqueue_on_commit(task: Any, *args: Any, **kwargs: Any) -> None:
     """Send ``task`` once the current transaction commits (at once outside a transaction), so a
     worker never looks for rows that are not there yet."""
-    from django.db import transaction
-
     transaction.on_commit(lambda: task.apply_async(args=args, kwargs=kwargs))

@@ -3,17 +3,18 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from clubs import views as club_views
 from config.health import health
+from pages import views as page_views
 
 api_v1 = [
     path("", include("clubs.urls")),
     path("", include("rules.urls")),
     path("", include("scoring.urls")),
+    path("", include("tournaments.urls")),
 ]
 
 urlpatterns = [
-    path("", club_views.home, name="home"),
+    path("", page_views.home, name="home"),
     path("health/", health, name="health"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -21,7 +22,7 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("", include("clubs.page_urls")),
+    path("", include("pages.urls")),
     path("", include("scoring.page_urls")),
 ]
 

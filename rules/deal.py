@@ -49,6 +49,66 @@ OUTCOME_NAMES: dict[str, Outcome] = {
 }
 _ENGINE_TO_NAME = {outcome: name for name, outcome in OUTCOME_NAMES.items()}
 
+#: How each outcome is offered to whoever enters a deal.
+OUTCOME_LABELS: dict[str, str] = {
+    "winner": "Winner (showed)",
+    "loser": "Loser (counts cards)",
+    "first_drop": "First drop",
+    "middle_drop": "Middle drop",
+    "missed_turns": "Missed 3 turns",
+    "wrong_show": "Wrong show",
+    "late_declare": "Late declare",
+    "valid_not_declared": "Valid, not declared",
+    "deal_show": "Deal show (no turn yet)",
+}
+
+
+@dataclass(frozen=True)
+class OutcomeOption:
+    """One outcome a deal under a preset may have, as offered and as accepted.
+
+    ``low``..``high`` are the points it may score when entered without cards (equal for an
+    outcome whose points the preset fixes); ``needs_cards`` says the points follow the cards;
+    ``valid_hand`` is ``True`` when cards given must form a valid declaration, ``False`` when
+    they must not, ``None`` when either is scored."""
+
+    code: str
+    label: str
+    low: int
+    high: int
+    needs_cards: bool
+    valid_hand: bool | None = None
+
+
+def outcome_options(preset: IndianPreset) -> tuple[OutcomeOption, ...]:
+    """The outcomes a deal under ``preset`` may have, in the order a form offers them: the one
+    declaration both the entry page and :func:`evaluate_indian_deal` read."""
+    fixed = {
+        "first_drop": preset.first_drop,
+        "middle_drop": preset.middle_drop,
+        "missed_turns": preset.missed_turns_points,
+        "wrong_show": preset.wrong_show,
+        "late_declare": preset.late_declare,
+    }
+    options = []
+    for code, label in OUTCOME_LABELS.items():
+        outcome = OUTCOME_NAMES[code]
+        if outcome in (Outcome.FIRST_DROP, Outcome.MIDDLE_DROP) and not preset.drops_allowed:
+            continue
+        if code in fixed:
+            options.append(OutcomeOption(code, label, fixed[code], fixed[code], False))
+        elif outcome is Outcome.WINNER:
+            options.append(OutcomeOption(code, label, preset.winner, preset.winner, True, True))
+        elif outcome is Outcome.HAND:
+            options.append(OutcomeOption(code, label, 0, preset.cap, True, False))
+        elif outcome is Outcome.VALID_NOT_DECLARED:
+            value = preset.valid_not_declared
+            options.append(OutcomeOption(code, label, value, value, True, True))
+        else:
+            low, high = preset.deal_show_min, preset.deal_show_max
+            options.append(OutcomeOption(code, label, low, high, True))
+    return tuple(options)
+
 
 @dataclass(frozen=True)
 class PlayerEntry(Generic[K]):
@@ -110,22 +170,22 @@ def _describe(cards: Sequence[int]) -> str:
     return " ".join(NAMES[card] for card in cards)
 
 
-def _first_invalid_group(hand: HandResult) -> tuple[int, str] | None:
-    for index, group in enumerate(hand.groups):
-        if group.kind is GroupKind.INVALID:
-            return index, _describe(group.cards)
-    return None
-
-
 def _declaration_problem(hand: HandResult) -> tuple[str, str, dict[str, Any]]:
-    """Why a hand is not a valid declaration: code, sentence, details."""
-    invalid = _first_invalid_group(hand)
-    if invalid is not None:
-        index, cards = invalid
+    """Why a hand is not a valid declaration: code, sentence, details. Every invalid group is
+    named (``groups``), the first also as ``group`` and ``cards``."""
+    invalid = [
+        (index, _describe(group.cards))
+        for index, group in enumerate(hand.groups)
+        if group.kind is GroupKind.INVALID
+    ]
+    if invalid:
+        index, cards = invalid[0]
+        named = ", ".join(f"group {i + 1} ({c})" for i, c in invalid)
+        verb = "is not a valid sequence or set" if len(invalid) == 1 else "are not valid groups"
         return (
             "invalid_group",
-            f"group {index + 1} ({cards}) is not a valid sequence or set",
-            {"group": index, "cards": cards.split()},
+            f"{named} {verb}",
+            {"group": index, "cards": cards.split(), "groups": [i for i, _ in invalid]},
         )
     kinds = [group.kind for group in hand.groups]
     sequences = sum(k in (GroupKind.PURE_SEQUENCE, GroupKind.IMPURE_SEQUENCE) for k in kinds)
@@ -182,6 +242,7 @@ def evaluate_indian_deal(
             refuse(player, "missing_player", f"{name} has no result in this deal")
 
     # Outcomes.
+    offered = {option.code for option in outcome_options(preset)}
     for line in lines:
         raw = line.entry.outcome
         outcome = OUTCOME_NAMES.get(raw) if isinstance(raw, str) else None
@@ -193,10 +254,11 @@ def evaluate_indian_deal(
                 + ", ".join(OUTCOME_NAMES),
                 raw,
             )
-        elif outcome in (Outcome.FIRST_DROP, Outcome.MIDDLE_DROP) and not preset.drops_allowed:
+        elif raw not in offered:
+            code = "drop_not_allowed" if outcome.value.endswith("drop") else "outcome_not_allowed"
             refuse(
                 line.entry.player,
-                "drop_not_allowed",
+                code,
                 f"{line.name}: {str(raw).replace('_', ' ')} is not allowed in this game",
                 raw,
             )

@@ -13,14 +13,7 @@ from typing import Generic, TypeVar
 
 from rules.errors import InvariantError, RuleViolation
 from rules.indian.preset import DEFAULT_PRESET, IndianPreset
-from rules.money import (
-    FeePolicy,
-    PrizePool,
-    prize_pool,
-    require_deal_points,
-    require_int,
-    require_player,
-)
+from rules.money import require_deal_points, require_int, require_player
 
 K = TypeVar("K", bound=Hashable)
 
@@ -100,20 +93,6 @@ def starting_chips(players: list[K], rules: DealsRules) -> dict[K, int]:
     return dict.fromkeys(players, rules.starting_chips)
 
 
-def apply_deal(
-    chips: Mapping[K, int], points: Mapping[K, int], winner: K, rules: DealsRules
-) -> dict[K, int]:
-    """The chips after one deal. The players of the deal (``points``) must all hold chips; players
-    not in the deal (a tie-breaker deal is between the tied players only) keep theirs."""
-    for key in points:
-        require_player(key, chips, what="player")
-    moves = chip_transfer(points, winner, rules)
-    after = {key: count + moves.get(key, 0) for key, count in chips.items()}
-    if sum(after.values()) != sum(chips.values()):
-        raise InvariantError("apply_deal changed the table's total of chips")
-    return after
-
-
 @dataclass(frozen=True, slots=True)
 class DealsResult(Generic[K]):
     """The standing after the last deal.
@@ -138,8 +117,3 @@ def deals_standing(chips: Mapping[K, int]) -> DealsResult[K]:
     leaders = tuple(key for key, count in chips.items() if count == top)
     single = len(leaders) == 1
     return DealsResult(leaders, leaders[0] if single else None, not single, top)
-
-
-def prize(entries: int, entry_fee_minor: int, fee: FeePolicy) -> PrizePool:
-    """The winner's prize: entry fee x entries - club fee, as ``(pool, club_fee)``."""
-    return prize_pool(entries, entry_fee_minor, fee)

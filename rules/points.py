@@ -63,13 +63,3 @@ def points_deal(
     if sum(deal_points.values()) != 0 or sum(money.values()) + club_fee != 0:
         raise InvariantError("points_deal: the deal does not sum to zero")
     return PointsDeal(winner, deal_points, money, winnings, club_fee)
-
-
-def minimum_buy_in(point_value_minor: int, full_count: int = FULL_COUNT) -> int:
-    """A table's minimum buy-in: ``full_count x point value`` (a player must be able to lose one
-    full count; ``formats.md``)."""
-    value = require_int(
-        point_value_minor, "point value (minor units)", minimum=0, code="bad_amount"
-    )
-    count = require_int(full_count, "full count", minimum=1, code="bad_points")
-    return value * count

@@ -6,14 +6,14 @@ player left wins the pool. The points of each deal come from the hand scoring of
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
 from rules.errors import InvariantError, RuleViolation
 from rules.indian.preset import IndianPreset
-from rules.money import FeePolicy, PrizePool, require_int, split_evenly
-from rules.money import prize_pool as _prize_pool
+from rules.money import require_int, split_evenly
+from rules.ranking import competition_ranks
 
 K = TypeVar("K", bound=Hashable)
 
@@ -222,11 +222,6 @@ def drops_remaining(score: int, rules: PoolRules) -> int:
     return max(0, (rules.limit - 1 - value) // rules.first_drop)
 
 
-def prize_pool(entries: int, entry_fee_minor: int, fee: FeePolicy) -> PrizePool:
-    """Prize pool = entry fee x entries (rejoins included) - club fee: ``(pool, club_fee)``."""
-    return _prize_pool(entries, entry_fee_minor, fee)
-
-
 # --- split ---------------------------------------------------------------------------------------
 
 
@@ -356,3 +351,21 @@ def split_equal(
     _refuse_unless_offered("equal", remaining, players_at_start, rules)
     shares = split_evenly(pool, _lowest_score_first(remaining))
     return {key: shares[key] for key in remaining}
+
+
+# --- finishing order ------------------------------------------------------------------------------
+
+
+def finishing_ranks(remaining: Sequence[K], eliminated_at: Mapping[K, int]) -> dict[K, int]:
+    """The finishing order of a decided pool: the players still in (the winner, or those who
+    split the prize) share first place; the others follow in reverse order of their final
+    elimination (``eliminated_at``: a number that grows with time, e.g. the deal; a rejoin
+    keeps only the last elimination). Players eliminated together share a rank."""
+    overlap = set(remaining) & set(eliminated_at)
+    if overlap:
+        raise InvariantError(f"players both in and out of the pool: {sorted(map(str, overlap))}")
+    ranks: dict[K, int] = dict.fromkeys(remaining, 1)
+    later_first = competition_ranks(eliminated_at, best="high")
+    for player, rank in later_first.items():
+        ranks[player] = len(remaining) + rank
+    return ranks

@@ -16,19 +16,25 @@ from clubs import selectors as club_selectors
 from clubs.models import Player, Role
 from clubs.permissions import ClubScopedAPIView
 from config.errors import InvalidInput
-from scoring import selectors, services, standings
+from rules.ratings import FAMILIES
+from scoring import figures, ratings, selectors, services, standings
+from scoring.formats import FORMAT_ORDER
 from scoring.models import Game, Submission
 from scoring.serializers import (
     DealCreateInput,
     DealOutput,
     GameCreateInput,
+    GameEndInput,
     GameOutput,
     GameStateOutput,
     MetricOrderInput,
     MetricOrderOutput,
     PlayerHistoryOutput,
+    PlayerRatingsOutput,
     PresetCreateInput,
     PresetOutput,
+    RatedGamesOutput,
+    RatingTableOutput,
     RejoinInput,
     RejoinOutput,
     ScoreboardOutput,
@@ -148,7 +154,17 @@ class SessionDetailApi(ClubScopedAPIView):
 
 
 class SessionCloseApi(ClubScopedAPIView):
-    @extend_schema(operation_id="sessions_close", request=None, responses=SessionOutput)
+    @extend_schema(
+        operation_id="sessions_close",
+        request=None,
+        responses=SessionOutput,
+        description="Close the night. Games still open that the organiser may end by hand end "
+        "now (points tables close, Rummikub matches finish and settle). Anything else still "
+        "open refuses the close with 409 `session_not_finished`, its `details.blockers` "
+        "listing each deal without a counted result and each pool or deals game still "
+        "played, with the `actions` that resolve it (`enter_result`, `void`, `confirm`, "
+        "`wait`, `abandoned`).",
+    )
     def post(self, request: Request, club_slug: str, session_id: int) -> Response:
         session = selectors.session_get(club=self.club, session_id=session_id)
         services.session_close(session=session, actor=request.user)
@@ -206,19 +222,22 @@ class GameStateApi(ClubScopedAPIView):
     )
     def get(self, request: Request, club_slug: str, game_id: int) -> Response:
         game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
-        return Response(selectors.game_state(game=game))
+        return Response(selectors.game_state(game=game).as_dict())
 
 
 class GameFinishApi(ClubScopedAPIView):
     @extend_schema(
         operation_id="games_finish",
-        request=None,
+        request=GameEndInput,
         responses=GameOutput,
-        description="End a points table or a Rummikub match (International settles pairwise).",
+        description="End a game by hand, a way its format offers now: close a points table, "
+        "finish a Rummikub match (International settles pairwise), or abandon a pool or deals "
+        "game (`end: abandoned`: its pot goes back to who paid it).",
     )
     def post(self, request: Request, club_slug: str, game_id: int) -> Response:
+        data = _valid(GameEndInput, request.data or {})
         game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
-        services.game_finish(game=game, actor=request.user)
+        services.game_finish(game=game, actor=request.user, end=data["end"])
         return Response(GameOutput(selectors.game_get(club=self.club, game_id=game_id)).data)
 
 
@@ -307,6 +326,21 @@ class DealListApi(ClubScopedAPIView):
         return Response(DealOutput(deal).data, status=status.HTTP_201_CREATED)
 
 
+class DealVoidApi(ClubScopedAPIView):
+    write_role = Role.ORGANISER
+
+    @extend_schema(
+        operation_id="deals_void",
+        request=None,
+        responses=DealOutput,
+        description="Void a deal that was never played (no counted, waiting or pending "
+        "result): it keeps its number and counts for nothing.",
+    )
+    def post(self, request: Request, club_slug: str, deal_id: int) -> Response:
+        deal = selectors.deal_get(club=self.club, deal_id=deal_id)
+        return Response(DealOutput(services.deal_void(deal=deal, actor=request.user)).data)
+
+
 class DealDetailApi(ClubScopedAPIView):
     @extend_schema(operation_id="deals_retrieve", responses=DealOutput)
     def get(self, request: Request, club_slug: str, deal_id: int) -> Response:
@@ -370,14 +404,14 @@ class ScoreboardApi(ClubScopedAPIView):
     @extend_schema(operation_id="sessions_scoreboard", responses=ScoreboardOutput)
     def get(self, request: Request, club_slug: str, session_id: int) -> Response:
         session = selectors.session_get(club=self.club, session_id=session_id, with_tables=False)
-        return Response(ScoreboardOutput(selectors.session_scoreboard(session=session)).data)
+        return Response(ScoreboardOutput(figures.session_scoreboard(session=session)).data)
 
 
 class SettlementApi(ClubScopedAPIView):
     @extend_schema(operation_id="sessions_settlement", responses=SettlementOutput)
     def get(self, request: Request, club_slug: str, session_id: int) -> Response:
         session = selectors.session_get(club=self.club, session_id=session_id, with_tables=False)
-        transfers = selectors.session_settlement(session=session)
+        transfers = figures.session_settlement(session=session)
         body = {"session": session.pk, "currency": self.club.currency, "transfers": transfers}
         return Response(SettlementOutput(body).data)
 
@@ -393,7 +427,7 @@ class PlayerHistoryApi(ClubScopedAPIView):
     )
     def get(self, request: Request, club_slug: str, player_id: int) -> Response:
         player = club_selectors.player_get(club=self.club, player_id=player_id)
-        history = selectors.player_history(player=player)
+        history = figures.player_history(player=player)
         limit, offset = _page_params(request)
         lines = history.lines[::-1]  # newest first
         body = {
@@ -401,11 +435,88 @@ class PlayerHistoryApi(ClubScopedAPIView):
             "name": player.name,
             "formats": history.formats,
             "total": history.total,
-            "years": history.seasons,
+            "seasons": history.seasons,
             "count": len(lines),
             "lines": lines[offset : offset + limit],
         }
         return Response(PlayerHistoryOutput(body).data)
+
+
+FAMILY_PARAMETER = OpenApiParameter(
+    "game_family", str, enum=list(FAMILIES), default="indian",
+    description="`indian` (points, pool and deals rummy) or `rummikub`.",
+)  # fmt: skip
+
+
+def _family(request: Request) -> str:
+    return request.query_params.get("game_family") or "indian"
+
+
+class RatingTableApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="ratings_list",
+        parameters=[
+            FAMILY_PARAMETER,
+            OpenApiParameter(
+                "provisional",
+                bool,
+                default=False,
+                description="Include players with fewer than 5 rated games.",
+            ),
+            OpenApiParameter(
+                "as_of_session", int, description="The table as it stood after this session."
+            ),
+        ],
+        responses=RatingTableOutput,
+        description="The club's skill ratings in a game family (OpenSkill, Weng-Lin "
+        "Plackett-Luce), ranked by ordinal (mu - 3 sigma); equal ordinals share a rank.",
+    )
+    def get(self, request: Request, club_slug: str) -> Response:
+        family = _family(request)
+        as_of = _int_param(request, "as_of_session")
+        provisional = request.query_params.get("provisional", "").lower() in ("1", "true", "yes")
+        lines = ratings.rating_table(
+            club=self.club, family=family, include_provisional=provisional, as_of_session=as_of
+        )
+        body = {"game_family": family, "as_of_session": as_of, "lines": lines}
+        return Response(RatingTableOutput(body).data)
+
+
+class RatedGameListApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="ratings_games",
+        parameters=[
+            FAMILY_PARAMETER,
+            OpenApiParameter("limit", int, default=50, description="At most 500."),
+            OpenApiParameter("offset", int, default=0),
+        ],
+        responses=RatedGamesOutput,
+        description="The family's rated games in the order applied, each with its finishing "
+        "order: the model's exact input, so anyone can replay the ratings.",
+    )
+    def get(self, request: Request, club_slug: str) -> Response:
+        family = _family(request)
+        games = ratings.rated_games(club=self.club, family=family)
+        limit, offset = _page_params(request)
+        body = {
+            "game_family": family,
+            "count": games.count(),
+            "games": list(games[offset : offset + limit]),
+        }
+        return Response(RatedGamesOutput(body).data)
+
+
+class PlayerRatingsApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="players_ratings",
+        responses=PlayerRatingsOutput,
+        description="A player's rating, game by game: the rank, mu and sigma before and after.",
+    )
+    def get(self, request: Request, club_slug: str, player_id: int) -> Response:
+        player = club_selectors.player_get(club=self.club, player_id=player_id)
+        changes = list(ratings.player_rating_history(player=player))
+        body = {"player": player.pk, "name": player.name, "changes": changes}
+        return Response(PlayerRatingsOutput(body).data)
 
 
 class SeasonListApi(ClubScopedAPIView):
@@ -450,7 +561,7 @@ class StandingsApi(ClubScopedAPIView):
                              "the current season)."),
             OpenApiParameter("metrics", str, description="Comma-separated metric ids to rank "
                              "by (default: the club's order)."),
-            OpenApiParameter("game_format", str, enum=["points", "pool", "deals", "rummikub"],
+            OpenApiParameter("game_format", str, enum=FORMAT_ORDER,
                              description="Only the games of this format (seasons only): a "
                              "rummy point and a Rummikub score are not the same unit."),
             OpenApiParameter("as_of_deal", int, description="Reproduce the table right after "

@@ -16,7 +16,7 @@ from django.utils import timezone
 from clubs.demo import DemoContext
 from config.celery import app as celery_app
 from rules.indian.arrangement import arrange
-from rules.indian.cards import NAMES, parse_cards, parse_wild
+from rules.indian.cards import NAMES, parse_cards, parse_groups, parse_wild
 from rules.indian.hand import score_groups
 from scoring import services
 from scoring.models import RulePreset
@@ -68,7 +68,6 @@ def _winning_hand(rng: random.Random, deck: list[str], wild: str) -> list[list[s
     if not all(_take(trial, card) for group in groups for card in group):
         return None
     wild_number = parse_wild(wild)
-    from rules.indian.cards import parse_groups
 
     if not score_groups(parse_groups(groups), wild_number).valid:
         return None
@@ -264,3 +263,6 @@ def demo_formats(context: DemoContext) -> None:
                 "last_mover": int(ids[3]),
             }
             _count_now(sabra, organiser, payload)
+        # The match is over: its players are rated in Rummikub (the points tables' in Indian
+        # rummy as their nights close).
+        services.game_finish(game=sabra, actor=organiser)

@@ -4,23 +4,14 @@ Whether a deal, a card or a preset makes sense is for the services and the rules
 from __future__ import annotations
 
 import re
+import secrets
 from decimal import Decimal
 from typing import Any
 
 from django import forms
 
-OUTCOMES = [
-    ("winner", "Winner (showed)"),
-    ("loser", "Loser (counts cards)"),
-    ("first_drop", "First drop"),
-    ("middle_drop", "Middle drop"),
-    ("missed_turns", "Missed 3 turns"),
-    ("wrong_show", "Wrong show"),
-    ("late_declare", "Late declare"),
-    ("valid_not_declared", "Valid, not declared"),
-    ("deal_show", "Deal show (no turn yet)"),
-]
-OUTCOME_LABELS = dict(OUTCOMES)
+from rules.deal import OutcomeOption
+
 #: Outcomes as tables show them, short enough for a phone.
 OUTCOME_WORDS = {
     "winner": "Winner", "loser": "Loser", "first_drop": "First drop", "middle_drop": "Middle drop",
@@ -120,15 +111,44 @@ class SeatAddForm(forms.Form):
     player = forms.IntegerField(label="Player")
 
 
-class DealEntryForm(forms.Form):
-    """The wild joker once per deal, then for each seat: the outcome, optional points, and
-    optional cards as typed (``|`` between groups)."""
+class OnceForm(forms.Form):
+    """A form posted at most once: a token made when the page is shown, so the same form sent
+    twice (a double tap, back and resubmit) does its work once (``clubs.pages.form_post_once``)."""
+
+    # static/js/form-once.js keeps the token of a form sent, for a page reached again by going
+    # back (browsers restore what was typed but not a hidden field).
+    form_token = forms.CharField(
+        required=False,
+        max_length=64,
+        widget=forms.HiddenInput(attrs={"data-form-once": "1"}),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("form_token", secrets.token_hex(16))
+
+    def token(self) -> str:
+        return (self.cleaned_data.get("form_token") or "").strip()
+
+
+class DealEntryForm(OnceForm):
+    """The wild joker once per deal, then for each seat: the outcome (one of those the game's
+    format offers), optional points, and optional cards as typed (``|`` between groups)."""
 
     wild = forms.CharField(label="Wild joker (cut card)", max_length=8, required=False)
 
-    def __init__(self, *args: Any, seats: list[tuple[int, str]], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        seats: list[tuple[int, str]],
+        outcomes: tuple[OutcomeOption, ...],
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.seats = seats
+        self.outcomes = outcomes
+        choices = [(option.code, option.label) for option in outcomes]
         self.fields["dealer"] = forms.ChoiceField(
             label="Dealer",
             required=False,
@@ -136,7 +156,7 @@ class DealEntryForm(forms.Form):
         )
         for pid, name in seats:
             self.fields[f"p{pid}-outcome"] = forms.ChoiceField(
-                label=f"Outcome of {name}", choices=OUTCOMES, initial="loser"
+                label=f"Outcome of {name}", choices=choices, initial="loser"
             )
             self.fields[f"p{pid}-points"] = forms.IntegerField(
                 label=f"Points of {name}", required=False, min_value=0, max_value=1000
@@ -212,7 +232,7 @@ def split_tiles(text: str) -> list[str]:
     return [tile.upper() for tile in _TILE_SPLIT.split(text or "") if tile]
 
 
-class RummikubEntryForm(forms.Form):
+class RummikubEntryForm(OnceForm):
     """One game of a Rummikub match: the tiles left on each rack (typed), who went out (or that
     the pool ran out, and who moved last), and for International how the hand was won, who had
     melded, the closed hand's 14 tiles, a joker as the final discard and the trump holders."""
@@ -316,8 +336,9 @@ class RummikubEntryForm(forms.Form):
         return payload
 
     @staticmethod
-    def initial_from(payload: dict[str, Any] | None) -> dict[str, Any]:
-        """Initial values that repeat an earlier version (a correction starts from it)."""
+    def initial_from(payload: dict[str, Any] | None, wild: str = "") -> dict[str, Any]:
+        """Initial values that repeat an earlier version (a correction starts from it); a
+        Rummikub game has no wild joker."""
         if not payload:
             return {}
         initial: dict[str, Any] = {}

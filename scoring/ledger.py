@@ -71,7 +71,9 @@ def ledger_entry_create(
         )
         for line in lines
     )
-    from scoring.standings import standings_apply  # totals kept in step with the ledger
+    # Totals kept in step with the ledger. Imported here: scoring.standings imports the game
+    # formats, which write through this module.
+    from scoring.standings import standings_apply
 
     standings_apply(game=game, lines=lines, results=results or ())
     return entry

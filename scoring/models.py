@@ -18,6 +18,7 @@ class GameFormat(models.TextChoices):
     POOL = "pool", "Pool rummy"
     DEALS = "deals", "Deals rummy"
     RUMMIKUB = "rummikub", "Rummikub"
+    PURSE = "purse", "Tournament purse"
 
 
 class RulePreset(models.Model):
@@ -140,9 +141,24 @@ class Game(models.Model):
     entry_fee_minor = models.PositiveIntegerField(
         default=0, help_text="Entry fee in minor units (pool, deals)."
     )
+
+    class End(models.TextChoices):
+        PLAYED_OUT = "played_out", "Played out"
+        BY_ORGANISER = "by_organiser", "Finished by the organiser"
+        SPLIT = "split", "Prize split"
+        ABANDONED = "abandoned", "Abandoned, pot refunded"
+
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    end = models.CharField(
+        max_length=16,
+        choices=End.choices,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="How it ended.",
+    )
 
     class Meta:
         ordering = ["id"]
@@ -173,6 +189,7 @@ class Deal(models.Model):
         OPEN = "open", "Waiting for a result"
         AWAITING_CONFIRMATION = "awaiting_confirmation", "Waiting for confirmation"
         FINAL = "final", "Counted"
+        VOID = "void", "Voided, never played"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
     number = models.PositiveIntegerField()
@@ -288,7 +305,8 @@ class LedgerEntry(models.Model):
         REJOIN = "rejoin", "Rejoin"
         PAYOUT = "payout", "Prize payout"
         OPENING = "opening", "Opening chips"
-        SETTLEMENT = "settlement", "Session settlement"
+        SETTLEMENT = "settlement", "Match settlement"
+        REFUND = "refund", "Pot refunded"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="entries")
     deal = models.ForeignKey(
@@ -444,3 +462,79 @@ class StandingRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scope} {self.scope_id} {self.player_id}: {self.points}"
+
+
+class GameFamily(models.TextChoices):
+    """Game formats rated together: the three Indian rummy formats, and Rummikub."""
+
+    INDIAN = "indian", "Indian rummy"
+    RUMMIKUB = "rummikub", "Rummikub"
+
+
+class RatedGame(models.Model):
+    """A finished game as the ratings took it in: its family, when it finished (games are
+    applied in the order of ``finished_at``, then ``game``) and its finishing order, the
+    model's exact input. Kept equal to the game's result: a correction replays from it."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rated")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
+    family = models.CharField(max_length=16, choices=GameFamily.choices)
+    finished_at = models.DateTimeField()
+    ranks = models.JSONField(help_text="Player id (as text) -> finishing place, 1 best.")
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["club", "family", "finished_at", "game"], name="rated_game_order")
+        ]
+        ordering = ["finished_at", "game_id"]
+
+    def __str__(self) -> str:
+        return f"{self.family} game #{self.game_id}"
+
+
+class RatingChange(models.Model):
+    """What one rated game did to one player's rating."""
+
+    rated_game = models.ForeignKey(RatedGame, on_delete=models.CASCADE, related_name="changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
+    rank = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    games = models.PositiveIntegerField(help_text="The player's rated games after this one.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rated_game", "player"], name="rating_change_once_per_game"
+            )
+        ]
+        indexes = [models.Index(fields=["player", "rated_game"], name="rating_change_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.rated_game_id}: {self.mu_after:.2f}"
+
+
+class Rating(models.Model):
+    """A player's current rating in a game family: always the last change of a replay of the
+    family's rated games in order."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    family = models.CharField(max_length=16, choices=GameFamily.choices)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text="mu - 3 sigma: what the leaderboard ranks by.")
+    games = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "family"], name="rating_once_per_family")
+        ]
+        indexes = [
+            models.Index("club", "family", models.F("ordinal").desc(), name="rating_leaderboard")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.family}: {self.ordinal:.2f}"

@@ -8,7 +8,6 @@ club = "clubs/<slug:club_slug>/"
 public = "p/<slug:club_slug>/"
 
 urlpatterns = [
-    path(f"{club}sessions/new/", sessions.session_create, name="session-create"),
     path(f"{club}sessions/<int:session_id>/", sessions.session_page, name="session-page"),
     path(
         f"{club}sessions/<int:session_id>/scoreboard/",
@@ -37,6 +36,7 @@ urlpatterns = [
     path(f"{club}deals/<int:deal_id>/", results.deal_page, name="deal-page"),
     path(f"{club}deals/<int:deal_id>/live/", results.deal_fragment, name="deal-fragment"),
     path(f"{club}deals/<int:deal_id>/result/", entry.deal_result, name="deal-result"),
+    path(f"{club}deals/<int:deal_id>/void/", results.deal_void, name="deal-void-page"),
     path(
         f"{club}submissions/<int:submission_id>/confirm/",
         results.submission_confirm_view,

@@ -28,20 +28,10 @@ from rules.indian.cards import format_card, parse_card, parse_wild
 from rules.indian.preset import IndianPreset
 from rules.money import FeePolicy
 from rules.pool import PoolRules
-from rules.rummikub.preset import RummikubPreset, preset_for
+from rules.rummikub.preset import RummikubPreset
 
-FORMATS_BY_VARIANT = {
-    "points": {"indian"},
-    "pool": {"indian"},
-    "deals": {"indian"},
-    "rummikub": {"sabra", "american", "international"},
-}
-SECTIONS = {
-    "points": {"indian", "fee", "table"},
-    "pool": {"indian", "pool", "fee", "table"},
-    "deals": {"indian", "deals", "fee", "table"},
-    "rummikub": {"rummikub", "match", "fee", "table"},
-}
+#: The sections every preset may have, whatever its format (each format adds its own).
+COMMON_SECTIONS = frozenset({"fee", "table"})
 TABLE_KEYS = {"min_players", "max_players", "point_value_minor", "entry_fee_minor"}
 
 
@@ -83,144 +73,113 @@ class GameRules:
             raise InvalidInput(f"wild: {exc.message}", code=exc.code) from None
 
 
-def _invalid(section: str, message: str, token: object = None) -> InvalidInput:
+@dataclass(frozen=True)
+class FormatRules:
+    """What a format's own sections of a preset set (``GameFormatHandler.preset_rules``), and
+    the table sizes it defaults to."""
+
+    default_min: int
+    default_max: int
+    indian: IndianPreset | None = None
+    pool: PoolRules | None = None
+    deals: DealsRules | None = None
+    rummikub: RummikubPreset | None = None
+    match: MatchRules | None = None
+
+
+def invalid_setting(section: str, message: str, token: object = None) -> InvalidInput:
     details: dict[str, Any] = {"section": section}
     if token is not None:
         details["token"] = str(token)
     return InvalidInput(f"params.{section}: {message}", code="bad_preset", details=details)
 
 
-def _section(params: dict[str, Any], name: str) -> dict[str, Any]:
+def preset_section(params: dict[str, Any], name: str) -> dict[str, Any]:
     value = params.get(name, {})
     if not isinstance(value, dict):
-        raise _invalid(name, "must be an object")
+        raise invalid_setting(name, "must be an object")
     return dict(value)
 
 
-def _replace(section: str, obj: Any, overrides: dict[str, Any]) -> Any:
+def preset_replace(section: str, obj: Any, overrides: dict[str, Any]) -> Any:
     names = {f.name for f in dataclasses.fields(obj)}
     unknown = sorted(set(overrides) - names)
     if unknown:
-        raise _invalid(section, f"unknown setting {unknown[0]!r}", unknown[0])
+        raise invalid_setting(section, f"unknown setting {unknown[0]!r}", unknown[0])
     if not overrides:
         return obj
     try:
         return dataclasses.replace(obj, **overrides)
     except RuleViolation as exc:
-        raise _invalid(section, exc.message, exc.token) from None
+        raise invalid_setting(section, exc.message, exc.token) from None
     except (TypeError, ValueError) as exc:
-        raise _invalid(section, str(exc)) from None
+        raise invalid_setting(section, str(exc)) from None
 
 
-def _whole(section: str, key: str, value: Any, minimum: int = 0) -> int:
+def preset_whole(section: str, key: str, value: Any, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise _invalid(section, f"{key} must be a whole number >= {minimum}", value)
+        raise invalid_setting(section, f"{key} must be a whole number >= {minimum}", value)
     return value
 
 
 def _fee(params: dict[str, Any]) -> FeePolicy:
-    fee = _section(params, "fee")
+    fee = preset_section(params, "fee")
     unknown = sorted(set(fee) - {"kind", "percent", "flat_minor"})
     if unknown:
-        raise _invalid("fee", f"unknown setting {unknown[0]!r}", unknown[0])
+        raise invalid_setting("fee", f"unknown setting {unknown[0]!r}", unknown[0])
     kind = fee.get("kind", "none")
     try:
         if kind == "percent":
             raw = fee.get("percent", "0")
             if isinstance(raw, float):
-                raise _invalid("fee", "percent must be a string or whole number, not a float", raw)
+                raise invalid_setting(
+                    "fee", "percent must be a string or whole number, not a float", raw
+                )
             return FeePolicy.percentage(str(raw))
         if kind == "flat":
-            return FeePolicy.flat(_whole("fee", "flat_minor", fee.get("flat_minor", 0)))
+            return FeePolicy.flat(preset_whole("fee", "flat_minor", fee.get("flat_minor", 0)))
         if kind == "none":
             return FeePolicy.no_fee()
     except (RuleViolation, InvalidOperation) as exc:
-        raise _invalid("fee", getattr(exc, "message", str(exc))) from None
-    raise _invalid("fee", f"kind must be none, percent or flat, not {kind!r}", kind)
+        raise invalid_setting("fee", getattr(exc, "message", str(exc))) from None
+    raise invalid_setting("fee", f"kind must be none, percent or flat, not {kind!r}", kind)
 
 
 def game_rules_from(*, format: str, variant: str, params: dict[str, Any]) -> GameRules:
-    """Build and check the typed rules of a preset; ``InvalidInput`` names the bad setting."""
-    if format not in FORMATS_BY_VARIANT:
+    """Build and check the typed rules of a preset; ``InvalidInput`` names the bad setting. The
+    format's handler reads its own sections; the fee and the table are common."""
+    # The formats build their rules from the types of this module: imported here, not above.
+    from scoring.formats import HANDLERS
+
+    handler = HANDLERS.get(format)
+    if handler is None:
         raise InvalidInput(f"format: unknown format {format!r}", code="bad_preset")
-    if variant not in FORMATS_BY_VARIANT[format]:
+    if variant not in handler.variants:
         raise InvalidInput(
             f"variant: a {format} game cannot be played as {variant!r}", code="bad_preset"
         )
     if not isinstance(params, dict):
         raise InvalidInput("params: must be an object", code="bad_preset")
-    unknown = sorted(set(params) - SECTIONS[format])
+    unknown = sorted(set(params) - handler.preset_sections - COMMON_SECTIONS)
     if unknown:
-        raise _invalid(unknown[0], f"is not a section of a {format} preset", unknown[0])
+        raise invalid_setting(unknown[0], f"is not a section of a {format} preset", unknown[0])
 
-    table = _section(params, "table")
+    table = preset_section(params, "table")
     bad = sorted(set(table) - TABLE_KEYS)
     if bad:
-        raise _invalid("table", f"unknown setting {bad[0]!r}", bad[0])
+        raise invalid_setting("table", f"unknown setting {bad[0]!r}", bad[0])
     fee = _fee(params)
-    point_value = _whole("table", "point_value_minor", table.get("point_value_minor", 0))
-    entry_fee = _whole("table", "entry_fee_minor", table.get("entry_fee_minor", 0))
-
-    indian = pool = deals = rummikub = match = None
-    if format == "rummikub":
-        section = _section(params, "rummikub")
-        base_name = section.pop("base", variant)
-        try:
-            base = preset_for(base_name)
-        except (RuleViolation, KeyError, ValueError):
-            raise _invalid("rummikub", f"unknown base preset {base_name!r}", base_name) from None
-        if base.variant != variant:
-            raise _invalid("rummikub", f"base {base_name!r} is not a {variant} preset", base_name)
-        rummikub = _replace("rummikub", base, section)
-        match_section = _section(params, "match")
-        bad = sorted(set(match_section) - {"games", "target_score"})
-        if bad:
-            raise _invalid("match", f"unknown setting {bad[0]!r}", bad[0])
-        games = match_section.get("games")
-        target = match_section.get("target_score")
-        match = MatchRules(
-            games=None if games is None else _whole("match", "games", games, 1),
-            target_score=None if target is None else _whole("match", "target_score", target, 1),
-        )
-        default_min, default_max = rummikub.min_players, rummikub.max_players
-    else:
-        overrides = _section(params, "indian")
-        if format == "pool":
-            section = _section(params, "pool")
-            limit = section.pop("limit", 101)
-            try:
-                pool = PoolRules.for_limit(limit)
-            except RuleViolation as exc:
-                raise _invalid("pool", exc.message, exc.token) from None
-            pool = _replace("pool", pool, section)
-            base = dataclasses.replace(
-                IndianPreset.points(),
-                first_drop=pool.first_drop,
-                middle_drop=pool.middle_drop,
-                cap=pool.full_count,
-                wrong_show=pool.full_count,
-                late_declare=pool.full_count,
-            )
-        elif format == "deals":
-            section = _section(params, "deals")
-            count = section.pop("deals", 3)
-            try:
-                deals = DealsRules.best_of(count)
-            except RuleViolation as exc:
-                raise _invalid("deals", exc.message, exc.token) from None
-            deals = _replace("deals", deals, section)
-            base = IndianPreset.for_deals(deals.deals, drops_allowed=deals.drops_allowed)
-        else:
-            base = IndianPreset.points()
-        indian = _replace("indian", base, overrides)
-        default_min, default_max = 2, 6
-        if deals is not None and indian.drops_allowed != deals.drops_allowed:
-            raise _invalid("indian", "drops_allowed must agree with the deals section")
-
-    min_players = _whole("table", "min_players", table.get("min_players", default_min), 2)
-    max_players = _whole("table", "max_players", table.get("max_players", default_max), 2)
+    point_value = preset_whole("table", "point_value_minor", table.get("point_value_minor", 0))
+    entry_fee = preset_whole("table", "entry_fee_minor", table.get("entry_fee_minor", 0))
+    parts = handler.preset_rules(variant=variant, params=params)
+    min_players = preset_whole(
+        "table", "min_players", table.get("min_players", parts.default_min), 2
+    )
+    max_players = preset_whole(
+        "table", "max_players", table.get("max_players", parts.default_max), 2
+    )
     if min_players > max_players:
-        raise _invalid("table", "min_players is more than max_players")
+        raise invalid_setting("table", "min_players is more than max_players")
     return GameRules(
         format=format,
         variant=variant,
@@ -229,11 +188,11 @@ def game_rules_from(*, format: str, variant: str, params: dict[str, Any]) -> Gam
         max_players=max_players,
         point_value_minor=point_value,
         entry_fee_minor=entry_fee,
-        indian=indian,
-        pool=pool,
-        deals=deals,
-        rummikub=rummikub,
-        match=match,
+        indian=parts.indian,
+        pool=parts.pool,
+        deals=parts.deals,
+        rummikub=parts.rummikub,
+        match=parts.match,
     )
 
 

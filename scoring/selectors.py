@@ -7,16 +7,19 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.utils import timezone
 
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
-from rules.settle import settle_up
+from rules.deal import OutcomeOption
+from rules.errors import RuleViolation
+from scoring.formats import FORMAT_ORDER, Ending, GameState, handler_for
+from scoring.formats.base import ENTRY_KINDS_AT_END
 from scoring.models import (
     AccountKind,
     Deal,
     Game,
-    GameFormat,
     LedgerEntry,
     PlayerResult,
     Posting,
@@ -25,12 +28,12 @@ from scoring.models import (
     Season,
     Seat,
     Session,
+    StandingRow,
+    StandingScope,
     Submission,
     Table,
 )
-
-CLUB_ACCOUNT = "club"
-FORMAT_ORDER = [choice.value for choice in GameFormat]
+from scoring.presets import game_rules
 
 
 def preset_list(*, club: Club) -> list[RulePreset]:
@@ -109,28 +112,28 @@ def game_get(*, club: Club, game_id: int, with_seats: bool = True) -> Game:
     return game
 
 
-def game_state(*, game: Game) -> dict[str, Any]:
-    """The game as it stands, from the ledger (see each format's ``game_state``)."""
-    from scoring.formats import handler_for
-    from scoring.presets import game_rules
+def game_state(*, game: Game) -> GameState:
+    """The game as it stands, from the ledger (each format's typed state)."""
+    return handler_for(game).state(game=game, rules=game_rules(game.preset))
 
-    return handler_for(game).game_state(game=game, rules=game_rules(game.preset))
+
+def game_endings(*, game: Game) -> list[Ending]:
+    """The ways the organiser may end the open game now (none once it has ended)."""
+    if game.status != Game.Status.OPEN:
+        return []
+    return handler_for(game).endings(game=game, rules=game_rules(game.preset))
 
 
 def pool_split_offer(*, game: Game) -> dict[str, Any]:
-    """The splits a pool game offers now and what each would pay, in minor units."""
-    from rules.errors import RuleViolation
-    from scoring.formats.pool import pool_split_shares
-    from scoring.presets import game_rules
-
-    if game.format != "pool":
-        return {"offers": [], "shares_minor": {}}
+    """The splits the game offers now (pool rummy) and what each would pay, in minor units."""
+    state = game_state(game=game)
+    offers = getattr(state, "split_offers", [])
+    handler = handler_for(game)
     rules = game_rules(game.preset)
-    offers = game_state(game=game)["split_offers"]
     shares: dict[str, dict[str, int]] = {}
     for kind in offers:
         try:
-            paid, _ = pool_split_shares(game=game, rules=rules, kind=kind)
+            paid, _ = handler.split_shares(game=game, rules=rules, kind=kind)
         except RuleViolation:
             continue
         shares[kind] = {str(pid): amount for pid, amount in paid.items()}
@@ -143,8 +146,6 @@ def season_list(*, club: Club) -> QuerySet[Season]:
 
 def standings_scope(*, club: Club, scope: str, scope_id: int | None) -> tuple[str, int]:
     """Check that a scope belongs to the club; without an id, the club's current season."""
-    from django.utils import timezone
-
     if scope == "season" and scope_id is None:
         today = timezone.localdate()
         season = (
@@ -178,10 +179,10 @@ def standings_format(*, scope: str, game_format: str | None) -> str:
             code="bad_format",
             details={"token": game_format},
         )
-    if scope != "season":
+    if scope == "game":
         raise InvalidInput(
-            "game_format: standings by game format are kept for seasons (a game has one "
-            "format, and a session's scoreboard already splits points by format)",
+            "game_format: a game has one format; standings by game format are kept for "
+            "sessions and seasons",
             code="bad_format",
         )
     return game_format
@@ -246,116 +247,6 @@ def submission_get(*, club: Club, submission_id: int) -> Submission:
     return submission
 
 
-@dataclass
-class ScoreLine:
-    player_id: int
-    name: str
-    points: int = 0
-    chips: int = 0
-    money_minor: int = 0
-    deals_played: int = 0
-    deals_won: int = 0
-    # Points by game format, when the session played more than one: a rummy point and a
-    # Rummikub score are not the same unit, so their sum alone would mislead.
-    points_by_format: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass
-class Scoreboard:
-    session: Session
-    lines: list[ScoreLine]
-    club_money_minor: int
-    deals_counted: int
-    currency: str
-    extra: dict[str, Any] = field(default_factory=dict)
-    formats: list[str] = field(default_factory=list)  # set when points_by_format is
-
-
-def session_scoreboard(*, session: Session) -> Scoreboard:
-    """Per-player totals of the session: its kept standing rows (one per player), the deals
-    counted, the club's fees, and points by game format when it played several. Three queries
-    (four for a night of several formats), whatever the number of deals."""
-    from scoring.models import StandingRow, StandingScope
-
-    rows = StandingRow.objects.filter(scope=StandingScope.SESSION, scope_id=session.pk).values(
-        "player_id", "player__name", "points", "chips", "money_minor", "deals_played", "deals_won"
-    )
-    lines = [
-        ScoreLine(
-            row["player_id"], row["player__name"], row["points"], row["chips"],
-            row["money_minor"], row["deals_played"], row["deals_won"],
-        )
-        for row in rows
-        if any(row[name] for name in ("points", "chips", "money_minor", "deals_played"))
-    ]  # fmt: skip
-    counted_by_format = dict(
-        Deal.objects.filter(game__table__session=session, status=Deal.Status.FINAL)
-        .values_list("game__format")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
-    deals_counted = sum(counted_by_format.values())
-    formats = sorted(counted_by_format, key=FORMAT_ORDER.index)
-    if len(formats) > 1:  # one query more, only for a night of several formats
-        by_format: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        game_rows = StandingRow.objects.filter(
-            scope=StandingScope.GAME,
-            scope_id__in=Game.objects.filter(table__session=session).values("pk"),
-        ).annotate(format=Subquery(Game.objects.filter(pk=OuterRef("scope_id")).values("format")))
-        for player_id, game_format, points in game_rows.values_list(
-            "player_id", "format", "points"
-        ):
-            by_format[player_id][game_format] += points
-        for line in lines:
-            line.points_by_format = {f: by_format[line.player_id][f] for f in formats}
-    else:
-        formats = []
-    club_money = (
-        Posting.objects.filter(
-            game__table__session=session, account=AccountKind.CLUB, quantity=Quantity.MONEY
-        ).aggregate(total=Sum("amount"))["total"]
-        or 0
-    )
-    ordered = sorted(lines, key=lambda line: (-line.money_minor, -line.points, line.name))
-    return Scoreboard(
-        session, ordered, club_money, deals_counted, session.club.currency, formats=formats
-    )
-
-
-@dataclass(frozen=True)
-class SettlementTransfer:
-    payer: str
-    payer_id: int | None
-    payee: str
-    payee_id: int | None
-    amount_minor: int
-
-
-def session_settlement(
-    *, session: Session, scoreboard: Scoreboard | None = None
-) -> list[SettlementTransfer]:
-    """Who pays whom to settle the session's money, in the fewest transfers (the club's fees
-    included: the club is one of the parties)."""
-    board = scoreboard or session_scoreboard(session=session)
-    balances: dict[int | str, int] = {
-        line.player_id: line.money_minor for line in board.lines if line.money_minor
-    }
-    if board.club_money_minor:
-        balances[CLUB_ACCOUNT] = board.club_money_minor
-    names: dict[int | str, str] = {line.player_id: line.name for line in board.lines}
-    names[CLUB_ACCOUNT] = f"{session.club.name} (club)"
-    return [
-        SettlementTransfer(
-            payer=names[t.payer],
-            payer_id=t.payer if isinstance(t.payer, int) else None,
-            payee=names[t.payee],
-            payee_id=t.payee if isinstance(t.payee, int) else None,
-            amount_minor=t.amount,
-        )
-        for t in settle_up(balances)
-    ]
-
-
 # --- reads for the web pages: deal rows, CSV export, player history, club-wide table ------------
 
 
@@ -412,140 +303,6 @@ def game_deal_rows(*, game: Game) -> list[DealRow]:
     return [rows[deal.pk] for deal in deals]
 
 
-@dataclass(frozen=True)
-class ResultRow:
-    """One player's counted line of one deal, with where it was played."""
-
-    session_id: int
-    session_name: str
-    started_at: Any
-    table_name: str
-    game_id: int
-    game_format: str
-    deal_id: int
-    deal_number: int
-    version: int
-    player_id: int
-    player_name: str
-    outcome: str
-    points: int
-    won: bool
-    money_minor: int
-
-
-def _result_rows(
-    results: QuerySet[PlayerResult], money: dict[tuple[int, int], int]
-) -> list[ResultRow]:
-    rows = results.filter(submission__status=Submission.Status.ACCEPTED).values(
-        "session_id", "session__name", "session__started_at", "game__table__name", "game_id",
-        "game__format", "deal_id", "deal__number", "submission__version", "player_id",
-        "player__name", "outcome", "points", "won",
-    )  # fmt: skip
-    return [
-        ResultRow(
-            session_id=row["session_id"],
-            session_name=row["session__name"],
-            started_at=row["session__started_at"],
-            table_name=row["game__table__name"],
-            game_id=row["game_id"],
-            game_format=row["game__format"],
-            deal_id=row["deal_id"],
-            deal_number=row["deal__number"],
-            version=row["submission__version"],
-            player_id=row["player_id"],
-            player_name=row["player__name"],
-            outcome=row["outcome"],
-            points=row["points"],
-            won=row["won"],
-            money_minor=money.get((row["deal_id"], row["player_id"]), 0),
-        )
-        for row in rows
-    ]
-
-
-def session_result_rows(*, session: Session) -> list[ResultRow]:
-    """Every counted line of the session (per deal, per player), table by table, deal by deal,
-    in seat order: two queries."""
-    results = PlayerResult.objects.filter(session=session).order_by(
-        "game__table_id", "game_id", "deal__number", "id"
-    )
-    money = _deal_money(Posting.objects.filter(game__table__session=session))
-    return _result_rows(results, money)
-
-
-@dataclass
-class SeasonLine:
-    season: int
-    deals_played: int = 0
-    deals_won: int = 0
-    points: int = 0
-    money_minor: int = 0
-    # Points by game format (a rummy point and a Rummikub score are not the same unit).
-    points_by_format: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class HistoryLine:
-    """One counted deal of a player, with its net score (points as the ledger counts them: a
-    winner's gain, a loser's loss) and the player's running score in that game format after it."""
-
-    row: ResultRow
-    net_points: int
-    running_points: int
-
-
-@dataclass
-class PlayerHistory:
-    """A player's counted deals, oldest first, the running score per game format, and totals
-    per calendar year."""
-
-    lines: list[HistoryLine]
-    formats: list[str]  # the formats played, in their usual order
-    running_by_format: dict[str, list[int]]
-    seasons: list[SeasonLine]
-    total: SeasonLine
-
-
-def player_history(*, player: Any) -> PlayerHistory:
-    """Three queries, whatever the history's length."""
-    results = PlayerResult.objects.filter(player=player).order_by(
-        "session__started_at", "session_id", "game_id", "deal__number"
-    )
-    postings = Posting.objects.filter(player=player, account=AccountKind.PLAYER)
-    money = _deal_money(postings)
-    net = {
-        row["entry__deal_id"]: row["total"]
-        for row in postings.filter(quantity=Quantity.POINTS, entry__deal__isnull=False)
-        .values("entry__deal_id")
-        .annotate(total=Sum("amount"))
-    }
-    lines: list[HistoryLine] = []
-    running: dict[str, list[int]] = {}
-    seasons: dict[int, SeasonLine] = {}
-    total = SeasonLine(season=0)
-    for row in _result_rows(results, money):
-        points = net.get(row.deal_id, 0)
-        scores = running.setdefault(row.game_format, [])
-        scores.append((scores[-1] if scores else 0) + points)
-        lines.append(HistoryLine(row, points, scores[-1]))
-        year = row.started_at.year
-        for line in (seasons.setdefault(year, SeasonLine(year)), total):
-            line.deals_played += 1
-            line.deals_won += int(row.won)
-            line.points += points
-            line.money_minor += row.money_minor
-            by_format = line.points_by_format
-            by_format[row.game_format] = by_format.get(row.game_format, 0) + points
-    formats = sorted(running, key=FORMAT_ORDER.index)
-    return PlayerHistory(
-        lines,
-        formats,
-        {f: running[f] for f in formats},
-        sorted(seasons.values(), key=lambda s: -s.season),
-        total,
-    )
-
-
 # --- reads for the format and standings pages ----------------------------------------------------
 
 
@@ -553,35 +310,29 @@ def deal_entry_players(
     *, game: Game, deal: Deal | None = None, is_tiebreaker: bool = False
 ) -> dict[int, str]:
     """Who a deal's result must name, in seat order (player id -> name): for an existing deal,
-    what its format says; for the next one, the pool players still in, the players level at the
-    top for a tie-breaker deal, everyone seated otherwise."""
-    from scoring.formats import handler_for
-    from scoring.formats.common import seated_players
-    from scoring.presets import game_rules
-
+    what its format says; for the next one (or the tie-breaker deal), who plays it."""
     rules = game_rules(game.preset)
+    handler = handler_for(game)
     if deal is not None:
-        return handler_for(game).deal_players(deal=deal, rules=rules)
-    seated = seated_players(game)
-    if game.format == "pool" or (game.format == "deals" and is_tiebreaker):
-        state = game_state(game=game)
-        if game.format == "pool":
-            keep = {line["player"] for line in state["players"] if line["status"] == "active"}
-        else:
-            keep = set(state["leaders"])
-        return {pid: name for pid, name in seated.items() if pid in keep}
-    return seated
+        return handler.deal_players(deal=deal, rules=rules)
+    return handler.next_deal_players(game=game, rules=rules, is_tiebreaker=is_tiebreaker)
+
+
+def deal_outcomes(*, game: Game) -> tuple[OutcomeOption, ...]:
+    """The outcomes a deal of the game may have: what the entry page offers and the server
+    accepts (empty for a format entered as racks)."""
+    return handler_for(game).outcomes(rules=game_rules(game.preset))
 
 
 def game_payouts(*, game: Game) -> dict[int, int]:
-    """Money each player received when the game paid out (a pool or deals prize, a split, an
-    International settlement), in minor units; empty until then."""
+    """Money each player received when the game ended (a pool or deals prize, a split, an
+    International settlement, a refunded pot), in minor units; empty until then."""
     rows = (
         Posting.objects.filter(
             game=game,
             account=AccountKind.PLAYER,
             quantity=Quantity.MONEY,
-            entry__kind__in=[LedgerEntry.Kind.PAYOUT, LedgerEntry.Kind.SETTLEMENT],
+            entry__kind__in=ENTRY_KINDS_AT_END,
         )
         .values_list("player_id")
         .annotate(total=Sum("amount"))
@@ -602,8 +353,6 @@ class StandingsChoices:
 
 def standings_choices(*, club: Club, sessions: int = 30) -> StandingsChoices:
     """Four queries."""
-    from scoring.models import StandingRow, StandingScope
-
     recent = list(club.sessions.order_by("-started_at", "-id")[:sessions])
     games = list(
         Game.objects.filter(table__session__in=recent)
@@ -622,28 +371,3 @@ def standings_choices(*, club: Club, sessions: int = 30) -> StandingsChoices:
     return StandingsChoices(
         list(club.seasons.order_by("-starts_on")), recent, games, season_formats
     )
-
-
-def pool_rejoin_refusals(*, game: Game) -> dict[int, dict[str, Any]]:
-    """Why each eliminated player of an open pool game cannot rejoin now: player id -> the
-    rules' refusal (``code``, ``message``, ``details``); a player who can rejoin is not listed."""
-    from rules import pool as pool_rules
-    from rules.errors import RuleViolation
-    from scoring.formats.pool import pool_scores, rejoins_used
-    from scoring.presets import game_rules
-
-    rules = game_rules(game.preset).pool
-    if game.format != "pool" or rules is None or game.status != Game.Status.OPEN:
-        return {}
-    scores = pool_scores(game)
-    active = {pid: score for pid, score in scores.items() if score < rules.limit}
-    used = rejoins_used(game)
-    refusals: dict[int, dict[str, Any]] = {}
-    for pid, score in scores.items():
-        if score < rules.limit:
-            continue
-        try:
-            pool_rules.rejoin_score(active, rules, used.get(pid, 0))
-        except RuleViolation as exc:
-            refusals[pid] = {"code": exc.code, "message": exc.message, "details": exc.details}
-    return refusals

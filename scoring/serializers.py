@@ -291,15 +291,15 @@ class SplitOutput(serializers.Serializer[dict]):
 class ScoreLineOutput(serializers.Serializer[dict]):
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
-    points = serializers.IntegerField()
-    chips = serializers.IntegerField()
     money_minor = serializers.IntegerField()
+    chips = serializers.IntegerField()
     deals_played = serializers.IntegerField()
     deals_won = serializers.IntegerField()
     points_by_format = serializers.DictField(
         child=serializers.IntegerField(),
-        help_text="Points by game format, when the session played more than one format "
-        "(`points` adds up units that differ: rummy points, Rummikub scores); else empty.",
+        help_text="Points of each game format the night counted points in (see `formats`), as "
+        "the ledger counts them: a rummy point, a pool score (points given up, negative) and a "
+        "Rummikub score are different units and are never added together.",
     )
 
 
@@ -311,6 +311,20 @@ class TransferOutput(serializers.Serializer[dict]):
     amount_minor = serializers.IntegerField()
 
 
+class HeldPotOutput(serializers.Serializer[dict]):
+    game = serializers.IntegerField(source="game_id")
+    table = serializers.CharField()
+    game_format = serializers.CharField()
+    amount_minor = serializers.IntegerField()
+
+
+class ColumnOutput(serializers.Serializer[dict]):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    quantity = serializers.CharField()
+    unit = serializers.CharField()
+
+
 class ScoreboardOutput(serializers.Serializer[dict]):
     session = serializers.IntegerField(source="session.pk")
     currency = serializers.CharField()
@@ -318,7 +332,11 @@ class ScoreboardOutput(serializers.Serializer[dict]):
     club_money_minor = serializers.IntegerField()
     formats = serializers.ListField(
         child=serializers.CharField(),
-        help_text="The game formats of `points_by_format`, in order; empty for a one-format night.",
+        help_text="The game formats whose points the night counted, in their usual order.",
+    )
+    columns = ColumnOutput(many=True, help_text="The figures of a line, in the order shown.")
+    pots = HeldPotOutput(
+        many=True, help_text="Entry fees still held in the pot of a game not yet decided."
     )
     lines = ScoreLineOutput(many=True)
 
@@ -353,8 +371,15 @@ class StandingLineOutput(serializers.Serializer[dict]):
     rank = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
-    metrics = serializers.DictField(help_text="The value of each ranking metric, by metric id.")
+    metrics = serializers.DictField(
+        help_text="The value of each ranking metric, by metric id (a ratio to three decimals; "
+        "the rank compares exact fractions)."
+    )
     totals = serializers.DictField(child=serializers.IntegerField())
+    points_by_format = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Each format's points, when the table mixes formats (see `formats`).",
+    )
 
 
 class StandingsOutput(serializers.Serializer[dict]):
@@ -366,10 +391,21 @@ class StandingsOutput(serializers.Serializer[dict]):
     game_format = serializers.CharField(
         help_text="The game format counted, or empty for all formats."
     )
+    formats = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="A table of all formats whose points are different units: those formats, "
+        "each with its own points (`points_by_format`); empty otherwise.",
+    )
+    left_out = serializers.SerializerMethodField(
+        help_text="Metrics of the club's order in points, which cannot rank a table mixing units."
+    )
     lines = StandingLineOutput(many=True)
 
     def get_metrics(self, table: Any) -> list[str]:
         return [metric.id for metric in table.metrics]
+
+    def get_left_out(self, table: Any) -> list[str]:
+        return [metric.id for metric in table.left_out]
 
 
 class SeasonOutput(serializers.Serializer[dict]):
@@ -380,45 +416,136 @@ class SeasonOutput(serializers.Serializer[dict]):
 
 
 class HistoryLineOutput(serializers.Serializer[dict]):
-    deal = serializers.IntegerField(source="row.deal_id")
-    deal_number = serializers.IntegerField(source="row.deal_number")
-    version = serializers.IntegerField(source="row.version", help_text="The counted version.")
-    session = serializers.IntegerField(source="row.session_id")
-    session_name = serializers.CharField(source="row.session_name")
-    started_at = serializers.DateTimeField(source="row.started_at")
-    game = serializers.IntegerField(source="row.game_id")
-    game_format = serializers.CharField(source="row.game_format")
-    outcome = serializers.CharField(source="row.outcome")
-    points = serializers.IntegerField(source="row.points", help_text="What the player counted.")
-    won = serializers.BooleanField(source="row.won")
-    net_points = serializers.IntegerField(help_text="What the deal gained or cost the player.")
-    running_points = serializers.IntegerField(
-        help_text="The player's running net points in this game format after this deal."
+    kind = serializers.CharField(
+        source="line.kind",
+        help_text="`deal`, or the ledger entry: `entry_fee`, `rejoin`, `payout`, `refund`, "
+        "`settlement`, `opening`.",
     )
-    money_minor = serializers.IntegerField(source="row.money_minor")
+    deal = serializers.IntegerField(source="line.deal_id", allow_null=True)
+    deal_number = serializers.IntegerField(source="line.deal_number", allow_null=True)
+    version = serializers.IntegerField(
+        source="line.version", allow_null=True, help_text="The counted version."
+    )
+    session = serializers.IntegerField(source="line.session_id")
+    session_name = serializers.CharField(source="line.session_name")
+    started_at = serializers.DateTimeField(source="line.started_at")
+    season = serializers.IntegerField(source="line.season_id", allow_null=True)
+    game = serializers.IntegerField(source="line.game_id")
+    game_format = serializers.CharField(source="line.game_format")
+    outcome = serializers.CharField(source="line.outcome")
+    counted = serializers.IntegerField(
+        source="line.counted", allow_null=True, help_text="What the rules counted for the player."
+    )
+    won = serializers.BooleanField(source="line.won")
+    points = serializers.IntegerField(
+        source="line.points", help_text="What the ledger moved, in the game format's points."
+    )
+    chips = serializers.IntegerField(source="line.chips")
+    money_minor = serializers.IntegerField(source="line.money_minor")
+    running_points = serializers.IntegerField(
+        allow_null=True,
+        help_text="The player's running points in this game format after this line.",
+    )
+    running_money_minor = serializers.IntegerField()
 
 
 class HistoryTotalOutput(serializers.Serializer[dict]):
     deals_played = serializers.IntegerField()
     deals_won = serializers.IntegerField()
-    points = serializers.IntegerField(
-        help_text="Net points of every format added up; see points_by_format."
-    )
     points_by_format = serializers.DictField(child=serializers.IntegerField())
+    chips = serializers.IntegerField()
     money_minor = serializers.IntegerField()
 
 
-class HistoryYearOutput(HistoryTotalOutput):
-    year = serializers.IntegerField(source="season")
+class HistorySeasonOutput(serializers.Serializer[dict]):
+    season = serializers.IntegerField(source="season_id", allow_null=True)
+    name = serializers.CharField()
+    totals = HistoryTotalOutput()
 
 
 class PlayerHistoryOutput(serializers.Serializer[dict]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     formats = serializers.ListField(
-        child=serializers.CharField(), help_text="The game formats played, in their usual order."
+        child=serializers.CharField(),
+        help_text="The game formats the player has points in, in their usual order.",
     )
     total = HistoryTotalOutput()
-    years = HistoryYearOutput(many=True, help_text="Totals per calendar year, newest first.")
-    count = serializers.IntegerField(help_text="Counted deals in all.")
-    lines = HistoryLineOutput(many=True, help_text="A page of the counted deals, newest first.")
+    seasons = HistorySeasonOutput(
+        many=True, help_text="Totals per season, newest first: the season standings' figures."
+    )
+    count = serializers.IntegerField(help_text="Lines in all.")
+    lines = HistoryLineOutput(
+        many=True,
+        help_text="A page of the player's ledger, newest first: each deal (net of corrections) "
+        "and each fee, rejoin, prize, refund or settlement.",
+    )
+
+
+class GameEndInput(serializers.Serializer[dict]):
+    end = serializers.ChoiceField(
+        choices=["by_organiser", "abandoned"],
+        default="by_organiser",
+        help_text="`by_organiser`: close a points table or finish a Rummikub match; "
+        "`abandoned`: stop a pool or deals game and refund its pot.",
+    )
+
+
+class CloseBlockerOutput(serializers.Serializer[dict]):
+    kind = serializers.CharField()
+    game_id = serializers.IntegerField()
+    table = serializers.CharField()
+    deal_id = serializers.IntegerField(allow_null=True)
+    deal_number = serializers.IntegerField(allow_null=True)
+    message = serializers.CharField()
+    actions = serializers.ListField(child=serializers.CharField())
+
+
+class RatingLineOutput(serializers.Serializer[dict]):
+    rank = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField(help_text="mu - 3 sigma: what the table ranks by.")
+    games = serializers.IntegerField(help_text="Rated games in the family.")
+    provisional = serializers.BooleanField(help_text="Fewer than 5 rated games.")
+
+
+class RatingTableOutput(serializers.Serializer[dict]):
+    game_family = serializers.CharField()
+    as_of_session = serializers.IntegerField(allow_null=True)
+    lines = RatingLineOutput(many=True)
+
+
+class RatedGameOutput(serializers.Serializer[dict]):
+    game = serializers.IntegerField(source="game_id")
+    family = serializers.CharField()
+    finished_at = serializers.DateTimeField()
+    ranks = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Player id -> finishing place (1 best)."
+    )
+
+
+class RatedGamesOutput(serializers.Serializer[dict]):
+    game_family = serializers.CharField()
+    count = serializers.IntegerField()
+    games = RatedGameOutput(many=True)
+
+
+class RatingChangeOutput(serializers.Serializer[dict]):
+    game = serializers.IntegerField()
+    family = serializers.CharField()
+    finished_at = serializers.DateTimeField()
+    rank = serializers.IntegerField()
+    mu_before = serializers.FloatField()
+    sigma_before = serializers.FloatField()
+    mu_after = serializers.FloatField()
+    sigma_after = serializers.FloatField()
+    games = serializers.IntegerField()
+
+
+class PlayerRatingsOutput(serializers.Serializer[dict]):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    changes = RatingChangeOutput(many=True)

@@ -5,7 +5,9 @@ game receiving deals) are locked with ``select_for_update`` before they are read
 
 from __future__ import annotations
 
+import dataclasses
 import zoneinfo
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
@@ -19,11 +21,11 @@ from clubs.models import Club, Player
 from config.celery import enqueue_on_commit
 from config.errors import Conflict, InvalidInput, NotFoundError
 from rules.errors import RuleViolation
-from scoring.formats import handler_for
-from scoring.formats.common import game_mark_finished
-from scoring.formats.pool import pool_payout, pool_rejoin_lines, pool_split_shares
-from scoring.formats.rummikub import rummikub_finish
+from scoring.formats import GameEnd, handler_for
+from scoring.formats.base import require_open_game
+from scoring.formats.purse import PurseFormat
 from scoring.ledger import ledger_entry_create
+from scoring.lifecycle import correction_check, game_end
 from scoring.models import (
     Deal,
     Game,
@@ -36,7 +38,9 @@ from scoring.models import (
     Submission,
     Table,
 )
-from scoring.presets import GameRules, game_rules, preset_check_params
+from scoring.presets import game_rules, preset_check_params
+from scoring.standings import check_metric_ids
+from scoring.tasks import validate_submission
 
 GAME_FIELDS = ["format", "preset", "point_value_minor", "entry_fee_minor", "status"]
 
@@ -115,28 +119,98 @@ def session_create(
     return session
 
 
+@dataclass(frozen=True)
+class CloseBlocker:
+    """Something that keeps a night from closing, and the actions that resolve it."""
+
+    kind: str  # "deal_waiting" or "game_open"
+    game_id: int
+    table: str
+    deal_id: int | None
+    deal_number: int | None
+    message: str
+    actions: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**dataclasses.asdict(self), "actions": list(self.actions)}
+
+
+def session_close_blockers(*, session: Session) -> list[CloseBlocker]:
+    """What keeps the session from closing: deals without a counted result (enter or confirm
+    one, or void a deal never played) and games whose format cannot be ended by hand (refund
+    the pot). Games the organiser may end by hand (a points table, a Rummikub match) do not
+    block: closing ends them."""
+    blockers: list[CloseBlocker] = []
+    games = Game.objects.filter(table__session=session, status=Game.Status.OPEN).select_related(
+        "table", "preset"
+    )
+    waiting = (
+        Deal.objects.filter(
+            game__in=games, status__in=[Deal.Status.OPEN, Deal.Status.AWAITING_CONFIRMATION]
+        )
+        .order_by("game_id", "number")
+        .values("pk", "number", "status", "game_id")
+    )
+    pending = set(
+        Submission.objects.filter(
+            deal__in=[d["pk"] for d in waiting], status=Submission.Status.PENDING
+        ).values_list("deal_id", flat=True)
+    )
+    by_game: dict[int, list[dict[str, Any]]] = {}
+    for deal in waiting:
+        by_game.setdefault(deal["game_id"], []).append(deal)
+    for game in games:
+        handler = handler_for(game)
+        unit = handler.words.unit
+        for deal in by_game.get(game.pk, []):
+            if deal["status"] == Deal.Status.AWAITING_CONFIRMATION:
+                actions: tuple[str, ...] = ("confirm",)
+                why = "has a valid result waiting for confirmation"
+            elif deal["pk"] in pending:
+                actions = ("wait",)
+                why = "has a result being checked"
+            else:
+                actions = ("enter_result", "void")
+                why = "has no counted result"
+            blockers.append(
+                CloseBlocker(
+                    "deal_waiting", game.pk, game.table.name, deal["pk"], deal["number"],
+                    f"{game.table.name}: {unit} {deal['number']} {why}", actions,
+                )
+            )  # fmt: skip
+        ends = {ending.end for ending in handler.endings(game=game, rules=game_rules(game.preset))}
+        if GameEnd.BY_ORGANISER not in ends:
+            blockers.append(
+                CloseBlocker(
+                    "game_open", game.pk, game.table.name, None, None,
+                    f"{game.table.name}: the {game.get_format_display().lower()} game is still "
+                    "being played",
+                    tuple(str(end) for end in sorted(ends)),
+                )
+            )  # fmt: skip
+    return blockers
+
+
 @transaction.atomic
 def session_close(*, session: Session, actor: AbstractBaseUser) -> Session:
+    """Close the night: every game still open that its format lets the organiser end (a points
+    table, a Rummikub match) ends through the game lifecycle; anything else still open refuses
+    the close, listing what to do (``session_close_blockers``)."""
     session = Session.objects.select_for_update().get(pk=session.pk)
     if session.status == Session.Status.CLOSED:
         raise Conflict(f"session {session.name!r} is already closed", code="session_closed")
-    pending = Submission.objects.filter(
-        deal__game__table__session=session,
-        status__in=[Submission.Status.PENDING, Submission.Status.AWAITING_CONFIRMATION],
-    ).count()
-    if pending:
+    blockers = session_close_blockers(session=session)
+    if blockers:
         raise Conflict(
-            f"{pending} submission(s) of this session are still pending or waiting for "
-            "confirmation; settle them first",
-            code="submissions_pending",
-            details={"pending": pending},
+            f"the night cannot close yet: {'; '.join(b.message for b in blockers)}",
+            code="session_not_finished",
+            details={"blockers": [blocker.as_dict() for blocker in blockers]},
         )
+    for game in Game.objects.filter(table__session=session, status=Game.Status.OPEN):
+        game_end(game=game, actor=actor, end=GameEnd.BY_ORGANISER)
     session.status = Session.Status.CLOSED
     session.closed_at = timezone.now()
     session.save(update_fields=["status", "closed_at"])
-    Game.objects.filter(table__session=session, status=Game.Status.OPEN).update(
-        status=Game.Status.FINISHED, finished_at=session.closed_at
-    )
     audit_record(
         actor=actor,
         club=session.club,
@@ -255,7 +329,7 @@ def seat_add(*, game: Game, actor: AbstractBaseUser, player: Player) -> Seat:
         .get(pk=game.pk)
     )
     _require_open_session(game.table.session)
-    if game.format != GameFormat.POINTS:
+    if not handler_for(game).seats_open:
         raise Conflict(
             f"players join a {game.get_format_display()} game only at the start",
             code="seating_closed",
@@ -358,6 +432,7 @@ def submission_create(
     ).exists()
     if decided:  # a correction: the format says whether this deal can still change
         handler_for(deal.game).correction_check(deal=deal, rules=game_rules(deal.game.preset))
+        correction_check(game=deal.game)
     version = (deal.submissions.aggregate(m=Max("version"))["m"] or 0) + 1
     return _submission_store(
         deal=deal, session=session, version=version, actor=actor, source=source, payload=payload
@@ -383,8 +458,6 @@ def _submission_store(
         obj=submission,
         after={"deal": deal.pk, "version": version, "source": source},
     )
-    from scoring.tasks import validate_submission
-
     enqueue_on_commit(validate_submission, submission.pk)
     return submission
 
@@ -422,7 +495,42 @@ def deal_create_with_result(
     return deal, submission
 
 
-# --- pool rummy: rejoin and split; ending a game ---------------------------------------------
+@transaction.atomic
+def deal_void(*, deal: Deal, actor: AbstractBaseUser) -> Deal:
+    """A deal that was never played (opened by mistake, or left when the night ended) is voided:
+    it keeps its number and its history, and counts for nothing. A deal with a counted or
+    waiting result, or one being checked, cannot be voided."""
+    deal = (
+        Deal.objects.select_for_update(of=("self",))
+        .select_related("game__table__session__club")
+        .get(pk=deal.pk)
+    )
+    _require_open_session(deal.game.table.session)
+    if deal.status != Deal.Status.OPEN:
+        raise Conflict(
+            f"deal {deal.number} is {deal.get_status_display().lower()}; only a deal with no "
+            "result can be voided",
+            code="deal_not_open",
+        )
+    if deal.submissions.filter(status=Submission.Status.PENDING).exists():
+        raise Conflict(
+            f"a result of deal {deal.number} is being checked; wait for it",
+            code="submission_pending",
+        )
+    Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.VOID)
+    deal.status = Deal.Status.VOID
+    audit_record(
+        actor=actor,
+        club=deal.game.table.session.club,
+        action="deal.void",
+        obj=deal,
+        before={"status": Deal.Status.OPEN},
+        after={"status": Deal.Status.VOID},
+    )
+    return deal
+
+
+# --- rejoin and split (pool rummy); ending a game by hand -----------------------------------------
 
 
 def _lock_game(game: Game) -> Game:
@@ -436,24 +544,18 @@ def _lock_game(game: Game) -> Game:
     return game
 
 
-def _lock_pool_game(game: Game, what: str) -> tuple[Game, GameRules]:
-    """The game, locked, for a rejoin or a split: only pool rummy has them."""
-    game = _lock_game(game)
-    if game.format != GameFormat.POOL:
-        raise Conflict(f"only pool rummy has {what}", code="not_pool")
-    return game, game_rules(game.preset)
-
-
-def _rules_error(exc: RuleViolation) -> InvalidInput | Conflict:
+def _rules_error(exc: RuleViolation) -> Conflict:
     return Conflict(exc.message, code=exc.code, details={"token": exc.token, **exc.details})
 
 
 @transaction.atomic
 def pool_rejoin(*, game: Game, actor: AbstractBaseUser, player: Player) -> int:
     """An eliminated player buys in again; returns the score they come back at."""
-    game, rules = _lock_pool_game(game, "rejoins")
+    game = _lock_game(game)
     try:
-        lines, score = pool_rejoin_lines(game=game, rules=rules, player_id=player.pk)
+        lines, score = handler_for(game).rejoin_lines(
+            game=game, rules=game_rules(game.preset), player_id=player.pk
+        )
     except RuleViolation as exc:
         raise _rules_error(exc) from None
     entry = ledger_entry_create(
@@ -473,11 +575,13 @@ def pool_rejoin(*, game: Game, actor: AbstractBaseUser, player: Player) -> int:
 def pool_split(
     *, game: Game, actor: AbstractBaseUser, kind: str, agreed: list[Player]
 ) -> dict[int, int]:
-    """Record an agreed split of the prize pool and pay it out: every remaining player must be
-    among ``agreed``, and the split must be offered now."""
-    game, rules = _lock_pool_game(game, "splits")
+    """Record an agreed split of the prize pool and end the game with it: every remaining player
+    must be among ``agreed``, and the split must be offered now."""
+    game = _lock_game(game)
     try:
-        shares, remaining = pool_split_shares(game=game, rules=rules, kind=kind)
+        shares, remaining = handler_for(game).split_shares(
+            game=game, rules=game_rules(game.preset), kind=kind
+        )
     except RuleViolation as exc:
         raise _rules_error(exc) from None
     agreed_ids = {p.pk for p in agreed}
@@ -494,51 +598,41 @@ def pool_split(
         raise InvalidInput(
             f"agreed: player #{extra[0]} is not among the remaining players", code="not_remaining"
         )
-    entry = pool_payout(game=game, rules=rules, shares=shares, winner=None)
+    game_end(game=game, actor=actor, end=GameEnd.SPLIT, shares=shares)
     audit_record(
         actor=actor,
         club=game.table.session.club,
         action="pool.split",
-        obj=entry,
+        obj=game,
         after={"game": game.pk, "kind": kind, "shares": {str(k): v for k, v in shares.items()}},
     )
     return shares
 
 
 @transaction.atomic
-def game_finish(*, game: Game, actor: AbstractBaseUser) -> Game:
-    """The organiser ends a game: a points table closes; a Rummikub match ends (International
-    settles). Pool and deals games end by their own rules."""
+def game_finish(*, game: Game, actor: AbstractBaseUser, end: str = GameEnd.BY_ORGANISER) -> Game:
+    """The organiser ends a game by hand, one of the ways its format offers now
+    (``GameFormatHandler.endings``): a points table closes, a Rummikub match ends (International
+    settles), a pool or deals game is abandoned with its pot refunded."""
     game = _lock_game(game)
     if game.status != Game.Status.OPEN:
         raise Conflict("this game has finished", code="game_finished")
-    if game.format in (GameFormat.POOL, GameFormat.DEALS):
+    offered = handler_for(game).endings(game=game, rules=game_rules(game.preset))
+    chosen = next((ending for ending in offered if ending.end == end), None)
+    if chosen is None:
+        ways = "; ".join(f"{e.end} ({e.label.lower()})" for e in offered) or "none"
         raise Conflict(
-            f"a {game.get_format_display()} game ends by its own rules, not by hand",
+            f"end: a {game.get_format_display()} game cannot end {str(end)!r} by hand; it can "
+            f"end: {ways}",
             code="cannot_finish",
+            details={"endings": [e.end for e in offered]},
         )
-    if game.deals.exclude(status=Deal.Status.FINAL).exists():
-        raise Conflict("a deal of this game has no counted result yet", code="previous_deal_open")
-    if game.format == GameFormat.RUMMIKUB:
-        rummikub_finish(game=game, rules=game_rules(game.preset))
-    else:
-        game_mark_finished(game)
-    audit_record(
-        actor=actor,
-        club=game.table.session.club,
-        action="game.finish",
-        obj=game,
-        before={"status": "open"},
-        after={"status": "finished"},
-    )
-    return game
+    return game_end(game=game, actor=actor, end=chosen.end)
 
 
 @transaction.atomic
 def standings_order_set(*, club: Club, actor: AbstractBaseUser, order: list[str]) -> Club:
     """The club's order of standings metrics (ids of ``scoring.standings.METRICS``)."""
-    from scoring.standings import check_metric_ids
-
     check_metric_ids(order)
     club = Club.objects.select_for_update().get(pk=club.pk)
     before = {"standings_metrics": club.standings_metrics}
@@ -553,3 +647,73 @@ def standings_order_set(*, club: Club, actor: AbstractBaseUser, order: list[str]
         after={"standings_metrics": order},
     )
     return club
+
+
+# --- a tournament's purse ---------------------------------------------------------------------
+
+
+@transaction.atomic
+def purse_open(*, session: Session, actor: AbstractBaseUser, preset: RulePreset) -> Game:
+    """A purse for a tournament's entry fees and prizes: a game of its own at a table "Purse"
+    of the tournament's session (its preset is the tournament's, for the record)."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    _require_open_session(session)
+    table = Table.objects.create(session=session, name="Purse")
+    game = Game.objects.create(table=table, format=GameFormat.PURSE, preset=preset)
+    audit_record(
+        actor=actor, club=session.club, action="purse.open", obj=game, after={"table": table.pk}
+    )
+    return game
+
+
+@transaction.atomic
+def purse_pay_in(*, game: Game, actor: AbstractBaseUser, player: Player, fee_minor: int) -> Seat:
+    """An entrant pays the entry fee into the purse (and takes a seat of it, once)."""
+    game = _lock_game(game)
+    handler = handler_for(game)
+    if not isinstance(handler, PurseFormat):
+        raise Conflict("only a tournament's purse takes entry fees", code="not_purse")
+    require_open_game(game)
+    seat = game.seats.filter(player=player).first()
+    if seat is None:
+        position = (game.seats.aggregate(m=Max("position"))["m"] or 0) + 1
+        seat = Seat.objects.create(game=game, player=player, position=position)
+    if fee_minor:
+        ledger_entry_create(
+            game=game,
+            kind=LedgerEntry.Kind.ENTRY_FEE,
+            lines=handler.fee_lines(player_id=player.pk, fee_minor=fee_minor),
+            memo=f"{player.name}: entry fee",
+        )
+    audit_record(
+        actor=actor,
+        club=game.table.session.club,
+        action="purse.pay_in",
+        obj=game,
+        after={"player": player.pk, "fee_minor": fee_minor},
+    )
+    return seat
+
+
+@transaction.atomic
+def purse_refund(*, game: Game, actor: AbstractBaseUser, player: Player) -> int:
+    """What an entrant paid into the purse goes back to them; returns the amount."""
+    game = _lock_game(game)
+    handler = handler_for(game)
+    if not isinstance(handler, PurseFormat):
+        raise Conflict("only a tournament's purse refunds entry fees", code="not_purse")
+    require_open_game(game)
+    lines = handler.refund_lines(game=game, player_id=player.pk)
+    paid = lines[1].amount
+    if paid:
+        ledger_entry_create(
+            game=game, kind=LedgerEntry.Kind.REFUND, lines=lines, memo=f"{player.name}: refund"
+        )
+    audit_record(
+        actor=actor,
+        club=game.table.session.club,
+        action="purse.refund",
+        obj=game,
+        after={"player": player.pk, "refund_minor": paid},
+    )
+    return paid

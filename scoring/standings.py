@@ -12,26 +12,44 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from typing import Any
 
 from django.db import connection
-from django.db.models import Case, F, FloatField, Q, Sum, Value, When
-from django.db.models.functions import Cast
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    FloatField,
+    Max,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.functions import Abs, Cast, Coalesce
 
 from clubs.models import Club, Player
 from config.errors import InvalidInput
+from rules.ratings import FAMILIES, initial_skill
+from scoring.formats import FORMAT_ORDER, handler_for, points_column
 from scoring.models import (
     AccountKind,
     Game,
+    LedgerEntry,
     PlayerResult,
     Posting,
     Quantity,
+    Rating,
     StandingRow,
     StandingScope,
 )
+from scoring.ratings import ratings_at
 
 TOTAL_FIELDS = (
     "points", "chips", "money_minor", "deals_played", "deals_won", "drops", "full_counts",
@@ -42,64 +60,79 @@ DROPS = {"first_drop", "middle_drop"}
 FULL_COUNTS = {"wrong_show", "late_declare"}
 
 
-def _ratio(numerator: int, denominator: int) -> Decimal:
-    if not denominator:
-        return Decimal(0)
-    return (Decimal(numerator) / Decimal(denominator)).quantize(
-        Decimal("0.001"), rounding=ROUND_HALF_UP
-    )
-
-
 @dataclass(frozen=True)
 class Metric:
+    """A way to rank a table. A plain metric is one total (``field``); a ratio metric is
+    ``field`` per ``per`` (0 when ``per`` is 0), compared as an exact fraction, never as a
+    rounded decimal or a float (1/34 ranks above 1/35). ``in_points``: its value is in the
+    points of a game format, so a table mixing formats cannot rank by it."""
+
     id: str
     label: str
     description: str
     descending: bool
-    #: The SQL expression standings are ordered by (over ``StandingRow`` columns).
-    order: Callable[[], Any]
-    #: The value shown, from a row's totals.
-    value: Callable[[dict[str, int]], int | Decimal]
+    field: str
+    per: str | None = None
+    in_points: bool = False
+    #: A rating metric reads the player's rating in the table's game family (``mu`` or
+    #: ``ordinal``), not a total; ``field`` names it among a line's figures.
+    rating: str | None = None
 
+    def exact(self, totals: dict[str, Any]) -> Fraction | int | float:
+        """The value a table ranks by."""
+        if self.per is None:
+            return totals[self.field]  # type: ignore[no-any-return]
+        denominator = totals[self.per]
+        return Fraction(totals[self.field], denominator) if denominator else Fraction(0)
 
-def _rate(numerator: str, denominator: str) -> Callable[[], Any]:
-    def expression() -> Any:
-        return Case(
-            When(**{denominator: 0}, then=Value(0.0)),
-            default=Cast(F(numerator), FloatField()) / Cast(F(denominator), FloatField()),
-            output_field=FloatField(),
-        )
-
-    return expression
+    def value(self, totals: dict[str, Any]) -> int | Decimal:
+        """The value shown: a ratio to three decimals (rounded half up), a rating to two, a
+        total as it is."""
+        exact = self.exact(totals)
+        if isinstance(exact, float):
+            return Decimal(exact).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        if isinstance(exact, int):
+            return exact
+        shown = Decimal(exact.numerator) / Decimal(exact.denominator)
+        return shown.quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
 
 
 METRICS: dict[str, Metric] = {
     metric.id: metric
     for metric in [
-        Metric("points", "Points", "Net points: won minus lost.", True,
-               lambda: F("points"), lambda r: r["points"]),
-        Metric("money", "Money", "Net money won, in minor units.", True,
-               lambda: F("money_minor"), lambda r: r["money_minor"]),
-        Metric("chips", "Chips", "Chips held (deals rummy).", True,
-               lambda: F("chips"), lambda r: r["chips"]),
-        Metric("deals_won", "Deals won", "Deals (or Rummikub games) won.", True,
-               lambda: F("deals_won"), lambda r: r["deals_won"]),
+        Metric("points", "Points", "Net points: won minus lost.", True, "points",
+               in_points=True),
+        Metric("money", "Money", "Net money won, in minor units.", True, "money_minor"),
+        Metric("chips", "Chips", "Chips held (deals rummy).", True, "chips"),
+        Metric("deals_won", "Deals won", "Deals (or Rummikub games) won.", True, "deals_won"),
         Metric("deals_played", "Deals played", "Deals (or Rummikub games) played.", True,
-               lambda: F("deals_played"), lambda r: r["deals_played"]),
-        Metric("win_rate", "Win rate", "Deals won per deal played.", True,
-               _rate("deals_won", "deals_played"),
-               lambda r: _ratio(r["deals_won"], r["deals_played"])),
+               "deals_played"),
+        Metric("win_rate", "Win rate", "Deals won per deal played.", True, "deals_won",
+               per="deals_played"),
         Metric("points_per_deal", "Points per deal", "Net points per deal played.", True,
-               _rate("points", "deals_played"),
-               lambda r: _ratio(r["points"], r["deals_played"])),
+               "points", per="deals_played", in_points=True),
         Metric("fewest_conceded", "Points conceded", "Fewest points conceded as a loser.",
-               False, lambda: F("points_conceded"), lambda r: r["points_conceded"]),
-        Metric("fewest_drops", "Drops", "Fewest drops (first and middle).", False,
-               lambda: F("drops"), lambda r: r["drops"]),
+               False, "points_conceded", in_points=True),
+        Metric("fewest_drops", "Drops", "Fewest drops (first and middle).", False, "drops"),
         Metric("fewest_full_counts", "Full counts", "Fewest wrong shows and late declarations.",
-               False, lambda: F("full_counts"), lambda r: r["full_counts"]),
+               False, "full_counts"),
+        Metric("rating", "Rating", "Skill rating (mu) in the table's game family.", True,
+               "rating_mu", rating="mu"),
+        Metric("ordinal", "Ordinal", "Skill rating less three times its uncertainty "
+               "(mu - 3 sigma) in the table's game family.", True, "rating_ordinal",
+               rating="ordinal"),
     ]
 }  # fmt: skip
+#: What a table ranks by when every metric of its order is in points and it mixes formats.
+UNITLESS_ORDER = ["money", "deals_won", "win_rate"]
+
+
+def rank_key(order: Sequence[Metric], totals: dict[str, Any]) -> tuple[Any, ...]:
+    """The exact key a row ranks by (smaller first): each metric, negated where higher is
+    better. The one comparison of the live tables and the tables as they stood."""
+    return tuple(-m.exact(totals) if m.descending else m.exact(totals) for m in order)
+
+
 DEFAULT_ORDER = ["points", "deals_won", "win_rate"]
 
 
@@ -132,7 +165,11 @@ Scope = tuple[str, int, str]  # (scope, scope id, game format or "" for all form
 
 def _scopes(game: Game) -> tuple[int, list[Scope]]:
     session = game.table.session
-    scopes = [(StandingScope.GAME, game.pk, ""), (StandingScope.SESSION, session.pk, "")]
+    scopes = [
+        (StandingScope.GAME, game.pk, ""),
+        (StandingScope.SESSION, session.pk, ""),
+        (StandingScope.SESSION, session.pk, game.format),
+    ]
     if session.season_id is not None:
         scopes.append((StandingScope.SEASON, session.season_id, ""))
         scopes.append((StandingScope.SEASON, session.season_id, game.format))
@@ -189,8 +226,8 @@ def standings_apply(
     sign: int = 1,
 ) -> None:
     """Add a ledger entry's player amounts (``lines``) and deal results (player, outcome,
-    points, won; ``sign`` -1 takes them back) to the totals of the game, session and season
-    (all formats, and the game's format), in one statement."""
+    points, won; ``sign`` -1 takes them back) to the totals of the game, and of the session and
+    season (all formats, and the game's format), in one statement."""
     club_id, scopes = _scopes(game)
     deltas: dict[tuple[str, int, str, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for line in lines:
@@ -216,6 +253,8 @@ class StandingLine:
     name: str
     totals: dict[str, int]
     metrics: dict[str, int | Decimal] = field(default_factory=dict)
+    #: Points per game format, when the table mixes formats whose points are different units.
+    points_by_format: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -227,6 +266,11 @@ class StandingsTable:
     count: int
     as_of_entry: int | None = None
     game_format: str = ""  # "" for all formats
+    #: The formats of a table of all formats whose points are different units (shown apart,
+    #: never added); empty when the table has one unit of points.
+    formats: list[str] = field(default_factory=list)
+    #: Metrics of the club's order left out because they would add different units.
+    left_out: list[Metric] = field(default_factory=list)
 
 
 def _scope_filter(scope: str, scope_id: int, game_format: str = "") -> Q:
@@ -241,6 +285,62 @@ def _scope_filter(scope: str, scope_id: int, game_format: str = "") -> Q:
     return condition
 
 
+def _order_for(
+    club: Club, metrics: Sequence[str] | None, mixed: bool
+) -> tuple[list[Metric], list[Metric]]:
+    """The metrics that rank the table, and those left out: a table mixing units of points
+    cannot rank by a metric in points."""
+    order = metric_order(club, metrics)
+    if not mixed:
+        return order, []
+    kept = [m for m in order if not m.in_points]
+    left_out = [m for m in order if m.in_points]
+    if not kept:
+        kept = [METRICS[m] for m in UNITLESS_ORDER]
+    return kept, left_out
+
+
+def _points_by_format(
+    scope: str, scope_id: int, formats: list[str], players: list[int]
+) -> dict[int, dict[str, int]]:
+    rows = StandingRow.objects.filter(
+        scope=scope, scope_id=scope_id, game_format__in=formats, player_id__in=players
+    ).values_list("player_id", "game_format", "points")
+    found: dict[int, dict[str, int]] = defaultdict(dict)
+    for player_id, game_format, points in rows:
+        found[player_id][game_format] = points
+    return {pid: {f: found[pid].get(f, 0) for f in formats} for pid in players}
+
+
+def _lines(
+    order: list[Metric],
+    ranked: list[tuple[int, dict[str, Any]]],
+    names: dict[int, str],
+    *,
+    offset: int = 0,
+    first_rank: int = 1,
+) -> list[StandingLine]:
+    """Lines of ranked rows (player id, totals) from place ``offset`` of the table, the first
+    at ``first_rank`` (lower than ``offset + 1`` when it ties with rows before the page): equal
+    keys share a rank (1, 2, 2, 4)."""
+    lines: list[StandingLine] = []
+    previous: tuple[Any, ...] | None = None
+    for index, (player_id, totals) in enumerate(ranked):
+        key = rank_key(order, totals)
+        if index == 0:
+            rank = first_rank
+        elif key == previous:
+            rank = lines[-1].rank
+        else:
+            rank = offset + index + 1
+        previous = key
+        shown = {name: totals[name] for name in TOTAL_FIELDS if name in totals}
+        line = StandingLine(rank, player_id, names[player_id], shown)
+        line.metrics = {metric.id: metric.value(totals) for metric in order}
+        lines.append(line)
+    return lines
+
+
 def standings_table(
     *,
     club: Club,
@@ -251,50 +351,166 @@ def standings_table(
     offset: int = 0,
     game_format: str = "",
 ) -> StandingsTable:
-    """The ranked table of a scope from the kept rows, in a fixed number of queries whatever the
-    history: the count, the page (with the default order an index gives it without sorting
-    everyone), the rank of the page's first row (past the first page), and the names.
+    """The ranked table of a scope from the kept rows. Players equal on every metric share a
+    rank (1, 2, 2, 4) and are listed by id. A session or season can be read for one
+    ``game_format``; a table of all formats that mixes units of points shows each format's
+    points apart and does not rank by points.
 
-    Players equal on every metric share a rank (1, 2, 2, 4) and are listed by id. A season can
-    be read for one ``game_format``."""
-    order = metric_order(club, metrics)
-    keys = {f"m{index}": metric.order() for index, metric in enumerate(order)}
+    A page costs a fixed number of queries whatever the history (the default order's page comes
+    from an index without sorting everyone). Ratio metrics are ordered by the database as
+    ``field / per`` in floating point, which orders exact fractions exactly when the scope's
+    largest numerator times its largest denominator is below 2**52 (two different fractions
+    then differ by more than rounding can hide, and equal ones round alike); one more query
+    checks that bound, and past it the rows are read and sorted here as fractions."""
+    facts = _scope_facts(club, scope, scope_id, game_format)
+    formats = facts.mixed_formats
+    order, left_out = _order_for(club, metrics, bool(formats))
     rows = StandingRow.objects.filter(
         club=club, scope=scope, scope_id=scope_id, game_format=game_format
-    ).annotate(**keys)
-    ordering = [
-        F(key).desc() if metric.descending else F(key).asc()
-        for key, metric in zip(keys, order, strict=True)
-    ]
-    count = rows.count()
-    page = list(
-        rows.order_by(*ordering, "player_id").values("player_id", *keys, *TOTAL_FIELDS)[
-            offset : offset + limit
+    )
+    rated = [metric for metric in order if metric.rating is not None]
+    if rated:  # the players' ratings in the table's family, beside their totals
+        family = _table_family(facts, scope, scope_id, game_format)
+        rows = rows.annotate(**{m.field: _rating_of(m, family) for m in rated})
+    fields = [*TOTAL_FIELDS, *(m.field for m in rated)]
+    if all(facts.floats_exact[m.id] for m in order if m.per is not None):
+        keys = {f"m{index}": _sql_key(metric) for index, metric in enumerate(order)}
+        keyed = rows.annotate(**keys)
+        ordering = [
+            F(key).desc() if metric.descending else F(key).asc()
+            for key, metric in zip(keys, order, strict=True)
         ]
+        count = facts.count
+        found = keyed.order_by(*ordering, "player_id").values("player_id", *keys, *fields)
+        fetched = list(found[offset : offset + limit])
+        page = [(row["player_id"], {name: row[name] for name in fields}) for row in fetched]
+        first = offset + 1
+        if fetched and offset > 0:
+            values = tuple(fetched[0][key] for key in keys)
+            first = 1 + keyed.filter(_better_than(values, list(keys), order)).count()
+    else:
+        every = [
+            (row["player_id"], {name: row[name] for name in fields})
+            for row in rows.values("player_id", *fields)
+        ]
+        every.sort(key=lambda item: (rank_key(order, item[1]), item[0]))
+        count = len(every)
+        page = every[offset : offset + limit]
+        first = offset + 1
+        while (
+            page
+            and first > 1
+            and rank_key(order, every[first - 2][1]) == rank_key(order, page[0][1])
+        ):
+            first -= 1
+    names = dict(Player.objects.filter(pk__in=[pid for pid, _ in page]).values_list("pk", "name"))
+    lines = _lines(order, page, names, offset=offset, first_rank=first)
+    if formats:
+        by_format = _points_by_format(scope, scope_id, formats, [pid for pid, _ in page])
+        for line in lines:
+            _apart(line, by_format[line.player_id])
+    return StandingsTable(
+        scope, scope_id, order, lines, count, game_format=game_format, formats=formats,
+        left_out=left_out,
+    )  # fmt: skip
+
+
+#: Totals in points: a table mixing units shows them per format instead.
+IN_POINTS = ("points", "points_conceded")
+
+
+def _apart(line: StandingLine, points_by_format: dict[str, int]) -> None:
+    """A line of a table mixing units: each format's points apart, no sum of them."""
+    line.points_by_format = points_by_format
+    line.totals = {name: value for name, value in line.totals.items() if name not in IN_POINTS}
+
+
+#: Below this, the floating-point quotients of whole numbers order as the fractions do: for
+#: a/b != c/d, |a/b - c/d| >= 1/(bd), more than the rounding of either (|a/b| x 2**-52 at most)
+#: whenever |a| x d < 2**52; and a fraction is one real number, so it always rounds alike.
+EXACT_PRODUCT = 2**52
+
+
+@dataclass(frozen=True)
+class ScopeFacts:
+    """What reading a table needs to know first, in one query: its rows, the formats of a
+    table of all formats that mixes units of points, and whether each ratio metric may be
+    ordered by the database (``EXACT_PRODUCT``)."""
+
+    count: int
+    played_formats: list[str]
+    mixed_formats: list[str]
+    floats_exact: dict[str, bool]
+
+
+RATIOS = [metric for metric in METRICS.values() if metric.per is not None]
+
+
+def _scope_facts(club: Club, scope: str, scope_id: int, game_format: str) -> ScopeFacts:
+    mine = Q(game_format=game_format)
+    aggregates: dict[str, Any] = {"count": Count("pk", filter=mine)}
+    for key in FORMAT_ORDER:
+        aggregates[f"has_{key}"] = Count("pk", filter=Q(game_format=key))
+    for metric in RATIOS:
+        assert metric.per is not None
+        aggregates[f"{metric.id}_n"] = Max(Abs(metric.field), filter=mine)
+        aggregates[f"{metric.id}_d"] = Max(metric.per, filter=mine)
+    found = StandingRow.objects.filter(club=club, scope=scope, scope_id=scope_id).aggregate(
+        **aggregates
     )
-    names = dict(
-        Player.objects.filter(pk__in=[row["player_id"] for row in page]).values_list("pk", "name")
+    mixed: list[str] = []
+    played = [key for key in FORMAT_ORDER if found[f"has_{key}"]]
+    if not game_format and scope != StandingScope.GAME:
+        with_points = [key for key in played if points_column(key) is not None]
+        mixed = with_points if len(with_points) > 1 else []
+    exact = {
+        m.id: (found[f"{m.id}_n"] or 0) * (found[f"{m.id}_d"] or 0) < EXACT_PRODUCT for m in RATIOS
+    }
+    return ScopeFacts(found["count"], played, mixed, exact)
+
+
+def _table_family(facts: ScopeFacts, scope: str, scope_id: int, game_format: str) -> str:
+    """The game family whose ratings a table's rating metrics read: the family of its formats
+    (a game's rows carry no format: its own is read); refused for a table of all formats that
+    mixes Indian rummy and Rummikub."""
+    formats = [game_format] if game_format else facts.played_formats
+    if scope == StandingScope.GAME:
+        formats = list(Game.objects.filter(pk=scope_id).values_list("format", flat=True))
+    families = {handler_for(key).family for key in formats}
+    if len(families) > 1:
+        raise InvalidInput(
+            "metrics: this table mixes Indian rummy and Rummikub, rated apart; rank by rating "
+            "in a table of one game format",
+            code="bad_metric",
+            details={"token": "rating"},
+        )
+    return next(iter(families), FAMILIES[0])
+
+
+def _rating_of(metric: Metric, family: str) -> Any:
+    """A player's rating figure in a family; an unrated player stands at the model's start."""
+    start = initial_skill()
+    default = start.mu if metric.rating == "mu" else start.ordinal
+    found = Rating.objects.filter(player_id=OuterRef("player_id"), family=family).values(
+        metric.rating or "mu"
+    )[:1]
+    return Coalesce(Subquery(found), Value(default), output_field=FloatField())
+
+
+def _sql_key(metric: Metric) -> Any:
+    """What the database orders a metric by: the total, or the quotient of a ratio (0 when
+    nothing was played)."""
+    if metric.per is None:
+        return F(metric.field)
+    return Case(
+        When(**{metric.per: 0}, then=Value(0.0)),
+        default=Cast(F(metric.field), FloatField()) / Cast(F(metric.per), FloatField()),
+        output_field=FloatField(),
     )
-    lines: list[StandingLine] = []
-    previous: tuple[Any, ...] | None = None
-    for index, row in enumerate(page):
-        values = tuple(row[key] for key in keys)
-        if previous is not None and values == previous:
-            rank = lines[-1].rank
-        elif index == 0 and offset > 0:
-            rank = 1 + rows.filter(_better_than(values, list(keys), order)).count()
-        else:
-            rank = offset + index + 1
-        previous = values
-        totals = {name: row[name] for name in TOTAL_FIELDS}
-        line = StandingLine(rank, row["player_id"], names[row["player_id"]], totals)
-        line.metrics = {metric.id: metric.value(totals) for metric in order}
-        lines.append(line)
-    return StandingsTable(scope, scope_id, order, lines, count, game_format=game_format)
 
 
 def _better_than(values: tuple[Any, ...], keys: list[str], order: list[Metric]) -> Q:
-    """Rows ranked strictly before a row with these metric values."""
+    """Rows ranked strictly before a row with these keys."""
     better = Q()
     for index, (key, metric) in enumerate(zip(keys, order, strict=True)):
         step = Q(**{f"{key}__gt" if metric.descending else f"{key}__lt": values[index]})
@@ -346,24 +562,45 @@ def standings_table_as_of(
     metrics: Sequence[str] | None = None,
     game_format: str = "",
 ) -> StandingsTable:
-    """The table as it stood after a past ledger entry (recomputed from the ledger)."""
-    order = metric_order(club, metrics)
-    totals = standings_recompute(
-        scope=scope, scope_id=scope_id, as_of_entry=as_of_entry, game_format=game_format
+    """The table as it stood after a past ledger entry (recomputed from the ledger), ranked by
+    the same exact keys as the live table."""
+    facts = _scope_facts(club, scope, scope_id, game_format)
+    formats = facts.mixed_formats
+    order, left_out = _order_for(club, metrics, bool(formats))
+    totals: dict[int, dict[str, Any]] = dict(
+        standings_recompute(
+            scope=scope, scope_id=scope_id, as_of_entry=as_of_entry, game_format=game_format
+        )
     )
+    rated = [metric for metric in order if metric.rating is not None]
+    if rated:  # the ratings as they stood then: before the club's next ledger entry
+        family = _table_family(facts, scope, scope_id, game_format)
+        following = (
+            LedgerEntry.objects.filter(game__table__session__club=club, id__gt=as_of_entry)
+            .order_by("id")
+            .values_list("created_at", flat=True)
+            .first()
+        )
+        skills = ratings_at(club=club, family=family, before=following)
+        start = initial_skill()
+        for pid, values in totals.items():
+            skill = skills.get(pid, start)
+            values.update(rating_mu=skill.mu, rating_ordinal=skill.ordinal)
     names = dict(Player.objects.filter(pk__in=totals).values_list("pk", "name"))
-
-    def key(pid: int) -> tuple[Any, ...]:
-        values = [metric.value(totals[pid]) for metric in order]
-        return tuple(-v if m.descending else v for v, m in zip(values, order, strict=True))
-
-    ordered = sorted(totals, key=lambda pid: (key(pid), pid))
-    lines: list[StandingLine] = []
-    for index, pid in enumerate(ordered):
-        rank = lines[-1].rank if lines and key(ordered[index - 1]) == key(pid) else index + 1
-        line = StandingLine(rank, pid, names[pid], totals[pid])
-        line.metrics = {metric.id: metric.value(totals[pid]) for metric in order}
-        lines.append(line)
+    ranked = sorted(totals.items(), key=lambda item: (rank_key(order, item[1]), item[0]))
+    lines = _lines(order, ranked, names)
+    if formats:
+        per_format = {
+            f: standings_recompute(
+                scope=scope, scope_id=scope_id, as_of_entry=as_of_entry, game_format=f
+            )
+            for f in formats
+        }
+        for line in lines:
+            _apart(
+                line, {f: per_format[f].get(line.player_id, {}).get("points", 0) for f in formats}
+            )
     return StandingsTable(
-        scope, scope_id, order, lines, len(lines), as_of_entry, game_format=game_format
-    )
+        scope, scope_id, order, lines, len(lines), as_of_entry, game_format=game_format,
+        formats=formats, left_out=left_out,
+    )  # fmt: skip

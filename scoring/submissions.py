@@ -20,9 +20,10 @@ from clubs.audit import audit_record
 from clubs.models import Role
 from clubs.selectors import club_role, role_at_least
 from config.errors import Conflict, NotAllowed
-from scoring.formats import Checked, handler_for
+from scoring.formats import Checked, GameEnd, handler_for
 from scoring.ledger import ledger_entry_create, ledger_entry_reverse
-from scoring.models import Deal, LedgerEntry, PlayerResult, Submission
+from scoring.lifecycle import game_end, result_changed
+from scoring.models import Deal, Game, LedgerEntry, PlayerResult, Submission
 from scoring.presets import game_rules
 from scoring.standings import standings_apply
 
@@ -143,7 +144,10 @@ def _count(
     wild = (checked.result or {}).get("wild") or deal.wild
     Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.FINAL, wild=wild)
     deal.status, deal.wild = Deal.Status.FINAL, wild
-    handler.game_after_deal(game=game, rules=rules)
+    if game.status == Game.Status.FINISHED:  # a correction of a closed points table
+        result_changed(game=game)
+    elif handler.game_decided(game=game, rules=rules):
+        game_end(game=game, actor=None, end=GameEnd.PLAYED_OUT)
 
 
 def submission_validate(*, submission_id: int) -> Submission:
@@ -277,6 +281,8 @@ STALE_AFTER_SECONDS = 300
 def submissions_requeue_stale(*, older_than_seconds: int = STALE_AFTER_SECONDS) -> list[int]:
     """Send again the validation of submissions still pending after a while (a lost message, a
     worker killed mid-task). Validation is idempotent, so a duplicate costs nothing."""
+    # scoring.tasks imports this module for the task bodies; importing it back at the top would
+    # be a cycle.
     from config.celery import enqueue_on_commit
     from scoring.tasks import validate_submission
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from config.celery import project_task
+from scoring.ratings import rating_game_update, ratings_catch_up
 from scoring.submissions import submission_validate, submissions_requeue_stale
 
 
@@ -16,3 +17,15 @@ def validate_submission(submission_id: int) -> str:
 def requeue_stale_submissions() -> int:
     """Periodic (celery beat): re-send validations that never ran."""
     return len(submissions_requeue_stale())
+
+
+@project_task(name="scoring.rate_game", ignore_result=True)
+def rate_game(game_id: int) -> str:
+    """Bring the ratings in step with a game that ended or whose result changed (idempotent)."""
+    return rating_game_update(game_id=game_id)
+
+
+@project_task(name="scoring.ratings_catch_up")
+def ratings_catch_up_task() -> int:
+    """Periodic (celery beat): rate finished games whose announcement was lost."""
+    return len(ratings_catch_up())

@@ -10,6 +10,13 @@ urlpatterns = [
     path(f"{club}presets/", api.PresetListApi.as_view(), name="preset-list"),
     path(f"{club}sessions/", api.SessionListApi.as_view(), name="session-list"),
     path(f"{club}seasons/", api.SeasonListApi.as_view(), name="season-list"),
+    path(f"{club}ratings/", api.RatingTableApi.as_view(), name="ratings"),
+    path(f"{club}ratings/games/", api.RatedGameListApi.as_view(), name="rated-games"),
+    path(
+        f"{club}players/<int:player_id>/ratings/",
+        api.PlayerRatingsApi.as_view(),
+        name="player-ratings",
+    ),
     path(f"{club}standings/", api.StandingsApi.as_view(), name="standings"),
     path(
         f"{club}players/<int:player_id>/history/",
@@ -45,6 +52,7 @@ urlpatterns = [
     path(f"{club}games/<int:game_id>/split/", api.SplitApi.as_view(), name="pool-split"),
     path(f"{club}games/<int:game_id>/deals/", api.DealListApi.as_view(), name="deal-list"),
     path(f"{club}deals/<int:deal_id>/", api.DealDetailApi.as_view(), name="deal-detail"),
+    path(f"{club}deals/<int:deal_id>/void/", api.DealVoidApi.as_view(), name="deal-void"),
     path(
         f"{club}deals/<int:deal_id>/submissions/",
         api.SubmissionListApi.as_view(),

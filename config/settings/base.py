@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "rules",
     "scoring",
     "tournaments",
+    "pages",
 ]
 
 MIDDLEWARE = [
@@ -136,6 +137,10 @@ CELERY_TASK_DEFAULT_QUEUE = "rummyclub"
 CELERY_BEAT_SCHEDULE = {
     "requeue-stale-submissions": {
         "task": "scoring.requeue_stale_submissions",
+        "schedule": 60.0,
+    },
+    "ratings-catch-up": {
+        "task": "scoring.ratings_catch_up",
         "schedule": 60.0,
     },
 }

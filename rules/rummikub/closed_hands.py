@@ -826,6 +826,53 @@ def _read_hand(tiles: Sequence[Tile | str]) -> list[Tile]:
     return parsed
 
 
+def _standing(parsed: Sequence[Tile]) -> tuple[list[Tile], list[Tile]]:
+    """The hand with every declared joker (``JK=R7``) standing where it says, as that tile, and
+    the declared jokers. A bare joker stays a joker the search may place anywhere."""
+    declared = [tile for tile in parsed if tile.is_joker and tile.stands_for is not None]
+    standing = [
+        tile.stands_for if tile.is_joker and tile.stands_for is not None else tile
+        for tile in parsed
+    ]
+    for joker in declared:
+        assert joker.stands_for is not None
+        if sum(1 for tile in standing if tile == joker.stands_for) > 3:
+            raise RuleViolation(
+                "joker_cannot_stand",
+                f"{joker} cannot stand for {joker.stands_for}: the hand would hold it four times",
+                token=str(joker),
+            )
+    return standing, declared
+
+
+def _marked(arrangement: Arrangement, declared: Sequence[Tile]) -> Arrangement:
+    """The arrangement with each declared joker shown as itself (``JK=R7``) in place of one of
+    the tiles it stands for (identical to the search, so any one of them)."""
+    melds = [list(meld) for meld in arrangement]
+    for joker in declared:
+        place = next(
+            (m, i)
+            for m, meld in enumerate(melds)
+            for i, tile in enumerate(meld)
+            if tile == joker.stands_for
+        )
+        melds[place[0]][place[1]] = joker
+    return tuple(tuple(meld) for meld in melds)
+
+
+def _refuse_declared(declared: Sequence[Tile], fits_bare: bool) -> None:
+    """A hand that fits no type with its declared jokers where they say: refused naming the
+    joker when it would fit with them elsewhere (a declared joker is never moved)."""
+    if declared and fits_bare:
+        names = ", ".join(str(joker) for joker in declared)
+        raise RuleViolation(
+            "joker_cannot_stand",
+            f"{names} cannot stand there: no closed hand type fits the 14 tiles with "
+            f"{'that joker' if len(declared) == 1 else 'those jokers'} as declared",
+            token=str(declared[0]),
+        )
+
+
 def fit_closed_hand_type(
     tiles: Sequence[Tile | str],
     number: int,
@@ -834,9 +881,11 @@ def fit_closed_hand_type(
     original_hand: bool = False,
     is_first_player: bool = False,
 ) -> Arrangement | None:
-    """One arrangement proving the 14 ``tiles`` fit closed hand type ``number`` (1-40), or None."""
-    hand = _Hand(_read_hand(tiles))
-    return hand.fit(number, (first_turn, original_hand, is_first_player))
+    """One arrangement proving the 14 ``tiles`` fit closed hand type ``number`` (1-40), or None.
+    A declared joker (``JK=R7``) stands for exactly what it declares."""
+    standing, declared = _standing(_read_hand(tiles))
+    arrangement = _Hand(standing).fit(number, (first_turn, original_hand, is_first_player))
+    return None if arrangement is None else _marked(arrangement, declared)
 
 
 def classify_closed_hand(
@@ -849,20 +898,30 @@ def classify_closed_hand(
 ) -> ClosedHand | None:
     """The most valuable closed hand type the 14 ``tiles`` fit, or None when they fit none.
 
-    Raises ``RuleViolation`` (``bad_tile``, ``wrong_tile_count``, ``too_many_copies``)."""
+    A joker declared with what it stands for (``JK=R7``) stands for exactly that tile: the hand
+    is classified with it there (its value still counts it as a joker), and a hand that fits a
+    type only with that joker elsewhere is refused (``joker_cannot_stand``, naming it).
+
+    Raises ``RuleViolation`` (``bad_tile``, ``wrong_tile_count``, ``too_many_copies``,
+    ``joker_cannot_stand``)."""
     parsed = _read_hand(tiles)
-    hand = _Hand(parsed)
+    standing, declared = _standing(parsed)
+    hand = _Hand(standing)
+    jokers = hand.jokers + len(declared)
     facts = (first_turn, original_hand, is_first_player)
-    for number in _type_order(values, hand.jokers):
+    for number in _type_order(values, jokers):
         arrangement = hand.fit(number, facts)
         if arrangement is not None:
             return ClosedHand(
                 type=number,
                 name=HAND_TYPES[number - 1].name,
-                value=values[number - 1][hand.jokers],
-                jokers=hand.jokers,
-                arrangement=arrangement,
+                value=values[number - 1][jokers],
+                jokers=jokers,
+                arrangement=_marked(arrangement, declared),
             )
+    if declared:
+        bare = _Hand([JOKER if tile.is_joker else tile for tile in parsed])
+        _refuse_declared(declared, any(bare.fit(n, facts) for n in _type_order(values, jokers)))
     return None
 
 

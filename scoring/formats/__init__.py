@@ -1,44 +1,74 @@
-"""What differs between game formats, behind one interface the submission flow calls.
-
-Each format says who must appear in a deal, how a submission is checked and scored (through the
-rules engine), which ledger lines a counted deal writes, what happens to the game after it
-(eliminations, a finished game, a payout), and what its state looks like. Every state is derived
-from the ledger, so it always equals a recomputation."""
+"""The game formats: one handler per format behind one protocol (``base.GameFormatHandler``), and
+the registry that finds a game's handler. Adding a format is one module here and one line in
+``HANDLERS`` (and its value in ``scoring.models.GameFormat``)."""
 
 from __future__ import annotations
 
 from config.errors import Conflict
-from scoring.formats.common import Checked, GameFormatHandler
+from scoring.formats.base import (
+    Checked,
+    Column,
+    EndEntry,
+    Ending,
+    GameEnd,
+    GameFormatHandler,
+    GameState,
+    Words,
+)
 from scoring.formats.deals import DealsFormat
 from scoring.formats.points import PointsFormat
 from scoring.formats.pool import PoolFormat
+from scoring.formats.purse import PurseFormat
 from scoring.formats.rummikub import RummikubFormat
-from scoring.models import Game
-from scoring.presets import GameRules, game_rules
+from scoring.models import Game, GameFormat, Quantity
 
 HANDLERS: dict[str, GameFormatHandler] = {
-    "points": PointsFormat(),
-    "pool": PoolFormat(),
-    "deals": DealsFormat(),
-    "rummikub": RummikubFormat(),
+    handler.format: handler
+    for handler in (PointsFormat(), PoolFormat(), DealsFormat(), RummikubFormat(), PurseFormat())
 }
+#: The formats in the order pages list them.
+FORMAT_ORDER: list[str] = [choice.value for choice in GameFormat]
 
 
-def handler_for(game: Game) -> GameFormatHandler:
+def handler_for(game: Game | str) -> GameFormatHandler:
+    """The handler of a game (or of a format's id)."""
+    key = game if isinstance(game, str) else game.format
     try:
-        return HANDLERS[game.format]
+        return HANDLERS[key]
     except KeyError:
-        raise Conflict(f"unknown game format {game.format!r}", code="format_unsupported") from None
+        raise Conflict(f"unknown game format {key!r}", code="format_unsupported") from None
 
 
-def game_opened(*, game: Game, rules: GameRules) -> None:
-    handler_for(game).game_opened(game=game, rules=rules)
+def format_label(key: str) -> str:
+    return GameFormat(key).label
 
 
-def deal_check_can_start(*, game: Game, is_tiebreaker: bool) -> None:
-    handler_for(game).deal_check_can_start(
-        game=game, rules=game_rules(game.preset), is_tiebreaker=is_tiebreaker
+def points_column(game_format: str) -> Column | None:
+    """The column a format's points are shown in (their unit), or ``None`` for a format that
+    keeps no points (deals rummy counts chips)."""
+    return next(
+        (c for c in handler_for(game_format).columns if c.quantity == Quantity.POINTS), None
     )
 
 
-__all__ = ["HANDLERS", "Checked", "GameFormatHandler", "deal_check_can_start", "game_opened"]
+def formats_with_points(formats: set[str] | list[str]) -> list[str]:
+    """The formats among ``formats`` that keep points, in their usual order."""
+    return [f for f in FORMAT_ORDER if f in formats and points_column(f) is not None]
+
+
+__all__ = [
+    "FORMAT_ORDER",
+    "HANDLERS",
+    "Checked",
+    "Column",
+    "EndEntry",
+    "Ending",
+    "GameEnd",
+    "GameFormatHandler",
+    "GameState",
+    "Words",
+    "format_label",
+    "formats_with_points",
+    "handler_for",
+    "points_column",
+]

@@ -8,40 +8,103 @@ In the ledger the opening chips come from the game's bank (``chips``: player +st
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from config.errors import Conflict
 from rules import deals as deals_rules
+from rules.errors import RuleViolation
+from rules.indian.preset import IndianPreset
 from rules.money import prize_pool
-from scoring.formats.common import (
+from rules.ranking import competition_ranks
+from scoring.formats.base import (
+    CHIPS,
+    MONEY,
     Checked,
+    Column,
+    EndEntry,
+    Ending,
     FormatBase,
-    IndianDealMixin,
-    account_balance,
-    game_mark_finished,
-    require_latest_deal,
+    GameEnd,
+    GameState,
+    Words,
     require_open_game,
+)
+from scoring.formats.indian import IndianDeal, indian_rules
+from scoring.formats.pot import entry_fee_lines, payout_entry, pot_checked, refund_entry
+from scoring.formats.reads import (
+    account_balance,
+    deals_counted,
+    require_latest_deal,
+    require_no_deal_waiting,
     seated_balances,
     seated_players,
 )
-from scoring.formats.pot import entry_fee_lines, payout_lines, pot_checked
 from scoring.ledger import Line, ledger_entry_create
 from scoring.models import AccountKind, Deal, Game, LedgerEntry, Quantity
-from scoring.presets import GameRules
+from scoring.presets import (
+    FormatRules,
+    GameRules,
+    invalid_setting,
+    preset_replace,
+    preset_section,
+)
 
 
 def chip_counts(game: Game, *, excluding_deal: Deal | None = None) -> dict[int, int]:
     return seated_balances(game, Quantity.CHIPS, excluding_deal=excluding_deal)
 
 
-def _regular_deals_counted(game: Game, excluding_deal: Deal | None = None) -> int:
-    deals = game.deals.filter(status=Deal.Status.FINAL, is_tiebreaker=False)
-    if excluding_deal is not None:
-        deals = deals.exclude(pk=excluding_deal.pk)
-    return deals.count()
+@dataclass
+class DealsPlayer:
+    player: int
+    name: str
+    chips: int
 
 
-class DealsFormat(IndianDealMixin, FormatBase):
+@dataclass
+class DealsState(GameState):
+    deals: int = 0
+    deals_counted: int = 0
+    drops_allowed: bool = False
+    starting_chips: int = 0
+    table_chips: int = 0
+    pot_minor: int = 0
+    prize_minor: int = 0
+    club_fee_minor: int = 0
+    players: list[DealsPlayer] = field(default_factory=list)
+    leaders: list[int] = field(default_factory=list)
+    tiebreaker_needed: bool = False
+    winner: int | None = None
+
+
+class DealsFormat(IndianDeal, FormatBase):
+    format: ClassVar[str] = "deals"
+    words: ClassVar[Words] = Words(
+        unit="deal",
+        finish="",
+        finished="The game is over.",
+        deal_note="Points each player counted in the deal; the winner (★) counts 0 and takes "
+        "them in chips.",
+    )
+    columns: ClassVar[tuple[Column, ...]] = (CHIPS, MONEY)
+    panel_template: ClassVar[str] = "scoring/_panel_deals.html"
+    preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "deals"})
+
+    def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
+        section = preset_section(params, "deals")
+        count = section.pop("deals", 3)
+        try:
+            deals = deals_rules.DealsRules.best_of(count)
+        except RuleViolation as exc:
+            raise invalid_setting("deals", exc.message, exc.token) from None
+        deals = preset_replace("deals", deals, section)
+        base = IndianPreset.for_deals(deals.deals, drops_allowed=deals.drops_allowed)
+        indian = indian_rules(base, params)
+        if indian.drops_allowed != deals.drops_allowed:
+            raise invalid_setting("indian", "drops_allowed must agree with the deals section")
+        return FormatRules(2, 6, indian=indian, deals=deals)
+
     def game_opened(self, *, game: Game, rules: GameRules) -> None:
         assert rules.deals is not None
         seated = list(seated_players(game))
@@ -58,26 +121,22 @@ class DealsFormat(IndianDealMixin, FormatBase):
     def deal_check_can_start(self, *, game: Game, rules: GameRules, is_tiebreaker: bool) -> None:
         assert rules.deals is not None
         require_open_game(game)
-        unfinished = game.deals.exclude(status=Deal.Status.FINAL).values_list("number", flat=True)
-        if unfinished:
-            raise Conflict(
-                f"deal {unfinished[0]} has no counted result yet",
-                code="previous_deal_open",
-            )
-        regular = game.deals.filter(is_tiebreaker=False).count()
+        require_no_deal_waiting(game)
+        regular = game.deals.filter(is_tiebreaker=False).exclude(status=Deal.Status.VOID).count()
         if not is_tiebreaker and regular >= rules.deals.deals:
             raise Conflict(
                 f"all {rules.deals.deals} deals are played; only a tie-breaker deal can follow",
                 code="deals_complete",
             )
-        if is_tiebreaker:
-            standing = deals_rules.deals_standing(chip_counts(game))
-            if regular < rules.deals.deals or not standing.tie_break:
-                raise Conflict(
-                    "a tie-breaker deal is played only after the last deal, between players "
-                    "level on chips at the top",
-                    code="no_tiebreaker",
-                )
+        if is_tiebreaker and (
+            regular < rules.deals.deals
+            or not deals_rules.deals_standing(chip_counts(game)).tie_break
+        ):
+            raise Conflict(
+                "a tie-breaker deal is played only after the last deal, between players "
+                "level on chips at the top",
+                code="no_tiebreaker",
+            )
 
     def correction_check(self, *, deal: Deal, rules: GameRules) -> None:
         require_latest_deal(deal, "deals game")
@@ -87,6 +146,15 @@ class DealsFormat(IndianDealMixin, FormatBase):
         if not deal.is_tiebreaker:
             return seated
         standing = deals_rules.deals_standing(chip_counts(deal.game, excluding_deal=deal))
+        return {pid: seated[pid] for pid in standing.leaders}
+
+    def next_deal_players(
+        self, *, game: Game, rules: GameRules, is_tiebreaker: bool
+    ) -> dict[int, str]:
+        seated = seated_players(game)
+        if not is_tiebreaker:
+            return seated
+        standing = deals_rules.deals_standing(chip_counts(game))
         return {pid: seated[pid] for pid in standing.leaders}
 
     def deal_lines(
@@ -99,47 +167,66 @@ class DealsFormat(IndianDealMixin, FormatBase):
         lines = [Line.player(Quantity.CHIPS, pid, amount) for pid, amount in moves.items()]
         return lines, {"chips": {str(pid): amount for pid, amount in moves.items()}}
 
-    def game_after_deal(self, *, game: Game, rules: GameRules) -> None:
+    def game_decided(self, *, game: Game, rules: GameRules) -> bool:
         assert rules.deals is not None
-        if _regular_deals_counted(game) < rules.deals.deals:
-            return
-        standing = deals_rules.deals_standing(chip_counts(game))
-        if standing.winner is None:
-            return  # level at the top: a tie-breaker deal decides
-        pot, prize, club_fee = pot_checked(game, entries=len(seated_players(game)), fee=rules.fee)
-        if pot:
-            ledger_entry_create(
-                game=game,
-                kind=LedgerEntry.Kind.PAYOUT,
-                lines=payout_lines(pot, club_fee, {standing.winner: prize}),
-                memo="deals won",
-            )
-        game_mark_finished(game)
+        if deals_counted(game, tiebreakers=False) < rules.deals.deals:
+            return False
+        return deals_rules.deals_standing(chip_counts(game)).winner is not None
 
-    def game_state(self, *, game: Game, rules: GameRules) -> dict[str, Any]:
+    def state(self, *, game: Game, rules: GameRules) -> DealsState:
         assert rules.deals is not None
         chips = chip_counts(game)
         seated = seated_players(game)
-        counted = _regular_deals_counted(game)
+        counted = deals_counted(game, tiebreakers=False)
         standing = deals_rules.deals_standing(chips)
         done = counted >= rules.deals.deals
-        pot = account_balance(game, Quantity.MONEY, AccountKind.GAME)
         prize, club_fee = prize_pool(len(seated), game.entry_fee_minor, rules.fee)
-        return {
-            "format": "deals",
-            "status": game.status,
-            "deals": rules.deals.deals,
-            "deals_counted": counted,
-            "drops_allowed": rules.deals.drops_allowed,
-            "starting_chips": rules.deals.starting_chips,
-            "table_chips": sum(chips.values()),
-            "pot_minor": pot,
-            "prize_minor": prize,
-            "club_fee_minor": club_fee,
-            "players": [
-                {"player": pid, "name": name, "chips": chips[pid]} for pid, name in seated.items()
-            ],
-            "leaders": list(standing.leaders),
-            "tiebreaker_needed": done and standing.tie_break and game.status == Game.Status.OPEN,
-            "winner": standing.winner if game.status == Game.Status.FINISHED else None,
-        }
+        finished = game.status == Game.Status.FINISHED and game.end != GameEnd.ABANDONED
+        return DealsState(
+            format=self.format,
+            status=game.status,
+            deals=rules.deals.deals,
+            deals_counted=counted,
+            drops_allowed=rules.deals.drops_allowed,
+            starting_chips=rules.deals.starting_chips,
+            table_chips=sum(chips.values()),
+            pot_minor=account_balance(game, Quantity.MONEY, AccountKind.GAME),
+            prize_minor=prize,
+            club_fee_minor=club_fee,
+            players=[DealsPlayer(pid, name, chips[pid]) for pid, name in seated.items()],
+            leaders=list(standing.leaders),
+            tiebreaker_needed=done and standing.tie_break and game.status == Game.Status.OPEN,
+            winner=standing.winner if finished else None,
+        )
+
+    def endings(self, *, game: Game, rules: GameRules) -> list[Ending]:
+        what = "gives every entry fee back" if game.entry_fee_minor else "ends it with no winner"
+        return [
+            Ending(
+                GameEnd.ABANDONED,
+                "Stop the game and refund the pot",
+                f"A deals game ends after its last deal (and any tie-breaker); stopping it now "
+                f"{what}.",
+            )
+        ]
+
+    def end_entries(
+        self, *, game: Game, rules: GameRules, end: GameEnd, shares: dict[int, int] | None
+    ) -> list[EndEntry]:
+        require_open_game(game)
+        if end == GameEnd.ABANDONED:
+            require_no_deal_waiting(game)
+            return refund_entry(game)
+        if end != GameEnd.PLAYED_OUT or not self.game_decided(game=game, rules=rules):
+            raise Conflict(
+                "a deals game ends after its last deal and any tie-breaker, or abandoned with "
+                "its pot refunded",
+                code="cannot_finish",
+            )
+        winner = deals_rules.deals_standing(chip_counts(game)).winner
+        assert winner is not None
+        pot, prize, club_fee = pot_checked(game, entries=len(seated_players(game)), fee=rules.fee)
+        return payout_entry(pot, club_fee, {winner: prize}, "deals won")
+
+    def finishing_order(self, *, game: Game, rules: GameRules) -> dict[int, int] | None:
+        return competition_ranks(chip_counts(game))

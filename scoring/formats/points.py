@@ -1,17 +1,65 @@
-"""Points rummy: every deal stands alone; losers pay points x value to the winner."""
+"""Points rummy: every deal stands alone; losers pay points x value to the winner. Players may sit
+down between deals; the organiser closes the table when the night is done."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
+from config.errors import Conflict
+from rules.indian.preset import IndianPreset
 from rules.points import points_deal
-from scoring.formats.common import Checked, FormatBase, IndianDealMixin, player_balances
+from rules.ranking import competition_ranks
+from scoring.formats.base import (
+    MONEY,
+    Checked,
+    Column,
+    EndEntry,
+    Ending,
+    FormatBase,
+    GameEnd,
+    GameState,
+    Words,
+)
+from scoring.formats.indian import IndianDeal, indian_rules
+from scoring.formats.reads import player_balances, require_no_deal_waiting, seated_balances
 from scoring.ledger import Line
 from scoring.models import Game, Quantity
-from scoring.presets import GameRules
+from scoring.presets import FormatRules, GameRules
+
+POINTS = Column("points", "Points", Quantity.POINTS, "rummy points")
 
 
-class PointsFormat(IndianDealMixin, FormatBase):
+@dataclass
+class PointsPlayer:
+    player: int
+    name: str
+    position: int
+    points: int
+    money_minor: int
+
+
+@dataclass
+class PointsState(GameState):
+    players: list[PointsPlayer] = field(default_factory=list)
+
+
+class PointsFormat(IndianDeal, FormatBase):
+    format: ClassVar[str] = "points"
+    words: ClassVar[Words] = Words(
+        unit="deal",
+        finish="Close the table",
+        finished="The table is closed.",
+        deal_note="Points each player counted in the deal; the winner (★) counts 0 and collects "
+        "the rest.",
+    )
+    columns: ClassVar[tuple[Column, ...]] = (POINTS, MONEY)
+    seats_open: ClassVar[bool] = True
+    preset_sections: ClassVar[frozenset[str]] = frozenset({"indian"})
+
+    def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
+        return FormatRules(2, 6, indian=indian_rules(IndianPreset.points(), params))
+
     def deal_lines(
         self, *, game: Game, rules: GameRules, checked: Checked
     ) -> tuple[list[Line], dict[str, Any]]:
@@ -37,17 +85,37 @@ class PointsFormat(IndianDealMixin, FormatBase):
         }
         return lines, {"money": money}
 
-    def game_state(self, *, game: Game, rules: GameRules) -> dict[str, Any]:
+    def state(self, *, game: Game, rules: GameRules) -> PointsState:
         points = player_balances(game, Quantity.POINTS)
         money = player_balances(game, Quantity.MONEY)
         players = [
-            {
-                "player": seat.player_id,
-                "name": seat.player.name,
-                "position": seat.position,
-                "points": points.get(seat.player_id, 0),
-                "money_minor": money.get(seat.player_id, 0),
-            }
+            PointsPlayer(
+                seat.player_id,
+                seat.player.name,
+                seat.position,
+                points.get(seat.player_id, 0),
+                money.get(seat.player_id, 0),
+            )
             for seat in game.seats.select_related("player").order_by("position")
         ]
-        return {"format": "points", "status": game.status, "players": players}
+        return PointsState(format=self.format, status=game.status, players=players)
+
+    def endings(self, *, game: Game, rules: GameRules) -> list[Ending]:
+        return [
+            Ending(
+                GameEnd.BY_ORGANISER,
+                "Close the table",
+                "Each deal is already settled; closing the table ends the game.",
+            )
+        ]
+
+    def end_entries(
+        self, *, game: Game, rules: GameRules, end: GameEnd, shares: dict[int, int] | None
+    ) -> list[EndEntry]:
+        if end != GameEnd.BY_ORGANISER:
+            raise Conflict("a points table ends when the organiser closes it", code="cannot_finish")
+        require_no_deal_waiting(game)
+        return []
+
+    def finishing_order(self, *, game: Game, rules: GameRules) -> dict[int, int] | None:
+        return competition_ranks(seated_balances(game, Quantity.POINTS))

@@ -8,29 +8,48 @@ pot to the winner (or to the players of a split) and the club's fee to the club.
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.db.models import Count
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from config.errors import Conflict
 from rules import pool as pool_rules
 from rules.errors import RuleViolation
+from rules.indian.preset import IndianPreset
 from rules.money import prize_pool
-from scoring.formats.common import (
+from scoring.formats.base import (
+    MONEY,
     Checked,
+    Column,
+    EndEntry,
+    Ending,
     FormatBase,
-    IndianDealMixin,
-    account_balance,
-    game_mark_finished,
-    require_latest_deal,
+    GameEnd,
+    GameState,
+    Words,
     require_open_game,
+)
+from scoring.formats.indian import IndianDeal, indian_rules
+from scoring.formats.pot import entry_fee_lines, payout_entry, pot_checked, refund_entry
+from scoring.formats.reads import (
+    account_balance,
+    entries_of_kind,
+    require_latest_deal,
+    require_no_deal_waiting,
     seated_balances,
     seated_players,
 )
-from scoring.formats.pot import entry_fee_lines, payout_lines, pot_checked
 from scoring.ledger import Line, ledger_entry_create
 from scoring.models import AccountKind, Deal, Game, LedgerEntry, Posting, Quantity
-from scoring.presets import GameRules
+from scoring.presets import (
+    FormatRules,
+    GameRules,
+    invalid_setting,
+    preset_replace,
+    preset_section,
+)
+
+SCORE = Column("score", "Pool score", Quantity.POINTS, "pool points", sign=-1)
 
 
 def pool_scores(game: Game, *, excluding_deal: Deal | None = None) -> dict[int, int]:
@@ -39,24 +58,94 @@ def pool_scores(game: Game, *, excluding_deal: Deal | None = None) -> dict[int, 
     return {pid: -balance for pid, balance in balances.items()}
 
 
-def rejoins_used(game: Game) -> dict[int, int]:
-    rows = (
-        Posting.objects.filter(
-            game=game, entry__kind=LedgerEntry.Kind.REJOIN, account=AccountKind.PLAYER,
-            quantity=Quantity.POINTS,
-        )
-        .values_list("player_id")
-        .annotate(n=Count("entry_id", distinct=True))
-    )  # fmt: skip
-    return dict(rows)
+def still_in(scores: dict[int, int], rules: pool_rules.PoolRules) -> dict[int, int]:
+    return {pid: s for pid, s in scores.items() if not pool_rules.is_eliminated(s, rules)}
 
 
 def entry_count(game: Game) -> int:
     """Entries into the pool: one per seat, plus one per rejoin."""
-    return len(seated_players(game)) + sum(rejoins_used(game).values())
+    rejoins = entries_of_kind(game, LedgerEntry.Kind.REJOIN)
+    return len(seated_players(game)) + sum(rejoins.values())
 
 
-class PoolFormat(IndianDealMixin, FormatBase):
+def final_eliminations(game: Game, rules: pool_rules.PoolRules) -> dict[int, int]:
+    """Each player out of the pool now, with the ledger entry that put them out for the last
+    time (a rejoin undoes an elimination; a later one counts): one query, in entry order."""
+    scores: dict[int, int] = dict.fromkeys(seated_players(game), 0)
+    out: dict[int, int] = {}
+    rows = (
+        Posting.objects.filter(game=game, quantity=Quantity.POINTS, account=AccountKind.PLAYER)
+        .order_by("entry_id", "id")
+        .values_list("entry_id", "player_id", "amount")
+    )
+    for entry_id, player_id, amount in rows:
+        scores[player_id] = scores.get(player_id, 0) - amount
+        if pool_rules.is_eliminated(scores[player_id], rules):
+            out.setdefault(player_id, entry_id)
+        else:
+            out.pop(player_id, None)
+    return out
+
+
+@dataclass
+class PoolPlayer:
+    player: int
+    name: str
+    score: int
+    status: str  # "active" or "eliminated"
+    rejoins: int
+    drops_remaining: int
+    can_rejoin: bool
+    #: Why a player out of an open pool cannot rejoin now: the rules' ``code``, ``message`` and
+    #: ``details``; ``None`` for a player who is in, or who can rejoin.
+    no_rejoin: dict[str, Any] | None = None
+
+
+@dataclass
+class PoolState(GameState):
+    limit: int = 0
+    entry_fee_minor: int = 0
+    entries: int = 0
+    pot_minor: int = 0
+    prize_pool_minor: int = 0
+    club_fee_minor: int = 0
+    players: list[PoolPlayer] = field(default_factory=list)
+    split_offers: list[str] = field(default_factory=list)
+    winner: int | None = None
+
+
+class PoolFormat(IndianDeal, FormatBase):
+    format: ClassVar[str] = "pool"
+    words: ClassVar[Words] = Words(
+        unit="deal",
+        finish="",
+        finished="The game is over.",
+        deal_note="Points each player counted in the deal; the winner (★) counts 0. The pool "
+        "scores also count rejoins.",
+    )
+    columns: ClassVar[tuple[Column, ...]] = (SCORE, MONEY)
+    panel_template: ClassVar[str] = "scoring/_panel_pool.html"
+    preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "pool"})
+
+    def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
+        section = preset_section(params, "pool")
+        limit = section.pop("limit", 101)
+        try:
+            pool = pool_rules.PoolRules.for_limit(limit)
+        except RuleViolation as exc:
+            raise invalid_setting("pool", exc.message, exc.token) from None
+        pool = preset_replace("pool", pool, section)
+        # A pool's own drops and full count are the hand scoring's, unless ``indian`` says.
+        base = dataclasses.replace(
+            IndianPreset.points(),
+            first_drop=pool.first_drop,
+            middle_drop=pool.middle_drop,
+            cap=pool.full_count,
+            wrong_show=pool.full_count,
+            late_declare=pool.full_count,
+        )
+        return FormatRules(2, 6, indian=indian_rules(base, params), pool=pool)
+
     def game_opened(self, *, game: Game, rules: GameRules) -> None:
         if not game.entry_fee_minor:
             return
@@ -69,22 +158,22 @@ class PoolFormat(IndianDealMixin, FormatBase):
 
     def deal_check_can_start(self, *, game: Game, rules: GameRules, is_tiebreaker: bool) -> None:
         super().deal_check_can_start(game=game, rules=rules, is_tiebreaker=is_tiebreaker)
-        unfinished = game.deals.exclude(status=Deal.Status.FINAL).values_list("number", flat=True)
-        if unfinished:
-            raise Conflict(
-                f"deal {unfinished[0]} has no counted result yet; a pool deal starts after the "
-                "last one counted",
-                code="previous_deal_open",
-            )
+        require_no_deal_waiting(game)
 
     def correction_check(self, *, deal: Deal, rules: GameRules) -> None:
         require_latest_deal(deal, "pool")
 
     def deal_players(self, *, deal: Deal, rules: GameRules) -> dict[int, str]:
         assert rules.pool is not None
-        scores = pool_scores(deal.game, excluding_deal=deal)
-        seated = seated_players(deal.game)
-        return {pid: name for pid, name in seated.items() if scores[pid] < rules.pool.limit}
+        scores = still_in(pool_scores(deal.game, excluding_deal=deal), rules.pool)
+        return {pid: name for pid, name in seated_players(deal.game).items() if pid in scores}
+
+    def next_deal_players(
+        self, *, game: Game, rules: GameRules, is_tiebreaker: bool
+    ) -> dict[int, str]:
+        assert rules.pool is not None
+        scores = still_in(pool_scores(game), rules.pool)
+        return {pid: name for pid, name in seated_players(game).items() if pid in scores}
 
     def deal_lines(
         self, *, game: Game, rules: GameRules, checked: Checked
@@ -96,36 +185,42 @@ class PoolFormat(IndianDealMixin, FormatBase):
         lines.append(Line.game(Quantity.POINTS, sum(score.points for score in evaluation.scores)))
         return lines, {}
 
-    def game_after_deal(self, *, game: Game, rules: GameRules) -> None:
+    def game_decided(self, *, game: Game, rules: GameRules) -> bool:
         assert rules.pool is not None
-        scores = pool_scores(game)
-        active = [pid for pid, score in scores.items() if score < rules.pool.limit]
-        if len(active) == 1:
-            pool_payout(game=game, rules=rules, shares=None, winner=active[0])
+        return len(still_in(pool_scores(game), rules.pool)) == 1
 
-    def game_state(self, *, game: Game, rules: GameRules) -> dict[str, Any]:
+    def state(self, *, game: Game, rules: GameRules) -> PoolState:
         assert rules.pool is not None
         scores = pool_scores(game)
-        used = rejoins_used(game)
+        used = entries_of_kind(game, LedgerEntry.Kind.REJOIN)
         seated = seated_players(game)
-        active = {pid: s for pid, s in scores.items() if s < rules.pool.limit}
-        pot = account_balance(game, Quantity.MONEY, AccountKind.GAME)
+        active = still_in(scores, rules.pool)
         entries = len(seated) + sum(used.values())
         pool_minor, fee_minor = prize_pool(entries, game.entry_fee_minor, rules.fee)
         players = []
         for pid, name in seated.items():
             score = scores[pid]
-            out = score >= rules.pool.limit
+            out = pid not in active
+            refusal = None
+            if out and game.status == Game.Status.OPEN:
+                refusal = rejoin_refusal(active, rules, used.get(pid, 0))
             players.append(
-                {
-                    "player": pid,
-                    "name": name,
-                    "score": score,
-                    "status": "eliminated" if out else "active",
-                    "rejoins": used.get(pid, 0),
-                    "drops_remaining": 0 if out else pool_rules.drops_remaining(score, rules.pool),
-                    "can_rejoin": out and _rejoin_refusal(active, rules, used.get(pid, 0)) is None,
-                }
+                PoolPlayer(
+                    player=pid,
+                    name=name,
+                    score=score,
+                    status="eliminated" if out else "active",
+                    rejoins=used.get(pid, 0),
+                    drops_remaining=0 if out else pool_rules.drops_remaining(score, rules.pool),
+                    can_rejoin=out and game.status == Game.Status.OPEN and refusal is None,
+                    no_rejoin=None
+                    if refusal is None
+                    else {
+                        "code": refusal.code,
+                        "message": refusal.message,
+                        "details": refusal.details,
+                    },
+                )
             )
         offers: list[str] = []
         if game.status == Game.Status.OPEN and len(active) >= 2:
@@ -133,89 +228,110 @@ class PoolFormat(IndianDealMixin, FormatBase):
                 offers = list(pool_rules.split_options(active, len(seated), rules.pool))
             except RuleViolation:
                 offers = []
-        return {
-            "format": "pool",
-            "status": game.status,
-            "limit": rules.pool.limit,
-            "entry_fee_minor": game.entry_fee_minor,
-            "entries": entries,
-            "pot_minor": pot,
-            "prize_pool_minor": pool_minor,
-            "club_fee_minor": fee_minor,
-            "players": players,
-            "split_offers": offers,
-            "winner": next(iter(active))
-            if game.status == "finished" and len(active) == 1
-            else None,
-        }
+        decided = (
+            game.status == Game.Status.FINISHED
+            and game.end != GameEnd.ABANDONED
+            and len(active) == 1
+        )
+        return PoolState(
+            format=self.format,
+            status=game.status,
+            limit=rules.pool.limit,
+            entry_fee_minor=game.entry_fee_minor,
+            entries=entries,
+            pot_minor=account_balance(game, Quantity.MONEY, AccountKind.GAME),
+            prize_pool_minor=pool_minor,
+            club_fee_minor=fee_minor,
+            players=players,
+            split_offers=offers,
+            winner=next(iter(active)) if decided else None,
+        )
+
+    def endings(self, *, game: Game, rules: GameRules) -> list[Ending]:
+        what = "gives every entry fee back" if game.entry_fee_minor else "ends it with no winner"
+        return [
+            Ending(
+                GameEnd.ABANDONED,
+                "Stop the game and refund the pot",
+                f"A pool ends when one player is left or the last ones split; stopping it now "
+                f"{what}.",
+            )
+        ]
+
+    def end_entries(
+        self, *, game: Game, rules: GameRules, end: GameEnd, shares: dict[int, int] | None
+    ) -> list[EndEntry]:
+        assert rules.pool is not None
+        require_open_game(game)
+        if end == GameEnd.ABANDONED:
+            require_no_deal_waiting(game)
+            return refund_entry(game)
+        pot, prize, club_fee = pot_checked(game, entries=entry_count(game), fee=rules.fee)
+        if end == GameEnd.SPLIT:
+            assert shares is not None
+            return payout_entry(pot, club_fee, shares, "split")
+        active = still_in(pool_scores(game), rules.pool)
+        if end != GameEnd.PLAYED_OUT or len(active) != 1:
+            raise Conflict(
+                "a pool game ends when one player is left, by an agreed split, or abandoned with "
+                "its pot refunded",
+                code="cannot_finish",
+            )
+        return payout_entry(pot, club_fee, {next(iter(active)): prize}, "pool won")
+
+    def finishing_order(self, *, game: Game, rules: GameRules) -> dict[int, int] | None:
+        assert rules.pool is not None
+        active = still_in(pool_scores(game), rules.pool)
+        eliminated = final_eliminations(game, rules.pool)
+        ranks = pool_rules.finishing_ranks(list(active), eliminated)
+        return {pid: ranks[pid] for pid in seated_players(game)}
+
+    def rejoin_lines(
+        self, *, game: Game, rules: GameRules, player_id: int
+    ) -> tuple[list[Line], int]:
+        assert rules.pool is not None
+        require_open_game(game)
+        scores = pool_scores(game)
+        if player_id not in scores:
+            raise RuleViolation("not_seated", "this player has no seat in this game")
+        old = scores[player_id]
+        active = still_in(scores, rules.pool)
+        if player_id in active:
+            raise RuleViolation("not_eliminated", f"this player is still in, at {old}")
+        used = entries_of_kind(game, LedgerEntry.Kind.REJOIN).get(player_id, 0)
+        new = pool_rules.rejoin_score(active, rules.pool, used)
+        lines = [
+            Line.player(Quantity.POINTS, player_id, old - new),
+            Line.game(Quantity.POINTS, new - old),
+        ]
+        if game.entry_fee_minor:
+            lines += entry_fee_lines(player_id, game.entry_fee_minor)
+        return lines, new
+
+    def split_shares(
+        self, *, game: Game, rules: GameRules, kind: str
+    ) -> tuple[dict[int, int], dict[int, int]]:
+        assert rules.pool is not None
+        require_open_game(game)
+        active = still_in(pool_scores(game), rules.pool)
+        prize, _ = prize_pool(entry_count(game), game.entry_fee_minor, rules.fee)
+        seats = len(seated_players(game))
+        if kind == "drops":
+            shares = pool_rules.split_by_drops(
+                prize, game.entry_fee_minor, active, rules.pool, players_at_start=seats
+            )
+        elif kind == "equal":
+            shares = pool_rules.split_equal(prize, active, rules.pool, players_at_start=seats)
+        else:
+            raise RuleViolation("bad_split", f"kind must be drops or equal, not {kind!r}", kind)
+        return shares, active
 
 
-def _rejoin_refusal(active: dict[int, int], rules: GameRules, used: int) -> str | None:
+def rejoin_refusal(active: dict[int, int], rules: GameRules, used: int) -> RuleViolation | None:
+    """Why a player out of the pool, who rejoined ``used`` times, cannot rejoin now."""
     assert rules.pool is not None
     try:
         pool_rules.rejoin_score(active, rules.pool, used)
     except RuleViolation as exc:
-        return exc.message
+        return exc
     return None
-
-
-def pool_payout(
-    *, game: Game, rules: GameRules, shares: dict[int, int] | None, winner: int | None
-) -> LedgerEntry:
-    """Pay the pot out: the club's fee, and the prize to the winner or the split shares."""
-    pot, prize, club_fee = pot_checked(game, entries=entry_count(game), fee=rules.fee)
-    memo = "pool won" if shares is None else "split"
-    if shares is None:
-        assert winner is not None
-        shares = {winner: prize}
-    entry = ledger_entry_create(
-        game=game,
-        kind=LedgerEntry.Kind.PAYOUT,
-        lines=payout_lines(pot, club_fee, shares),
-        memo=memo,
-    )
-    game_mark_finished(game)
-    return entry
-
-
-def pool_rejoin_lines(*, game: Game, rules: GameRules, player_id: int) -> tuple[list[Line], int]:
-    """The lines of a rejoin and the score the player comes back at; refused (``RuleViolation``)
-    when the rules do not allow it."""
-    assert rules.pool is not None
-    require_open_game(game)
-    scores = pool_scores(game)
-    if player_id not in scores:
-        raise RuleViolation("not_seated", "this player has no seat in this game")
-    old = scores[player_id]
-    if old < rules.pool.limit:
-        raise RuleViolation("not_eliminated", f"this player is still in, at {old}")
-    active = {pid: s for pid, s in scores.items() if s < rules.pool.limit}
-    new = pool_rules.rejoin_score(active, rules.pool, rejoins_used(game).get(player_id, 0))
-    lines = [
-        Line.player(Quantity.POINTS, player_id, old - new),
-        Line.game(Quantity.POINTS, new - old),
-    ]
-    if game.entry_fee_minor:
-        lines += entry_fee_lines(player_id, game.entry_fee_minor)
-    return lines, new
-
-
-def pool_split_shares(
-    *, game: Game, rules: GameRules, kind: str
-) -> tuple[dict[int, int], dict[int, int]]:
-    """The shares of an agreed split, and the remaining players' scores."""
-    assert rules.pool is not None
-    require_open_game(game)
-    scores = pool_scores(game)
-    active = {pid: s for pid, s in scores.items() if s < rules.pool.limit}
-    prize, _ = prize_pool(entry_count(game), game.entry_fee_minor, rules.fee)
-    seats = len(seated_players(game))
-    if kind == "drops":
-        shares = pool_rules.split_by_drops(
-            prize, game.entry_fee_minor, active, rules.pool, players_at_start=seats
-        )
-    elif kind == "equal":
-        shares = pool_rules.split_equal(prize, active, rules.pool, players_at_start=seats)
-    else:
-        raise RuleViolation("bad_split", f"kind must be drops or equal, not {kind!r}", kind)
-    return shares, active

@@ -1,7 +1,7 @@
 """Rummikub matches: Sabra and American games scored zero-sum from the racks left; International
 hands (Open, Foot, Closed wins, the closed hand classified from its tiles) settled pairwise at the
 end of the match. A match ends after its number of games, when a total reaches its target score,
-or when the organiser closes it.
+or when the organiser finishes it.
 
 Each game of the match is one ``Deal``. Sabra and American scores post to the players (they sum
 to zero); International scores do not sum to zero per hand, so the game account balances them,
@@ -10,28 +10,49 @@ and the settlement at the end moves ``money`` by pairwise difference at the game
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from config.errors import Conflict
-from rules.deal import DealEvaluation, PlayerScore, Reason
+from rules.deal import DealEvaluation, OutcomeOption, PlayerScore, Reason
 from rules.errors import RuleViolation
+from rules.ranking import competition_ranks
 from rules.rummikub import game_scores, international_scores, match_leaders, settle_session
+from rules.rummikub.preset import preset_for
 from rules.rummikub.tiles import parse_tile
-from scoring.formats.common import (
+from scoring.formats.base import (
+    MONEY,
     Checked,
+    Column,
+    EndEntry,
+    Ending,
     FormatBase,
-    game_mark_finished,
-    player_balances,
-    reason_dicts,
-    require_latest_deal,
+    GameEnd,
+    GameState,
+    Words,
     require_open_game,
+)
+from scoring.formats.indian import refused
+from scoring.formats.reads import (
+    deals_counted,
+    require_latest_deal,
+    require_no_deal_waiting,
     seated_balances,
     seated_players,
 )
-from scoring.ledger import Line, ledger_entry_create
+from scoring.ledger import Line
 from scoring.models import Deal, Game, LedgerEntry, Quantity, Submission
-from scoring.presets import GameRules
+from scoring.presets import (
+    FormatRules,
+    GameRules,
+    MatchRules,
+    invalid_setting,
+    preset_replace,
+    preset_section,
+    preset_whole,
+)
 
+SCORE = Column("points", "Score", Quantity.POINTS, "Rummikub score")
 INTERNATIONAL_FIELDS = (
     "win", "melded", "closed_hand", "first_turn", "original_hand", "is_first_player",
     "final_discard_joker", "trump_holders",
@@ -49,11 +70,6 @@ def _key(value: object) -> str | None:
     return None
 
 
-def _refused(players: dict[int, str], reasons: list[Reason[int]]) -> Checked:
-    evaluation: DealEvaluation[int] = DealEvaluation((), tuple(reasons), None)
-    return Checked(evaluation, None, reason_dicts(evaluation, players))
-
-
 def _player_of(token: str | None, players: dict[int, str]) -> int | None:
     if token is not None and token.isdigit() and int(token) in players:
         return int(token)
@@ -67,15 +83,85 @@ def _named(message: str, players: dict[int, str]) -> str:
     return message
 
 
+@dataclass
+class RummikubPlayer:
+    player: int
+    name: str
+    total: int
+
+
+@dataclass
+class MatchLimits:
+    games: int | None
+    target_score: int | None
+
+
+@dataclass
+class RummikubState(GameState):
+    variant: str = ""
+    games_counted: int = 0
+    match: MatchLimits = field(default_factory=lambda: MatchLimits(None, None))
+    players: list[RummikubPlayer] = field(default_factory=list)
+    leaders: list[int] = field(default_factory=list)
+    #: International with a rate: each player's net at the end, in minor units (player id as a
+    #: string, as in JSON); empty otherwise.
+    settlement_minor: dict[str, int] = field(default_factory=dict)
+
+
 class RummikubFormat(FormatBase):
+    format: ClassVar[str] = "rummikub"
+    family: ClassVar[str] = "rummikub"
+    words: ClassVar[Words] = Words(
+        unit="game",
+        finish="Finish the match",
+        finished="The match is over.",
+        deal_note="Each game's score: the player who went out (★) gains what the others lose.",
+        signed_points=True,
+        wild=False,
+    )
+    columns: ClassVar[tuple[Column, ...]] = (SCORE, MONEY)
+    panel_template: ClassVar[str] = "scoring/_panel_rummikub.html"
+    entry_template: ClassVar[str] = "scoring/rummikub_entry.html"
+    entered_as: ClassVar[str] = "racks"
+    variants: ClassVar[frozenset[str]] = frozenset({"sabra", "american", "international"})
+    preset_sections: ClassVar[frozenset[str]] = frozenset({"rummikub", "match"})
+
+    def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
+        section = preset_section(params, "rummikub")
+        base_name = section.pop("base", variant)
+        try:
+            base = preset_for(base_name)
+        except (RuleViolation, KeyError, ValueError):
+            raise invalid_setting(
+                "rummikub", f"unknown base preset {base_name!r}", base_name
+            ) from None
+        if base.variant != variant:
+            raise invalid_setting(
+                "rummikub", f"base {base_name!r} is not a {variant} preset", base_name
+            )
+        rummikub = preset_replace("rummikub", base, section)
+        match_section = preset_section(params, "match")
+        bad = sorted(set(match_section) - {"games", "target_score"})
+        if bad:
+            raise invalid_setting("match", f"unknown setting {bad[0]!r}", bad[0])
+        games = match_section.get("games")
+        target = match_section.get("target_score")
+        match = MatchRules(
+            games=None if games is None else preset_whole("match", "games", games, 1),
+            target_score=None
+            if target is None
+            else preset_whole("match", "target_score", target, 1),
+        )
+        return FormatRules(
+            rummikub.min_players, rummikub.max_players, rummikub=rummikub, match=match
+        )
+
+    def outcomes(self, *, rules: GameRules) -> tuple[OutcomeOption, ...]:
+        return ()  # a game of the match is entered as racks, not outcomes
+
     def deal_check_can_start(self, *, game: Game, rules: GameRules, is_tiebreaker: bool) -> None:
         super().deal_check_can_start(game=game, rules=rules, is_tiebreaker=is_tiebreaker)
-        open_deal = game.deals.exclude(status=Deal.Status.FINAL).values_list("number", flat=True)
-        if open_deal:
-            raise Conflict(
-                f"game {open_deal[0]} of the match has no counted result yet",
-                code="previous_deal_open",
-            )
+        require_no_deal_waiting(game, "game")
 
     def correction_check(self, *, deal: Deal, rules: GameRules) -> None:
         require_latest_deal(deal, "match")
@@ -88,7 +174,7 @@ class RummikubFormat(FormatBase):
         payload = submission.payload
         racks_in = payload.get("racks")
         if not isinstance(racks_in, dict):
-            return _refused(players, [Reason(None, "missing_field", "give every player's rack")])
+            return refused(players, [Reason(None, "missing_field", "give every player's rack")])
         reasons: list[Reason[int]] = []
         racks: dict[str, list[str]] = {}
         given = {}
@@ -115,7 +201,7 @@ class RummikubFormat(FormatBase):
             reasons.append(Reason(None, "bad_field", "winner must be a player id"))
         last_mover = _key(payload.get("last_mover"))
         if reasons:
-            return _refused(players, reasons)
+            return refused(players, reasons)
         try:
             if preset.variant == "international":
                 melded = {
@@ -153,7 +239,7 @@ class RummikubFormat(FormatBase):
             player = _player_of(exc.token, players)
             if player is None and isinstance(exc.details.get("player"), str):
                 player = _player_of(exc.details["player"], players)
-            return _refused(
+            return refused(
                 players,
                 [Reason(player, exc.code, _named(exc.message, players), exc.token, exc.details)],
             )
@@ -210,60 +296,66 @@ class RummikubFormat(FormatBase):
             ]
         return lines, {}
 
-    def game_after_deal(self, *, game: Game, rules: GameRules) -> None:
+    def game_decided(self, *, game: Game, rules: GameRules) -> bool:
         match = rules.match
         if match is None:
-            return
-        games = game.deals.filter(status=Deal.Status.FINAL).count()
-        totals = player_balances(game, Quantity.POINTS)
+            return False
+        totals = seated_balances(game, Quantity.POINTS)
         reached = match.target_score is not None and any(
             total >= match.target_score for total in totals.values()
         )
-        if (match.games is not None and games >= match.games) or reached:
-            rummikub_finish(game=game, rules=rules)
+        return (match.games is not None and deals_counted(game) >= match.games) or reached
 
-    def game_state(self, *, game: Game, rules: GameRules) -> dict[str, Any]:
+    def state(self, *, game: Game, rules: GameRules) -> RummikubState:
         assert rules.rummikub is not None
         seated = seated_players(game)
-        balances = player_balances(game, Quantity.POINTS)
-        totals = {pid: balances.get(pid, 0) for pid in seated}
+        totals = seated_balances(game, Quantity.POINTS)
         leaders = match_leaders({str(pid): total for pid, total in totals.items()})
-        state: dict[str, Any] = {
-            "format": "rummikub",
-            "variant": rules.rummikub.variant,
-            "status": game.status,
-            "games_counted": game.deals.filter(status=Deal.Status.FINAL).count(),
-            "match": {
-                "games": rules.match.games if rules.match else None,
-                "target_score": rules.match.target_score if rules.match else None,
-            },
-            "players": [
-                {"player": pid, "name": name, "total": totals[pid]} for pid, name in seated.items()
-            ],
-            "leaders": [int(key) for key in leaders],
-        }
+        settlement: dict[str, int] = {}
         if rules.rummikub.variant == "international" and game.point_value_minor:
-            net = international_settlement(game, totals)
-            state["settlement_minor"] = {str(pid): amount for pid, amount in net.items()}
-        return state
+            net = _international_settlement(game, totals)
+            settlement = {str(pid): amount for pid, amount in net.items()}
+        return RummikubState(
+            format=self.format,
+            status=game.status,
+            variant=rules.rummikub.variant,
+            games_counted=deals_counted(game),
+            match=MatchLimits(
+                rules.match.games if rules.match else None,
+                rules.match.target_score if rules.match else None,
+            ),
+            players=[RummikubPlayer(pid, name, totals[pid]) for pid, name in seated.items()],
+            leaders=[int(key) for key in leaders],
+            settlement_minor=settlement,
+        )
+
+    def endings(self, *, game: Game, rules: GameRules) -> list[Ending]:
+        assert rules.rummikub is not None
+        international = rules.rummikub.variant == "international" and game.point_value_minor
+        explains = "The totals stand as they are"
+        if international:
+            explains += "; the match settles pairwise by difference at the game's rate"
+        return [Ending(GameEnd.BY_ORGANISER, "Finish the match", explains + ".")]
+
+    def end_entries(
+        self, *, game: Game, rules: GameRules, end: GameEnd, shares: dict[int, int] | None
+    ) -> list[EndEntry]:
+        assert rules.rummikub is not None
+        if end not in (GameEnd.PLAYED_OUT, GameEnd.BY_ORGANISER):
+            raise Conflict("a Rummikub match ends by its limits or by hand", code="cannot_finish")
+        require_open_game(game)
+        require_no_deal_waiting(game, "game")
+        if rules.rummikub.variant != "international" or not game.point_value_minor:
+            return []
+        net = _international_settlement(game, seated_balances(game, Quantity.POINTS))
+        lines = [Line.player(Quantity.MONEY, pid, amount) for pid, amount in net.items()]
+        return [EndEntry(LedgerEntry.Kind.SETTLEMENT, lines, "match settlement")]
+
+    def finishing_order(self, *, game: Game, rules: GameRules) -> dict[int, int] | None:
+        return competition_ranks(seated_balances(game, Quantity.POINTS))
 
 
-def international_settlement(game: Game, totals: dict[int, int]) -> dict[int, int]:
+def _international_settlement(game: Game, totals: dict[int, int]) -> dict[int, int]:
     """Each player's net, in minor units, at the game's rate per point of difference."""
     net = settle_session({str(pid): total for pid, total in totals.items()}, game.point_value_minor)
     return {int(key): int(amount) for key, amount in net.items()}
-
-
-def rummikub_finish(*, game: Game, rules: GameRules) -> None:
-    """End the match: International settles pairwise; the game is finished."""
-    require_open_game(game)
-    assert rules.rummikub is not None
-    if rules.rummikub.variant == "international" and game.point_value_minor:
-        net = international_settlement(game, seated_balances(game, Quantity.POINTS))
-        ledger_entry_create(
-            game=game,
-            kind=LedgerEntry.Kind.SETTLEMENT,
-            lines=[Line.player(Quantity.MONEY, pid, amount) for pid, amount in net.items()],
-            memo="match settlement",
-        )
-    game_mark_finished(game)

@@ -16,8 +16,9 @@ from django.views.decorators.http import require_http_methods
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Role
-from clubs.pages import club_for_page, club_url, form_post, found, render_club
+from clubs.pages import club_for_page, club_url, form_post_once, found, render_club
 from scoring import selectors, services
+from scoring.formats import handler_for
 from scoring.forms import DealEntryForm, RummikubEntryForm
 from scoring.models import Deal, Game, Submission
 from scoring.presets import game_rules
@@ -25,28 +26,32 @@ from scoring.presets import game_rules
 
 def _entry_settings(game: Game) -> dict[str, Any]:
     """What the entry page's script needs from the game's rules: decks (copies of each card) and
-    the points of outcomes that do not depend on the cards."""
+    the outcomes a deal may have, each with the points it may score without cards and whether
+    cards given must (or must not) form a valid declaration: the same declaration the server
+    checks a result against."""
     rules = game_rules(game.preset)
-    indian = rules.indian
-    if indian is None:
-        return {"decks": 2, "fixed": {}, "cap": 80, "drops": True}
+    assert rules.indian is not None
     return {
-        "decks": indian.decks,
-        "cap": indian.cap,
-        "drops": indian.drops_allowed,
-        "fixed": {
-            "first_drop": indian.first_drop,
-            "middle_drop": indian.middle_drop,
-            "missed_turns": indian.missed_turns_points,
-            "wrong_show": indian.wrong_show,
-            "late_declare": indian.late_declare,
-            "winner": indian.winner,
-            "valid_not_declared": indian.valid_not_declared,
+        "decks": rules.indian.decks,
+        "cap": rules.indian.cap,
+        "outcomes": {
+            option.code: {
+                "low": option.low,
+                "high": option.high,
+                "cards": option.needs_cards,
+                "valid": option.valid_hand,
+            }
+            for option in selectors.deal_outcomes(game=game)
         },
     }
 
 
 EntryForm = DealEntryForm | RummikubEntryForm
+#: The form of each way a format's deals are entered.
+ENTRY_FORMS: dict[str, type[DealEntryForm] | type[RummikubEntryForm]] = {
+    "hands": DealEntryForm,
+    "racks": RummikubEntryForm,
+}
 
 
 def _entry_page(
@@ -61,8 +66,10 @@ def _entry_page(
     error: dict[str, str] | None = None,
     status: int = 200,
 ) -> HttpResponse:
+    handler = handler_for(game)
     context: dict[str, Any] = {
         "game": game,
+        "words": handler.words,
         "session": game.table.session,
         "table": game.table,
         "deal": deal,
@@ -72,7 +79,6 @@ def _entry_page(
         "error": error,
         "is_correction": deal is not None and deal.submissions.exists(),
         "tiebreaker": tiebreaker or (deal is not None and deal.is_tiebreaker),
-        "indian": game.format != "rummikub",
     }
     if isinstance(form, RummikubEntryForm):
         rules = game_rules(game.preset).rummikub
@@ -82,20 +88,21 @@ def _entry_page(
         context["rack_settings"] = json.dumps(
             {
                 "joker": rules.joker_value,
-                "high": rules.high_tile_value if rules.variant == "international" else None,
+                "high": rules.high_tile_value if form.international else None,
             }
         )
-        return render_club(request, club, "scoring/rummikub_entry.html", context, status)
-    context["settings_json"] = json.dumps(_entry_settings(game))
-    context["evaluate_url"] = reverse("rules:evaluate")
-    return render_club(request, club, "scoring/deal_entry.html", context, status)
+    else:
+        context["settings_json"] = json.dumps(_entry_settings(game))
+        context["evaluate_url"] = reverse("rules:evaluate")
+    return render_club(request, club, handler.entry_template, context, status)
 
 
 def _entry_form(
     game: Game, players: dict[int, str], data: Any = None, initial: Any = None
 ) -> EntryForm:
     seats = list(players.items())
-    if game.format == "rummikub":
+    form_class = ENTRY_FORMS[handler_for(game).entered_as]
+    if form_class is RummikubEntryForm:
         rules = game_rules(game.preset).rummikub
         assert rules is not None
         international = rules.variant == "international"
@@ -103,7 +110,9 @@ def _entry_form(
             data, seats=seats, initial=initial, international=international,
             trump=international and bool(rules.trump_bonus),
         )  # fmt: skip
-    return DealEntryForm(data, seats=seats, initial=initial)
+    return DealEntryForm(
+        data, seats=seats, outcomes=selectors.deal_outcomes(game=game), initial=initial
+    )
 
 
 # The fields of the entry form a refusal may name.
@@ -114,7 +123,7 @@ def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: boo
     """Enter the next deal of a game (or its tie-breaker deal, between the players level at the
     top): the deal and its first version in one step."""
     skip_check = not tiebreaker or request.method == "POST"
-    if not skip_check and not selectors.game_state(game=game).get("tiebreaker_needed"):
+    if not skip_check and not getattr(selectors.game_state(game=game), "tiebreaker_needed", False):
         messages.error(request, "No tie-breaker deal is due in this game.")
         return redirect(club_url("game-page", club, game.pk))
     number = (selectors.deal_list(game=game).last().number + 1) if game.deals.exists() else 1
@@ -145,7 +154,7 @@ def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: boo
         )
         return _after_submit(club, deal, submission)
 
-    return form_post(form, create, partial(page, form), fields=ENTRY_FIELDS)
+    return form_post_once(request, form, create, partial(page, form), fields=ENTRY_FIELDS)
 
 
 @login_required
@@ -186,11 +195,8 @@ def deal_result(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespo
     if request.method != "POST":
         latest = selectors.submission_list(deal=deal).last()
         payload = latest.payload if latest else None
-        if game.format == "rummikub":
-            initial = RummikubEntryForm.initial_from(payload)
-        else:
-            initial = DealEntryForm.initial_from(payload, deal.wild)
-        return page(_entry_form(game, players, initial=initial))
+        form_class = ENTRY_FORMS[handler_for(game).entered_as]
+        return page(_entry_form(game, players, initial=form_class.initial_from(payload, deal.wild)))
     form = _entry_form(game, players, request.POST)
 
     def correct() -> HttpResponse:
@@ -199,4 +205,4 @@ def deal_result(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespo
         )
         return _after_submit(club, deal, submission)
 
-    return form_post(form, correct, partial(page, form), fields=ENTRY_FIELDS)
+    return form_post_once(request, form, correct, partial(page, form), fields=ENTRY_FIELDS)

@@ -27,9 +27,10 @@ from clubs.pages import (
     service_status,
 )
 from config.errors import ServiceError
-from scoring import selectors, services
+from scoring import figures, selectors, services
+from scoring.formats import FORMAT_ORDER, Column, GameEnd, handler_for
 from scoring.forms import OUTCOME_WORDS, GameForm, RejoinForm, SeatAddForm, SplitForm, to_minor
-from scoring.models import Deal, Game, Submission
+from scoring.models import Deal, Game, Quantity, Submission
 from scoring.presets import game_rules
 from scoring.views.common import deal_status
 from scoring.views.panels import game_panel, rejoin_reason
@@ -42,8 +43,8 @@ GAME_FORM_FIELDS = {"players": "seat_1", "point_value_minor": "point_value"}
 def _game_form(club: Club, data: Any = None) -> GameForm:
     presets = selectors.preset_list(club=club)
     seats = max([6, *[game_rules(p).max_players for p in presets if _rules_ok(p)]])
-    # The club's own points preset first, then the built-in points rummy, then the rest.
-    presets.sort(key=lambda p: (p.format != "points", p.club_id is None, p.format, p.name))
+    # The club's own presets first, then the built-in ones, each in the usual order of formats.
+    presets.sort(key=lambda p: (p.club_id is None, FORMAT_ORDER.index(p.format), p.name))
     return GameForm(
         data,
         presets=[
@@ -106,6 +107,36 @@ def game_new(request: HttpRequest, club_slug: str, table_id: int) -> HttpRespons
     return form_post(form, create, page, fields=fields)
 
 
+def _figure(club: Club, column: Column, value: int) -> str:
+    if column.quantity == Quantity.MONEY:
+        return club_money(club, value, signed=True)
+    return signed_number(value) if column.signed else str(value)
+
+
+def _next_action(club: Club, game: Game, rows: list[Any], state: Any) -> dict[str, str] | None:
+    """The one thing to do next at an open game: enter (or correct) the waiting deal, play the
+    tie-breaker deal, or enter the next deal."""
+    unit = handler_for(game).words.unit
+    last = rows[-1] if rows else None
+    if (
+        last is not None
+        and last.deal.status == Deal.Status.OPEN
+        and (last.latest is None or last.latest.status == Submission.Status.REJECTED)
+    ):
+        label = "Correct" if last.latest is not None else "Enter"
+        what = "the tie-breaker deal" if last.deal.is_tiebreaker else f"{unit} {last.deal.number}"
+        return {"label": f"{label} {what}", "url": club_url("deal-result", club, last.deal.pk)}
+    if getattr(state, "tiebreaker_needed", False):
+        return {
+            "label": "Play the tie-breaker deal",
+            "url": club_url("deal-tiebreaker", club, game.pk),
+        }
+    if last is None or last.deal.status in (Deal.Status.FINAL, Deal.Status.VOID):
+        number = (last.deal.number + 1) if last else 1
+        return {"label": f"Enter {unit} {number}", "url": club_url("deal-new", club, game.pk)}
+    return None
+
+
 def _game_page(
     request: HttpRequest,
     club: Club,
@@ -116,10 +147,9 @@ def _game_page(
     status: int = 200,
 ) -> HttpResponse:
     game = found(selectors.game_get, club=club, game_id=game_id)
+    handler = handler_for(game)
     seats = list(game.seats.all())
     rows = selectors.game_deal_rows(game=game)
-    rummikub = game.format == "rummikub"
-    totals = {seat.player_id: {"points": 0, "money": 0} for seat in seats}
     deal_rows = []
     for row in rows:
         cells = []
@@ -127,12 +157,12 @@ def _game_page(
             pid = seat.player_id
             points = row.points.get(pid)
             outcome = row.outcomes.get(pid)
-            if points is not None:
-                totals[pid]["points"] += points
-                totals[pid]["money"] += row.money_minor.get(pid, 0)
+            shown = points
+            if points is not None and handler.words.signed_points:
+                shown = signed_number(points)
             cells.append(
                 {
-                    "points": signed_number(points) if rummikub and points is not None else points,
+                    "points": shown,
                     "outcome": OUTCOME_WORDS.get(outcome or "", outcome or ""),
                     "won": outcome == "winner",
                     "money": club_money(club, row.money_minor[pid], signed=True)
@@ -148,64 +178,52 @@ def _game_page(
                 "url": club_url("deal-page", club, row.deal.pk),
             }
         )
-    last = rows[-1] if rows else None
     state = selectors.game_state(game=game)
-    unit = "game" if rummikub else "deal"
-    next_action = None
     open_game = game.status == Game.Status.OPEN and game.table.session.status == "open"
-    if open_game:
-        if (
-            last is not None
-            and last.deal.status == Deal.Status.OPEN
-            and (last.latest is None or last.latest.status == Submission.Status.REJECTED)
-        ):
-            label = "Correct" if last.latest is not None else "Enter"
-            what = f"{unit} {last.deal.number}"
-            if last.deal.is_tiebreaker:
-                what = "the tie-breaker deal"
-            next_action = {
-                "label": f"{label} {what}",
-                "url": club_url("deal-result", club, last.deal.pk),
-            }
-        elif state.get("tiebreaker_needed"):
-            next_action = {
-                "label": "Play the tie-breaker deal",
-                "url": club_url("deal-tiebreaker", club, game.pk),
-            }
-        elif last is None or last.deal.status == Deal.Status.FINAL:
-            number = (last.deal.number + 1) if last else 1
-            next_action = {
-                "label": f"Enter {unit} {number}",
-                "url": club_url("deal-new", club, game.pk),
-            }
+    totals = figures.game_totals(game=game)
+    columns = [
+        column
+        for column in handler.columns
+        if column.quantity != Quantity.MONEY or any(t[column.key] for t in totals.values())
+    ]
     seated = {seat.player_id for seat in seats}
     panel = game_panel(club, game, state, open_game)
     context = {
         "game": game,
+        "words": handler.words,
         "session": game.table.session,
         "table": game.table,
         "seats": [
             {
                 "seat": seat,
-                "counted": signed_number(totals[seat.player_id]["points"])
-                if rummikub
-                else totals[seat.player_id]["points"],
-                "money": club_money(club, totals[seat.player_id]["money"], signed=True),
+                "figures": [
+                    {
+                        "text": _figure(club, column, totals[seat.player_id][column.key]),
+                        "value": totals[seat.player_id][column.key],
+                        "key": column.key,
+                    }
+                    for column in columns
+                ],
             }
             for seat in seats
         ],
+        "columns": columns,
         "deal_rows": deal_rows,
-        "has_money": bool(game.point_value_minor) and state.get("variant") != "international",
+        "has_money": bool(game.point_value_minor)
+        and state.as_dict().get("variant") != "international",
         "point_value": club_money(club, game.point_value_minor),
-        "next_action": next_action,
+        "next_action": _next_action(club, game, rows, state)
+        if open_game and handler.has_deals
+        else None,
         "open_game": open_game,
         "panel": panel,
-        "unit": unit,
-        "can_finish": open_game and game.format in ("points", "rummikub"),
+        "unit": handler.words.unit,
+        "endings": selectors.game_endings(game=game) if open_game else [],
+        "end_label": handler.words.finish,
         "spare_players": [
             p for p in club_selectors.player_list(club=club, active=True) if p.pk not in seated
         ]
-        if open_game and game.format == "points"
+        if open_game and handler.seats_open
         else [],
         "error": error,
         "form_name": form_name,
@@ -267,7 +285,7 @@ def pool_split(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespon
     """Record a split every remaining player agrees to; the game pays out and ends."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
     game = found(selectors.game_get, club=club, game_id=game_id)
-    remaining = selectors.deal_entry_players(game=game) if game.format == "pool" else {}
+    remaining = selectors.deal_entry_players(game=game)
     form = SplitForm(request.POST, remaining=list(remaining.items()))
 
     def split() -> HttpResponse:
@@ -288,13 +306,19 @@ def pool_split(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespon
 @login_required
 @require_POST
 def game_finish(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
-    """Close a points table, or finish a Rummikub match (International settles)."""
+    """End a game by hand, one of the ways its format offers (``end``): close a points table,
+    finish a Rummikub match (International settles), abandon a pool or deals game (its pot is
+    refunded)."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
     game = found(selectors.game_get, club=club, game_id=game_id)
+    end = request.POST.get("end") or GameEnd.BY_ORGANISER
 
     def finish() -> HttpResponse:
-        services.game_finish(game=game, actor=request.user)
-        done = "The match is over." if game.format == "rummikub" else "The table is closed."
+        ended = services.game_finish(game=game, actor=request.user, end=end)
+        words = handler_for(ended).words
+        done = words.finished if ended.end != GameEnd.ABANDONED else "The game is stopped."
+        if ended.end == GameEnd.ABANDONED and ended.entry_fee_minor:
+            done += " Every entry fee went back to who paid it."
         messages.success(request, done)
         return redirect(club_url("game-page", club, game.pk))
 

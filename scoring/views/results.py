@@ -17,7 +17,8 @@ from clubs.pages import GET, can, club_for_page, club_url, found, render_club
 from config.errors import ServiceError
 from rules.indian.hand import why_every_card_counts
 from rules.indian.preset import IndianPreset
-from scoring import selectors
+from scoring import selectors, services
+from scoring.formats import handler_for
 from scoring.forms import OUTCOME_WORDS, WIN_WORDS
 from scoring.models import Deal, Game, Submission
 from scoring.presets import game_rules
@@ -94,6 +95,8 @@ def _marked_hand(line: dict[str, Any] | None, reasons: list[dict[str, Any]]) -> 
             bad_groups.add(group)
         elif isinstance(position, int) and len(groups) == 1:
             bad_spots.add((0, position))
+        # Every invalid group of a declaration is named, not only the first.
+        bad_groups.update(g for g in details.get("groups") or [] if isinstance(g, int))
         token = reason.get("token") or details.get("card")
         if isinstance(token, str) and reason.get("code") in {"bad_card", "too_many_copies"}:
             bad_tokens.add(card_view(token).code.upper())
@@ -175,7 +178,7 @@ def _result_view(
         if ((submission.result or {}).get("wild") or submission.payload.get("wild"))
         else None,
     }
-    if game is not None and game.format == "rummikub":
+    if game is not None and handler_for(game).entered_as == "racks":
         view.update(_rummikub_result(club, game, submission, names))
     elif submission.result:
         money = (submission.result.get("money") or {}).get("by_player", {})
@@ -244,9 +247,10 @@ def _deal_context(request: HttpRequest, club: Club, deal: Deal) -> tuple[dict[st
         chosen = next((s for s in submissions if s.pk == int(wanted)), None)
     if chosen is None and submissions:
         chosen = submissions[-1]
+    words = handler_for(game).words
     history = []
     for submission in reversed(submissions):
-        signed = game.format == "rummikub"
+        signed = words.signed_points
         points = [
             f"{line.get('name')} "
             + (signed_number(line.get("points")) if signed else str(line.get("points")))
@@ -268,9 +272,24 @@ def _deal_context(request: HttpRequest, club: Club, deal: Deal) -> tuple[dict[st
         )
     pending = any(s.status == Submission.Status.PENDING for s in submissions)
     session_open = game.table.session.status == "open"
+    next_url = ""
+    if (
+        session_open
+        and game.status == Game.Status.OPEN
+        and deal.status == Deal.Status.FINAL
+        and not game.deals.filter(number__gt=deal.number).exists()
+        and can(club, Role.SCORER)
+    ):
+        next_url = club_url("deal-new", club, game.pk)
     context = {
         "deal": deal,
         "game": game,
+        "words": words,
+        "next_url": next_url,
+        "can_void": session_open
+        and deal.status == Deal.Status.OPEN
+        and not pending
+        and can(club, Role.ORGANISER),
         "session": game.table.session,
         "table": game.table,
         "deal_status": deal_status(deal, submissions[-1] if submissions else None),
@@ -305,6 +324,23 @@ def deal_fragment(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRes
     if not pending:
         response[LIVE_STOP] = "1"
     return response
+
+
+@login_required
+@require_POST
+def deal_void(request: HttpRequest, club_slug: str, deal_id: int) -> HttpResponse:
+    """Void a deal that was never played; back to the session page when asked from there."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    deal = found(selectors.deal_get, club=club, deal_id=deal_id)
+    try:
+        services.deal_void(deal=deal, actor=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Deal {deal.number} is voided: it counts for nothing.")
+    if request.POST.get("next") == "session":
+        return redirect(club_url("session-page", club, deal.game.table.session_id) + "#close")
+    return redirect(club_url("game-page", club, deal.game_id))
 
 
 @login_required

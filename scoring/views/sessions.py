@@ -17,63 +17,56 @@ from django.views.decorators.http import require_POST
 from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
 from clubs.pages import GET, club_for_page, club_url, form_post, found, render_club
-from clubs.views import club_home_page
-from scoring import selectors, services
-from scoring.forms import SessionForm, TableForm
-from scoring.models import GameFormat, Session
+from scoring import figures, selectors, services
+from scoring.formats import Column, format_label, points_column
+from scoring.forms import TableForm
+from scoring.models import Quantity, Session
 from scoring.views.common import LIVE_STOP
 
 
-@login_required
-@require_POST
-def session_create(request: HttpRequest, club_slug: str) -> HttpResponse:
-    club = club_for_page(request, club_slug, Role.ORGANISER)
-    form = SessionForm(request.POST)
-
-    def create() -> HttpResponse:
-        session = services.session_create(
-            club=club, actor=request.user, name=form.cleaned_data["name"]
-        )
-        messages.success(request, f"Session “{session.name}” is open. Add a table to start.")
-        return redirect(club_url("session-page", club, session.pk))
-
-    values = {"session_name": request.POST.get("name", "")}
-    page = partial(club_home_page, request, club, form_name="session", values=values)
-    return form_post(form, create, page, fields={"name"})
+def _cell(club: Club, column: Column, value: int) -> dict[str, Any]:
+    text = (
+        club_money(club, value, signed=True)
+        if column.quantity == Quantity.MONEY
+        else signed_number(value)
+    )
+    return {"text": text, "value": value}
 
 
 def _scoreboard_context(club: Club, session: Session) -> dict[str, Any]:
-    board = selectors.session_scoreboard(session=session)
-    transfers = selectors.session_settlement(session=session, scoreboard=board)
-    has_money = any(line.money_minor for line in board.lines) or bool(board.club_money_minor)
+    board = figures.session_scoreboard(session=session)
+    transfers = figures.session_settlement(session=session, scoreboard=board)
+    columns = board.columns
+    if not any(line.money_minor for line in board.lines) and not board.club_money_minor:
+        columns = [c for c in columns if c.quantity != Quantity.MONEY or board.pots]
     return {
         "session": session,
         "board": board,
-        "has_money": has_money,
-        "has_chips": any(line.chips for line in board.lines),
-        "formats": [GameFormat(f).label for f in board.formats],
+        "columns": columns,
         "lines": [
             {
                 "line": line,
                 "rank": index + 1,
-                "points": signed_number(line.points),
-                "points_value": line.points,
-                "by_format": [
-                    {"points": signed_number(value), "value": value}
-                    for value in line.points_by_format.values()
-                ],
-                "money": club_money(club, line.money_minor, signed=True),
-                "money_value": line.money_minor,
+                "cells": [_cell(club, column, _value(line, column)) for column in columns],
                 "url": club_url("player-page", club, line.player_id),
             }
             for index, line in enumerate(board.lines)
         ],
         "club_fees": club_money(club, board.club_money_minor),
+        "pots": [{"pot": pot, "amount": club_money(club, pot.amount_minor)} for pot in board.pots],
         "transfers": [
             {"transfer": t, "amount": club_money(club, t.amount_minor)} for t in transfers
         ],
         "updated_at": timezone.now(),
     }
+
+
+def _value(line: figures.ScoreLine, column: Column) -> int:
+    if column.quantity == Quantity.MONEY:
+        return line.money_minor
+    if column.quantity == Quantity.CHIPS:
+        return line.chips
+    return line.points_by_format[column.key]
 
 
 def _session_page(
@@ -101,15 +94,62 @@ def _session_page(
                 }
             )
         tables.append({"table": table, "games": games})
+    blockers = []
+    if session.status == Session.Status.OPEN:
+        blockers = [
+            _blocker(club, blocker) for blocker in services.session_close_blockers(session=session)
+        ]
     context = {
         "session": session,
         "tables": tables,
         "error": error,
         "form_name": form_name,
         "live": session.status == Session.Status.OPEN,
+        "blockers": blockers,
         **_scoreboard_context(club, session),
     }
     return render_club(request, club, "scoring/session.html", context, status)
+
+
+ACTION_WORDS = {
+    "enter_result": "Enter its result",
+    "void": "Void it (never played)",
+    "confirm": "Confirm its result",
+    "wait": "Wait for the check",
+    "abandoned": "Stop the game and refund the pot",
+}
+
+
+def _blocker(club: Club, blocker: services.CloseBlocker) -> dict[str, Any]:
+    """What keeps the night open, with a link or a button for each way to resolve it."""
+    actions = []
+    for action in blocker.actions:
+        if action in ("enter_result", "confirm", "wait") and blocker.deal_id:
+            url = club_url(
+                "deal-result" if action == "enter_result" else "deal-page", club, blocker.deal_id
+            )
+            actions.append({"label": ACTION_WORDS[action], "url": url})
+        elif action == "void" and blocker.deal_id:
+            actions.append(
+                {
+                    "label": ACTION_WORDS[action],
+                    "post": club_url("deal-void-page", club, blocker.deal_id),
+                    "fields": {},
+                }
+            )
+        elif action in ACTION_WORDS:
+            actions.append(
+                {
+                    "label": ACTION_WORDS[action],
+                    "post": club_url("game-finish-page", club, blocker.game_id),
+                    "fields": {"end": action},
+                }
+            )
+    return {
+        "blocker": blocker,
+        "actions": actions,
+        "game_url": club_url("game-page", club, blocker.game_id),
+    }
 
 
 @login_required
@@ -176,58 +216,65 @@ def _csv_amount(minor: int, places: int) -> str:
 @login_required
 @GET
 def session_export(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
-    """The session as CSV: one line per deal per player, then the totals and the settle-up."""
+    """The night as CSV, every figure from the ledger: one line per player per deal or other
+    entry (fees, prizes, refunds), then each player's totals (money, chips, and a points column
+    per game format, never added across formats), the pots still held and the settle-up."""
     club = club_for_page(request, club_slug)
     session = found(selectors.session_get, club=club, session_id=session_id, with_tables=False)
-    rows = selectors.session_result_rows(session=session)
-    board = selectors.session_scoreboard(session=session)
-    transfers = selectors.session_settlement(session=session, scoreboard=board)
+    rows = figures.session_ledger_lines(session=session)
+    board = figures.session_scoreboard(session=session)
+    transfers = figures.session_settlement(session=session, scoreboard=board)
     places = club.minor_places
     money_head = f"money ({club.currency})"
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     filename = f"{club.slug}-session-{session.pk}.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     writer = csv.writer(response)
-    writer.writerow(["deals"])
+    writer.writerow(["ledger"])
     writer.writerow(
-        ["session", "table", "game", "deal", "version", "player", "outcome", "points", money_head]
-    )
+        [
+            "session", "table", "game", "format", "what", "version", "player", "outcome",
+            "counted", "points", "unit", "chips", money_head,
+        ]
+    )  # fmt: skip
     for row in rows:
+        column = points_column(row.game_format)
         writer.writerow(
             [
                 row.session_name,
                 row.table_name,
                 row.game_id,
-                row.deal_number,
-                row.version,
+                row.game_format,
+                row.kind_label,
+                row.version or "",
                 row.player_name,
                 row.outcome,
-                row.points,
+                "" if row.counted is None else row.counted,
+                row.points if column is not None else "",
+                column.unit if column is not None else "",
+                row.chips,
                 _csv_amount(row.money_minor, places),
             ]
         )
     writer.writerow([])
     writer.writerow(["totals"])
-    # A night of several formats adds a points column per format, after the usual ones.
-    by_format_heads = [f"points ({GameFormat(f).label})" for f in board.formats]
-    writer.writerow(
-        ["player", "net points", money_head, "deals played", "deals won", *by_format_heads]
-    )
+    points_heads = [f"points ({format_label(f)})" for f in board.formats]
+    writer.writerow(["player", money_head, "chips", "deals played", "deals won", *points_heads])
     for line in board.lines:
         writer.writerow(
             [
                 line.name,
-                line.points,
                 _csv_amount(line.money_minor, places),
+                line.chips,
                 line.deals_played,
                 line.deals_won,
-                *line.points_by_format.values(),
+                *[line.points_by_format[f] for f in board.formats],
             ]
         )
     if board.club_money_minor:
-        writer.writerow(
-            [f"{club.name} (club fees)", "", _csv_amount(board.club_money_minor, places)]
-        )
+        writer.writerow([f"{club.name} (club fees)", _csv_amount(board.club_money_minor, places)])
+    for pot in board.pots:
+        writer.writerow([pot.label, _csv_amount(pot.amount_minor, places)])
     writer.writerow([])
     writer.writerow(["settle-up"])
     writer.writerow(["payer", "payee", money_head])

@@ -3,6 +3,7 @@ after a session), the public standings of a club that publishes them, and the pr
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -24,12 +25,16 @@ from clubs.pages import (
     service_status,
 )
 from config.errors import InvalidInput, ServiceError
-from scoring import selectors, standings
-from scoring.models import Game, GameFormat
+from scoring import ratings, selectors, standings
+from scoring.formats import format_label
+from scoring.models import Game, GameFamily
 from scoring.views.common import LIVE_STOP
 
 PER_PAGE = 25
+#: Rows a projector board shows at once (sized with site.css to fit 1920x1080 with two boards);
+#: a longer table turns a page every ``PROJECTOR_TURN`` seconds.
 PROJECTOR_ROWS = 12
+PROJECTOR_TURN = 15
 SCOPE_WORDS = {"season": "Season", "session": "Session", "game": "Game"}
 
 
@@ -41,6 +46,8 @@ def _metric_text(club: Club, metric_id: str, value: Any) -> str:
         return club_money(club, int(value), signed=True)
     if metric_id == "win_rate":
         return f"{value * 100:.1f}%"
+    if metric_id in ("rating", "ordinal"):
+        return f"{value:.2f}"
     if metric_id == "points_per_deal":
         text = f"{abs(value):.2f}"
         return f"+{text}" if value > 0 else (f"−{text}" if value < 0 else text)
@@ -119,6 +126,11 @@ def _standing_lines(
                     }
                     for metric in table.metrics
                 ],
+                # A table mixing formats shows each format's points in its own column.
+                "points": [
+                    {"text": signed_number(value), "value": value, "signed": True}
+                    for value in line.points_by_format.values()
+                ],
             }
         )
     return shown
@@ -153,6 +165,9 @@ def _standings_board(
     shown = _standing_lines(club, table, lines, offset, more)
     return {
         "metrics": table.metrics,
+        "metric_labels": [metric.label for metric in table.metrics],
+        "left_out": [metric.label for metric in table.left_out],
+        "formats": [format_label(f) for f in table.formats],
         "lines": shown,
         "any_tied": any(line["tied"] for line in shown),
         "count": table.count,
@@ -177,7 +192,7 @@ def _scope_options(choices: Any, games: list[dict[str, Any]], picked: str) -> li
         if len(formats) > 1:
             seasons += [
                 item(_table_value("season", season.pk, f),
-                     f"Season {season.name} · {GameFormat(f).label}")
+                     f"Season {season.name} · {format_label(f)}")
                 for f in formats
             ]  # fmt: skip
     groups = [
@@ -209,7 +224,7 @@ def _format_tabs(
         for name in ("page", "game_format", "scope", "id"):
             query.pop(name, None)
         query["table"] = _table_value("season", season_id, value)
-        label = GameFormat(value).label if value else "All formats"
+        label = format_label(value) if value else "All formats"
         tabs.append({"label": label, "url": "?" + query.urlencode(), "selected": value == picked})
     return tabs
 
@@ -253,7 +268,7 @@ def _standings_context(
         return context, service_status(exc)
     title = _scope_title(club, scope, scope_id, choices)
     if game_format:
-        title += f" · {GameFormat(game_format).label}"
+        title += f" · {format_label(game_format)}"
     formats = choices.season_formats.get(scope_id, []) if scope == "season" else []
     context["format_tabs"] = _format_tabs(request, scope_id, formats, game_format)
     context["game_format"] = game_format
@@ -287,6 +302,43 @@ def _standings_context(
     return context, status
 
 
+RATING_ROWS = 20
+
+
+def _rating_boards(club: Club) -> list[dict[str, Any]]:
+    """The ratings leaderboard of each game family the club has rated players in: the first
+    ``RATING_ROWS`` established players, and how many are still provisional."""
+    boards = []
+    for family, label in GameFamily.choices:
+        everyone = ratings.rating_table(club=club, family=family, include_provisional=True)
+        if not everyone:
+            continue
+        established = [line for line in everyone if not line.provisional]
+        ranked = ratings.rating_table(club=club, family=family)
+        # Provisional players are shown after the ranked ones, unranked, when there is room.
+        room = max(0, RATING_ROWS - len(ranked))
+        waiting = [line for line in everyone if line.provisional][:room]
+        boards.append(
+            {
+                "family": family,
+                "label": label,
+                "lines": [
+                    {
+                        "line": line,
+                        "rank": "–" if line.provisional else str(line.rank),
+                        "mu": f"{line.mu:.2f}",
+                        "sigma": f"{line.sigma:.2f}",
+                        "ordinal": f"{line.ordinal:.2f}",
+                    }
+                    for line in [*ranked[:RATING_ROWS], *waiting]
+                ],
+                "more": max(0, len(established) - RATING_ROWS),
+                "provisional": len(everyone) - len(established) - len(waiting),
+            }
+        )
+    return boards
+
+
 @login_required
 @GET
 def club_standings(request: HttpRequest, club_slug: str) -> HttpResponse:
@@ -295,6 +347,7 @@ def club_standings(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = club_for_page(request, club_slug)
     context, status = _standings_context(request, club)
     context["form_url"] = club_url("club-standings", club)
+    context["rating_boards"] = _rating_boards(club)
     return render_club(request, club, "scoring/club_standings.html", context, status)
 
 
@@ -324,12 +377,35 @@ def public_standings(request: HttpRequest, club_slug: str) -> HttpResponse:
     if request.GET.get("view") == "projector":
         return public_projector(request, club_slug)
     context, status = _public_context(request, club)
+    context["rating_boards"] = _rating_boards(club)
     return _render_public(request, club, "scoring/standings.html", context, status)
+
+
+def _turning_page(pages: int) -> int:
+    """The page a projector shows now: pages turn every ``PROJECTOR_TURN`` seconds, the same for
+    every screen and every poll, so the whole table passes in turn with no state kept."""
+    return int(time.time() // PROJECTOR_TURN) % max(1, pages) + 1
+
+
+def _projector_board(
+    club: Club, scope: str, scope_id: int, *, after: int | None, game_format: str = ""
+) -> dict[str, Any]:
+    first = _standings_board(
+        club, scope, scope_id, page=1, per_page=PROJECTOR_ROWS, after=after,
+        game_format=game_format,
+    )  # fmt: skip
+    page = _turning_page(first["pages"])
+    if page == 1:
+        return first
+    return _standings_board(
+        club, scope, scope_id, page=page, per_page=PROJECTOR_ROWS, after=after,
+        game_format=game_format,
+    )  # fmt: skip
 
 
 def _projector_context(request: HttpRequest, club: Club) -> tuple[dict[str, Any], int]:
     """The projector: the table asked for; asked nothing, the latest session beside the
-    current season."""
+    current season. A table longer than a screen turns its pages by itself."""
     asked = any(request.GET.get(k) for k in ("table", "scope", "id", "as_of_session"))
     context, status = _standings_context(request, club, per_page=PROJECTOR_ROWS)
     boards = []
@@ -337,13 +413,16 @@ def _projector_context(request: HttpRequest, club: Club) -> tuple[dict[str, Any]
         title = context["title"]
         if context.get("after") is not None:
             title += f" · after {context['after'].name}"
-        boards.append({"title": title, "board": context["board"], "live": False})
+        board = _projector_board(
+            club, context["scope"], context["scope_id"],
+            after=context["after"].pk if context.get("after") else None,
+            game_format=context.get("game_format", ""),
+        )  # fmt: skip
+        boards.append({"title": title, "board": board, "live": False})
     if not asked and context["error"] is None:
         latest = selectors.session_list(club=club).first()
         if latest is not None:
-            board = _standings_board(
-                club, "session", latest.pk, page=1, per_page=PROJECTOR_ROWS, after=None
-            )
+            board = _projector_board(club, "session", latest.pk, after=None)
             if board["lines"]:
                 boards.insert(
                     0, {"title": latest.name, "board": board, "live": latest.status == "open"}

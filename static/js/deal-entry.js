@@ -10,7 +10,11 @@
 
   var settings = JSON.parse(form.dataset.settings || "{}");
   var decks = settings.decks || 2;
-  var fixed = settings.fixed || {};
+  /* The outcomes the game's format offers, as the server declares them: the points each may
+     score without cards (low..high), whether its points follow the cards, and whether cards
+     given must (true) or must not (false) form a valid declaration. */
+  var outcomes = settings.outcomes || {};
+  var touched = false;
   var evaluateUrl = form.dataset.evaluateUrl;
   var csrf = form.querySelector("input[name=csrfmiddlewaretoken]").value;
 
@@ -197,6 +201,7 @@
       if (typeof details.group === "number" && typeof details.position === "number") {
         spots[details.group + ":" + details.position] = true;
       }
+      (details.groups || []).forEach(function (g) { spots["group:" + g] = true; });
       if (problem.token && (problem.code === "bad_card" || problem.code === "too_many_copies")) {
         tokens[parseCard(problem.token).code] = true;
       }
@@ -229,7 +234,7 @@
       if (!group.length && g === groups.length - 1 && g > 0) return;
       var kind = grouped && result && result.groups && result.groups[shownIndex] ? kindOf(line, result.groups[shownIndex].kind) : null;
       shownIndex += group.length ? 1 : 0;
-      var box = el("div", { class: "group" + (kind && kind[2] === "bad" ? " bad" : ""), role: "listitem", "data-group": g });
+      var box = el("div", { class: "group" + ((kind && kind[2] === "bad") || bad.spots["group:" + g] ? " bad" : ""), role: "listitem", "data-group": g });
       var label = grouped ? "Group " + (g + 1) : "Ungrouped";
       box.appendChild(el("span", { class: "kind" + (kind ? " " + kind[2] : ""), text: kind ? label + ": " + kind[1] + " " + kind[0] : label }));
       var row = el("div", { class: "cards" });
@@ -410,13 +415,46 @@
   }
 
   function linePoints(line) {
-    var outcome = line.outcome.value;
+    var option = outcomes[line.outcome.value] || {};
     if (line.points.value !== "") return { value: Number(line.points.value), how: "entered" };
     if (line.result) return { value: line.result.points, how: "from the cards" };
-    if (outcome === "winner") return { value: fixed.winner || 0, how: "winner" };
-    if (outcome === "valid_not_declared" && !count(lineGroups(line))) return { value: fixed.valid_not_declared, how: "fixed" };
-    if (fixed[outcome] !== undefined && outcome !== "valid_not_declared") return { value: fixed[outcome], how: "fixed" };
+    if (option.low === option.high && option.low !== undefined) return { value: option.low, how: "fixed" };
     return null;
+  }
+
+  /* What the server would refuse in this line, in the same order of checks (rules/deal.py). */
+  function lineProblems(line) {
+    var problems = [];
+    var option = outcomes[line.outcome.value];
+    var label = line.outcome.options[line.outcome.selectedIndex].text;
+    var n = count(lineGroups(line));
+    var entered = line.points.value === "" ? null : Number(line.points.value);
+    if (!option) return [line.name + ": " + label + " is not allowed in this game."];
+    if (n && n !== HAND_SIZE) problems.push(line.name + ": a hand has " + HAND_SIZE + " cards, not " + n + ".");
+    if (n && !(wildInfo() || {}).ok) problems.push("Give the wild joker (the cut card) to score cards.");
+    if (entered !== null && (entered !== Math.floor(entered) || entered < 0)) {
+      problems.push(line.name + ": points must be a whole number.");
+      return problems;
+    }
+    if (n === HAND_SIZE && line.result) {
+      if (option.valid === true && !line.result.valid) {
+        problems.push(line.name + "'s cards are not a valid declaration" + (line.outcome.value === "winner" ? ": a winner must show validly." : ": enter them as a loser."));
+      } else if (option.valid === false && line.result.valid) {
+        problems.push(line.name + "'s cards form a valid declaration: enter them as “Valid, not declared”.");
+      } else if (entered !== null && option.cards && line.outcome.value !== "winner" && entered !== line.result.points) {
+        problems.push(line.name + ": " + entered + " points entered, the cards count " + line.result.points + ".");
+      }
+    } else if (!n) {
+      if (entered === null && option.cards && option.low !== option.high) {
+        problems.push(line.name + ": give the cards or the points.");
+      } else if (entered !== null && (entered < option.low || entered > option.high)) {
+        problems.push(line.name + ": " + label.toLowerCase() + " scores " + (option.low === option.high ? option.low : option.low + " to " + option.high) + ", not " + entered + ".");
+      }
+    }
+    if (!option.cards && entered !== null && entered !== option.low) {
+      problems.push(line.name + ": " + label.toLowerCase() + " scores " + option.low + ", not " + entered + ".");
+    }
+    return problems;
   }
 
   function summarise() {
@@ -425,9 +463,8 @@
     var winners = lines.filter(function (l) { return l.outcome.value === "winner"; });
     if (!winners.length) problems.push("Choose the winner.");
     if (winners.length > 1) problems.push("Only one winner per deal (" + winners.map(function (l) { return l.name; }).join(", ") + ").");
-    winners.forEach(function (w) {
-      if (w.result && !w.result.valid) problems.push(w.name + "'s cards are not a valid declaration: a winner must show validly.");
-    });
+    lines.forEach(function (line) { problems = problems.concat(lineProblems(line)); });
+    problems = problems.filter(function (p, i) { return problems.indexOf(p) === i; });
     var used = usage();
     Object.keys(used).forEach(function (code) {
       if (used[code] > decks) problems.push(parseCard(code).rank + parseCard(code).symbol + " is used " + used[code] + " times; " + decks + " decks hold " + decks + ".");
@@ -463,7 +500,10 @@
     } else {
       summary.appendChild(el("p", {}, [el("strong", { text: "No winner yet" })]));
     }
-    if (problems.length) {
+    if (problems.length && !touched) {
+      // A blank form is not a mistake: say what to do, in no alarm colour, until a change.
+      summary.appendChild(el("p", { class: "small muted", text: "Enter each player's outcome and cards or points; problems show here as you go." }));
+    } else if (problems.length) {
       var list = el("ul", { class: "problems small" });
       problems.forEach(function (p) { list.appendChild(el("li", { text: "✗ " + p })); });
       summary.appendChild(list);
@@ -630,6 +670,10 @@
   });
 
   /* --- wiring ----------------------------------------------------------------------------- */
+
+  form.addEventListener("input", function () { touched = true; });
+  form.addEventListener("change", function () { touched = true; });
+  form.addEventListener("submit", function () { touched = true; });
 
   function changed(line) {
     line.selected = line.selected.filter(function () { return false; });

@@ -23,7 +23,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--no-first-run", "--disable-sync",
 ]  # fmt: skip
 PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1366, "height": 900}
+DESKTOP = {"width": 1280, "height": 800}
+WIDE = {"width": 1920, "height": 1080}  # a projector, a big screen
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 

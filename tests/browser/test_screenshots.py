@@ -1,6 +1,6 @@
-"""Screenshots of the main pages, with the demo club loaded, at phone (390x844) and desktop
-(1366x900) widths, into test-artifacts/screenshots/ to be looked at. Each page is also checked
-for what a phone cannot live with: a page wider than the screen."""
+"""Screenshots of the main pages, with the demo club loaded, at phone (390x844), laptop
+(1280x800) and big-screen (1920x1080) widths, into test-artifacts/screenshots/ to be looked at.
+Each page is also checked for what a phone cannot live with: a page wider than the screen."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from clubs.demo import demo_load
 from scoring import services
 from scoring.models import Deal, Game, RulePreset, Session
-from tests.browser.conftest import DESKTOP, PHONE, shoot
+from tests.browser.conftest import DESKTOP, PHONE, WIDE, shoot
 from tests.conftest import ensure_builtin_presets
 from tests.scoring.helpers import enter_deal
 
@@ -54,7 +54,7 @@ def test_main_pages_at_phone_and_desktop_width(new_page: Any):
         "standings": f"/p/{club.slug}/standings/",
         "projector": f"/p/{club.slug}/standings/projector/",
     }
-    for size_name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+    for size_name, size in (("phone", PHONE), ("desktop", DESKTOP), ("wide", WIDE)):
         page = new_page(size, user=demo.organiser)
         for name, path in pages.items():
             response = page.goto(path)

@@ -232,7 +232,8 @@ def test_sabra_game_entered_from_the_racks(standing):
     scorer = client(standing, "scorer")
     entry = scorer.get(game_url(game, "deals/new/")).content.decode()
     assert "Game 1 of the match" in entry and "K</strong> black" in entry
-    for field_id in re.findall(r'<(?:input|select)[^>]*\bid="([^"]+)"', entry):
+    visible = r'<(?:input(?![^>]*type="hidden")|select)[^>]*\bid="([^"]+)"'
+    for field_id in re.findall(visible, entry):
         assert f'for="{field_id}"' in entry, f"no label for #{field_id}"
     data = _racks(ids, "Asha", Asha="", Bilal="r5 jk", Chitra="K13", Dev="B1, B2")
     response = post(scorer, game_url(game, "deals/new/"), data)

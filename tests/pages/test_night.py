@@ -31,7 +31,7 @@ def test_entry_page_has_labels_and_the_evaluate_endpoint(pages: Pages):
     )
     assert 'data-evaluate-url="/api/v1/rules/evaluate/"' in body
     assert "csrfmiddlewaretoken" in body
-    for field_id in re.findall(r'<(?:input|select)[^>]*\bid="([^"]+)"', body):
+    for field_id in re.findall(r'<(?:input(?![^>]*type="hidden")|select)[^>]*\bid="([^"]+)"', body):
         assert f'for="{field_id}"' in body, f"no label for #{field_id}"
     assert "Wild joker" in body and "Submit deal 1" in body
 
@@ -141,17 +141,20 @@ def test_csv_export(pages: Pages):
     assert "attachment" in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[1] == [
-        "session", "table", "game", "deal", "version", "player", "outcome", "points",
-        "money (INR)",
+        "session", "table", "game", "format", "what", "version", "player", "outcome", "counted",
+        "points", "unit", "chips", "money (INR)",
     ]  # fmt: skip
     deal_lines = rows[2:8]
-    assert [r[5] for r in deal_lines] == ["Asha", "Bilal", "Chitra", "Dev", "Esther", "Farid"]
-    assert deal_lines[0][6:] == ["loser", "31", "-124.00"]
-    assert deal_lines[5][6:] == ["winner", "0", "616.00"]
+    assert [r[6] for r in deal_lines] == ["Asha", "Bilal", "Chitra", "Dev", "Esther", "Farid"]
+    assert deal_lines[0][3:6] == ["points", "Deal 1", "1"]
+    assert deal_lines[0][7:] == ["loser", "31", "-31", "rummy points", "0", "-124.00"]
+    assert deal_lines[5][7:] == ["winner", "0", "154", "rummy points", "0", "616.00"]
     totals = rows.index(["totals"])
-    assert rows[totals + 1][0] == "player"
+    assert rows[totals + 1] == [
+        "player", "money (INR)", "chips", "deals played", "deals won", "points (Points rummy)",
+    ]  # fmt: skip
     farid = next(r for r in rows[totals:] if r and r[0] == "Farid")
-    assert farid[1:] == ["154", "616.00", "1", "1"]
+    assert farid[1:] == ["616.00", "0", "1", "1", "154"]
     settle = rows.index(["settle-up"])
     assert len(rows) - settle - 2 == 5  # five losers pay the winner
 

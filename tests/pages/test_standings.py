@@ -259,14 +259,15 @@ def test_a_season_of_two_formats_offers_a_table_per_format(standing, two_nights)
     assert '<nav class="format-tabs" aria-label="Game format">' in body
     assert f'<a href="?table=season%3A{season.pk}" aria-current="page">All formats</a>' in body
     assert f'<a href="?table=season%3A{season.pk}%3Arummikub">Rummikub</a>' in body
-    assert "which are not the same unit" in body
+    assert "count points in different units, so each format's points have their own column" in body
+    assert "Points cannot rank this table" in body
     # The form's list offers the season's table of each format too.
     assert f'<option value="season:{season.pk}:rummikub">Season {season.name} · Rummikub' in body
 
     rummikub = player.get("/clubs/home/standings/?game_format=rummikub")
     assert rummikub.status_code == 200
     html = rummikub.content.decode()
-    assert 'aria-current="page">Rummikub</a>' in html and "which are not the same unit" not in html
+    assert 'aria-current="page">Rummikub</a>' in html and "different units" not in html
     assert [row.split()[:3] for row in rows(rummikub.content)] == [
         ["1", "Esther", "+15"], ["2", "Bilal", "−2"], ["3", "Asha", "−13"],
     ]  # fmt: skip

@@ -99,8 +99,9 @@ def results(ids: dict[str, int], **lines: Any) -> dict[str, Any]:
 
 
 def state(game: Game) -> dict[str, Any]:
+    """The game's state as the API gives it."""
     game.refresh_from_db()
-    return selectors.game_state(game=game)
+    return selectors.game_state(game=game).as_dict()
 
 
 def by_name(state_: dict[str, Any], field: str) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from clubs.models import Player
 from rules.money import FeePolicy
-from scoring import selectors, services
+from scoring import figures, services
 from scoring.models import LedgerEntry, Posting, RulePreset, Submission
 from tests.scoring.helpers import enter_deal
 
@@ -138,17 +138,17 @@ def test_random_nights_balance_and_settle(standing, night):
                     total * point_value - fee_minor if seat == winner else -value * point_value
                 )
         club_money += fee_minor
-    board = selectors.session_scoreboard(session=session)
+    board = figures.session_scoreboard(session=session)
     by_player = {line.player_id: line for line in board.lines}
     for seat, player in enumerate(roster):
         line = by_player.get(player.pk)
-        assert (line.points if line else 0) == points[seat]
+        assert (line.points_by_format.get("points", 0) if line else 0) == points[seat]
         assert (line.money_minor if line else 0) == money[seat]
         assert line is None or line.deals_played == len(deals)
     assert board.club_money_minor == club_money
 
     # Settle-up: the transfers settle everyone exactly, in at most parties - 1 transfers.
-    transfers = selectors.session_settlement(session=session, scoreboard=board)
+    transfers = figures.session_settlement(session=session, scoreboard=board)
     balance = {line.name: line.money_minor for line in board.lines}
     balance[f"{club.name} (club)"] = board.club_money_minor
     for transfer in transfers:

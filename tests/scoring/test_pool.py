@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from config.errors import Conflict
-from scoring import selectors, services
+from scoring import figures, selectors, services
 from scoring.models import AccountKind, LedgerEntry, Posting
 from tests.scoring.helpers import by_name, correct, new_game, play, results, state
 
@@ -104,7 +104,7 @@ def test_prize_pool_with_rejoins_goes_to_the_last_player_less_the_fee(standing):
         .order_by("account")
     )
     assert money == {"club": 1000, "game": -10000, "player": 9000}
-    board = selectors.session_scoreboard(session=game.table.session)
+    board = figures.session_scoreboard(session=game.table.session)
     assert {line.name: line.money_minor for line in board.lines} == {
         "Asha": 9000 - 2500, "Bilal": -2500, "Chitra": -5000,
     }  # fmt: skip

@@ -57,7 +57,7 @@ def test_player_history_takes_a_fixed_number_of_queries(standing, django_assert_
     night = make_night(standing)
     play(night, deals)
     client = standing.client("player")
-    # club + caller's role, the player, then results, money and net points.
+    # club + caller's role, the player, then its ledger: postings, counted results, games.
     with django_assert_num_queries(5):
         response = client.get(f"/api/v1/clubs/home/players/{night.pid('Farid')}/history/")
     assert response.status_code == 200

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db.models import Sum
 from django.test import Client
 
-from scoring import selectors, services
+from scoring import figures, services
 from scoring.models import Posting, RulePreset
 from tests.scoring.helpers import by_name, new_game, play, state
 
@@ -139,8 +139,8 @@ def test_international_closed_win_is_classified_from_the_tiles(standing):
 
 
 def test_a_night_of_two_formats_keeps_their_points_apart(standing, django_assert_num_queries):
-    """A rummy point and a Rummikub score are not the same unit: the session scoreboard splits
-    each player's points by format, the parts adding up to the total."""
+    """A rummy point and a Rummikub score are not the same unit: the session scoreboard, the
+    player's page and history, and the CSV keep each format's points apart, never added."""
     from tests.scoring.conftest import make_night
     from tests.scoring.helpers import enter_deal
 
@@ -165,8 +165,8 @@ def test_a_night_of_two_formats_keeps_their_points_apart(standing, django_assert
     ids = {name: night.pid(name) for name in FOUR}
     play(standing, sabra, racks(ids, "Dev", Asha=["R5"], Bilal=["K13"], Chitra=["O1"], Dev=[]))
 
-    with django_assert_num_queries(4):  # one more than a night of one format
-        selectors.session_scoreboard(session=night.session)
+    with django_assert_num_queries(3):  # as for a night of one format
+        figures.session_scoreboard(session=night.session)
     board = (
         standing.client("player")
         .get(f"/api/v1/clubs/home/sessions/{night.session.pk}/scoreboard/")
@@ -177,17 +177,19 @@ def test_a_night_of_two_formats_keeps_their_points_apart(standing, django_assert
     assert split["Asha"] == {"points": -10, "rummikub": -5}
     assert split["Dev"] == {"points": -40, "rummikub": 5 + 13 + 1}
     assert split["Farid"] == {"points": 10 + 20 + 20 + 40 + 2, "rummikub": 0}
-    for line in board["lines"]:
-        assert sum(line["points_by_format"].values()) == line["points"]
+    assert all("points" not in line for line in board["lines"])  # no sum of units
+    assert [c["key"] for c in board["columns"]] == ["money", "points", "rummikub"]
+    assert [c["unit"] for c in board["columns"]][1:] == ["rummy points", "Rummikub score"]
 
     browser = Client()
     browser.force_login(standing.player)
     html = browser.get(f"/clubs/home/sessions/{night.session.pk}/scoreboard/").content.decode()
-    assert 'Points rummy <span class="sr">points</span>' in html
-    assert 'Rummikub <span class="sr">points</span>' in html
+    assert 'Points rummy <span class="unit">(rummy points)</span>' in html
+    assert 'Rummikub <span class="unit">(Rummikub score)</span>' in html
     # Dev's own page: a total per format, never their sum, and a chart place per format.
     dev = browser.get(f"/clubs/home/players/{night.pid('Dev')}/").content.decode()
-    assert "Points rummy −40 · Rummikub +19 · money" in dev and "net points" not in dev
+    assert 'Points rummy <span data-figure="points">−40</span>' in dev
+    assert 'Rummikub <span data-figure="points">+19</span>' in dev and "−21" not in dev
     assert 'Points rummy <span class="sr">points</span>' in dev
     assert dev.count('class="chart-label"') == 2
     assert "Friday · Rummikub · " in dev and "Friday · Points rummy · " in dev  # history lines
@@ -197,12 +199,12 @@ def test_a_night_of_two_formats_keeps_their_points_apart(standing, django_assert
     history = api.get(f"/api/v1/clubs/home/players/{night.pid('Dev')}/history/").json()
     assert history["name"] == "Dev" and history["formats"] == ["points", "rummikub"]
     assert history["total"]["points_by_format"] == {"points": -40, "rummikub": 19}
-    assert history["total"]["points"] == -21 and history["count"] == 2
-    assert [year["points_by_format"] for year in history["years"]] == [
+    assert "points" not in history["total"] and history["count"] == 2
+    assert [season["totals"]["points_by_format"] for season in history["seasons"]] == [
         {"points": -40, "rummikub": 19}
     ]
     newest, oldest = history["lines"]
-    assert (newest["game_format"], newest["outcome"], newest["net_points"]) == (
+    assert (newest["game_format"], newest["outcome"], newest["points"]) == (
         "rummikub", "winner", 19,
     )  # fmt: skip
     assert (oldest["game_format"], oldest["outcome"], oldest["running_points"]) == (
@@ -218,10 +220,10 @@ def test_a_night_of_two_formats_keeps_their_points_apart(standing, django_assert
     assert missing.status_code == 404
     csv = browser.get(f"/clubs/home/sessions/{night.session.pk}/export.csv").content.decode()
     assert "deals won,points (Points rummy),points (Rummikub)" in csv
-    assert "\r\nDev,-21," in csv and ",-40,19\r\n" in csv
+    assert "\r\nDev,0.00,0,2,1,-40,19\r\n" in csv and "-21" not in csv
 
 
-def test_a_night_of_one_format_has_no_split(standing):
+def test_a_night_of_one_format_has_one_points_column(standing):
     game, ids = new_game(standing, "sabra", FOUR)
     play(standing, game, racks(ids, "Asha", Asha=[], Bilal=["R5"], Chitra=["O1"], Dev=["B2"]))
     board = (
@@ -229,5 +231,9 @@ def test_a_night_of_one_format_has_no_split(standing):
         .get(f"/api/v1/clubs/home/sessions/{game.table.session_id}/scoreboard/")
         .json()
     )
-    assert board["formats"] == []
-    assert all(line["points_by_format"] == {} for line in board["lines"])
+    assert board["formats"] == ["rummikub"]
+    assert [c["label"] for c in board["columns"]] == ["Money", "Score"]
+    assert {line["name"]: line["points_by_format"] for line in board["lines"]} == {
+        "Asha": {"rummikub": 8}, "Bilal": {"rummikub": -5}, "Chitra": {"rummikub": -1},
+        "Dev": {"rummikub": -2},
+    }  # fmt: skip

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import standings
+from scoring import selectors, standings
 from scoring.models import Deal, StandingRow
 from tests.scoring.helpers import correct, new_game, play, results
 
@@ -25,6 +25,7 @@ def assert_kept_equals_recomputed(game) -> None:
     for scope, scope_id, game_format in [
         ("game", game.pk, ""),
         ("session", session.pk, ""),
+        ("session", session.pk, game.format),
         ("season", session.season_id, ""),
         ("season", session.season_id, game.format),
     ]:
@@ -89,9 +90,7 @@ def test_kept_standings_equal_a_recomputation(standing, history):
 
 
 def standings_players(game, ids, fmt):
-    from scoring.selectors import game_state
-
-    state = game_state(game=game)
+    state = selectors.game_state(game=game).as_dict()
     if fmt == "pool-101":
         return [line["player"] for line in state["players"] if line["status"] == "active"]
     return list(ids.values())
@@ -204,10 +203,18 @@ def test_a_season_of_two_formats_has_standings_per_format(standing):
     }
     assert by_format["points"]["game_format"] == "points" and by_format[""]["game_format"] == ""
     points = {fmt: {line["name"]: line["totals"]["points"] for line in body["lines"]}
-              for fmt, body in by_format.items()}  # fmt: skip
+              for fmt, body in by_format.items() if fmt}  # fmt: skip
     assert points["points"] == {"Asha": 30, "Bilal": -10, "Chitra": -20}
     assert points["rummikub"] == {"Asha": -25, "Bilal": -1, "Chitra": 26}
-    assert points[""] == {"Asha": 5, "Bilal": -11, "Chitra": 6}
+    # All formats: each format's points apart, never their sum, and not ranked by points.
+    everything = by_format[""]
+    assert everything["formats"] == ["points", "rummikub"]
+    assert everything["left_out"] == ["points"] and "points" not in everything["metrics"]
+    assert {line["name"]: line["points_by_format"] for line in everything["lines"]} == {
+        "Asha": {"points": 30, "rummikub": -25}, "Bilal": {"points": -10, "rummikub": -1},
+        "Chitra": {"points": -20, "rummikub": 26},
+    }  # fmt: skip
+    assert all("points" not in line["totals"] for line in everything["lines"])
     assert [line["name"] for line in by_format["rummikub"]["lines"]] == ["Chitra", "Bilal", "Asha"]
 
     deal = Deal.objects.filter(game=rummy).get()
@@ -223,7 +230,10 @@ def test_a_season_of_two_formats_has_standings_per_format(standing):
     of_a_game = client.get(
         "/api/v1/clubs/home/standings/", {"game_format": "points", "scope": "game", "id": rummy.pk}
     )
-    assert of_a_game.status_code == 400 and "seasons" in of_a_game.json()["error"]["message"]
+    assert (
+        of_a_game.status_code == 400
+        and "a game has one format" in of_a_game.json()["error"]["message"]
+    )
 
 
 def test_the_migration_fills_a_seasons_rows_per_format_from_its_games(standing):

@@ -83,7 +83,8 @@ def test_seed_six_player_table_scores_and_pays(night):
     assert money["winnings_minor"] == 400 * (35 + 68 + 23 + 20 + 40) == 74400
     board = read(night, f"/api/v1/clubs/home/sessions/{night.session.pk}/scoreboard/")
     by_name = {line["name"]: line for line in board["lines"]}
-    assert by_name["Farid"]["points"] == 186 and by_name["Farid"]["money_minor"] == 74400
+    assert by_name["Farid"]["points_by_format"] == {"points": 186}
+    assert by_name["Farid"]["money_minor"] == 74400
     assert by_name["Bilal"]["money_minor"] == -68 * 400
     assert sum(line["money_minor"] for line in board["lines"]) == 0
 
@@ -291,8 +292,8 @@ def test_correction_supersedes_and_reverses(night):
     assert kinds == ["deal", "reversal", "deal"]
     board = read(night, f"/api/v1/clubs/home/sessions/{night.session.pk}/scoreboard/")
     by_name = {line["name"]: line for line in board["lines"]}
-    assert by_name["Asha"]["points"] == -50
-    assert by_name["Farid"]["points"] == 50 + 20 + 30 + 20 + 40
+    assert by_name["Asha"]["points_by_format"]["points"] == -50
+    assert by_name["Farid"]["points_by_format"]["points"] == 50 + 20 + 30 + 20 + 40
     assert by_name["Asha"]["deals_played"] == 1  # the superseded version does not count
     history = (
         night.standing.client("player")

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from rules.errors import RuleViolation
 from rules.money import FeePolicy
-from rules.points import FULL_COUNT, minimum_buy_in, points_deal
+from rules.points import FULL_COUNT, points_deal
 
 SEED_LOSERS = {"P2": 45, "P3": 78, "P4": 23, "P5": 20, "P6": 40}
 
@@ -94,12 +94,3 @@ class TestPointsDeal:
         with pytest.raises(RuleViolation) as caught:
             points_deal({"w": 0, "Asha": 10}, "w", 4.0, FeePolicy())  # type: ignore[arg-type]
         assert "point value" in caught.value.message
-
-
-class TestBuyIn:
-    def test_minimum_buy_in_is_a_full_count(self) -> None:
-        """formats.md Points rummy: a table's minimum buy-in is 80 x point value."""
-        assert minimum_buy_in(400) == 32_000
-        assert minimum_buy_in(400, full_count=60) == 24_000
-        with pytest.raises(RuleViolation):
-            minimum_buy_in(-1)

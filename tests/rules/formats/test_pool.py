@@ -10,12 +10,11 @@ from hypothesis import strategies as st
 
 from rules.errors import RuleViolation
 from rules.indian.preset import IndianPreset
-from rules.money import FeePolicy
+from rules.money import FeePolicy, prize_pool
 from rules.pool import (
     PoolRules,
     drops_remaining,
     is_eliminated,
-    prize_pool,
     rejoin_score,
     split_by_drops,
     split_equal,

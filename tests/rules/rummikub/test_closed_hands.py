@@ -1,6 +1,8 @@
 """International closed hands (rummikub.md, "Closed hand types" and its Decisions)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.errors import RuleViolation
 from rules.rummikub import HAND_TYPES, classify_closed_hand, fit_closed_hand_type
@@ -290,3 +292,92 @@ def test_facts_default_to_false():
     so a Blitz is never assumed."""
     assert classify(EXAMPLES[39]).type != 39
     assert not fits(EXAMPLES[39], 39) and not fits(EXAMPLES[39], 40)
+
+
+# --- jokers declared with what they stand for ---------------------------------------------------
+
+ROYAL_BUT_ONE = [f"R{n}" for n in range(1, 13)]
+
+
+def test_a_declared_joker_stands_where_it_says_even_when_elsewhere_scores_more():
+    """A bare joker completes the Royal (as R13); declared as R5 it stands there, and the hand is
+    what the tiles with it at R5 make: less, but as the player declared it."""
+    bare = classify_closed_hand([*ROYAL_BUT_ONE, "JK", "R1"])
+    assert bare is not None and bare.name == "Royal"
+    declared = classify_closed_hand([*ROYAL_BUT_ONE, "JK=R5", "R1"])
+    assert declared is not None and declared.name != "Royal"
+    assert declared.value < bare.value and declared.jokers == 1
+    shown = [str(tile) for meld in declared.arrangement for tile in meld]
+    assert shown.count("JK=R5") == 1 and "JK=R13" not in shown
+    assert declared.value == DEFAULT_CLOSED_HAND_VALUES[declared.type - 1][1]
+    as_royal = classify_closed_hand([*ROYAL_BUT_ONE, "JK=R13", "R1"])
+    assert as_royal is not None and (as_royal.name, as_royal.value) == ("Royal", bare.value)
+
+
+def test_a_declared_joker_that_cannot_stand_there_is_refused_naming_it():
+    with pytest.raises(RuleViolation) as refused:
+        classify_closed_hand([*ROYAL_BUT_ONE, "jk=b5", "R1"])
+    assert refused.value.code == "joker_cannot_stand" and refused.value.token == "JK=B5"
+    assert "JK=B5" in refused.value.message
+    # A hand that fits nothing however its jokers stand is no closed hand, not a joker's fault.
+    odd = ["R1", "R3", "B5", "B7", "K9", "K11", "O13", "O2", "R6", "B8", "K12", "O4", "R10", "JK"]
+    assert classify_closed_hand(odd) is None
+    assert classify_closed_hand([*odd[:-1], "JK=B13"]) is None
+
+
+def test_one_type_asked_honours_a_declared_joker_too():
+    assert fit_closed_hand_type([*ROYAL_BUT_ONE, "JK=R5", "R1"], 24) is None
+    royal = fit_closed_hand_type([*ROYAL_BUT_ONE, "JK=R13", "R1"], 24)
+    assert royal is not None and "JK=R13" in [str(t) for meld in royal for t in meld]
+
+
+def test_the_batch_contract_answers_a_refused_declaration_as_an_error():
+    from rules.evaluate import evaluate_request
+
+    answer = evaluate_request(
+        {
+            "id": 7,
+            "game": "rummikub",
+            "variant": "international",
+            "closed_hand": [*ROYAL_BUT_ONE, "JK=B5", "R1"],
+        }
+    )
+    assert answer["id"] == 7 and answer["error"]["code"] == "joker_cannot_stand"
+    assert answer["error"]["token"] == "JK=B5"
+
+
+@st.composite
+def jokered_hands(draw: st.DrawFn) -> list[str]:
+    """14 tiles as runs of one colour each (lengths adding to 14), one or two of them jokers."""
+    lengths = draw(st.sampled_from([(3, 3, 4, 4), (3, 3, 3, 5), (4, 5, 5), (3, 4, 7), (7, 7)]))
+    tiles: list[str] = []
+    for length in lengths:
+        colour = draw(st.sampled_from("KRBO"))
+        start = draw(st.integers(1, 14 - length))
+        tiles += [f"{colour}{n}" for n in range(start, start + length)]
+    for index in draw(st.lists(st.integers(0, 13), min_size=1, max_size=2, unique=True)):
+        tiles[index] = "JK"
+    return tiles
+
+
+@settings(max_examples=150, deadline=None)
+@given(jokered_hands())
+def test_declaring_a_joker_as_it_stood_changes_nothing(tiles):
+    """Whatever a bare joker stood for in the classifier's arrangement, declaring it so gives
+    the same type and value."""
+    try:
+        found = classify_closed_hand(tiles)
+    except RuleViolation:
+        return  # too many copies of a tile: not a hand
+    if found is None:
+        return
+    stood = [t for meld in found.arrangement for t in meld if t.is_joker and t.stands_for]
+    if not stood:
+        return  # an "any 14 tiles" type, where a joker may be anything
+    again = list(tiles)
+    again[again.index("JK")] = str(stood[0])
+    declared = classify_closed_hand(again)
+    assert declared is not None
+    assert (declared.type, declared.value, declared.jokers) == (
+        found.type, found.value, found.jokers,
+    )  # fmt: skip

@@ -1,5 +1,6 @@
-"""Pages about clubs: the home page, a club's home, a player's page, the club's settings. They
-read through the same selectors and write through the same services as the API."""
+"""The pages that compose several apps: the home page, a club's home (with what is posted from
+it), a player's page, the club's settings. They read through the same selectors and write
+through the same services as the API."""
 
 from __future__ import annotations
 
@@ -20,11 +21,13 @@ from clubs.forms import MemberForm, PlayerForm, PublicStandingsForm, StandingsOr
 from clubs.models import ROLE_RANK, Club, Role
 from clubs.pages import GET, club_for_page, club_url, form_post, found, render_club
 from config.errors import ServiceError
+from rules.ratings import ORDINAL_SIGMAS, initial_skill
+from scoring import figures, ratings, standings
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
-from scoring import standings
-from scoring.forms import OUTCOME_WORDS
-from scoring.models import GameFormat
+from scoring.formats import format_label, points_column
+from scoring.forms import OUTCOME_WORDS, SessionForm
+from scoring.models import GameFamily
 
 # --- the home page -------------------------------------------------------------------------------
 
@@ -106,6 +109,24 @@ def player_add(request: HttpRequest, club_slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def session_create(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    form = SessionForm(request.POST)
+
+    def create() -> HttpResponse:
+        session = scoring_services.session_create(
+            club=club, actor=request.user, name=form.cleaned_data["name"]
+        )
+        messages.success(request, f"Session “{session.name}” is open. Add a table to start.")
+        return redirect(club_url("session-page", club, session.pk))
+
+    values = {"session_name": request.POST.get("name", "")}
+    page = partial(club_home_page, request, club, form_name="session", values=values)
+    return form_post(form, create, page, fields={"name"})
+
+
+@login_required
+@require_POST
 def member_add(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.ORGANISER)
     form = MemberForm(request.POST)
@@ -169,54 +190,116 @@ def running_chart(running: list[int]) -> dict[str, Any] | None:
     }
 
 
+def _history_row(club: Club, item: figures.HistoryLine) -> dict[str, Any]:
+    line = item.line
+    column = points_column(line.game_format)
+    return {
+        "line": line,
+        "what": line.kind_label,
+        "url": club_url("deal-page", club, line.deal_id) if line.deal_id else "",
+        "format": format_label(line.game_format),
+        "outcome": OUTCOME_WORDS.get(line.outcome, line.outcome),
+        "counted": "" if line.counted is None else line.counted,
+        # A fee or a prize moves no points: its points cell stays empty, not a 0.
+        "points": signed_number(line.points)
+        if column is not None and (line.kind == "deal" or line.points)
+        else "",
+        "points_value": line.points,
+        "unit": column.unit if column is not None else "",
+        "chips": signed_number(line.chips) if line.chips else "",
+        "money": club_money(club, line.money_minor, signed=True) if line.money_minor else "",
+        "money_value": line.money_minor,
+    }
+
+
+def rating_chart(changes: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A rating's course as SVG coordinates: the rating (mu) game by game from the start, and
+    its uncertainty band, mu ± 3 sigma (its lower edge is the ordinal the leaderboard ranks
+    by); ``None`` before a first rated game."""
+    if not changes:
+        return None
+    start = initial_skill()
+    mus = [start.mu, *[c["mu_after"] for c in changes]]
+    sigmas = [start.sigma, *[c["sigma_after"] for c in changes]]
+    low = min(m - ORDINAL_SIGMAS * s for m, s in zip(mus, sigmas, strict=True))
+    high = max(m + ORDINAL_SIGMAS * s for m, s in zip(mus, sigmas, strict=True))
+    span_x = CHART_WIDTH - 2 * CHART_PAD
+    span_y = CHART_HEIGHT - 2 * CHART_PAD
+
+    def x(index: int) -> float:
+        return round(CHART_PAD + span_x * index / max(1, len(mus) - 1), 1)
+
+    def y(value: float) -> float:
+        return round(CHART_PAD + span_y * (high - value) / (high - low), 1)
+
+    pairs = list(enumerate(zip(mus, sigmas, strict=True)))
+    upper = [f"{x(i)},{y(m + ORDINAL_SIGMAS * s)}" for i, (m, s) in pairs]
+    lower = [f"{x(i)},{y(m - ORDINAL_SIGMAS * s)}" for i, (m, s) in pairs]
+    last = len(mus) - 1
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "left": CHART_PAD,
+        "right": CHART_WIDTH - CHART_PAD,
+        "points": " ".join(f"{x(i)},{y(m)}" for i, m in enumerate(mus)),
+        "band": " ".join([*upper, *reversed(lower)]),
+        "ticks": [{"y": y(v), "label": f"{v:.0f}"} for v in sorted({low, start.mu, high})],
+        "last": {"x": x(last), "y": y(mus[-1]), "label": f"{mus[-1]:.2f} ± {sigmas[-1]:.2f}"},
+        "games": len(changes),
+        "ordinal": f"{mus[-1] - ORDINAL_SIGMAS * sigmas[-1]:.2f}",
+    }
+
+
 @login_required
 @GET
 def player_page(request: HttpRequest, club_slug: str, player_id: int) -> HttpResponse:
     club = club_for_page(request, club_slug)
     player = found(selectors.player_get, club=club, player_id=player_id)
-    history = scoring_selectors.player_history(player=player)
-    shown = [
-        {
-            "row": line.row,
-            "outcome": OUTCOME_WORDS.get(line.row.outcome, line.row.outcome),
-            "format": GameFormat(line.row.game_format).label,
-            "net": signed_number(line.net_points),
-            "net_value": line.net_points,
-            "money": club_money(club, line.row.money_minor, signed=True),
-            "money_value": line.row.money_minor,
-        }
-        for line in history.lines[::-1][:HISTORY_SHOWN]  # newest first
-    ]
-    # Points of different formats are different units: with several, each has its own column
-    # and its own chart, and no sum of them is shown.
-    formats = history.formats if len(history.formats) > 1 else []
+    history = figures.player_history(player=player)
+    shown = [_history_row(club, item) for item in history.lines[::-1][:HISTORY_SHOWN]]
+    # Points of different formats are different units: each has its own column and chart, and
+    # no sum of them is shown.
+    formats = history.formats
     seasons = [
         {
-            "line": line,
-            "points": signed_number(line.points),
-            "by_format": [signed_number(line.points_by_format.get(f, 0)) for f in formats],
-            "money": club_money(club, line.money_minor, signed=True),
+            "season": season,
+            "by_format": [signed_number(season.totals.points_by_format.get(f, 0)) for f in formats],
+            "chips": signed_number(season.totals.chips),
+            "money": club_money(club, season.totals.money_minor, signed=True),
         }
-        for line in history.seasons
+        for season in history.seasons
     ]
     total = history.total
     context = {
         "player": player,
         "rows": shown,
         "more_rows": len(history.lines) - len(shown),
-        "formats": [GameFormat(f).label for f in formats],
+        "formats": [format_label(f) for f in formats],
+        "has_chips": any(season.totals.chips for season in history.seasons),
         "seasons": seasons,
         "total": total,
         "total_points": [
-            (GameFormat(f).label, signed_number(total.points_by_format[f])) for f in formats
-        ]
-        or [("net points", signed_number(total.points))],
+            (format_label(f), signed_number(total.points_by_format[f])) for f in formats
+        ],
         "total_money": club_money(club, total.money_minor, signed=True),
         "charts": [
-            {"label": GameFormat(f).label if formats else "", "chart": running_chart(scores)}
+            {
+                "label": format_label(f) if len(formats) > 1 else "",
+                "unit": column.unit,
+                "chart": running_chart(scores),
+            }
             for f, scores in history.running_by_format.items()
+            if (column := points_column(f)) is not None
         ],
     }
+    by_family: dict[str, list[dict[str, Any]]] = {}
+    for change in ratings.player_rating_history(player=player):
+        by_family.setdefault(change["family"], []).append(change)
+    context["rating_charts"] = [
+        {"label": label, "chart": rating_chart(by_family[family])}
+        for family, label in GameFamily.choices
+        if family in by_family
+    ]
     return render_club(request, club, "clubs/player.html", context)
 
 

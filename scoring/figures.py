@@ -1,0 +1,444 @@
+"""The one source of the figures pages, the API, the CSV export and the projector show about a
+night or a player: money, points per game format, chips, fees, prizes, refunds and pots held,
+all read from the ledger (its postings, and the standing rows kept in step with them in the same
+transaction). Standings tables are read in ``scoring.standings``, from the same rows.
+
+Sign convention: a player's figure is what the player gained (+) or gave up (-): money won or
+paid (an entry fee is -, a prize +), chips held, and points as the ledger counts them in the
+game's format. Points of different formats are different units (a points-rummy point, a pool
+score, which the ledger holds as points given up, a Rummikub score), so every figure of points
+carries its format and none are added across formats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from django.db.models import OuterRef, QuerySet, Subquery, Sum
+
+from clubs.models import Player
+from rules.errors import InvariantError
+from rules.settle import settle_up
+from scoring.formats import (
+    Column,
+    format_label,
+    formats_with_points,
+    handler_for,
+    points_column,
+)
+from scoring.formats.base import MONEY
+from scoring.models import (
+    AccountKind,
+    Deal,
+    Game,
+    LedgerEntry,
+    PlayerResult,
+    Posting,
+    Quantity,
+    Session,
+    StandingRow,
+    StandingScope,
+    Submission,
+)
+
+#: The field of a standing row that keeps each quantity.
+ROW_FIELD = {Quantity.POINTS: "points", Quantity.CHIPS: "chips", Quantity.MONEY: "money_minor"}
+
+
+@dataclass
+class Totals:
+    """A player's figures over some scope."""
+
+    money_minor: int = 0
+    chips: int = 0
+    deals_played: int = 0
+    deals_won: int = 0
+    points_by_format: dict[str, int] = field(default_factory=dict)
+
+    def add_points(self, game_format: str, amount: int) -> None:
+        if points_column(game_format) is not None:
+            self.points_by_format[game_format] = self.points_by_format.get(game_format, 0) + amount
+
+
+# --- a night: its scoreboard, the pots still held, the settle-up ---------------------------------
+
+
+@dataclass
+class ScoreLine:
+    player_id: int
+    name: str
+    money_minor: int = 0
+    chips: int = 0
+    deals_played: int = 0
+    deals_won: int = 0
+    points_by_format: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class HeldPot:
+    """Entry fees a game's pot still holds (a pool or deals game not yet decided)."""
+
+    game_id: int
+    table: str
+    game_format: str
+    amount_minor: int
+
+    @property
+    def label(self) -> str:
+        return f"Pot of {self.table} ({format_label(self.game_format).lower()}, held)"
+
+
+@dataclass
+class Scoreboard:
+    session: Session
+    lines: list[ScoreLine]
+    club_money_minor: int
+    deals_counted: int
+    currency: str
+    #: The formats whose points the night counted, in their usual order (each its own column).
+    formats: list[str]
+    pots: list[HeldPot]
+
+    @property
+    def columns(self) -> list[Column]:
+        """The figures of the board, in the order shown: money first, chips when a deals game
+        counted them, then a points column per format."""
+        columns = [MONEY]
+        if any(line.chips for line in self.lines):
+            columns.append(Column("chips", "Chips", Quantity.CHIPS, "chips"))
+        for game_format in self.formats:
+            column = points_column(game_format)
+            assert column is not None
+            label = column.label if len(self.formats) == 1 else format_label(game_format)
+            columns.append(Column(game_format, label, column.quantity, column.unit, column.sign))
+        return columns
+
+
+def _session_games(session: Session) -> QuerySet[Game]:
+    return Game.objects.filter(table__session=session)
+
+
+def session_scoreboard(*, session: Session) -> Scoreboard:
+    """Each player's figures of the night, from the kept rows of its games; the deals counted,
+    the club's fees and the pots still held. Three queries, whatever the number of deals."""
+    game_format = Subquery(Game.objects.filter(pk=OuterRef("scope_id")).values("format"))
+    rows = (
+        StandingRow.objects.filter(
+            scope=StandingScope.GAME, scope_id__in=_session_games(session).values("pk")
+        )
+        .annotate(fmt=game_format)
+        .values(
+            "player_id", "player__name", "fmt", "points", "chips", "money_minor",
+            "deals_played", "deals_won",
+        )
+    )  # fmt: skip
+    lines: dict[int, ScoreLine] = {}
+    played: set[str] = set()
+    for row in rows:
+        line = lines.setdefault(row["player_id"], ScoreLine(row["player_id"], row["player__name"]))
+        line.money_minor += row["money_minor"]
+        line.chips += row["chips"]
+        line.deals_played += row["deals_played"]
+        line.deals_won += row["deals_won"]
+        if points_column(row["fmt"]) is not None:
+            line.points_by_format[row["fmt"]] = (
+                line.points_by_format.get(row["fmt"], 0) + row["points"]
+            )
+        if row["deals_played"] or row["points"]:
+            played.add(row["fmt"])
+    formats = formats_with_points(played)
+    for line in lines.values():
+        line.points_by_format = {f: line.points_by_format.get(f, 0) for f in formats}
+    deals_counted = Deal.objects.filter(
+        game__table__session=session, status=Deal.Status.FINAL
+    ).count()
+    club_money = 0
+    pots: list[HeldPot] = []
+    held = (
+        Posting.objects.filter(game__table__session=session, quantity=Quantity.MONEY)
+        .exclude(account=AccountKind.PLAYER)
+        .values("account", "game_id", "game__table__name", "game__format")
+        .annotate(total=Sum("amount"))
+        .order_by("game_id")
+    )
+    for row in held:
+        if row["account"] == AccountKind.CLUB:
+            club_money += row["total"]
+        elif row["total"]:
+            pots.append(
+                HeldPot(row["game_id"], row["game__table__name"], row["game__format"], row["total"])
+            )
+    shown = [line for line in lines.values() if line.deals_played or _any_figure(line)]
+    only = formats[0] if len(formats) == 1 else None
+    shown.sort(
+        key=lambda line: (
+            -line.money_minor,
+            -(line.points_by_format[only] if only else 0),
+            -line.chips,
+            line.name,
+        )
+    )
+    return Scoreboard(
+        session, shown, club_money, deals_counted, session.club.currency, formats, pots
+    )
+
+
+def game_totals(*, game: Game) -> dict[int, dict[str, int]]:
+    """Each seated player's figures of the game's columns (player id -> column key -> value),
+    from the game's kept rows: one query."""
+    columns = handler_for(game).columns
+    rows = {
+        row["player_id"]: row
+        for row in StandingRow.objects.filter(scope=StandingScope.GAME, scope_id=game.pk).values(
+            "player_id", "points", "chips", "money_minor"
+        )
+    }
+    empty = {"points": 0, "chips": 0, "money_minor": 0}
+    return {
+        seat.player_id: {
+            column.key: column.of(rows.get(seat.player_id, empty)[ROW_FIELD[column.quantity]])
+            for column in columns
+        }
+        for seat in game.seats.all()
+    }
+
+
+def _any_figure(line: ScoreLine) -> bool:
+    return bool(line.money_minor or line.chips or any(line.points_by_format.values()))
+
+
+@dataclass(frozen=True)
+class SettlementTransfer:
+    payer: str
+    payer_id: int | None
+    payee: str
+    payee_id: int | None
+    amount_minor: int
+
+
+CLUB_ACCOUNT = "club"
+
+
+def session_settlement(
+    *, session: Session, scoreboard: Scoreboard | None = None
+) -> list[SettlementTransfer]:
+    """Who pays whom to settle the night's money in the fewest transfers. The club (its fees)
+    and every pot still held (entry fees of a game not yet decided) are parties too, so the
+    balances always sum to zero, as the ledger does."""
+    board = scoreboard or session_scoreboard(session=session)
+    balances: dict[int | str, int] = {
+        line.player_id: line.money_minor for line in board.lines if line.money_minor
+    }
+    names: dict[int | str, str] = {line.player_id: line.name for line in board.lines}
+    if board.club_money_minor:
+        balances[CLUB_ACCOUNT] = board.club_money_minor
+    names[CLUB_ACCOUNT] = f"{session.club.name} (club)"
+    for pot in board.pots:
+        key = f"pot:{pot.game_id}"
+        balances[key] = pot.amount_minor
+        names[key] = pot.label
+    if sum(balances.values()) != 0:
+        raise InvariantError(f"the night's money does not balance: {balances}")
+    return [
+        SettlementTransfer(
+            payer=names[t.payer],
+            payer_id=t.payer if isinstance(t.payer, int) else None,
+            payee=names[t.payee],
+            payee_id=t.payee if isinstance(t.payee, int) else None,
+            amount_minor=t.amount,
+        )
+        for t in settle_up(balances)
+    ]
+
+
+# --- lines of the ledger: a player's history, a night's export ---------------------------------
+
+
+@dataclass
+class LedgerLine:
+    """What one deal (its counted result, net of the versions it replaced) or one other ledger
+    entry (an entry fee, a rejoin, a prize, a refund, a settlement, opening chips) did to one
+    player."""
+
+    kind: str  # "deal", or the ledger entry's kind
+    order: int  # the first ledger entry of the line: lines sort by it within a night
+    player_id: int
+    player_name: str
+    session_id: int
+    session_name: str
+    started_at: datetime
+    season_id: int | None
+    season_name: str
+    season_starts: date | None
+    table_name: str
+    game_id: int
+    game_format: str
+    deal_id: int | None = None
+    deal_number: int | None = None
+    version: int | None = None  # the counted version of a deal
+    outcome: str = ""
+    counted: int | None = None  # points as the rules counted them (a loser's cards, a score)
+    won: bool = False
+    points: int = 0  # as the ledger counts them, in the game format's unit
+    chips: int = 0
+    money_minor: int = 0
+
+    @property
+    def kind_label(self) -> str:
+        if self.kind == "deal":
+            return f"{handler_for(self.game_format).words.unit.capitalize()} {self.deal_number}"
+        return LedgerEntry.Kind(self.kind).label
+
+
+def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) -> list[LedgerLine]:
+    """The player postings given, one line per (player, deal) or (player, other entry), in the
+    order they happened (night by night, then entry by entry). Three queries."""
+    quantity_key = {Quantity.POINTS: "points", Quantity.CHIPS: "chips", Quantity.MONEY: "money"}
+    groups: dict[tuple[int, str, int], dict[str, Any]] = {}
+
+    def group(key: tuple[int, str, int], order: int | None, game_id: int) -> dict[str, Any]:
+        found = groups.setdefault(
+            key, {"order": order, "game": game_id, "points": 0, "chips": 0, "money": 0}
+        )
+        if order is not None and (found["order"] is None or order < found["order"]):
+            found["order"] = order
+        return found
+
+    rows = postings.filter(account=AccountKind.PLAYER).values(
+        "player_id", "player__name", "entry_id", "entry__kind", "entry__deal_id", "game_id",
+        "quantity",
+    ).annotate(total=Sum("amount")).order_by()  # fmt: skip
+    names: dict[int, str] = {}
+    for row in rows:
+        deal_id = row["entry__deal_id"]
+        key = (
+            (row["player_id"], "deal", deal_id)
+            if deal_id is not None
+            else (row["player_id"], row["entry__kind"], row["entry_id"])
+        )
+        group(key, row["entry_id"], row["game_id"])[quantity_key[row["quantity"]]] += row["total"]
+        names[row["player_id"]] = row["player__name"]
+    counted: dict[tuple[int, int], dict[str, Any]] = {}
+    for row in results.filter(submission__status=Submission.Status.ACCEPTED).values(
+        "player_id", "player__name", "deal_id", "deal__number", "game_id", "entry_id",
+        "submission__version", "outcome", "points", "won",
+    ):  # fmt: skip
+        counted[(row["player_id"], row["deal_id"])] = row
+        names[row["player_id"]] = row["player__name"]
+        # A counted result that moved nothing (a pool winner's 0) is a line too.
+        group((row["player_id"], "deal", row["deal_id"]), row["entry_id"], row["game_id"])
+    games = {
+        row["pk"]: row
+        for row in Game.objects.filter(pk__in={g["game"] for g in groups.values()}).values(
+            "pk", "format", "table__name", "table__session_id", "table__session__name",
+            "table__session__started_at", "table__session__season_id",
+            "table__session__season__name", "table__session__season__starts_on",
+        )
+    }  # fmt: skip
+    lines: list[LedgerLine] = []
+    for (player_id, kind, ref), found in groups.items():
+        game = games[found["game"]]
+        line = LedgerLine(
+            kind=kind,
+            order=found["order"] or 0,
+            player_id=player_id,
+            player_name=names.get(player_id, ""),
+            session_id=game["table__session_id"],
+            session_name=game["table__session__name"],
+            started_at=game["table__session__started_at"],
+            season_id=game["table__session__season_id"],
+            season_name=game["table__session__season__name"] or "",
+            season_starts=game["table__session__season__starts_on"],
+            table_name=game["table__name"],
+            game_id=game["pk"],
+            game_format=game["format"],
+            points=found["points"],
+            chips=found["chips"],
+            money_minor=found["money"],
+        )
+        if kind == "deal":
+            line.deal_id = ref
+            result = counted.get((player_id, ref))
+            if result is not None:
+                line.deal_number = result["deal__number"]
+                line.version = result["submission__version"]
+                line.outcome = result["outcome"]
+                line.counted = result["points"]
+                line.won = result["won"]
+        lines.append(line)
+    lines.sort(key=lambda line: (line.started_at, line.session_id, line.order, line.player_id))
+    return lines
+
+
+def session_ledger_lines(*, session: Session) -> list[LedgerLine]:
+    """Every player's lines of the night: deals, fees, prizes, refunds, settlements."""
+    return _ledger_lines(
+        Posting.objects.filter(game__table__session=session),
+        PlayerResult.objects.filter(session=session),
+    )
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    line: LedgerLine
+    #: The player's running points in the line's format after it (``None``: a format without
+    #: points), and running money.
+    running_points: int | None
+    running_money_minor: int
+
+
+@dataclass
+class SeasonTotals:
+    season_id: int | None
+    name: str
+    totals: Totals
+
+
+@dataclass
+class PlayerHistory:
+    """A player's ledger, oldest first, with running figures; totals per season (the same
+    seasons, and the same figures, as the standings) and overall."""
+
+    lines: list[HistoryLine]
+    formats: list[str]  # the formats whose points the player has, in their usual order
+    running_by_format: dict[str, list[int]]
+    seasons: list[SeasonTotals]  # newest first
+    total: Totals
+
+
+def player_history(*, player: Player) -> PlayerHistory:
+    ledger = _ledger_lines(
+        Posting.objects.filter(player=player), PlayerResult.objects.filter(player=player)
+    )
+    running: dict[str, list[int]] = {}
+    money = 0
+    lines: list[HistoryLine] = []
+    total = Totals()
+    by_season: dict[int | None, Totals] = {}
+    season_of: dict[int | None, tuple[str, date]] = {}
+    for line in ledger:
+        season_of[line.season_id] = (
+            line.season_name or "No season",
+            line.season_starts or date.min,
+        )
+        money += line.money_minor
+        points_after: int | None = None
+        if points_column(line.game_format) is not None:
+            scores = running.setdefault(line.game_format, [])
+            points_after = (scores[-1] if scores else 0) + line.points
+            scores.append(points_after)
+        lines.append(HistoryLine(line, points_after, money))
+        for totals in (by_season.setdefault(line.season_id, Totals()), total):
+            totals.money_minor += line.money_minor
+            totals.chips += line.chips
+            totals.add_points(line.game_format, line.points)
+            if line.kind == "deal" and line.outcome:
+                totals.deals_played += 1
+                totals.deals_won += int(line.won)
+    seasons = [
+        SeasonTotals(pk, season_of[pk][0], totals)
+        for pk, totals in sorted(by_season.items(), key=lambda i: season_of[i[0]][1], reverse=True)
+    ]
+    formats = formats_with_points(set(running))
+    return PlayerHistory(lines, formats, {f: running[f] for f in formats}, seasons, total)

@@ -1,0 +1,251 @@
+"""The one protocol every game format implements, and what the formats share.
+
+A handler owns everything about its format: which outcomes a deal may have, who plays a deal,
+how a result is checked (through the rules engine) and posted, the typed state of a game, the
+columns and units it shows, whether and how the game ends (payouts, settlement, a refund), and
+the finishing order of its players. Nothing outside ``scoring/formats`` compares a game's format:
+it asks the game's handler (``scoring.formats.handler_for``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+from config.errors import Conflict
+from rules.deal import DealEvaluation, OutcomeOption
+from scoring.formats.reads import seated_players
+from scoring.ledger import Line
+from scoring.models import Deal, Game, LedgerEntry, Quantity, Submission
+from scoring.presets import FormatRules, GameRules
+
+
+class GameEnd(enum.StrEnum):
+    """How a game ended (kept on the game)."""
+
+    PLAYED_OUT = "played_out"  # its rules decided it: the last deal, the last player standing
+    BY_ORGANISER = "by_organiser"  # a points table closed, a match ended early
+    SPLIT = "split"  # the remaining pool players agreed to share the prize
+    ABANDONED = "abandoned"  # stopped before a result: the pot went back to who paid it
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A submission as the rules see it: the evaluation, and its JSON form for the record."""
+
+    evaluation: DealEvaluation[int]
+    result: dict[str, Any] | None
+    reasons: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Column:
+    """A figure a format shows per player: what it is, which ledger quantity it reads, its unit.
+
+    Sign convention everywhere: a player's amount is what the player gained (+) or gave up (-);
+    a pool score is the one figure shown the other way, as the points a player has taken
+    (``sign=-1``: minus the ledger's balance, shown unsigned)."""
+
+    key: str
+    label: str
+    quantity: str
+    unit: str
+    sign: int = 1
+
+    @property
+    def signed(self) -> bool:
+        return self.sign > 0
+
+    def of(self, balance: int) -> int:
+        """The figure shown for a ledger balance of the column's quantity."""
+        return self.sign * balance
+
+
+MONEY = Column("money", "Money", Quantity.MONEY, "money")
+CHIPS = Column("chips", "Chips", Quantity.CHIPS, "chips")
+
+
+@dataclass(frozen=True)
+class Words:
+    """How pages speak of a format's parts."""
+
+    unit: str  # one round of play: "deal", or "game" of a Rummikub match
+    finish: str  # the organiser's button that ends the game by hand ("" when it cannot)
+    finished: str  # said once it has ended that way
+    deal_note: str  # what the points of a deal row mean
+    signed_points: bool = False  # a deal's points gain or lose (a score), not a count taken
+    wild: bool = True  # a deal has a wild joker (the cut card)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """A way an open game can end now, offered to the organiser: ``end`` and the words."""
+
+    end: GameEnd
+    label: str
+    explains: str
+
+
+@dataclass(frozen=True)
+class EndEntry:
+    """One ledger entry a game's end writes (a payout, a settlement, a refund)."""
+
+    kind: str
+    lines: list[Line]
+    memo: str
+
+
+@dataclass
+class PlayerState:
+    player: int
+    name: str
+    position: int
+
+
+@dataclass
+class GameState:
+    """The game as it stands, derived from the ledger; each format extends it."""
+
+    format: str
+    status: str
+    players: list[Any]
+
+    def as_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+class GameFormatHandler(Protocol):
+    format: ClassVar[str]
+    family: ClassVar[str]  # "indian" or "rummikub": the game family ratings keep apart
+    words: ClassVar[Words]
+    columns: ClassVar[tuple[Column, ...]]  # the figures of a player in one game
+    panel_template: ClassVar[str]  # the game page's section for the format ("" for none)
+    entry_template: ClassVar[str]  # the deal entry page
+    entered_as: ClassVar[str]  # "hands" (outcomes, cards or points) or "racks" (tiles left)
+    seats_open: ClassVar[bool]  # players may sit down between deals
+    has_deals: ClassVar[bool]  # a game with no deals (a tournament's purse) offers none
+    variants: ClassVar[frozenset[str]]  # the variants a preset of the format may name
+    preset_sections: ClassVar[frozenset[str]]  # its own sections of a preset's params
+
+    def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
+        """The typed rules of the format's own sections of a preset (``InvalidInput`` names a
+        bad setting)."""
+
+    def outcomes(self, *, rules: GameRules) -> tuple[OutcomeOption, ...]:
+        """The outcomes a deal may have (empty: the format enters racks, not outcomes)."""
+
+    def game_opened(self, *, game: Game, rules: GameRules) -> None:
+        """Entries written when the game starts (entry fees, opening chips)."""
+
+    def deal_check_can_start(self, *, game: Game, rules: GameRules, is_tiebreaker: bool) -> None:
+        """Refuse (``Conflict``) a new deal the game cannot have now."""
+
+    def correction_check(self, *, deal: Deal, rules: GameRules) -> None:
+        """Refuse (``Conflict``) a new version of a deal that already has a decided one."""
+
+    def deal_players(self, *, deal: Deal, rules: GameRules) -> dict[int, str]:
+        """Who must appear in an existing deal, in seat order: player id -> name."""
+
+    def next_deal_players(
+        self, *, game: Game, rules: GameRules, is_tiebreaker: bool
+    ) -> dict[int, str]:
+        """Who plays the game's next deal (or its tie-breaker deal), in seat order."""
+
+    def submission_check(
+        self, *, submission: Submission, rules: GameRules, players: dict[int, str]
+    ) -> Checked:
+        """Check and score a submission through the rules engine."""
+
+    def deal_lines(
+        self, *, game: Game, rules: GameRules, checked: Checked
+    ) -> tuple[list[Line], dict[str, Any]]:
+        """The ledger lines of a counted deal, and what to add to its result record."""
+
+    def game_decided(self, *, game: Game, rules: GameRules) -> bool:
+        """After a deal counted: whether the rules end the game now."""
+
+    def state(self, *, game: Game, rules: GameRules) -> GameState:
+        """The game as it stands, from the ledger."""
+
+    def endings(self, *, game: Game, rules: GameRules) -> list[Ending]:
+        """The ways the organiser may end the open game now (none: it must be played out)."""
+
+    def end_entries(
+        self, *, game: Game, rules: GameRules, end: GameEnd, shares: dict[int, int] | None
+    ) -> list[EndEntry]:
+        """The ledger entries the game's end writes (prize, split ``shares``, settlement,
+        refund); refuses (``Conflict``) an end the game cannot have now."""
+
+    def finishing_order(self, *, game: Game, rules: GameRules) -> dict[int, int] | None:
+        """Each player's place in the finished game (1 best, equal results share a place), or
+        ``None`` when the game has no result (abandoned)."""
+
+    def rejoin_lines(
+        self, *, game: Game, rules: GameRules, player_id: int
+    ) -> tuple[list[Line], int]:
+        """The lines of an eliminated player's rejoin and the score they come back at."""
+
+    def split_shares(
+        self, *, game: Game, rules: GameRules, kind: str
+    ) -> tuple[dict[int, int], dict[int, int]]:
+        """The shares of an agreed split of the prize, and the remaining players' scores."""
+
+
+def require_open_game(game: Game) -> None:
+    if game.status != Game.Status.OPEN:
+        raise Conflict("this game has finished", code="game_finished")
+
+
+class FormatBase:
+    """Defaults shared by the formats: no tie-breaker, no rejoin, no split, no money at the end,
+    ended by hand when every deal has a result."""
+
+    panel_template: ClassVar[str] = ""
+    entry_template: ClassVar[str] = "scoring/deal_entry.html"
+    entered_as: ClassVar[str] = "hands"
+    seats_open: ClassVar[bool] = False
+    has_deals: ClassVar[bool] = True
+
+    def game_opened(self, *, game: Game, rules: GameRules) -> None:
+        return None
+
+    def deal_check_can_start(self, *, game: Game, rules: GameRules, is_tiebreaker: bool) -> None:
+        require_open_game(game)
+        if is_tiebreaker:
+            raise Conflict(
+                f"{game.get_format_display()} has no tie-breaker deals", code="no_tiebreaker"
+            )
+
+    def correction_check(self, *, deal: Deal, rules: GameRules) -> None:
+        return None
+
+    def deal_players(self, *, deal: Deal, rules: GameRules) -> dict[int, str]:
+        return seated_players(deal.game)
+
+    def next_deal_players(
+        self, *, game: Game, rules: GameRules, is_tiebreaker: bool
+    ) -> dict[int, str]:
+        return seated_players(game)
+
+    def game_decided(self, *, game: Game, rules: GameRules) -> bool:
+        return False
+
+    def rejoin_lines(
+        self, *, game: Game, rules: GameRules, player_id: int
+    ) -> tuple[list[Line], int]:
+        raise Conflict(
+            f"only pool rummy has rejoins; this is a {game.get_format_display()} game",
+            code="not_pool",
+        )
+
+    def split_shares(
+        self, *, game: Game, rules: GameRules, kind: str
+    ) -> tuple[dict[int, int], dict[int, int]]:
+        raise Conflict(
+            f"only pool rummy has splits; this is a {game.get_format_display()} game",
+            code="not_pool",
+        )
+
+
+ENTRY_KINDS_AT_END = (LedgerEntry.Kind.PAYOUT, LedgerEntry.Kind.SETTLEMENT, LedgerEntry.Kind.REFUND)

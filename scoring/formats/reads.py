@@ -1,0 +1,149 @@
+"""What the formats read from the ledger: balances per player, per account, counted deals. Every
+game state is derived from these, so it always equals a recomputation."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db import connection
+from django.db.models import Count, Sum
+
+from config.errors import Conflict
+from scoring.models import AccountKind, Deal, Game, LedgerEntry, Posting, Seat
+
+
+def seated_players(game: Game) -> dict[int, str]:
+    """Every seat of the game in seat order: player id -> name."""
+    return dict(game.seats.order_by("position").values_list("player_id", "player__name"))
+
+
+def seat_positions(game: Game) -> dict[int, int]:
+    return dict(game.seats.values_list("player_id", "position"))
+
+
+def player_balances(
+    game: Game, quantity: str, *, excluding_deal: Deal | None = None
+) -> dict[int, int]:
+    """Each player's balance of ``quantity`` in the game (one query); with ``excluding_deal``,
+    as it stood without that deal's entries (its result, and the reversals of its versions)."""
+    postings = Posting.objects.filter(game=game, quantity=quantity, account=AccountKind.PLAYER)
+    if excluding_deal is not None:
+        postings = postings.exclude(entry__deal=excluding_deal)
+    totals: dict[int, int] = defaultdict(int)
+    for player_id, total in postings.values_list("player_id").annotate(total=Sum("amount")):
+        totals[player_id] = total
+    return totals
+
+
+def seated_balances(
+    game: Game, quantity: str, *, excluding_deal: Deal | None = None
+) -> dict[int, int]:
+    """Every seated player's balance of ``quantity`` in seat order, 0 for one with none yet.
+    One statement, written out: every format reads it for every state, finish and ranking, and
+    building it through the ORM cost more than running it."""
+    seat = connection.ops.quote_name(Seat._meta.db_table)
+    posting = connection.ops.quote_name(Posting._meta.db_table)
+    entry = connection.ops.quote_name(LedgerEntry._meta.db_table)
+    skip = ""
+    params: list[object] = [quantity, AccountKind.PLAYER]
+    if excluding_deal is not None:
+        skip = f" AND p.entry_id NOT IN (SELECT id FROM {entry} WHERE deal_id = %s)"
+        params.append(excluding_deal.pk)
+    params.append(game.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT s.player_id, COALESCE(SUM(p.amount), 0) FROM {seat} s LEFT JOIN {posting} p"
+            f" ON p.game_id = s.game_id AND p.player_id = s.player_id AND p.quantity = %s"
+            f" AND p.account = %s{skip} WHERE s.game_id = %s"
+            f" GROUP BY s.player_id, s.position ORDER BY s.position",
+            params,
+        )
+        return {player_id: int(total) for player_id, total in cursor.fetchall()}
+
+
+def account_balance(game: Game, quantity: str, account: str) -> int:
+    total = (
+        Posting.objects.filter(game=game, quantity=quantity, account=account)
+        .aggregate(total=Sum("amount"))
+        .get("total")
+    )
+    return int(total or 0)
+
+
+def player_paid_in(game: Game, quantity: str) -> dict[int, int]:
+    """What each player has paid into the game's account (entry and rejoin fees, less what was
+    refunded), by player."""
+    rows = (
+        Posting.objects.filter(
+            game=game,
+            quantity=quantity,
+            account=AccountKind.PLAYER,
+            entry__kind__in=[
+                LedgerEntry.Kind.ENTRY_FEE,
+                LedgerEntry.Kind.REJOIN,
+                LedgerEntry.Kind.OPENING,
+                LedgerEntry.Kind.REFUND,  # what went back is no longer paid in
+            ],
+        )
+        .values_list("player_id")
+        .annotate(total=Sum("amount"))
+    )
+    return {pid: -total for pid, total in rows if total}
+
+
+def entries_of_kind(game: Game, kind: str) -> dict[int, int]:
+    """How many entries of ``kind`` (e.g. rejoins) touched each player's points."""
+    rows = (
+        Posting.objects.filter(game=game, entry__kind=kind, account=AccountKind.PLAYER)
+        .values_list("player_id")
+        .annotate(n=Count("entry_id", distinct=True))
+    )
+    return dict(rows)
+
+
+def deals_counted(game: Game, *, tiebreakers: bool = True, excluding: Deal | None = None) -> int:
+    deals = game.deals.filter(status=Deal.Status.FINAL)
+    if not tiebreakers:
+        deals = deals.filter(is_tiebreaker=False)
+    if excluding is not None:
+        deals = deals.exclude(pk=excluding.pk)
+    return deals.count()
+
+
+def require_no_deal_waiting(game: Game, what: str = "deal") -> None:
+    """Refuse while a deal of the game has no counted result (it is played, or voided, first)."""
+    waiting = (
+        game.deals.exclude(status__in=[Deal.Status.FINAL, Deal.Status.VOID])
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    if waiting is not None:
+        raise Conflict(
+            f"{what} {waiting} has no counted result yet",
+            code="previous_deal_open",
+            details={"deal_number": waiting},
+        )
+
+
+def require_latest_deal(deal: Deal, what: str) -> None:
+    """In games where each deal builds on the last (pool, deals, a match), only the latest deal
+    can be corrected, and only before anything else was posted after it."""
+    game = deal.game
+    if game.status != Game.Status.OPEN:
+        raise Conflict("this game has finished", code="game_finished")
+    if game.deals.filter(number__gt=deal.number).exclude(status=Deal.Status.VOID).exists():
+        raise Conflict(
+            f"only the latest deal of a {what} can be corrected; deal {deal.number} has later "
+            "deals",
+            code="not_latest_deal",
+        )
+    first_entry = deal.entries.order_by("id").values_list("id", flat=True).first()
+    if first_entry is not None and (
+        LedgerEntry.objects.filter(game=game, id__gt=first_entry).exclude(deal=deal).exists()
+    ):
+        raise Conflict(
+            f"deal {deal.number} was followed by a rejoin, split or payout; it can no longer be "
+            "corrected",
+            code="not_latest_deal",
+        )

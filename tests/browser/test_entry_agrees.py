@@ -1,0 +1,100 @@
+"""The deal entry page and the server agree: the form offers exactly the outcomes the game's
+format declares (for every built-in preset), the page's own check finds no problem in a deal the
+server accepts and names the problem of one it refuses, a blank form does not open red, and the
+same form sent twice (back and resubmit) makes one deal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rules.deal import outcome_options
+from scoring.models import Deal, RulePreset
+from scoring.presets import game_rules
+from tests.browser.conftest import PHONE, shoot
+from tests.browser.test_night import expect_text, outcome
+from tests.conftest import ensure_builtin_presets
+from tests.scoring.helpers import new_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = ["Asha", "Bilal", "Chitra"]
+HANDS = ["points", "points-10-30", "pool-101", "pool-201", "pool-61", "deals-2", "deals-3",
+         "deals-6"]  # fmt: skip
+
+
+def test_the_form_offers_what_the_format_declares_for_every_builtin_preset(
+    new_page: Any, standing: Any
+):
+    ensure_builtin_presets()
+    page = new_page(PHONE, user=standing.scorer)
+    for key in HANDS:
+        game, ids = new_game(standing, key, NAMES)
+        page.goto(f"/clubs/home/games/{game.pk}/deals/new/")
+        offered = page.locator(f"#id_p{ids['Asha']}-outcome option").evaluate_all(
+            "options => options.map(o => o.value)"
+        )
+        declared = [o.code for o in outcome_options(game_rules(game.preset).indian)]
+        assert offered == declared, key
+        if not game_rules(game.preset).indian.drops_allowed:
+            assert "first_drop" not in offered and "middle_drop" not in offered, key
+        # A blank form is no mistake: nothing red until something is entered.
+        assert page.locator("#summary .problems").count() == 0, key
+        assert page.locator("#summary-line .no").count() == 0, key
+
+
+def _fill(page: Any, ids: dict[str, int], code: str, points: str) -> None:
+    outcome(page, ids["Asha"], "winner")
+    outcome(page, ids["Bilal"], code)
+    page.get_by_label("Points of Bilal").fill(points)
+    outcome(page, ids["Chitra"], "loser")
+    page.get_by_label("Points of Chitra").fill("12")
+
+
+@pytest.mark.parametrize("key", ["points", "deals-3"])
+def test_every_offered_outcome_checks_alike_on_the_page_and_the_server(
+    new_page: Any, standing: Any, key: str
+):
+    """Each outcome the form offers, entered without cards with the points it allows, passes
+    the page's check and the server counts it; points the outcome cannot score are named by the
+    page and refused by the server alike."""
+    ensure_builtin_presets()
+    page = new_page(PHONE, user=standing.scorer)
+    preset = game_rules(RulePreset.objects.get(club=None, key=key))
+    for option in outcome_options(preset.indian):  # type: ignore[arg-type]
+        if option.code == "winner":
+            continue
+        game, ids = new_game(standing, key, NAMES)  # a deals game has only so many deals
+        page.goto(f"/clubs/home/games/{game.pk}/deals/new/")
+        _fill(page, ids, option.code, "" if option.low == option.high else str(option.low))
+        expect_text(page.locator("#summary"), "Asha wins")
+        assert page.locator("#summary .problems").count() == 0, option.code
+        page.get_by_role("button", name="Submit deal").click()
+        expect_text(page.locator("#result"), "Accepted")
+        if option.high < 80:  # points it cannot score: both sides say so
+            page.goto(f"/clubs/home/games/{game.pk}/deals/new/")
+            _fill(page, ids, option.code, str(option.high + 1))
+            expect_text(page.locator("#summary .problems"), "Bilal")
+            page.get_by_role("button", name="Submit deal").click()
+            expect_text(page.locator("#result"), "Rejected")
+            shoot(page, f"entry-refused-{option.code}-phone")
+            Deal.objects.filter(game=game, status="open").delete()  # a deal never played
+
+
+def test_a_form_sent_again_after_going_back_makes_one_deal(new_page: Any, standing: Any):
+    ensure_builtin_presets()
+    game, ids = new_game(standing, "points", NAMES)
+    page = new_page(PHONE, user=standing.scorer)
+    page.goto(f"/clubs/home/games/{game.pk}/deals/new/")
+    _fill(page, ids, "loser", "20")
+    page.get_by_role("button", name="Submit deal 1").click()
+    expect_text(page.locator("#result"), "Accepted")
+    first = page.url
+    page.go_back()  # the browser restores what was typed, the form's token included
+    assert page.locator(f"#id_p{ids['Bilal']}-points").input_value() == "20"
+    page.locator(".submit-bar button[type=submit]").click()
+    expect_text(page.locator("#result"), "Accepted")
+    assert page.url == first
+    assert Deal.objects.filter(game=game).count() == 1
+    assert RulePreset.objects.filter(club=None, key="points").exists()

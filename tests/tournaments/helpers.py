@@ -1,0 +1,88 @@
+"""Playing a tournament through the services, as its tables would."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.test import TestCase
+
+from clubs.models import Player
+from scoring import services as scoring_services
+from scoring.models import Game, RulePreset
+from tests.conftest import Standing
+from tests.scoring.helpers import enter_deal
+from tournaments import services
+from tournaments.models import Round, RoundTable, Tournament
+
+
+def roster(standing: Standing, count: int) -> list[Player]:
+    return [
+        Player.objects.get_or_create(club=standing.club, name=f"Entrant {n:03d}")[0]
+        for n in range(1, count + 1)
+    ]
+
+
+def new_tournament(standing: Standing, **options: Any) -> Tournament:
+    params: dict[str, Any] = {
+        "name": "Spring knock-out",
+        "preset": RulePreset.objects.get(club=None, key="points"),
+        "table_max": 6,
+        "advance_per_table": 2,
+        "seed": 7,
+    }
+    params.update(options)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return services.tournament_create(club=standing.club, actor=standing.organiser, **params)
+
+
+def enter(standing: Standing, tournament: Tournament, players: list[Player]) -> None:
+    for player in players:
+        services.entry_add(tournament=tournament, actor=standing.organiser, player=player)
+
+
+def play_table(standing: Standing, game: Game, points: dict[int, int]) -> None:
+    """One deal at the table, each loser counting ``points[player]`` (the winner the one with
+    none given, or the first), then the table closed; its end is announced (run on commit)."""
+    seats = list(game.seats.order_by("position").values_list("player_id", flat=True))
+    winner = next((p for p in seats if p not in points), seats[0])
+    lines = [
+        {"player": p, "outcome": "winner"}
+        if p == winner
+        else {"player": p, "outcome": "loser", "points": points.get(p, 10)}
+        for p in seats
+    ]
+    enter_deal(game, standing.scorer, {"results": lines})
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        scoring_services.game_finish(game=game, actor=standing.organiser)
+
+
+def play_round(
+    standing: Standing, tournament: Tournament, rng: random.Random, ties: bool = False
+) -> Round:
+    """Release the current draft and play every table (and any tie-breaker) to the end."""
+    current = tournament.round_set.order_by("-number").first()
+    assert current is not None
+    if current.status == Round.Status.DRAFT:
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            current = services.round_release(
+                tournament=tournament, actor=standing.organiser, number=current.number
+            )
+    for _ in range(20):  # tables, then tie-breakers as they come
+        pending = [
+            game
+            for table in RoundTable.objects.filter(round=current)
+            for game in (table.game, table.tiebreaker)
+            if game is not None and game.status == Game.Status.OPEN
+        ]
+        if not pending:
+            break
+        for game in pending:
+            seats = list(game.seats.values_list("player_id", flat=True))
+            if ties:
+                points = {p: rng.choice([10, 20]) for p in seats[1:]}
+            else:
+                points = {p: rng.randint(1, 80) for p in seats[1:]}
+            play_table(standing, game, points)
+    current.refresh_from_db()
+    return current

@@ -1,0 +1,119 @@
+"""A knock-out through the services: seeding, draws, advancement with tie-breakers, the final
+places and the prizes in the ledger."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.test import TestCase
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from config.errors import Conflict
+from scoring.models import AccountKind, LedgerEntry, Posting
+from tests.tournaments.helpers import enter, new_tournament, play_round, roster
+from tournaments import services
+from tournaments.models import Entry, Round, Tournament
+
+
+def balanced() -> bool:
+    for entry in LedgerEntry.objects.all():
+        sums: dict[str, int] = {}
+        for posting in entry.postings.all():
+            sums[posting.quantity] = sums.get(posting.quantity, 0) + posting.amount
+        if any(sums.values()):
+            return False
+    return True
+
+
+def run_to_the_end(standing, tournament: Tournament, rng: random.Random, ties: bool = False):
+    for _ in range(30):
+        tournament.refresh_from_db()
+        if tournament.status != Tournament.Status.RUNNING:
+            break
+        play_round(standing, tournament, rng, ties=ties)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def test_an_eighteen_player_knockout_runs_to_places_and_prizes(standing):
+    tournament = new_tournament(standing, entry_fee_minor=1000, club_fee_minor=100,
+                                payout="seventy_thirty")  # fmt: skip
+    enter(standing, tournament, roster(standing, 18))
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        first = services.tournament_start(tournament=tournament, actor=standing.organiser)
+    assert first.status == Round.Status.DRAFT and len(first.draw["tables"]) == 3
+    assert sorted(len(t) for t in first.draw["tables"]) == [6, 6, 6]
+    done = run_to_the_end(standing, tournament, random.Random(1))
+    assert done.status == Tournament.Status.FINISHED
+    entries = list(done.entries.all())
+    assert sorted(e.place for e in entries)[0] == 1 and all(e.place for e in entries)
+    pool = 18 * (1000 - 100)
+    assert sum(e.prize_minor for e in entries) == pool
+    winners = [e for e in entries if e.place == 1]
+    assert sum(e.prize_minor for e in winners) >= pool * 70 // 100
+    purse = Posting.objects.filter(game=done.purse)
+    assert sum(p.amount for p in purse.filter(account=AccountKind.GAME)) == 0
+    assert sum(p.amount for p in purse.filter(account=AccountKind.CLUB)) == 18 * 100
+    assert balanced()
+    stages = list(done.round_set.order_by("number").values_list("stage", flat=True))
+    assert stages[-1] == Round.Stage.FINAL and stages[0] == Round.Stage.ROUND
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(st.integers(2, 40), st.integers(2, 6), st.integers(1, 3), st.booleans(), st.integers(0, 99))
+def test_any_field_finishes_with_every_entrant_placed_and_the_pool_paid(
+    standing, field, table_max, advance, ties, seed
+):
+    advance = min(advance, table_max - 1)
+    tournament = new_tournament(
+        standing, name=f"Field {field}", table_max=table_max, table_min=2,
+        advance_per_table=advance, entry_fee_minor=500, payout="top_quarter", seed=seed,
+    )  # fmt: skip
+    players = roster(standing, field)
+    enter(standing, tournament, players)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.tournament_start(tournament=tournament, actor=standing.organiser)
+    for played in tournament.round_set.all():
+        assert played.status == Round.Status.DRAFT
+    done = run_to_the_end(standing, tournament, random.Random(seed), ties=ties)
+    assert done.status == Tournament.Status.FINISHED
+    for played in done.round_set.all():
+        seated = [e for table in played.draw["tables"] for e in table]
+        assert len(seated) == len(set(seated))
+        sizes = [len(table) for table in played.draw["tables"]]
+        assert max(sizes) - min(sizes) <= 1 and max(sizes) <= table_max
+    entries = list(done.entries.all())
+    assert all(e.place for e in entries)
+    assert sum(e.prize_minor for e in entries) == field * 500
+    assert balanced()
+
+
+def test_entries_waitlist_withdrawal_and_check_in(standing):
+    tournament = new_tournament(standing, entry_fee_minor=1000, max_entries=3)
+    a, b, c, d = roster(standing, 4)
+    enter(standing, tournament, [a, b, c, d])
+    statuses = dict(tournament.entries.values_list("player__name", "status"))
+    assert statuses[d.name] == Entry.Status.WAITLISTED
+    first = tournament.entries.get(player=a)
+    services.entry_withdraw(tournament=tournament, actor=standing.organiser, entry_id=first.pk)
+    assert tournament.entries.get(player=d).status == Entry.Status.REGISTERED  # promoted
+    paid = Posting.objects.filter(game=tournament.purse, account="player", quantity="money")
+    assert {p.player_id: 0 for p in paid} and sum(
+        p.amount for p in paid.filter(player=a)
+    ) == 0  # refunded
+    for player in (b, c):
+        services.entry_check_in(
+            tournament=tournament, actor=standing.organiser,
+            entry_id=tournament.entries.get(player=player).pk,
+        )  # fmt: skip
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.tournament_start(tournament=tournament, actor=standing.organiser)
+    assert tournament.entries.get(player=d).status == Entry.Status.NO_SHOW  # did not check in
+    with pytest.raises(Conflict):
+        services.entry_check_in(
+            tournament=tournament, actor=standing.organiser,
+            entry_id=tournament.entries.get(player=d).pk,
+        )  # fmt: skip

@@ -1,0 +1,190 @@
+"""Tournaments over HTTP. Organisers create and run them; players of the club read; everyone
+else gets 404. Results go in through the deal endpoints of each table's game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from clubs import selectors as club_selectors
+from clubs.permissions import ClubScopedAPIView
+from config.errors import InvalidInput
+from scoring import selectors as scoring_selectors
+from tournaments import selectors, services
+from tournaments.serializers import (
+    EntryInput,
+    EntryOutput,
+    RemarksInput,
+    RoundOutput,
+    StartInput,
+    SwapInput,
+    TournamentCreateInput,
+    TournamentDetailOutput,
+    TournamentOutput,
+)
+
+
+def _valid(serializer_class: Any, data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class TournamentListApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="tournaments_list",
+        parameters=[OpenApiParameter("status", str, enum=["draft", "registration", "running",
+                                                          "finished", "cancelled"])],
+        responses=TournamentOutput(many=True),
+    )  # fmt: skip
+    def get(self, request: Request, club_slug: str) -> Response:
+        found = selectors.tournament_list(club=self.club, status=request.query_params.get("status"))
+        return Response(TournamentOutput(found, many=True).data)
+
+    @extend_schema(
+        operation_id="tournaments_create",
+        request=TournamentCreateInput,
+        responses={201: TournamentOutput},
+        description="A tournament open for entries (its session and purse are made with it).",
+    )
+    def post(self, request: Request, club_slug: str) -> Response:
+        data = _valid(TournamentCreateInput, request.data)
+        data["preset"] = scoring_selectors.preset_get(club=self.club, preset_id=data["preset"])
+        final = data.pop("final_preset", None)
+        if final is not None:
+            data["final_preset"] = scoring_selectors.preset_get(club=self.club, preset_id=final)
+        tournament = services.tournament_create(club=self.club, actor=request.user, **data)
+        return Response(TournamentOutput(tournament).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(ClubScopedAPIView):
+    @extend_schema(operation_id="tournaments_retrieve", responses=TournamentDetailOutput)
+    def get(self, request: Request, club_slug: str, tournament_id: int) -> Response:
+        tournament = selectors.tournament_get(club=self.club, tournament_id=tournament_id)
+        return Response(
+            TournamentDetailOutput(selectors.tournament_view(tournament=tournament)).data
+        )
+
+
+class _TournamentAction(ClubScopedAPIView):
+    def tournament(self, tournament_id: int) -> Any:
+        return selectors.tournament_get(club=self.club, tournament_id=tournament_id)
+
+
+class EntryListApi(_TournamentAction):
+    @extend_schema(operation_id="tournaments_entries_create", request=EntryInput,
+                   responses={201: EntryOutput})  # fmt: skip
+    def post(self, request: Request, club_slug: str, tournament_id: int) -> Response:
+        data = _valid(EntryInput, request.data)
+        player = club_selectors.player_get(club=self.club, player_id=data["player"])
+        entry = services.entry_add(
+            tournament=self.tournament(tournament_id), actor=request.user, player=player,
+            affiliation=data.get("affiliation", ""),
+        )  # fmt: skip
+        return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
+
+
+class EntryCheckInApi(_TournamentAction):
+    @extend_schema(operation_id="tournaments_entries_check_in", request=None,
+                   responses=EntryOutput)  # fmt: skip
+    def post(self, request: Request, club_slug: str, tournament_id: int, entry_id: int) -> Response:
+        entry = services.entry_check_in(
+            tournament=self.tournament(tournament_id), actor=request.user, entry_id=entry_id
+        )
+        return Response(EntryOutput(entry).data)
+
+
+class EntryWithdrawApi(_TournamentAction):
+    disqualify = False
+
+    @extend_schema(operation_id="tournaments_entries_withdraw", request=RemarksInput,
+                   responses=EntryOutput)  # fmt: skip
+    def post(self, request: Request, club_slug: str, tournament_id: int, entry_id: int) -> Response:
+        data = _valid(RemarksInput, request.data or {})
+        entry = services.entry_withdraw(
+            tournament=self.tournament(tournament_id), actor=request.user, entry_id=entry_id,
+            disqualify=self.disqualify, remarks=data.get("remarks", ""),
+        )  # fmt: skip
+        return Response(EntryOutput(entry).data)
+
+
+class EntryDisqualifyApi(EntryWithdrawApi):
+    disqualify = True
+
+    @extend_schema(operation_id="tournaments_entries_disqualify", request=RemarksInput,
+                   responses=EntryOutput)  # fmt: skip
+    def post(self, request: Request, club_slug: str, tournament_id: int, entry_id: int) -> Response:
+        return super().post(request, club_slug, tournament_id, entry_id)
+
+
+class StartApi(_TournamentAction):
+    @extend_schema(
+        operation_id="tournaments_start",
+        request=StartInput,
+        responses=RoundOutput,
+        description="Close the entries, seed the field, draw round 1 (a draft).",
+    )
+    def post(self, request: Request, club_slug: str, tournament_id: int) -> Response:
+        data = _valid(StartInput, request.data or {})
+        tournament = self.tournament(tournament_id)
+        services.tournament_start(
+            tournament=tournament, actor=request.user, seeds=data.get("seeds")
+        )
+        view = selectors.tournament_view(tournament=tournament)
+        return Response(RoundOutput(view.rounds[0]).data)
+
+
+class CancelApi(_TournamentAction):
+    @extend_schema(
+        operation_id="tournaments_cancel",
+        request=None,
+        responses=TournamentOutput,
+        description="Call the tournament off: every entry fee goes back.",
+    )
+    def post(self, request: Request, club_slug: str, tournament_id: int) -> Response:
+        tournament = services.tournament_cancel(
+            tournament=self.tournament(tournament_id), actor=request.user
+        )
+        return Response(TournamentOutput(tournament).data)
+
+
+def _round_out(tournament: Any, number: int) -> dict[str, Any]:
+    view = selectors.tournament_view(tournament=tournament)
+    found = next((r for r in view.rounds if r.number == number), None)
+    if found is None:
+        raise InvalidInput(f"no round {number}")
+    return dict(RoundOutput(found).data)
+
+
+class RoundSwapApi(_TournamentAction):
+    @extend_schema(
+        operation_id="tournaments_rounds_swap",
+        request=SwapInput,
+        responses=RoundOutput,
+        description="Swap two entrants of a drawn round (between tables or a bye).",
+    )
+    def post(self, request: Request, club_slug: str, tournament_id: int, number: int) -> Response:
+        data = _valid(SwapInput, request.data)
+        tournament = self.tournament(tournament_id)
+        services.round_swap(
+            tournament=tournament, actor=request.user, number=number, first=data["first"],
+            second=data["second"],
+        )  # fmt: skip
+        return Response(_round_out(tournament, number))
+
+
+class RoundReleaseApi(_TournamentAction):
+    @extend_schema(
+        operation_id="tournaments_rounds_release",
+        request=None,
+        responses=RoundOutput,
+        description="Release a drawn round: its tables become games to play.",
+    )
+    def post(self, request: Request, club_slug: str, tournament_id: int, number: int) -> Response:
+        tournament = self.tournament(tournament_id)
+        services.round_release(tournament=tournament, actor=request.user, number=number)
+        return Response(_round_out(tournament, number))

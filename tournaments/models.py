@@ -1,0 +1,195 @@
+"""Tournaments: knock-out and round-based events of a club. Each round's tables are games of the
+scoring core (entered, validated, corrected and posted like any other), in the tournament's own
+session; the entry fees and prizes go through its purse (a game of format ``purse``)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from clubs.models import Club, Player
+from scoring.models import Game, RulePreset, Session
+
+
+class Tournament(models.Model):
+    class Kind(models.TextChoices):
+        KNOCKOUT = "knockout", "Knock-out"
+        ROUNDS = "rounds", "Rounds, then a cut"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        REGISTRATION = "registration", "Registration open"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    class Seeding(models.TextChoices):
+        RANDOM = "random", "Random"
+        RATING = "rating", "By rating"
+        MANUAL = "manual", "Manual"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
+    name = models.CharField(max_length=120)
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.KNOCKOUT)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    preset = models.ForeignKey(
+        RulePreset, on_delete=models.PROTECT, related_name="+", help_text="What each table plays."
+    )
+    final_preset = models.ForeignKey(
+        RulePreset,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        help_text="What the final table plays, when it differs.",
+    )
+    table_max = models.PositiveSmallIntegerField(default=6)
+    table_min = models.PositiveSmallIntegerField(default=2)
+    advance_per_table = models.PositiveSmallIntegerField(
+        default=2, help_text="Knock-out: how many of each table go on."
+    )
+    rounds = models.PositiveSmallIntegerField(
+        default=0, help_text="Rounds kind: rounds before the cut."
+    )
+    cut = models.PositiveSmallIntegerField(
+        default=0, help_text="Rounds kind: how many go to the semi-final (0: straight to a final)."
+    )
+    seeding = models.CharField(max_length=8, choices=Seeding.choices, default=Seeding.RANDOM)
+    avoid_same_club = models.BooleanField(default=False)
+    max_entries = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Entries beyond this are waitlisted."
+    )
+    entry_fee_minor = models.BigIntegerField(default=0)
+    club_fee_minor = models.BigIntegerField(
+        default=0, help_text="The club's share of each entry fee."
+    )
+    late_entry_until_round = models.PositiveSmallIntegerField(
+        default=1, help_text="Entries are taken until this round is drawn."
+    )
+    payout = models.JSONField(
+        default=list, help_text="A payout structure's name, or percentages by place."
+    )
+    seed = models.BigIntegerField(default=0, help_text="The random seed of its draws.")
+    session = models.ForeignKey(
+        Session, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    purse = models.OneToOneField(
+        Game, on_delete=models.PROTECT, null=True, blank=True, related_name="purse_of"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(table_min__gte=2)
+                & Q(table_max__lte=6)
+                & Q(table_min__lte=models.F("table_max")),
+                name="tournament_table_sizes",
+            ),
+            models.CheckConstraint(
+                condition=Q(club_fee_minor__lte=models.F("entry_fee_minor"))
+                & Q(club_fee_minor__gte=0),
+                name="tournament_club_fee_within_fee",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"
+        WAITLISTED = "waitlisted", "Waitlisted"
+        CHECKED_IN = "checked_in", "Checked in"
+        ACTIVE = "active", "Playing"
+        ELIMINATED = "eliminated", "Out"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        DISQUALIFIED = "disqualified", "Disqualified"
+        NO_SHOW = "no_show", "No-show"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTERED)
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    rating = models.FloatField(null=True, blank=True, help_text="Ordinal when seeded.")
+    affiliation = models.CharField(
+        max_length=120, blank=True, help_text="The player's home club, for same-club avoidance."
+    )
+    place = models.PositiveIntegerField(null=True, blank=True)
+    prize_minor = models.BigIntegerField(default=0)
+    out_in_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    table_place = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Place at the table the entrant went out from."
+    )
+    remarks = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="entry_once")]
+        ordering = ["tournament_id", "seed", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+
+class Round(models.Model):
+    class Stage(models.TextChoices):
+        ROUND = "round", "Round"
+        SEMIFINAL = "semifinal", "Semi-final"
+        FINAL = "final", "Final"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Drawn, not released"
+        RELEASED = "released", "Being played"
+        COMPLETE = "complete", "Complete"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    stage = models.CharField(max_length=12, choices=Stage.choices, default=Stage.ROUND)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    draw = models.JSONField(default=dict, help_text='{"tables": [[entry ids]], "byes": [ids]}')
+    cost = models.JSONField(default=dict, help_text="The draw's repeat and same-club pairs.")
+    advanced = models.JSONField(default=list, help_text="Entry ids who went on.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_once")
+        ]
+        ordering = ["tournament_id", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.get_stage_display()} {self.number} of {self.tournament}"
+
+
+class RoundTable(models.Model):
+    """A table of a released round: its game, and any tie-breaker game played at it for the
+    places across the cut."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="round_table")
+    tiebreaker = models.OneToOneField(
+        Game, on_delete=models.PROTECT, null=True, blank=True, related_name="tiebreak_of"
+    )
+    outcome = models.JSONField(
+        default=dict,
+        help_text='{"advancing": [player ids], "out": {"id": place}, "tied": [...], "left": n}',
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="round_table_number_once")
+        ]
+        ordering = ["round_id", "number"]
+
+    def __str__(self) -> str:
+        return f"table {self.number} of {self.round}"

@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from tournaments.models import Entry, Tournament
+
+BIG = 2**62  # money fits a 64-bit column
+
+
+class TournamentCreateInput(serializers.Serializer[dict]):
+    name = serializers.CharField(max_length=120)
+    kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default="knockout")
+    preset = serializers.IntegerField(min_value=1, help_text="What each table plays.")
+    final_preset = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    table_max = serializers.IntegerField(min_value=2, max_value=6, default=6)
+    table_min = serializers.IntegerField(min_value=2, max_value=6, default=2)
+    advance_per_table = serializers.IntegerField(min_value=1, max_value=5, default=2)
+    rounds = serializers.IntegerField(min_value=0, max_value=50, default=0)
+    cut = serializers.IntegerField(min_value=0, max_value=1000, default=0)
+    seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, default="random")
+    avoid_same_club = serializers.BooleanField(default=False)
+    max_entries = serializers.IntegerField(min_value=2, max_value=100_000, required=False)
+    entry_fee_minor = serializers.IntegerField(min_value=0, max_value=BIG, default=0)
+    club_fee_minor = serializers.IntegerField(min_value=0, max_value=BIG, default=0)
+    late_entry_until_round = serializers.IntegerField(min_value=1, max_value=50, default=1)
+    payout = serializers.JSONField(
+        default="by_field",
+        help_text="winner_takes_all, seventy_thirty, top_quarter, by_field, or a list of "
+        "percentages by place (adding up to 100).",
+    )
+    seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
+
+
+class EntryInput(serializers.Serializer[dict]):
+    player = serializers.IntegerField(min_value=1)
+    affiliation = serializers.CharField(max_length=120, required=False, allow_blank=True)
+
+
+class RemarksInput(serializers.Serializer[dict]):
+    remarks = serializers.CharField(max_length=200, required=False, allow_blank=True)
+
+
+class StartInput(serializers.Serializer[dict]):
+    seeds = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False,
+        help_text="Manual seeding: entry ids, best first.",
+    )  # fmt: skip
+
+
+class SwapInput(serializers.Serializer[dict]):
+    first = serializers.IntegerField(min_value=1, help_text="An entry id.")
+    second = serializers.IntegerField(min_value=1, help_text="Another entry id.")
+
+
+class EntryOutput(serializers.ModelSerializer[Entry]):
+    name = serializers.CharField(source="player.name")
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id", "player", "name", "status", "seed", "rating", "affiliation", "place",
+            "prize_minor", "out_in_round", "table_place", "remarks",
+        ]  # fmt: skip
+
+
+class TournamentOutput(serializers.ModelSerializer[Tournament]):
+    class Meta:
+        model = Tournament
+        fields = [
+            "id", "name", "kind", "status", "preset", "final_preset", "table_max", "table_min",
+            "advance_per_table", "rounds", "cut", "seeding", "avoid_same_club", "max_entries",
+            "entry_fee_minor", "club_fee_minor", "late_entry_until_round", "payout", "seed",
+            "session", "purse", "created_at", "started_at", "finished_at",
+        ]  # fmt: skip
+
+
+class TableOutput(serializers.Serializer[dict]):
+    number = serializers.IntegerField()
+    game = serializers.IntegerField(allow_null=True, help_text="Null while the round is drawn.")
+    players = serializers.ListField(child=serializers.IntegerField(), help_text="Seat order.")
+    status = serializers.CharField(help_text="draft, playing, finished, tiebreaker, settled.")
+    tiebreaker = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Players who must play a tie-breaker."
+    )
+    tiebreaker_game = serializers.IntegerField(allow_null=True)
+
+
+class RoundOutput(serializers.Serializer[dict]):
+    number = serializers.IntegerField()
+    stage = serializers.CharField()
+    status = serializers.CharField()
+    cost = serializers.DictField(help_text="The draw's repeat and same-club pairs.")
+    advanced = serializers.ListField(child=serializers.IntegerField())
+    byes = serializers.ListField(child=serializers.IntegerField())
+    tables = TableOutput(many=True)
+
+
+class PlaceOutput(serializers.Serializer[dict]):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    place = serializers.IntegerField()
+    prize_minor = serializers.IntegerField()
+
+
+class TournamentDetailOutput(serializers.Serializer[dict]):
+    id = serializers.IntegerField(source="tournament.pk")
+    status = serializers.CharField(source="tournament.status")
+    tournament = TournamentOutput()
+    prize_pool_minor = serializers.IntegerField()
+    entries = EntryOutput(many=True)
+    rounds = RoundOutput(many=True)
+    places = PlaceOutput(many=True)

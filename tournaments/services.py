@@ -1,0 +1,788 @@
+"""Every write of a tournament: creating it, entries (waitlist, check-in, withdrawal,
+disqualification, late entry), the start and its seeding, drawing, swapping and releasing
+rounds, reacting when a table's game ends (advancement, tie-breakers, the next round), the final
+places and prizes, cancelling. Keyword-only, atomic, audited; the tournament's row is locked
+before any decision about it.
+
+Money goes through the tournament's purse (``scoring``'s purse game): entry fees in, refunds
+and prizes out, the club's fee to the club, all in the ledger."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from clubs.audit import audit_record
+from clubs.models import Club, Player
+from config.errors import Conflict, InvalidInput, NotFoundError
+from rules import knockout, prizes
+from rules.errors import RuleViolation
+from rules.ratings import initial_skill
+from rules.seating import TABLE_LIMITS, plan_seating
+from scoring import services as scoring_services
+from scoring.formats import GameEnd, handler_for
+from scoring.formats.reads import player_paid_in
+from scoring.lifecycle import game_end, game_finishing_order
+from scoring.models import Game, Quantity, Rating, RulePreset
+from scoring.standings import standings_recompute
+from tournaments.models import Entry, Round, RoundTable, Tournament
+
+E = Entry.Status
+PLAYING = (E.ACTIVE,)
+#: Entrants whose fee is in the purse and who are counted for the prizes.
+PAID = (E.REGISTERED, E.CHECKED_IN, E.ACTIVE, E.ELIMINATED, E.WITHDRAWN, E.DISQUALIFIED,
+        E.NO_SHOW)  # fmt: skip
+
+
+def _audit(tournament: Tournament, actor: AbstractBaseUser | None, action: str, **after: Any):
+    audit_record(
+        actor=actor, club=tournament.club, action=f"tournament.{action}", obj=tournament,
+        after=after,
+    )  # fmt: skip
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    return (
+        Tournament.objects.select_for_update()
+        .select_related("club", "preset", "final_preset", "session", "purse")
+        .get(pk=tournament.pk)
+    )
+
+
+def _refuse(exc: RuleViolation, field: str) -> InvalidInput:
+    return InvalidInput(f"{field}: {exc.message}", code=exc.code, details={"token": exc.token})
+
+
+# --- creating ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    club: Club,
+    actor: AbstractBaseUser,
+    name: str,
+    preset: RulePreset,
+    kind: str = Tournament.Kind.KNOCKOUT,
+    final_preset: RulePreset | None = None,
+    table_max: int = 6,
+    table_min: int = 2,
+    advance_per_table: int = 2,
+    rounds: int = 0,
+    cut: int = 0,
+    seeding: str = Tournament.Seeding.RANDOM,
+    avoid_same_club: bool = False,
+    max_entries: int | None = None,
+    entry_fee_minor: int = 0,
+    club_fee_minor: int = 0,
+    late_entry_until_round: int = 1,
+    payout: str | list[Any] = "by_field",
+    seed: int | None = None,
+) -> Tournament:
+    """A tournament open for entries, with its own session and purse."""
+    name = " ".join(name.split())
+    if not name:
+        raise InvalidInput("name: give the tournament a name")
+    for field, chosen in (("preset", preset), ("final_preset", final_preset)):
+        if chosen is not None and chosen.club_id not in (None, club.pk):
+            raise InvalidInput(f"{field}: not a preset of this club")
+        if chosen is not None and not handler_for(chosen.format).family:
+            raise InvalidInput(f"{field}: a table plays a game format, not a {chosen.format}")
+    low, high = TABLE_LIMITS
+    if not low <= table_max <= high:
+        raise InvalidInput(f"table_max: a table seats {low} to {high}, not {table_max}")
+    if not low <= table_min <= table_max:
+        raise InvalidInput(f"table_min: must be {low} to table_max ({table_max}), not {table_min}")
+    if kind == Tournament.Kind.KNOCKOUT and not 1 <= advance_per_table < table_max:
+        raise InvalidInput(
+            f"advance_per_table: 1 to {table_max - 1} of a table of {table_max} go on, "
+            f"not {advance_per_table}"
+        )
+    if kind == Tournament.Kind.ROUNDS and rounds < 1:
+        raise InvalidInput("rounds: a rounds tournament plays one round or more before its cut")
+    if not 0 <= club_fee_minor <= entry_fee_minor:
+        raise InvalidInput("club_fee_minor: the club's share is 0 to the entry fee")
+    try:
+        prizes.payout_percentages(payout, 1)
+    except RuleViolation as exc:
+        raise _refuse(exc, "payout") from None
+    session = scoring_services.session_create(club=club, actor=actor, name=name)
+    purse = scoring_services.purse_open(session=session, actor=actor, preset=preset)
+    tournament = Tournament.objects.create(
+        club=club, name=name, kind=kind, status=Tournament.Status.REGISTRATION, preset=preset,
+        final_preset=final_preset, table_max=table_max, table_min=table_min,
+        advance_per_table=advance_per_table, rounds=rounds, cut=cut, seeding=seeding,
+        avoid_same_club=avoid_same_club, max_entries=max_entries,
+        entry_fee_minor=entry_fee_minor, club_fee_minor=club_fee_minor,
+        late_entry_until_round=late_entry_until_round, payout=payout,
+        seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
+        session=session, purse=purse, created_by=actor,
+    )  # fmt: skip
+    _audit(tournament, actor, "create", kind=kind, preset=preset.pk, seed=tournament.seed)
+    return tournament
+
+
+# --- entries -------------------------------------------------------------------------------------
+
+
+def _current_round(tournament: Tournament) -> Round | None:
+    return tournament.round_set.order_by("-number").first()
+
+
+@transaction.atomic
+def entry_add(
+    *, tournament: Tournament, actor: AbstractBaseUser, player: Player, affiliation: str = ""
+) -> Entry:
+    """Register a player: the fee goes into the purse; beyond ``max_entries`` the player waits.
+    Once running, a late entry is taken until ``late_entry_until_round`` is drawn and while it
+    is a draft: the player sits at the table of that draw where they cost least."""
+    tournament = _lock(tournament)
+    if player.club_id != tournament.club_id or not player.active:
+        raise InvalidInput(f"player: {player.name!r} is not an active player of this club")
+    if tournament.entries.filter(player=player).exists():
+        raise Conflict(f"player: {player.name!r} is already entered", code="already_entered")
+    late = tournament.status == Tournament.Status.RUNNING
+    current = _current_round(tournament) if late else None
+    if late and (
+        current is None
+        or current.status != Round.Status.DRAFT
+        or current.number > tournament.late_entry_until_round
+    ):
+        raise Conflict(
+            f"entries closed: late entry is taken until round {tournament.late_entry_until_round}"
+            " is released",
+            code="entries_closed",
+        )
+    if not late and tournament.status != Tournament.Status.REGISTRATION:
+        raise Conflict(f"entries closed: the tournament is {tournament.get_status_display()}")
+    taken = tournament.entries.filter(status__in=PAID).exclude(status=E.WITHDRAWN).count()
+    full = tournament.max_entries is not None and taken >= tournament.max_entries
+    status = E.WAITLISTED if full else (E.ACTIVE if late else E.REGISTERED)
+    if late and full:
+        raise Conflict("the tournament is full", code="tournament_full")
+    entry = Entry.objects.create(
+        tournament=tournament, player=player, status=status, affiliation=affiliation.strip()
+    )
+    if status != E.WAITLISTED:
+        _pay(tournament, actor, entry)
+    if late:
+        assert current is not None
+        entry.seed = (tournament.entries.exclude(seed=None).count() or 0) + 1
+        entry.save(update_fields=["seed"])
+        _seat_late(tournament, current, entry)
+    _audit(tournament, actor, "entry", player=player.pk, status=status)
+    return entry
+
+
+def _pay(tournament: Tournament, actor: AbstractBaseUser | None, entry: Entry) -> None:
+    assert tournament.purse is not None
+    scoring_services.purse_pay_in(
+        game=tournament.purse, actor=actor, player=entry.player,  # type: ignore[arg-type]
+        fee_minor=tournament.entry_fee_minor,
+    )  # fmt: skip
+
+
+def _entry(tournament: Tournament, entry_id: int) -> Entry:
+    entry = tournament.entries.select_for_update().filter(pk=entry_id).first()
+    if entry is None:
+        raise NotFoundError(f"no entry #{entry_id} in {tournament.name}")
+    return entry
+
+
+@transaction.atomic
+def entry_check_in(*, tournament: Tournament, actor: AbstractBaseUser, entry_id: int) -> Entry:
+    tournament = _lock(tournament)
+    entry = _entry(tournament, entry_id)
+    if tournament.status != Tournament.Status.REGISTRATION or entry.status != E.REGISTERED:
+        raise Conflict(
+            f"{entry.player.name} is {entry.get_status_display().lower()}; only a registered "
+            "entrant checks in, before the start",
+            code="not_registered",
+        )
+    entry.status = E.CHECKED_IN
+    entry.save(update_fields=["status"])
+    _audit(tournament, actor, "check_in", entry=entry.pk)
+    return entry
+
+
+@transaction.atomic
+def entry_withdraw(
+    *, tournament: Tournament, actor: AbstractBaseUser, entry_id: int, disqualify: bool = False,
+    remarks: str = "",
+) -> Entry:  # fmt: skip
+    """An entrant leaves (or is disqualified). Before the start the fee goes back and the first
+    waitlisted player takes the place; once running the fee stays, the entrant goes on no
+    further (their seat's result at a table in play stands: they can no longer advance)."""
+    tournament = _lock(tournament)
+    entry = _entry(tournament, entry_id)
+    closed = (E.WITHDRAWN, E.DISQUALIFIED, E.NO_SHOW, E.ELIMINATED)
+    if entry.status in closed or tournament.status in (
+        Tournament.Status.FINISHED, Tournament.Status.CANCELLED,
+    ):  # fmt: skip
+        raise Conflict(f"{entry.player.name} is {entry.get_status_display().lower()} already")
+    before_start = tournament.status == Tournament.Status.REGISTRATION
+    paid = entry.status != E.WAITLISTED
+    entry.status = E.DISQUALIFIED if disqualify else E.WITHDRAWN
+    entry.remarks = remarks.strip()[:200]
+    entry.save(update_fields=["status", "remarks"])
+    refunded = 0
+    if before_start and paid:
+        assert tournament.purse is not None
+        refunded = scoring_services.purse_refund(
+            game=tournament.purse, actor=actor, player=entry.player
+        )
+        waiting = tournament.entries.filter(status=E.WAITLISTED).order_by("created_at", "id")
+        promoted = waiting.first()
+        if promoted is not None:
+            promoted.status = E.REGISTERED
+            promoted.save(update_fields=["status"])
+            _pay(tournament, actor, promoted)
+    else:
+        current = _current_round(tournament)
+        if current is not None and current.status == Round.Status.DRAFT:
+            _unseat(current, entry.pk)
+    _audit(
+        tournament, actor, "disqualify" if disqualify else "withdraw", entry=entry.pk,
+        refund_minor=refunded, remarks=entry.remarks,
+    )  # fmt: skip
+    return entry
+
+
+# --- the start and the draws ---------------------------------------------------------------------
+
+
+def _family(tournament: Tournament) -> str:
+    return handler_for(tournament.preset.format).family
+
+
+@transaction.atomic
+def tournament_start(
+    *, tournament: Tournament, actor: AbstractBaseUser, seeds: Sequence[int] | None = None
+) -> Round:
+    """Close the entries, seed the field and draw the first round (a draft to look at, swap and
+    release). When anyone checked in, those who did not are no-shows. ``seeds``: the entry ids
+    best first, for manual seeding."""
+    tournament = _lock(tournament)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise Conflict(f"the tournament is {tournament.get_status_display().lower()}")
+    entries = list(tournament.entries.filter(status__in=[E.REGISTERED, E.CHECKED_IN]))
+    if any(entry.status == E.CHECKED_IN for entry in entries):
+        for entry in entries:
+            if entry.status == E.REGISTERED:
+                entry.status = E.NO_SHOW
+                entry.save(update_fields=["status"])
+        entries = [entry for entry in entries if entry.status == E.CHECKED_IN]
+    if len(entries) < max(2, tournament.table_min):
+        raise Conflict(
+            f"{len(entries)} player(s) to play: a tournament needs at least "
+            f"{max(2, tournament.table_min)}",
+            code="too_few_players",
+        )
+    ordered = _seeded(tournament, entries, seeds)
+    for number, entry in enumerate(ordered, start=1):
+        entry.seed = number
+        entry.status = E.ACTIVE
+    Entry.objects.bulk_update(ordered, ["seed", "status", "rating"])
+    tournament.status = Tournament.Status.RUNNING
+    tournament.started_at = timezone.now()
+    tournament.save(update_fields=["status", "started_at"])
+    first = _draw(tournament, 1, _stage_for(tournament, len(ordered), 1), [e.pk for e in ordered])
+    _audit(tournament, actor, "start", entries=len(ordered), seeding=tournament.seeding)
+    return first
+
+
+def _seeded(
+    tournament: Tournament, entries: list[Entry], seeds: Sequence[int] | None
+) -> list[Entry]:
+    rng = random.Random(tournament.seed)
+    rng.shuffle(entries)  # random, and the order among equals otherwise
+    if tournament.seeding == Tournament.Seeding.RATING:
+        start = initial_skill().ordinal
+        found = dict(
+            Rating.objects.filter(
+                player_id__in=[e.player_id for e in entries], family=_family(tournament)
+            ).values_list("player_id", "ordinal")
+        )
+        for entry in entries:
+            entry.rating = found.get(entry.player_id, start)
+        entries.sort(key=lambda e: -(e.rating or 0.0))
+    elif tournament.seeding == Tournament.Seeding.MANUAL:
+        given = list(seeds or [])
+        position = {entry_id: index for index, entry_id in enumerate(given)}
+        unknown = [s for s in given if s not in {e.pk for e in entries}]
+        if unknown:
+            raise InvalidInput(f"seeds: entry #{unknown[0]} is not playing", code="bad_seed")
+        entries.sort(key=lambda e: position.get(e.pk, len(given)))
+    return entries
+
+
+def _stage_for(tournament: Tournament, players: int, number: int) -> str:
+    rounds_kind = tournament.kind == Tournament.Kind.ROUNDS
+    if rounds_kind and number <= tournament.rounds:
+        return Round.Stage.ROUND
+    if players <= tournament.table_max:
+        return Round.Stage.FINAL
+    return Round.Stage.SEMIFINAL if rounds_kind else Round.Stage.ROUND
+
+
+def _history(tournament: Tournament) -> list[list[int]]:
+    """Every table played so far, as entry ids, oldest first."""
+    tables = []
+    for past in tournament.round_set.exclude(status=Round.Status.DRAFT).order_by("number"):
+        tables += [list(table) for table in past.draw.get("tables", [])]
+    return tables
+
+
+def _draw(tournament: Tournament, number: int, stage: str, players: list[int]) -> Round:
+    """Seat ``players`` (entry ids, best seed first) as round ``number``: a draft."""
+    affiliations = dict(tournament.entries.filter(pk__in=players).values_list("pk", "affiliation"))
+    clubs = {pid: club for pid, club in affiliations.items() if club}
+    if stage == Round.Stage.FINAL:
+        tables, byes, repeats, same_club = [list(players)], [], 0, 0
+    elif stage == Round.Stage.SEMIFINAL:  # by rank, dealt in turn: 1-3-5-7 / 2-4-6-8
+        count = -(-len(players) // tournament.table_max)
+        tables = [list(players[i::count]) for i in range(count)]
+        byes, repeats, same_club = [], 0, 0
+    else:
+        try:
+            plan = plan_seating(
+                players, table_max=tournament.table_max, table_min=tournament.table_min,
+                rounds=1, seed=tournament.seed + number, history=_history(tournament),
+                clubs=clubs, avoid_same_club=tournament.avoid_same_club,
+            )  # fmt: skip
+        except RuleViolation as exc:
+            raise Conflict(exc.message, code=exc.code) from None
+        tables = [list(table) for table in plan.rounds[0]]
+        byes = list(plan.byes[0])
+        repeats, same_club = plan.repeat_pairs, plan.same_club_pairs
+    draft = Round.objects.create(
+        tournament=tournament, number=number, stage=stage,
+        draw={"tables": tables, "byes": byes},
+        cost={"repeat_pairs": repeats, "same_club_pairs": same_club},
+    )  # fmt: skip
+    draft.cost = draw_cost(tournament, draft)
+    draft.save(update_fields=["cost"])
+    return draft
+
+
+def draw_cost(tournament: Tournament, draft: Round) -> dict[str, Any]:
+    """The draw's repeat meetings (against the rounds played) and same-club pairs, with the
+    pairs named."""
+    met: dict[frozenset[int], int] = {}
+    for table in _history(tournament):
+        for pair in combinations(table, 2):
+            met[frozenset(pair)] = met.get(frozenset(pair), 0) + 1
+    clubs = dict(tournament.entries.values_list("pk", "affiliation"))
+    again, same = [], []
+    for table in draft.draw.get("tables", []):
+        for a, b in combinations(table, 2):
+            if met.get(frozenset((a, b))):
+                again.append(sorted((a, b)))
+            if clubs.get(a) and clubs.get(a) == clubs.get(b):
+                same.append(sorted((a, b)))
+    return {
+        "repeat_pairs": len(again),
+        "same_club_pairs": len(same),
+        "again": again,
+        "same_club": same,
+    }
+
+
+def _seat_late(tournament: Tournament, draft: Round, entry: Entry) -> None:
+    """A late entrant sits where the draw costs least: at the table with room whose players it
+    met least (and fewest of its club), else the draft is drawn again with everyone."""
+    tables = draft.draw["tables"]
+    with_room = [t for t, table in enumerate(tables) if len(table) < tournament.table_max]
+    if with_room:
+
+        def cost(t: int) -> tuple[int, int]:
+            trial = Round(draw={"tables": [tables[t] + [entry.pk]]})
+            found = draw_cost(tournament, trial)
+            return found["repeat_pairs"], found["same_club_pairs"]
+
+        best = min(with_room, key=lambda t: (cost(t), len(tables[t]), t))
+        tables[best].append(entry.pk)
+        draft.draw = {"tables": tables, "byes": draft.draw.get("byes", [])}
+    else:
+        players = [p for table in tables for p in table] + draft.draw.get("byes", [])
+        players.append(entry.pk)
+        seeds = dict(tournament.entries.filter(pk__in=players).values_list("pk", "seed"))
+        players.sort(key=lambda p: seeds.get(p) or 10**9)
+        number, stage = draft.number, draft.stage
+        draft.delete()
+        draft = _draw(tournament, number, stage, players)
+    draft.cost = draw_cost(tournament, draft)
+    draft.save(update_fields=["draw", "cost"])
+
+
+def _unseat(draft: Round, entry_id: int) -> None:
+    tables = [[p for p in table if p != entry_id] for table in draft.draw["tables"]]
+    draft.draw = {
+        "tables": [table for table in tables if table],
+        "byes": [p for p in draft.draw.get("byes", []) if p != entry_id],
+    }
+    draft.save(update_fields=["draw"])
+
+
+def _round(tournament: Tournament, number: int) -> Round:
+    found = tournament.round_set.select_for_update().filter(number=number).first()
+    if found is None:
+        raise NotFoundError(f"no round {number} in {tournament.name}")
+    return found
+
+
+@transaction.atomic
+def round_swap(
+    *, tournament: Tournament, actor: AbstractBaseUser, number: int, first: int, second: int
+) -> Round:
+    """Swap two entrants of a draft draw (between tables, or with a bye); the cost is shown
+    again."""
+    tournament = _lock(tournament)
+    draft = _round(tournament, number)
+    if draft.status != Round.Status.DRAFT:
+        raise Conflict(f"round {number} is released: its tables are games being played")
+    places = {}
+    for t, table in enumerate(draft.draw["tables"]):
+        for s, entry_id in enumerate(table):
+            places[entry_id] = ("tables", t, s)
+    for s, entry_id in enumerate(draft.draw.get("byes", [])):
+        places[entry_id] = ("byes", None, s)
+    for entry_id in (first, second):
+        if entry_id not in places:
+            raise InvalidInput(f"entry #{entry_id} is not in round {number}", code="not_drawn")
+    draw = {"tables": [list(t) for t in draft.draw["tables"]], "byes": list(draft.draw["byes"])}
+
+    def put(place: tuple[str, int | None, int], value: int) -> None:
+        kind, t, s = place
+        if kind == "tables":
+            assert t is not None
+            draw["tables"][t][s] = value
+        else:
+            draw["byes"][s] = value
+
+    put(places[first], second)
+    put(places[second], first)
+    draft.draw = draw
+    draft.cost = draw_cost(tournament, draft)
+    draft.save(update_fields=["draw", "cost"])
+    _audit(tournament, actor, "swap", round=number, first=first, second=second)
+    return draft
+
+
+@transaction.atomic
+def round_release(*, tournament: Tournament, actor: AbstractBaseUser, number: int) -> Round:
+    """Release a draft round: each table becomes a game of the tournament's session."""
+    tournament = _lock(tournament)
+    draft = _round(tournament, number)
+    if draft.status != Round.Status.DRAFT:
+        raise Conflict(f"round {number} is already released")
+    preset = tournament.preset
+    if draft.stage == Round.Stage.FINAL and tournament.final_preset is not None:
+        preset = tournament.final_preset
+    players = dict(tournament.entries.values_list("pk", "player_id"))
+    roster = {p.pk: p for p in Player.objects.filter(pk__in=players.values())}
+    assert tournament.session is not None
+    for index, table in enumerate(draft.draw["tables"], start=1):
+        name = "Final" if draft.stage == Round.Stage.FINAL else f"R{number} T{index}"
+        at = scoring_services.table_create(session=tournament.session, actor=actor, name=name)
+        game = scoring_services.game_create(
+            table=at, actor=actor, preset=preset,
+            players=[roster[players[entry_id]] for entry_id in table],
+        )  # fmt: skip
+        RoundTable.objects.create(round=draft, number=index, game=game)
+    draft.status = Round.Status.RELEASED
+    draft.save(update_fields=["status"])
+    _audit(tournament, actor, "release", round=number, tables=len(draft.draw["tables"]))
+    return draft
+
+
+# --- a table's game ends -------------------------------------------------------------------------
+
+
+def _tiebreak_preset(tournament: Tournament) -> RulePreset:
+    """A tie-breaker is one deal (or game) of the table's family, between the tied players."""
+    key = "sabra" if _family(tournament) == "rummikub" else "points"
+    return RulePreset.objects.filter(club=None, key=key).order_by("-version").first()  # type: ignore[return-value]
+
+
+@transaction.atomic
+def table_game_ended(*, game_id: int) -> str:
+    """A game of a tournament ended (a table's, or a tie-breaker's): settle the table, and when
+    every table of the round is settled, complete the round: the next round drawn, or the
+    tournament finished. Idempotent: a table already settled is left alone."""
+    table = (
+        RoundTable.objects.filter(game_id=game_id).first()
+        or RoundTable.objects.filter(tiebreaker_id=game_id).first()
+    )
+    if table is None:
+        return "not a tournament table"
+    tournament = _lock(table.round.tournament)
+    table = RoundTable.objects.select_for_update().select_related("round", "game").get(pk=table.pk)
+    played = table.round
+    if played.status != Round.Status.RELEASED:
+        return "round already complete"
+    result = _settle_table(tournament, table)
+    if result != "settled":
+        return result
+    if played.tables.exclude(outcome__has_key="advancing").exists() or any(
+        t.outcome.get("tied") for t in played.tables.all()
+    ):
+        return "waiting for other tables"
+    _complete_round(tournament, played)
+    return "round complete"
+
+
+def _ranks_at(game: Game, entry_of: dict[int, int]) -> dict[int, int] | None:
+    """A finished game's places by entry id, or ``None`` while it is open or had no result."""
+    order = game_finishing_order(game=game)
+    if order is None:
+        return None
+    return {entry_of[player]: place for player, place in order.items() if player in entry_of}
+
+
+def _settle_table(tournament: Tournament, table: RoundTable) -> str:
+    entry_of = dict(tournament.entries.values_list("player_id", "pk"))
+    gone = set(
+        tournament.entries.filter(status__in=[E.WITHDRAWN, E.DISQUALIFIED]).values_list(
+            "pk", flat=True
+        )
+    )
+    game = Game.objects.get(pk=table.game_id)
+    ranks = _ranks_at(game, entry_of)
+    if ranks is None:
+        return "table still playing"
+    if table.tiebreaker_id and table.outcome.get("tied"):
+        tiebreak = Game.objects.get(pk=table.tiebreaker_id)
+        tied_ranks = _ranks_at(tiebreak, entry_of)
+        if tied_ranks is None:
+            return "tie-breaker still playing"
+        before = knockout.TableOutcome(
+            tuple(table.outcome["advancing"]),
+            {int(k): v for k, v in table.outcome["out"].items()},
+            tuple(table.outcome["tied"]),
+            table.outcome["left"],
+        )
+        outcome = knockout.after_tiebreaker(before, tied_ranks)
+    else:
+        # Who left the tournament cannot go on: the cut is made among those still in.
+        staying = {entry: place for entry, place in ranks.items() if entry not in gone}
+        advance = _advance_at(tournament, table.round, len(ranks))
+        outcome = (
+            knockout.table_outcome(staying, advance)
+            if staying
+            else knockout.TableOutcome((), {}, (), 0)
+        )
+        outcome.out.update({entry: ranks[entry] for entry in gone if entry in ranks})
+    table.outcome = {
+        "ranks": {str(k): v for k, v in ranks.items()},  # the game's own order
+        "advancing": list(outcome.advancing),
+        "out": {str(k): v for k, v in outcome.out.items()},
+        "tied": list(outcome.tied),
+        "left": outcome.places_left,
+    }
+    if outcome.tied:
+        players = dict(tournament.entries.values_list("pk", "player"))
+        roster = {p.pk: p for p in Player.objects.filter(pk__in=[players[e] for e in outcome.tied])}
+        tiebreak = scoring_services.game_create(
+            table=game.table, actor=tournament.created_by,  # type: ignore[arg-type]
+            preset=_tiebreak_preset(tournament),
+            players=[roster[players[e]] for e in outcome.tied],
+        )  # fmt: skip
+        table.tiebreaker = tiebreak
+        table.save(update_fields=["outcome", "tiebreaker"])
+        _audit(tournament, None, "tiebreaker", table=table.pk, players=list(outcome.tied))
+        return "tie-breaker needed"
+    table.save(update_fields=["outcome"])
+    return "settled"
+
+
+def _advance_at(tournament: Tournament, played: Round, size: int) -> int:
+    """How many go on from a table of ``size``: the tournament's number, but at least one goes
+    out of every table while the field is larger than a final table (else the round would not
+    shrink it); at a final, everyone is placed."""
+    if played.stage == Round.Stage.FINAL:
+        return size
+    if tournament.kind == Tournament.Kind.ROUNDS and played.stage == Round.Stage.ROUND:
+        return size  # rounds before the cut eliminate nobody
+    return max(1, min(tournament.advance_per_table, size - 1))
+
+
+def _complete_round(tournament: Tournament, played: Round) -> None:
+    tables = list(played.tables.all())
+    advancing = [e for t in tables for e in t.outcome["advancing"]] + played.draw.get("byes", [])
+    played.advanced = advancing
+    played.status = Round.Status.COMPLETE
+    played.save(update_fields=["advanced", "status"])
+    if played.stage == Round.Stage.FINAL:
+        _finish(tournament, played)
+        return
+    out = {int(k): v for t in tables for k, v in t.outcome["out"].items()}
+    for entry in tournament.entries.filter(pk__in=out, status=E.ACTIVE):
+        entry.status = E.ELIMINATED
+        entry.out_in_round = played.number
+        entry.table_place = out[entry.pk]
+        entry.save(update_fields=["status", "out_in_round", "table_place"])
+    survivors = list(
+        tournament.entries.filter(pk__in=advancing, status=E.ACTIVE).order_by("seed", "id")
+    )
+    if tournament.kind == Tournament.Kind.ROUNDS and played.stage == Round.Stage.ROUND:
+        survivors = _after_rounds(tournament, played, survivors)
+    number = played.number + 1
+    _draw(tournament, number, _stage_for(tournament, len(survivors), number),
+          [e.pk for e in survivors])  # fmt: skip
+    _audit(tournament, None, "round_complete", round=played.number, advanced=len(survivors))
+
+
+def _after_rounds(tournament: Tournament, played: Round, survivors: list[Entry]) -> list[Entry]:
+    """Rounds kind: after the last round before the cut, the top ``cut`` by the tournament's
+    points so far go on (seeded by them); the rest are out, placed by those points."""
+    if played.number < tournament.rounds:
+        return survivors
+    points = _points_so_far(tournament)
+    ordered = sorted(survivors, key=lambda e: (-points.get(e.player_id, 0), e.seed or 0))
+    keep = tournament.cut or tournament.table_max
+    for place, entry in enumerate(ordered[keep:], start=keep + 1):
+        entry.status = E.ELIMINATED
+        entry.out_in_round = played.number
+        entry.table_place = place
+        entry.save(update_fields=["status", "out_in_round", "table_place"])
+    return ordered[:keep]
+
+
+def _points_so_far(tournament: Tournament) -> dict[int, int]:
+    """Each player's net points over the tournament's played tables, from the ledger."""
+    assert tournament.session is not None
+    found = standings_recompute(scope="session", scope_id=tournament.session.pk)
+    return {pid: values["points"] for pid, values in found.items()}
+
+
+def _finish(tournament: Tournament, final: Round) -> None:
+    """The final's order and the rounds before it place everyone; prizes are paid."""
+    (table,) = list(final.tables.all())
+    final_ranks = {int(k): v for k, v in table.outcome["ranks"].items()}
+    knocked: list[dict[int, int]] = []
+    for past in tournament.round_set.exclude(pk=final.pk).order_by("number"):
+        knocked.append(
+            dict(
+                tournament.entries.filter(out_in_round=past.number).values_list("pk", "table_place")
+            )
+        )
+    places = knockout.final_places(final_ranks, knocked)
+    assert tournament.purse is not None
+    # The entrants whose fee is in the purse (not those refunded before the start).
+    entrants = sum(1 for paid in player_paid_in(tournament.purse, Quantity.MONEY).values() if paid)
+    entrants = entrants if tournament.entry_fee_minor else len(places)
+    pool = prizes.prize_pool_of(entrants, tournament.entry_fee_minor, tournament.club_fee_minor)
+    percentages = prizes.payout_percentages(tournament.payout, entrants)
+    won = prizes.prizes(pool, percentages, places) if places else {}
+    for entry in tournament.entries.filter(pk__in=places):
+        entry.place = places[entry.pk]
+        entry.prize_minor = won.get(entry.pk, 0)
+        entry.save(update_fields=["place", "prize_minor"])
+    player_of = dict(tournament.entries.values_list("pk", "player_id"))
+    shares = {player_of[e]: amount for e, amount in won.items() if amount}
+    game_end(game=tournament.purse, actor=None, end=GameEnd.PLAYED_OUT, shares=shares)
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+    _audit(tournament, None, "finish", places=len(places), prizes_minor=sum(won.values()))
+
+
+@transaction.atomic
+def tournament_cancel(*, tournament: Tournament, actor: AbstractBaseUser) -> Tournament:
+    """Call the tournament off: every fee goes back; games in play are left as they are."""
+    tournament = _lock(tournament)
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        raise Conflict(f"the tournament is {tournament.get_status_display().lower()}")
+    assert tournament.purse is not None
+    game_end(game=tournament.purse, actor=actor, end=GameEnd.ABANDONED)
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+    _audit(tournament, actor, "cancel")
+    return tournament
+
+
+__all__ = [
+    "draw_cost",
+    "entry_add",
+    "entry_check_in",
+    "entry_withdraw",
+    "round_release",
+    "round_swap",
+    "table_game_ended",
+    "tournament_cancel",
+    "tournament_create",
+    "tournament_start",
+]
+
+
+# --- corrections of a played table ---------------------------------------------------------------
+
+
+def _table_of(game: Game) -> RoundTable | None:
+    return (
+        RoundTable.objects.select_related("round__tournament").filter(game=game).first()
+        or RoundTable.objects.select_related("round__tournament").filter(tiebreaker=game).first()
+    )
+
+
+def correction_guard(game: Game) -> None:
+    """Refuse a correction of a table whose round already sent players on to a round being
+    played (or played): the rounds it would change are named."""
+    table = _table_of(game)
+    if table is None or table.round.status != Round.Status.COMPLETE:
+        return
+    later = list(
+        table.round.tournament.round_set.filter(number__gt=table.round.number)
+        .exclude(status=Round.Status.DRAFT)
+        .values_list("number", flat=True)
+    )
+    if later:
+        raise Conflict(
+            f"this table decided who went on to round {later[0]}, which is being played; "
+            f"correcting it would change round(s) {', '.join(map(str, later))}",
+            code="round_played_on",
+            details={"affected_rounds": later},
+        )
+
+
+@transaction.atomic
+def table_result_changed(*, game_id: int) -> str:
+    """A finished table's result changed (a correction the guard let through): while its round
+    is still played, the table is settled again; once complete with the next round only drawn,
+    the round is reopened, the draft dropped and every table settled again."""
+    game = Game.objects.filter(pk=game_id).first()
+    table = _table_of(game) if game is not None else None
+    if table is None:
+        return "not a tournament table"
+    tournament = _lock(table.round.tournament)
+    played = Round.objects.select_for_update().get(pk=table.round_id)
+    following = tournament.round_set.filter(number__gt=played.number)
+    if following.exclude(status=Round.Status.DRAFT).exists():
+        return "played on"  # the guard refuses these; nothing to redo
+    if played.status == Round.Status.COMPLETE:
+        following.delete()
+        tournament.entries.filter(out_in_round=played.number).update(
+            status=E.ACTIVE, out_in_round=None, table_place=None
+        )
+        played.status = Round.Status.RELEASED
+        played.advanced = []
+        played.save(update_fields=["status", "advanced"])
+        for each in played.tables.all():
+            each.outcome = {}
+            each.save(update_fields=["outcome"])
+    else:
+        table.outcome = {}
+        table.save(update_fields=["outcome"])
+    _audit(tournament, None, "recompute", round=played.number, table=table.pk)
+    result = "resettled"
+    for each in played.tables.all():
+        result = table_game_ended(game_id=each.game_id)
+    return result

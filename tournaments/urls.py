@@ -1,0 +1,22 @@
+from django.urls import path
+
+from tournaments import api
+
+app_name = "tournaments"
+
+base = "clubs/<slug:club_slug>/tournaments/"
+one = f"{base}<int:tournament_id>/"
+entry = f"{one}entries/<int:entry_id>/"
+
+urlpatterns = [
+    path(base, api.TournamentListApi.as_view(), name="tournament-list"),
+    path(one, api.TournamentDetailApi.as_view(), name="tournament-detail"),
+    path(f"{one}entries/", api.EntryListApi.as_view(), name="entry-list"),
+    path(f"{entry}check-in/", api.EntryCheckInApi.as_view(), name="entry-check-in"),
+    path(f"{entry}withdraw/", api.EntryWithdrawApi.as_view(), name="entry-withdraw"),
+    path(f"{entry}disqualify/", api.EntryDisqualifyApi.as_view(), name="entry-disqualify"),
+    path(f"{one}start/", api.StartApi.as_view(), name="tournament-start"),
+    path(f"{one}cancel/", api.CancelApi.as_view(), name="tournament-cancel"),
+    path(f"{one}rounds/<int:number>/swap/", api.RoundSwapApi.as_view(), name="round-swap"),
+    path(f"{one}rounds/<int:number>/release/", api.RoundReleaseApi.as_view(), name="round-release"),
+]
