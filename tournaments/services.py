@@ -49,7 +49,7 @@ def _audit(tournament: Tournament, actor: AbstractBaseUser | None, action: str, 
 
 def _lock(tournament: Tournament) -> Tournament:
     return (
-        Tournament.objects.select_for_update()
+        Tournament.objects.select_for_update(of=("self",))
         .select_related("club", "preset", "final_preset", "session", "purse")
         .get(pk=tournament.pk)
     )
@@ -523,7 +523,11 @@ def table_game_ended(*, game_id: int) -> str:
     if table is None:
         return "not a tournament table"
     tournament = _lock(table.round.tournament)
-    table = RoundTable.objects.select_for_update().select_related("round", "game").get(pk=table.pk)
+    table = (
+        RoundTable.objects.select_for_update(of=("self",))
+        .select_related("round", "game")
+        .get(pk=table.pk)
+    )
     played = table.round
     if played.status != Round.Status.RELEASED:
         return "round already complete"

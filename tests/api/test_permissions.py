@@ -18,6 +18,8 @@ from tests.conftest import Standing
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import make_night
 from tests.scoring.helpers import enter_deal
+from tests.tournaments.helpers import enter, new_tournament, roster
+from tournaments import services as tournament_services
 
 WHO = ["owner", "organiser", "scorer", "player", "outsider", "anonymous"]
 
@@ -36,6 +38,10 @@ class World:
     awaiting: int
     spare_player: int
     preset: int
+    open_tournament: int
+    open_entry: int
+    drawn_tournament: int
+    drawn_pair: tuple[int, int]
 
     @property
     def club(self) -> Any:
@@ -65,6 +71,13 @@ def world(standing: Standing) -> World:
     assert accepted is not None and awaiting is not None
     assert Submission.objects.get(pk=awaiting.pk).status == "awaiting_confirmation"
     spare = Player.objects.create(club=standing.club, name="Gauri")
+    entrants = roster(standing, 4)
+    open_tournament = new_tournament(standing, table_max=2, advance_per_table=1)
+    enter(standing, open_tournament, entrants)
+    drawn = new_tournament(standing, name="Drawn", table_max=2, advance_per_table=1)
+    enter(standing, drawn, entrants)
+    tournament_services.tournament_start(tournament=drawn, actor=standing.organiser)
+    first_table = drawn.round_set.get().draw["tables"]
     return World(
         s=standing,
         session=night.session.pk,
@@ -75,6 +88,10 @@ def world(standing: Standing) -> World:
         awaiting=awaiting.pk,
         spare_player=spare.pk,
         preset=RulePreset.objects.get(club=None, key="points").pk,
+        open_tournament=open_tournament.pk,
+        open_entry=open_tournament.entries.order_by("pk").first().pk,  # type: ignore[union-attr]
+        drawn_tournament=drawn.pk,
+        drawn_pair=(first_table[0][0], first_table[1][0]),
     )
 
 
@@ -100,7 +117,9 @@ def _by_role(owner: int, organiser: int, scorer: int, player: int) -> dict[str, 
 
 
 READ = _by_role(200, 200, 200, 200)
+RUN = _by_role(200, 200, 403, 403)
 C = "/api/v1/clubs/home"
+T = f"{C}/tournaments"
 
 
 def _asha(w: World) -> int:
@@ -207,6 +226,30 @@ ROUTES = [
           lambda w: f"{C}/submissions/{w.submission}/", None, READ),
     Route("submission confirm", "scoring:submission-confirm", "post",
           lambda w: f"{C}/submissions/{w.awaiting}/confirm/", None, _by_role(200, 200, 200, 403)),
+    # tournaments: organisers run them, members read
+    Route("tournaments list", "tournaments:tournament-list", "get", lambda w: f"{T}/", None, READ),
+    Route("tournament create", "tournaments:tournament-list", "post", lambda w: f"{T}/",
+          lambda w: {"name": "Cup", "preset": w.preset}, _by_role(201, 201, 403, 403)),
+    Route("tournament read", "tournaments:tournament-detail", "get",
+          lambda w: f"{T}/{w.open_tournament}/", None, READ),
+    Route("entry add", "tournaments:entry-list", "post",
+          lambda w: f"{T}/{w.open_tournament}/entries/", lambda w: {"player": w.spare_player},
+          _by_role(201, 201, 403, 403)),
+    Route("entry check-in", "tournaments:entry-check-in", "post",
+          lambda w: f"{T}/{w.open_tournament}/entries/{w.open_entry}/check-in/", None, RUN),
+    Route("entry withdraw", "tournaments:entry-withdraw", "post",
+          lambda w: f"{T}/{w.open_tournament}/entries/{w.open_entry}/withdraw/", None, RUN),
+    Route("entry disqualify", "tournaments:entry-disqualify", "post",
+          lambda w: f"{T}/{w.open_tournament}/entries/{w.open_entry}/disqualify/", None, RUN),
+    Route("tournament start", "tournaments:tournament-start", "post",
+          lambda w: f"{T}/{w.open_tournament}/start/", None, RUN),
+    Route("tournament cancel", "tournaments:tournament-cancel", "post",
+          lambda w: f"{T}/{w.open_tournament}/cancel/", None, RUN),
+    Route("round swap", "tournaments:round-swap", "post",
+          lambda w: f"{T}/{w.drawn_tournament}/rounds/1/swap/",
+          lambda w: {"first": w.drawn_pair[0], "second": w.drawn_pair[1]}, RUN),
+    Route("round release", "tournaments:round-release", "post",
+          lambda w: f"{T}/{w.drawn_tournament}/rounds/1/release/", None, RUN),
 ]  # fmt: skip
 
 CASES = [(route, who) for route in ROUTES for who in WHO]
