@@ -24,13 +24,16 @@ from rules.errors import RuleViolation
 from scoring.formats import GameEnd, handler_for
 from scoring.formats.base import require_open_game
 from scoring.formats.purse import PurseFormat
-from scoring.ledger import ledger_entry_create
+from scoring.formats.reads import account_balance
+from scoring.ledger import ledger_entry_create, ledger_entry_reverse
 from scoring.lifecycle import correction_check, game_end
 from scoring.models import (
+    AccountKind,
     Deal,
     Game,
     GameFormat,
     LedgerEntry,
+    Quantity,
     RulePreset,
     Season,
     Seat,
@@ -693,6 +696,39 @@ def purse_pay_in(*, game: Game, actor: AbstractBaseUser, player: Player, fee_min
         after={"player": player.pk, "fee_minor": fee_minor},
     )
     return seat
+
+
+@transaction.atomic
+def purse_prizes_repost(
+    *, game: Game, actor: AbstractBaseUser | None, shares: dict[int, int]
+) -> None:
+    """A finished tournament's places changed (a corrected final): the prizes paid are reversed
+    and the new ones posted, two entries of the purse's ledger, so its history shows both."""
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("table__session__club")
+        .get(pk=game.pk)
+    )
+    handler = handler_for(game)
+    if not isinstance(handler, PurseFormat) or game.status != Game.Status.FINISHED:
+        raise Conflict("only a paid-out purse has prizes to post again", code="not_purse")
+    paid = (
+        LedgerEntry.objects.filter(game=game, kind=LedgerEntry.Kind.PAYOUT, reversed_by=None)
+        .order_by("-id")
+        .first()
+    )
+    if paid is not None:
+        ledger_entry_reverse(entry=paid, memo="tournament prizes: places corrected")
+    pot = account_balance(game, Quantity.MONEY, AccountKind.GAME)
+    if pot:
+        ledger_entry_create(
+            game=game, kind=LedgerEntry.Kind.PAYOUT, memo="tournament prizes, corrected",
+            lines=handler.prize_lines(pot_minor=pot, shares=shares),
+        )  # fmt: skip
+    audit_record(
+        actor=actor, club=game.table.session.club, action="purse.prizes_repost", obj=game,
+        after={"shares": {str(k): v for k, v in shares.items()}},
+    )  # fmt: skip
 
 
 @transaction.atomic

@@ -25,6 +25,7 @@ from tournaments.serializers import (
     TournamentCreateInput,
     TournamentDetailOutput,
     TournamentOutput,
+    UnwindInput,
 )
 
 
@@ -187,4 +188,21 @@ class RoundReleaseApi(_TournamentAction):
     def post(self, request: Request, club_slug: str, tournament_id: int, number: int) -> Response:
         tournament = self.tournament(tournament_id)
         services.round_release(tournament=tournament, actor=request.user, number=number)
+        return Response(_round_out(tournament, number))
+
+
+class RoundUnwindApi(_TournamentAction):
+    @extend_schema(
+        operation_id="tournaments_rounds_unwind",
+        request=UnwindInput,
+        responses=RoundOutput,
+        description="Take the rounds played after this one out of the tournament, so that one of "
+        "its tables can be corrected (409 `confirm_required` naming them unless `confirm`).",
+    )
+    def post(self, request: Request, club_slug: str, tournament_id: int, number: int) -> Response:
+        data = _valid(UnwindInput, request.data or {})
+        tournament = self.tournament(tournament_id)
+        services.rounds_unwind(
+            tournament=tournament, actor=request.user, number=number, confirm=data["confirm"]
+        )
         return Response(_round_out(tournament, number))

@@ -47,9 +47,17 @@ class StartInput(serializers.Serializer[dict]):
     )  # fmt: skip
 
 
+class UnwindInput(serializers.Serializer[dict]):
+    confirm = serializers.BooleanField(
+        default=False,
+        help_text="True to take the later rounds out of the tournament (the refusal without it "
+        "names them).",
+    )
+
+
 class SwapInput(serializers.Serializer[dict]):
-    first = serializers.IntegerField(min_value=1, help_text="An entry id.")
-    second = serializers.IntegerField(min_value=1, help_text="Another entry id.")
+    first = serializers.IntegerField(min_value=1, help_text="A player id.")
+    second = serializers.IntegerField(min_value=1, help_text="Another player id.")
 
 
 class EntryOutput(serializers.ModelSerializer[Entry]):
@@ -74,7 +82,7 @@ class TournamentOutput(serializers.ModelSerializer[Tournament]):
         ]  # fmt: skip
 
 
-class TableOutput(serializers.Serializer[dict]):
+class RoundTableOutput(serializers.Serializer[dict]):
     number = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True, help_text="Null while the round is drawn.")
     players = serializers.ListField(child=serializers.IntegerField(), help_text="Seat order.")
@@ -92,7 +100,7 @@ class RoundOutput(serializers.Serializer[dict]):
     cost = serializers.DictField(help_text="The draw's repeat and same-club pairs.")
     advanced = serializers.ListField(child=serializers.IntegerField())
     byes = serializers.ListField(child=serializers.IntegerField())
-    tables = TableOutput(many=True)
+    tables = RoundTableOutput(many=True)
 
 
 class PlaceOutput(serializers.Serializer[dict]):

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Sum
 from django.utils import timezone
 
 from clubs.audit import audit_record
@@ -29,8 +30,8 @@ from scoring import services as scoring_services
 from scoring.formats import GameEnd, handler_for
 from scoring.formats.reads import player_paid_in
 from scoring.lifecycle import game_end, game_finishing_order
-from scoring.models import Game, Quantity, Rating, RulePreset
-from scoring.standings import standings_recompute
+from scoring.models import AccountKind, Game, Posting, Quantity, Rating, RulePreset
+from scoring.presets import game_rules
 from tournaments.models import Entry, Round, RoundTable, Tournament
 
 E = Entry.Status
@@ -441,9 +442,16 @@ def _round(tournament: Tournament, number: int) -> Round:
 def round_swap(
     *, tournament: Tournament, actor: AbstractBaseUser, number: int, first: int, second: int
 ) -> Round:
-    """Swap two entrants of a draft draw (between tables, or with a bye); the cost is shown
-    again."""
+    """Swap two entrants (``first`` and ``second``: player ids, as the API shows the draw) of a
+    draft draw, between tables or with a bye; the cost is shown again."""
     tournament = _lock(tournament)
+    entry_of = dict(tournament.entries.values_list("player_id", "pk"))
+    for player in (first, second):
+        if player not in entry_of:
+            raise InvalidInput(
+                f"player #{player} has not entered this tournament", code="not_drawn"
+            )
+    first, second = entry_of[first], entry_of[second]
     draft = _round(tournament, number)
     if draft.status != Round.Status.DRAFT:
         raise Conflict(f"round {number} is released: its tables are games being played")
@@ -455,7 +463,8 @@ def round_swap(
         places[entry_id] = ("byes", None, s)
     for entry_id in (first, second):
         if entry_id not in places:
-            raise InvalidInput(f"entry #{entry_id} is not in round {number}", code="not_drawn")
+            name = tournament.entries.get(pk=entry_id).player.name
+            raise InvalidInput(f"{name} is not in round {number}", code="not_drawn")
     draw = {"tables": [list(t) for t in draft.draw["tables"]], "byes": list(draft.draw["byes"])}
 
     def put(place: tuple[str, int | None, int], value: int) -> None:
@@ -561,28 +570,23 @@ def _settle_table(tournament: Tournament, table: RoundTable) -> str:
     ranks = _ranks_at(game, entry_of)
     if ranks is None:
         return "table still playing"
-    if table.tiebreaker_id and table.outcome.get("tied"):
-        tiebreak = Game.objects.get(pk=table.tiebreaker_id)
+    # Who left the tournament cannot go on: the cut is made among those still in.
+    staying = {entry: place for entry, place in ranks.items() if entry not in gone}
+    advance = _advance_at(tournament, table.round, len(ranks))
+    outcome = (
+        knockout.table_outcome(staying, advance)
+        if staying
+        else knockout.TableOutcome((), {}, (), 0)
+    )
+    outcome.out.update({entry: ranks[entry] for entry in gone if entry in ranks})
+    result = "settled"
+    if outcome.tied:
+        tiebreak = _tiebreaker_for(tournament, table, outcome.tied)
         tied_ranks = _ranks_at(tiebreak, entry_of)
         if tied_ranks is None:
-            return "tie-breaker still playing"
-        before = knockout.TableOutcome(
-            tuple(table.outcome["advancing"]),
-            {int(k): v for k, v in table.outcome["out"].items()},
-            tuple(table.outcome["tied"]),
-            table.outcome["left"],
-        )
-        outcome = knockout.after_tiebreaker(before, tied_ranks)
-    else:
-        # Who left the tournament cannot go on: the cut is made among those still in.
-        staying = {entry: place for entry, place in ranks.items() if entry not in gone}
-        advance = _advance_at(tournament, table.round, len(ranks))
-        outcome = (
-            knockout.table_outcome(staying, advance)
-            if staying
-            else knockout.TableOutcome((), {}, (), 0)
-        )
-        outcome.out.update({entry: ranks[entry] for entry in gone if entry in ranks})
+            result = "tie-breaker still playing"
+        else:
+            outcome = knockout.after_tiebreaker(outcome, tied_ranks)
     table.outcome = {
         "ranks": {str(k): v for k, v in ranks.items()},  # the game's own order
         "advancing": list(outcome.advancing),
@@ -590,20 +594,39 @@ def _settle_table(tournament: Tournament, table: RoundTable) -> str:
         "tied": list(outcome.tied),
         "left": outcome.places_left,
     }
-    if outcome.tied:
-        players = dict(tournament.entries.values_list("pk", "player"))
-        roster = {p.pk: p for p in Player.objects.filter(pk__in=[players[e] for e in outcome.tied])}
-        tiebreak = scoring_services.game_create(
-            table=game.table, actor=tournament.created_by,  # type: ignore[arg-type]
-            preset=_tiebreak_preset(tournament),
-            players=[roster[players[e]] for e in outcome.tied],
-        )  # fmt: skip
-        table.tiebreaker = tiebreak
-        table.save(update_fields=["outcome", "tiebreaker"])
-        _audit(tournament, None, "tiebreaker", table=table.pk, players=list(outcome.tied))
-        return "tie-breaker needed"
-    table.save(update_fields=["outcome"])
-    return "settled"
+    table.save(update_fields=["outcome", "tiebreaker"])
+    return result
+
+
+def _stop(game: Game, actor: AbstractBaseUser | None) -> None:
+    """End a game the tournament no longer needs: abandoned (fees back) where its format allows,
+    else closed with the deals it has (each already settled)."""
+    allowed = {e.end for e in handler_for(game).endings(game=game, rules=game_rules(game.preset))}
+    end = GameEnd.ABANDONED if GameEnd.ABANDONED in allowed else GameEnd.BY_ORGANISER
+    game_end(game=game, actor=actor, end=end)
+
+
+def _tiebreaker_for(tournament: Tournament, table: RoundTable, tied: Sequence[int]) -> Game:
+    """The tie-breaker game between the ``tied`` entries: the table's own if it is between
+    them (played, or being played), else a new one at the same table (a correction that
+    changed who tied abandons the old one if it was still open)."""
+    players = dict(tournament.entries.values_list("pk", "player"))
+    wanted = {players[e] for e in tied}
+    current = Game.objects.filter(pk=table.tiebreaker_id).first() if table.tiebreaker_id else None
+    if current is not None:
+        if set(current.seats.values_list("player_id", flat=True)) == wanted:
+            return current
+        if current.status == Game.Status.OPEN:
+            _stop(current, None)
+    roster = {p.pk: p for p in Player.objects.filter(pk__in=wanted)}
+    game = Game.objects.get(pk=table.game_id)
+    tiebreak = scoring_services.game_create(
+        table=game.table, actor=tournament.created_by,  # type: ignore[arg-type]
+        preset=_tiebreak_preset(tournament), players=[roster[players[e]] for e in tied],
+    )  # fmt: skip
+    table.tiebreaker = tiebreak
+    _audit(tournament, None, "tiebreaker", table=table.pk, players=list(tied))
+    return tiebreak
 
 
 def _advance_at(tournament: Tournament, played: Round, size: int) -> int:
@@ -612,8 +635,8 @@ def _advance_at(tournament: Tournament, played: Round, size: int) -> int:
     shrink it); at a final, everyone is placed."""
     if played.stage == Round.Stage.FINAL:
         return size
-    if tournament.kind == Tournament.Kind.ROUNDS and played.stage == Round.Stage.ROUND:
-        return size  # rounds before the cut eliminate nobody
+    if tournament.kind == Tournament.Kind.ROUNDS and played.stage != Round.Stage.FINAL:
+        return size  # rounds before the cut eliminate nobody; a semi-final cuts on points
     return max(1, min(tournament.advance_per_table, size - 1))
 
 
@@ -635,7 +658,7 @@ def _complete_round(tournament: Tournament, played: Round) -> None:
     survivors = list(
         tournament.entries.filter(pk__in=advancing, status=E.ACTIVE).order_by("seed", "id")
     )
-    if tournament.kind == Tournament.Kind.ROUNDS and played.stage == Round.Stage.ROUND:
+    if tournament.kind == Tournament.Kind.ROUNDS:
         survivors = _after_rounds(tournament, played, survivors)
     number = played.number + 1
     _draw(tournament, number, _stage_for(tournament, len(survivors), number),
@@ -644,14 +667,22 @@ def _complete_round(tournament: Tournament, played: Round) -> None:
 
 
 def _after_rounds(tournament: Tournament, played: Round, survivors: list[Entry]) -> list[Entry]:
-    """Rounds kind: after the last round before the cut, the top ``cut`` by the tournament's
-    points so far go on (seeded by them); the rest are out, placed by those points."""
-    if played.number < tournament.rounds:
+    """Rounds kind: after the last round before the cut, the top ``cut`` by their points over
+    those rounds go on (seeded by them); after a semi-final, the top ``table_max`` by their
+    semi-final points. The rest are out, placed by those points (ties share a place)."""
+    if played.stage == Round.Stage.SEMIFINAL:
+        points = _points_in(tournament.round_set.filter(pk=played.pk))
+        keep = tournament.table_max
+    elif played.number < tournament.rounds:
         return survivors
-    points = _points_so_far(tournament)
+    else:
+        points = _points_in(tournament.round_set.filter(stage=Round.Stage.ROUND))
+        keep = tournament.cut or tournament.table_max
     ordered = sorted(survivors, key=lambda e: (-points.get(e.player_id, 0), e.seed or 0))
-    keep = tournament.cut or tournament.table_max
-    for place, entry in enumerate(ordered[keep:], start=keep + 1):
+    place = keep + 1
+    for index, entry in enumerate(ordered[keep:], start=keep + 1):
+        if points.get(entry.player_id, 0) != points.get(ordered[index - 2].player_id, 0):
+            place = index
         entry.status = E.ELIMINATED
         entry.out_in_round = played.number
         entry.table_place = place
@@ -659,11 +690,18 @@ def _after_rounds(tournament: Tournament, played: Round, survivors: list[Entry])
     return ordered[:keep]
 
 
-def _points_so_far(tournament: Tournament) -> dict[int, int]:
-    """Each player's net points over the tournament's played tables, from the ledger."""
-    assert tournament.session is not None
-    found = standings_recompute(scope="session", scope_id=tournament.session.pk)
-    return {pid: values["points"] for pid, values in found.items()}
+def _points_in(rounds: Any) -> dict[int, int]:
+    """Each player's net points over the tables of ``rounds``, from the ledger (the session's
+    other games, and those of a round unwound, do not count)."""
+    games = RoundTable.objects.filter(round__in=rounds).values("game_id")
+    rows = (
+        Posting.objects.filter(
+            game_id__in=games, quantity=Quantity.POINTS, account=AccountKind.PLAYER
+        )
+        .values_list("player_id")
+        .annotate(total=Sum("amount"))
+    )
+    return {player: int(total) for player, total in rows}
 
 
 def _finish(tournament: Tournament, final: Round) -> None:
@@ -691,7 +729,10 @@ def _finish(tournament: Tournament, final: Round) -> None:
         entry.save(update_fields=["place", "prize_minor"])
     player_of = dict(tournament.entries.values_list("pk", "player_id"))
     shares = {player_of[e]: amount for e, amount in won.items() if amount}
-    game_end(game=tournament.purse, actor=None, end=GameEnd.PLAYED_OUT, shares=shares)
+    if tournament.purse.status == Game.Status.FINISHED:  # a corrected final: places changed
+        scoring_services.purse_prizes_repost(game=tournament.purse, actor=None, shares=shares)
+    else:
+        game_end(game=tournament.purse, actor=None, end=GameEnd.PLAYED_OUT, shares=shares)
     tournament.status = Tournament.Status.FINISHED
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "finished_at"])
@@ -720,7 +761,9 @@ __all__ = [
     "entry_withdraw",
     "round_release",
     "round_swap",
+    "rounds_unwind",
     "table_game_ended",
+    "tables_catch_up",
     "tournament_cancel",
     "tournament_create",
     "tournament_start",
@@ -790,3 +833,76 @@ def table_result_changed(*, game_id: int) -> str:
     for each in played.tables.all():
         result = table_game_ended(game_id=each.game_id)
     return result
+
+
+@transaction.atomic
+def rounds_unwind(
+    *, tournament: Tournament, actor: AbstractBaseUser, number: int, confirm: bool = False
+) -> Round:
+    """The organiser's confirmed recompute: the rounds played after round ``number`` are taken
+    out of the tournament so that a table of round ``number`` may be corrected. Their games
+    stay in the night's ledger as played (what was played was played) but no longer count for
+    the tournament; games still open there are abandoned; whoever they knocked out is back in;
+    prizes already paid are posted again when the tournament finishes again. Round ``number``
+    is settled afresh at once, so the next round is a draft again. Audited."""
+    tournament = _lock(tournament)
+    if tournament.status == Tournament.Status.CANCELLED:
+        raise Conflict("the tournament is cancelled")
+    played = _round(tournament, number)
+    if played.status != Round.Status.COMPLETE:
+        raise Conflict(f"round {number} is not complete: its tables can be corrected as they are")
+    later = list(tournament.round_set.filter(number__gt=number).order_by("number"))
+    affected = [r.number for r in later if r.status != Round.Status.DRAFT]
+    if not confirm:
+        raise Conflict(
+            f"unwinding round {number} takes round(s) {', '.join(map(str, affected)) or 'none'} "
+            "out of the tournament; confirm to go on",
+            code="confirm_required",
+            details={"affected_rounds": affected},
+        )
+    games = [
+        game
+        for table in RoundTable.objects.filter(round__in=later).select_related("game", "tiebreaker")
+        for game in (table.game, table.tiebreaker)
+        if game is not None
+    ]
+    for each in later:
+        each.delete()
+    for game in games:
+        if game.status == Game.Status.OPEN:
+            _stop(game, actor)
+    tournament.entries.filter(out_in_round__gte=number).update(
+        status=E.ACTIVE, out_in_round=None, table_place=None
+    )
+    tournament.entries.update(place=None, prize_minor=0)
+    if tournament.status == Tournament.Status.FINISHED:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.finished_at = None
+        tournament.save(update_fields=["status", "finished_at"])
+    played.status = Round.Status.RELEASED
+    played.advanced = []
+    played.save(update_fields=["status", "advanced"])
+    RoundTable.objects.filter(round=played).update(outcome={})
+    _audit(tournament, actor, "unwind", round=number, rounds_removed=affected, games=len(games))
+    for table in played.tables.all():
+        table_game_ended(game_id=table.game_id)  # type: ignore[arg-type]
+    played.refresh_from_db()
+    return played
+
+
+def tables_catch_up() -> list[int]:
+    """Tables of released rounds whose game (or tie-breaker) has ended but which were never
+    settled (the announcement lost with the broker, a worker gone): each is settled now. The
+    periodic safety net of :func:`table_game_ended`, which is idempotent."""
+    waiting = RoundTable.objects.filter(
+        round__status=Round.Status.RELEASED, round__tournament__status=Tournament.Status.RUNNING
+    ).select_related("game", "tiebreaker")
+    caught = []
+    for table in waiting:
+        ended = table.game is not None and table.game.status == Game.Status.FINISHED
+        unsettled = "advancing" not in table.outcome or bool(table.outcome.get("tied"))
+        tiebreak_open = table.tiebreaker is not None and table.tiebreaker.status == Game.Status.OPEN
+        if ended and unsettled and not tiebreak_open:
+            table_game_ended(game_id=table.game_id)  # type: ignore[arg-type]
+            caught.append(table.pk)
+    return caught

@@ -143,6 +143,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "scoring.ratings_catch_up",
         "schedule": 60.0,
     },
+    "tournament-tables-catch-up": {
+        "task": "tournaments.tables_catch_up",
+        "schedule": 60.0,
+    },
 }
 
 REST_FRAMEWORK = {
@@ -187,6 +191,9 @@ SPECTACULAR_SETTINGS = {
         "SubmissionStatusEnum": "scoring.models.Submission.Status",
         "SubmissionSourceEnum": "scoring.models.Submission.Source",
         "RoleEnum": "clubs.models.Role",
+        "TournamentKindEnum": "tournaments.models.Tournament.Kind",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "LedgerEntryKindEnum": "scoring.models.LedgerEntry.Kind",
     },
 }
 

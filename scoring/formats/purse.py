@@ -96,12 +96,17 @@ class PurseFormat(FormatBase):
         if end != GameEnd.PLAYED_OUT or shares is None:
             raise Conflict("a purse ends by paying its prizes", code="cannot_finish")
         pot = account_balance(game, Quantity.MONEY, AccountKind.GAME)
-        paid = sum(shares.values())
-        if paid > pot:
-            raise Conflict(f"the prizes ({paid}) are more than the purse holds ({pot})")
-        lines = [Line.game(Quantity.MONEY, -pot), Line.club(Quantity.MONEY, pot - paid)]
-        lines += [Line.player(Quantity.MONEY, pid, amount) for pid, amount in shares.items()]
+        lines = self.prize_lines(pot_minor=pot, shares=shares)
         return [EndEntry(LedgerEntry.Kind.PAYOUT, lines, "tournament prizes")] if pot else []
+
+    def prize_lines(self, *, pot_minor: int, shares: dict[int, int]) -> list[Line]:
+        """The whole purse paid out: each prize to its player, the rest (the club's fee and what
+        no place won) to the club."""
+        paid = sum(shares.values())
+        if paid > pot_minor:
+            raise Conflict(f"the prizes ({paid}) are more than the purse holds ({pot_minor})")
+        lines = [Line.game(Quantity.MONEY, -pot_minor), Line.club(Quantity.MONEY, pot_minor - paid)]
+        return lines + [Line.player(Quantity.MONEY, pid, amount) for pid, amount in shares.items()]
 
     def finishing_order(self, *, game: Game, rules: GameRules) -> dict[int, int] | None:
         return None  # the tournament places its entrants

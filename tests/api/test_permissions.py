@@ -78,6 +78,7 @@ def world(standing: Standing) -> World:
     enter(standing, drawn, entrants)
     tournament_services.tournament_start(tournament=drawn, actor=standing.organiser)
     first_table = drawn.round_set.get().draw["tables"]
+    player_of = dict(drawn.entries.values_list("pk", "player_id"))
     return World(
         s=standing,
         session=night.session.pk,
@@ -91,7 +92,7 @@ def world(standing: Standing) -> World:
         open_tournament=open_tournament.pk,
         open_entry=open_tournament.entries.order_by("pk").first().pk,  # type: ignore[union-attr]
         drawn_tournament=drawn.pk,
-        drawn_pair=(first_table[0][0], first_table[1][0]),
+        drawn_pair=(player_of[first_table[0][0]], player_of[first_table[1][0]]),
     )
 
 
@@ -250,6 +251,10 @@ ROUTES = [
           lambda w: {"first": w.drawn_pair[0], "second": w.drawn_pair[1]}, RUN),
     Route("round release", "tournaments:round-release", "post",
           lambda w: f"{T}/{w.drawn_tournament}/rounds/1/release/", None, RUN),
+    # round 1 of the drawn tournament is not complete: a member who may run it hears why
+    Route("round unwind", "tournaments:round-unwind", "post",
+          lambda w: f"{T}/{w.drawn_tournament}/rounds/1/unwind/", lambda w: {"confirm": True},
+          _by_role(409, 409, 403, 403)),
 ]  # fmt: skip
 
 CASES = [(route, who) for route in ROUTES for who in WHO]

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from config.errors import Conflict
+from rules.seating import table_sizes
 from scoring.models import AccountKind, LedgerEntry, Posting
 from tests.tournaments.helpers import enter, new_tournament, play_round, roster
 from tournaments import services
@@ -61,15 +62,23 @@ def test_an_eighteen_player_knockout_runs_to_places_and_prizes(standing):
     assert stages[-1] == Round.Stage.FINAL and stages[0] == Round.Stage.ROUND
 
 
-@settings(max_examples=8, deadline=None,
+@settings(max_examples=6, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
-@given(st.integers(2, 40), st.integers(2, 6), st.integers(1, 3), st.booleans(), st.integers(0, 99))
+@given(
+    st.integers(2, 300),
+    st.integers(2, 6),
+    st.integers(2, 6),
+    st.integers(1, 3),
+    st.booleans(),
+    st.integers(0, 99),
+)
 def test_any_field_finishes_with_every_entrant_placed_and_the_pool_paid(
-    standing, field, table_max, advance, ties, seed
+    standing, field, table_max, table_min, advance, ties, seed
 ):
     advance = min(advance, table_max - 1)
+    table_min = min(table_min, table_max)
     tournament = new_tournament(
-        standing, name=f"Field {field}", table_max=table_max, table_min=2,
+        standing, name=f"Field {field}", table_max=table_max, table_min=table_min,
         advance_per_table=advance, entry_fee_minor=500, payout="top_quarter", seed=seed,
     )  # fmt: skip
     players = roster(standing, field)
@@ -85,6 +94,14 @@ def test_any_field_finishes_with_every_entrant_placed_and_the_pool_paid(
         assert len(seated) == len(set(seated))
         sizes = [len(table) for table in played.draw["tables"]]
         assert max(sizes) - min(sizes) <= 1 and max(sizes) <= table_max
+        due = played.draw["byes"] + seated
+        assert len(due) == len(set(due))  # each due player once, at a table or a bye
+        if played.stage != Round.Stage.FINAL:  # a final seats whoever is left at one table
+            # No table below its minimum: the fewest byes that ensure it, to the top seeds.
+            assert min(sizes) >= table_min
+            assert (sorted(sizes, reverse=True), len(played.draw["byes"])) == table_sizes(
+                len(due), table_max, table_min
+            )
     entries = list(done.entries.all())
     assert all(e.place for e in entries)
     assert sum(e.prize_minor for e in entries) == field * 500
@@ -117,3 +134,57 @@ def test_entries_waitlist_withdrawal_and_check_in(standing):
             tournament=tournament, actor=standing.organiser,
             entry_id=tournament.entries.get(player=d).pk,
         )  # fmt: skip
+
+
+def test_a_rounds_tournament_cuts_to_a_semifinal_dealt_by_rank_then_a_final(standing):
+    """Sixteen players, tables of four, three rounds redrawn against repeats, then the top
+    eight by points seated 1-3-5-7 / 2-4-6-8, then the top four by semi-final points."""
+    tournament = new_tournament(
+        standing, kind=Tournament.Kind.ROUNDS, rounds=3, cut=8, table_max=4,
+        advance_per_table=2, entry_fee_minor=100, payout="top_quarter", seed=3,
+    )  # fmt: skip
+    enter(standing, tournament, roster(standing, 16))
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.tournament_start(tournament=tournament, actor=standing.organiser)
+    rng = random.Random(5)
+    for number in (1, 2, 3):
+        played = play_round(standing, tournament, rng)
+        assert played.number == number
+        assert played.stage == Round.Stage.ROUND and played.status == Round.Status.COMPLETE
+        assert len(played.advanced) == 16  # nobody is out before the cut
+    meetings: dict[frozenset[int], int] = {}
+    for played in tournament.round_set.filter(stage=Round.Stage.ROUND):
+        for table in played.draw["tables"]:
+            for i, a in enumerate(table):
+                for b in table[i + 1 :]:
+                    meetings[frozenset((a, b))] = meetings.get(frozenset((a, b)), 0) + 1
+    assert max(meetings.values()) == 1  # 16 in fours for 3 rounds: nobody meets twice
+
+    semi = tournament.round_set.get(number=4)
+    assert semi.stage == Round.Stage.SEMIFINAL
+    points = services._points_in(tournament.round_set.filter(stage=Round.Stage.ROUND))
+    player_of = dict(tournament.entries.values_list("pk", "player_id"))
+    ranked = sorted(
+        (e for t in semi.draw["tables"] for e in t),
+        key=lambda e: (-points.get(player_of[e], 0), tournament.entries.get(pk=e).seed),
+    )
+    assert sorted(semi.draw["tables"][0]) == sorted(ranked[0::2])  # 1-3-5-7
+    assert sorted(semi.draw["tables"][1]) == sorted(ranked[1::2])  # 2-4-6-8
+    out = tournament.entries.filter(out_in_round=3)
+    assert out.count() == 8 and all(e.status == Entry.Status.ELIMINATED for e in out)
+
+    play_round(standing, tournament, rng)
+    final = tournament.round_set.get(number=5)
+    assert final.stage == Round.Stage.FINAL
+    semi_points = services._points_in(tournament.round_set.filter(number=4))
+    finalists = [player_of[e] for t in final.draw["tables"] for e in t]
+    others = [player_of[e] for e in ranked if player_of[e] not in finalists]
+    assert min(semi_points.get(p, 0) for p in finalists) >= max(
+        semi_points.get(p, 0) for p in others
+    )
+    done = run_to_the_end(standing, tournament, rng)
+    assert done.status == Tournament.Status.FINISHED
+    places = sorted(e.place for e in done.entries.all())
+    assert places[0] == 1 and len(places) == 16 and all(places)
+    assert sum(e.prize_minor for e in done.entries.all()) == 1600
+    assert balanced()
