@@ -33,7 +33,11 @@ class DemoContext:
 
 
 DemoStep = Callable[[DemoContext], None]
-DEMO_STEPS: list[str] = ["scoring.demo.demo_points_nights", "scoring.demo.demo_formats"]
+DEMO_STEPS: list[str] = [
+    "scoring.demo.demo_points_nights",
+    "scoring.demo.demo_formats",
+    "tournaments.demo.demo_tournaments",
+]
 
 
 def _user(username: str, *, first_name: str = "", staff: bool = False) -> AbstractBaseUser:

@@ -189,7 +189,7 @@ def _pool_result(winner: Any, points: dict[Any, Any]) -> dict[str, Any]:
     return {"results": lines}
 
 
-def _count_now(game: Any, actor: Any, payload: dict[str, Any]) -> None:
+def count_now(game: Any, actor: Any, payload: dict[str, Any]) -> None:
     _, submission = services.deal_create_with_result(
         game=game, actor=actor, wild="", dealer=None, number=None,
         is_tiebreaker=False, source="web", payload=payload,
@@ -224,13 +224,13 @@ def demo_formats(context: DemoContext) -> None:
             (a, {b: 40, c: 20, d: 60, e: 80, f: 80}),
             (b, {a: 20, c: 40, d: 10, e: 25, f: 30}),
         ]:
-            _count_now(pool, organiser, _pool_result(winner, points))
+            count_now(pool, organiser, _pool_result(winner, points))
         services.pool_rejoin(game=pool, actor=organiser, player=f)
         for winner, points in [
             (c, {a: 20, b: 10, d: 35, f: "first_drop"}),
             (a, {b: 20, c: 10, f: 25}),
         ]:
-            _count_now(pool, organiser, _pool_result(winner, points))
+            count_now(pool, organiser, _pool_result(winner, points))
         services.pool_split(game=pool, actor=organiser, kind="drops", agreed=[a, b, c])
 
         deals_players = roster[6:9]
@@ -242,7 +242,7 @@ def demo_formats(context: DemoContext) -> None:
             entry_fee_minor=5000,
         )
         for winner, points in [(0, {1: 35, 2: 12}), (1, {0: 80, 2: 22}), (2, {0: 9, 1: 41})]:
-            _count_now(deals, organiser, _points_only(deals_players, winner, points))
+            count_now(deals, organiser, _points_only(deals_players, winner, points))
 
         sabra_players = roster[8:12]
         sabra = services.game_create(
@@ -262,7 +262,7 @@ def demo_formats(context: DemoContext) -> None:
                 "winner": int(ids[winner]) if winner is not None else None,
                 "last_mover": int(ids[3]),
             }
-            _count_now(sabra, organiser, payload)
+            count_now(sabra, organiser, payload)
         # The match is over: its players are rated in Rummikub (the points tables' in Indian
         # rummy as their nights close).
         services.game_finish(game=sabra, actor=organiser)

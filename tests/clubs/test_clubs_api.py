@@ -156,8 +156,10 @@ def test_demo_loads_once(db):
     call_command("load_demo")
     assert demo_exists()
     club = Club.objects.get(slug="demo")
-    assert club.players.count() == 12
+    assert club.players.count() == 18  # the club's twelve and the knock-out's six guests
+    assert sorted(club.tournaments.values_list("status", flat=True)) == ["finished", "running"]
     roles = sorted(club.memberships.values_list("role", flat=True))
     assert roles == ["organiser", "owner", "player"]
     call_command("load_demo", "--if-empty")  # second run changes nothing
     assert Club.objects.filter(slug="demo").count() == 1
+    assert club.tournaments.count() == 2
