@@ -580,13 +580,15 @@ def _settle_table(tournament: Tournament, table: RoundTable) -> str:
     )
     outcome.out.update({entry: ranks[entry] for entry in gone if entry in ranks})
     result = "settled"
-    if outcome.tied:
-        tiebreak = _tiebreaker_for(tournament, table, outcome.tied)
+    used: set[int] = set()
+    while outcome.tied:  # a tie-breaker may tie again: then another, between those still level
+        tiebreak = _tiebreaker_for(tournament, table, outcome.tied, used)
+        used.add(tiebreak.pk)
         tied_ranks = _ranks_at(tiebreak, entry_of)
         if tied_ranks is None:
             result = "tie-breaker still playing"
-        else:
-            outcome = knockout.after_tiebreaker(outcome, tied_ranks)
+            break
+        outcome = knockout.after_tiebreaker(outcome, tied_ranks)
     table.outcome = {
         "ranks": {str(k): v for k, v in ranks.items()},  # the game's own order
         "advancing": list(outcome.advancing),
@@ -606,27 +608,34 @@ def _stop(game: Game, actor: AbstractBaseUser | None) -> None:
     game_end(game=game, actor=actor, end=end)
 
 
-def _tiebreaker_for(tournament: Tournament, table: RoundTable, tied: Sequence[int]) -> Game:
-    """The tie-breaker game between the ``tied`` entries: the table's own if it is between
-    them (played, or being played), else a new one at the same table (a correction that
-    changed who tied abandons the old one if it was still open)."""
+def _tiebreaker_for(
+    tournament: Tournament, table: RoundTable, tied: Sequence[int], used: set[int]
+) -> Game:
+    """The tie-breaker game between the ``tied`` entries: the first one at the table between
+    exactly them that this settling has not ``used`` yet, played or being played (a table
+    settled again after a correction finds its own); else a new one is opened there. One still
+    open between others (a correction changed who tied) is abandoned."""
     players = dict(tournament.entries.values_list("pk", "player"))
     wanted = {players[e] for e in tied}
-    current = Game.objects.filter(pk=table.tiebreaker_id).first() if table.tiebreaker_id else None
-    if current is not None:
-        if set(current.seats.values_list("player_id", flat=True)) == wanted:
-            return current
-        if current.status == Game.Status.OPEN:
-            _stop(current, None)
-    roster = {p.pk: p for p in Player.objects.filter(pk__in=wanted)}
     game = Game.objects.get(pk=table.game_id)
-    tiebreak = scoring_services.game_create(
-        table=game.table, actor=tournament.created_by,  # type: ignore[arg-type]
-        preset=_tiebreak_preset(tournament), players=[roster[players[e]] for e in tied],
-    )  # fmt: skip
-    table.tiebreaker = tiebreak
-    _audit(tournament, None, "tiebreaker", table=table.pk, players=list(tied))
-    return tiebreak
+    chosen = None
+    for other in Game.objects.filter(table=game.table).exclude(pk=game.pk).order_by("pk"):
+        seated = set(other.seats.values_list("player_id", flat=True))
+        if other.pk in used:
+            continue
+        if seated == wanted and other.end != GameEnd.ABANDONED:
+            chosen = chosen or other
+        elif other.status == Game.Status.OPEN:
+            _stop(other, None)
+    if chosen is None:
+        roster = {p.pk: p for p in Player.objects.filter(pk__in=wanted)}
+        chosen = scoring_services.game_create(
+            table=game.table, actor=tournament.created_by,  # type: ignore[arg-type]
+            preset=_tiebreak_preset(tournament), players=[roster[players[e]] for e in tied],
+        )  # fmt: skip
+        _audit(tournament, None, "tiebreaker", table=table.pk, players=list(tied))
+    table.tiebreaker = chosen
+    return chosen
 
 
 def _advance_at(tournament: Tournament, played: Round, size: int) -> int:

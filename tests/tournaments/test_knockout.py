@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from config.errors import Conflict
 from rules.seating import table_sizes
+from scoring import services as scoring_services
 from scoring.models import AccountKind, LedgerEntry, Posting
-from tests.tournaments.helpers import enter, new_tournament, play_round, roster
+from tests.tournaments.helpers import enter, new_tournament, play_round, play_table, roster
 from tournaments import services
 from tournaments.models import Entry, Round, Tournament
 
@@ -188,3 +189,30 @@ def test_a_rounds_tournament_cuts_to_a_semifinal_dealt_by_rank_then_a_final(stan
     assert places[0] == 1 and len(places) == 16 and all(places)
     assert sum(e.prize_minor for e in done.entries.all()) == 1600
     assert balanced()
+
+
+def test_a_tiebreaker_that_ties_again_is_followed_by_another(standing):
+    tournament = new_tournament(standing, table_max=4, advance_per_table=2)
+    enter(standing, tournament, roster(standing, 8))
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.tournament_start(tournament=tournament, actor=standing.organiser)
+        played = services.round_release(tournament=tournament, actor=standing.organiser, number=1)
+    first, second = (t.game for t in played.tables.order_by("number"))
+    seats = list(second.seats.order_by("position").values_list("player_id", flat=True))
+    others = list(first.seats.order_by("position").values_list("player_id", flat=True))[1:]
+    play_table(standing, first, {p: 10 * n for n, p in enumerate(others, 1)})
+    play_table(standing, second, {seats[1]: 20, seats[2]: 20, seats[3]: 30})
+    table = played.tables.get(game=second)
+    tiebreak = table.tiebreaker
+    assert set(tiebreak.seats.values_list("player_id", flat=True)) == {seats[1], seats[2]}
+    with TestCase.captureOnCommitCallbacks(execute=True):  # closed unplayed: level again
+        scoring_services.game_finish(game=tiebreak, actor=standing.organiser)
+    table.refresh_from_db()
+    assert table.tiebreaker_id != tiebreak.pk and table.outcome["tied"]
+    assert not tournament.round_set.filter(number=2).exists()
+    play_table(standing, table.tiebreaker, {seats[2]: 5})
+    assert tournament.round_set.filter(number=2).exists()
+    advanced = set(tournament.entries.filter(
+        pk__in=tournament.round_set.get(number=1).advanced
+    ).values_list("player_id", flat=True))  # fmt: skip
+    assert {seats[0], seats[1]} <= advanced and seats[2] not in advanced
