@@ -43,7 +43,7 @@ class RemarksInput(serializers.Serializer[dict]):
 class StartInput(serializers.Serializer[dict]):
     seeds = serializers.ListField(
         child=serializers.IntegerField(min_value=1), required=False,
-        help_text="Manual seeding: entry ids, best first.",
+        help_text="Manual seeding: player ids, best first.",
     )  # fmt: skip
 
 

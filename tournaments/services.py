@@ -267,8 +267,8 @@ def tournament_start(
     *, tournament: Tournament, actor: AbstractBaseUser, seeds: Sequence[int] | None = None
 ) -> Round:
     """Close the entries, seed the field and draw the first round (a draft to look at, swap and
-    release). When anyone checked in, those who did not are no-shows. ``seeds``: the entry ids
-    best first, for manual seeding."""
+    release). When anyone checked in, those who did not are no-shows. ``seeds``: player ids
+    best first, for manual seeding (those not listed follow in draw order)."""
     tournament = _lock(tournament)
     if tournament.status != Tournament.Status.REGISTRATION:
         raise Conflict(f"the tournament is {tournament.get_status_display().lower()}")
@@ -314,12 +314,15 @@ def _seeded(
             entry.rating = found.get(entry.player_id, start)
         entries.sort(key=lambda e: -(e.rating or 0.0))
     elif tournament.seeding == Tournament.Seeding.MANUAL:
-        given = list(seeds or [])
-        position = {entry_id: index for index, entry_id in enumerate(given)}
-        unknown = [s for s in given if s not in {e.pk for e in entries}]
+        given = list(seeds or [])  # player ids, best first
+        position = {player_id: index for index, player_id in enumerate(given)}
+        unknown = [s for s in given if s not in {e.player_id for e in entries}]
         if unknown:
-            raise InvalidInput(f"seeds: entry #{unknown[0]} is not playing", code="bad_seed")
-        entries.sort(key=lambda e: position.get(e.pk, len(given)))
+            raise InvalidInput(
+                f"seeds: player #{unknown[0]} is not playing", code="bad_seed",
+                details={"token": str(unknown[0])},
+            )  # fmt: skip
+        entries.sort(key=lambda e: position.get(e.player_id, len(given)))
     return entries
 
 

@@ -10,7 +10,7 @@ from django.test import TestCase
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from config.errors import Conflict
+from config.errors import Conflict, InvalidInput
 from rules.seating import table_sizes
 from scoring import services as scoring_services
 from scoring.models import AccountKind, LedgerEntry, Posting
@@ -216,3 +216,35 @@ def test_a_tiebreaker_that_ties_again_is_followed_by_another(standing):
         pk__in=tournament.round_set.get(number=1).advanced
     ).values_list("player_id", flat=True))  # fmt: skip
     assert {seats[0], seats[1]} <= advanced and seats[2] not in advanced
+
+
+def test_late_entry_is_seated_where_it_costs_least_until_the_round_is_released(standing):
+    tournament = new_tournament(
+        standing, table_max=4, advance_per_table=2, seeding=Tournament.Seeding.MANUAL,
+        late_entry_until_round=1, entry_fee_minor=300,
+    )  # fmt: skip
+    field = roster(standing, 9)
+    enter(standing, tournament, field[:7])
+    order = [p.pk for p in reversed(field[:7])]
+    first = services.tournament_start(tournament=tournament, actor=standing.organiser, seeds=order)
+    seeds = dict(tournament.entries.values_list("player_id", "seed"))
+    assert [seeds[p] for p in order] == list(range(1, 8))  # as the organiser gave them
+    assert sorted(len(t) for t in first.draw["tables"]) == [3, 4]
+    late = services.entry_add(tournament=tournament, actor=standing.organiser, player=field[7])
+    first.refresh_from_db()
+    assert sorted(len(t) for t in first.draw["tables"]) == [4, 4]  # the short table took them
+    assert any(late.pk in t for t in first.draw["tables"]) and late.status == Entry.Status.ACTIVE
+    assert sum(
+        Posting.objects.filter(game=tournament.purse, account=AccountKind.GAME).values_list(
+            "amount", flat=True
+        )
+    ) == 8 * 300  # fmt: skip
+    services.round_release(tournament=tournament, actor=standing.organiser, number=1)
+    with pytest.raises(Conflict) as closed:
+        services.entry_add(tournament=tournament, actor=standing.organiser, player=field[8])
+    assert closed.value.code == "entries_closed"
+    other = new_tournament(standing, name="Other", seeding=Tournament.Seeding.MANUAL)
+    enter(standing, other, field[:2])
+    with pytest.raises(InvalidInput) as unknown:
+        services.tournament_start(tournament=other, actor=standing.organiser, seeds=[field[8].pk])
+    assert unknown.value.code == "bad_seed" and other.round_set.count() == 0
