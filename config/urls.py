@@ -24,6 +24,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("pages.urls")),
     path("", include("scoring.page_urls")),
+    path("", include("tournaments.page_urls")),
 ]
 
 handler404 = "config.views.page_not_found"

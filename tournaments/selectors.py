@@ -108,3 +108,133 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
         rounds.append(view)
     places = sorted((e for e in entries if e.place), key=lambda e: (e.place, e.seed or 0))
     return TournamentView(tournament, entries, pool, rounds, places)
+
+
+# --- what the pages show -------------------------------------------------------------------------
+
+#: A table's state on the results grid, in words: (key, label).
+CELL_WORDS = {
+    "draft": "Drawn",
+    "waiting": "Waiting",
+    "playing": "In play",
+    "awaiting": "Awaiting confirmation",
+    "tiebreaker": "Needs a tie-breaker",
+    "finished": "Finished",
+    "settled": "Settled",
+}
+
+
+@dataclass
+class Cell:
+    """One table of one round on the results grid."""
+
+    round: int
+    number: int
+    game: int | None
+    state: str
+    label: str
+    names: list[str]
+    advanced: list[str]
+    tiebreaker_game: int | None
+    missing: bool  # a result the round waits for
+
+
+@dataclass
+class Desk:
+    """A tournament as its pages show it: the API's view with names, each round's tables as
+    grid cells, the draft's cost in words, and the fees collected so far."""
+
+    view: TournamentView
+    names: dict[int, str]  # player id -> name
+    cells: dict[int, list[Cell]]  # round number -> its tables
+    cost_words: dict[int, str]  # round number -> the draw's cost in words
+    fees_minor: int
+    counts: dict[str, int]  # entry status -> how many
+    rows: list[list[Cell | None]]  # the results grid: a row per table number, a cell per round
+
+
+def _cost_words(cost: dict[str, Any], name_of_entry: dict[int, str]) -> str:
+    again = [" – ".join(name_of_entry.get(e, "?") for e in pair) for pair in cost.get("again", [])]
+    same = [
+        " – ".join(name_of_entry.get(e, "?") for e in pair) for pair in cost.get("same_club", [])
+    ]
+    words = (
+        "no one meets anyone twice"
+        if not again
+        else f"{len(again)} pair{'s' if len(again) != 1 else ''} meet again: {', '.join(again)}"
+    )
+    if same:
+        words += f"; {len(same)} same-club pair{'s' if len(same) != 1 else ''}: {', '.join(same)}"
+    return words
+
+
+def tournament_desk(*, tournament: Tournament) -> Desk:
+    """Everything the director's desk, the public page and the projector show, in a fixed
+    number of queries."""
+    from scoring.models import Deal, Submission  # the grid reads deal states only here
+
+    view = tournament_view(tournament=tournament)
+    names = {e.player_id: e.player.name for e in view.entries}
+    name_of_entry = {e.pk: e.player.name for e in view.entries}
+    games = [t.game for r in view.rounds for t in r.tables if t.game] + [
+        t.tiebreaker_game for r in view.rounds for t in r.tables if t.tiebreaker_game
+    ]
+    deal_states: dict[int, set[str]] = {}
+    for game_id, status in Deal.objects.filter(game_id__in=games).values_list("game_id", "status"):
+        deal_states.setdefault(game_id, set()).add(status)
+    waiting = set(
+        Submission.objects.filter(
+            deal__game_id__in=games,
+            status__in=[Submission.Status.AWAITING_CONFIRMATION, Submission.Status.PENDING],
+        ).values_list("deal__game_id", flat=True)
+    )
+    cells: dict[int, list[Cell]] = {}
+    cost_words: dict[int, str] = {}
+    for played in view.rounds:
+        advanced = set(played.advanced)
+        row = []
+        for table in played.tables:
+            state = table.status
+            if state in ("playing", "finished") and table.game:
+                states = deal_states.get(table.game, set())
+                if table.game in waiting or Deal.Status.AWAITING_CONFIRMATION in states:
+                    state = "awaiting"
+                elif state == "playing" and not states - {Deal.Status.VOID}:
+                    state = "waiting"
+            cell = Cell(
+                round=played.number, number=table.number, game=table.game, state=state,
+                label=CELL_WORDS[state], names=[names[p] for p in table.players],
+                advanced=[names[p] for p in table.players if p in advanced],
+                tiebreaker_game=table.tiebreaker_game,
+                missing=state in ("waiting", "playing", "awaiting", "tiebreaker"),
+            )  # fmt: skip
+            row.append(cell)
+        cells[played.number] = row
+        cost_words[played.number] = _cost_words(played.cost, name_of_entry)
+    assert tournament.purse is not None
+    fees = sum(player_paid_in(tournament.purse, Quantity.MONEY).values())
+    counts: dict[str, int] = {}
+    for entry in view.entries:
+        counts[entry.status] = counts.get(entry.status, 0) + 1
+    width = max((len(row) for row in cells.values()), default=0)
+    rows = [
+        [cells[r.number][i] if i < len(cells[r.number]) else None for r in view.rounds]
+        for i in range(width)
+    ]
+    return Desk(view, names, cells, cost_words, fees, counts, rows)
+
+
+def seat_of(*, desk: Desk, player_id: int) -> dict[str, Any] | None:
+    """Where a player sits in the latest round that seats them: the round, the table, the seat
+    and who else is there; ``None`` when they are not seated (out, a bye, or not drawn yet)."""
+    for played in reversed(desk.view.rounds):
+        for table in played.tables:
+            if player_id in table.players:
+                return {
+                    "round": played.number, "stage": played.stage, "status": played.status,
+                    "table": table.number, "seat": table.players.index(player_id) + 1,
+                    "with": [desk.names[p] for p in table.players if p != player_id],
+                }  # fmt: skip
+        if player_id in played.byes:
+            return {"round": played.number, "bye": True}
+    return None

@@ -1,0 +1,64 @@
+/* Tournament pages: the create form's prize preview for a field, and swapping two players of a
+   drawn round by tapping one, then the other (the form below the cards does the same without
+   script). */
+(function () {
+  "use strict";
+
+  function previewPrizes(form) {
+    var target = document.getElementById("prize-preview");
+    var field = document.getElementById("t-field");
+    if (!target || !field) return;
+    var timer = null;
+    function refresh() {
+      var query = new URLSearchParams({
+        payout: form.elements.payout.value,
+        custom: form.elements.custom_payout.value,
+        entries: field.value,
+        fee: form.elements.entry_fee.value,
+        club_fee: form.elements.club_fee.value,
+      });
+      fetch(form.dataset.previewUrl + "?" + query.toString(), { credentials: "same-origin" })
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (html) { if (html !== null) target.innerHTML = html; });
+    }
+    function later() { clearTimeout(timer); timer = setTimeout(refresh, 250); }
+    ["payout", "custom_payout", "entry_fee", "club_fee"].forEach(function (name) {
+      form.elements[name].addEventListener("input", later);
+    });
+    field.addEventListener("input", later);
+  }
+
+  function tapToSwap(cards) {
+    var form = document.getElementById("swap-form");
+    if (!form) return;
+    var first = null;
+    cards.addEventListener("click", function (event) {
+      var seat = event.target.closest("button.seat");
+      if (!seat) return;
+      if (first === null) {
+        first = seat;
+        seat.setAttribute("aria-pressed", "true");
+        return;
+      }
+      if (first === seat) {
+        seat.setAttribute("aria-pressed", "false");
+        first = null;
+        return;
+      }
+      seat.setAttribute("aria-pressed", "true");
+      form.elements.first.value = first.dataset.player;
+      form.elements.second.value = seat.dataset.player;
+      form.submit();
+    });
+  }
+
+  function start() {
+    var form = document.getElementById("tournament-form");
+    if (form) previewPrizes(form);
+    var cards = document.querySelector(".table-cards");
+    if (cards) tapToSwap(cards);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,90 @@
+"""Input checks of the tournament pages' forms: shapes and numbers. Whether a tournament, an
+entry or a swap makes sense is for the services."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+
+from rules.prizes import STRUCTURES
+from tournaments.models import Tournament
+
+PAYOUT_WORDS = {
+    "by_field": "By the size of the field",
+    "seventy_thirty": "70 / 30",
+    "winner_takes_all": "Winner takes all",
+    "top_quarter": "Top quarter of the field",
+    "custom": "Our own percentages",
+}
+MONEY = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal(0)}
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=120)
+    kind = forms.ChoiceField(label="Kind", choices=Tournament.Kind.choices, initial="knockout")
+    preset = forms.IntegerField(label="Each table plays", min_value=1)
+    table_max = forms.IntegerField(label="Players a table", min_value=2, max_value=6, initial=6)
+    table_min = forms.IntegerField(label="Fewest at a table", min_value=2, max_value=6, initial=3)
+    advance_per_table = forms.IntegerField(
+        label="Go on from each table", min_value=1, max_value=5, initial=2
+    )
+    rounds = forms.IntegerField(label="Rounds before the cut", min_value=0, max_value=50, initial=0)
+    cut = forms.IntegerField(label="Players after the cut", min_value=0, max_value=1000, initial=0)
+    entry_fee = forms.DecimalField(label="Entry fee", initial=Decimal(0), **MONEY)  # type: ignore[arg-type]
+    club_fee = forms.DecimalField(label="Club's fee an entry", initial=Decimal(0), **MONEY)  # type: ignore[arg-type]
+    payout = forms.ChoiceField(
+        label="Prizes", choices=list(PAYOUT_WORDS.items()), initial="by_field"
+    )
+    custom_payout = forms.CharField(
+        label="Percentages by place", required=False, max_length=200,
+        help_text="For our own: e.g. 50 30 20",
+    )  # fmt: skip
+    seeding = forms.ChoiceField(label="Seeding", choices=Tournament.Seeding.choices)
+    avoid_same_club = forms.BooleanField(label="Keep players of one club apart", required=False)
+    max_entries = forms.IntegerField(label="Most entries", min_value=2, required=False)
+    late_entry_until_round = forms.IntegerField(
+        label="Late entry until round", min_value=1, max_value=50, initial=1
+    )
+
+    def clean_custom_payout(self) -> list[str]:
+        text = self.cleaned_data.get("custom_payout", "")
+        parts = [part for part in text.replace(",", " ").replace("%", " ").split() if part]
+        for part in parts:
+            try:
+                Decimal(part)
+            except ArithmeticError:
+                raise forms.ValidationError(f"{part!r} is not a percentage") from None
+        return parts
+
+    def payout_value(self) -> str | list[Any]:
+        chosen = self.cleaned_data["payout"]
+        if chosen == "custom":
+            return list(self.cleaned_data["custom_payout"])
+        assert chosen in STRUCTURES
+        return str(chosen)
+
+
+class EntryForm(forms.Form):
+    """A player of the club by id (the type-ahead's pick) or by name (a new player when no one
+    of the club has it)."""
+
+    player = forms.IntegerField(required=False, min_value=1)
+    name = forms.CharField(label="Player", max_length=80, required=False)
+    affiliation = forms.CharField(label="Home club", max_length=120, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("player") and not (data.get("name") or "").strip():
+            raise forms.ValidationError("give a player's name")
+        return data
+
+
+class SwapForm(forms.Form):
+    first = forms.IntegerField(label="First player", min_value=1)
+    second = forms.IntegerField(label="Second player", min_value=1)
+
+
+class UnwindForm(forms.Form):
+    confirm = forms.BooleanField(label="Take the later rounds out", required=False)

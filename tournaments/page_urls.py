@@ -1,0 +1,38 @@
+"""Tournament pages (the API's routes are in ``tournaments/urls.py``)."""
+
+from django.urls import path
+
+from tournaments import views
+
+club = "clubs/<slug:club_slug>/tournaments/"
+one = f"{club}<int:tournament_id>/"
+public = "p/<slug:club_slug>/tournaments/<int:tournament_id>/"
+
+urlpatterns = [
+    path(club, views.tournament_list_page, name="tournament-list-page"),
+    path(f"{club}prizes/", views.prize_preview, name="tournament-prize-preview"),
+    path(one, views.tournament_page, name="tournament-page"),
+    path(f"{one}grid/", views.tournament_grid, name="tournament-grid"),
+    path(f"{one}entries/", views.entry_add_page, name="tournament-entry-add"),
+    path(
+        f"{one}entries/<int:entry_id>/check-in/",
+        views.entry_check_in_page,
+        name="tournament-entry-check-in",
+    ),
+    path(
+        f"{one}entries/<int:entry_id>/withdraw/",
+        views.entry_withdraw_page,
+        name="tournament-entry-withdraw",
+    ),
+    path(f"{one}start/", views.start_page, name="tournament-start-page"),
+    path(f"{one}cancel/", views.cancel_page, name="tournament-cancel-page"),
+    path(f"{one}rounds/<int:number>/swap/", views.swap_page, name="tournament-swap"),
+    path(f"{one}rounds/<int:number>/release/", views.release_page, name="tournament-release"),
+    path(f"{one}rounds/<int:number>/unwind/", views.unwind_page, name="tournament-unwind"),
+    path(f"{one}rounds/<int:number>/cards/", views.table_cards, name="tournament-cards"),
+    path(public, views.public_tournament, name="public-tournament"),
+    path(f"{public}live/", views.public_tournament_live, name="public-tournament-live"),
+    path(
+        f"{public}projector/", views.public_tournament_projector, name="public-tournament-projector"
+    ),
+]

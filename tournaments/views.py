@@ -1,0 +1,446 @@
+"""Tournament pages: the list and the create form, the director's desk (registration, the draw,
+the results grid, places and prizes), printable table cards, and the public view with its
+projector. Every write goes through ``tournaments.services``; every figure through the
+selectors, as in the API."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from functools import partial
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+
+from clubs import selectors as club_selectors
+from clubs import services as club_services
+from clubs.display import club_money
+from clubs.models import Club, Role
+from clubs.pages import (
+    GET,
+    club_for_page,
+    club_url,
+    error_context,
+    form_post,
+    found,
+    render_club,
+)
+from config.errors import InvalidInput
+from rules import prizes
+from rules.errors import RuleViolation
+from scoring import selectors as scoring_selectors
+from scoring.forms import to_minor
+from tournaments import selectors, services
+from tournaments.forms import PAYOUT_WORDS, EntryForm, SwapForm, TournamentForm, UnwindForm
+from tournaments.models import Entry, Round, Tournament
+
+#: How often the live parts poll, in seconds.
+LIVE_EVERY = 5
+
+
+def _desk_url(club: Club, tournament: Tournament) -> str:
+    return club_url("tournament-page", club, tournament.pk)
+
+
+def _prize_lines(
+    club: Club, payout: str | list[Any], entries: int, fee_minor: int, club_fee_minor: int
+) -> dict[str, Any]:
+    """The prizes a field of ``entries`` would pay, place by place, as a page shows them."""
+    try:
+        pool = prizes.prize_pool_of(entries, fee_minor, club_fee_minor)
+        amounts = prizes.place_amounts(pool, prizes.payout_percentages(payout, entries))
+    except RuleViolation as exc:
+        return {"error": exc.message, "lines": [], "pool": ""}
+    return {
+        "error": "",
+        "entries": entries,
+        "pool": club_money(club, pool),
+        "lines": [
+            {"place": place, "amount": club_money(club, amount)}
+            for place, amount in enumerate(amounts, start=1)
+            if amount
+        ],
+    }
+
+
+# --- the list and the create form ----------------------------------------------------------------
+
+
+def _list_page(
+    request: HttpRequest, club: Club, *, error: dict | None = None, status: int = 200
+) -> HttpResponse:
+    chosen = request.GET.get("status") or ""
+    try:
+        found_list = list(selectors.tournament_list(club=club, status=chosen or None))
+    except InvalidInput:
+        chosen, found_list = "", list(selectors.tournament_list(club=club))
+    presets = [p for p in scoring_selectors.preset_list(club=club) if p.format != "purse"]
+    return render_club(request, club, "tournaments/list.html", {
+        "tournaments": found_list, "status": chosen, "statuses": Tournament.Status.choices,
+        "presets": presets, "payouts": PAYOUT_WORDS.items(), "kinds": Tournament.Kind.choices,
+        "seedings": Tournament.Seeding.choices, "error": error, "values": request.POST,
+        "preview": _prize_lines(club, "by_field", 16, 0, 0),
+    }, status=status)  # fmt: skip
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def tournament_list_page(request: HttpRequest, club_slug: str) -> HttpResponse:
+    if request.method != "POST":
+        return _list_page(request, club_for_page(request, club_slug))
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    form = TournamentForm(request.POST)
+
+    def create() -> HttpResponse:
+        data = form.cleaned_data
+        preset = found(scoring_selectors.preset_get, club=club, preset_id=data["preset"])
+        tournament = services.tournament_create(
+            club=club, actor=request.user, name=data["name"], kind=data["kind"], preset=preset,
+            table_max=data["table_max"], table_min=data["table_min"],
+            advance_per_table=data["advance_per_table"], rounds=data["rounds"], cut=data["cut"],
+            seeding=data["seeding"], avoid_same_club=data["avoid_same_club"],
+            max_entries=data.get("max_entries"),
+            entry_fee_minor=to_minor(data["entry_fee"], club.minor_places) or 0,
+            club_fee_minor=to_minor(data["club_fee"], club.minor_places) or 0,
+            late_entry_until_round=data["late_entry_until_round"], payout=form.payout_value(),
+        )  # fmt: skip
+        messages.success(request, f"“{tournament.name}” is open for entries.")
+        return redirect(_desk_url(club, tournament))
+
+    page = partial(_list_page, request, club)
+    return form_post(form, create, page, fields=set(TournamentForm.base_fields))
+
+
+@login_required
+@GET
+def prize_preview(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """The prizes of a payout structure for a field, as the create form previews them."""
+    club = club_for_page(request, club_slug)
+    query = request.GET
+    payout: str | list[Any] = query.get("payout", "by_field")
+    if payout == "custom":
+        payout = [p for p in query.get("custom", "").replace(",", " ").split() if p]
+    try:
+        entries = max(0, min(10_000, int(query.get("entries") or 0)))
+        fee = to_minor(Decimal(query.get("fee") or 0), club.minor_places) or 0
+        club_fee = to_minor(Decimal(query.get("club_fee") or 0), club.minor_places) or 0
+    except ArithmeticError:
+        return render(request, "tournaments/_prizes.html", {"preview": {"error": "check the fees"}})
+    return render(request, "tournaments/_prizes.html", {
+        "preview": _prize_lines(club, payout, entries, fee, club_fee),
+    })  # fmt: skip
+
+
+# --- the director's desk -------------------------------------------------------------------------
+
+
+def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
+    desk = selectors.tournament_desk(tournament=tournament)
+    entered = {e.player_id for e in desk.view.entries}
+    candidates = [p for p in club_selectors.player_list(club=club) if p.pk not in entered]
+    draft = next((r for r in desk.view.rounds if r.status == Round.Status.DRAFT), None)
+    named = desk.names
+    draft_tables = [
+        {"number": t.number, "seats": [(p, named[p]) for p in t.players]}
+        for t in (draft.tables if draft else [])
+    ]
+    playing = [e for e in desk.view.entries if e.status in Entry.Status.values]
+    paid_in = sum(1 for e in playing if e.status in services.PAID)
+    return {
+        "tournament": tournament, "desk": desk, "view": desk.view, "candidates": candidates,
+        "draft": draft, "draft_tables": draft_tables, "rounds": list(reversed(desk.view.rounds)),
+        "draft_byes": [(p, named[p]) for p in (draft.byes if draft else [])],
+        "fees": club_money(club, desk.fees_minor),
+        "prize_pool": club_money(club, desk.view.prize_pool_minor),
+        "preview": _prize_lines(
+            club, tournament.payout, paid_in, tournament.entry_fee_minor,
+            tournament.club_fee_minor,
+        ),
+        "places": [
+            {"place": e.place, "name": e.player.name, "prize": club_money(club, e.prize_minor),
+             "tied": sum(1 for o in desk.view.places if o.place == e.place) > 1,
+             "player": e.player_id}
+            for e in desk.view.places
+        ],
+        "grid_url": club_url("tournament-grid", club, tournament.pk),
+        "live_every": LIVE_EVERY,
+        "public_url": reverse("public-tournament", args=[club.slug, tournament.pk])
+        if club.public_standings else "",
+        "completed": [r for r in desk.view.rounds if r.status == Round.Status.COMPLETE],
+    }  # fmt: skip
+
+
+def _desk_page(
+    request: HttpRequest,
+    club: Club,
+    tournament: Tournament,
+    *,
+    error: dict | None = None,
+    form_name: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    context = _desk_context(club, tournament)
+    context.update(error=error, form_name=form_name, values=request.POST)
+    return render_club(request, club, "tournaments/desk.html", context, status=status)
+
+
+@login_required
+@GET
+def tournament_page(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
+    club = club_for_page(request, club_slug)
+    tournament = found(selectors.tournament_get, club=club, tournament_id=tournament_id)
+    return _desk_page(request, club, tournament)
+
+
+@login_required
+@GET
+def tournament_grid(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
+    """The results grid alone, for the desk's live part."""
+    club = club_for_page(request, club_slug)
+    tournament = found(selectors.tournament_get, club=club, tournament_id=tournament_id)
+    response = render_club(request, club, "tournaments/_grid.html", _desk_context(club, tournament))
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        response["X-Live-Stop"] = "1"
+    return response
+
+
+def _action(request: HttpRequest, club_slug: str, tournament_id: int, form_name: str, form: Any,
+            write: Any, done: str) -> HttpResponse:  # fmt: skip
+    """A desk button or form: ``write(club, tournament, data)`` through a service; the desk
+    again with the refusal, or a redirect to it with ``done`` said."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    tournament = found(selectors.tournament_get, club=club, tournament_id=tournament_id)
+
+    def run() -> HttpResponse:
+        said = write(club, tournament, form.cleaned_data if form is not None else {})
+        messages.success(request, said or done)
+        return redirect(_desk_url(club, tournament) + f"#{form_name}")
+
+    page = partial(_desk_page, request, club, tournament, form_name=form_name)
+    fields = set(type(form).base_fields) if form is not None else set()
+    return form_post(form, run, page, fields=fields)
+
+
+@login_required
+@require_POST
+def entry_add_page(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
+    def add(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
+        player = None
+        if data.get("player"):
+            player = found(club_selectors.player_get, club=club, player_id=data["player"])
+        else:
+            name = " ".join(data["name"].split())
+            player = next(
+                (
+                    p
+                    for p in club_selectors.player_list(club=club)
+                    if p.name.lower() == name.lower()
+                ),
+                None,
+            ) or club_services.player_create(club=club, actor=request.user, name=name)
+        entry = services.entry_add(
+            tournament=tournament, actor=request.user, player=player,
+            affiliation=data.get("affiliation") or "",
+        )  # fmt: skip
+        return f"{player.name} is {entry.get_status_display().lower()}."
+
+    form = EntryForm(request.POST)
+    return _action(request, club_slug, tournament_id, "entries", form, add, "")
+
+
+@login_required
+@require_POST
+def entry_check_in_page(
+    request: HttpRequest, club_slug: str, tournament_id: int, entry_id: int
+) -> HttpResponse:
+    def check_in(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
+        entry = services.entry_check_in(
+            tournament=tournament, actor=request.user, entry_id=entry_id
+        )
+        return f"{entry.player.name} is checked in."
+
+    return _action(request, club_slug, tournament_id, "entries", None, check_in, "")
+
+
+@login_required
+@require_POST
+def entry_withdraw_page(
+    request: HttpRequest, club_slug: str, tournament_id: int, entry_id: int
+) -> HttpResponse:
+    def withdraw(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
+        entry = services.entry_withdraw(
+            tournament=tournament, actor=request.user, entry_id=entry_id,
+            disqualify=request.POST.get("disqualify") == "1",
+            remarks=request.POST.get("remarks", "")[:200],
+        )  # fmt: skip
+        return f"{entry.player.name}: {entry.get_status_display().lower()}."
+
+    return _action(request, club_slug, tournament_id, "entries", None, withdraw, "")
+
+
+@login_required
+@require_POST
+def start_page(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
+    def start(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
+        services.tournament_start(tournament=tournament, actor=request.user)
+        return "The entries are closed and round 1 is drawn: look at the draw, then release it."
+
+    return _action(request, club_slug, tournament_id, "draw", None, start, "")
+
+
+@login_required
+@require_POST
+def swap_page(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    def swap(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
+        services.round_swap(
+            tournament=tournament, actor=request.user, number=number, first=data["first"],
+            second=data["second"],
+        )  # fmt: skip
+        return "Swapped."
+
+    return _action(request, club_slug, tournament_id, "draw", SwapForm(request.POST), swap, "")
+
+
+@login_required
+@require_POST
+def release_page(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    def release(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
+        services.round_release(tournament=tournament, actor=request.user, number=number)
+        return f"Round {number} is released: its tables are open for deals."
+
+    return _action(request, club_slug, tournament_id, "grid", None, release, "")
+
+
+@login_required
+@require_POST
+def unwind_page(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    def unwind(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
+        services.rounds_unwind(
+            tournament=tournament, actor=request.user, number=number, confirm=data["confirm"]
+        )
+        return f"The rounds after round {number} are taken out: its tables can be corrected."
+
+    form = UnwindForm(request.POST)
+    return _action(request, club_slug, tournament_id, "grid", form, unwind, "")
+
+
+@login_required
+@require_POST
+def cancel_page(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
+    def cancel(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
+        services.tournament_cancel(tournament=tournament, actor=request.user)
+        return "The tournament is cancelled; every entry fee went back."
+
+    return _action(request, club_slug, tournament_id, "manage", None, cancel, "")
+
+
+@login_required
+@GET
+def table_cards(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    """A round's table cards to print (one a page) and its seat list sorted by name."""
+    club = club_for_page(request, club_slug)
+    tournament = found(selectors.tournament_get, club=club, tournament_id=tournament_id)
+    desk = selectors.tournament_desk(tournament=tournament)
+    cells = desk.cells.get(number)
+    if cells is None:
+        return _desk_page(
+            request, club, tournament, status=404,
+            error=error_context(InvalidInput(f"round {number} is not drawn")),
+        )  # fmt: skip
+    seats = sorted(
+        (
+            {"name": name, "table": cell.number, "seat": seat}
+            for cell in cells
+            for seat, name in enumerate(cell.names, start=1)
+        ),
+        key=lambda s: (str(s["name"]).lower(), s["table"]),
+    )
+    played = next(r for r in desk.view.rounds if r.number == number)
+    return render_club(request, club, "tournaments/cards.html", {
+        "tournament": tournament, "cells": cells, "seats": seats, "round": played,
+    })  # fmt: skip
+
+
+# --- public --------------------------------------------------------------------------------------
+
+
+def _public(club_slug: str, tournament_id: int) -> tuple[Club, Tournament]:
+    club = found(club_selectors.club_get_public, slug=club_slug)
+    tournament = found(selectors.tournament_get, club=club, tournament_id=tournament_id)
+    return club, tournament
+
+
+def _public_context(request: HttpRequest, club: Club, tournament: Tournament) -> dict[str, Any]:
+    context = _desk_context(club, tournament)
+    still_in = [
+        e.player.name
+        for e in context["view"].entries
+        if e.status in (Entry.Status.ACTIVE, Entry.Status.CHECKED_IN, Entry.Status.REGISTERED)
+    ]
+    current = context["view"].rounds[-1] if context["view"].rounds else None
+    context.update(
+        current=current,
+        current_cells=context["desk"].cells.get(current.number, []) if current else [],
+        club=club, still_in=sorted(still_in, key=str.lower), public=True,
+        live_url=reverse("public-tournament-live", args=[club.slug, tournament.pk]),
+    )  # fmt: skip
+    raw = request.GET.get("player") or ""
+    if raw.isdigit() and int(raw) in context["desk"].names:
+        context["me"] = {
+            "name": context["desk"].names[int(raw)],
+            "seat": selectors.seat_of(desk=context["desk"], player_id=int(raw)),
+            "id": int(raw),
+        }
+    return context
+
+
+def _render_public(request: HttpRequest, club: Club, template: str, context: dict[str, Any]
+                   ) -> HttpResponse:  # fmt: skip
+    with timezone.override(club.timezone):
+        response = render(request, template, context)
+    if context["tournament"].status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        response["X-Live-Stop"] = "1"
+    return response
+
+
+@GET
+def public_tournament(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
+    club, tournament = _public(club_slug, tournament_id)
+    context = _public_context(request, club, tournament)
+    return _render_public(request, club, "tournaments/public.html", context)
+
+
+@GET
+def public_tournament_live(
+    request: HttpRequest, club_slug: str, tournament_id: int
+) -> HttpResponse:
+    club, tournament = _public(club_slug, tournament_id)
+    context = _public_context(request, club, tournament)
+    template = (
+        "tournaments/_projector_body.html"
+        if request.GET.get("view") == "projector"
+        else "tournaments/_public_body.html"
+    )
+    return _render_public(request, club, template, context)
+
+
+@GET
+def public_tournament_projector(
+    request: HttpRequest, club_slug: str, tournament_id: int
+) -> HttpResponse:
+    club, tournament = _public(club_slug, tournament_id)
+    context = _public_context(request, club, tournament)
+    return _render_public(request, club, "tournaments/projector.html", context)
