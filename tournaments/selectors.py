@@ -48,6 +48,7 @@ class TableView:
     status: str  # "draft", "playing", "tiebreaker", "settled"
     tiebreaker: list[int]
     tiebreaker_game: int | None = None
+    advancing: list[int] = field(default_factory=list)  # who goes on from it, once settled
 
 
 @dataclass
@@ -102,8 +103,11 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
                 status = "settled"
             else:
                 status = "playing" if table.game.status == Game.Status.OPEN else "finished"
+            going = [player_of[e] for e in table.outcome.get("advancing", []) if e in player_of]
             view.tables.append(
-                TableView(table.number, table.game_id, seated, status, tied, table.tiebreaker_id)
+                TableView(
+                    table.number, table.game_id, seated, status, tied, table.tiebreaker_id, going
+                )
             )
         rounds.append(view)
     places = sorted((e for e in entries if e.place), key=lambda e: (e.place, e.seed or 0))
@@ -191,7 +195,6 @@ def tournament_desk(*, tournament: Tournament) -> Desk:
     cells: dict[int, list[Cell]] = {}
     cost_words: dict[int, str] = {}
     for played in view.rounds:
-        advanced = set(played.advanced)
         row = []
         for table in played.tables:
             state = table.status
@@ -204,7 +207,7 @@ def tournament_desk(*, tournament: Tournament) -> Desk:
             cell = Cell(
                 round=played.number, number=table.number, game=table.game, state=state,
                 label=CELL_WORDS[state], names=[names[p] for p in table.players],
-                advanced=[names[p] for p in table.players if p in advanced],
+                advanced=[names[p] for p in table.players if p in table.advancing],
                 tiebreaker_game=table.tiebreaker_game,
                 missing=state in ("waiting", "playing", "awaiting", "tiebreaker"),
             )  # fmt: skip

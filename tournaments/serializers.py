@@ -91,6 +91,9 @@ class RoundTableOutput(serializers.Serializer[dict]):
         child=serializers.IntegerField(), help_text="Players who must play a tie-breaker."
     )
     tiebreaker_game = serializers.IntegerField(allow_null=True)
+    advancing = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Who goes on from the table, once settled."
+    )
 
 
 class RoundOutput(serializers.Serializer[dict]):

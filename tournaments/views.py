@@ -163,6 +163,7 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
         ),
         "places": [
             {"place": e.place, "name": e.player.name, "prize": club_money(club, e.prize_minor),
+             "won": e.prize_minor > 0,
              "tied": sum(1 for o in desk.view.places if o.place == e.place) > 1,
              "player": e.player_id}
             for e in desk.view.places

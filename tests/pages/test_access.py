@@ -4,6 +4,7 @@ outsiders get 404 (a club's existence is not leaked), anonymous visitors go to t
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,8 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
     organise = {"owner": 200, "organiser": 200, "scorer": 403, "player": 403}
     score = {"owner": 200, "organiser": 200, "scorer": 200, "player": 403}
     asha = n.pid("Asha")
+    cup = _tournament(p)
+    t = f"{c}/tournaments/{cup.pk}"
     return {
         "club home": (f"{c}/", read),
         "player page": (f"{c}/players/{asha}/", read),
@@ -34,13 +37,29 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
         "correction form": (f"{c}/deals/{deal.pk}/result/", score),
         "club standings": (f"{c}/standings/", read),
         "club settings": (f"{c}/settings/", organise),
+        "tournaments": (f"{c}/tournaments/", read),
+        "tournament desk": (f"{t}/", read),
+        "tournament grid": (f"{t}/grid/", read),
+        "table cards": (f"{t}/rounds/1/cards/", read),
     }
+
+
+def _tournament(p: Pages) -> Any:
+    """A knock-out of the night's six players, drawn."""
+    from tests.tournaments.helpers import enter, new_tournament
+    from tournaments import services
+
+    cup = new_tournament(p.s, table_max=3, advance_per_table=1)
+    enter(p.s, cup, list(p.night.players.values()))
+    services.tournament_start(tournament=cup, actor=p.s.organiser)
+    return cup
 
 
 PAGES = [
     "club home", "player page", "session page", "scoreboard fragment", "csv export", "game page",
     "deal page", "deal fragment", "new game form", "deal entry", "correction form",
-    "club standings", "club settings",
+    "club standings", "club settings", "tournaments", "tournament desk", "tournament grid",
+    "table cards",
 ]  # fmt: skip
 
 
@@ -71,6 +90,17 @@ WRITES: list[tuple[str, Callable[[Pages], str], dict[str, str]]] = [
     ("finish", lambda p: f"/clubs/{p.slug}/games/{p.night.game.pk}/finish/", {}),
     ("metric order", lambda p: f"/clubs/{p.slug}/settings/standings-order/",
      {"metric_1": "points"}),
+    ("tournament create", lambda p: f"/clubs/{p.slug}/tournaments/", {"name": "Cup"}),
+    ("tournament entry", lambda p: f"/clubs/{p.slug}/tournaments/{_tournament(p).pk}/entries/",
+     {"name": "Zed"}),
+    ("tournament start", lambda p: f"/clubs/{p.slug}/tournaments/{_tournament(p).pk}/start/", {}),
+    ("tournament release",
+     lambda p: f"/clubs/{p.slug}/tournaments/{_tournament(p).pk}/rounds/1/release/", {}),
+    ("tournament swap",
+     lambda p: f"/clubs/{p.slug}/tournaments/{_tournament(p).pk}/rounds/1/swap/",
+     {"first": "1", "second": "2"}),
+    ("tournament cancel",
+     lambda p: f"/clubs/{p.slug}/tournaments/{_tournament(p).pk}/cancel/", {}),
 ]  # fmt: skip
 
 

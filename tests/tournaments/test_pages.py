@@ -1,0 +1,91 @@
+"""Tournament pages on the server: the same places and prizes on the desk, the public page, the
+API and the ledger; the public page only for a club that publishes; refusals named on the page,
+nothing changed."""
+
+from __future__ import annotations
+
+import random
+
+from django.test import Client
+
+from clubs.display import club_money
+from scoring.models import AccountKind, Posting
+from tests.tournaments.helpers import enter, new_tournament, play_round, roster
+from tournaments import services
+from tournaments.models import Tournament
+
+
+def _finished(standing) -> Tournament:
+    cup = new_tournament(standing, table_max=4, entry_fee_minor=1000, payout="seventy_thirty")
+    enter(standing, cup, roster(standing, 8))
+    services.tournament_start(tournament=cup, actor=standing.organiser)
+    rng = random.Random(2)
+    for _ in range(5):
+        cup.refresh_from_db()
+        if cup.status != Tournament.Status.RUNNING:
+            break
+        play_round(standing, cup, rng)
+    cup.refresh_from_db()
+    assert cup.status == Tournament.Status.FINISHED
+    return cup
+
+
+def test_the_prizes_agree_on_the_desk_the_public_page_the_api_and_the_ledger(standing):
+    standing.club.public_standings = True
+    standing.club.save()
+    cup = _finished(standing)
+    member = Client()
+    member.force_login(standing.player)
+    desk = member.get(f"/clubs/home/tournaments/{cup.pk}/").content.decode()
+    public = Client().get(f"/p/home/tournaments/{cup.pk}/").content.decode()
+    api = standing.client("player").get(f"/api/v1/clubs/home/tournaments/{cup.pk}/").json()
+    assert sum(p["prize_minor"] for p in api["places"]) == api["prize_pool_minor"] == 8000
+    for line in api["places"]:
+        won = sum(
+            Posting.objects.filter(
+                game=cup.purse, account=AccountKind.PLAYER, player_id=line["player"],
+                entry__kind__in=["payout", "reversal"],
+            ).values_list("amount", flat=True)
+        )  # fmt: skip
+        assert won == line["prize_minor"]
+        if line["prize_minor"]:
+            shown = f'data-figure="prize">{club_money(standing.club, line["prize_minor"])}<'
+            assert shown in desk and shown in public, line
+    pool = f'data-figure="pool">{club_money(standing.club, 8000)}<'
+    assert pool in desk and pool in public
+
+
+def test_the_public_page_is_only_for_a_club_that_publishes(standing):
+    cup = new_tournament(standing)
+    standing.club.public_standings = False
+    standing.club.save()
+    assert Client().get(f"/p/home/tournaments/{cup.pk}/").status_code == 404
+    standing.club.public_standings = True
+    standing.club.save()
+    assert Client().get(f"/p/home/tournaments/{cup.pk}/").status_code == 200
+    assert Client().get(f"/p/home/tournaments/{cup.pk + 999}/").status_code == 404
+
+
+def test_a_refused_form_names_the_field_and_changes_nothing(standing):
+    organiser = Client()
+    organiser.force_login(standing.organiser)
+    before = Tournament.objects.count()
+    page = organiser.post("/clubs/home/tournaments/", {
+        "name": "Cup", "kind": "knockout", "preset": 999999, "table_max": 4, "table_min": 2,
+        "advance_per_table": 2, "rounds": 0, "cut": 0, "entry_fee": "5", "club_fee": "9",
+        "payout": "by_field", "seeding": "random", "late_entry_until_round": 1,
+    })  # fmt: skip
+    assert page.status_code == 404 and Tournament.objects.count() == before
+    from scoring.models import RulePreset
+
+    points = RulePreset.objects.get(club=None, key="points").pk
+    page = organiser.post("/clubs/home/tournaments/", {
+        "name": "Cup", "kind": "knockout", "preset": points, "table_max": 4, "table_min": 2,
+        "advance_per_table": 2, "rounds": 0, "cut": 0, "entry_fee": "5", "club_fee": "9",
+        "payout": "by_field", "seeding": "random", "late_entry_until_round": 1,
+    })  # fmt: skip
+    assert page.status_code == 400 and "club_fee_minor" in page.content.decode()
+    assert Tournament.objects.count() == before
+    cup = new_tournament(standing)
+    swap = organiser.post(f"/clubs/home/tournaments/{cup.pk}/rounds/1/swap/", {"first": 1})
+    assert swap.status_code == 400 and "Second player" in swap.content.decode()
