@@ -28,6 +28,7 @@ from scoring import services as scoring_services
 from scoring.formats import format_label, points_column
 from scoring.forms import OUTCOME_WORDS, SessionForm
 from scoring.models import GameFamily
+from tournaments import selectors as tournament_selectors
 
 # --- the home page -------------------------------------------------------------------------------
 
@@ -66,6 +67,11 @@ def club_home_page(
         "open_sessions": [s for s in sessions if s.status == "open"],
         "past_sessions": [s for s in sessions if s.status != "open"],
         "players": selectors.player_list(club=club),
+        "tournaments": [
+            t
+            for t in tournament_selectors.tournament_list(club=club)
+            if t.status in ("registration", "running")
+        ],
         "presets": scoring_selectors.preset_list(club=club),
         "members": selectors.membership_list(club=club),
         "grantable_roles": _grantable_roles(club),

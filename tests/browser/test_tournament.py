@@ -68,7 +68,7 @@ def test_an_organiser_runs_a_knockout_from_the_pages(new_page: Any, standing: An
 
     # Create: the prize preview follows the payout and the field.
     page.goto("/clubs/home/")
-    page.get_by_role("link", name="Tournaments").click()
+    page.get_by_role("link", name="Tournaments", exact=True).click()
     page.locator("#t-name").fill("Spring cup")
     points = RulePreset.objects.get(club=None, key="points")
     page.locator("#t-preset").select_option(str(points.pk))
