@@ -400,10 +400,13 @@ def _public_context(request: HttpRequest, club: Club, tournament: Tournament) ->
     )  # fmt: skip
     raw = request.GET.get("player") or ""
     if raw.isdigit() and int(raw) in context["desk"].names:
+        entry = next(e for e in context["view"].entries if e.player_id == int(raw))
         context["me"] = {
             "name": context["desk"].names[int(raw)],
             "seat": selectors.seat_of(desk=context["desk"], player_id=int(raw)),
             "id": int(raw),
+            "entry": entry,
+            "prize": club_money(club, entry.prize_minor) if entry.prize_minor else "",
         }
     return context
 

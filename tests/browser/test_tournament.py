@@ -170,6 +170,8 @@ def test_an_organiser_runs_a_knockout_from_the_pages(new_page: Any, standing: An
     expect_text(page.locator("#places"), r"₹42\.00")
     shoot(page, "tournament-finished-desktop")
     expect_text(public.locator("#tournament-live"), "Places and prizes", timeout=20_000)
+    place = tournament.entries.get(player_id=a).place
+    expect_text(public.locator("#my-seat"), f"place {place}")
     expect_text(projector.locator("#tournament-live"), r"₹98\.00", timeout=20_000)
     shoot(public, "tournament-public-phone")
     shoot(projector, "tournament-projector-wide")
