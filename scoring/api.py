@@ -54,6 +54,7 @@ from scoring.serializers import (
     SubmissionOutput,
     TableCreateInput,
     TableOutput,
+    TransferPaidInput,
     submission_url,
 )
 from scoring.submissions import submission_confirm
@@ -152,6 +153,49 @@ class SessionDetailApi(ClubScopedAPIView):
         session = selectors.session_get(club=self.club, session_id=session_id)
         return Response(SessionDetailOutput(session).data)
 
+    @extend_schema(
+        operation_id="sessions_destroy",
+        responses={204: None},
+        description="Delete a night started by mistake (409 `not_empty` once anything was "
+        "played or paid in it).",
+    )
+    def delete(self, request: Request, club_slug: str, session_id: int) -> Response:
+        session = selectors.session_get(club=self.club, session_id=session_id)
+        services.session_delete(session=session, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SessionReopenApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="sessions_reopen",
+        request=None,
+        responses=SessionOutput,
+        description="Reopen a closed night (a late correction); close it again when done.",
+    )
+    def post(self, request: Request, club_slug: str, session_id: int) -> Response:
+        session = selectors.session_get(club=self.club, session_id=session_id)
+        return Response(
+            SessionOutput(services.session_reopen(session=session, actor=request.user)).data
+        )
+
+
+class TransferPaidApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="sessions_transfer_paid",
+        request=TransferPaidInput,
+        responses=SettlementOutput,
+        description="Mark a settle-up transfer paid (`paid`: false takes the mark back); the "
+        "settle-up answered shows each transfer's `paid` mark.",
+    )
+    def post(self, request: Request, club_slug: str, session_id: int) -> Response:
+        data = _valid(TransferPaidInput, request.data)
+        session = selectors.session_get(club=self.club, session_id=session_id)
+        services.transfer_mark_paid(
+            session=session, actor=request.user, payer=data["payer"], payee=data["payee"],
+            paid=data["paid"],
+        )  # fmt: skip
+        return Response(_settlement(session))
+
 
 class SessionCloseApi(ClubScopedAPIView):
     @extend_schema(
@@ -208,6 +252,17 @@ class GameDetailApi(ClubScopedAPIView):
     @extend_schema(operation_id="games_retrieve", responses=GameOutput)
     def get(self, request: Request, club_slug: str, game_id: int) -> Response:
         return Response(GameOutput(selectors.game_get(club=self.club, game_id=game_id)).data)
+
+    @extend_schema(
+        operation_id="games_destroy",
+        responses={204: None},
+        description="Delete a game set up by mistake (409 `not_empty` once it has a deal or a "
+        "fee in the ledger).",
+    )
+    def delete(self, request: Request, club_slug: str, game_id: int) -> Response:
+        game = selectors.game_get(club=self.club, game_id=game_id)
+        services.game_delete(game=game, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class GameStateApi(ClubScopedAPIView):
@@ -292,6 +347,21 @@ class SeatListApi(ClubScopedAPIView):
         return Response(SeatOutput(seat).data, status=status.HTTP_201_CREATED)
 
 
+class SeatDetailApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="seats_destroy",
+        responses={204: None},
+        description="A player leaves a points table between deals: they play no later deal and "
+        "keep what they won or lost.",
+    )
+    def delete(self, request: Request, club_slug: str, game_id: int, player_id: int) -> Response:
+        game = selectors.game_get(club=self.club, game_id=game_id)
+        services.seat_remove(
+            game=game, actor=request.user, player=_player(self.club, player_id, "player")
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class DealListApi(ClubScopedAPIView):
     write_role = Role.SCORER
 
@@ -345,6 +415,17 @@ class DealDetailApi(ClubScopedAPIView):
     @extend_schema(operation_id="deals_retrieve", responses=DealOutput)
     def get(self, request: Request, club_slug: str, deal_id: int) -> Response:
         return Response(DealOutput(selectors.deal_get(club=self.club, deal_id=deal_id)).data)
+
+    @extend_schema(
+        operation_id="deals_destroy",
+        responses={204: None},
+        description="Delete a deal opened by mistake: one with no result ever entered (409 "
+        "`deal_has_history` otherwise: void it instead).",
+    )
+    def delete(self, request: Request, club_slug: str, deal_id: int) -> Response:
+        deal = selectors.deal_get(club=self.club, deal_id=deal_id)
+        services.deal_delete(deal=deal, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class SubmissionListApi(ClubScopedAPIView):
@@ -411,9 +492,13 @@ class SettlementApi(ClubScopedAPIView):
     @extend_schema(operation_id="sessions_settlement", responses=SettlementOutput)
     def get(self, request: Request, club_slug: str, session_id: int) -> Response:
         session = selectors.session_get(club=self.club, session_id=session_id, with_tables=False)
-        transfers = figures.session_settlement(session=session)
-        body = {"session": session.pk, "currency": self.club.currency, "transfers": transfers}
-        return Response(SettlementOutput(body).data)
+        return Response(_settlement(session))
+
+
+def _settlement(session: Any) -> dict[str, Any]:
+    transfers = figures.session_settlement(session=session)
+    body = {"session": session.pk, "currency": session.club.currency, "transfers": transfers}
+    return dict(SettlementOutput(body).data)
 
 
 class PlayerHistoryApi(ClubScopedAPIView):

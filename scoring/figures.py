@@ -40,6 +40,7 @@ from scoring.models import (
     StandingRow,
     StandingScope,
     Submission,
+    TransferPaid,
 )
 
 #: The field of a standing row that keeps each quantity.
@@ -215,6 +216,9 @@ class SettlementTransfer:
     payee: str
     payee_id: int | None
     amount_minor: int
+    payer_key: str = ""  # "player:<id>", "club" or "pot:<game id>": what a paid mark names
+    payee_key: str = ""
+    paid: Any = None  # the TransferPaid mark, when one was made for this very amount
 
 
 CLUB_ACCOUNT = "club"
@@ -240,16 +244,30 @@ def session_settlement(
         names[key] = pot.label
     if sum(balances.values()) != 0:
         raise InvariantError(f"the night's money does not balance: {balances}")
-    return [
-        SettlementTransfer(
-            payer=names[t.payer],
-            payer_id=t.payer if isinstance(t.payer, int) else None,
-            payee=names[t.payee],
-            payee_id=t.payee if isinstance(t.payee, int) else None,
-            amount_minor=t.amount,
+    marks = {
+        (m.payer, m.payee): m
+        for m in TransferPaid.objects.filter(session=session).select_related("marked_by")
+    }
+
+    def key(party: int | str) -> str:
+        return f"player:{party}" if isinstance(party, int) else str(party)
+
+    transfers = []
+    for t in settle_up(balances):
+        mark = marks.get((key(t.payer), key(t.payee)))
+        transfers.append(
+            SettlementTransfer(
+                payer=names[t.payer],
+                payer_id=t.payer if isinstance(t.payer, int) else None,
+                payee=names[t.payee],
+                payee_id=t.payee if isinstance(t.payee, int) else None,
+                amount_minor=t.amount,
+                payer_key=key(t.payer),
+                payee_key=key(t.payee),
+                paid=mark if mark is not None and mark.amount_minor == t.amount else None,
+            )
         )
-        for t in settle_up(balances)
-    ]
+    return transfers
 
 
 # --- lines of the ledger: a player's history, a night's export ---------------------------------

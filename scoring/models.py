@@ -172,6 +172,11 @@ class Seat(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
     joined_at = models.DateTimeField(auto_now_add=True)
+    left_after_deal = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The last deal the player sat in, once they left the table.",
+    )
 
     class Meta:
         constraints = [
@@ -222,6 +227,7 @@ class Submission(models.Model):
         AWAITING_CONFIRMATION = "awaiting_confirmation", "Valid, waiting for confirmation"
         ACCEPTED = "accepted", "Accepted"
         SUPERSEDED = "superseded", "Superseded by a later version"
+        VOIDED = "voided", "Voided with its deal"
 
     class Source(models.TextChoices):
         WEB = "web", "Web page"
@@ -538,3 +544,25 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.family}: {self.ordinal:.2f}"
+
+
+class TransferPaid(models.Model):
+    """A settle-up transfer marked paid: who marked it and when, and the amount it was for (the
+    settle-up can change after a correction; a mark for another amount no longer counts)."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="transfers_paid")
+    payer = models.CharField(max_length=40, help_text="player:<id>, club or pot:<game id>")
+    payee = models.CharField(max_length=40)
+    amount_minor = models.BigIntegerField()
+    marked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    marked_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["session", "payer", "payee"], name="transfer_paid_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payer} -> {self.payee}: {self.amount_minor}"

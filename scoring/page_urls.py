@@ -37,6 +37,29 @@ urlpatterns = [
     path(f"{club}deals/<int:deal_id>/live/", results.deal_fragment, name="deal-fragment"),
     path(f"{club}deals/<int:deal_id>/result/", entry.deal_result, name="deal-result"),
     path(f"{club}deals/<int:deal_id>/void/", results.deal_void, name="deal-void-page"),
+    path(f"{club}deals/<int:deal_id>/delete/", results.deal_delete, name="deal-delete-page"),
+    path(f"{club}games/<int:game_id>/leave/", games.seat_remove, name="seat-remove-page"),
+    path(f"{club}games/<int:game_id>/delete/", games.game_delete, name="game-delete-page"),
+    path(
+        f"{club}sessions/<int:session_id>/reopen/",
+        sessions.session_reopen,
+        name="session-reopen-page",
+    ),
+    path(
+        f"{club}sessions/<int:session_id>/delete/",
+        sessions.session_delete,
+        name="session-delete-page",
+    ),
+    path(
+        f"{club}sessions/<int:session_id>/tables/<int:table_id>/delete/",
+        sessions.table_delete,
+        name="table-delete-page",
+    ),
+    path(
+        f"{club}sessions/<int:session_id>/transfers/paid/",
+        sessions.transfer_paid,
+        name="transfer-paid-page",
+    ),
     path(
         f"{club}submissions/<int:submission_id>/confirm/",
         results.submission_confirm_view,

@@ -290,8 +290,9 @@ def game_deal_rows(*, game: Game) -> list[DealRow]:
         latest[submission.deal_id] = submission
         counts[submission.deal_id] = counts.get(submission.deal_id, 0) + 1
     rows = {deal.pk: DealRow(deal, latest.get(deal.pk), counts.get(deal.pk, 0)) for deal in deals}
+    # A voided deal keeps showing what it had counted (struck through on the page).
     results = PlayerResult.objects.filter(
-        game=game, submission__status=Submission.Status.ACCEPTED
+        game=game, submission__status__in=[Submission.Status.ACCEPTED, Submission.Status.VOIDED]
     ).values("deal_id", "player_id", "outcome", "points")
     for result in results:
         row = rows[result["deal_id"]]
@@ -371,3 +372,12 @@ def standings_choices(*, club: Club, sessions: int = 30) -> StandingsChoices:
     return StandingsChoices(
         list(club.seasons.order_by("-starts_on")), recent, games, season_formats
     )
+
+
+def games_with_history(*, session: Session) -> set[int]:
+    """The session's games with a deal or a ledger entry: what cannot simply be deleted."""
+    with_deals = Deal.objects.filter(game__table__session=session).values_list("game_id", flat=True)
+    with_entries = LedgerEntry.objects.filter(game__table__session=session).values_list(
+        "game_id", flat=True
+    )
+    return set(with_deals) | set(with_entries)

@@ -303,12 +303,26 @@ class ScoreLineOutput(serializers.Serializer[dict]):
     )
 
 
+class PaidMarkOutput(serializers.Serializer[dict]):
+    by = serializers.CharField(source="marked_by.username")
+    at = serializers.DateTimeField(source="marked_at")
+
+
 class TransferOutput(serializers.Serializer[dict]):
     payer = serializers.CharField()
     payer_id = serializers.IntegerField(allow_null=True)
+    payer_key = serializers.CharField(help_text='"player:<id>", "club" or "pot:<game id>".')
     payee = serializers.CharField()
     payee_id = serializers.IntegerField(allow_null=True)
+    payee_key = serializers.CharField()
     amount_minor = serializers.IntegerField()
+    paid = PaidMarkOutput(allow_null=True, help_text="Marked paid (by whom, when), or null.")
+
+
+class TransferPaidInput(serializers.Serializer[dict]):
+    payer = serializers.CharField(max_length=40, help_text="The transfer's payer_key.")
+    payee = serializers.CharField(max_length=40, help_text="The transfer's payee_key.")
+    paid = serializers.BooleanField(default=True)
 
 
 class HeldPotOutput(serializers.Serializer[dict]):

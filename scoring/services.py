@@ -21,18 +21,20 @@ from clubs.models import Club, Player
 from config.celery import enqueue_on_commit
 from config.errors import Conflict, InvalidInput, NotFoundError
 from rules.errors import RuleViolation
+from scoring.figures import session_settlement
 from scoring.formats import GameEnd, handler_for
 from scoring.formats.base import require_open_game
 from scoring.formats.purse import PurseFormat
 from scoring.formats.reads import account_balance
 from scoring.ledger import ledger_entry_create, ledger_entry_reverse
-from scoring.lifecycle import correction_check, game_end
+from scoring.lifecycle import correction_check, game_end, result_changed
 from scoring.models import (
     AccountKind,
     Deal,
     Game,
     GameFormat,
     LedgerEntry,
+    PlayerResult,
     Quantity,
     RulePreset,
     Season,
@@ -40,9 +42,10 @@ from scoring.models import (
     Session,
     Submission,
     Table,
+    TransferPaid,
 )
 from scoring.presets import game_rules, preset_check_params
-from scoring.standings import check_metric_ids
+from scoring.standings import check_metric_ids, standings_apply
 from scoring.tasks import validate_submission
 
 GAME_FIELDS = ["format", "preset", "point_value_minor", "entry_fee_minor", "status"]
@@ -343,7 +346,7 @@ def seat_add(*, game: Game, actor: AbstractBaseUser, player: Player) -> Seat:
     if game.seats.filter(player=player).exists():
         raise Conflict(f"player: {player.name!r} already has a seat in this game")
     rules = game_rules(game.preset)
-    if game.seats.count() >= rules.max_players:
+    if game.seats.filter(left_after_deal__isnull=True).count() >= rules.max_players:
         raise Conflict(f"this game is full ({rules.max_players} seats)", code="game_full")
     position = (game.seats.aggregate(m=Max("position"))["m"] or 0) + 1
     seat = Seat.objects.create(game=game, player=player, position=position)
@@ -500,26 +503,28 @@ def deal_create_with_result(
 
 @transaction.atomic
 def deal_void(*, deal: Deal, actor: AbstractBaseUser) -> Deal:
-    """A deal that was never played (opened by mistake, or left when the night ended) is voided:
-    it keeps its number and its history, and counts for nothing. A deal with a counted or
-    waiting result, or one being checked, cannot be voided."""
+    """Void a deal: it keeps its number and its history and counts for nothing. A deal never
+    played (opened by mistake, or left when the night ended) simply stops waiting; a counted
+    deal has its ledger entries reversed and its results taken out of the standings, where its
+    format would let it be corrected (any deal of a points table, the latest of a pool, deals
+    game or match, and nothing a tournament round was built on). A deal being checked cannot be
+    voided until it is decided."""
     deal = (
         Deal.objects.select_for_update(of=("self",))
-        .select_related("game__table__session__club")
+        .select_related("game__table__session__club", "game__preset")
         .get(pk=deal.pk)
     )
     _require_open_session(deal.game.table.session)
-    if deal.status != Deal.Status.OPEN:
-        raise Conflict(
-            f"deal {deal.number} is {deal.get_status_display().lower()}; only a deal with no "
-            "result can be voided",
-            code="deal_not_open",
-        )
+    if deal.status == Deal.Status.VOID:
+        raise Conflict(f"deal {deal.number} is already voided", code="deal_void")
     if deal.submissions.filter(status=Submission.Status.PENDING).exists():
         raise Conflict(
             f"a result of deal {deal.number} is being checked; wait for it",
             code="submission_pending",
         )
+    before = deal.status
+    if deal.status != Deal.Status.OPEN:
+        _deal_uncount(deal)
     Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.VOID)
     deal.status = Deal.Status.VOID
     audit_record(
@@ -527,10 +532,173 @@ def deal_void(*, deal: Deal, actor: AbstractBaseUser) -> Deal:
         club=deal.game.table.session.club,
         action="deal.void",
         obj=deal,
-        before={"status": Deal.Status.OPEN},
+        before={"status": before},
         after={"status": Deal.Status.VOID},
     )
     return deal
+
+
+def _deal_uncount(deal: Deal) -> None:
+    """Take a decided deal's result out: the format and whatever was built on the game's result
+    must allow it (as for a correction); its entries are reversed, its results leave the
+    standings, and its counted or waiting version is marked voided."""
+    game = deal.game
+    rules = game_rules(game.preset)
+    handler_for(game).correction_check(deal=deal, rules=rules)
+    correction_check(game=game)
+    for entry in LedgerEntry.objects.filter(
+        deal=deal, kind=LedgerEntry.Kind.DEAL, reversed_by__isnull=True
+    ):
+        ledger_entry_reverse(entry=entry, memo=f"deal {deal.number} voided")
+    counted = deal.submissions.filter(status=Submission.Status.ACCEPTED).first()
+    if counted is not None:
+        standings_apply(
+            game=game,
+            results=PlayerResult.objects.filter(submission=counted).values_list(
+                "player_id", "outcome", "points", "won"
+            ),
+            sign=-1,
+        )
+    deal.submissions.filter(
+        status__in=[Submission.Status.ACCEPTED, Submission.Status.AWAITING_CONFIRMATION]
+    ).update(status=Submission.Status.VOIDED)
+    if game.status == Game.Status.FINISHED:  # a closed points table: its order may change
+        result_changed(game=game)
+
+
+@transaction.atomic
+def deal_delete(*, deal: Deal, actor: AbstractBaseUser) -> int:
+    """Delete a deal opened by mistake: one that never had a result entered (with any version,
+    even a refused one, it is voided instead, so its history stays). Returns the deal's id."""
+    deal = (
+        Deal.objects.select_for_update(of=("self",))
+        .select_related("game__table__session__club")
+        .get(pk=deal.pk)
+    )
+    _require_open_session(deal.game.table.session)
+    if deal.status != Deal.Status.OPEN or deal.submissions.exists() or deal.entries.exists():
+        raise Conflict(
+            f"deal {deal.number} has a result entered; void it instead (its history stays)",
+            code="deal_has_history",
+        )
+    if deal.game.deals.filter(number__gt=deal.number).exists():
+        raise Conflict(
+            f"deal {deal.number} has later deals; void it instead", code="deal_has_history"
+        )
+    deal_id = deal.pk
+    audit_record(
+        actor=actor, club=deal.game.table.session.club, action="deal.delete", obj=deal,
+        before={"game": deal.game_id, "number": deal.number},
+    )  # fmt: skip
+    deal.delete()
+    return deal_id
+
+
+def _require_nothing_posted(games: Any, what: str) -> None:
+    if (
+        LedgerEntry.objects.filter(game__in=games).exists()
+        or Deal.objects.filter(game__in=games).exists()
+    ):
+        raise Conflict(
+            f"{what} has deals or money in the ledger; it cannot be deleted", code="not_empty"
+        )
+
+
+@transaction.atomic
+def game_delete(*, game: Game, actor: AbstractBaseUser) -> int:
+    """Delete a game set up by mistake: no deal and nothing in the ledger (no fee paid)."""
+    game = _lock_game(game)
+    if game.format == GameFormat.PURSE:
+        raise Conflict("a tournament's purse goes with its tournament", code="not_empty")
+    _require_nothing_posted([game], f"game #{game.pk}")
+    game_id = game.pk
+    audit_record(
+        actor=actor, club=game.table.session.club, action="game.delete", obj=game,
+        before={"table": game.table_id, "format": game.format},
+    )  # fmt: skip
+    game.delete()
+    return game_id
+
+
+@transaction.atomic
+def table_delete(*, table: Table, actor: AbstractBaseUser) -> int:
+    """Delete a table with no game that has deals or money (its empty games go with it)."""
+    table = Table.objects.select_for_update().select_related("session__club").get(pk=table.pk)
+    _require_open_session(table.session)
+    _require_nothing_posted(table.games.all(), f"table {table.name!r}")
+    table_id = table.pk
+    audit_record(
+        actor=actor, club=table.session.club, action="table.delete", obj=table,
+        before={"session": table.session_id, "name": table.name},
+    )  # fmt: skip
+    table.delete()
+    return table_id
+
+
+@transaction.atomic
+def session_delete(*, session: Session, actor: AbstractBaseUser) -> int:
+    """Delete a night started by mistake: nothing played or paid in it."""
+    session = Session.objects.select_for_update().select_related("club").get(pk=session.pk)
+    _require_nothing_posted(Game.objects.filter(table__session=session), f"{session.name!r}")
+    session_id = session.pk
+    audit_record(
+        actor=actor, club=session.club, action="session.delete", obj=session,
+        before={"name": session.name, "status": session.status},
+    )  # fmt: skip
+    session.delete()
+    return session_id
+
+
+@transaction.atomic
+def session_reopen(*, session: Session, actor: AbstractBaseUser) -> Session:
+    """Reopen a closed night, for a late correction or a forgotten deal; close it again when
+    done. Its games stay as they ended."""
+    session = Session.objects.select_for_update().select_related("club").get(pk=session.pk)
+    if session.status != Session.Status.CLOSED:
+        raise Conflict(f"session {session.name!r} is open", code="session_open")
+    session.status, session.closed_at = Session.Status.OPEN, None
+    session.save(update_fields=["status", "closed_at"])
+    audit_record(
+        actor=actor, club=session.club, action="session.reopen", obj=session,
+        before={"status": "closed"}, after={"status": "open"},
+    )  # fmt: skip
+    return session
+
+
+@transaction.atomic
+def seat_remove(*, game: Game, actor: AbstractBaseUser, player: Player) -> Seat:
+    """A player leaves a points table between deals: they play no later deal, and keep what
+    they won or lost (their seat stays in the game's history). A seat that never played is
+    removed outright."""
+    game = _lock_game(game)
+    if not handler_for(game).seats_open:
+        raise Conflict(
+            f"players leave a {game.get_format_display()} game only by its rules",
+            code="seating_closed",
+        )
+    require_open_game(game)
+    seat = game.seats.filter(player=player, left_after_deal__isnull=True).first()
+    if seat is None:
+        raise Conflict(f"player: {player.name!r} has no seat at this table", code="not_seated")
+    if game.deals.filter(status__in=[Deal.Status.OPEN, Deal.Status.AWAITING_CONFIRMATION]).exists():
+        raise Conflict(
+            "a deal is still waiting for its result: leave between deals", code="deal_open"
+        )
+    staying = game.seats.filter(left_after_deal__isnull=True).exclude(pk=seat.pk).count()
+    if staying < game_rules(game.preset).min_players:
+        raise Conflict(f"the table would have {staying} player(s) left", code="too_few_players")
+    last = game.deals.exclude(status=Deal.Status.VOID).aggregate(m=Max("number"))["m"]
+    played = PlayerResult.objects.filter(game=game, player=player).exists()
+    audit_record(
+        actor=actor, club=game.table.session.club, action="seat.remove", obj=seat,
+        after={"game": game.pk, "player": player.pk, "left_after_deal": last},
+    )  # fmt: skip
+    if not played:
+        seat.delete()
+        return seat
+    seat.left_after_deal = last or 0
+    seat.save(update_fields=["left_after_deal"])
+    return seat
 
 
 # --- rejoin and split (pool rummy); ending a game by hand -----------------------------------------
@@ -753,3 +921,34 @@ def purse_refund(*, game: Game, actor: AbstractBaseUser, player: Player) -> int:
         after={"player": player.pk, "refund_minor": paid},
     )
     return paid
+
+
+@transaction.atomic
+def transfer_mark_paid(
+    *, session: Session, actor: AbstractBaseUser, payer: str, payee: str, paid: bool = True
+) -> TransferPaid | None:
+    """Mark a transfer of the night's settle-up paid (who, when, for the amount it is now), or
+    take the mark back. Only a transfer the settle-up lists can be marked."""
+    session = Session.objects.select_for_update().select_related("club").get(pk=session.pk)
+    transfer = next(
+        (t for t in session_settlement(session=session)
+         if t.payer_key == payer and t.payee_key == payee),
+        None,
+    )  # fmt: skip
+    if transfer is None:
+        raise InvalidInput(
+            f"payer: no transfer from {payer!r} to {payee!r} in this settle-up",
+            code="no_transfer",
+        )
+    TransferPaid.objects.filter(session=session, payer=payer, payee=payee).delete()
+    mark = None
+    if paid:
+        mark = TransferPaid.objects.create(
+            session=session, payer=payer, payee=payee, amount_minor=transfer.amount_minor,
+            marked_by=actor,
+        )  # fmt: skip
+    audit_record(
+        actor=actor, club=session.club, action="transfer.paid" if paid else "transfer.unpaid",
+        obj=session, after={"payer": payer, "payee": payee, "amount": transfer.amount_minor},
+    )  # fmt: skip
+    return mark

@@ -28,6 +28,16 @@ urlpatterns = [
         f"{club}sessions/<int:session_id>/", api.SessionDetailApi.as_view(), name="session-detail"
     ),
     path(
+        f"{club}sessions/<int:session_id>/reopen/",
+        api.SessionReopenApi.as_view(),
+        name="session-reopen",
+    ),
+    path(
+        f"{club}sessions/<int:session_id>/transfers/paid/",
+        api.TransferPaidApi.as_view(),
+        name="session-transfer-paid",
+    ),
+    path(
         f"{club}sessions/<int:session_id>/close/",
         api.SessionCloseApi.as_view(),
         name="session-close",
@@ -46,6 +56,11 @@ urlpatterns = [
     path(f"{club}tables/<int:table_id>/games/", api.GameListApi.as_view(), name="game-list"),
     path(f"{club}games/<int:game_id>/", api.GameDetailApi.as_view(), name="game-detail"),
     path(f"{club}games/<int:game_id>/seats/", api.SeatListApi.as_view(), name="seat-list"),
+    path(
+        f"{club}games/<int:game_id>/seats/<int:player_id>/",
+        api.SeatDetailApi.as_view(),
+        name="seat-detail",
+    ),
     path(f"{club}games/<int:game_id>/state/", api.GameStateApi.as_view(), name="game-state"),
     path(f"{club}games/<int:game_id>/finish/", api.GameFinishApi.as_view(), name="game-finish"),
     path(f"{club}games/<int:game_id>/rejoin/", api.RejoinApi.as_view(), name="pool-rejoin"),

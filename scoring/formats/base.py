@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Protocol
 
 from config.errors import Conflict
 from rules.deal import DealEvaluation, OutcomeOption
-from scoring.formats.reads import seated_players
+from scoring.formats.reads import seated_for_deal
 from scoring.ledger import Line
 from scoring.models import Deal, Game, LedgerEntry, Quantity, Submission
 from scoring.presets import FormatRules, GameRules
@@ -221,12 +221,12 @@ class FormatBase:
         return None
 
     def deal_players(self, *, deal: Deal, rules: GameRules) -> dict[int, str]:
-        return seated_players(deal.game)
+        return seated_for_deal(deal.game, deal.number)
 
     def next_deal_players(
         self, *, game: Game, rules: GameRules, is_tiebreaker: bool
     ) -> dict[int, str]:
-        return seated_players(game)
+        return seated_for_deal(game, None)
 
     def game_decided(self, *, game: Game, rules: GameRules) -> bool:
         return False

@@ -17,6 +17,17 @@ def seated_players(game: Game) -> dict[int, str]:
     return dict(game.seats.order_by("position").values_list("player_id", "player__name"))
 
 
+def seated_for_deal(game: Game, number: int | None) -> dict[int, str]:
+    """Who sat at deal ``number`` (the next deal when ``None``), in seat order: every seat but
+    those who had left the table before it."""
+    seats = game.seats.order_by("position")
+    if number is None:
+        seats = seats.filter(left_after_deal__isnull=True)
+    else:
+        seats = seats.exclude(left_after_deal__lt=number)
+    return dict(seats.values_list("player_id", "player__name"))
+
+
 def seat_positions(game: Game) -> dict[int, int]:
     return dict(game.seats.values_list("player_id", "position"))
 

@@ -225,6 +225,8 @@ def _game_page(
         ]
         if open_game and handler.seats_open
         else [],
+        "can_leave": open_game and handler.seats_open and len(seats) > 2,
+        "can_delete_game": not game.deals.exists() and not game.entries.exists(),
         "error": error,
         "form_name": form_name,
     }
@@ -323,3 +325,36 @@ def game_finish(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
         return redirect(club_url("game-page", club, game.pk))
 
     return form_post(None, finish, partial(_game_page, request, club, game_id, form_name="finish"))
+
+
+@login_required
+@require_POST
+def seat_remove(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    """A player leaves a points table between deals."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    game = found(selectors.game_get, club=club, game_id=game_id)
+    form = SeatAddForm(request.POST)
+
+    def leave() -> HttpResponse:
+        player = club_selectors.player_get(club=club, player_id=form.cleaned_data["player"])
+        services.seat_remove(game=game, actor=request.user, player=player)
+        messages.success(request, f"{player.name} left the table; what they won or lost stays.")
+        return redirect(club_url("game-page", club, game.pk))
+
+    page = partial(_game_page, request, club, game_id, form_name="leave")
+    return form_post(form, leave, page, fields={"player"})
+
+
+@login_required
+@require_POST
+def game_delete(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    """Delete a game set up by mistake (no deal, no fee)."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    game = found(selectors.game_get, club=club, game_id=game_id)
+
+    def delete() -> HttpResponse:
+        services.game_delete(game=game, actor=request.user)
+        messages.success(request, "The game is deleted.")
+        return redirect(club_url("session-page", club, game.table.session_id))
+
+    return form_post(None, delete, partial(_game_page, request, club, game_id, form_name="finish"))

@@ -287,8 +287,12 @@ def _deal_context(request: HttpRequest, club: Club, deal: Deal) -> tuple[dict[st
         "words": words,
         "next_url": next_url,
         "can_void": session_open
-        and deal.status == Deal.Status.OPEN
+        and deal.status != Deal.Status.VOID
         and not pending
+        and can(club, Role.ORGANISER),
+        "can_delete": session_open
+        and deal.status == Deal.Status.OPEN
+        and not submissions
         and can(club, Role.ORGANISER),
         "session": game.table.session,
         "table": game.table,
@@ -332,12 +336,16 @@ def deal_void(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespons
     """Void a deal that was never played; back to the session page when asked from there."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
     deal = found(selectors.deal_get, club=club, deal_id=deal_id)
+    counted = deal.status != Deal.Status.OPEN
     try:
         services.deal_void(deal=deal, actor=request.user)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Deal {deal.number} is voided: it counts for nothing.")
+        reversed_ = " Its result is reversed in the ledger." if counted else ""
+        messages.success(
+            request, f"Deal {deal.number} is voided: it counts for nothing.{reversed_}"
+        )
     if request.POST.get("next") == "session":
         return redirect(club_url("session-page", club, deal.game.table.session_id) + "#close")
     return redirect(club_url("game-page", club, deal.game_id))
@@ -357,3 +365,18 @@ def submission_confirm_view(
     else:
         messages.success(request, f"Version {submission.version} is confirmed and counts.")
     return redirect(club_url("deal-page", club, submission.deal_id) + f"?v={submission.pk}#result")
+
+
+@login_required
+@require_POST
+def deal_delete(request: HttpRequest, club_slug: str, deal_id: int) -> HttpResponse:
+    """Delete a deal opened by mistake (no result ever entered)."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    deal = found(selectors.deal_get, club=club, deal_id=deal_id)
+    try:
+        services.deal_delete(deal=deal, actor=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect(club_url("deal-page", club, deal.pk))
+    messages.success(request, f"Deal {deal.number} is deleted.")
+    return redirect(club_url("game-page", club, deal.game_id))

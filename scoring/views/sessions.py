@@ -80,6 +80,7 @@ def _session_page(
 ) -> HttpResponse:
     session = found(selectors.session_get, club=club, session_id=session_id)
     tables = []
+    busy = selectors.games_with_history(session=session)
     for table in session.tables.all():
         games = []
         for game in table.games.all():
@@ -93,7 +94,8 @@ def _session_page(
                     "url": club_url("game-page", club, game.pk),
                 }
             )
-        tables.append({"table": table, "games": games})
+        played = any(g["game"].pk in busy for g in games)
+        tables.append({"table": table, "games": games, "played": played})
     blockers = []
     if session.status == Session.Status.OPEN:
         blockers = [
@@ -106,6 +108,7 @@ def _session_page(
         "form_name": form_name,
         "live": session.status == Session.Status.OPEN,
         "blockers": blockers,
+        "played": bool(busy),
         **_scoreboard_context(club, session),
     }
     return render_club(request, club, "scoring/session.html", context, status)
@@ -277,9 +280,78 @@ def session_export(request: HttpRequest, club_slug: str, session_id: int) -> Htt
         writer.writerow([pot.label, _csv_amount(pot.amount_minor, places)])
     writer.writerow([])
     writer.writerow(["settle-up"])
-    writer.writerow(["payer", "payee", money_head])
+    writer.writerow(["payer", "payee", money_head, "paid"])
     for transfer in transfers:
+        paid = transfer.paid
         writer.writerow(
-            [transfer.payer, transfer.payee, _csv_amount(transfer.amount_minor, places)]
-        )
+            [
+                transfer.payer, transfer.payee, _csv_amount(transfer.amount_minor, places),
+                f"{paid.marked_by.get_username()} "
+                f"{timezone.localtime(paid.marked_at).strftime('%Y-%m-%d %H:%M')}"
+                if paid else "",
+            ]
+        )  # fmt: skip
     return response
+
+
+def _session_action(request: HttpRequest, club_slug: str, session_id: int, write: Any,
+                    anchor: str = "") -> HttpResponse:  # fmt: skip
+    """An organiser's button on the session page: ``write(club, session)`` says what it did and
+    where to go; a refusal shows the session page with the service's message."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    session = found(selectors.session_get, club=club, session_id=session_id)
+
+    def run() -> HttpResponse:
+        said, to = write(club, session)
+        messages.success(request, said)
+        return redirect(to or club_url("session-page", club, session.pk) + anchor)
+
+    page = partial(_session_page, request, club, session_id, form_name="close")
+    return form_post(None, run, page)
+
+
+@login_required
+@require_POST
+def session_reopen(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
+    def reopen(club: Club, session: Session) -> tuple[str, str]:
+        services.session_reopen(session=session, actor=request.user)
+        return f"“{session.name}” is open again: close it when the late changes are in.", ""
+
+    return _session_action(request, club_slug, session_id, reopen)
+
+
+@login_required
+@require_POST
+def session_delete(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
+    def delete(club: Club, session: Session) -> tuple[str, str]:
+        services.session_delete(session=session, actor=request.user)
+        return f"“{session.name}” is deleted.", club_url("club-home", club)
+
+    return _session_action(request, club_slug, session_id, delete)
+
+
+@login_required
+@require_POST
+def table_delete(
+    request: HttpRequest, club_slug: str, session_id: int, table_id: int
+) -> HttpResponse:
+    def delete(club: Club, session: Session) -> tuple[str, str]:
+        table = found(selectors.table_get, club=club, table_id=table_id)
+        services.table_delete(table=table, actor=request.user)
+        return f"{table.name} is deleted.", ""
+
+    return _session_action(request, club_slug, session_id, delete)
+
+
+@login_required
+@require_POST
+def transfer_paid(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
+    def mark(club: Club, session: Session) -> tuple[str, str]:
+        paid = request.POST.get("paid", "1") == "1"
+        services.transfer_mark_paid(
+            session=session, actor=request.user, payer=request.POST.get("payer", ""),
+            payee=request.POST.get("payee", ""), paid=paid,
+        )  # fmt: skip
+        return ("Marked paid." if paid else "The paid mark is taken back."), ""
+
+    return _session_action(request, club_slug, session_id, mark, "#settle-up")

@@ -138,6 +138,14 @@ def _results(w: World) -> dict[str, Any]:
     return {"results": lines}
 
 
+def _first_transfer(w: World) -> dict[str, Any]:
+    from scoring.figures import session_settlement
+    from scoring.models import Session
+
+    first = session_settlement(session=Session.objects.get(pk=w.session))[0]
+    return {"payer": first.payer_key, "payee": first.payee_key}
+
+
 ROUTES = [
     # clubs
     Route("club read", "clubs:club-detail", "get", lambda w: f"{C}/", None, READ),
@@ -217,8 +225,9 @@ ROUTES = [
     Route("deal create", "scoring:deal-list", "post", lambda w: f"{C}/games/{w.game}/deals/",
           lambda w: {"wild": "7C"}, _by_role(201, 201, 201, 403)),
     Route("deal read", "scoring:deal-detail", "get", lambda w: f"{C}/deals/{w.deal}/", None, READ),
+    # a counted deal of a points table: its result is reversed
     Route("deal void", "scoring:deal-void", "post", lambda w: f"{C}/deals/{w.deal}/void/",
-          None, _by_role(409, 409, 403, 403)),
+          None, _by_role(200, 200, 403, 403)),
     Route("submissions list", "scoring:submission-list", "get",
           lambda w: f"{C}/deals/{w.deal}/submissions/", None, READ),
     Route("submission create", "scoring:submission-list", "post",
@@ -227,6 +236,20 @@ ROUTES = [
           lambda w: f"{C}/submissions/{w.submission}/", None, READ),
     Route("submission confirm", "scoring:submission-confirm", "post",
           lambda w: f"{C}/submissions/{w.awaiting}/confirm/", None, _by_role(200, 200, 200, 403)),
+    # undo and the settle-up: organisers (the world's night has deals: what needs it empty
+    # says so to those who may ask)
+    Route("session delete", "scoring:session-detail", "delete",
+          lambda w: f"{C}/sessions/{w.session}/", None, _by_role(409, 409, 403, 403)),
+    Route("session reopen", "scoring:session-reopen", "post",
+          lambda w: f"{C}/sessions/{w.session}/reopen/", None, _by_role(409, 409, 403, 403)),
+    Route("transfer paid", "scoring:session-transfer-paid", "post",
+          lambda w: f"{C}/sessions/{w.session}/transfers/paid/", _first_transfer, RUN),
+    Route("game delete", "scoring:game-detail", "delete", lambda w: f"{C}/games/{w.game}/", None,
+          _by_role(409, 409, 403, 403)),
+    Route("seat remove", "scoring:seat-detail", "delete",
+          lambda w: f"{C}/games/{w.game}/seats/{_asha(w)}/", None, _by_role(409, 409, 403, 403)),
+    Route("deal delete", "scoring:deal-detail", "delete", lambda w: f"{C}/deals/{w.deal}/",
+          None, _by_role(409, 409, 403, 403)),
     # tournaments: organisers run them, members read
     Route("tournaments list", "tournaments:tournament-list", "get", lambda w: f"{T}/", None, READ),
     Route("tournament create", "tournaments:tournament-list", "post", lambda w: f"{T}/",
