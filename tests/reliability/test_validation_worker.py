@@ -114,7 +114,8 @@ def test_validation_killed_before_commit_leaves_nothing_and_a_rerun_completes_it
             "AND query LIKE 'INSERT INTO \"scoring_playerresult\"%%'"
         )
         with _lock_connection() as observer:
-            wait_for(lambda: observer.execute(waiting).fetchone() is not None)
+            # A fresh Python process loads Django first: give it time on a busy machine.
+            wait_for(lambda: observer.execute(waiting).fetchone() is not None, timeout=120)
             backend = observer.execute(waiting).fetchone()[0]
             # It has already written ledger lines (uncommitted) when it is killed.
             wrote = (
