@@ -4,6 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.health import health
+from config.views import favicon
 from pages import views as page_views
 
 api_v1 = [
@@ -16,8 +17,11 @@ api_v1 = [
 urlpatterns = [
     path("", page_views.home, name="home"),
     path("health/", health, name="health"),
+    # Browsers ask for /favicon.ico whatever the page says: send them to the one we have.
+    path("favicon.ico", favicon),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("account/", include("pages.account_urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

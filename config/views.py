@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.views import defaults
 
 from config.api_errors import json_404, json_500
@@ -18,3 +19,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if request.path.startswith("/api/"):
         return json_500(request)
     return defaults.server_error(request)
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever a page links: send them to the icon we have."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))

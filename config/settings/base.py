@@ -104,6 +104,19 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
+
+# Mail (password resets): printed to the console unless an SMTP server is given.
+EMAIL_HOST = env.str("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env.int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "rummyclub <noreply@localhost>")
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"

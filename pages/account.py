@@ -1,0 +1,64 @@
+"""A person's own account page: their clubs, password, and API tokens (listed, created with the
+key shown once, revoked). Writes go through ``clubs.services``."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from clubs import selectors, services
+from clubs.pages import GET, error_context
+from config.errors import ServiceError
+
+
+def _account(
+    request: HttpRequest, *, new_key: str = "", error: dict | None = None, status: int = 200
+) -> HttpResponse:
+    tokens = list(selectors.api_token_list(user=request.user))  # type: ignore[arg-type]
+    return render(request, "pages/account.html", {
+        "tokens": tokens, "new_key": new_key, "error": error,
+        "clubs": selectors.club_list_for_user(user=request.user),
+        "api_base": request.build_absolute_uri("/api/v1/"),
+    }, status=status)  # fmt: skip
+
+
+#: The session key under which a new token's key waits for the one page that shows it.
+NEW_KEY = "account.new_token_key"
+
+
+@login_required
+@GET
+def account_page(request: HttpRequest) -> HttpResponse:
+    response = _account(request, new_key=request.session.pop(NEW_KEY, ""))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_POST
+def token_create(request: HttpRequest) -> HttpResponse:
+    """A new token: its key waits in the session for the next account page, which shows it once
+    (it is never stored; the redirect keeps a reload from making another token)."""
+    try:
+        _token, key = services.api_token_create(
+            user=request.user, name=request.POST.get("name", "")
+        )
+    except ServiceError as exc:
+        return _account(request, error=error_context(exc, {"name"}), status=400)
+    request.session[NEW_KEY] = key
+    return redirect("account")
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    token = selectors.api_token_list(user=request.user).filter(pk=token_id).first()  # type: ignore[arg-type]
+    if token is None:
+        messages.error(request, "No such token of yours.")
+    else:
+        services.api_token_revoke(token=token, actor=request.user)
+        messages.success(request, f"The token “{token.name}” is revoked: it no longer works.")
+    return redirect("account")

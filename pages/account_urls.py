@@ -1,0 +1,37 @@
+"""A person's own account: password change and reset (Django's views, our templates) and the
+API tokens a score app uses."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path, reverse_lazy
+
+from pages import account
+
+urlpatterns = [
+    path("", account.account_page, name="account"),
+    path("tokens/", account.token_create, name="token-create-page"),
+    path("tokens/<int:token_id>/revoke/", account.token_revoke, name="token-revoke-page"),
+    path(
+        "password/",
+        auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("password_change_done")),
+        name="password_change",
+    ),
+    path(
+        "password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"
+    ),
+    path("password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+]

@@ -1,0 +1,40 @@
+"""The account pages on the server: only for the logged-in person, a token's key shown once,
+nobody revokes another's token, the favicon and the error pages."""
+
+from __future__ import annotations
+
+from django.test import Client
+
+from clubs import services
+from clubs.models import ApiToken
+
+
+def test_the_account_pages_ask_for_a_login(db):
+    for path in ("/account/", "/account/password/"):
+        response = Client().get(path)
+        assert response.status_code == 302 and response["Location"].startswith("/login/?next=")
+    assert Client().post("/account/tokens/", {"name": "x"}).status_code == 302
+    assert not ApiToken.objects.exists()
+
+
+def test_a_new_key_is_shown_once_and_nobody_revokes_another_s_token(standing):
+    scorer = Client()
+    scorer.force_login(standing.scorer)
+    made = scorer.post("/account/tokens/", {"name": "Tablet"})
+    assert made.status_code == 302
+    first = scorer.get("/account/").content.decode()
+    token = ApiToken.objects.get(user=standing.scorer)
+    assert f'id="token-key">{token.prefix}' in first
+    assert 'id="token-key"' not in scorer.get("/account/").content.decode()
+    refused = scorer.post("/account/tokens/", {"name": "  "})
+    assert refused.status_code == 400 and "give the token a name" in refused.content.decode()
+    other, _key = services.api_token_create(user=standing.organiser, name="Theirs")
+    scorer.post(f"/account/tokens/{other.pk}/revoke/")
+    other.refresh_from_db()
+    assert other.revoked_at is None
+
+
+def test_the_favicon_and_the_not_found_page(db):
+    icon = Client().get("/favicon.ico")
+    assert icon.status_code == 301 and icon["Location"].endswith("favicon.svg")
+    assert Client().get("/api/v1/nowhere/").json()["error"]["code"] == "not_found"
