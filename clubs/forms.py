@@ -42,3 +42,20 @@ class StandingsOrderForm(forms.Form):
 
 class PublicStandingsForm(forms.Form):
     public = forms.BooleanField(label="Show the standings to anyone, without login", required=False)
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label="Role", choices=Role.choices)
+
+
+class PlayerEditForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=80)
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=120)
+    currency = forms.CharField(label="Currency", max_length=3)
+    timezone = forms.CharField(label="Time zone", max_length=64)
+    requires_confirmation = forms.BooleanField(
+        label="A second person confirms each deal", required=False
+    )

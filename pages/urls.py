@@ -3,7 +3,7 @@ page, the club's settings."""
 
 from django.urls import path
 
-from pages import views
+from pages import club_admin, views
 
 club = "clubs/<slug:club_slug>/"
 
@@ -20,4 +20,16 @@ urlpatterns = [
         name="standings-order-set",
     ),
     path(f"{club}settings/public/", views.public_standings_set, name="public-standings-set"),
+    path(f"{club}settings/club/", club_admin.club_details, name="club-details-set"),
+    path(f"{club}settings/presets/", club_admin.preset_new, name="preset-new-page"),
+    path(
+        f"{club}members/<int:membership_id>/role/", club_admin.member_role, name="member-role-page"
+    ),
+    path(
+        f"{club}members/<int:membership_id>/remove/",
+        club_admin.member_remove,
+        name="member-remove-page",
+    ),
+    path(f"{club}players/<int:player_id>/rename/", club_admin.player_rename, name="player-rename"),
+    path(f"{club}players/<int:player_id>/retire/", club_admin.player_retire, name="player-retire"),
 ]

@@ -18,14 +18,14 @@ from django.views.decorators.http import require_POST
 from clubs import selectors, services
 from clubs.display import club_money, signed_number
 from clubs.forms import MemberForm, PlayerForm, PublicStandingsForm, StandingsOrderForm
-from clubs.models import ROLE_RANK, Club, Role
+from clubs.models import CURRENCY_PLACES, ROLE_RANK, Club, Role
 from clubs.pages import GET, club_for_page, club_url, form_post, found, render_club
 from config.errors import ServiceError
 from rules.ratings import ORDINAL_SIGMAS, initial_skill
 from scoring import figures, ratings, standings
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
-from scoring.formats import format_label, points_column
+from scoring.formats import FORMAT_ORDER, format_label, points_column
 from scoring.forms import OUTCOME_WORDS, SessionForm
 from scoring.models import GameFamily
 from tournaments import selectors as tournament_selectors
@@ -259,7 +259,19 @@ def rating_chart(changes: list[dict[str, Any]]) -> dict[str, Any] | None:
 @login_required
 @GET
 def player_page(request: HttpRequest, club_slug: str, player_id: int) -> HttpResponse:
-    club = club_for_page(request, club_slug)
+    return player_page_view(request, club_for_page(request, club_slug), player_id)
+
+
+def player_page_view(
+    request: HttpRequest,
+    club: Club,
+    player_id: int,
+    *,
+    error: dict[str, str] | None = None,
+    form_name: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """A player's page; a refused rename or retirement shows beside its form."""
     player = found(selectors.player_get, club=club, player_id=player_id)
     history = figures.player_history(player=player)
     shown = [_history_row(club, item) for item in history.lines[::-1][:HISTORY_SHOWN]]
@@ -306,7 +318,8 @@ def player_page(request: HttpRequest, club_slug: str, player_id: int) -> HttpRes
         for family, label in GameFamily.choices
         if family in by_family
     ]
-    return render_club(request, club, "clubs/player.html", context)
+    context.update(error=error, form_name=form_name)
+    return render_club(request, club, "clubs/player.html", context, status)
 
 
 # --- club settings: the order of standings metrics, public standings ---------------------------
@@ -344,6 +357,10 @@ def _settings_page(
         "uses_default": not club.standings_metrics,
         "error": error,
         "form_name": form_name,
+        "values": request.POST if request.method == "POST" else {},
+        "currencies": sorted(CURRENCY_PLACES),
+        "presets": [p for p in scoring_selectors.preset_list(club=club) if p.club_id == club.pk],
+        "formats": [(f, format_label(f)) for f in FORMAT_ORDER if f != "purse"],
     }
     return render_club(request, club, "clubs/settings.html", context, status)
 

@@ -1,0 +1,139 @@
+"""Running the club from its pages: members' roles and removal, players renamed, retired and
+restored, the club's own details, and presets (a new one, or a new version of one). Each write
+is a service of ``clubs`` or ``scoring``; a refusal shows on the page it came from."""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from clubs import selectors, services
+from clubs.forms import ClubForm, PlayerEditForm, RoleForm
+from clubs.models import Role
+from clubs.pages import club_for_page, club_url, form_post, found
+from config.errors import InvalidInput
+from pages.views import _settings_page, club_home_page, player_page_view
+from scoring import services as scoring_services
+
+
+@login_required
+@require_POST
+def member_role(request: HttpRequest, club_slug: str, membership_id: int) -> HttpResponse:
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    membership = found(selectors.membership_get, club=club, membership_id=membership_id)
+    form = RoleForm(request.POST)
+
+    def change() -> HttpResponse:
+        changed = services.membership_change_role(
+            membership=membership, actor=request.user,
+            actor_role=club.caller_role,  # type: ignore[attr-defined]
+            role=form.cleaned_data["role"],
+        )  # fmt: skip
+        messages.success(
+            request, f"{changed.user.get_username()} is now {changed.get_role_display().lower()}."
+        )
+        return redirect(club_url("club-home", club) + "#members")
+
+    page = partial(club_home_page, request, club, form_name="members")
+    return form_post(form, change, page, fields={"role"})
+
+
+@login_required
+@require_POST
+def member_remove(request: HttpRequest, club_slug: str, membership_id: int) -> HttpResponse:
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    membership = found(selectors.membership_get, club=club, membership_id=membership_id)
+
+    def remove() -> HttpResponse:
+        services.membership_remove(
+            membership=membership, actor=request.user,
+            actor_role=club.caller_role,  # type: ignore[attr-defined]
+        )  # fmt: skip
+        messages.success(request, f"{membership.user.get_username()} is no longer a member.")
+        return redirect(club_url("club-home", club) + "#members")
+
+    return form_post(None, remove, partial(club_home_page, request, club, form_name="members"))
+
+
+@login_required
+@require_POST
+def player_rename(request: HttpRequest, club_slug: str, player_id: int) -> HttpResponse:
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    player = found(selectors.player_get, club=club, player_id=player_id)
+    form = PlayerEditForm(request.POST)
+
+    def rename() -> HttpResponse:
+        renamed = services.player_update(
+            player=player, actor=request.user, name=form.cleaned_data["name"]
+        )
+        messages.success(request, f"Renamed: {renamed.name}. Their history is unchanged.")
+        return redirect(club_url("player-page", club, player.pk))
+
+    page = partial(player_page_view, request, club, player.pk, form_name="player")
+    return form_post(form, rename, page, fields={"name"})
+
+
+@login_required
+@require_POST
+def player_retire(request: HttpRequest, club_slug: str, player_id: int) -> HttpResponse:
+    """Retire a player (no new seats; the history stays) or restore them."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    player = found(selectors.player_get, club=club, player_id=player_id)
+    active = request.POST.get("active") == "1"
+
+    def retire() -> HttpResponse:
+        services.player_update(player=player, actor=request.user, active=active)
+        said = "is playing again" if active else "is retired: no new seats, the history stays"
+        messages.success(request, f"{player.name} {said}.")
+        return redirect(club_url("player-page", club, player.pk))
+
+    page = partial(player_page_view, request, club, player.pk, form_name="player")
+    return form_post(None, retire, page)
+
+
+@login_required
+@require_POST
+def club_details(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """The club's name, currency, time zone and confirmation (owners)."""
+    club = club_for_page(request, club_slug, Role.OWNER)
+    form = ClubForm(request.POST)
+
+    def update() -> HttpResponse:
+        updated = services.club_update(club=club, actor=request.user, **form.cleaned_data)
+        messages.success(request, "The club's details are saved.")
+        return redirect(club_url("club-settings", updated) + "#club")
+
+    page = partial(_settings_page, request, club, form_name="club")
+    return form_post(form, update, page, fields=set(ClubForm.base_fields))
+
+
+@login_required
+@require_POST
+def preset_new(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """A preset of the club's own, or a new version of one (games keep the version they use)."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    data = request.POST
+
+    def create() -> HttpResponse:
+        try:
+            params = json.loads(data.get("params") or "{}")
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(f"params: not JSON ({exc.msg} at character {exc.pos})") from None
+        if not isinstance(params, dict):
+            raise InvalidInput("params: give an object of settings, e.g. {}")
+        preset = scoring_services.preset_create(
+            club=club, actor=request.user, key=(data.get("key") or "").strip(),
+            name=(data.get("name") or "").strip(), format=data.get("format") or "",
+            variant=data.get("variant") or "", params=params,
+        )  # fmt: skip
+        messages.success(request, f"Preset “{preset.name}” version {preset.version} is saved.")
+        return redirect(club_url("club-settings", club) + "#presets")
+
+    page = partial(_settings_page, request, club, form_name="presets")
+    return form_post(None, create, page, fields={"key", "name", "format", "variant", "params"})
