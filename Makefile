@@ -26,6 +26,8 @@ demo: migrate
 	$(PY) manage.py load_demo --if-empty
 
 run: demo
+	@$(PY) -c "import socket; s = socket.socket(); s.bind(('$(HOST)', $(PORT)))" 2>/dev/null || \
+	  { echo "Port $(PORT) is taken: run on another one, e.g. make run PORT=8001"; exit 1; }
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # pytest exits 5 when it collected nothing: a broken suite, never a pass.
