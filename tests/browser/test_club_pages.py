@@ -1,0 +1,61 @@
+"""Running the club from the pages in a real browser: a preset edited (a new version, the old
+games keeping theirs), a member's role changed, and the type-ahead of the seat pickers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from clubs.models import Membership, Player
+from scoring import services
+from scoring.models import RulePreset
+from tests.browser.conftest import DESKTOP, PHONE, shoot
+from tests.browser.test_night import expect_text
+from tests.conftest import ensure_builtin_presets
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_editing_a_preset_makes_a_new_version(new_page: Any, standing: Any):
+    ensure_builtin_presets()
+    page = new_page(DESKTOP, user=standing.organiser)
+    page.goto("/clubs/home/settings/")
+    for drop in ("20", "25"):
+        page.locator("#presets summary").click()
+        page.get_by_label("Key").fill("house")
+        page.get_by_label("Name", exact=True).fill("House points")
+        page.locator("#preset-format").select_option("points")
+        page.locator("#preset-params").fill(f'{{"indian": {{"first_drop": {drop}}}}}')
+        page.get_by_role("button", name="Save the preset").click()
+        expect_text(page.locator(".messages"), "House points")
+    versions = RulePreset.objects.filter(club=standing.club, key="house").order_by("version")
+    assert [p.params["indian"]["first_drop"] for p in versions] == [20, 25]
+    expect_text(page.locator("#presets"), "version 2")
+    shoot(page, "settings-presets-desktop")
+
+
+def test_a_member_s_role_is_changed_from_the_club_home(new_page: Any, standing: Any):
+    page = new_page(PHONE, user=standing.organiser)
+    page.goto("/clubs/home/")
+    scorer = Membership.objects.get(club=standing.club, user=standing.scorer)
+    row = page.locator(f"li[data-member='{scorer.pk}']")
+    row.locator("summary").click()
+    row.locator("select").select_option("player")
+    row.get_by_role("button", name="Set role").click()
+    expect_text(page.locator(".messages"), "scorer is now player")
+    scorer.refresh_from_db()
+    assert scorer.role == "player"
+
+
+def test_the_seat_pickers_find_a_player_by_typing(new_page: Any, standing: Any):
+    ensure_builtin_presets()
+    for name in ("Dev", "Esther", "Farid", "Gauri", "Hari"):
+        Player.objects.get_or_create(club=standing.club, name=name)
+    session = services.session_create(club=standing.club, actor=standing.organiser, name="Fri")
+    table = services.table_create(session=session, actor=standing.organiser)
+    page = new_page(PHONE, user=standing.organiser)
+    page.goto(f"/clubs/home/tables/{table.pk}/games/new/")
+    page.locator("input.find").first.fill("gau")
+    gauri = Player.objects.get(club=standing.club, name="Gauri")
+    assert page.locator("select[data-find]").first.input_value() == str(gauri.pk)
