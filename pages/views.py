@@ -158,7 +158,7 @@ def member_add(request: HttpRequest, club_slug: str) -> HttpResponse:
 # --- a player's page -----------------------------------------------------------------------------
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 300, 44
-HISTORY_SHOWN = 100
+HISTORY_SHOWN = 50  # history lines a page
 
 
 def running_chart(running: list[int]) -> dict[str, Any] | None:
@@ -274,7 +274,20 @@ def player_page_view(
     """A player's page; a refused rename or retirement shows beside its form."""
     player = found(selectors.player_get, club=club, player_id=player_id)
     history = figures.player_history(player=player)
-    shown = [_history_row(club, item) for item in history.lines[::-1][:HISTORY_SHOWN]]
+    newest_first = history.lines[::-1]
+    pages = max(1, -(-len(newest_first) // HISTORY_SHOWN))
+    raw = request.GET.get("page", "1")
+    page = min(pages, max(1, int(raw))) if raw.isdigit() else 1
+    start = (page - 1) * HISTORY_SHOWN
+    shown = [_history_row(club, item) for item in newest_first[start : start + HISTORY_SHOWN]]
+    # One group a night, so a phone's row needs no night and date of its own.
+    nights: list[dict[str, Any]] = []
+    for row in shown:
+        line = row["line"]
+        if not nights or nights[-1]["session_id"] != line.session_id:
+            nights.append({"session_id": line.session_id, "name": line.session_name,
+                           "started_at": line.started_at, "rows": []})  # fmt: skip
+        nights[-1]["rows"].append(row)
     # Points of different formats are different units: each has its own column and chart, and
     # no sum of them is shown.
     formats = history.formats
@@ -291,7 +304,9 @@ def player_page_view(
     context = {
         "player": player,
         "rows": shown,
-        "more_rows": len(history.lines) - len(shown),
+        "nights": nights,
+        "page": page,
+        "pages": pages,
         "formats": [format_label(f) for f in formats],
         "has_chips": any(season.totals.chips for season in history.seasons),
         "seasons": seasons,
