@@ -145,6 +145,33 @@ class ApiToken(models.Model):
         return self.revoked_at is None
 
 
+class Invitation(models.Model):
+    """An invitation to join a club with a role: sent to an email address or handed out as a
+    link; it works once, until it expires. Only a digest of its key is stored."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(max_length=16, choices=Role.choices)
+    email = models.EmailField(blank=True, help_text="Where it was sent; blank for a link.")
+    digest = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )  # fmt: skip
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.club_id} {self.role} ({self.email or 'link'})"
+
+
 class AuditEntry(models.Model):
     """One state change: who did what to which object, with the state before and after."""
 

@@ -7,7 +7,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.db.models import F, QuerySet
 
-from clubs.models import ROLE_RANK, ApiToken, Club, Membership, Player, Role
+from clubs.models import ROLE_RANK, ApiToken, Club, Invitation, Membership, Player, Role
 from config.errors import NotAllowed, NotFoundError
 
 User = AbstractBaseUser | AnonymousUser
@@ -99,3 +99,19 @@ def club_get_public(*, slug: str) -> Club:
     if club is None:
         raise NotFoundError(f"no public standings for {slug!r}")
     return club
+
+
+def invitation_list(*, club: Club) -> QuerySet[Invitation]:
+    """Invitations still open (not used, withdrawn or expired), newest first."""
+    from django.utils import timezone
+
+    return club.invitations.filter(
+        accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
+    ).order_by("-created_at")
+
+
+def invitation_get(*, club: Club, invitation_id: int) -> Invitation:
+    invitation = club.invitations.filter(pk=invitation_id).first()
+    if invitation is None:
+        raise NotFoundError(f"no invitation #{invitation_id} in {club.name}")
+    return invitation

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -14,8 +15,8 @@ from django.utils.text import slugify
 
 from clubs.audit import audit_record, snapshot
 from clubs.authentication import KEY_PREFIX_LENGTH, token_digest
-from clubs.models import ROLE_RANK, ApiToken, Club, Membership, Player, Role
-from config.errors import Conflict, InvalidInput, NotAllowed
+from clubs.models import ROLE_RANK, ApiToken, Club, Invitation, Membership, Player, Role
+from config.errors import Conflict, InvalidInput, NotAllowed, NotFoundError
 
 CLUB_FIELDS = [
     "name", "slug", "currency", "timezone", "public_standings", "requires_confirmation"
@@ -246,3 +247,96 @@ def api_token_revoke(*, token: ApiToken, actor: AbstractBaseUser) -> ApiToken:
         token.save(update_fields=["revoked_at"])
         audit_record(actor=actor, club=None, action="token.revoke", obj=token)
     return token
+
+
+# --- invitations ---------------------------------------------------------------------------------
+
+#: How long an invitation works.
+INVITATION_DAYS = 7
+
+
+@transaction.atomic
+def invitation_create(
+    *, club: Club, actor: AbstractBaseUser, actor_role: str, role: str, email: str = ""
+) -> tuple[Invitation, str]:
+    """An invitation to join ``club`` as ``role`` (organisers invite scorers and players, owners
+    anyone); returns it with its key, which is shown (or mailed) once and never stored."""
+    _check_role_grant(actor_role=actor_role, role=role)
+    key = secrets.token_urlsafe(24)
+    invitation = Invitation.objects.create(
+        club=club, role=role, email=email.strip(), digest=token_digest(key), created_by=actor,
+        expires_at=timezone.now() + timedelta(days=INVITATION_DAYS),
+    )  # fmt: skip
+    audit_record(
+        actor=actor, club=club, action="invitation.create", obj=invitation,
+        after={"role": role, "email": invitation.email},
+    )  # fmt: skip
+    return invitation, key
+
+
+def invitation_for_key(*, key: str) -> Invitation:
+    """The invitation a key opens, if it still works (not used, revoked or expired)."""
+    invitation = Invitation.objects.select_related("club").filter(digest=token_digest(key)).first()
+    if invitation is None:
+        raise NotFoundError("this invitation link is not valid")
+    if invitation.accepted_at is not None:
+        raise Conflict("this invitation was already used", code="invitation_used")
+    if invitation.revoked_at is not None:
+        raise Conflict("this invitation was withdrawn", code="invitation_revoked")
+    if invitation.expires_at <= timezone.now():
+        raise Conflict("this invitation has expired: ask for a new one", code="invitation_expired")
+    return invitation
+
+
+@transaction.atomic
+def invitation_accept(*, key: str, user: AbstractBaseUser) -> Membership:
+    """``user`` joins the club with the invitation's role; the invitation is used up."""
+    found = invitation_for_key(key=key)
+    invitation = Invitation.objects.select_for_update().get(pk=found.pk)
+    if invitation.accepted_at is not None:
+        raise Conflict("this invitation was already used", code="invitation_used")
+    if Membership.objects.filter(club=invitation.club, user=user).exists():
+        raise Conflict(f"you are already a member of {found.club.name}", code="already_member")
+    membership = Membership.objects.create(club=found.club, user=user, role=invitation.role)
+    invitation.accepted_by, invitation.accepted_at = user, timezone.now()
+    invitation.save(update_fields=["accepted_by", "accepted_at"])
+    audit_record(
+        actor=user, club=found.club, action="invitation.accept", obj=invitation,
+        after={"role": invitation.role, "user": user.get_username()},
+    )  # fmt: skip
+    return membership
+
+
+@transaction.atomic
+def invitation_revoke(*, invitation: Invitation, actor: AbstractBaseUser) -> Invitation:
+    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    if invitation.accepted_at is None and invitation.revoked_at is None:
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
+        audit_record(actor=actor, club=invitation.club, action="invitation.revoke", obj=invitation)
+    return invitation
+
+
+@transaction.atomic
+def account_create(*, username: str, password: str, email: str = "") -> AbstractBaseUser:
+    """A new account (from an invitation's page); Django's password validators apply."""
+    from django.contrib.auth.password_validation import validate_password
+
+    username = username.strip()
+    User = get_user_model()
+    if not username:
+        raise InvalidInput("username: choose a username")
+    if User.objects.filter(username__iexact=username).exists():
+        raise Conflict("username: that username is taken; choose another", code="username_taken")
+    user = User(username=username, email=email.strip())
+    try:
+        user.full_clean(exclude=["password"])
+        validate_password(password, user)
+    except ValidationError as exc:
+        field = (
+            next(iter(exc.message_dict), "password") if hasattr(exc, "message_dict") else "password"
+        )
+        raise InvalidInput(f"{field}: {' '.join(exc.messages)}") from None
+    user.set_password(password)
+    user.save()
+    return user

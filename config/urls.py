@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from config.health import health
 from config.views import favicon
 from pages import views as page_views
+from pages.invitations import invitation_page
 
 api_v1 = [
     path("", include("clubs.urls")),
@@ -22,6 +23,7 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("account/", include("pages.account_urls")),
+    path("invite/<str:key>/", invitation_page, name="invitation"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

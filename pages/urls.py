@@ -3,7 +3,7 @@ page, the club's settings."""
 
 from django.urls import path
 
-from pages import club_admin, views
+from pages import club_admin, invitations, views
 
 club = "clubs/<slug:club_slug>/"
 
@@ -12,6 +12,12 @@ urlpatterns = [
     path(f"{club}players/add/", views.player_add, name="player-add"),
     path(f"{club}players/<int:player_id>/", views.player_page, name="player-page"),
     path(f"{club}members/add/", views.member_add, name="member-add"),
+    path(f"{club}members/invite/", invitations.invite, name="member-invite"),
+    path(
+        f"{club}invitations/<int:invitation_id>/revoke/",
+        invitations.invitation_revoke,
+        name="invitation-revoke",
+    ),
     path(f"{club}sessions/new/", views.session_create, name="session-create"),
     path(f"{club}settings/", views.club_settings, name="club-settings"),
     path(

@@ -74,6 +74,10 @@ def club_home_page(
         ],
         "presets": scoring_selectors.preset_list(club=club),
         "members": selectors.membership_list(club=club),
+        "invitations": selectors.invitation_list(club=club)
+        if selectors.role_at_least(club.caller_role, Role.ORGANISER)  # type: ignore[attr-defined]
+        else [],
+        "new_link": request.session.pop("invitation.new_link", ""),
         "grantable_roles": _grantable_roles(club),
         "error": error,
         "form_name": form_name,

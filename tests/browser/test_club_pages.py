@@ -59,3 +59,22 @@ def test_the_seat_pickers_find_a_player_by_typing(new_page: Any, standing: Any):
     page.locator("input.find").first.fill("gau")
     gauri = Player.objects.get(club=standing.club, name="Gauri")
     assert page.locator("select[data-find]").first.input_value() == str(gauri.pk)
+
+
+def test_inviting_a_member_who_accepts_with_a_new_account(new_page: Any, standing: Any):
+    page = new_page(DESKTOP, user=standing.organiser)
+    page.goto("/clubs/home/")
+    page.locator("#invite-role").select_option("scorer")
+    page.get_by_role("button", name="Invite", exact=True).click()
+    expect_text(page.locator(".messages"), "invitation link is below")
+    link = page.locator("#invite-link").inner_text().strip()
+    shoot(page, "invitation-link-desktop")
+    guest = new_page(PHONE)
+    guest.goto(link)
+    expect_text(guest.locator("h1"), "Join Home Club")
+    guest.get_by_label("Username").fill("newcomer")
+    guest.get_by_label("Password").fill("a-long-pass-77")
+    guest.get_by_role("button", name="Make the account and join").click()
+    expect_text(guest.locator(".messages"), "Welcome to Home Club")
+    assert Membership.objects.get(club=standing.club, user__username="newcomer").role == "scorer"
+    shoot(guest, "invitation-accepted-phone")

@@ -1,0 +1,93 @@
+"""Invitations from the pages: an organiser invites by email or hands out a link (one-time,
+expiring, with the role chosen); the invitee opens it, makes an account or logs in, and
+accepts. Writes go through ``clubs.services``; mail through Django's email backend."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.mail import send_mail
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from clubs import selectors, services
+from clubs.models import Role
+from clubs.pages import club_for_page, club_url, error_context, found, service_status
+from config.errors import ServiceError
+
+#: The session key under which a new invitation's link waits for the club page that shows it.
+NEW_LINK = "invitation.new_link"
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    email = (request.POST.get("email") or "").strip()
+    try:
+        invitation, key = services.invitation_create(
+            club=club, actor=request.user, actor_role=club.caller_role,  # type: ignore[attr-defined]
+            role=request.POST.get("role") or Role.PLAYER, email=email,
+        )  # fmt: skip
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect(club_url("club-home", club) + "#members")
+    link = request.build_absolute_uri(reverse("invitation", args=[key]))
+    if email:
+        send_mail(
+            subject=f"You are invited to {club.name} on rummyclub",
+            message=(
+                f"{request.user.get_username()} invites you to join {club.name} as "
+                f"{invitation.get_role_display().lower()}.\n\nOpen this link to accept (it works "
+                f"once, for {services.INVITATION_DAYS} days):\n{link}\n"
+            ),
+            from_email=None,
+            recipient_list=[email],
+        )
+        messages.success(request, f"The invitation is sent to {email}.")
+    else:
+        messages.success(request, "The invitation link is below: send it to the person.")
+    request.session[NEW_LINK] = link
+    return redirect(club_url("club-home", club) + "#members")
+
+
+@login_required
+@require_POST
+def invitation_revoke(request: HttpRequest, club_slug: str, invitation_id: int) -> HttpResponse:
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    invitation = found(selectors.invitation_get, club=club, invitation_id=invitation_id)
+    services.invitation_revoke(invitation=invitation, actor=request.user)
+    messages.success(request, "The invitation is withdrawn: its link no longer works.")
+    return redirect(club_url("club-home", club) + "#members")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
+    """Open an invitation: accept it (logged in), or make an account and accept at once."""
+    try:
+        invitation = services.invitation_for_key(key=key)
+    except ServiceError as exc:
+        return render(request, "pages/invitation.html", {"problem": exc.message},
+                      status=service_status(exc))  # fmt: skip
+    context = {"invitation": invitation, "values": request.POST, "error": None}
+    if request.method == "POST":
+        try:
+            if request.user.is_authenticated:
+                services.invitation_accept(key=key, user=request.user)
+            else:
+                user = services.account_create(
+                    username=request.POST.get("username", ""),
+                    password=request.POST.get("password", ""),
+                    email=invitation.email,
+                )
+                services.invitation_accept(key=key, user=user)
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        except ServiceError as exc:
+            context["error"] = error_context(exc, {"username", "password"})
+            return render(request, "pages/invitation.html", context, status=service_status(exc))
+        messages.success(request, f"Welcome to {invitation.club.name}.")
+        return redirect("club-home", invitation.club.slug)
+    return render(request, "pages/invitation.html", context)
