@@ -523,7 +523,8 @@
     RANKS.forEach(function (rank) {
       var code = rank + suit[0];
       var b = el("button", {
-        type: "button", class: suit[3] ? "red" : "", "data-card": code, tabindex: "-1",
+        type: "button", class: (suit[3] ? "red" : "") + (rank === RANKS[0] ? " suit-start" : ""),
+        "data-card": code, tabindex: "-1",
         "aria-label": (RANK_WORDS[rank] || rank) + " of " + suit[2]
       }, [el("span", { "aria-hidden": "true", text: rank + suit[1] }), el("span", { class: "left", "aria-hidden": "true" })]);
       buttons.push(b);

@@ -78,3 +78,20 @@ def test_inviting_a_member_who_accepts_with_a_new_account(new_page: Any, standin
     expect_text(guest.locator(".messages"), "Welcome to Home Club")
     assert Membership.objects.get(club=standing.club, user__username="newcomer").role == "scorer"
     shoot(guest, "invitation-accepted-phone")
+
+
+def test_the_card_picker_buttons_are_a_thumb_wide_on_a_phone(new_page: Any, standing: Any):
+    from tests.scoring.helpers import new_game
+
+    ensure_builtin_presets()
+    game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
+    page = new_page(PHONE, user=standing.scorer)
+    page.goto(f"/clubs/home/games/{game.pk}/deals/new/")
+    page.locator(f"#line-{ids['Asha']} .pick-btn").click()
+    for card in ("AS", "KS", "AH", "JK"):
+        box = page.locator(f'#picker [data-card="{card}"]').bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, (card, box)
+    ace, king = (page.locator(f'#picker [data-card="{c}"]').bounding_box() for c in ("AS", "AH"))
+    assert ace is not None and king is not None and ace["x"] == king["x"]  # each suit starts a row
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shoot(page, "picker-phone")
