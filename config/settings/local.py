@@ -1,9 +1,10 @@
-"""The embedded default for a laptop: SQLite in the project folder, tasks in-process, DEBUG on."""
+"""The embedded default for a laptop: SQLite in the project folder, tasks in-process."""
 
 from config.settings.base import *  # noqa: F403
 from config.settings.base import env
 
-DEBUG = env.bool("DEBUG", True)
+# A demo run shows the site's own pages, its 404 included; DEBUG=true for Django's debug pages.
+DEBUG = env.bool("DEBUG", False)
 
 # Serve static files straight from the source folders; no collectstatic needed here.
 WHITENOISE_USE_FINDERS = True

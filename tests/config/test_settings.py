@@ -49,7 +49,7 @@ def test_embedded_default_without_variables():
     assert found["eager"] is True
     assert found["broker"] == "memory://localhost/"
     assert found["cache"] == "django.core.cache.backends.locmem.LocMemCache"
-    assert found["debug"] is True
+    assert found["debug"] is False  # the site's own error pages, not Django's debug ones
 
 
 def test_postgres_and_redis_with_variables():
