@@ -10,16 +10,19 @@ from functools import partial
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from clubs import selectors, services
+from clubs.display import club_money
 from clubs.forms import ClubForm, PlayerEditForm, RoleForm
 from clubs.models import Role
-from clubs.pages import club_for_page, club_url, form_post, found
-from config.errors import InvalidInput
+from clubs.pages import GET, club_for_page, club_url, form_post, found
+from config.errors import InvalidInput, ServiceError
 from pages.views import _settings_page, club_home_page, player_page_view
+from rules.deal import outcome_options
 from scoring import services as scoring_services
+from scoring.presets import game_rules_from
 
 
 @login_required
@@ -137,3 +140,34 @@ def preset_new(request: HttpRequest, club_slug: str) -> HttpResponse:
 
     page = partial(_settings_page, request, club, form_name="presets")
     return form_post(None, create, page, fields={"key", "name", "format", "variant", "params"})
+
+
+@login_required
+@GET
+def preset_preview(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """What a deal under the preset being written would score: each outcome's points, and the
+    pool, deals or Rummikub numbers that apply. A fragment the settings form fetches as the
+    organiser types; nothing is stored."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    query = request.GET
+    context: dict[str, object] = {"club": club}
+    try:
+        params = json.loads(query.get("params") or "{}")
+        if not isinstance(params, dict):
+            raise InvalidInput("params: give an object of settings, e.g. {}")
+        rules = game_rules_from(
+            format=query.get("format") or "", variant=query.get("variant") or "", params=params
+        )
+    except json.JSONDecodeError as exc:
+        context["problem"] = f"params: not JSON yet ({exc.msg})"
+    except ServiceError as exc:
+        context["problem"] = exc.message
+    else:
+        context["rules"] = rules
+        context["outcomes"] = (
+            [{"label": o.label, "points": f"{o.low}" if o.low == o.high else f"{o.low}-{o.high}",
+              "cards": o.needs_cards} for o in outcome_options(rules.indian)]
+            if rules.indian is not None else []
+        )  # fmt: skip
+        context["point_value"] = club_money(club, rules.point_value_minor)
+    return render(request, "clubs/_preset_preview.html", context)

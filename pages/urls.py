@@ -29,6 +29,11 @@ urlpatterns = [
     path(f"{club}settings/club/", club_admin.club_details, name="club-details-set"),
     path(f"{club}settings/presets/", club_admin.preset_new, name="preset-new-page"),
     path(
+        f"{club}settings/presets/preview/",
+        club_admin.preset_preview,
+        name="preset-preview",
+    ),
+    path(
         f"{club}members/<int:membership_id>/role/", club_admin.member_role, name="member-role-page"
     ),
     path(

@@ -27,6 +27,7 @@ def test_editing_a_preset_makes_a_new_version(new_page: Any, standing: Any):
         page.get_by_label("Name", exact=True).fill("House points")
         page.locator("#preset-format").select_option("points")
         page.locator("#preset-params").fill(f'{{"indian": {{"first_drop": {drop}}}}}')
+        expect_text(page.locator("#preset-preview"), f"First drop: {drop}")  # previewed live
         page.get_by_role("button", name="Save the preset").click()
         expect_text(page.locator(".messages"), "House points")
     versions = RulePreset.objects.filter(club=standing.club, key="house").order_by("version")

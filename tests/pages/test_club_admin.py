@@ -89,3 +89,22 @@ def test_the_club_s_details_are_for_owners_and_presets_get_versions(standing):
     broken = organiser.post("/clubs/home/settings/presets/", {**preset, "params": "{points"})
     assert broken.status_code == 400 and "params: not JSON" in broken.content.decode()
     assert RulePreset.objects.filter(club=club, key="house").count() == 2
+
+
+def test_the_preset_form_previews_what_a_deal_would_score(standing):
+    organiser = _client(standing.organiser)
+    url = "/clubs/home/settings/presets/preview/"
+    house = '{"indian": {"first_drop": 25, "cap": 70}}'
+    points = organiser.get(url, {"format": "points", "variant": "indian", "params": house})
+    body = points.content.decode()
+    assert points.status_code == 200 and "First drop: <strong>25</strong>" in body
+    assert "<strong>2-70</strong>" in body or "-70</strong>" in body
+    pool = organiser.get(url, {"format": "pool", "variant": "indian",
+                               "params": '{"pool": {"limit": 201}}'}).content.decode()  # fmt: skip
+    assert "out at 201" in pool
+    broken = organiser.get(url, {"format": "points", "variant": "indian", "params": "{ind"})
+    assert "not JSON yet" in broken.content.decode()
+    wrong = organiser.get(url, {"format": "points", "variant": "indian",
+                                "params": '{"indian": {"cap": -3}}'}).content.decode()  # fmt: skip
+    assert "cap" in wrong and "alert" in wrong
+    assert _client(standing.player).get(url, {"format": "points"}).status_code == 403
