@@ -8,7 +8,7 @@ from django.test import TestCase
 
 from clubs.models import Player
 from scoring import selectors, services
-from scoring.models import Deal, Game, RulePreset, Submission
+from scoring.models import Deal, Game, LedgerEntry, RulePreset, Submission
 from tests.conftest import Standing
 
 
@@ -106,3 +106,15 @@ def state(game: Game) -> dict[str, Any]:
 
 def by_name(state_: dict[str, Any], field: str) -> dict[str, Any]:
     return {line["name"]: line[field] for line in state_["players"]}
+
+
+def ledger_balanced(game: Game | None = None) -> bool:
+    """Every ledger entry (of ``game``, or of all games) sums to zero per quantity."""
+    entries = LedgerEntry.objects.all() if game is None else LedgerEntry.objects.filter(game=game)
+    for entry in entries.prefetch_related("postings"):
+        sums: dict[str, int] = {}
+        for posting in entry.postings.all():
+            sums[posting.quantity] = sums.get(posting.quantity, 0) + posting.amount
+        if any(sums.values()):
+            return False
+    return True

@@ -26,7 +26,7 @@ from scoring.models import (
 )
 from scoring.presets import game_rules
 from scoring.views.entry import ENTRY_FORMS
-from tests.scoring.helpers import enter_deal, new_game, play, results
+from tests.scoring.helpers import enter_deal, ledger_balanced, new_game, play, results
 
 FOUR = ["Asha", "Bilal", "Chitra", "Dev"]
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
@@ -49,17 +49,6 @@ def sample_deal(game: Game, ids: dict[str, int]) -> dict[str, Any]:
             payload |= {"win": "open", "melded": {str(ids[n]): True for n in FOUR[1:]}}
         return payload
     return results(ids, Asha="winner", Bilal=10, Chitra=20, Dev=30)
-
-
-def balanced(game: Game) -> bool:
-    """Every ledger entry of the game sums to zero per quantity."""
-    for entry in LedgerEntry.objects.filter(game=game):
-        sums: dict[str, int] = {}
-        for posting in entry.postings.all():
-            sums[posting.quantity] = sums.get(posting.quantity, 0) + posting.amount
-        if any(sums.values()):
-            return False
-    return True
 
 
 def test_every_format_is_in_the_registry_with_the_whole_protocol():
@@ -114,7 +103,7 @@ def test_each_builtin_preset_walks_the_whole_lifecycle(standing, key):
     with TestCase.captureOnCommitCallbacks(execute=True):
         ended = services.game_finish(game=game, actor=standing.organiser, end=endings[0].end)
     assert ended.status == "finished" and ended.end == endings[0].end
-    assert balanced(game)
+    assert ledger_balanced(game)
     pot = sum(
         p.amount
         for p in Posting.objects.filter(game=game, account=AccountKind.GAME, quantity="money")
@@ -248,7 +237,7 @@ def test_closing_a_night_with_an_open_pool_refuses_with_the_action_and_then_clos
     services.game_finish(game=game, actor=standing.organiser, end=GameEnd.ABANDONED)
     services.session_close(session=session, actor=standing.organiser)
     session.refresh_from_db()
-    assert session.status == "closed" and balanced(game)
+    assert session.status == "closed" and ledger_balanced(game)
     assert figures.session_scoreboard(session=session).pots == []
 
 

@@ -24,8 +24,7 @@ from scoring.models import (
     Submission,
     Table,
 )
-from tests.scoring.helpers import correct, new_game, play, results
-from tests.scoring.test_lifecycle import balanced as ledger_balanced
+from tests.scoring.helpers import correct, ledger_balanced, new_game, play, results
 from tests.scoring.test_standings import assert_kept_equals_recomputed
 
 FOUR = ["Asha", "Bilal", "Chitra", "Dev"]

@@ -15,9 +15,8 @@ from config.errors import Conflict
 from scoring import services as scoring_services
 from scoring.formats import GameEnd
 from scoring.models import AccountKind, Game, LedgerEntry, Posting, Submission
-from tests.scoring.helpers import correct, enter_deal
+from tests.scoring.helpers import correct, enter_deal, ledger_balanced
 from tests.tournaments.helpers import enter, new_tournament, play_table, roster
-from tests.tournaments.test_knockout import balanced
 from tournaments import services
 from tournaments.models import Entry, Round, RoundTable, Tournament
 
@@ -173,7 +172,7 @@ def test_a_corrected_final_places_again_and_posts_the_prizes_again(standing, twe
             entry__kind__in=[LedgerEntry.Kind.PAYOUT, LedgerEntry.Kind.REVERSAL],
         )  # fmt: skip
         assert sum(p.amount for p in won) == entry.prize_minor
-    assert balanced()
+    assert ledger_balanced()
 
 
 def test_a_table_whose_end_was_never_announced_is_settled_by_the_sweep(standing, twelve):

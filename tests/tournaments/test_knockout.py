@@ -13,20 +13,11 @@ from hypothesis import strategies as st
 from config.errors import Conflict, InvalidInput
 from rules.seating import table_sizes
 from scoring import services as scoring_services
-from scoring.models import AccountKind, LedgerEntry, Posting
+from scoring.models import AccountKind, Posting
+from tests.scoring.helpers import ledger_balanced
 from tests.tournaments.helpers import enter, new_tournament, play_round, play_table, roster
 from tournaments import services
 from tournaments.models import Entry, Round, Tournament
-
-
-def balanced() -> bool:
-    for entry in LedgerEntry.objects.all():
-        sums: dict[str, int] = {}
-        for posting in entry.postings.all():
-            sums[posting.quantity] = sums.get(posting.quantity, 0) + posting.amount
-        if any(sums.values()):
-            return False
-    return True
 
 
 def run_to_the_end(standing, tournament: Tournament, rng: random.Random, ties: bool = False):
@@ -58,7 +49,7 @@ def test_an_eighteen_player_knockout_runs_to_places_and_prizes(standing):
     purse = Posting.objects.filter(game=done.purse)
     assert sum(p.amount for p in purse.filter(account=AccountKind.GAME)) == 0
     assert sum(p.amount for p in purse.filter(account=AccountKind.CLUB)) == 18 * 100
-    assert balanced()
+    assert ledger_balanced()
     stages = list(done.round_set.order_by("number").values_list("stage", flat=True))
     assert stages[-1] == Round.Stage.FINAL and stages[0] == Round.Stage.ROUND
 
@@ -106,7 +97,7 @@ def test_any_field_finishes_with_every_entrant_placed_and_the_pool_paid(
     entries = list(done.entries.all())
     assert all(e.place for e in entries)
     assert sum(e.prize_minor for e in entries) == field * 500
-    assert balanced()
+    assert ledger_balanced()
 
 
 def test_entries_waitlist_withdrawal_and_check_in(standing):
@@ -188,7 +179,7 @@ def test_a_rounds_tournament_cuts_to_a_semifinal_dealt_by_rank_then_a_final(stan
     places = sorted(e.place for e in done.entries.all())
     assert places[0] == 1 and len(places) == 16 and all(places)
     assert sum(e.prize_minor for e in done.entries.all()) == 1600
-    assert balanced()
+    assert ledger_balanced()
 
 
 def test_a_tiebreaker_that_ties_again_is_followed_by_another(standing):

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from django.core.management.base import BaseCommand, CommandError
-
 from rules.evaluate import evaluate_request
+from rules.management.jsonlines import JsonLinesCommand
 
 
 def _compact_encoder() -> Callable[[Any], str]:
@@ -64,27 +62,11 @@ def evaluate_stream(source: TextIO, sink: TextIO) -> int:
     return count
 
 
-class Command(BaseCommand):
+class Command(JsonLinesCommand):
     help = (
         "Evaluate hands, melds, game scores and settlements: one JSON object per line in (stdin or "
         "--input FILE), one JSON answer per line out, in the same order, with the id echoed. A "
         "line that cannot be evaluated gets an error answer and the batch goes on."
     )
 
-    def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--input", help="read requests from this file instead of stdin")
-
-    def handle(self, *args: Any, **options: Any) -> None:
-        path = options.get("input")
-        out = self.stdout._out if hasattr(self.stdout, "_out") else sys.stdout
-        if path:
-            try:
-                with open(path, encoding="utf-8") as source:
-                    evaluate_stream(source, out)
-            except OSError as exc:
-                raise CommandError(f"cannot read {path}: {exc.strerror}") from None
-            except UnicodeDecodeError as exc:
-                raise CommandError(f"cannot read {path}: not UTF-8 text ({exc.reason})") from None
-        else:
-            evaluate_stream(sys.stdin, out)
-        out.flush()
+    stream = staticmethod(evaluate_stream)

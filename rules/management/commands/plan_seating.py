@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any, TextIO
 
-from django.core.management.base import BaseCommand, CommandError
-
+from rules.management.jsonlines import JsonLinesCommand
 from rules.seating import seating_request
 
 
@@ -32,7 +30,7 @@ def plan_stream(source: TextIO, sink: TextIO) -> int:
     return count
 
 
-class Command(BaseCommand):
+class Command(JsonLinesCommand):
     help = (
         "Plan the seating of rounds of tables: one JSON request per line in (stdin or --input "
         'FILE): {"id", "players": N | [ids], "table_max", "table_min"?, "rounds", "seed"?, '
@@ -40,20 +38,4 @@ class Command(BaseCommand):
         '"byes", "repeat_pairs", "same_club_pairs"} or {"id", "error"}.'
     )
 
-    def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--input", help="read requests from this file instead of stdin")
-
-    def handle(self, *args: Any, **options: Any) -> None:
-        path = options.get("input")
-        out = self.stdout._out if hasattr(self.stdout, "_out") else sys.stdout
-        if path:
-            try:
-                with open(path, encoding="utf-8") as source:
-                    plan_stream(source, out)
-            except OSError as exc:
-                raise CommandError(f"cannot read {path}: {exc.strerror}") from None
-            except UnicodeDecodeError as exc:
-                raise CommandError(f"cannot read {path}: not UTF-8 text ({exc.reason})") from None
-        else:
-            plan_stream(sys.stdin, out)
-        out.flush()
+    stream = staticmethod(plan_stream)
