@@ -239,3 +239,35 @@ def test_late_entry_is_seated_where_it_costs_least_until_the_round_is_released(s
     with pytest.raises(InvalidInput) as unknown:
         services.tournament_start(tournament=other, actor=standing.organiser, seeds=[field[8].pk])
     assert unknown.value.code == "bad_seed" and other.round_set.count() == 0
+
+
+def test_rating_seeding_and_same_club_avoidance(standing):
+    """Seeds follow the family's ordinal (the unrated at the start), kept as a snapshot on the
+    entry; with same-club avoidance the draw keeps the clubs apart where it can."""
+    from scoring.models import GameFamily, Rating
+
+    players = roster(standing, 8)
+    for rank, player in enumerate(players):
+        if rank % 2 == 0:  # half the field rated, best last
+            Rating.objects.create(
+                club=standing.club, player=player, family=GameFamily.INDIAN, mu=25 + rank,
+                sigma=2.0, ordinal=25 + rank - 6, games=9,
+            )  # fmt: skip
+    tournament = new_tournament(
+        standing, table_max=4, seeding=Tournament.Seeding.RATING, avoid_same_club=True
+    )
+    for index, player in enumerate(players):
+        services.entry_add(
+            tournament=tournament, actor=standing.organiser, player=player,
+            affiliation="North" if index < 4 else "South",
+        )  # fmt: skip
+    first = services.tournament_start(tournament=tournament, actor=standing.organiser)
+    entries = {e.player_id: e for e in tournament.entries.all()}
+    assert entries[players[6].pk].seed == 1 and entries[players[4].pk].seed == 2
+    assert entries[players[6].pk].rating == 25 + 6 - 6
+    assert {entries[p.pk].seed for p in players[1::2]} == {5, 6, 7, 8}  # unrated: ordinal 0
+    affiliation = {e.pk: e.affiliation for e in entries.values()}
+    for table in first.draw["tables"]:
+        clubs = [affiliation[e] for e in table]
+        assert clubs.count("North") == 2 and clubs.count("South") == 2  # as apart as 4s allow
+    assert first.cost["same_club_pairs"] == 4  # two a table: the fewest eight can have
