@@ -192,7 +192,10 @@ def test_a_night_of_two_formats_keeps_their_points_apart(standing, django_assert
     assert 'Rummikub <span data-figure="points">+19</span>' in dev and "−21" not in dev
     assert 'Points rummy <span class="sr">points</span>' in dev
     assert dev.count('class="chart-label"') == 2
-    assert "Friday · Rummikub · " in dev and "Friday · Points rummy · " in dev  # history lines
+    # History lines grouped under the night, each naming its format when there are several.
+    assert ">Friday</a>" in dev and 'class="night-head"' in dev
+    assert '<span class="small muted">Rummikub</span>' in dev
+    assert '<span class="small muted">Points rummy</span>' in dev
 
     # The same history through the API, for a score app.
     api = standing.client("player")
