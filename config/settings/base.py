@@ -27,6 +27,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "outbox",
     "clubs",
     "rules",
     "scoring",
@@ -132,12 +133,30 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# The worker rides out a broker outage: it reconnects for ever, a second apart, and gives up the
+# tasks in flight (acks_late: they are delivered again) rather than crash on the lost connection.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# Publishing never waits for a broker that is down: one quick connection attempt, then the error
+# (the outbox relay publishes later). These options are the producer's; the worker's reconnect
+# loop above has its own.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+    "socket_connect_timeout": 1,
+}
 CELERY_TASK_DEFAULT_QUEUE = "rummyclub"
 CELERY_BEAT_SCHEDULE = {
+    "outbox-relay": {"task": "outbox.relay", "schedule": 5.0},
+    "outbox-prune": {"task": "outbox.prune", "schedule": 3600.0},
+    "idempotency-keys-prune": {"task": "clubs.prune_idempotency_keys", "schedule": 3600.0},
     "requeue-stale-submissions": {
         "task": "scoring.requeue_stale_submissions",
-        "schedule": 60.0,
+        "schedule": 15.0,
     },
     "ratings-catch-up": {
         "task": "scoring.ratings_catch_up",
