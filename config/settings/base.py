@@ -38,6 +38,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.middleware.RequestLimitsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -83,6 +84,8 @@ else:
             server_side_binding=True, prepare_threshold=PREPARE_AFTER
         )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# A request body larger than this is refused (413, config.middleware) before it is read.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 REDIS_URL = env.redis_url("REDIS_URL")
 

@@ -87,3 +87,32 @@ def test_an_id_past_64_bits_in_a_query_or_path_is_refused_not_a_500(db, standing
     assert_error(response, 400, "id")
     response = client.get("/api/v1/clubs/home/deals/99999999999999999999/")
     assert_error(response, 404)
+
+
+def test_a_body_over_1_mib_answers_413_in_the_error_shape(db, standing):
+    client = standing.client("organiser")
+    body = b'{"name": "' + b"x" * (1024 * 1024) + b'"}'
+    response = client.post("/api/v1/clubs/", body, content_type="application/json")
+    error = assert_error(response, 413)
+    assert error["code"] == "request_too_large"
+
+
+@pytest.mark.parametrize("depth", [33, 1000, 100_000])
+def test_json_nested_deeper_than_32_answers_400(client, db, depth):
+    body = "[" * depth + "]" * depth
+    response = client.post("/api/v1/rules/evaluate/", body, content_type="application/json")
+    assert assert_error(response, 400)["code"] == "too_deep"
+
+
+def test_json_32_deep_is_read(client, db):
+    body = '{"a": ' * 31 + '"[[[[{{{{"' + "}" * 31
+    response = client.post("/api/v1/rules/evaluate/", body, content_type="application/json")
+    assert response.status_code == 400 and response.json()["error"]["code"] != "too_deep"
+
+
+def test_errors_outside_the_api_handler_keep_the_shape(client, db, settings):
+    settings.DEBUG = True  # even the debug 404 page is rewritten under /api/
+    assert_error(client.get("/api/v1/no/such/thing/"), 404)
+    assert_error(client.get("/api/nothing"), 404)
+    page = client.get("/no/such/page/")
+    assert page.status_code == 404 and not page["Content-Type"].startswith("application/json")
