@@ -20,7 +20,31 @@ MAX_BATCH = 1000
 
 
 class AnonEvaluateThrottle(AnonRateThrottle):
+    """Anonymous callers are limited by hands evaluated, not calls: a list of N requests costs N
+    of the rate (a batch larger than the whole rate is never allowed without logging in)."""
+
     scope = "anon_evaluate"
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:  # logged in: not throttled here
+            return True
+        try:
+            data = request.data
+        except Exception:  # the view answers the malformed body
+            data = None
+        cost = max(1, len(data)) if isinstance(data, list) else 1
+        self.history = self.cache.get(self.key, [])
+        self.now = self.timer()
+        while self.history and self.history[-1] <= self.now - self.duration:
+            self.history.pop()
+        if len(self.history) + cost > self.num_requests:
+            return self.throttle_failure()
+        self.history[:0] = [self.now] * cost
+        self.cache.set(self.key, self.history, self.duration)
+        return True
 
 
 _DESCRIPTION = """
