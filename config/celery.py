@@ -1,5 +1,7 @@
 """The Celery app. Project tasks take ids, are idempotent, acknowledge late and retry a bounded
-number of times; ``enqueue_on_commit`` is the one way to send them from a service."""
+number of times. A service sends work that must not be lost through the outbox
+(``outbox.services.outbox_enqueue``); ``enqueue_on_commit`` is for work that a periodic
+catch-up redoes."""
 
 from __future__ import annotations
 
