@@ -19,6 +19,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.db import connection
 from django.db.models import Sum
@@ -114,8 +115,33 @@ def _end_backends() -> None:
         )
 
 
+def _hold_validations() -> psycopg.Connection:
+    """Block every validation where it writes player results (after the ledger lines), so the
+    worker's tasks are in flight, unacknowledged, when Redis dies."""
+    db = connection.settings_dict
+    blocker = psycopg.connect(
+        autocommit=True, dbname=db["NAME"], user=db["USER"], host=db["HOST"],
+        port=db["PORT"] or 5432, password=db["PASSWORD"] or None,
+    )  # fmt: skip
+    blocker.execute("BEGIN")
+    blocker.execute("LOCK TABLE scoring_playerresult IN SHARE MODE")
+    return blocker
+
+
+def _validations_waiting() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            " AND query LIKE 'INSERT INTO \"scoring_playerresult\"%%'"
+        )
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.parametrize("in_flight", [False, True], ids=["idle-worker", "tasks-in-flight"])
 @pytest.mark.usefixtures("postgres_tx")
-def test_broker_killed_for_15_s_under_40_submits_counts_each_deal_once(standing, tmp_path):
+def test_broker_killed_for_15_s_under_40_submits_counts_each_deal_once(
+    standing, tmp_path, in_flight
+):
     if shutil.which("redis-server") is None:
         pytest.skip("needs redis-server on the PATH")
     night = make_night(standing)
@@ -215,12 +241,19 @@ def test_broker_killed_for_15_s_under_40_submits_counts_each_deal_once(standing,
         threads = [threading.Thread(target=client, args=(c,)) for c in range(CLIENTS)]
         for thread in threads:
             thread.start()
+        blocker = _hold_validations() if in_flight else None
         time.sleep(2.0)
+        held = _validations_waiting()
         os.killpg(redis.pid, signal.SIGKILL)
         redis.wait(timeout=10)
         outage.set()
         killed_at = time.monotonic()
-        time.sleep(OUTAGE_SECONDS)
+        if blocker is not None:
+            assert held >= 1  # the worker had tasks in flight when the broker died
+            time.sleep(1.0)
+            blocker.execute("ROLLBACK")  # they finish, and cannot acknowledge
+            blocker.close()
+        time.sleep(OUTAGE_SECONDS - (time.monotonic() - killed_at))
         redis = _redis(tmp_path / "redis-again.log")
         outage.clear()
         back_at = time.monotonic()
@@ -260,6 +293,7 @@ def test_broker_killed_for_15_s_under_40_submits_counts_each_deal_once(standing,
     assert all(first == again for first, again in replays)
     assert answers[202] >= total and not any(s >= 500 for s in answers)
     figures = {
+        "in_flight_at_kill": held,
         "deals": deals.count(),
         "answers": dict(answers),
         "requests": sum(attempts.values()),
