@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors, services
-from clubs.models import Club, Player, Role
+from clubs.models import ApiToken, Club, Player, Role
 from clubs.permissions import ClubScopedAPIView
 from clubs.serializers import (
     ApiTokenCreatedOutput,
@@ -23,12 +23,13 @@ from clubs.serializers import (
     ClubUpdateInput,
     MembershipCreateInput,
     MembershipOutput,
+    MembershipRequestOutput,
     MembershipUpdateInput,
     PlayerCreateInput,
     PlayerOutput,
     PlayerUpdateInput,
 )
-from config.errors import NotFoundError
+from config.errors import Conflict, InvalidInput, NotAllowed, NotFoundError
 
 
 def _valid(serializer_class: Any, data: Any, **kwargs: Any) -> dict[str, Any]:
@@ -88,18 +89,26 @@ class MemberListApi(ClubScopedAPIView):
     @extend_schema(
         operation_id="members_create",
         request=MembershipCreateInput,
-        responses={201: MembershipOutput},
+        responses={202: MembershipRequestOutput},
+        description="Add an account to the club by its username. The answer is the same whether "
+        "or not such an account exists (or is already a member), so the API never tells which "
+        "usernames exist; read the member list to see who is in.",
     )
     def post(self, request: Request, club_slug: str) -> Response:
         data = _valid(MembershipCreateInput, request.data)
-        membership = services.membership_add(
-            club=self.club,
-            actor=request.user,
-            actor_role=self.role,
-            username=data["username"],
-            role=data["role"],
-        )
-        return Response(MembershipOutput(membership).data, status=status.HTTP_201_CREATED)
+        try:
+            services.membership_add(
+                club=self.club,
+                actor=request.user,
+                actor_role=self.role,
+                username=data["username"],
+                role=data["role"],
+            )
+        except (InvalidInput, Conflict) as exc:
+            if exc.code not in ("unknown_user", "conflict"):
+                raise
+        body = {"username": data["username"], "role": data["role"], "status": "requested"}
+        return Response(MembershipRequestOutput(body).data, status=status.HTTP_202_ACCEPTED)
 
 
 class MemberDetailApi(ClubScopedAPIView):
@@ -171,6 +180,16 @@ class PlayerDetailApi(ClubScopedAPIView):
         return Response(PlayerOutput(player).data)
 
 
+def _refuse_token_auth(request: Request, what: str) -> None:
+    """A token is for a score app: it cannot mint more tokens or revoke its siblings (a stolen
+    key must not outlive its own revocation); that takes the person, signed in."""
+    if isinstance(request.auth, ApiToken):
+        raise NotAllowed(
+            f"a token cannot {what}; sign in with a password to do that",
+            code="token_not_allowed",
+        )
+
+
 class ApiTokenListApi(APIView):
     @extend_schema(operation_id="tokens_list", responses=ApiTokenOutput(many=True))
     def get(self, request: Request) -> Response:
@@ -182,6 +201,7 @@ class ApiTokenListApi(APIView):
         responses={201: ApiTokenCreatedOutput},
     )
     def post(self, request: Request) -> Response:
+        _refuse_token_auth(request, "create tokens")
         data = _valid(ApiTokenCreateInput, request.data)
         token, key = services.api_token_create(user=request.user, name=data["name"])
         token.key = key  # type: ignore[attr-defined]
@@ -191,6 +211,7 @@ class ApiTokenListApi(APIView):
 class ApiTokenDetailApi(APIView):
     @extend_schema(operation_id="tokens_revoke", responses=ApiTokenOutput)
     def delete(self, request: Request, token_id: int) -> Response:
+        _refuse_token_auth(request, "revoke tokens")
         token = selectors.api_token_list(user=request.user).filter(pk=token_id).first()
         if token is None:
             raise NotFoundError(f"no token #{token_id} of yours")

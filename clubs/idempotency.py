@@ -1,34 +1,69 @@
 """``Idempotency-Key`` for API writes: a retry with the same key and body gets the first answer
 (marked ``Idempotent-Replayed: true``); the same key with a different body gets 422; a retry while
-the first is still running gets 409. Keys are kept for ``KEY_LIFETIME``."""
+the first is still running gets 409 with ``Retry-After``.
+
+The key is claimed in a row of its own (committed at once, so a concurrent repeat sees it); the
+request then runs in one transaction with the storing of its answer, so the work and the answer
+are kept together or not at all. Only a 2xx answer is kept: any other answer rolls the request's
+work back and frees the key for a retry. A claim whose request died (the process killed) is
+taken over after ``CLAIM_TIMEOUT``. Keys are kept for ``KEY_LIFETIME`` and pruned by beat."""
 
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
+from rest_framework import authentication
 
-from clubs.models import IdempotentRequest
+from clubs.authentication import token_digest
+from clubs.models import ApiToken, IdempotentRequest
 from config.api_errors import error_body
 
 HEADER = "Idempotency-Key"
 KEY_LIFETIME = timedelta(hours=24)
+CLAIM_TIMEOUT = timedelta(seconds=60)
 MAX_KEY_LENGTH = 200
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
 def _identity(request: HttpRequest) -> str | None:
-    authorization = request.headers.get("Authorization")
-    if authorization:
-        return "auth:" + hashlib.sha256(authorization.encode()).hexdigest()[:64]
+    """The authenticated principal: the token (whatever spelling of the header carried it) or
+    the session's user. None when nobody is authenticated: nothing is stored for them."""
+    header = authentication.get_authorization_header(request).split()
+    if header:
+        if len(header) != 2 or header[0].lower() not in (b"token", b"bearer"):
+            return None
+        try:
+            key = header[1].decode()
+        except UnicodeDecodeError:
+            return None
+        token_id = (
+            ApiToken.objects.filter(digest=token_digest(key), revoked_at__isnull=True)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        return None if token_id is None else f"token:{token_id}"
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return f"user:{user.pk}"
     return None
+
+
+def _canonical_body(body: bytes) -> bytes:
+    """The body as parsed JSON, re-serialised with sorted keys (spacing and key order do not make
+    a different request); the bytes as they are when it is not JSON."""
+    try:
+        parsed: Any = json.loads(body)
+    except (ValueError, RecursionError):
+        return body
+    return json.dumps(parsed, sort_keys=True, separators=(",", ":")).encode()
 
 
 def _fingerprint(request: HttpRequest) -> str:
@@ -37,12 +72,25 @@ def _fingerprint(request: HttpRequest) -> str:
     digest.update(b"\0")
     digest.update(request.get_full_path().encode())
     digest.update(b"\0")
-    digest.update(request.body)
+    digest.update(_canonical_body(request.body))
     return digest.hexdigest()
 
 
-def _error(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse(error_body(code, message, {"header": HEADER}), status=status)
+def _error(status: int, code: str, message: str, **details: Any) -> JsonResponse:
+    return JsonResponse(error_body(code, message, {"header": HEADER, **details}), status=status)
+
+
+def _in_progress(claimed_at: datetime | None, now: datetime) -> JsonResponse:
+    left = CLAIM_TIMEOUT - (now - claimed_at) if claimed_at else CLAIM_TIMEOUT
+    retry_after = max(1, math.ceil(left.total_seconds()))
+    response = _error(
+        409,
+        "idempotency_key_in_progress",
+        f"a request with this {HEADER} is still being handled; retry after {retry_after} s",
+        retry_after_seconds=retry_after,
+    )
+    response["Retry-After"] = str(retry_after)
+    return response
 
 
 class IdempotencyKeyMiddleware:
@@ -61,60 +109,92 @@ class IdempotencyKeyMiddleware:
             return _error(400, "bad_idempotency_key", f"{HEADER} must be 1 to 200 characters")
         identity = _identity(request)
         if identity is None:
-            return self.get_response(request)  # anonymous writes have nobody to replay to
+            return self.get_response(request)  # nobody to replay to; the view answers 401/403
 
-        fingerprint = _fingerprint(request)
-        claimed = self._claim(identity, key, fingerprint)
+        claimed = self._claim(identity, key, _fingerprint(request))
         if isinstance(claimed, HttpResponse):
             return claimed
-
+        claim_id, claimed_at = claimed
         try:
-            response = self.get_response(request)
+            with transaction.atomic():
+                response = self.get_response(request)
+                if 200 <= response.status_code < 300 and not getattr(response, "streaming", False):
+                    stored = IdempotentRequest.objects.filter(
+                        pk=claim_id, claimed_at=claimed_at, status_code__isnull=True
+                    ).update(
+                        status_code=response.status_code,
+                        content_type=response.get("Content-Type", ""),
+                        location=response.get("Location", "")[:500],
+                        body=bytes(response.content),
+                        claimed_at=None,
+                    )
+                    if stored:
+                        return response
+                    # Taken over after CLAIM_TIMEOUT by a repeat: that one's answer counts.
+                    transaction.set_rollback(True)
+                    return _in_progress(timezone.now(), timezone.now())
+                transaction.set_rollback(True)
         except BaseException:
-            IdempotentRequest.objects.filter(pk=claimed.pk).delete()
+            self._free(claim_id, claimed_at)
             raise
-        if response.status_code >= 500 or getattr(response, "streaming", False):
-            # A failure of ours is not an answer worth replaying: the client may retry.
-            IdempotentRequest.objects.filter(pk=claimed.pk).delete()
-            return response
-        IdempotentRequest.objects.filter(pk=claimed.pk).update(
-            status_code=response.status_code,
-            content_type=response.get("Content-Type", ""),
-            body=bytes(response.content),
-        )
+        self._free(claim_id, claimed_at)
         return response
 
-    def _claim(self, identity: str, key: str, fingerprint: str) -> IdempotentRequest | HttpResponse:
-        expired_before = timezone.now() - KEY_LIFETIME
+    @staticmethod
+    def _free(claim_id: int, claimed_at: datetime) -> None:
         IdempotentRequest.objects.filter(
-            identity=identity, key=key, created_at__lt=expired_before
+            pk=claim_id, claimed_at=claimed_at, status_code__isnull=True
+        ).delete()
+
+    def _claim(
+        self, identity: str, key: str, fingerprint: str, *, again: bool = True
+    ) -> tuple[int, datetime] | HttpResponse:
+        now = timezone.now()
+        IdempotentRequest.objects.filter(
+            identity=identity, key=key, created_at__lt=now - KEY_LIFETIME
         ).delete()
         try:
             with transaction.atomic():
-                return IdempotentRequest.objects.create(
-                    identity=identity, key=key, fingerprint=fingerprint
+                row = IdempotentRequest.objects.create(
+                    identity=identity, key=key, fingerprint=fingerprint, claimed_at=now
                 )
+            return row.pk, now
         except IntegrityError:
             pass
         earlier = IdempotentRequest.objects.filter(identity=identity, key=key).first()
-        if earlier is None:  # expired and deleted between the two statements: treat as new
-            return self._claim(identity, key, fingerprint)
+        if earlier is None:  # freed between the two statements: claim it anew
+            if again:
+                return self._claim(identity, key, fingerprint, again=False)
+            return _in_progress(now, now)
+        if earlier.status_code is None:
+            if earlier.claimed_at is None or earlier.claimed_at < now - CLAIM_TIMEOUT:
+                # The request holding the key died without an answer: take the key over.
+                taken = IdempotentRequest.objects.filter(
+                    pk=earlier.pk, claimed_at=earlier.claimed_at, status_code__isnull=True
+                ).update(claimed_at=now, fingerprint=fingerprint)
+                if taken:
+                    return earlier.pk, now
+            return _in_progress(earlier.claimed_at, now)
         if earlier.fingerprint != fingerprint:
             return _error(
                 422,
                 "idempotency_key_reused",
                 f"this {HEADER} was used for a different request; use a new key",
             )
-        if earlier.status_code is None:
-            return _error(
-                409,
-                "idempotency_key_in_progress",
-                f"a request with this {HEADER} is still being handled; retry shortly",
-            )
         replay = HttpResponse(
             bytes(earlier.body or b""),
             status=earlier.status_code,
             content_type=earlier.content_type or "application/json",
         )
+        if earlier.location:
+            replay["Location"] = earlier.location
         replay["Idempotent-Replayed"] = "true"
         return replay
+
+
+def idempotency_keys_prune(*, older_than: timedelta = KEY_LIFETIME) -> int:
+    """Forget keys older than ``older_than`` (beat, hourly)."""
+    deleted, _ = IdempotentRequest.objects.filter(
+        created_at__lt=timezone.now() - older_than
+    ).delete()
+    return deleted

@@ -210,8 +210,12 @@ class IdempotentRequest(models.Model):
     fingerprint = models.CharField(max_length=64, help_text="Method, path and body, hashed.")
     status_code = models.PositiveSmallIntegerField(null=True, blank=True)
     content_type = models.CharField(max_length=100, blank=True)
+    location = models.CharField(max_length=500, blank=True)
     body = models.BinaryField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    claimed_at = models.DateTimeField(
+        null=True, help_text="When the request now holding the key started (unanswered keys)."
+    )
 
     class Meta:
         constraints = [

@@ -51,6 +51,12 @@ class MembershipCreateInput(serializers.Serializer[dict]):
     role = serializers.ChoiceField(choices=Role.choices)
 
 
+class MembershipRequestOutput(serializers.Serializer[dict]):
+    username = serializers.CharField()
+    role = serializers.CharField()
+    status = serializers.CharField(help_text="Always `requested`, whoever the username names.")
+
+
 class MembershipUpdateInput(serializers.Serializer[dict]):
     role = serializers.ChoiceField(choices=Role.choices)
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError as DatabaseInterfaceError
+from django.db import OperationalError as DatabaseOperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -29,6 +32,40 @@ _CODES: dict[type[exceptions.APIException], str] = {
     exceptions.Throttled: "throttled",
     exceptions.ValidationError: "invalid",
 }
+
+
+RETRY_AFTER_SECONDS = 5
+
+
+def unavailable_part(exc: BaseException | None) -> str | None:
+    """ "database" or "redis" when ``exc`` says that server cannot be reached, else None."""
+    if exc is None:
+        return None
+    if isinstance(exc, DatabaseOperationalError | DatabaseInterfaceError):
+        return "database"
+    try:
+        from kombu.exceptions import OperationalError as BrokerError
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+    except ImportError:  # pragma: no cover - both come with celery[redis]
+        return None
+    if isinstance(exc, RedisConnectionError | RedisTimeoutError | BrokerError):
+        return "redis"
+    return None
+
+
+def unavailable_response(part: str) -> JsonResponse:
+    """503 naming the part that is down, with ``Retry-After``."""
+    response = JsonResponse(
+        error_body(
+            "unavailable",
+            f"the {part} is unavailable; retry in a few seconds",
+            {"unavailable": part, "retry_after_seconds": RETRY_AFTER_SECONDS},
+        ),
+        status=503,
+    )
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
 
 
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
@@ -82,6 +119,17 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             headers["Retry-After"] = str(int(exc.wait))  # type: ignore[attr-defined]
             details = {"retry_after_seconds": int(exc.wait)}  # type: ignore[attr-defined]
         return Response(error_body(code, message, details), status=exc.status_code, headers=headers)
+
+    part = unavailable_part(exc)
+    if part is not None:  # a server we need is down: say which, and when to try again
+        logger.warning("%s unavailable: %s", part, type(exc).__name__)
+        set_rollback()
+        unavailable = unavailable_response(part)
+        return Response(
+            json.loads(unavailable.content),
+            status=503,
+            headers={"Retry-After": unavailable["Retry-After"]},
+        )
 
     # Anything else is a bug: log it with the traceback, answer in the same shape.
     logger.exception("unhandled error in %s", context.get("view").__class__.__name__)

@@ -1,8 +1,11 @@
 """The Celery app. Project tasks take ids, are idempotent, acknowledge late and retry a bounded
-number of times; ``enqueue_on_commit`` is the one way to send them from a service."""
+number of times. A service sends work that must not be lost through the outbox
+(``outbox.services.outbox_enqueue``); ``enqueue_on_commit`` is for work that a periodic
+catch-up redoes."""
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Any
 
@@ -12,6 +15,8 @@ from django.db import OperationalError, close_old_connections, transaction
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
+logger = logging.getLogger("rummyclub.celery")
+
 app = Celery("rummyclub")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
@@ -20,6 +25,52 @@ app.autodiscover_tasks()
 # to reuse them; reconnecting cost more than the work of a task. Reuse connections, and let
 # Django drop the ones that are broken or older than CONN_MAX_AGE, as it does between requests.
 app.conf["CELERY_DB_REUSE_MAX"] = 1_000_000
+
+
+def _survive_acks_on_a_lost_connection() -> None:
+    """kombu 5.7.0: a task that finishes just as the Redis connection is lost acknowledges on a
+    channel whose connection is already gone; ``_connparams`` then raises ``AttributeError:
+    'NoneType' object has no attribute 'hostname'`` in the worker's main loop, which exits
+    ("Unrecoverable error"), as tests/reliability/test_broker_outage.py caught. The same happens
+    when the channel is closed and gives its unacknowledged messages back. The message cannot
+    be acknowledged then anyway: it is delivered again or, lost with the broker, sent again by
+    the stale-submission sweep, and tasks are idempotent. So the failed acknowledgement is logged
+    and the worker goes on reconnecting. Remove when kombu handles it."""
+    from kombu.transport import redis as kombu_redis
+
+    def guarded(method: Any) -> Any:
+        def call(self: Any, delivery_tag: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return method(self, delivery_tag, *args, **kwargs)
+            except AttributeError:
+                # Only the known case: the channel's transport has dropped its client.
+                transport = getattr(self.channel, "connection", None)
+                if getattr(transport, "client", None) is not None:
+                    raise
+                logger.warning("broker connection lost: message %s not acknowledged", delivery_tag)
+                return None
+            except kombu_redis.redis.exceptions.ConnectionError:
+                logger.warning("broker connection lost: message %s not acknowledged", delivery_tag)
+                return None
+
+        return call
+
+    def guarded_restore(method: Any) -> Any:
+        def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+            return guarded(lambda qos, _tag, *a, **k: method(qos, *a, **k))(
+                self, "unacked", *args, **kwargs
+            )
+
+        return call
+
+    kombu_redis.QoS.ack = guarded(kombu_redis.QoS.ack)
+    kombu_redis.QoS.reject = guarded(kombu_redis.QoS.reject)
+    # Closing the channel after the loss gives unacknowledged messages back to a broker that is
+    # gone: the same failure, on the way to reconnecting.
+    kombu_redis.QoS.restore_unacked = guarded_restore(kombu_redis.QoS.restore_unacked)
+
+
+_survive_acks_on_a_lost_connection()
 
 
 @task_prerun.connect

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import sys
+
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.views import defaults
 
-from config.api_errors import json_404, json_500
+from config.api_errors import (
+    RETRY_AFTER_SECONDS,
+    json_404,
+    json_500,
+    unavailable_part,
+    unavailable_response,
+)
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
@@ -16,6 +24,18 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    # Called while the exception is being handled: a server that is down is a 503, not a bug.
+    part = unavailable_part(sys.exc_info()[1])
+    if part is not None:
+        response = unavailable_response(part)
+        if not request.path.startswith("/api/"):
+            response = HttpResponse(
+                f"The {part} is unavailable; please try again in a few seconds.",
+                status=503,
+                content_type="text/plain",
+            )
+            response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     if request.path.startswith("/api/"):
         return json_500(request)
     return defaults.server_error(request)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -19,8 +20,49 @@ from rules.evaluate import evaluate_request
 MAX_BATCH = 1000
 
 
+def _hands(request: Any) -> int:
+    """How many hands a call asks for: the length of a list (one for an object). Read from the
+    raw body: a body that does not parse must reach the view untouched, which answers it."""
+    body = request.body.lstrip()
+    if not body.startswith(b"["):
+        return 1
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return 1
+    if not isinstance(data, list) or not 1 <= len(data) <= MAX_BATCH:
+        return 1  # the view refuses it without evaluating anything
+    return len(data)
+
+
 class AnonEvaluateThrottle(AnonRateThrottle):
+    """Anonymous callers are limited by hands evaluated, not calls: a list of N requests costs N
+    of the rate (a batch larger than the whole rate is never allowed without logging in)."""
+
     scope = "anon_evaluate"
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:  # logged in: not throttled here
+            return True
+        cost = _hands(request)
+        self.now = self.timer()
+        # [time, hands] per call within the period, newest first.
+        self.history = [
+            entry for entry in self.cache.get(self.key, []) if entry[0] > self.now - self.duration
+        ]
+        if sum(hands for _, hands in self.history) + cost > self.num_requests:
+            return self.throttle_failure()
+        self.history.insert(0, [self.now, cost])
+        self.cache.set(self.key, self.history, self.duration)
+        return True
+
+    def wait(self) -> float | None:
+        if not self.history:
+            return float(self.duration)
+        return max(1.0, self.duration - (self.now - self.history[-1][0]))
 
 
 _DESCRIPTION = """

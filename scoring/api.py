@@ -16,6 +16,7 @@ from clubs import selectors as club_selectors
 from clubs.models import Player, Role
 from clubs.permissions import ClubScopedAPIView
 from config.errors import InvalidInput
+from config.fields import ID_MAX, INT32_MAX, query_int
 from rules.ratings import FAMILIES
 from scoring import figures, ratings, selectors, services, standings
 from scoring.formats import FORMAT_ORDER
@@ -663,19 +664,28 @@ class StandingsApi(ClubScopedAPIView):
 
 
 def _int_param(request: Request, name: str, default: int | None = None) -> int | None:
+    """An id given as a query parameter (1 to 2^63-1), or ``default`` when absent."""
     raw = request.query_params.get(name)
     if raw in (None, ""):
         return default
     try:
-        return int(raw)
-    except ValueError:
-        raise InvalidInput(f"{name}: {raw!r} is not a whole number") from None
+        return query_int(raw, name=name, low=1, high=ID_MAX, default=0)
+    except ValueError as exc:
+        raise InvalidInput(str(exc), details={name: str(exc)}) from None
 
 
 def _page_params(request: Request) -> tuple[int, int]:
-    """``limit`` (1 to 500, 50 unless given) and ``offset`` of a paged read."""
-    limit = max(1, min(_int_param(request, "limit", 50) or 50, 500))
-    return limit, max(0, _int_param(request, "offset", 0) or 0)
+    """``limit`` (1 to 500, 50 unless given) and ``offset`` of a paged read; 400 otherwise."""
+    try:
+        limit = query_int(
+            request.query_params.get("limit"), name="limit", low=1, high=500, default=50
+        )
+        offset = query_int(
+            request.query_params.get("offset"), name="offset", low=0, high=INT32_MAX, default=0
+        )
+    except ValueError as exc:
+        raise InvalidInput(str(exc), details={str(exc).split(":")[0]: str(exc)}) from None
+    return limit, offset
 
 
 def standings_for_request(club: Any, request: Request) -> standings.StandingsTable:

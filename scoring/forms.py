@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 
+from config.fields import INT32_MAX, id_form_field
 from rules.deal import OutcomeOption
 
 #: Outcomes as tables show them, short enough for a phone.
@@ -78,6 +79,8 @@ class GameForm(forms.Form):
                 label=label,
                 required=False,
                 min_value=Decimal(0),
+                # Kept in minor units in an integer column.
+                max_value=Decimal(INT32_MAX).scaleb(-places),
                 max_digits=12,
                 decimal_places=places,
                 widget=forms.NumberInput(attrs={"step": str(step), "inputmode": "decimal"}),
@@ -108,7 +111,7 @@ class GameForm(forms.Form):
 
 
 class SeatAddForm(forms.Form):
-    player = forms.IntegerField(label="Player")
+    player = id_form_field(label="Player")
 
 
 class OnceForm(forms.Form):
@@ -365,7 +368,7 @@ class RummikubEntryForm(OnceForm):
 
 
 class RejoinForm(forms.Form):
-    player = forms.IntegerField(label="Player")
+    player = id_form_field(label="Player")
 
 
 class SplitForm(forms.Form):

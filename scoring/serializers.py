@@ -5,6 +5,7 @@ from typing import Any
 from django.urls import reverse
 from rest_framework import serializers
 
+from config.fields import id_field, int32_field
 from scoring.models import Deal, Game, GameFormat, RulePreset, Seat, Session, Submission, Table
 
 
@@ -92,16 +93,16 @@ class TableCreateInput(serializers.Serializer[dict]):
 
 
 class GameCreateInput(serializers.Serializer[dict]):
-    preset = serializers.IntegerField(help_text="Id of a preset the club can use.")
+    preset = id_field(help_text="Id of a preset the club can use.")
     players = serializers.ListField(
-        child=serializers.IntegerField(), min_length=2, help_text="Player ids in seat order."
+        child=id_field(), min_length=2, max_length=100, help_text="Player ids in seat order."
     )
-    point_value_minor = serializers.IntegerField(min_value=0, required=False)
-    entry_fee_minor = serializers.IntegerField(min_value=0, required=False)
+    point_value_minor = int32_field(min_value=0, required=False)
+    entry_fee_minor = int32_field(min_value=0, required=False)
 
 
 class SeatCreateInput(serializers.Serializer[dict]):
-    player = serializers.IntegerField()
+    player = id_field()
 
 
 class CardList(serializers.ListField):
@@ -132,7 +133,7 @@ class CardList(serializers.ListField):
 
 
 class ResultLineInput(serializers.Serializer[dict]):
-    player = serializers.IntegerField(help_text="Player id (seated in the game).")
+    player = id_field(help_text="Player id (seated in the game).")
     outcome = serializers.CharField(
         max_length=24,
         help_text="winner, loser, first_drop, middle_drop, missed_turns, wrong_show, "
@@ -143,7 +144,7 @@ class ResultLineInput(serializers.Serializer[dict]):
         help_text='The 13 cards as grouped, e.g. [["2H","3H","4H"], ...].',
     )  # fmt: skip
     cards = CardList(max_length=20, required=False, help_text="The 13 cards, ungrouped.")
-    points = serializers.IntegerField(required=False, help_text="Points, when no cards.")
+    points = int32_field(required=False, help_text="Points, when no cards.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "groups" in attrs and "cards" in attrs:
@@ -166,10 +167,10 @@ class ResultFields(serializers.Serializer[dict]):
         required=False,
         help_text='Rummikub: the tiles left on each rack, by player id: {"12": ["R5", "JK"]}.',
     )
-    winner = serializers.IntegerField(
+    winner = id_field(
         required=False, allow_null=True, help_text="Rummikub: who went out (null: no winner)."
     )
-    last_mover = serializers.IntegerField(required=False, allow_null=True)
+    last_mover = id_field(required=False, allow_null=True)
     win = serializers.ChoiceField(
         choices=["open", "foot", "closed"], required=False, allow_null=True,
         help_text="International: how the winner won.",
@@ -186,7 +187,7 @@ class ResultFields(serializers.Serializer[dict]):
     original_hand = serializers.BooleanField(required=False)
     is_first_player = serializers.BooleanField(required=False)
     final_discard_joker = serializers.BooleanField(required=False)
-    trump_holders = serializers.ListField(child=serializers.IntegerField(), required=False)
+    trump_holders = serializers.ListField(child=id_field(), required=False, max_length=12)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         both = "results" in attrs and "racks" in attrs
@@ -204,8 +205,8 @@ class SubmissionInput(ResultFields):
 
 
 class DealCreateInput(ResultFields):
-    dealer = serializers.IntegerField(required=False, allow_null=True)
-    number = serializers.IntegerField(min_value=1, required=False)
+    dealer = id_field(required=False, allow_null=True)
+    number = int32_field(min_value=1, required=False)
     tiebreaker = serializers.BooleanField(default=False)
 
     require_result = False
@@ -259,7 +260,7 @@ class GameStateOutput(serializers.Serializer[dict]):
 
 
 class RejoinInput(serializers.Serializer[dict]):
-    player = serializers.IntegerField()
+    player = id_field()
 
 
 class RejoinOutput(serializers.Serializer[dict]):
@@ -270,7 +271,8 @@ class RejoinOutput(serializers.Serializer[dict]):
 class SplitInput(serializers.Serializer[dict]):
     kind = serializers.ChoiceField(choices=["drops", "equal"])
     agreed = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=id_field(),
+        max_length=12,
         allow_empty=False,
         help_text="Ids of the players who agree: every remaining player.",
     )

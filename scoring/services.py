@@ -18,7 +18,6 @@ from django.utils import timezone
 
 from clubs.audit import audit_record, snapshot
 from clubs.models import Club, Player
-from config.celery import enqueue_on_commit
 from config.errors import Conflict, InvalidInput, NotFoundError
 from rules.errors import RuleViolation
 from scoring.figures import session_settlement
@@ -46,7 +45,7 @@ from scoring.models import (
 )
 from scoring.presets import game_rules, preset_check_params
 from scoring.standings import check_metric_ids, standings_apply
-from scoring.tasks import validate_submission
+from scoring.submissions import submission_validation_send
 
 GAME_FIELDS = ["format", "preset", "point_value_minor", "entry_fee_minor", "status"]
 
@@ -464,7 +463,7 @@ def _submission_store(
         obj=submission,
         after={"deal": deal.pk, "version": version, "source": source},
     )
-    enqueue_on_commit(validate_submission, submission.pk)
+    submission_validation_send(submission_id=submission.pk)
     return submission
 
 

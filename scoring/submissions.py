@@ -20,6 +20,8 @@ from clubs.audit import audit_record
 from clubs.models import Role
 from clubs.selectors import club_role, role_at_least
 from config.errors import Conflict, NotAllowed
+from outbox.selectors import outbox_last_written
+from outbox.services import outbox_enqueue
 from scoring.formats import Checked, GameEnd, handler_for
 from scoring.ledger import ledger_entry_create, ledger_entry_reverse
 from scoring.lifecycle import game_end, result_changed
@@ -275,25 +277,37 @@ def submission_confirm(*, submission: Submission, actor: AbstractBaseUser) -> Su
     return Submission.objects.get(pk=submission.pk)
 
 
-STALE_AFTER_SECONDS = 300
+VALIDATE_TASK = "scoring.validate_submission"
+# A validation still pending this long after its last message is sent again; with the sweep
+# every 15 s a lost message is found within 45 s.
+STALE_AFTER_SECONDS = 30
 
 
+def _validation_key(submission_id: int) -> str:
+    return f"submission:{submission_id}"
+
+
+def submission_validation_send(*, submission_id: int) -> None:
+    """Have a submission validated: an outbox message in the caller's transaction, published
+    after the commit (or by the relay when the broker is down then)."""
+    outbox_enqueue(task=VALIDATE_TASK, args=[submission_id], key=_validation_key(submission_id))
+
+
+@transaction.atomic
 def submissions_requeue_stale(*, older_than_seconds: int = STALE_AFTER_SECONDS) -> list[int]:
-    """Send again the validation of submissions still pending after a while (a lost message, a
-    worker killed mid-task). Validation is idempotent, so a duplicate costs nothing."""
-    # scoring.tasks imports this module for the task bodies; importing it back at the top would
-    # be a cycle.
-    from config.celery import enqueue_on_commit
-    from scoring.tasks import validate_submission
-
+    """Send again the validation of submissions still pending ``older_than_seconds`` after their
+    last message (a lost message, a worker killed mid-task). Validation is idempotent, so a
+    duplicate costs nothing."""
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
-    stale = list(
+    pending = list(
         Submission.objects.filter(status=S.PENDING, submitted_at__lt=cutoff)
         .order_by("submitted_at")
         .values_list("pk", flat=True)[:1000]
     )
+    last = outbox_last_written(keys=[_validation_key(pk) for pk in pending])
+    stale = [pk for pk in pending if last.get(_validation_key(pk), cutoff) <= cutoff]
     for submission_id in stale:
-        enqueue_on_commit(validate_submission, submission_id)
+        submission_validation_send(submission_id=submission_id)
     if stale:
         logger.warning("requeued %d stale pending submission(s)", len(stale))
     return stale

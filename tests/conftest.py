@@ -22,6 +22,27 @@ from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserF
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 
 
+def _flush_past_the_ledger_guards() -> None:
+    """Transactional tests end with a flush (TRUNCATE of every table), which the ledger's
+    triggers refuse (scoring migration 0010). The flush runs in one transaction: turning triggers
+    off for that transaction alone (``session_replication_role``, a superuser's setting, as the
+    test servers' ``postgres`` is) lets the test runner, and only it, empty the tables."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    original = DatabaseOperations.sql_flush
+
+    def sql_flush(self: Any, style: Any, tables: Any, **kwargs: Any) -> list[str]:
+        statements = original(self, style, tables, **kwargs)
+        if not statements:
+            return statements
+        return ["SET LOCAL session_replication_role = replica", *statements]
+
+    DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]
+
+
+_flush_past_the_ledger_guards()
+
+
 def service_absent(reason: str) -> None:
     """Skip, or fail when the services are required."""
     if REQUIRE_SERVICES:

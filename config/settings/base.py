@@ -3,6 +3,7 @@ environment variables through ``config.env.Env``; nothing else is configured."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from config.env import Env
@@ -27,6 +28,8 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
+    "outbox",
     "clubs",
     "rules",
     "scoring",
@@ -36,7 +39,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.middleware.RequestLimitsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -44,6 +49,8 @@ MIDDLEWARE = [
     "clubs.idempotency.IdempotencyKeyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -82,6 +89,8 @@ else:
             server_side_binding=True, prepare_threshold=PREPARE_AFTER
         )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# A request body larger than this is refused (413, config.middleware) before it is read.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 REDIS_URL = env.redis_url("REDIS_URL")
 
@@ -102,6 +111,19 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Failed logins (/login/, /admin/login/) are counted per account and per address by django-axes
+# (see docs/reliability.md): after LOGIN_FAILURE_LIMIT failures either one is refused with 429
+# and Retry-After for LOGIN_COOLOFF_MINUTES. A success clears the account's count.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.lockout.locked_out"
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 
@@ -145,12 +167,30 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# The worker rides out a broker outage: it reconnects for ever, a second apart, and gives up the
+# tasks in flight (acks_late: they are delivered again) rather than crash on the lost connection.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# Publishing never waits for a broker that is down: one quick connection attempt, then the error
+# (the outbox relay publishes later). These options are the producer's; the worker's reconnect
+# loop above has its own.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+    "socket_connect_timeout": 1,
+}
 CELERY_TASK_DEFAULT_QUEUE = "rummyclub"
 CELERY_BEAT_SCHEDULE = {
+    "outbox-relay": {"task": "outbox.relay", "schedule": 5.0},
+    "outbox-prune": {"task": "outbox.prune", "schedule": 3600.0},
+    "idempotency-keys-prune": {"task": "clubs.prune_idempotency_keys", "schedule": 3600.0},
     "requeue-stale-submissions": {
         "task": "scoring.requeue_stale_submissions",
-        "schedule": 60.0,
+        "schedule": 15.0,
     },
     "ratings-catch-up": {
         "task": "scoring.ratings_catch_up",
@@ -171,7 +211,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.StrictLimitOffsetPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",

@@ -216,6 +216,15 @@ def _csv_amount(minor: int, places: int) -> str:
     return f"{sign}{whole}.{fraction:0{places}d}"
 
 
+# A spreadsheet reads a cell starting with one of these as a formula (or, after a tab or a
+# carriage return, may): names and labels typed by users get a leading apostrophe.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_text(value: str) -> str:
+    return f"'{value}" if value.startswith(_FORMULA_STARTS) else value
+
+
 @login_required
 @GET
 def session_export(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
@@ -244,14 +253,14 @@ def session_export(request: HttpRequest, club_slug: str, session_id: int) -> Htt
         column = points_column(row.game_format)
         writer.writerow(
             [
-                row.session_name,
-                row.table_name,
+                _csv_text(row.session_name),
+                _csv_text(row.table_name),
                 row.game_id,
                 row.game_format,
-                row.kind_label,
+                _csv_text(row.kind_label),
                 row.version or "",
-                row.player_name,
-                row.outcome,
+                _csv_text(row.player_name),
+                _csv_text(row.outcome),
                 "" if row.counted is None else row.counted,
                 row.points if column is not None else "",
                 column.unit if column is not None else "",
@@ -266,7 +275,7 @@ def session_export(request: HttpRequest, club_slug: str, session_id: int) -> Htt
     for line in board.lines:
         writer.writerow(
             [
-                line.name,
+                _csv_text(line.name),
                 _csv_amount(line.money_minor, places),
                 line.chips,
                 line.deals_played,
@@ -275,9 +284,11 @@ def session_export(request: HttpRequest, club_slug: str, session_id: int) -> Htt
             ]
         )
     if board.club_money_minor:
-        writer.writerow([f"{club.name} (club fees)", _csv_amount(board.club_money_minor, places)])
+        writer.writerow(
+            [_csv_text(f"{club.name} (club fees)"), _csv_amount(board.club_money_minor, places)]
+        )
     for pot in board.pots:
-        writer.writerow([pot.label, _csv_amount(pot.amount_minor, places)])
+        writer.writerow([_csv_text(pot.label), _csv_amount(pot.amount_minor, places)])
     writer.writerow([])
     writer.writerow(["settle-up"])
     writer.writerow(["payer", "payee", money_head, "paid"])
@@ -285,7 +296,9 @@ def session_export(request: HttpRequest, club_slug: str, session_id: int) -> Htt
         paid = transfer.paid
         writer.writerow(
             [
-                transfer.payer, transfer.payee, _csv_amount(transfer.amount_minor, places),
+                _csv_text(transfer.payer),
+                _csv_text(transfer.payee),
+                _csv_amount(transfer.amount_minor, places),
                 f"{paid.marked_by.get_username()} "
                 f"{timezone.localtime(paid.marked_at).strftime('%Y-%m-%d %H:%M')}"
                 if paid else "",

@@ -79,15 +79,22 @@ def test_last_owner_cannot_leave(standing):
     assert "at least one owner" in error["message"]
 
 
-def test_member_add_unknown_user_names_it(standing):
-    error = assert_error(
-        standing.client("organiser").post(
-            "/api/v1/clubs/home/members/", {"username": "ghost", "role": "player"}, format="json"
-        ),
-        400,
-        "unknown_user",
-    )
-    assert "ghost" in error["message"]
+def test_member_add_answers_the_same_whether_the_username_exists_or_not(standing):
+    from tests.factories import UserFactory
+
+    UserFactory(username="real")
+    client = standing.client("organiser")
+    answers = {
+        name: client.post(
+            "/api/v1/clubs/home/members/", {"username": name, "role": "player"}, format="json"
+        )
+        for name in ("ghost", "real", "player")  # unknown, a new member, already a member
+    }
+    assert {r.status_code for r in answers.values()} == {202}
+    bodies = [{**r.json(), "username": None} for r in answers.values()]
+    assert bodies[0] == bodies[1] == bodies[2]
+    assert standing.club.memberships.filter(user__username="real", role="player").exists()
+    assert not standing.club.memberships.filter(user__username="ghost").exists()
 
 
 def test_player_names_are_unique_in_a_club_ignoring_case(standing):

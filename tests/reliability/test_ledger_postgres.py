@@ -26,17 +26,20 @@ def entry(standing):
 
 
 def test_unbalanced_posting_by_raw_sql_is_refused_at_commit(entry):
+    # A new entry: postings to an entry of an earlier transaction are refused at once
+    # (tests/reliability/test_ledger_guards.py).
     posting = entry.postings.first()
     with pytest.raises(IntegrityError, match="does not balance"), transaction.atomic():
+        new_entry = LedgerEntry.objects.create(game_id=entry.game_id, kind="deal")
         with connection.cursor() as cursor:
             cursor.execute(
                 "INSERT INTO scoring_posting (entry_id, game_id, quantity, account, player_id,"
                 " amount) VALUES (%s, %s, 'points', 'player', %s, 5)",
-                [entry.pk, entry.game_id, posting.player_id],
+                [new_entry.pk, entry.game_id, posting.player_id],
             )
         # Still inside the transaction the row is there: the check waits for the commit.
-        assert Posting.objects.filter(entry=entry).count() == 3
-    assert Posting.objects.filter(entry=entry).count() == 2
+        assert Posting.objects.filter(entry=new_entry).count() == 1
+    assert not LedgerEntry.objects.filter(pk=new_entry.pk).exists()
 
 
 def test_balanced_raw_sql_commits(entry):

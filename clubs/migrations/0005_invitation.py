@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0003_standings'),
+        ('clubs', '0004_idempotency_claims'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

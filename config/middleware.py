@@ -1,0 +1,149 @@
+"""Limits on what a request may carry, and one error shape for everything under ``/api/``.
+
+- A body over ``MAX_BODY_BYTES`` is refused with 413 before anything reads it.
+- JSON nested deeper than ``MAX_JSON_DEPTH`` is refused with 400 before anything parses it (the
+  parser's recursion would otherwise end in a 500).
+- An answer under ``/api/`` that did not come from the API's exception handler (a 404 of the URL
+  resolver, a CSRF 403, a 500 page) is rewritten into ``{"error": {"code", "message", "details"}}``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from config.api_errors import error_body
+
+MAX_BODY_BYTES = 1024 * 1024
+MAX_JSON_DEPTH = 32
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(rb"[\[\]{}]")
+_CODES = {
+    400: "malformed_request",
+    401: "not_authenticated",
+    403: "permission_denied",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "request_too_large",
+    415: "unsupported_media_type",
+    429: "throttled",
+    500: "server_error",
+    503: "unavailable",
+}
+
+
+def json_depth(body: bytes) -> int:
+    """How deeply ``body`` nests arrays and objects (strings skipped)."""
+    if body.count(b"[") + body.count(b"{") <= MAX_JSON_DEPTH:
+        return 0  # cannot be deeper than the limit: not worth the scan
+    depth = deepest = 0
+    for bracket in _BRACKET.finditer(_STRING.sub(b"", body)):
+        if bracket.group() in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def _api_error(status: int, code: str, message: str, **details: object) -> JsonResponse:
+    return JsonResponse(error_body(code, message, dict(details)), status=status)
+
+
+class RequestLimitsMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        is_api = request.path.startswith("/api/")
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > MAX_BODY_BYTES:
+            message = f"the request body is {length} bytes; at most {MAX_BODY_BYTES} are accepted"
+            if is_api:
+                return _api_error(413, "request_too_large", message, max_bytes=MAX_BODY_BYTES)
+            return HttpResponse(message, status=413, content_type="text/plain")
+        if (
+            is_api
+            and length
+            and request.content_type == "application/json"
+            and json_depth(request.body) > MAX_JSON_DEPTH
+        ):
+            return _api_error(
+                400,
+                "too_deep",
+                f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels",
+                max_depth=MAX_JSON_DEPTH,
+            )
+        response = self.get_response(request)
+        if is_api and response.status_code >= 400 and not _is_json(response):
+            return _reshaped(request, response)
+        return response
+
+
+def _is_json(response: HttpResponse) -> bool:
+    return response.get("Content-Type", "").startswith("application/json")
+
+
+def _reshaped(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """The same answer in the API's error shape (headers such as Retry-After kept)."""
+    status = response.status_code
+    code = _CODES.get(status, "error")
+    if status == 404:
+        message = f"no such resource: {request.path}"
+    elif status == 403:
+        message = "forbidden (a browser session must send its CSRF token)"
+    elif status >= 500:
+        message = "the server failed to handle this request; it has been logged"
+    else:
+        message = response.reason_phrase or code
+    reshaped = HttpResponse(
+        json.dumps(error_body(code, message)), status=status, content_type="application/json"
+    )
+    for header in ("Retry-After", "Allow", "WWW-Authenticate"):
+        if header in response:
+            reshaped[header] = response[header]
+    return reshaped
+
+
+# Scripts only from our own static files (no inline script, no event-handler attributes: the
+# templates keep to that). Inline style attributes stay allowed: a few templates size bars and
+# columns with them, and a style cannot run code.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+PERMISSIONS_POLICY = (
+    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), magnetometer=(), "
+    "gyroscope=(), accelerometer=()"
+)
+
+
+class SecurityHeadersMiddleware:
+    """Content-Security-Policy and Permissions-Policy on every response."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
+        return response

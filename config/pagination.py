@@ -1,0 +1,32 @@
+"""Paging of API lists: ``limit`` 1 to 500 and ``offset`` 0 to 2^31-1, anything else a 400 naming
+the parameter (DRF's own class ignores a bad value, and a huge offset reached the database)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.exceptions import ValidationError
+from rest_framework.pagination import LimitOffsetPagination
+
+from config.fields import INT32_MAX, query_int
+
+MAX_LIMIT = 500
+
+
+class StrictLimitOffsetPagination(LimitOffsetPagination):
+    max_limit = MAX_LIMIT
+
+    def get_limit(self, request: Any) -> int:
+        return self._param(request, self.limit_query_param, 1, MAX_LIMIT, self.default_limit)
+
+    def get_offset(self, request: Any) -> int:
+        return self._param(request, self.offset_query_param, 0, INT32_MAX, 0)
+
+    @staticmethod
+    def _param(request: Any, name: str, low: int, high: int, default: int) -> int:
+        try:
+            return query_int(
+                request.query_params.get(name), name=name, low=low, high=high, default=default
+            )
+        except ValueError as exc:
+            raise ValidationError({name: [str(exc).split(": ", 1)[1]]}) from None

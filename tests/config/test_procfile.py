@@ -1,0 +1,101 @@
+"""The production run as the README describes it: every process of the ``Procfile`` (release,
+web, worker, beat), started as written on production settings, comes up."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.postgres]
+
+
+def _procfile() -> dict[str, str]:
+    lines = (REPO / "Procfile").read_text().splitlines()
+    return dict(line.split(": ", 1) for line in lines if line.strip())
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _healthy(port: int) -> bool:
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        conn.request("GET", "/health/")
+        return conn.getresponse().status == 200
+    except OSError:
+        return False
+
+
+def _wait(predicate, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"{what} did not come up")
+
+
+def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
+    commands = _procfile()
+    assert set(commands) == {"release", "web", "worker", "beat"}
+    db = connection.settings_dict
+    port = _free_port()
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "DJANGO_SETTINGS_MODULE": "config.settings.production",
+        "DATABASE_URL": f"postgresql://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
+        "REDIS_URL": redis_url,
+        "SECRET_KEY": "procfile-test-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "false",
+        "PORT": str(port),
+        "WEB_CONCURRENCY": "1",
+        "WORKER_CONCURRENCY": "1",
+        "BEAT_SCHEDULE_FILE": str(tmp_path / "beat-schedule"),
+    }
+    release = subprocess.run(
+        ["bash", "-c", commands["release"]], cwd=REPO, env=env, capture_output=True, timeout=180
+    )
+    assert release.returncode == 0, release.stderr.decode()[-2000:]
+
+    logs = {name: tmp_path / f"{name}.log" for name in ("web", "worker", "beat")}
+    processes = {}
+    try:
+        for name, log in logs.items():
+            with log.open("wb") as out:
+                processes[name] = subprocess.Popen(
+                    ["bash", "-c", f"exec {commands[name]}"], cwd=REPO, env=env,
+                    start_new_session=True, stdout=out, stderr=subprocess.STDOUT,
+                )  # fmt: skip
+        _wait(lambda: _healthy(port), 60, "web")
+        _wait(lambda: b"ready." in logs["worker"].read_bytes(), 60, "worker")
+        _wait(lambda: b"beat: Starting" in logs["beat"].read_bytes(), 60, "beat")
+        # Beat hands the outbox relay to the worker within its 5 s period.
+        _wait(lambda: b"outbox.relay" in logs["worker"].read_bytes(), 30, "the relay")
+        assert all(p.poll() is None for p in processes.values())
+    finally:
+        for process in processes.values():
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+                process.wait(timeout=20)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                os.killpg(process.pid, signal.SIGKILL)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )

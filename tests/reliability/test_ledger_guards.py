@@ -1,0 +1,111 @@
+"""The ledger's history, guarded by PostgreSQL itself (scoring migration 0010): raw SQL, as
+someone with a database console would write it, is refused."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+
+from scoring import services
+from scoring.models import LedgerEntry, PlayerResult, Posting, StandingRow, Submission
+from tests.scoring.conftest import make_night
+
+# Committed for real: each test runs after the transaction that wrote the ledger ended, and
+# the flush after it shows that the test runner can still empty the tables.
+pytestmark = pytest.mark.usefixtures("postgres_tx")
+
+
+def _refused(sql: str, params: list | None = None) -> str:
+    with (
+        pytest.raises(DatabaseError) as refused,
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(sql, params or [])
+    return str(refused.value)
+
+
+@pytest.fixture
+def scored(standing):
+    """One deal entered and counted."""
+    night = make_night(standing)
+    deal = services.deal_create(game=night.game, actor=standing.scorer)
+    payload = {
+        "results": night.results(
+            Asha={"outcome": "loser", "points": 10},
+            Bilal={"outcome": "loser", "points": 20},
+            Chitra={"outcome": "loser", "points": 30},
+            Dev={"outcome": "first_drop"},
+            Esther={"outcome": "middle_drop"},
+            Farid={"outcome": "winner"},
+        )
+    }
+    submission = services.submission_create(
+        deal=deal, actor=standing.scorer, source="api", payload=payload
+    )
+    submission.refresh_from_db()
+    assert submission.status == "accepted"
+    return night, submission
+
+
+@pytest.mark.parametrize(
+    "table",
+    ["scoring_posting", "scoring_ledgerentry", "scoring_playerresult", "scoring_submission"],
+)
+def test_truncate_is_refused(scored, table):
+    assert "TRUNCATE refused" in _refused(f"TRUNCATE {table} CASCADE")
+
+
+def test_an_old_entry_cannot_gain_balanced_postings(scored):
+    _, submission = scored
+    entry = LedgerEntry.objects.get(submission=submission)
+    posting = Posting.objects.filter(entry=entry).first()
+    before = Posting.objects.filter(entry=entry).count()
+    message = _refused(
+        "INSERT INTO scoring_posting (entry_id, game_id, quantity, account, player_id, amount)"
+        " VALUES (%s, %s, %s, %s, %s, 5), (%s, %s, %s, %s, %s, -5)",
+        [entry.pk, posting.game_id, posting.quantity, posting.account, posting.player_id] * 2,
+    )
+    assert "earlier transaction" in message
+    assert Posting.objects.filter(entry=entry).count() == before
+
+
+def test_player_results_never_change(scored):
+    _, submission = scored
+    result = PlayerResult.objects.filter(submission=submission).first()
+    assert "append-only" in _refused(
+        "UPDATE scoring_playerresult SET points = points + 1 WHERE id = %s", [result.pk]
+    )
+    assert "append-only" in _refused("DELETE FROM scoring_playerresult WHERE id = %s", [result.pk])
+
+
+def test_standing_rows_keep_their_scope_and_player(scored):
+    night, _ = scored
+    row = StandingRow.objects.filter(player_id=night.pid("Asha")).first()
+    other = night.pid("Bilal")
+    assert "cannot change" in _refused(
+        "UPDATE scoring_standingrow SET player_id = %s WHERE id = %s", [other, row.pk]
+    )
+    assert "cannot change" in _refused(
+        "UPDATE scoring_standingrow SET scope_id = scope_id + 1 WHERE id = %s", [row.pk]
+    )
+    with connection.cursor() as cursor:  # the totals themselves do move
+        cursor.execute("UPDATE scoring_standingrow SET points = points WHERE id = %s", [row.pk])
+
+
+def test_submissions_move_only_along_the_services_transitions(scored):
+    _, submission = scored
+    assert "not a transition" in _refused(
+        "UPDATE scoring_submission SET status = 'pending' WHERE id = %s", [submission.pk]
+    )
+    assert "not a transition" in _refused(
+        "UPDATE scoring_submission SET status = 'rejected' WHERE id = %s", [submission.pk]
+    )
+    assert "cannot change" in _refused(
+        "UPDATE scoring_submission SET payload = '{}' WHERE id = %s", [submission.pk]
+    )
+    with connection.cursor() as cursor:  # accepted -> superseded is how a correction goes
+        cursor.execute(
+            "UPDATE scoring_submission SET status = 'superseded' WHERE id = %s", [submission.pk]
+        )
+    assert Submission.objects.get(pk=submission.pk).status == "superseded"
