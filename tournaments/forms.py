@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 
+from config.fields import id_form_field
 from rules.prizes import STRUCTURES
 from tournaments.models import Tournament
 
@@ -24,7 +25,7 @@ MONEY = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal(0)}
 class TournamentForm(forms.Form):
     name = forms.CharField(label="Name", max_length=120)
     kind = forms.ChoiceField(label="Kind", choices=Tournament.Kind.choices, initial="knockout")
-    preset = forms.IntegerField(label="Each table plays", min_value=1)
+    preset = id_form_field(label="Each table plays")
     table_max = forms.IntegerField(label="Players a table", min_value=2, max_value=6, initial=6)
     table_min = forms.IntegerField(label="Fewest at a table", min_value=2, max_value=6, initial=3)
     advance_per_table = forms.IntegerField(
@@ -70,7 +71,7 @@ class EntryForm(forms.Form):
     """A player of the club by id (the type-ahead's pick) or by name (a new player when no one
     of the club has it)."""
 
-    player = forms.IntegerField(required=False, min_value=1)
+    player = id_form_field(required=False)
     name = forms.CharField(label="Player", max_length=80, required=False)
     affiliation = forms.CharField(label="Home club", max_length=120, required=False)
 
@@ -82,8 +83,8 @@ class EntryForm(forms.Form):
 
 
 class SwapForm(forms.Form):
-    first = forms.IntegerField(label="First player", min_value=1)
-    second = forms.IntegerField(label="Second player", min_value=1)
+    first = id_form_field(label="First player")
+    second = id_form_field(label="Second player")
 
 
 class UnwindForm(forms.Form):

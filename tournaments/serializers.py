@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from config.fields import id_field
 from tournaments.models import Entry, Tournament
 
 BIG = 2**62  # money fits a 64-bit column
@@ -10,8 +11,8 @@ BIG = 2**62  # money fits a 64-bit column
 class TournamentCreateInput(serializers.Serializer[dict]):
     name = serializers.CharField(max_length=120)
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default="knockout")
-    preset = serializers.IntegerField(min_value=1, help_text="What each table plays.")
-    final_preset = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    preset = id_field(help_text="What each table plays.")
+    final_preset = id_field(required=False, allow_null=True)
     table_max = serializers.IntegerField(min_value=2, max_value=6, default=6)
     table_min = serializers.IntegerField(min_value=2, max_value=6, default=2)
     advance_per_table = serializers.IntegerField(min_value=1, max_value=5, default=2)
@@ -32,7 +33,7 @@ class TournamentCreateInput(serializers.Serializer[dict]):
 
 
 class EntryInput(serializers.Serializer[dict]):
-    player = serializers.IntegerField(min_value=1)
+    player = id_field()
     affiliation = serializers.CharField(max_length=120, required=False, allow_blank=True)
 
 
@@ -42,7 +43,7 @@ class RemarksInput(serializers.Serializer[dict]):
 
 class StartInput(serializers.Serializer[dict]):
     seeds = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), required=False,
+        child=id_field(), required=False,
         help_text="Manual seeding: player ids, best first.",
     )  # fmt: skip
 
@@ -56,8 +57,8 @@ class UnwindInput(serializers.Serializer[dict]):
 
 
 class SwapInput(serializers.Serializer[dict]):
-    first = serializers.IntegerField(min_value=1, help_text="A player id.")
-    second = serializers.IntegerField(min_value=1, help_text="Another player id.")
+    first = id_field(help_text="A player id.")
+    second = id_field(help_text="Another player id.")
 
 
 class EntryOutput(serializers.ModelSerializer[Entry]):

@@ -116,3 +116,9 @@ def test_a_knockout_runs_through_the_api_with_a_worker(standing, celery_worker):
         assert net == prize - 500
     listed = client.get(f"{T}/?status=finished").json()
     assert [t["id"] for t in listed] == [tid]
+
+
+def test_ids_past_64_bits_are_refused_by_name(standing):
+    client = standing.client("organiser")
+    answer = client.post(f"{T}/", {"name": "Cup", "preset": 2**63}, format="json")
+    assert answer.status_code == 400 and "preset" in answer.json()["error"]["details"]
