@@ -607,7 +607,7 @@ def _require_nothing_posted(games: Any, what: str) -> None:
 def game_delete(*, game: Game, actor: AbstractBaseUser) -> int:
     """Delete a game set up by mistake: no deal and nothing in the ledger (no fee paid)."""
     game = _lock_game(game)
-    if game.format == GameFormat.PURSE:
+    if not handler_for(game).has_deals:  # a tournament's purse
         raise Conflict("a tournament's purse goes with its tournament", code="not_empty")
     _require_nothing_posted([game], f"game #{game.pk}")
     game_id = game.pk

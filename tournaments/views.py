@@ -34,6 +34,7 @@ from config.errors import InvalidInput
 from rules import prizes
 from rules.errors import RuleViolation
 from scoring import selectors as scoring_selectors
+from scoring.formats import handler_for
 from scoring.forms import to_minor
 from tournaments import selectors, services
 from tournaments.forms import PAYOUT_WORDS, EntryForm, SwapForm, TournamentForm, UnwindForm
@@ -79,7 +80,8 @@ def _list_page(
         found_list = list(selectors.tournament_list(club=club, status=chosen or None))
     except InvalidInput:
         chosen, found_list = "", list(selectors.tournament_list(club=club))
-    presets = [p for p in scoring_selectors.preset_list(club=club) if p.format != "purse"]
+    # Tables play a game format; the format says whether it is one (the purse has no family).
+    presets = [p for p in scoring_selectors.preset_list(club=club) if handler_for(p.format).family]
     return render_club(request, club, "tournaments/list.html", {
         "tournaments": found_list, "status": chosen, "statuses": Tournament.Status.choices,
         "presets": presets, "payouts": PAYOUT_WORDS.items(), "kinds": Tournament.Kind.choices,
