@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
-from clubs.models import Role
+from clubs.models import Club, Player, Role
 
 
 class PlayerForm(forms.Form):
@@ -50,6 +52,26 @@ class RoleForm(forms.Form):
 
 class PlayerEditForm(forms.Form):
     name = forms.CharField(label="Name", max_length=80)
+
+
+class PlayerMergeForm(forms.Form):
+    """Merge a duplicate roster entry into the player who stays."""
+
+    into = forms.ModelChoiceField(
+        label="Merge into",
+        queryset=Player.objects.none(),
+        error_messages={"invalid_choice": "that player is not on this club's roster"},
+    )
+    confirm = forms.BooleanField(
+        label="The two are one person: move the whole history",
+        error_messages={"required": "tick the box: a merge cannot be undone"},
+    )
+
+    def __init__(self, *args: Any, club: Club, player: Player, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["into"].queryset = club.players.filter(merged_into__isnull=True).exclude(
+            pk=player.pk
+        )
 
 
 class ClubForm(forms.Form):

@@ -103,10 +103,21 @@ class Player(models.Model):
     )
     active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    merged_into = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="merged_from",
+        help_text="The player this duplicate entry was merged into: its history is theirs now.",
+    )
 
     class Meta:
         constraints = [
             models.UniqueConstraint("club", Lower("name"), name="player_name_unique_in_club_ci"),
+            models.CheckConstraint(
+                condition=~models.Q(merged_into=models.F("pk")), name="player_not_merged_into_self"
+            ),
             models.UniqueConstraint(
                 fields=["club", "user"],
                 condition=models.Q(user__isnull=False),

@@ -76,7 +76,8 @@ def membership_get(*, club: Club, membership_id: int) -> Membership:
 
 
 def player_list(*, club: Club, active: bool | None = None) -> QuerySet[Player]:
-    players = club.players.select_related("user").order_by("name")
+    """The roster: a duplicate merged into another player is no longer on it."""
+    players = club.players.filter(merged_into__isnull=True).select_related("user").order_by("name")
     if active is not None:
         players = players.filter(active=active)
     return players
@@ -87,6 +88,21 @@ def player_get(*, club: Club, player_id: int) -> Player:
     if player is None:
         raise NotFoundError(f"no player #{player_id} in {club.name}")
     return player
+
+
+def player_aliases(*, club: Club) -> dict[int, int]:
+    """Each player merged away -> the player who holds their history now (through any chain of
+    merges): for results entered before the merge, which name the old id."""
+    merged = dict(
+        club.players.filter(merged_into__isnull=False).values_list("pk", "merged_into_id")
+    )
+    aliases = {}
+    for pid in merged:
+        kept = pid
+        while kept in merged:
+            kept = merged[kept]
+        aliases[pid] = kept
+    return aliases
 
 
 def api_token_list(*, user: User) -> QuerySet[ApiToken]:

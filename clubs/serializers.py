@@ -66,7 +66,7 @@ class PlayerOutput(serializers.ModelSerializer[Player]):
 
     class Meta:
         model = Player
-        fields = ["id", "name", "username", "active", "created_at"]
+        fields = ["id", "name", "username", "active", "created_at", "merged_into"]
 
 
 def _user_by_name(username: str | None) -> object | None:

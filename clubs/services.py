@@ -205,6 +205,11 @@ def player_update(*, player: Player, actor: AbstractBaseUser, **changes: Any) ->
     if unknown:
         raise InvalidInput(f"{sorted(unknown)[0]}: not a player field that can be changed")
     player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.merged_into_id is not None:
+        raise Conflict(
+            f"{player.name} was merged into player #{player.merged_into_id}: change that player",
+            code="player_merged",
+        )
     before = snapshot(player, PLAYER_FIELDS)
     if "name" in changes:
         changes["name"] = " ".join(str(changes["name"]).split())

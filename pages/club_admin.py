@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from clubs import selectors, services
 from clubs.display import club_money
-from clubs.forms import ClubForm, PlayerEditForm, RoleForm
+from clubs.forms import ClubForm, PlayerEditForm, PlayerMergeForm, RoleForm
 from clubs.models import Role
 from clubs.pages import GET, club_for_page, club_url, form_post, found
 from config.errors import InvalidInput, ServiceError
@@ -23,6 +23,7 @@ from pages.views import _settings_page, club_home_page, player_page_view
 from rules.deal import outcome_options
 from scoring import services as scoring_services
 from scoring.presets import game_rules_from
+from tournaments import services as tournament_services
 
 
 @login_required
@@ -98,6 +99,27 @@ def player_retire(request: HttpRequest, club_slug: str, player_id: int) -> HttpR
 
     page = partial(player_page_view, request, club, player.pk, form_name="player")
     return form_post(None, retire, page)
+
+
+@login_required
+@require_POST
+def player_merge(request: HttpRequest, club_slug: str, player_id: int) -> HttpResponse:
+    """Merge this player (a duplicate entry) into the one chosen: the history moves there."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    player = found(selectors.player_get, club=club, player_id=player_id)
+    form = PlayerMergeForm(request.POST, club=club, player=player)
+
+    def merge() -> HttpResponse:
+        kept = tournament_services.player_merge(
+            source=player, target=form.cleaned_data["into"], actor=request.user
+        )
+        messages.success(
+            request, f"{player.name} is merged into {kept.name}: the history is all here now."
+        )
+        return redirect(club_url("player-page", club, kept.pk))
+
+    page = partial(player_page_view, request, club, player.pk, form_name="merge")
+    return form_post(form, merge, page, fields={"into", "confirm"})
 
 
 @login_required

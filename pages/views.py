@@ -263,7 +263,12 @@ def rating_chart(changes: list[dict[str, Any]]) -> dict[str, Any] | None:
 @login_required
 @GET
 def player_page(request: HttpRequest, club_slug: str, player_id: int) -> HttpResponse:
-    return player_page_view(request, club_for_page(request, club_slug), player_id)
+    club = club_for_page(request, club_slug)
+    player = found(selectors.player_get, club=club, player_id=player_id)
+    if player.merged_into_id is not None:
+        # A duplicate merged away: its history is the kept player's (old links still work).
+        return redirect(club_url("player-page", club, player.merged_into_id))
+    return player_page_view(request, club, player_id)
 
 
 def player_page_view(
@@ -337,7 +342,12 @@ def player_page_view(
         for family, label in GameFamily.choices
         if family in by_family
     ]
-    context.update(error=error, form_name=form_name)
+    context.update(
+        error=error,
+        form_name=form_name,
+        merge_choices=selectors.player_list(club=club).exclude(pk=player.pk),
+        merged_from=list(player.merged_from.values_list("name", flat=True)),
+    )
     return render_club(request, club, "clubs/player.html", context, status)
 
 

@@ -221,6 +221,25 @@ class DealEntryForm(OnceForm):
         return initial
 
 
+_PLAYER_KEY = re.compile(r"^p(\d+)-")
+
+
+def initial_for_players(initial: dict[str, Any], aliases: dict[int, int]) -> dict[str, Any]:
+    """An earlier version's initial values with the ids of players merged since replaced by the
+    player who holds their seat now."""
+    if not aliases:
+        return initial
+    moved: dict[str, Any] = {}
+    for key, value in initial.items():
+        match = _PLAYER_KEY.match(key)
+        if match and int(match.group(1)) in aliases:
+            key = f"p{aliases[int(match.group(1))]}-{key[match.end() :]}"
+        elif key in ("winner", "last_mover") and str(value).isdigit():
+            value = str(aliases.get(int(value), value))
+        moved[key] = value
+    return moved
+
+
 # --- Rummikub: a game of the match from the racks -------------------------------------------------
 
 _TILE_SPLIT = re.compile(r"[\s,;]+")

@@ -245,6 +245,25 @@ def _replay(club_id: int, family: str, point: tuple[datetime, int] | None) -> in
     return replayed
 
 
+def ratings_player_merge(*, club_id: int, source_id: int, target_id: int) -> int:
+    """A merged player's rated games name the kept player, and each family is replayed from the
+    first of them (the two never shared a game). The caller holds the club's row lock. Returns
+    the rated games rewritten."""
+    games = RatedGame.objects.filter(club_id=club_id, ranks__has_key=str(source_id))
+    first: dict[str, tuple[datetime, int]] = {}
+    rewritten = 0
+    for rated in games.order_by("finished_at", "game_id"):
+        ranks = {int(pid): rank for pid, rank in rated.ranks.items()}
+        ranks[target_id] = ranks.pop(source_id)
+        rated.ranks = _ranks_json(ranks)
+        rated.save(update_fields=["ranks"])
+        first.setdefault(rated.family, (rated.finished_at, rated.game_id))
+        rewritten += 1
+    for family, point in first.items():
+        _replay(club_id, family, point)
+    return rewritten
+
+
 def ratings_replay(*, club: Club, family: str) -> int:
     """Replay a family's ratings from scratch (they equal what they were, unless something was
     missed). Returns the games replayed."""

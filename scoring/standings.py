@@ -243,6 +243,21 @@ def standings_apply(
     _upsert(club_id, deltas)
 
 
+def standings_rows_merge(*, club_id: int, source_id: int, target_id: int) -> int:
+    """A merged player's rows added to the kept player's, scope by scope (totals are sums, and
+    the two never shared a game), then removed. Returns the rows taken in."""
+    rows = list(StandingRow.objects.filter(club_id=club_id, player_id=source_id))
+    deltas: dict[tuple[str, int, str, int], dict[str, int]] = {
+        (row.scope, row.scope_id, row.game_format, target_id): {
+            name: getattr(row, name) for name in TOTAL_FIELDS
+        }
+        for row in rows
+    }
+    StandingRow.objects.filter(pk__in=[row.pk for row in rows]).delete()
+    _upsert(club_id, deltas)
+    return len(rows)
+
+
 # --- reading --------------------------------------------------------------------------------------
 
 

@@ -12,12 +12,14 @@ from rest_framework.response import Response
 
 from clubs import selectors as club_selectors
 from clubs.permissions import ClubScopedAPIView
+from clubs.serializers import PlayerOutput
 from config.errors import InvalidInput
 from scoring import selectors as scoring_selectors
 from tournaments import selectors, services
 from tournaments.serializers import (
     EntryInput,
     EntryOutput,
+    PlayerMergeInput,
     RemarksInput,
     RoundOutput,
     StartInput,
@@ -206,3 +208,22 @@ class RoundUnwindApi(_TournamentAction):
             tournament=tournament, actor=request.user, number=number, confirm=data["confirm"]
         )
         return Response(_round_out(tournament, number))
+
+
+class PlayerMergeApi(ClubScopedAPIView):
+    @extend_schema(
+        operation_id="players_merge",
+        request=PlayerMergeInput,
+        responses={200: PlayerOutput},
+        description=(
+            "Merge this player (a duplicate roster entry) into `into`: seats, ledger lines, "
+            "results, standings, ratings and tournament entries become theirs; nothing is "
+            "reposted. 409 names every reason it cannot be done yet. Answers the kept player."
+        ),
+    )
+    def post(self, request: Request, club_slug: str, player_id: int) -> Response:
+        data = _valid(PlayerMergeInput, request.data)
+        source = club_selectors.player_get(club=self.club, player_id=player_id)
+        target = club_selectors.player_get(club=self.club, player_id=data["into"])
+        kept = services.player_merge(source=source, target=target, actor=request.user)
+        return Response(PlayerOutput(kept).data)

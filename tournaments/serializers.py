@@ -61,6 +61,10 @@ class SwapInput(serializers.Serializer[dict]):
     second = id_field(help_text="Another player id.")
 
 
+class PlayerMergeInput(serializers.Serializer[dict]):
+    into = id_field(help_text="The player who stays: the duplicate's history becomes theirs.")
+
+
 class EntryOutput(serializers.ModelSerializer[Entry]):
     name = serializers.CharField(source="player.name")
 

@@ -9,6 +9,11 @@ one = f"{base}<int:tournament_id>/"
 entry = f"{one}entries/<int:entry_id>/"
 
 urlpatterns = [
+    path(
+        "clubs/<slug:club_slug>/players/<int:player_id>/merge/",
+        api.PlayerMergeApi.as_view(),
+        name="player-merge",
+    ),
     path(base, api.TournamentListApi.as_view(), name="tournament-list"),
     path(one, api.TournamentDetailApi.as_view(), name="tournament-detail"),
     path(f"{one}entries/", api.EntryListApi.as_view(), name="entry-list"),

@@ -19,7 +19,7 @@ from clubs.models import Club, Role
 from clubs.pages import club_for_page, club_url, form_post_once, found, render_club
 from scoring import selectors, services
 from scoring.formats import handler_for
-from scoring.forms import DealEntryForm, RummikubEntryForm
+from scoring.forms import DealEntryForm, RummikubEntryForm, initial_for_players
 from scoring.models import Deal, Game, Submission
 from scoring.presets import game_rules
 
@@ -196,7 +196,10 @@ def deal_result(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespo
         latest = selectors.submission_list(deal=deal).last()
         payload = latest.payload if latest else None
         form_class = ENTRY_FORMS[handler_for(game).entered_as]
-        return page(_entry_form(game, players, initial=form_class.initial_from(payload, deal.wild)))
+        initial = initial_for_players(
+            form_class.initial_from(payload, deal.wild), club_selectors.player_aliases(club=club)
+        )
+        return page(_entry_form(game, players, initial=initial))
     form = _entry_form(game, players, request.POST)
 
     def correct() -> HttpResponse:

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from clubs import selectors as club_selectors
 from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
 from clubs.pages import GET, can, club_for_page, club_url, found, render_club
@@ -162,13 +163,20 @@ def _rummikub_result(club: Club, game: Game, submission: Submission, names: dict
 
 
 def _result_view(
-    club: Club, submission: Submission, seats: list[Any], game: Game | None = None
+    club: Club,
+    submission: Submission,
+    seats: list[Any],
+    game: Game | None = None,
+    aliases: dict[int, int] | None = None,
 ) -> dict[str, Any]:
     """One version's result as the deal page shows it."""
+    aliases = aliases or {}
     payload_lines = {
         line.get("player"): line for line in (submission.payload or {}).get("results", [])
     }
     names = {seat.player_id: seat.player.name for seat in seats}
+    # A result entered before a merge names the merged player's old id.
+    names.update({old: names[kept] for old, kept in aliases.items() if kept in names})
     view: dict[str, Any] = {
         "submission": submission,
         "status": submission_status(submission),
@@ -299,7 +307,9 @@ def _deal_context(request: HttpRequest, club: Club, deal: Deal) -> tuple[dict[st
         "deal_status": deal_status(deal, submissions[-1] if submissions else None),
         "wild": card_view(deal.wild) if deal.wild else None,
         "history": history,
-        "chosen": _result_view(club, chosen, seats, game) if chosen else None,
+        "chosen": _result_view(club, chosen, seats, game, club_selectors.player_aliases(club=club))
+        if chosen
+        else None,
         "pending": pending,
         "can_correct": session_open and can(club, Role.SCORER),
         "fragment_url": club_url("deal-fragment", club, deal.pk)

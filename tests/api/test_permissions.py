@@ -170,6 +170,9 @@ ROUTES = [
           lambda w: f"{C}/players/{_asha(w)}/", None, READ),
     Route("player update", "clubs:player-detail", "patch", lambda w: f"{C}/players/{_asha(w)}/",
           lambda w: {"name": "Asha K"}, _by_role(200, 200, 403, 403)),
+    Route("player merge", "tournaments:player-merge", "post",
+          lambda w: f"{C}/players/{w.spare_player}/merge/", lambda w: {"into": _asha(w)},
+          _by_role(200, 200, 403, 403)),
     # scoring: set-up by organisers
     Route("presets list", "scoring:preset-list", "get", lambda w: f"{C}/presets/", None, READ),
     Route("preset create", "scoring:preset-list", "post", lambda w: f"{C}/presets/",
