@@ -8,7 +8,9 @@ which sees every app that holds a player's history."""
 
 from __future__ import annotations
 
-from django.db.models import Q
+from typing import Any
+
+from django.db.models import Q, QuerySet
 
 from clubs.models import Player
 from scoring.models import (
@@ -24,17 +26,17 @@ from scoring.ratings import ratings_player_merge
 from scoring.standings import standings_rows_merge
 
 
+def _first(rows: QuerySet[Any], field: str) -> int | None:
+    """The lowest ``field`` of ``rows``: the one a refusal names."""
+    return rows.values_list(field, flat=True).order_by(field).first()
+
+
 def merge_blockers(*, source: Player, target: Player) -> list[tuple[str, str]]:
     """Why the scoring app cannot merge ``source`` into ``target`` now, as (code, message):
     a game both sat in (two people after all, or one person entered twice at a table, which a
     merge cannot make one seat), a game still in play or a result still waiting."""
     blockers: list[tuple[str, str]] = []
-    shared = (
-        Seat.objects.filter(player=source, game__seats__player=target)
-        .values_list("game_id", flat=True)
-        .order_by("game_id")
-        .first()
-    )
+    shared = _first(Seat.objects.filter(player=source, game__seats__player=target), "game_id")
     if shared is not None:
         blockers.append(
             (
@@ -43,12 +45,7 @@ def merge_blockers(*, source: Player, target: Player) -> list[tuple[str, str]]:
                 "people, or the game needs correcting first",
             )
         )
-    open_game = (
-        Seat.objects.filter(player=source, game__status=Game.Status.OPEN)
-        .values_list("game_id", flat=True)
-        .order_by("game_id")
-        .first()
-    )
+    open_game = _first(Seat.objects.filter(player=source, game__status=Game.Status.OPEN), "game_id")
     if open_game is not None:
         blockers.append(
             (
@@ -57,14 +54,12 @@ def merge_blockers(*, source: Player, target: Player) -> list[tuple[str, str]]:
                 "the seat) first",
             )
         )
-    waiting = (
+    waiting = _first(
         Submission.objects.filter(
             deal__game__seats__player=source,
             status__in=[Submission.Status.PENDING, Submission.Status.AWAITING_CONFIRMATION],
-        )
-        .values_list("deal_id", flat=True)
-        .order_by("deal_id")
-        .first()
+        ),
+        "deal_id",
     )
     if waiting is not None:
         blockers.append(
