@@ -1,5 +1,6 @@
 """Running the club from the pages in a real browser: a preset edited (a new version, the old
-games keeping theirs), a member's role changed, and the type-ahead of the seat pickers."""
+games keeping theirs), a member's role changed, the type-ahead of the seat pickers, and a
+duplicate player merged into the one they duplicate."""
 
 from __future__ import annotations
 
@@ -96,3 +97,20 @@ def test_the_card_picker_buttons_are_a_thumb_wide_on_a_phone(new_page: Any, stan
     assert ace is not None and king is not None and ace["x"] == king["x"]  # each suit starts a row
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shoot(page, "picker-phone")
+
+
+def test_a_duplicate_player_is_merged_from_their_page(new_page: Any, standing: Any):
+    duplicate = Player.objects.create(club=standing.club, name="Asha K.")
+    asha = Player.objects.get(club=standing.club, name="Asha")
+    page = new_page(PHONE, user=standing.organiser)
+    page.goto(f"/clubs/home/players/{duplicate.pk}/")
+    page.locator("#merge summary").click()
+    page.locator("#merge input.find").fill("asha")
+    assert page.locator("#merge-into").input_value() == str(asha.pk)
+    page.get_by_label("The two are one person").check()
+    page.get_by_role("button", name="Merge").click()
+    expect_text(page.locator(".messages"), "Asha K. is merged into Asha")
+    expect_text(page.locator("main"), "Also entered as Asha K.")
+    shoot(page, "player-merged-phone")
+    duplicate.refresh_from_db()
+    assert duplicate.merged_into_id == asha.pk and not duplicate.active
