@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import InvalidOperation
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from config.errors import InvalidInput
 from rules.deals import DealsRules
@@ -87,6 +88,9 @@ class FormatRules:
     match: MatchRules | None = None
 
 
+T = TypeVar("T")
+
+
 def invalid_setting(section: str, message: str, token: object = None) -> InvalidInput:
     details: dict[str, Any] = {"section": section}
     if token is not None:
@@ -114,6 +118,19 @@ def preset_replace(section: str, obj: Any, overrides: dict[str, Any]) -> Any:
         raise invalid_setting(section, exc.message, exc.token) from None
     except (TypeError, ValueError) as exc:
         raise invalid_setting(section, str(exc)) from None
+
+
+def preset_section_rules(
+    params: dict[str, Any], section: str, key: str, default: Any, build: Callable[[Any], T]
+) -> T:
+    """A format's section of the preset: ``build`` makes its rules from ``key`` (the setting the
+    others derive from: a pool's limit, a deals game's count), then the rest override them."""
+    values = preset_section(params, section)
+    try:
+        rules = build(values.pop(key, default))
+    except RuleViolation as exc:
+        raise invalid_setting(section, exc.message, exc.token) from None
+    return cast(T, preset_replace(section, rules, values))
 
 
 def preset_whole(section: str, key: str, value: Any, minimum: int = 0) -> int:

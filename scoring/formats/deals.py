@@ -13,7 +13,6 @@ from typing import Any, ClassVar
 
 from config.errors import Conflict
 from rules import deals as deals_rules
-from rules.errors import RuleViolation
 from rules.indian.preset import IndianPreset
 from rules.money import prize_pool
 from rules.ranking import competition_ranks
@@ -46,8 +45,7 @@ from scoring.presets import (
     FormatRules,
     GameRules,
     invalid_setting,
-    preset_replace,
-    preset_section,
+    preset_section_rules,
 )
 
 
@@ -92,13 +90,7 @@ class DealsFormat(IndianDeal, FormatBase):
     preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "deals"})
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
-        section = preset_section(params, "deals")
-        count = section.pop("deals", 3)
-        try:
-            deals = deals_rules.DealsRules.best_of(count)
-        except RuleViolation as exc:
-            raise invalid_setting("deals", exc.message, exc.token) from None
-        deals = preset_replace("deals", deals, section)
+        deals = preset_section_rules(params, "deals", "deals", 3, deals_rules.DealsRules.best_of)
         base = IndianPreset.for_deals(deals.deals, drops_allowed=deals.drops_allowed)
         indian = indian_rules(base, params)
         if indian.drops_allowed != deals.drops_allowed:

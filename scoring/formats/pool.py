@@ -44,9 +44,7 @@ from scoring.models import AccountKind, Deal, Game, LedgerEntry, Posting, Quanti
 from scoring.presets import (
     FormatRules,
     GameRules,
-    invalid_setting,
-    preset_replace,
-    preset_section,
+    preset_section_rules,
 )
 
 SCORE = Column("score", "Pool score", Quantity.POINTS, "pool points", sign=-1)
@@ -128,13 +126,7 @@ class PoolFormat(IndianDeal, FormatBase):
     preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "pool"})
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
-        section = preset_section(params, "pool")
-        limit = section.pop("limit", 101)
-        try:
-            pool = pool_rules.PoolRules.for_limit(limit)
-        except RuleViolation as exc:
-            raise invalid_setting("pool", exc.message, exc.token) from None
-        pool = preset_replace("pool", pool, section)
+        pool = preset_section_rules(params, "pool", "limit", 101, pool_rules.PoolRules.for_limit)
         # A pool's own drops and full count are the hand scoring's, unless ``indian`` says.
         base = dataclasses.replace(
             IndianPreset.points(),
