@@ -21,7 +21,9 @@ from clubs.serializers import (
     ClubCreateInput,
     ClubOutput,
     ClubUpdateInput,
+    InvitationReceivedOutput,
     MembershipCreateInput,
+    MembershipJoinedOutput,
     MembershipOutput,
     MembershipRequestOutput,
     MembershipUpdateInput,
@@ -29,7 +31,7 @@ from clubs.serializers import (
     PlayerOutput,
     PlayerUpdateInput,
 )
-from config.errors import Conflict, InvalidInput, NotAllowed, NotFoundError
+from config.errors import NotAllowed, NotFoundError
 
 
 def _valid(serializer_class: Any, data: Any, **kwargs: Any) -> dict[str, Any]:
@@ -90,24 +92,21 @@ class MemberListApi(ClubScopedAPIView):
         operation_id="members_create",
         request=MembershipCreateInput,
         responses={202: MembershipRequestOutput},
-        description="Add an account to the club by its username. The answer is the same whether "
-        "or not such an account exists (or is already a member), so the API never tells which "
-        "usernames exist; read the member list to see who is in.",
+        description="Invite an account to the club by its username; it joins once it accepts "
+        "(`POST /api/v1/invitations/<id>/accept/`, or from its home page). The answer is the "
+        "same whether or not such an account exists (or is already a member), so the API never "
+        "tells which usernames exist; read the member list to see who is in.",
     )
     def post(self, request: Request, club_slug: str) -> Response:
         data = _valid(MembershipCreateInput, request.data)
-        try:
-            services.membership_add(
-                club=self.club,
-                actor=request.user,
-                actor_role=self.role,
-                username=data["username"],
-                role=data["role"],
-            )
-        except (InvalidInput, Conflict) as exc:
-            if exc.code not in ("unknown_user", "conflict"):
-                raise
-        body = {"username": data["username"], "role": data["role"], "status": "requested"}
+        services.invitation_for_account(
+            club=self.club,
+            actor=request.user,
+            actor_role=self.role,
+            username=data["username"],
+            role=data["role"],
+        )
+        body = {"username": data["username"], "role": data["role"], "status": "invited"}
         return Response(MembershipRequestOutput(body).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -188,6 +187,44 @@ def _refuse_token_auth(request: Request, what: str) -> None:
             f"a token cannot {what}; sign in with a password to do that",
             code="token_not_allowed",
         )
+
+
+class InvitationReceivedListApi(APIView):
+    @extend_schema(
+        operation_id="invitations_received",
+        responses=InvitationReceivedOutput(many=True),
+        description="Invitations made out to the caller's account and still open.",
+    )
+    def get(self, request: Request) -> Response:
+        invitations = selectors.invitation_list_received(user=request.user)
+        return Response(InvitationReceivedOutput(invitations, many=True).data)
+
+
+class InvitationAcceptApi(APIView):
+    @extend_schema(
+        operation_id="invitations_accept",
+        request=None,
+        responses={201: MembershipJoinedOutput},
+        description="Join the club with the invitation's role.",
+    )
+    def post(self, request: Request, invitation_id: int) -> Response:
+        _refuse_token_auth(request, "accept an invitation")
+        membership = services.invitation_accept_received(
+            invitation_id=invitation_id, user=request.user
+        )
+        return Response(MembershipJoinedOutput(membership).data, status=status.HTTP_201_CREATED)
+
+
+class InvitationDeclineApi(APIView):
+    @extend_schema(
+        operation_id="invitations_decline",
+        request=None,
+        responses={204: None},
+        description="Turn the invitation down; it can no longer be accepted.",
+    )
+    def post(self, request: Request, invitation_id: int) -> Response:
+        services.invitation_decline(invitation_id=invitation_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class ApiTokenListApi(APIView):

@@ -157,12 +157,24 @@ class ApiToken(models.Model):
 
 
 class Invitation(models.Model):
-    """An invitation to join a club with a role: sent to an email address or handed out as a
-    link; it works once, until it expires. Only a digest of its key is stored."""
+    """An invitation to join a club with a role: sent to an email address, handed out as a link,
+    or made out to an account by its username (accepted by that account from its home page); it
+    works once, until it expires. Only a digest of its key is stored."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
     role = models.CharField(max_length=16, choices=Role.choices)
     email = models.EmailField(blank=True, help_text="Where it was sent; blank for a link.")
+    username = models.CharField(
+        max_length=150, blank=True, help_text="The account it was made out to, as typed."
+    )
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="invitations_received",
+        help_text="That account, when it existed (none: nobody can accept it).",
+    )
     digest = models.CharField(max_length=64, unique=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
@@ -180,7 +192,7 @@ class Invitation(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        return f"{self.club_id} {self.role} ({self.email or 'link'})"
+        return f"{self.club_id} {self.role} ({self.email or self.username or 'link'})"
 
 
 class AuditEntry(models.Model):

@@ -126,6 +126,22 @@ def invitation_list(*, club: Club) -> QuerySet[Invitation]:
     ).order_by("-created_at")
 
 
+def invitation_list_received(*, user: User) -> QuerySet[Invitation]:
+    """Invitations made out to ``user``'s account and still open, newest first."""
+    from django.utils import timezone
+
+    return (
+        Invitation.objects.filter(
+            invitee=user,
+            accepted_at__isnull=True,
+            revoked_at__isnull=True,
+            expires_at__gt=timezone.now(),
+        )
+        .select_related("club", "created_by")
+        .order_by("-created_at")
+    )
+
+
 def invitation_get(*, club: Club, invitation_id: int) -> Invitation:
     invitation = club.invitations.filter(pk=invitation_id).first()
     if invitation is None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from clubs.models import CURRENCY_PLACES, ApiToken, Club, Membership, Player, Role
+from clubs.models import CURRENCY_PLACES, ApiToken, Club, Invitation, Membership, Player, Role
 
 
 class ClubOutput(serializers.ModelSerializer[Club]):
@@ -54,7 +54,25 @@ class MembershipCreateInput(serializers.Serializer[dict]):
 class MembershipRequestOutput(serializers.Serializer[dict]):
     username = serializers.CharField()
     role = serializers.CharField()
-    status = serializers.CharField(help_text="Always `requested`, whoever the username names.")
+    status = serializers.CharField(help_text="Always `invited`, whoever the username names.")
+
+
+class InvitationReceivedOutput(serializers.ModelSerializer[Invitation]):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club_name = serializers.CharField(source="club.name")
+    invited_by = serializers.CharField(source="created_by.username")
+
+    class Meta:
+        model = Invitation
+        fields = ["id", "club", "club_name", "role", "invited_by", "created_at", "expires_at"]
+
+
+class MembershipJoinedOutput(serializers.ModelSerializer[Membership]):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ["id", "club", "role", "created_at"]
 
 
 class MembershipUpdateInput(serializers.Serializer[dict]):

@@ -281,35 +281,97 @@ def invitation_create(
 
 def invitation_for_key(*, key: str) -> Invitation:
     """The invitation a key opens, if it still works (not used, revoked or expired)."""
-    invitation = Invitation.objects.select_related("club").filter(digest=token_digest(key)).first()
+    invitation = (
+        Invitation.objects.select_related("club")
+        .filter(digest=token_digest(key), invitee__isnull=True, username="")
+        .first()
+    )
     if invitation is None:
         raise NotFoundError("this invitation link is not valid")
-    if invitation.accepted_at is not None:
-        raise Conflict("this invitation was already used", code="invitation_used")
-    if invitation.revoked_at is not None:
-        raise Conflict("this invitation was withdrawn", code="invitation_revoked")
-    if invitation.expires_at <= timezone.now():
-        raise Conflict("this invitation has expired: ask for a new one", code="invitation_expired")
+    _invitation_open(invitation)
     return invitation
 
 
 @transaction.atomic
-def invitation_accept(*, key: str, user: AbstractBaseUser) -> Membership:
-    """``user`` joins the club with the invitation's role; the invitation is used up."""
-    found = invitation_for_key(key=key)
-    invitation = Invitation.objects.select_for_update().get(pk=found.pk)
+def invitation_for_account(
+    *, club: Club, actor: AbstractBaseUser, actor_role: str, username: str, role: str
+) -> Invitation:
+    """An invitation made out to an account by its username, which that account accepts (or
+    declines) from its home page. Made whether or not the account exists or is already a
+    member, so that nothing tells the inviter which usernames exist: one that cannot be
+    accepted simply expires."""
+    _check_role_grant(actor_role=actor_role, role=role)
+    username = username.strip()
+    user = get_user_model().objects.filter(username=username).first()
+    if user is not None and Membership.objects.filter(club=club, user=user).exists():
+        user = None  # already in: nothing to accept
+    invitation = Invitation.objects.create(
+        club=club, role=role, username=username, invitee=user,
+        digest=token_digest(secrets.token_urlsafe(24)), created_by=actor,
+        expires_at=timezone.now() + timedelta(days=INVITATION_DAYS),
+    )  # fmt: skip
+    audit_record(
+        actor=actor, club=club, action="invitation.create", obj=invitation,
+        after={"role": role, "username": username},
+    )  # fmt: skip
+    return invitation
+
+
+def _invitation_open(invitation: Invitation) -> None:
     if invitation.accepted_at is not None:
         raise Conflict("this invitation was already used", code="invitation_used")
+    if invitation.revoked_at is not None:
+        raise Conflict("this invitation was withdrawn or declined", code="invitation_revoked")
+    if invitation.expires_at <= timezone.now():
+        raise Conflict("this invitation has expired: ask for a new one", code="invitation_expired")
+
+
+def _invitation_use(invitation: Invitation, user: AbstractBaseUser) -> Membership:
+    """``user`` joins the club with the invitation's role; the invitation is used up."""
+    invitation = Invitation.objects.select_for_update().select_related("club").get(pk=invitation.pk)
+    _invitation_open(invitation)
     if Membership.objects.filter(club=invitation.club, user=user).exists():
-        raise Conflict(f"you are already a member of {found.club.name}", code="already_member")
-    membership = Membership.objects.create(club=found.club, user=user, role=invitation.role)
+        raise Conflict(f"you are already a member of {invitation.club.name}", code="already_member")
+    membership = Membership.objects.create(club=invitation.club, user=user, role=invitation.role)
     invitation.accepted_by, invitation.accepted_at = user, timezone.now()
     invitation.save(update_fields=["accepted_by", "accepted_at"])
     audit_record(
-        actor=user, club=found.club, action="invitation.accept", obj=invitation,
+        actor=user, club=invitation.club, action="invitation.accept", obj=invitation,
         after={"role": invitation.role, "user": user.get_username()},
     )  # fmt: skip
     return membership
+
+
+@transaction.atomic
+def invitation_accept(*, key: str, user: AbstractBaseUser) -> Membership:
+    """``user`` joins the club the invitation link is for."""
+    return _invitation_use(invitation_for_key(key=key), user)
+
+
+def _invitation_received(invitation_id: int, user: AbstractBaseUser) -> Invitation:
+    invitation = Invitation.objects.filter(pk=invitation_id, invitee=user).first()
+    if invitation is None:
+        raise NotFoundError(f"no invitation #{invitation_id} for you")
+    return invitation
+
+
+@transaction.atomic
+def invitation_accept_received(*, invitation_id: int, user: AbstractBaseUser) -> Membership:
+    """``user`` accepts an invitation made out to their account."""
+    return _invitation_use(_invitation_received(invitation_id, user), user)
+
+
+@transaction.atomic
+def invitation_decline(*, invitation_id: int, user: AbstractBaseUser) -> Invitation:
+    """``user`` turns down an invitation made out to their account."""
+    invitation = Invitation.objects.select_for_update().get(
+        pk=_invitation_received(invitation_id, user).pk
+    )
+    _invitation_open(invitation)
+    invitation.revoked_at = timezone.now()
+    invitation.save(update_fields=["revoked_at"])
+    audit_record(actor=user, club=invitation.club, action="invitation.decline", obj=invitation)
+    return invitation
 
 
 @transaction.atomic

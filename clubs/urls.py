@@ -19,6 +19,17 @@ urlpatterns = [
         api.PlayerDetailApi.as_view(),
         name="player-detail",
     ),
+    path("invitations/", api.InvitationReceivedListApi.as_view(), name="invitation-received-list"),
+    path(
+        "invitations/<int:invitation_id>/accept/",
+        api.InvitationAcceptApi.as_view(),
+        name="invitation-accept",
+    ),
+    path(
+        "invitations/<int:invitation_id>/decline/",
+        api.InvitationDeclineApi.as_view(),
+        name="invitation-decline",
+    ),
     path("tokens/", api.ApiTokenListApi.as_view(), name="token-list"),
     path("tokens/<int:token_id>/", api.ApiTokenDetailApi.as_view(), name="token-detail"),
 ]

@@ -5,10 +5,16 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from pages import account
+from pages.invitations import invitation_received_answer
 
 urlpatterns = [
     path("", account.account_page, name="account"),
     path("tokens/", account.token_create, name="token-create-page"),
+    path(
+        "invitations/<int:invitation_id>/",
+        invitation_received_answer,
+        name="invitation-received-answer",
+    ),
     path("tokens/<int:token_id>/revoke/", account.token_revoke, name="token-revoke-page"),
     path(
         "password/",

@@ -1,6 +1,7 @@
-"""Invitations from the pages: an organiser invites by email or hands out a link (one-time,
-expiring, with the role chosen); the invitee opens it, makes an account or logs in, and
-accepts. Writes go through ``clubs.services``; mail through Django's email backend."""
+"""Invitations from the pages: an organiser invites by email, hands out a link (one-time,
+expiring, with the role chosen) or invites an account by its username; the invitee opens the
+link, makes an account or logs in, and accepts, or answers from their home page. Writes go
+through ``clubs.services``; mail through Django's email backend."""
 
 from __future__ import annotations
 
@@ -91,3 +92,29 @@ def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
         messages.success(request, f"Welcome to {invitation.club.name}.")
         return redirect("club-home", invitation.club.slug)
     return render(request, "pages/invitation.html", context)
+
+
+@login_required
+@require_POST
+def invitation_received_answer(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    """Accept or decline, from one's home page, an invitation made out to one's account."""
+    accept = request.POST.get("answer") == "accept"
+    try:
+        if accept:
+            membership = services.invitation_accept_received(
+                invitation_id=invitation_id, user=request.user
+            )
+        else:
+            services.invitation_decline(invitation_id=invitation_id, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("home")
+    if accept:
+        messages.success(
+            request,
+            f"Welcome to {membership.club.name}: you are a "
+            f"{membership.get_role_display().lower()}.",
+        )
+        return redirect(club_url("club-home", membership.club))
+    messages.success(request, "The invitation is declined.")
+    return redirect("home")

@@ -35,7 +35,12 @@ from tournaments import selectors as tournament_selectors
 
 def home(request: HttpRequest) -> HttpResponse:
     clubs = selectors.club_list_for_user(user=request.user)
-    return render(request, "home.html", {"clubs": clubs})
+    invitations = (
+        selectors.invitation_list_received(user=request.user)
+        if request.user.is_authenticated
+        else []
+    )
+    return render(request, "home.html", {"clubs": clubs, "invitations": invitations})
 
 
 # --- a club's home -------------------------------------------------------------------------------
@@ -142,15 +147,18 @@ def member_add(request: HttpRequest, club_slug: str) -> HttpResponse:
     form = MemberForm(request.POST)
 
     def add() -> HttpResponse:
-        membership = services.membership_add(
+        invitation = services.invitation_for_account(
             club=club,
             actor=request.user,
             actor_role=club.caller_role,  # type: ignore[attr-defined]
             username=form.cleaned_data["username"],
             role=form.cleaned_data["role"],
         )
+        # The same words whether or not the account exists: usernames are not told.
         messages.success(
-            request, f"{membership.user.get_username()} joined as {membership.get_role_display()}."
+            request,
+            f"Invited {invitation.username} as {invitation.get_role_display().lower()}: they "
+            "join once they accept, from their home page when signed in.",
         )
         return redirect(club_url("club-home", club) + "#members")
 

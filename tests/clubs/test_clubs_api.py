@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from clubs.models import AuditEntry, Club, Membership, Player, Role
+from rest_framework.test import APIClient
+
+from clubs.models import AuditEntry, Club, Invitation, Membership, Player, Role
 from tests.api.test_errors import assert_error
 
 
@@ -93,8 +95,42 @@ def test_member_add_answers_the_same_whether_the_username_exists_or_not(standing
     assert {r.status_code for r in answers.values()} == {202}
     bodies = [{**r.json(), "username": None} for r in answers.values()]
     assert bodies[0] == bodies[1] == bodies[2]
-    assert standing.club.memberships.filter(user__username="real", role="player").exists()
-    assert not standing.club.memberships.filter(user__username="ghost").exists()
+    # Nobody joins by being named: the account that exists is invited, and accepts or not.
+    assert not standing.club.memberships.filter(user__username__in=["real", "ghost"]).exists()
+    made = {i.username: i.invitee for i in Invitation.objects.filter(club=standing.club)}
+    assert set(made) == {"ghost", "real", "player"}
+    assert made["real"] is not None and made["ghost"] is None and made["player"] is None
+
+
+def test_an_invited_account_accepts_or_declines_and_nobody_else_can(standing):
+    from tests.factories import UserFactory
+
+    real = UserFactory(username="real")
+    organiser = standing.client("organiser")
+    for role in ("scorer", "player"):
+        organiser.post("/api/v1/clubs/home/members/", {"username": "real", "role": role},
+                       format="json")  # fmt: skip
+    invitee = APIClient()
+    invitee.force_authenticate(real)
+    received = invitee.get("/api/v1/invitations/").json()
+    assert [(i["club"], i["role"], i["invited_by"]) for i in received] == [
+        ("home", "player", "org"),
+        ("home", "scorer", "org"),
+    ]
+    first, second = received[0]["id"], received[1]["id"]
+    # Someone else cannot answer it, and it is not theirs to see.
+    assert standing.client("outsider").get("/api/v1/invitations/").json() == []
+    assert_error(
+        standing.client("outsider").post(f"/api/v1/invitations/{first}/accept/"), 404, "not_found"
+    )
+    joined = invitee.post(f"/api/v1/invitations/{first}/accept/")
+    assert joined.status_code == 201 and joined.json()["club"] == "home"
+    assert standing.club.memberships.get(user=real).role == "player"
+    assert_error(invitee.post(f"/api/v1/invitations/{first}/accept/"), 409, "invitation_used")
+    assert_error(invitee.post(f"/api/v1/invitations/{second}/accept/"), 409, "already_member")
+    assert invitee.post(f"/api/v1/invitations/{second}/decline/").status_code == 204
+    assert invitee.get("/api/v1/invitations/").json() == []
+    assert AuditEntry.objects.filter(action="invitation.accept", actor=real).count() == 1
 
 
 def test_player_names_are_unique_in_a_club_ignoring_case(standing):

@@ -265,7 +265,7 @@ def test_player_sees_no_forms(pages: Pages):
     assert "Start session" not in body and "Add a player" not in body
     assert "Asha" in body and "Members and roles" in body
     body = pages.client("organiser").get(f"/clubs/{pages.slug}/").content.decode()
-    assert "Start session" in body and "Add a player" in body and "Add member" in body
+    assert "Start session" in body and "Add a player" in body and "Invite an account" in body
 
 
 def test_home_links_to_clubs(pages: Pages):

@@ -34,13 +34,19 @@ def test_player_add_duplicate_shows_the_service_message(pages: Pages):
     assert 'value="gauri"' in body  # what was typed is kept
 
 
-def test_member_add_errors(pages: Pages):
+def test_inviting_an_account_never_tells_whether_it_exists(pages: Pages):
     client = pages.client("organiser")
-    response = client.post(
-        f"/clubs/{pages.slug}/members/add/", {"username": "nobody", "role": "player"}
-    )
-    assert response.status_code == 400
-    assert "no account named" in response.content.decode()
+    said = []
+    for username in ("nobody", "outsider"):
+        response = client.post(
+            f"/clubs/{pages.slug}/members/add/", {"username": username, "role": "scorer"},
+            follow=True,
+        )  # fmt: skip
+        assert response.status_code == 200
+        said.append(response.content.decode().replace(username, "X"))
+    message = "Invited X as scorer: they join once they accept"
+    assert message in said[0] and message in said[1]
+    assert not pages.s.club.memberships.filter(user__username="outsider").exists()
     # An organiser may not grant the organiser role (the form does not offer it; the service
     # refuses a crafted request).
     response = client.post(
@@ -48,11 +54,35 @@ def test_member_add_errors(pages: Pages):
     )
     assert response.status_code == 403
     assert "only an owner can grant" in response.content.decode()
-    response = client.post(
-        f"/clubs/{pages.slug}/members/add/", {"username": "outsider", "role": "scorer"}
+    # The outsider sees the invitation on their home page and accepts it.
+    outsider = pages.client("outsider")
+    home = outsider.get("/").content.decode()
+    assert "Invitations for you" in home and "invites you as scorer" in home
+    invitation = pages.s.club.invitations.get(username="outsider")
+    joined = outsider.post(f"/account/invitations/{invitation.pk}/", {"answer": "accept"})
+    assert joined.status_code == 302 and joined["Location"] == f"/clubs/{pages.slug}/"
+    assert pages.s.club.memberships.get(user__username="outsider").role == "scorer"
+    assert "Invitations for you" not in outsider.get("/").content.decode()
+
+
+def test_a_declined_invitation_cannot_be_accepted(pages: Pages):
+    pages.client("organiser").post(
+        f"/clubs/{pages.slug}/members/add/", {"username": "outsider", "role": "player"}
     )
-    assert response.status_code == 302
-    assert pages.s.club.memberships.filter(user__username="outsider", role="scorer").exists()
+    invitation = pages.s.club.invitations.get(username="outsider")
+    outsider = pages.client("outsider")
+    assert outsider.post(f"/account/invitations/{invitation.pk}/", {}).status_code == 302
+    again = outsider.post(
+        f"/account/invitations/{invitation.pk}/", {"answer": "accept"}, follow=True
+    )
+    assert "withdrawn or declined" in again.content.decode()
+    assert not pages.s.club.memberships.filter(user__username="outsider").exists()
+    # Someone else's invitation is not found.
+    other = pages.client("player").post(
+        f"/account/invitations/{invitation.pk}/", {"answer": "accept"}, follow=True
+    )
+    assert f"no invitation #{invitation.pk} for you" in other.content.decode()
+    assert pages.s.club.memberships.get(user__username="player").role == "player"
 
 
 def test_organiser_is_offered_only_roles_they_may_grant(pages: Pages):
