@@ -49,6 +49,15 @@ class Env:
         except ValueError:
             raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number") from None
 
+    def float(self, name: str, default: float) -> float:
+        raw = self._env.get(name, "").strip()
+        if not raw:
+            return default
+        try:
+            return float(raw)
+        except ValueError:
+            raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
+
     def list(self, name: str, default: list[str] | None = None) -> list[str]:
         raw = self._env.get(name, "").strip()
         if not raw:

@@ -13,6 +13,7 @@ api_v1 = [
     path("", include("rules.urls")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
+    path("", include("webhooks.urls")),
 ]
 
 urlpatterns = [

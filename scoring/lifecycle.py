@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from clubs.audit import audit_record
 from config.errors import Conflict
+from scoring.events import game_finished_event
 from scoring.formats import GameEnd, handler_for
 from scoring.ledger import ledger_entry_create
 from scoring.models import Game
@@ -95,6 +96,7 @@ def game_end(
         before={"status": Game.Status.OPEN},
         after={"status": Game.Status.FINISHED, "end": end, "entries": written},
     )
+    game_finished_event(game=game)
     game_id = game.pk
     transaction.on_commit(lambda: _announce(game_finished, game_id, end=end))
     return game

@@ -20,6 +20,7 @@ from clubs.audit import audit_record, snapshot
 from clubs.models import Club, Player
 from config.errors import Conflict, InvalidInput, NotFoundError
 from rules.errors import RuleViolation
+from scoring.events import deal_event, session_closed_event
 from scoring.figures import session_settlement
 from scoring.formats import GameEnd, handler_for
 from scoring.formats.base import require_open_game
@@ -216,6 +217,7 @@ def session_close(*, session: Session, actor: AbstractBaseUser) -> Session:
     session.status = Session.Status.CLOSED
     session.closed_at = timezone.now()
     session.save(update_fields=["status", "closed_at"])
+    session_closed_event(session=session)
     audit_record(
         actor=actor,
         club=session.club,
@@ -526,6 +528,8 @@ def deal_void(*, deal: Deal, actor: AbstractBaseUser) -> Deal:
         _deal_uncount(deal)
     Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.VOID)
     deal.status = Deal.Status.VOID
+    if before != Deal.Status.OPEN:
+        deal_event(deal=deal, submission=None, name="deal.corrected")
     audit_record(
         actor=actor,
         club=deal.game.table.session.club,

@@ -22,6 +22,7 @@ from clubs.selectors import club_role, role_at_least
 from config.errors import Conflict, NotAllowed
 from outbox.selectors import outbox_last_written
 from outbox.services import outbox_enqueue
+from scoring.events import deal_event
 from scoring.formats import Checked, GameEnd, handler_for
 from scoring.ledger import ledger_entry_create, ledger_entry_reverse
 from scoring.lifecycle import game_end, result_changed
@@ -146,6 +147,12 @@ def _count(
     wild = (checked.result or {}).get("wild") or deal.wild
     Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.FINAL, wild=wild)
     deal.status, deal.wild = Deal.Status.FINAL, wild
+    submission.status, submission.result = S.ACCEPTED, result
+    deal_event(
+        deal=deal,
+        submission=submission,
+        name="deal.scored" if previous is None else "deal.corrected",
+    )
     if game.status == Game.Status.FINISHED:  # a correction of a closed points table
         result_changed(game=game)
     elif handler.game_decided(game=game, rules=rules):
@@ -195,6 +202,8 @@ def submission_validate(*, submission_id: int) -> Submission:
             checked = _check(deal, submission)
             if not checked.evaluation.ok:
                 _claim(submission, S.REJECTED, reasons=checked.reasons, validated_at=now)
+                submission.status, submission.reasons = S.REJECTED, checked.reasons
+                deal_event(deal=deal, submission=submission, name="deal.rejected")
                 action, after = (
                     "submission.reject",
                     {"reasons": [r["code"] for r in checked.reasons]},

@@ -34,6 +34,7 @@ from scoring.lifecycle import game_end, game_finishing_order
 from scoring.models import AccountKind, Game, Posting, Quantity, Rating, RulePreset
 from scoring.presets import game_rules
 from tournaments.models import Entry, Round, RoundTable, Tournament
+from webhooks.services import event_emit
 
 E = Entry.Status
 PLAYING = (E.ACTIVE,)
@@ -512,7 +513,17 @@ def round_release(*, tournament: Tournament, actor: AbstractBaseUser, number: in
     draft.status = Round.Status.RELEASED
     draft.save(update_fields=["status"])
     _audit(tournament, actor, "release", round=number, tables=len(draft.draw["tables"]))
+    _event(tournament, "tournament.round_released", round=number, stage=draft.stage,
+           tables=[t.game_id for t in draft.tables.order_by("number")])  # fmt: skip
     return draft
+
+
+def _event(tournament: Tournament, name: str, **data: Any) -> None:
+    """A webhook event of the tournament, in the transaction of the change."""
+    api = f"/api/v1/clubs/{tournament.club.slug}/tournaments/{tournament.pk}/"
+    event_emit(
+        club=tournament.club, name=name, data={"tournament": tournament.pk, "url": api, **data}
+    )
 
 
 # --- a table's game ends -------------------------------------------------------------------------
@@ -750,6 +761,7 @@ def _finish(tournament: Tournament, final: Round) -> None:
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "finished_at"])
     _audit(tournament, None, "finish", places=len(places), prizes_minor=sum(won.values()))
+    _event(tournament, "tournament.finished", places=len(places), prizes_minor=sum(won.values()))
 
 
 @transaction.atomic

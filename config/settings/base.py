@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "outbox",
+    "webhooks",
     "clubs",
     "rules",
     "scoring",
@@ -200,7 +201,21 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tables_catch_up",
         "schedule": 60.0,
     },
+    "webhooks-sweep": {"task": "webhooks.sweep", "schedule": 5.0},
+    "webhooks-prune": {"task": "webhooks.prune", "schedule": 3600.0},
 }
+
+# Webhooks (docs/api.md, "Webhooks"). Private and plain-http receivers only where allowed (a
+# laptop, the tests); production sends to public https addresses only.
+WEBHOOK_ALLOW_PRIVATE = env.bool("WEBHOOK_ALLOW_PRIVATE", False)
+WEBHOOK_TIMEOUT_SECONDS = env.int("WEBHOOK_TIMEOUT_SECONDS", 5)
+WEBHOOK_RETRY_WINDOW_SECONDS = env.int("WEBHOOK_RETRY_WINDOW_SECONDS", 24 * 3600)
+WEBHOOK_BACKOFF_BASE_SECONDS = env.float("WEBHOOK_BACKOFF_BASE_SECONDS", 10.0)
+# A worker holds a delivery this long while sending it; one that died is replaced after.
+WEBHOOK_CLAIM_SECONDS = env.int("WEBHOOK_CLAIM_SECONDS", 30)
+# Events given up on in a row before the endpoint is disabled.
+WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", 3)
+WEBHOOK_STANDINGS_DEBOUNCE_SECONDS = env.int("WEBHOOK_STANDINGS_DEBOUNCE_SECONDS", 10)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

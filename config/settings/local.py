@@ -9,3 +9,6 @@ DEBUG = env.bool("DEBUG", False)
 # Serve static files straight from the source folders; no collectstatic needed here.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# Receivers on this machine (a score app under development, the tests' own receivers).
+WEBHOOK_ALLOW_PRIVATE = env.bool("WEBHOOK_ALLOW_PRIVATE", True)

@@ -3,6 +3,7 @@
 Tasks run eagerly in-process unless a test starts a real Celery worker (``tests/conftest.py``)."""
 
 from config.settings.base import *  # noqa: F403
+from config.settings.base import env
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -19,3 +20,6 @@ STORAGES = {
 # Serve static files straight from the source folders; no collectstatic needed here.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# Receivers on this machine (a score app under development, the tests' own receivers).
+WEBHOOK_ALLOW_PRIVATE = env.bool("WEBHOOK_ALLOW_PRIVATE", True)

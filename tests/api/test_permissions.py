@@ -138,6 +138,28 @@ def _results(w: World) -> dict[str, Any]:
     return {"results": lines}
 
 
+def _hook(w: World) -> int:
+    from webhooks.models import Endpoint
+
+    hook, _ = Endpoint.objects.get_or_create(
+        club=w.club, url="http://127.0.0.1:9/hook", defaults={"events": ["deal.scored"],
+                                                            "secret": "s" * 32},
+    )  # fmt: skip
+    return hook.pk
+
+
+def _delivery(w: World) -> str:
+    from webhooks.models import Delivery, Event
+
+    event = Event.objects.create(club=w.club, name="ping")
+    return str(Delivery.objects.create(endpoint_id=_hook(w), event=event, status="delivered")
+               .delivery_id)  # fmt: skip
+
+
+W = f"{C}/webhooks"
+HOOKS = _by_role(200, 200, 403, 403)
+
+
 def _first_transfer(w: World) -> dict[str, Any]:
     from scoring.figures import session_settlement
     from scoring.models import Session
@@ -170,6 +192,24 @@ ROUTES = [
           lambda w: f"{C}/players/{_asha(w)}/", None, READ),
     Route("player update", "clubs:player-detail", "patch", lambda w: f"{C}/players/{_asha(w)}/",
           lambda w: {"name": "Asha K"}, _by_role(200, 200, 403, 403)),
+    # webhooks: organisers only, reads included
+    Route("webhooks list", "webhooks:webhook-list", "get", lambda w: f"{W}/", None, HOOKS),
+    Route("webhook create", "webhooks:webhook-list", "post", lambda w: f"{W}/",
+          lambda w: {"url": "http://127.0.0.1:9/new", "events": ["game.finished"]},
+          _by_role(201, 201, 403, 403)),
+    Route("webhook read", "webhooks:webhook-detail", "get", lambda w: f"{W}/{_hook(w)}/", None,
+          HOOKS),
+    Route("webhook update", "webhooks:webhook-detail", "patch", lambda w: f"{W}/{_hook(w)}/",
+          lambda w: {"enabled": False}, HOOKS),
+    Route("webhook delete", "webhooks:webhook-detail", "delete", lambda w: f"{W}/{_hook(w)}/",
+          None, _by_role(204, 204, 403, 403)),
+    Route("webhook ping", "webhooks:webhook-ping", "post", lambda w: f"{W}/{_hook(w)}/test/",
+          None, _by_role(202, 202, 403, 403)),
+    Route("webhook deliveries", "webhooks:webhook-deliveries", "get",
+          lambda w: f"{W}/{_hook(w)}/deliveries/", None, HOOKS),
+    Route("webhook redeliver", "webhooks:webhook-redeliver", "post",
+          lambda w: f"{W}/{_hook(w)}/deliveries/{_delivery(w)}/redeliver/", None,
+          _by_role(202, 202, 403, 403)),
     Route("player merge", "tournaments:player-merge", "post",
           lambda w: f"{C}/players/{w.spare_player}/merge/", lambda w: {"into": _asha(w)},
           _by_role(200, 200, 403, 403)),

@@ -90,5 +90,6 @@ def test_submitting_and_validating_a_deal_take_a_fixed_number_of_statements(stan
     # message that has it validated.
     assert len(_statements(submit)) == 7, _statements(submit)
     # Validate: submission with its deal locked, seats, claim, ledger entry, postings, standing
-    # rows, player results, deal status, audit (the deal is open: no other version counts yet).
-    assert len(_statements(validate)) == 9, _statements(validate)
+    # rows, player results, deal status, the club's webhook endpoints (none here), audit (the
+    # deal is open: no other version counts yet).
+    assert len(_statements(validate)) == 10, _statements(validate)

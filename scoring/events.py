@@ -1,0 +1,77 @@
+"""The scoring app's webhook events, written in the transaction of the change (the deal counted,
+rejected or corrected, the game finished, the night closed). Their data carries ids and the API
+URLs of what changed, as the API names them; a deal's events share its order key, so a
+correction never reaches a receiver before the score it corrects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoring.models import Deal, Game, Session, Submission
+from webhooks.services import endpoints_listening, event_emit, standings_changed
+
+
+def _club_api(slug: str) -> str:
+    return f"/api/v1/clubs/{slug}"
+
+
+def deal_event(*, deal: Deal, submission: Submission | None, name: str) -> None:
+    """``deal.scored`` (its first counted version), ``deal.corrected`` (a later version
+    counted, or the deal voided), ``deal.rejected``."""
+    game = deal.game
+    club = game.table.session.club
+    api = _club_api(club.slug)
+    data: dict[str, Any] = {
+        "deal": deal.pk,
+        "number": deal.number,
+        "status": deal.status,
+        "game": game.pk,
+        "session": game.table.session_id,
+        "url": f"{api}/deals/{deal.pk}/",
+        "game_url": f"{api}/games/{game.pk}/",
+    }
+    if submission is not None:
+        data.update(submission=submission.pk, version=submission.version)
+        if submission.status == Submission.Status.REJECTED:
+            data["reasons"] = submission.reasons
+        else:
+            data["players"] = [
+                {"player": line.get("player"), "name": line.get("name"),
+                 "outcome": line.get("outcome"), "points": line.get("points")}
+                for line in (submission.result or {}).get("players", [])
+            ]  # fmt: skip
+    endpoints = endpoints_listening(club=club)
+    event_emit(club=club, name=name, data=data, order_key=f"deal:{deal.pk}", endpoints=endpoints)
+    if name != "deal.rejected":
+        standings_changed(club=club, endpoints=endpoints)
+
+
+def game_finished_event(*, game: Game) -> None:
+    club = game.table.session.club
+    api = _club_api(club.slug)
+    event_emit(
+        club=club,
+        name="game.finished",
+        data={
+            "game": game.pk,
+            "format": game.format,
+            "end": game.end,
+            "session": game.table.session_id,
+            "url": f"{api}/games/{game.pk}/",
+            "state_url": f"{api}/games/{game.pk}/state/",
+        },
+    )
+
+
+def session_closed_event(*, session: Session) -> None:
+    api = _club_api(session.club.slug)
+    event_emit(
+        club=session.club,
+        name="session.closed",
+        data={
+            "session": session.pk,
+            "name": session.name,
+            "url": f"{api}/sessions/{session.pk}/",
+            "settlement_url": f"{api}/sessions/{session.pk}/settlement/",
+        },
+    )

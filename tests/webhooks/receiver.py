@@ -1,0 +1,93 @@
+"""A real HTTP receiver for webhook tests: a server in a thread on 127.0.0.1 that records every
+request (when, headers, raw body) and answers from a script of status codes."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Received:
+    at: float
+    headers: dict[str, str]
+    body: bytes
+    status: int
+
+    @property
+    def json(self) -> dict[str, Any]:
+        return json.loads(self.body)
+
+    @property
+    def event(self) -> str:
+        return self.headers["X-Rummyclub-Event"]
+
+    def signed_by(self, secret: str) -> bool:
+        expected = "sha256=" + hmac.new(secret.encode(), self.body, hashlib.sha256).hexdigest()
+        return hmac.compare_digest(expected, self.headers["X-Rummyclub-Signature-256"])
+
+
+@dataclass
+class Receiver:
+    """``answers``: status codes for the requests in turn (then 200); ``hold``: seconds the
+    first request is held before answering."""
+
+    answers: list[int] = field(default_factory=list)
+    hold: float = 0.0
+    received: list[Received] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        receiver = self
+        lock = threading.Lock()
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                with lock:
+                    first = not receiver.received and not receiver._held
+                    receiver._held = receiver._held or first
+                    status = receiver.answers.pop(0) if receiver.answers else 200
+                if first and receiver.hold:
+                    time.sleep(receiver.hold)
+                with lock:
+                    receiver.received.append(
+                        Received(time.monotonic(), dict(self.headers), body, status)
+                    )
+                self.send_response(status)
+                self.send_header("Content-Type", "text/plain")
+                self.end_headers()
+                self.wfile.write(b"ok" if status < 300 else b"x" * 5000)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self._held = False
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+
+    def accepted(self) -> list[Received]:
+        return [r for r in self.received if 200 <= r.status < 300]
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def wait_for(predicate: Any, timeout: float = 30.0, message: str = "timed out waiting") -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(message)
+        time.sleep(0.05)

@@ -1,0 +1,129 @@
+"""A club's webhooks over HTTP (organisers only): endpoints, a ping, the delivery log and
+redelivery. Parse, call one service or selector, render."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from clubs.models import Role
+from clubs.permissions import ClubScopedAPIView
+from webhooks import selectors, services
+from webhooks.models import Delivery
+from webhooks.serializers import (
+    AttemptOutput,
+    DeliveryQueuedOutput,
+    EndpointCreatedOutput,
+    EndpointCreateInput,
+    EndpointOutput,
+    EndpointUpdateInput,
+)
+
+
+def _valid(serializer_class: Any, data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _queued(delivery: Delivery) -> Response:
+    body = {"delivery": delivery.delivery_id, "event": delivery.event_id, "status": "queued"}
+    return Response(DeliveryQueuedOutput(body).data, status=status.HTTP_202_ACCEPTED)
+
+
+class _WebhookView(ClubScopedAPIView):
+    read_role = Role.ORGANISER
+    write_role = Role.ORGANISER
+
+
+class EndpointListApi(_WebhookView):
+    @extend_schema(operation_id="webhooks_list", responses=EndpointOutput(many=True))
+    def get(self, request: Request, club_slug: str) -> Response:
+        endpoints = selectors.endpoint_list(club=self.club)
+        return Response(EndpointOutput(endpoints, many=True).data)
+
+    @extend_schema(
+        operation_id="webhooks_create",
+        request=EndpointCreateInput,
+        responses={201: EndpointCreatedOutput},
+        description="A new endpoint; the answer carries its secret, shown this once.",
+    )
+    def post(self, request: Request, club_slug: str) -> Response:
+        data = _valid(EndpointCreateInput, request.data)
+        endpoint = services.endpoint_create(club=self.club, actor=request.user, **data)
+        return Response(EndpointCreatedOutput(endpoint).data, status=status.HTTP_201_CREATED)
+
+
+class EndpointDetailApi(_WebhookView):
+    @extend_schema(operation_id="webhooks_retrieve", responses=EndpointOutput)
+    def get(self, request: Request, club_slug: str, endpoint_id: int) -> Response:
+        endpoint = selectors.endpoint_get(club=self.club, endpoint_id=endpoint_id)
+        return Response(EndpointOutput(endpoint).data)
+
+    @extend_schema(
+        operation_id="webhooks_update",
+        request=EndpointUpdateInput,
+        responses=EndpointOutput,
+        description="Change the URL or events; `enabled: false` disables it, `true` enables it "
+        "again and clears a failing state.",
+    )
+    def patch(self, request: Request, club_slug: str, endpoint_id: int) -> Response:
+        changes = _valid(EndpointUpdateInput, request.data)
+        endpoint = services.endpoint_update(
+            endpoint=selectors.endpoint_get(club=self.club, endpoint_id=endpoint_id),
+            actor=request.user,
+            **changes,
+        )
+        return Response(EndpointOutput(endpoint).data)
+
+    @extend_schema(operation_id="webhooks_destroy", responses={204: None})
+    def delete(self, request: Request, club_slug: str, endpoint_id: int) -> Response:
+        services.endpoint_delete(
+            endpoint=selectors.endpoint_get(club=self.club, endpoint_id=endpoint_id),
+            actor=request.user,
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class EndpointPingApi(_WebhookView):
+    @extend_schema(
+        operation_id="webhooks_ping",
+        request=None,
+        responses={202: DeliveryQueuedOutput},
+        description="Send a `ping` event to this endpoint; see the delivery log for the answer.",
+    )
+    def post(self, request: Request, club_slug: str, endpoint_id: int) -> Response:
+        endpoint = selectors.endpoint_get(club=self.club, endpoint_id=endpoint_id)
+        return _queued(services.ping_send(endpoint=endpoint, actor=request.user))
+
+
+class AttemptLogApi(_WebhookView):
+    @extend_schema(
+        operation_id="webhooks_deliveries",
+        responses=AttemptOutput(many=True),
+        description="The endpoint's last 100 attempts, newest first.",
+    )
+    def get(self, request: Request, club_slug: str, endpoint_id: int) -> Response:
+        endpoint = selectors.endpoint_get(club=self.club, endpoint_id=endpoint_id)
+        return Response(AttemptOutput(selectors.attempt_log(endpoint=endpoint), many=True).data)
+
+
+class RedeliverApi(_WebhookView):
+    @extend_schema(
+        operation_id="webhooks_redeliver",
+        request=None,
+        responses={202: DeliveryQueuedOutput},
+        description="Send a delivered or given-up event again (same event id and body, a new "
+        "delivery id).",
+    )
+    def post(
+        self, request: Request, club_slug: str, endpoint_id: int, delivery_id: UUID
+    ) -> Response:
+        endpoint = selectors.endpoint_get(club=self.club, endpoint_id=endpoint_id)
+        delivery = selectors.delivery_get(endpoint=endpoint, delivery_id=str(delivery_id))
+        return _queued(services.redeliver(delivery=delivery, actor=request.user))

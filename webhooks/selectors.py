@@ -1,0 +1,41 @@
+"""Reads of a club's webhooks, always within the club."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from clubs.models import Club
+from config.errors import NotFoundError
+from webhooks.models import Attempt, Delivery, Endpoint
+from webhooks.services import KEEP_ATTEMPTS
+
+
+def endpoint_list(*, club: Club) -> QuerySet[Endpoint]:
+    return club.webhook_endpoints.order_by("id")
+
+
+def endpoint_get(*, club: Club, endpoint_id: int) -> Endpoint:
+    endpoint = club.webhook_endpoints.filter(pk=endpoint_id).first()
+    if endpoint is None:
+        raise NotFoundError(f"no webhook #{endpoint_id} in {club.name}")
+    return endpoint
+
+
+def attempt_log(*, endpoint: Endpoint) -> QuerySet[Attempt]:
+    """The endpoint's last attempts, newest first, with the delivery and event of each."""
+    return (
+        Attempt.objects.filter(endpoint=endpoint)
+        .select_related("delivery__event")
+        .order_by("-at", "-id")[:KEEP_ATTEMPTS]
+    )
+
+
+def delivery_get(*, endpoint: Endpoint, delivery_id: str) -> Delivery:
+    delivery = (
+        Delivery.objects.filter(endpoint=endpoint, delivery_id=delivery_id)
+        .select_related("event__club", "endpoint__club")
+        .first()
+    )
+    if delivery is None:
+        raise NotFoundError(f"no delivery {delivery_id} of this webhook")
+    return delivery

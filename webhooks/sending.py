@@ -1,0 +1,149 @@
+"""Where a webhook may go and how it is sent: the address checked after DNS resolution, the
+connection made to the very address checked (no second lookup to be rebound), no redirect
+followed, 5 s in all, at most 1 KB of the answer kept."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import http.client
+import ipaddress
+import socket
+import ssl
+import time
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+BODY_KEPT = 1024
+# Addresses a webhook never reaches unless private addresses are allowed: loopback, private,
+# link-local (cloud metadata at 169.254.169.254), shared (carrier NAT), multicast, reserved.
+_SHARED = ipaddress.ip_network("100.64.0.0/10")
+
+
+class Refused(Exception):
+    """The URL may not be used; the message says why (and names the address)."""
+
+
+def _address_allowed(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return not (
+        address.is_private
+        or address.is_loopback
+        or address.is_link_local
+        or address.is_multicast
+        or address.is_reserved
+        or address.is_unspecified
+        or (isinstance(address, ipaddress.IPv4Address) and address in _SHARED)
+    )
+
+
+@dataclass(frozen=True)
+class Target:
+    scheme: str
+    host: str
+    port: int
+    path: str
+    address: str  # the resolved address connected to
+
+
+def resolve(url: str, *, allow_private: bool | None = None) -> Target:
+    """The URL's target, its host resolved and every address checked; ``Refused`` otherwise."""
+    allow = settings.WEBHOOK_ALLOW_PRIVATE if allow_private is None else allow_private
+    parts = urlsplit(url)
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise Refused("url: must be an http(s) URL with a host")
+    if parts.scheme != "https" and not allow:
+        raise Refused("url: must be https")
+    if parts.username or parts.password:
+        raise Refused("url: must not carry a user name or password")
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise Refused("url: the port is not a number from 1 to 65535") from None
+    try:
+        infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError):
+        raise Refused(f"url: {parts.hostname} does not resolve") from None
+    addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+    if not allow:
+        for address in addresses:
+            if not _address_allowed(address):
+                raise Refused(f"url: {parts.hostname} is a private address ({address})")
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return Target(parts.scheme, parts.hostname, port, path, str(addresses[0]))
+
+
+def signature(secret: str, body: bytes) -> str:
+    """``sha256=<hex>``: HMAC-SHA256 of the raw body with the endpoint's secret."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int | None
+    body: str
+    error: str
+    duration_ms: int
+
+    @property
+    def ok(self) -> bool:
+        return not self.error and self.status is not None and 200 <= self.status < 300
+
+
+class _Connection(http.client.HTTPConnection):
+    """HTTP to the checked address, the Host header the URL's."""
+
+    def __init__(self, target: Target, timeout: float) -> None:
+        super().__init__(target.host, target.port, timeout=timeout)
+        self._address = target.address
+
+    def connect(self) -> None:
+        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+
+
+class _TlsConnection(http.client.HTTPSConnection):
+    """HTTPS to the checked address; the certificate checked against the URL's host name."""
+
+    def __init__(self, target: Target, timeout: float) -> None:
+        super().__init__(
+            target.host, target.port, timeout=timeout, context=ssl.create_default_context()
+        )
+        self._address = target.address
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
+
+
+def post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
+    """POST ``body`` once; whatever happens is an ``Answer`` (never an exception)."""
+    started = time.monotonic()
+    timeout = float(settings.WEBHOOK_TIMEOUT_SECONDS)
+
+    def took() -> int:
+        return int((time.monotonic() - started) * 1000)
+
+    try:
+        target = resolve(url)
+    except Refused as exc:
+        return Answer(None, "", str(exc).removeprefix("url: "), took())
+    kind = _TlsConnection if target.scheme == "https" else _Connection
+    connection = kind(target, timeout)
+    try:
+        connection.request("POST", target.path, body=body, headers=headers)
+        response = connection.getresponse()
+        kept = response.read(BODY_KEPT).decode("utf-8", "replace")
+        status = response.status
+    except (OSError, http.client.HTTPException, ssl.SSLError) as exc:
+        return Answer(None, "", f"{type(exc).__name__}: {exc}"[:300], took())
+    finally:
+        connection.close()
+    if took() > timeout * 1000:
+        return Answer(status, kept, "answered after the 5 s limit", took())
+    error = "" if 200 <= status < 300 else f"answered {status}"
+    if 300 <= status < 400:
+        error = f"answered {status}: redirects are not followed"
+    return Answer(status, kept, error, took())

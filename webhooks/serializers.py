@@ -1,0 +1,61 @@
+"""The webhook API's input and output shapes."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from webhooks.models import EVENTS, Attempt, Endpoint
+
+
+class EndpointCreateInput(serializers.Serializer[dict]):
+    url = serializers.URLField(max_length=500)
+    events = serializers.ListField(
+        child=serializers.ChoiceField(choices=EVENTS), min_length=1, max_length=len(EVENTS)
+    )
+    secret = serializers.CharField(
+        required=False, min_length=16, max_length=128,
+        help_text="Signs each body; generated (and shown once) when not given.",
+    )  # fmt: skip
+
+
+class EndpointUpdateInput(serializers.Serializer[dict]):
+    url = serializers.URLField(max_length=500, required=False)
+    events = serializers.ListField(
+        child=serializers.ChoiceField(choices=EVENTS),
+        min_length=1,
+        max_length=len(EVENTS),
+        required=False,
+    )
+    enabled = serializers.BooleanField(required=False)
+
+
+class EndpointOutput(serializers.ModelSerializer[Endpoint]):
+    class Meta:
+        model = Endpoint
+        fields = ["id", "url", "events", "enabled", "health", "failures", "failing_since",
+                  "created_at"]  # fmt: skip
+
+
+class EndpointCreatedOutput(EndpointOutput):
+    secret = serializers.CharField(help_text="Shown here once; keep it to check signatures.")
+
+    class Meta(EndpointOutput.Meta):
+        fields = [*EndpointOutput.Meta.fields, "secret"]
+
+
+class DeliveryQueuedOutput(serializers.Serializer[dict]):
+    delivery = serializers.UUIDField()
+    event = serializers.UUIDField()
+    status = serializers.CharField()
+
+
+class AttemptOutput(serializers.ModelSerializer[Attempt]):
+    delivery = serializers.UUIDField(source="delivery.delivery_id")
+    event = serializers.UUIDField(source="delivery.event_id")
+    event_name = serializers.CharField(source="delivery.event.name")
+    delivery_status = serializers.CharField(source="delivery.status")
+
+    class Meta:
+        model = Attempt
+        fields = ["id", "at", "delivery", "event", "event_name", "delivery_status", "status_code",
+                  "duration_ms", "error", "response_body"]  # fmt: skip

@@ -1,0 +1,404 @@
+"""Webhooks: endpoints kept by organisers, events written in the transaction of the change that
+causes them, and their delivery.
+
+Delivery, at least once: ``event_emit`` writes the event and a delivery per subscribed endpoint,
+and sends each through the outbox (so a broker outage loses nothing). ``delivery_attempt`` claims
+a due delivery by compare-and-set (two workers never send the same attempt), waits while an
+earlier event of the same order key (a deal) is still undelivered to that endpoint, POSTs it
+signed, and on failure schedules the next attempt with exponential back-off and jitter until the
+retry window (24 h) ends; then the event is given up on and the endpoint marked failing, and
+disabled after repeated failures. ``deliveries_sweep`` (beat) sends whatever is due, which covers
+a lost message and a worker that died holding a claim. A receiver may see an event twice (a
+worker killed after the POST, before recording it): the event id tells duplicates apart."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from clubs.audit import audit_record
+from clubs.models import Club
+from config.celery import app
+from config.errors import Conflict, InvalidInput
+from outbox.services import outbox_enqueue
+from webhooks.models import EVENTS, PING, Attempt, Delivery, Endpoint, Event, StandingsChange
+from webhooks.sending import Refused, post, resolve, signature
+
+logger = logging.getLogger("rummyclub.webhooks")
+
+DELIVER_TASK = "webhooks.deliver"
+KEEP_ATTEMPTS = 100  # per endpoint, for its delivery log
+ENDPOINT_FIELDS = ["url", "events", "enabled"]
+
+
+# --- endpoints -------------------------------------------------------------------------------
+
+
+def _check_url(url: str) -> str:
+    url = url.strip()
+    try:
+        resolve(url)
+    except Refused as exc:
+        raise InvalidInput(str(exc), code="url_not_allowed") from None
+    return url
+
+
+def _check_events(events: Any) -> list[str]:
+    if not isinstance(events, list) or not events:
+        raise InvalidInput("events: give at least one event name")
+    unknown = [name for name in events if name not in EVENTS]
+    if unknown:
+        raise InvalidInput(
+            f"events: {unknown[0]!r} is not an event; one of {', '.join(EVENTS)}",
+            code="unknown_event",
+        )
+    return sorted(set(events), key=EVENTS.index)
+
+
+@transaction.atomic
+def endpoint_create(
+    *, club: Club, actor: AbstractBaseUser, url: str, events: list[str], secret: str = ""
+) -> Endpoint:
+    """A new endpoint; its secret is generated when none is given (and shown once)."""
+    endpoint = Endpoint.objects.create(
+        club=club,
+        url=_check_url(url),
+        events=_check_events(events),
+        secret=secret or secrets.token_urlsafe(32),
+        created_by=actor,
+    )
+    audit_record(
+        actor=actor, club=club, action="webhook.create", obj=endpoint,
+        after={"url": endpoint.url, "events": endpoint.events},
+    )  # fmt: skip
+    return endpoint
+
+
+@transaction.atomic
+def endpoint_update(*, endpoint: Endpoint, actor: AbstractBaseUser, **changes: Any) -> Endpoint:
+    """Change the URL, the events or whether it is enabled; enabling it again clears its
+    failing state (the organiser fixed the receiver)."""
+    endpoint = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
+    before = {name: getattr(endpoint, name) for name in ENDPOINT_FIELDS}
+    if "url" in changes:
+        endpoint.url = _check_url(changes["url"])
+    if "events" in changes:
+        endpoint.events = _check_events(changes["events"])
+    if "enabled" in changes:
+        endpoint.enabled = bool(changes["enabled"])
+        if endpoint.enabled:
+            endpoint.health, endpoint.failures, endpoint.failing_since = Endpoint.Health.OK, 0, None
+    endpoint.save()
+    audit_record(
+        actor=actor, club=endpoint.club, action="webhook.update", obj=endpoint, before=before,
+        after={name: getattr(endpoint, name) for name in ENDPOINT_FIELDS},
+    )  # fmt: skip
+    return endpoint
+
+
+@transaction.atomic
+def endpoint_delete(*, endpoint: Endpoint, actor: AbstractBaseUser) -> None:
+    audit_record(
+        actor=actor, club=endpoint.club, action="webhook.delete", obj=endpoint,
+        before={"url": endpoint.url, "events": endpoint.events},
+    )  # fmt: skip
+    endpoint.delete()
+
+
+# --- events ----------------------------------------------------------------------------------
+
+
+def _send(delivery_id: int) -> None:
+    outbox_enqueue(task=DELIVER_TASK, args=[delivery_id], key=f"webhook:{delivery_id}")
+
+
+def endpoints_listening(*, club: Club) -> list[Endpoint]:
+    """The club's enabled endpoints (one read, for all the events of one change)."""
+    return list(Endpoint.objects.filter(club=club, enabled=True).only("pk", "events"))
+
+
+def event_emit(
+    *,
+    club: Club,
+    name: str,
+    data: dict[str, Any],
+    order_key: str = "",
+    endpoints: list[Endpoint] | None = None,
+) -> Event | None:
+    """Record that ``name`` happened, in the caller's transaction, with a delivery to every
+    enabled endpoint of the club that receives it (of ``endpoints`` when the caller read them).
+    Nothing is written when none does."""
+    if endpoints is None:
+        endpoints = endpoints_listening(club=club)
+    endpoints = [e for e in endpoints if name in e.events]
+    if not endpoints:
+        return None
+    event = Event.objects.create(club=club, name=name, data=data, order_key=order_key)
+    for endpoint in endpoints:
+        _send(Delivery.objects.create(endpoint=endpoint, event=event).pk)
+    return event
+
+
+def ping_send(*, endpoint: Endpoint, actor: AbstractBaseUser) -> Delivery:
+    """A ``ping`` to this endpoint alone, whatever it subscribes to."""
+    with transaction.atomic():
+        event = Event.objects.create(
+            club=endpoint.club,
+            name=PING,
+            data={"endpoint": endpoint.pk, "by": actor.get_username()},
+        )
+        delivery = Delivery.objects.create(endpoint=endpoint, event=event)
+        _send(delivery.pk)
+    return delivery
+
+
+def redeliver(*, delivery: Delivery, actor: AbstractBaseUser) -> Delivery:
+    """The same event (same id, same body) again, as a new delivery series."""
+    if delivery.status == Delivery.Status.PENDING:
+        raise Conflict("this delivery is still being attempted", code="delivery_pending")
+    with transaction.atomic():
+        again = Delivery.objects.create(endpoint=delivery.endpoint, event=delivery.event)
+        audit_record(
+            actor=actor, club=delivery.endpoint.club, action="webhook.redeliver", obj=again,
+            after={"event": str(delivery.event_id), "of": str(delivery.delivery_id)},
+        )  # fmt: skip
+        _send(again.pk)
+    return again
+
+
+def standings_changed(*, club: Club, endpoints: list[Endpoint] | None = None) -> None:
+    """The club's standings changed: one ``standings.changed`` goes out when the debounce window
+    ends, however many changes come meanwhile (at once when tasks run in-process)."""
+    if endpoints is None:
+        endpoints = endpoints_listening(club=club)
+    if not any("standings.changed" in e.events for e in endpoints):
+        return
+    if app.conf.task_always_eager:
+        event_emit(club=club, name="standings.changed", data=_standings_data(club))
+        return
+    due = timezone.now() + timedelta(seconds=settings.WEBHOOK_STANDINGS_DEBOUNCE_SECONDS)
+    StandingsChange.objects.get_or_create(club=club, defaults={"due_at": due})
+
+
+def _standings_data(club: Club) -> dict[str, Any]:
+    return {"club": club.slug, "url": f"/api/v1/clubs/{club.slug}/standings/"}
+
+
+def standings_flush() -> int:
+    """Send the ``standings.changed`` events whose debounce window has ended."""
+    sent = 0
+    with transaction.atomic():
+        due = list(
+            StandingsChange.objects.select_for_update(skip_locked=True)
+            .select_related("club")
+            .filter(due_at__lte=timezone.now())
+        )
+        for change in due:
+            data = {**_standings_data(change.club), "since": change.first_at.isoformat()}
+            event_emit(club=change.club, name="standings.changed", data=data)
+            change.delete()
+            sent += 1
+    return sent
+
+
+# --- delivery --------------------------------------------------------------------------------
+
+
+def body_of(event: Event) -> bytes:
+    """The body of every delivery of ``event``: the same bytes each time."""
+    document = {
+        "id": str(event.id),
+        "event": event.name,
+        "created_at": event.created_at.isoformat(),
+        "club": event.club.slug,
+        "data": event.data,
+    }
+    return json.dumps(document, sort_keys=True, separators=(",", ":")).encode()
+
+
+def backoff(attempts: int) -> float:
+    """Seconds before the next attempt after ``attempts`` failures: doubling from the base, at
+    most an hour, with up to a fifth of jitter either way."""
+    base = float(settings.WEBHOOK_BACKOFF_BASE_SECONDS)
+    delay = min(base * 2 ** (attempts - 1), 3600.0)
+    return delay * random.uniform(0.8, 1.2)
+
+
+def _claim(delivery_id: int) -> bool:
+    """Compare-and-set: the delivery is this worker's until the lease ends, if it is due."""
+    now = timezone.now()
+    lease = now + timedelta(seconds=settings.WEBHOOK_CLAIM_SECONDS)
+    return bool(
+        Delivery.objects.filter(
+            Q(claimed_until__isnull=True) | Q(claimed_until__lt=now),
+            pk=delivery_id,
+            status=Delivery.Status.PENDING,
+            next_attempt_at__lte=now,
+        ).update(claimed_until=lease)
+    )
+
+
+def _waiting_on(delivery: Delivery) -> Delivery | None:
+    """An earlier delivery to the same endpoint of an event of the same order key not yet
+    delivered (or given up on): this one waits for it."""
+    if not delivery.event.order_key:
+        return None
+    return (
+        Delivery.objects.filter(
+            endpoint_id=delivery.endpoint_id,
+            event__order_key=delivery.event.order_key,
+            status=Delivery.Status.PENDING,
+            pk__lt=delivery.pk,
+        )
+        .order_by("pk")
+        .first()
+    )
+
+
+def delivery_attempt(*, delivery_id: int) -> str:
+    """One attempt of a delivery, if it is due and unclaimed: ``delivered``, ``retry``,
+    ``abandoned``, ``waiting`` (an earlier event of its deal goes first) or ``skipped``."""
+    if not _claim(delivery_id):
+        return "skipped"
+    delivery = Delivery.objects.select_related("endpoint__club", "event__club").get(pk=delivery_id)
+    endpoint = delivery.endpoint
+    earlier = _waiting_on(delivery)
+    if earlier is not None:
+        # Look again shortly; the earlier one's success sends this at once.
+        Delivery.objects.filter(pk=delivery.pk).update(
+            claimed_until=None, next_attempt_at=timezone.now() + timedelta(seconds=1)
+        )
+        return "waiting"
+    if not endpoint.enabled:
+        Delivery.objects.filter(pk=delivery.pk).update(
+            status=Delivery.Status.ABANDONED, claimed_until=None
+        )
+        return "abandoned"
+    body = body_of(delivery.event)
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "rummyclub-webhooks/1",
+        "X-Rummyclub-Event": delivery.event.name,
+        "X-Rummyclub-Delivery": str(delivery.delivery_id),
+        "X-Rummyclub-Signature-256": signature(endpoint.secret, body),
+    }
+    answer = post(endpoint.url, body, headers)
+    now = timezone.now()
+    with transaction.atomic():
+        Attempt.objects.create(
+            endpoint=endpoint, delivery=delivery, at=now, status_code=answer.status,
+            duration_ms=answer.duration_ms, error=answer.error, response_body=answer.body,
+        )  # fmt: skip
+        attempts = delivery.attempts + 1
+        if answer.ok:
+            Delivery.objects.filter(pk=delivery.pk).update(
+                status=Delivery.Status.DELIVERED, attempts=attempts, delivered_at=now,
+                claimed_until=None,
+            )  # fmt: skip
+            Endpoint.objects.filter(pk=endpoint.pk).exclude(failures=0, health="ok").update(
+                failures=0, health=Endpoint.Health.OK, failing_since=None
+            )
+            outcome = "delivered"
+        elif now - delivery.created_at >= timedelta(seconds=settings.WEBHOOK_RETRY_WINDOW_SECONDS):
+            Delivery.objects.filter(pk=delivery.pk).update(
+                status=Delivery.Status.ABANDONED, attempts=attempts, claimed_until=None
+            )
+            _endpoint_failed(endpoint.pk, now)
+            outcome = "abandoned"
+        else:
+            delay = backoff(attempts)
+            Delivery.objects.filter(pk=delivery.pk).update(
+                attempts=attempts, next_attempt_at=now + timedelta(seconds=delay),
+                claimed_until=None,
+            )  # fmt: skip
+            outcome = "retry"
+    if outcome == "retry":
+        # The sweep would find it too; this sends it on time when the worker stays up.
+        _publish_later(delivery.pk, delay)
+    else:
+        _release_followers(delivery)
+    return outcome
+
+
+def _endpoint_failed(endpoint_id: int, now: Any) -> None:
+    endpoint = Endpoint.objects.select_for_update().get(pk=endpoint_id)
+    endpoint.failures += 1
+    endpoint.failing_since = endpoint.failing_since or now
+    endpoint.health = Endpoint.Health.FAILING
+    if endpoint.failures >= settings.WEBHOOK_DISABLE_AFTER:
+        endpoint.health, endpoint.enabled = Endpoint.Health.DISABLED, False
+    endpoint.save(update_fields=["failures", "failing_since", "health", "enabled"])
+
+
+def _publish_later(delivery_id: int, delay: float) -> None:
+    """Send the delivery's task (after ``delay`` seconds); the sweep is the safety net."""
+    if app.conf.task_always_eager:
+        if not delay:  # in-process: now; a retry waits for the sweep
+            delivery_attempt(delivery_id=delivery_id)
+        return
+    try:
+        app.send_task(DELIVER_TASK, args=[delivery_id], countdown=delay, retry=False)
+    except Exception as exc:  # the broker is down: the sweep sends it once due
+        logger.warning("webhooks: delivery %s not queued (%s); the sweep will", delivery_id, exc)
+
+
+def _release_followers(delivery: Delivery) -> None:
+    """Deliveries that waited for this one (same endpoint, same order key) go now."""
+    if not delivery.event.order_key:
+        return
+    waiting = Delivery.objects.filter(
+        endpoint_id=delivery.endpoint_id,
+        event__order_key=delivery.event.order_key,
+        status=Delivery.Status.PENDING,
+        pk__gt=delivery.pk,
+    ).values_list("pk", flat=True)
+    for follower in waiting:
+        Delivery.objects.filter(pk=follower).update(next_attempt_at=timezone.now())
+        _publish_later(follower, 0)
+
+
+def deliveries_sweep(*, limit: int = 500) -> int:
+    """Send every delivery that is due and not held by a live claim (beat, every few seconds):
+    retries, messages the broker lost, claims of a worker that died."""
+    now = timezone.now()
+    due = list(
+        Delivery.objects.filter(
+            Q(claimed_until__isnull=True) | Q(claimed_until__lt=now),
+            status=Delivery.Status.PENDING,
+            next_attempt_at__lte=now,
+        )
+        .order_by("next_attempt_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    for delivery_id in due:
+        if app.conf.task_always_eager:
+            delivery_attempt(delivery_id=delivery_id)
+        else:
+            _publish_later(delivery_id, 0)
+    return len(due)
+
+
+def attempts_prune() -> int:
+    """Keep each endpoint's last ``KEEP_ATTEMPTS`` attempts, and events nobody still delivers
+    after a week."""
+    removed = 0
+    for endpoint_id in Endpoint.objects.values_list("pk", flat=True):
+        keep = Attempt.objects.filter(endpoint_id=endpoint_id).values_list("pk", flat=True)[
+            KEEP_ATTEMPTS - 1 : KEEP_ATTEMPTS
+        ]
+        cutoff = keep.first()
+        if cutoff is not None:
+            removed += Attempt.objects.filter(endpoint_id=endpoint_id, pk__lt=cutoff).delete()[0]
+    week = timezone.now() - timedelta(days=7)
+    Event.objects.filter(created_at__lt=week).exclude(deliveries__status="pending").delete()
+    return removed
