@@ -3,7 +3,7 @@ page, the club's settings."""
 
 from django.urls import path
 
-from pages import club_admin, invitations, views
+from pages import club_admin, invitations, views, webhooks
 
 club = "clubs/<slug:club_slug>/"
 
@@ -27,6 +27,27 @@ urlpatterns = [
     ),
     path(f"{club}settings/public/", views.public_standings_set, name="public-standings-set"),
     path(f"{club}settings/club/", club_admin.club_details, name="club-details-set"),
+    path(f"{club}settings/webhooks/", webhooks.webhook_create, name="webhook-create-page"),
+    path(
+        f"{club}settings/webhooks/<int:endpoint_id>/enable/",
+        webhooks.webhook_enable,
+        name="webhook-enable-page",
+    ),
+    path(
+        f"{club}settings/webhooks/<int:endpoint_id>/delete/",
+        webhooks.webhook_delete,
+        name="webhook-delete-page",
+    ),
+    path(
+        f"{club}settings/webhooks/<int:endpoint_id>/ping/",
+        webhooks.webhook_ping,
+        name="webhook-ping-page",
+    ),
+    path(
+        f"{club}settings/webhooks/<int:endpoint_id>/deliveries/<uuid:delivery_id>/redeliver/",
+        webhooks.webhook_redeliver,
+        name="webhook-redeliver-page",
+    ),
     path(f"{club}settings/presets/", club_admin.preset_new, name="preset-new-page"),
     path(
         f"{club}settings/presets/preview/",

@@ -29,6 +29,11 @@ from scoring.formats import FORMAT_ORDER, format_label, points_column
 from scoring.forms import OUTCOME_WORDS, SessionForm
 from scoring.models import GameFamily
 from tournaments import selectors as tournament_selectors
+from webhooks import selectors as webhook_selectors
+from webhooks.models import EVENTS
+
+#: The session key under which a new webhook's secret waits for the settings page (shown once).
+NEW_SECRET = "webhooks.new_secret"
 
 # --- the home page -------------------------------------------------------------------------------
 
@@ -398,6 +403,15 @@ def _settings_page(
         "currencies": sorted(CURRENCY_PLACES),
         "presets": [p for p in scoring_selectors.preset_list(club=club) if p.club_id == club.pk],
         "formats": [(f, format_label(f)) for f in FORMAT_ORDER if f != "purse"],
+        "webhooks": [
+            {"endpoint": e, "log": list(webhook_selectors.attempt_log(endpoint=e))}
+            for e in webhook_selectors.endpoint_list(club=club)
+        ],
+        "webhook_events": [
+            (name, request.method != "POST" or name in request.POST.getlist("events"))
+            for name in EVENTS
+        ],
+        "new_webhook_secret": request.session.pop(NEW_SECRET, None),
     }
     return render_club(request, club, "clubs/settings.html", context, status)
 

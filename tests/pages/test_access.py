@@ -89,14 +89,20 @@ class Objects:
     tournament: int
     entry: int
     spare: int
+    webhook: int
+    delivery: str
 
 
 def _objects(p: Pages) -> Objects:
     from clubs import services as club_services
     from clubs.models import Player, Role
+    from webhooks.models import Delivery, Endpoint, Event
 
     deal, submission = p.play_deal()
     cup = _tournament(p)
+    hook = Endpoint.objects.create(
+        club=p.s.club, url="http://127.0.0.1:9/hook", events=["deal.scored"], secret="s" * 32
+    )
     invitation, _ = club_services.invitation_create(
         club=p.s.club, actor=p.s.owner, actor_role=Role.OWNER, role=Role.PLAYER
     )
@@ -108,6 +114,14 @@ def _objects(p: Pages) -> Objects:
         tournament=cup.pk,
         entry=cup.entries.order_by("pk").first().pk,
         spare=Player.objects.create(club=p.s.club, name="Spare").pk,
+        webhook=hook.pk,
+        delivery=str(
+            Delivery.objects.create(
+                endpoint=hook,
+                event=Event.objects.create(club=p.s.club, name="ping"),
+                status="delivered",
+            ).delivery_id
+        ),
     )
 
 
@@ -136,6 +150,16 @@ WRITES: list[tuple[str, Callable[[Pages, Objects], str], Data, tuple[str, ...]]]
     ("member remove", lambda p, o: f"/clubs/{p.slug}/members/{o.membership}/remove/", {},
      ORGANISER),
     ("session create", lambda p, o: f"/clubs/{p.slug}/sessions/new/", {"name": "Sat"}, ORGANISER),
+    ("webhook add", lambda p, o: f"/clubs/{p.slug}/settings/webhooks/",
+     {"url": "http://127.0.0.1:9/x", "events": "game.finished"}, ORGANISER),
+    ("webhook enable", lambda p, o: f"/clubs/{p.slug}/settings/webhooks/{o.webhook}/enable/",
+     {}, ORGANISER),
+    ("webhook delete", lambda p, o: f"/clubs/{p.slug}/settings/webhooks/{o.webhook}/delete/",
+     {}, ORGANISER),
+    ("webhook ping", lambda p, o: f"/clubs/{p.slug}/settings/webhooks/{o.webhook}/ping/", {},
+     ORGANISER),
+    ("webhook redeliver", lambda p, o: f"/clubs/{p.slug}/settings/webhooks/{o.webhook}/"
+     f"deliveries/{o.delivery}/redeliver/", {}, ORGANISER),
     ("metric order", lambda p, o: f"/clubs/{p.slug}/settings/standings-order/",
      {"metric_1": "points"}, ORGANISER),
     ("public standings", lambda p, o: f"/clubs/{p.slug}/settings/public/", {"public": "on"},

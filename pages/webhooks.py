@@ -1,0 +1,104 @@
+"""A club's webhooks from its settings page (organisers): add one (the secret shown once),
+disable or enable it, delete it, send a ping, and redeliver from its delivery log. Writes go
+through ``webhooks.services``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from uuid import UUID
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from clubs.models import Club, Role
+from clubs.pages import club_for_page, club_url, form_post, found
+from pages.views import NEW_SECRET, _settings_page
+from webhooks import selectors, services
+from webhooks.models import Endpoint
+
+
+def _back(club: Club) -> HttpResponse:
+    return redirect(club_url("club-settings", club) + "#webhooks")
+
+
+def _on_endpoint(
+    request: HttpRequest, club_slug: str, endpoint_id: int,
+    write: Callable[[Club, Endpoint], str],
+) -> HttpResponse:  # fmt: skip
+    """An organiser's button on one endpoint: ``write`` does it and says what it did."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    endpoint = found(selectors.endpoint_get, club=club, endpoint_id=endpoint_id)
+
+    def done() -> HttpResponse:
+        messages.success(request, write(club, endpoint))
+        return _back(club)
+
+    return form_post(None, done, partial(_settings_page, request, club, form_name="webhooks"))
+
+
+@login_required
+@require_POST
+def webhook_create(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+
+    def create() -> HttpResponse:
+        endpoint = services.endpoint_create(
+            club=club,
+            actor=request.user,
+            url=request.POST.get("url", ""),
+            events=request.POST.getlist("events"),
+        )
+        request.session[NEW_SECRET] = {"endpoint": endpoint.pk, "secret": endpoint.secret}
+        messages.success(request, f"Webhook added: {endpoint.url}. Copy its secret below now.")
+        return _back(club)
+
+    return form_post(None, create, partial(_settings_page, request, club, form_name="webhooks"))
+
+
+@login_required
+@require_POST
+def webhook_enable(request: HttpRequest, club_slug: str, endpoint_id: int) -> HttpResponse:
+    enabled = request.POST.get("enabled") == "1"
+
+    def write(club: Club, endpoint: Endpoint) -> str:
+        services.endpoint_update(endpoint=endpoint, actor=request.user, enabled=enabled)
+        return f"{endpoint.url} is {'enabled again' if enabled else 'disabled'}."
+
+    return _on_endpoint(request, club_slug, endpoint_id, write)
+
+
+@login_required
+@require_POST
+def webhook_delete(request: HttpRequest, club_slug: str, endpoint_id: int) -> HttpResponse:
+    def write(club: Club, endpoint: Endpoint) -> str:
+        services.endpoint_delete(endpoint=endpoint, actor=request.user)
+        return f"Webhook {endpoint.url} deleted."
+
+    return _on_endpoint(request, club_slug, endpoint_id, write)
+
+
+@login_required
+@require_POST
+def webhook_ping(request: HttpRequest, club_slug: str, endpoint_id: int) -> HttpResponse:
+    def write(club: Club, endpoint: Endpoint) -> str:
+        services.ping_send(endpoint=endpoint, actor=request.user)
+        return "A ping is on its way: its answer shows in the log."
+
+    return _on_endpoint(request, club_slug, endpoint_id, write)
+
+
+@login_required
+@require_POST
+def webhook_redeliver(
+    request: HttpRequest, club_slug: str, endpoint_id: int, delivery_id: UUID
+) -> HttpResponse:
+    def write(club: Club, endpoint: Endpoint) -> str:
+        delivery = selectors.delivery_get(endpoint=endpoint, delivery_id=str(delivery_id))
+        services.redeliver(delivery=delivery, actor=request.user)
+        return f"{delivery.event.name} is sent again."
+
+    return _on_endpoint(request, club_slug, endpoint_id, write)

@@ -1,0 +1,114 @@
+"""Webhook endpoints through the API: where they may point (public https only unless private
+addresses are allowed, checked after DNS and again at each delivery), what they subscribe to,
+the secret shown once, the delivery log and redelivery."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.webhooks.receiver import Receiver
+from webhooks.models import Attempt, Delivery, Endpoint
+from webhooks.services import body_of
+
+HOOKS = "/api/v1/clubs/home/webhooks/"
+
+
+@pytest.fixture
+def api(standing) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(standing.organiser)
+    return client
+
+
+@pytest.fixture
+def receiver():
+    made = Receiver()
+    yield made
+    made.close()
+
+
+@pytest.mark.parametrize(
+    ("url", "named"),
+    [
+        ("https://127.0.0.1/hook", "127.0.0.1"),
+        ("https://10.0.0.1/hook", "10.0.0.1"),
+        ("https://169.254.169.254/latest/meta-data/", "169.254.169.254"),
+        ("https://localhost:8443/hook", "localhost"),  # a name that resolves to loopback
+        ("https://[::ffff:127.0.0.1]/hook", "127.0.0.1"),
+        ("https://[::1]/hook", "::1"),
+        ("https://100.64.0.1/hook", "100.64.0.1"),
+        ("http://example.com/hook", "https"),
+    ],
+)
+def test_private_addresses_and_plain_http_are_refused(api, settings, url, named):
+    settings.WEBHOOK_ALLOW_PRIVATE = False
+    answer = api.post(HOOKS, {"url": url, "events": ["deal.scored"]}, format="json")
+    assert answer.status_code == 400, answer.content
+    error = answer.json()["error"]
+    assert error["code"] == "url_not_allowed" and named in error["message"]
+    assert not Endpoint.objects.exists()
+
+
+def test_an_address_that_turns_private_is_refused_at_delivery(
+    api, settings, receiver, django_capture_on_commit_callbacks
+):
+    port = receiver.url.split(":")[2].split("/")[0]
+    hook = f"https://localhost:{port}/hook"
+    made = api.post(HOOKS, {"url": hook, "events": ["deal.scored"]}, format="json")
+    assert made.status_code == 201
+    settings.WEBHOOK_ALLOW_PRIVATE = False  # as if the name now resolved to a private address
+    with django_capture_on_commit_callbacks(execute=True):
+        api.post(f"{HOOKS}{made.json()['id']}/test/")
+    attempt = Attempt.objects.get()
+    assert attempt.status_code is None and "localhost is a private address" in attempt.error
+    assert receiver.received == []  # nothing was sent there
+
+
+def test_an_endpoint_s_events_secret_and_updates(api, receiver):
+    bad = api.post(HOOKS, {"url": receiver.url, "events": ["deal.eaten"]}, format="json")
+    assert bad.status_code == 400 and "events" in bad.json()["error"]["details"]
+    empty = api.post(HOOKS, {"url": receiver.url, "events": []}, format="json")
+    assert empty.status_code == 400
+    secret = "a-secret-of-our-own-choosing"
+    made = api.post(
+        HOOKS, {"url": receiver.url, "events": ["game.finished"], "secret": secret}, format="json"
+    ).json()
+    assert made["secret"] == secret
+    listed = api.get(HOOKS).json()
+    assert [h["id"] for h in listed] == [made["id"]] and "secret" not in listed[0]
+    assert "secret" not in api.get(f"{HOOKS}{made['id']}/").json()
+    changed = api.patch(
+        f"{HOOKS}{made['id']}/", {"events": ["deal.scored", "deal.scored"]}, format="json"
+    ).json()
+    assert changed["events"] == ["deal.scored"]
+    assert api.patch(f"{HOOKS}{made['id']}/", {"url": "ftp://x/"}, format="json").status_code == 400
+    assert api.delete(f"{HOOKS}{made['id']}/").status_code == 204
+    assert api.get(f"{HOOKS}{made['id']}/").status_code == 404
+
+
+def test_the_log_and_redelivery_resend_the_same_event_as_a_new_series(
+    api, receiver, django_capture_on_commit_callbacks
+):
+    made = api.post(
+        HOOKS, {"url": receiver.url, "events": ["deal.scored"], "secret": "s" * 20}, format="json"
+    ).json()
+    with django_capture_on_commit_callbacks(execute=True):
+        queued = api.post(f"{HOOKS}{made['id']}/test/")
+    assert queued.status_code == 202  # in-process here: already delivered
+    first = Delivery.objects.get()
+    assert first.status == "delivered" and receiver.received[0].event == "ping"
+    assert receiver.received[0].body == body_of(first.event)
+    assert receiver.received[0].signed_by("s" * 20)
+    with django_capture_on_commit_callbacks(execute=True):
+        again = api.post(f"{HOOKS}{made['id']}/deliveries/{first.delivery_id}/redeliver/")
+    assert again.status_code == 202
+    assert again.json()["event"] == str(first.event_id)
+    assert again.json()["delivery"] != str(first.delivery_id)
+    ids = [r.json["id"] for r in receiver.received]
+    series = [r.headers["X-Rummyclub-Delivery"] for r in receiver.received]
+    assert ids == [str(first.event_id)] * 2 and len(set(series)) == 2
+    log = api.get(f"{HOOKS}{made['id']}/deliveries/").json()
+    assert [a["status_code"] for a in log] == [200, 200]
+    missing = api.post(f"{HOOKS}{made['id']}/deliveries/{first.event_id}/redeliver/")
+    assert missing.status_code == 404
