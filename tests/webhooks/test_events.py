@@ -1,0 +1,84 @@
+"""Which changes make which events, with what data: a night played and closed, a deal rejected
+and corrected and voided, a knock-out released and finished (tasks in-process here)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.test import TestCase
+
+from scoring import services
+from tests.scoring.helpers import correct, enter_deal, new_game, play, results
+from tests.scoring.test_ratings import close_table
+from tests.tournaments.helpers import enter, new_tournament, roster
+from tests.tournaments.test_knockout import run_to_the_end
+from tests.webhooks.receiver import Receiver, wait_for
+from tournaments import services as tournament_services
+from webhooks.models import EVENTS, Event
+from webhooks.services import endpoint_create
+
+
+@pytest.fixture
+def receiver(standing):
+    made = Receiver()
+    endpoint_create(club=standing.club, actor=standing.organiser, url=made.url, events=[*EVENTS])
+    yield made
+    made.close()
+
+
+def names(receiver: Receiver) -> list[str]:
+    return [r.event for r in receiver.received]
+
+
+def test_a_night_scored_corrected_voided_and_closed(standing, receiver):
+    game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra"], point_value_minor=10)
+    first = play(standing, game, results(ids, Asha="winner", Bilal=20, Chitra=30))
+    correct(standing, first, results(ids, Asha="winner", Bilal=25, Chitra=30))
+    _, rejected = enter_deal(game, standing.scorer, {"results": [{"player": ids["Asha"]}]})
+    if rejected is not None:
+        rejected.refresh_from_db()
+    assert rejected is not None and rejected.status == "rejected"
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        # A deal never counted goes quietly; a counted one is a correction.
+        services.deal_void(deal=rejected.deal, actor=standing.organiser)
+        services.deal_void(deal=first.deal, actor=standing.organiser)
+    close_table(standing, game)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.session_close(session=game.table.session, actor=standing.organiser)
+    wait_for(lambda: "session.closed" in names(receiver))
+    assert names(receiver) == [
+        "deal.scored", "standings.changed", "deal.corrected", "standings.changed",
+        "deal.rejected", "deal.corrected", "standings.changed", "game.finished", "session.closed",
+    ]  # fmt: skip
+    by_name = {r.event: r.json for r in receiver.received}
+    scored = receiver.received[0].json["data"]
+    assert (scored["deal"], scored["version"], scored["status"]) == (first.deal_id, 1, "final")
+    corrected = receiver.received[2].json["data"]
+    assert corrected["version"] == 2
+    assert {p["name"]: p["points"] for p in corrected["players"]}["Bilal"] == 25
+    assert by_name["deal.rejected"]["data"]["reasons"][0]["code"]
+    voided = receiver.received[5].json["data"]
+    assert voided["status"] == "void" and "players" not in voided
+    assert by_name["game.finished"]["data"]["game"] == game.pk
+    assert by_name["session.closed"]["data"]["url"].endswith(f"/sessions/{game.table.session_id}/")
+    # One event each, whatever the deliveries; the same id on the wire.
+    assert Event.objects.count() == len(receiver.received)
+    assert {str(e) for e in Event.objects.values_list("id", flat=True)} == {
+        r.json["id"] for r in receiver.received
+    }
+
+
+def test_a_knockout_released_and_finished(standing, receiver):
+    tournament = new_tournament(standing, table_max=4, advance_per_table=1)
+    enter(standing, tournament, roster(standing, 8))
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        tournament_services.tournament_start(tournament=tournament, actor=standing.organiser)
+    run_to_the_end(standing, tournament, random.Random(5))
+    wait_for(lambda: "tournament.finished" in names(receiver))
+    released = [r.json["data"] for r in receiver.received if r.event == "tournament.round_released"]
+    assert [d["round"] for d in released] == [1, 2]
+    assert released[0]["tournament"] == tournament.pk and len(released[0]["tables"]) == 2
+    finished = next(r.json["data"] for r in receiver.received if r.event == "tournament.finished")
+    assert finished["places"] == 8
+    assert finished["url"] == f"/api/v1/clubs/home/tournaments/{tournament.pk}/"
