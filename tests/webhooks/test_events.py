@@ -34,7 +34,7 @@ def names(receiver: Receiver) -> list[str]:
 def test_a_night_scored_corrected_voided_and_closed(standing, receiver):
     game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra"], point_value_minor=10)
     first = play(standing, game, results(ids, Asha="winner", Bilal=20, Chitra=30))
-    correct(standing, first, results(ids, Asha="winner", Bilal=25, Chitra=30))
+    correct(standing, first.deal, results(ids, Asha="winner", Bilal=25, Chitra=30))
     _, rejected = enter_deal(game, standing.scorer, {"results": [{"player": ids["Asha"]}]})
     if rejected is not None:
         rejected.refresh_from_db()
