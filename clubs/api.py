@@ -31,13 +31,8 @@ from clubs.serializers import (
     PlayerOutput,
     PlayerUpdateInput,
 )
+from config.api_input import input_valid
 from config.errors import NotAllowed, NotFoundError
-
-
-def _valid(serializer_class: Any, data: Any, **kwargs: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data, **kwargs)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 class ClubListApi(GenericAPIView):  # type: ignore[type-arg]
@@ -53,7 +48,7 @@ class ClubListApi(GenericAPIView):  # type: ignore[type-arg]
         operation_id="clubs_create", request=ClubCreateInput, responses={201: ClubOutput}
     )
     def post(self, request: Request) -> Response:
-        data = _valid(ClubCreateInput, request.data)
+        data = input_valid(ClubCreateInput, request.data)
         club = services.club_create(
             owner=request.user,
             name=data["name"],
@@ -76,7 +71,7 @@ class ClubDetailApi(ClubScopedAPIView):
 
     @extend_schema(operation_id="clubs_update", request=ClubUpdateInput, responses=ClubOutput)
     def patch(self, request: Request, club_slug: str) -> Response:
-        changes = _valid(ClubUpdateInput, request.data)
+        changes = input_valid(ClubUpdateInput, request.data)
         club = services.club_update(club=self.club, actor=request.user, **changes)
         club.caller_role = self.role  # type: ignore[attr-defined]
         return Response(ClubOutput(club).data)
@@ -98,7 +93,7 @@ class MemberListApi(ClubScopedAPIView):
         "tells which usernames exist; read the member list to see who is in.",
     )
     def post(self, request: Request, club_slug: str) -> Response:
-        data = _valid(MembershipCreateInput, request.data)
+        data = input_valid(MembershipCreateInput, request.data)
         services.invitation_for_account(
             club=self.club,
             actor=request.user,
@@ -120,7 +115,7 @@ class MemberDetailApi(ClubScopedAPIView):
         operation_id="members_update", request=MembershipUpdateInput, responses=MembershipOutput
     )
     def patch(self, request: Request, club_slug: str, membership_id: int) -> Response:
-        data = _valid(MembershipUpdateInput, request.data)
+        data = input_valid(MembershipUpdateInput, request.data)
         membership = services.membership_change_role(
             membership=selectors.membership_get(club=self.club, membership_id=membership_id),
             actor=request.user,
@@ -152,9 +147,12 @@ class PlayerListApi(ClubScopedAPIView, GenericAPIView):  # type: ignore[type-arg
         operation_id="players_create", request=PlayerCreateInput, responses={201: PlayerOutput}
     )
     def post(self, request: Request, club_slug: str) -> Response:
-        data = _valid(PlayerCreateInput, request.data)
+        data = input_valid(PlayerCreateInput, request.data)
         player = services.player_create(
-            club=self.club, actor=request.user, name=data["name"], user=data.get("username")
+            club=self.club,
+            actor=request.user,
+            name=data["name"],
+            user=_member_account(self.club, data),
         )
         return Response(PlayerOutput(player).data, status=status.HTTP_201_CREATED)
 
@@ -168,15 +166,22 @@ class PlayerDetailApi(ClubScopedAPIView):
 
     @extend_schema(operation_id="players_update", request=PlayerUpdateInput, responses=PlayerOutput)
     def patch(self, request: Request, club_slug: str, player_id: int) -> Response:
-        changes = _valid(PlayerUpdateInput, request.data)
+        changes = input_valid(PlayerUpdateInput, request.data)
         if "username" in changes:
-            changes["user"] = changes.pop("username")
+            changes["user"] = _member_account(self.club, changes)
+            del changes["username"]
         player = services.player_update(
             player=selectors.player_get(club=self.club, player_id=player_id),
             actor=request.user,
             **changes,
         )
         return Response(PlayerOutput(player).data)
+
+
+def _member_account(club: Club, data: dict[str, Any]) -> Any:
+    """The member account a player is to be linked to (None: no link); 404 for a non-member."""
+    username = data.get("username")
+    return None if username is None else selectors.member_account_get(club=club, username=username)
 
 
 def _refuse_token_auth(request: Request, what: str) -> None:
@@ -239,7 +244,7 @@ class ApiTokenListApi(APIView):
     )
     def post(self, request: Request) -> Response:
         _refuse_token_auth(request, "create tokens")
-        data = _valid(ApiTokenCreateInput, request.data)
+        data = input_valid(ApiTokenCreateInput, request.data)
         token, key = services.api_token_create(user=request.user, name=data["name"])
         token.key = key  # type: ignore[attr-defined]
         return Response(ApiTokenCreatedOutput(token).data, status=status.HTTP_201_CREATED)

@@ -1,6 +1,7 @@
 """``Idempotency-Key`` for API writes: a retry with the same key and body gets the first answer
 (marked ``Idempotent-Replayed: true``); the same key with a different body gets 422; a retry while
-the first is still running gets 409 with ``Retry-After``.
+the first is still running gets 409 with ``Retry-After``. A key belongs to its caller and to one
+endpoint (method and path).
 
 The key is claimed in a row of its own (committed at once, so a concurrent repeat sees it); the
 request then runs in one transaction with the storing of its answer, so the work and the answer
@@ -54,6 +55,13 @@ def _identity(request: HttpRequest) -> str | None:
     if user is not None and user.is_authenticated:
         return f"user:{user.pk}"
     return None
+
+
+def key_scope(identity: str, method: str, path: str) -> str:
+    """Keys are the caller's own and per endpoint (method and path): a key reused for another
+    operation is another key, so only a retry of the same write can be answered 422."""
+    endpoint = f"{method} {path}".encode()
+    return f"{identity}/{hashlib.sha256(endpoint).hexdigest()[:16]}"
 
 
 def _canonical_body(body: bytes) -> bytes:
@@ -111,7 +119,8 @@ class IdempotencyKeyMiddleware:
         if identity is None:
             return self.get_response(request)  # nobody to replay to; the view answers 401/403
 
-        claimed = self._claim(identity, key, _fingerprint(request))
+        scope = key_scope(identity, request.method or "", request.path)
+        claimed = self._claim(scope, key, _fingerprint(request))
         if isinstance(claimed, HttpResponse):
             return claimed
         claim_id, claimed_at = claimed

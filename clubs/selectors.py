@@ -75,6 +75,18 @@ def membership_get(*, club: Club, membership_id: int) -> Membership:
     return membership
 
 
+def member_account_get(*, club: Club, username: str) -> User:
+    """The account of one of the club's members, by username: a player is linked only to a
+    member, so the answer never tells whether an account outside the club exists."""
+    membership = club.memberships.select_related("user").filter(user__username=username).first()
+    if membership is None:
+        raise NotFoundError(
+            f"username: no member named {username!r} in {club.name}",
+            details={"username": username},
+        )
+    return membership.user
+
+
 def player_list(*, club: Club, active: bool | None = None) -> QuerySet[Player]:
     """The roster: a duplicate merged into another player is no longer on it."""
     players = club.players.filter(merged_into__isnull=True).select_related("user").order_by("name")

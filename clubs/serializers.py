@@ -1,9 +1,17 @@
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from clubs.models import CURRENCY_PLACES, ApiToken, Club, Invitation, Membership, Player, Role
+from clubs.models import (
+    CURRENCY_PLACES,
+    TIMEZONES,
+    ApiToken,
+    Club,
+    Invitation,
+    Membership,
+    Player,
+    Role,
+)
 
 
 class ClubOutput(serializers.ModelSerializer[Club]):
@@ -20,11 +28,16 @@ class ClubOutput(serializers.ModelSerializer[Club]):
         return getattr(club, "caller_role", None)
 
 
+_UNKNOWN_TIMEZONE = {"invalid_choice": "unknown time zone '{input}'"}
+
+
 class ClubCreateInput(serializers.Serializer[dict]):
     name = serializers.CharField(max_length=120)
     slug = serializers.SlugField(max_length=60, required=False)
     currency = serializers.ChoiceField(choices=sorted(CURRENCY_PLACES), default="INR")
-    timezone = serializers.CharField(max_length=64, default="UTC")
+    timezone = serializers.ChoiceField(
+        choices=TIMEZONES, default="UTC", error_messages=_UNKNOWN_TIMEZONE
+    )
     public_standings = serializers.BooleanField(default=False)
     requires_confirmation = serializers.BooleanField(default=False)
 
@@ -33,7 +46,9 @@ class ClubUpdateInput(serializers.Serializer[dict]):
     name = serializers.CharField(max_length=120, required=False)
     slug = serializers.SlugField(max_length=60, required=False)
     currency = serializers.ChoiceField(choices=sorted(CURRENCY_PLACES), required=False)
-    timezone = serializers.CharField(max_length=64, required=False)
+    timezone = serializers.ChoiceField(
+        choices=TIMEZONES, required=False, error_messages=_UNKNOWN_TIMEZONE
+    )
     public_standings = serializers.BooleanField(required=False)
     requires_confirmation = serializers.BooleanField(required=False)
 
@@ -80,39 +95,32 @@ class MembershipUpdateInput(serializers.Serializer[dict]):
 
 
 class PlayerOutput(serializers.ModelSerializer[Player]):
-    username = serializers.CharField(source="user.username", default=None)
+    username = serializers.CharField(source="user.username", default=None, allow_null=True)
 
     class Meta:
         model = Player
         fields = ["id", "name", "username", "active", "created_at", "merged_into"]
 
 
-def _user_by_name(username: str | None) -> object | None:
-    if username is None:
-        return None
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
-        raise serializers.ValidationError(f"no account named {username!r}")
-    return user
-
-
 class PlayerCreateInput(serializers.Serializer[dict]):
     name = serializers.CharField(max_length=80)
     username = serializers.CharField(
-        max_length=150, required=False, allow_null=True, help_text="Link to this account."
+        max_length=150,
+        required=False,
+        allow_null=True,
+        help_text="Link to the account of this member of the club.",
     )
-
-    def validate_username(self, value: str | None) -> object | None:
-        return _user_by_name(value)
 
 
 class PlayerUpdateInput(serializers.Serializer[dict]):
     name = serializers.CharField(max_length=80, required=False)
-    username = serializers.CharField(max_length=150, required=False, allow_null=True)
+    username = serializers.CharField(
+        max_length=150,
+        required=False,
+        allow_null=True,
+        help_text="Link to the account of this member of the club (null unlinks).",
+    )
     active = serializers.BooleanField(required=False)
-
-    def validate_username(self, value: str | None) -> object | None:
-        return _user_by_name(value)
 
 
 class ApiTokenOutput(serializers.ModelSerializer[ApiToken]):

@@ -47,14 +47,13 @@ def club_create(
 ) -> Club:
     club = Club(
         name=name.strip(),
-        slug=slug or slugify(name)[:60],
+        # A name with no letter or digit to make an address from (emoji only) gets one made up.
+        slug=slug or slugify(name)[:60] or f"club-{secrets.token_hex(3)}",
         currency=currency,
         timezone=timezone_name,
         public_standings=public_standings,
         requires_confirmation=requires_confirmation,
     )
-    if not club.slug:
-        raise InvalidInput("slug: cannot make a slug from this name; give one", code="invalid")
     _full_clean(club, exclude=["slug"] if slug is None else None)
     if Club.objects.filter(slug=club.slug).exists():
         raise Conflict(f"slug: a club with slug {club.slug!r} exists", code="slug_taken")

@@ -39,6 +39,17 @@ def int32_form_field(*, min_value: int = INT32_MIN, **kwargs: Any) -> forms.Inte
     return forms.IntegerField(min_value=min_value, max_value=INT32_MAX, **kwargs)
 
 
+def query_bool(raw: str | None, *, name: str, default: bool) -> bool:
+    """A yes/no query parameter, ``true`` or ``false`` as the schema says (``default`` when
+    absent); ``ValueError`` naming the parameter otherwise."""
+    if raw is None or raw == "":
+        return default
+    text = raw.strip().lower()
+    if text not in ("true", "false"):
+        raise ValueError(f"{name}: use true or false, not {raw!r}")
+    return text == "true"
+
+
 def query_int(raw: str | None, *, name: str, low: int, high: int, default: int) -> int:
     """A whole-number query parameter within ``low``..``high`` (``default`` when absent);
     ``ValueError`` naming the parameter otherwise."""

@@ -9,12 +9,19 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 
 from config.fields import INT32_MAX, query_int
-
-MAX_LIMIT = 500
+from config.openapi import PAGE_LIMIT_MAX as MAX_LIMIT
 
 
 class StrictLimitOffsetPagination(LimitOffsetPagination):
     max_limit = MAX_LIMIT
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        ranges = {self.limit_query_param: (1, MAX_LIMIT), self.offset_query_param: (0, INT32_MAX)}
+        for parameter in parameters:
+            low, high = ranges[parameter["name"]]
+            parameter["schema"].update(minimum=low, maximum=high)
+        return parameters
 
     def get_limit(self, request: Any) -> int:
         return self._param(request, self.limit_query_param, 1, MAX_LIMIT, self.default_limit)

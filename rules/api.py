@@ -91,6 +91,28 @@ own answer (errors included) and the list answers 200.
 """
 
 
+_REQUEST_OBJECT = {
+    "type": "object",
+    "required": ["game"],
+    "properties": {
+        "id": {"description": "Anything; answered back as given."},
+        "game": {"type": "string", "enum": ["indian", "rummikub"]},
+    },
+    "additionalProperties": True,
+}
+# Any JSON value: an item that cannot be evaluated (not an object, no game) gets its own error
+# answer in the list.
+_BATCH_ITEM: dict[str, object] = {"description": "One request object, as above."}
+EVALUATE_REQUEST = {
+    "oneOf": [
+        _REQUEST_OBJECT,
+        {"type": "array", "minItems": 1, "maxItems": MAX_BATCH, "items": _BATCH_ITEM},
+    ]
+}
+_ANSWER = {"type": "object", "additionalProperties": True}
+EVALUATE_ANSWER = {"oneOf": [_ANSWER, {"type": "array", "items": _ANSWER}]}
+
+
 class EvaluateApi(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [AnonEvaluateThrottle]
@@ -99,8 +121,8 @@ class EvaluateApi(APIView):
         operation_id="rules_evaluate",
         summary="Validate and score hands, melds, games and settlements",
         description=_DESCRIPTION,
-        request=OpenApiTypes.OBJECT,
-        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
+        request={"application/json": EVALUATE_REQUEST},
+        responses={200: EVALUATE_ANSWER, 400: OpenApiTypes.OBJECT},
         examples=[
             OpenApiExample(
                 "A grouped Indian rummy hand",

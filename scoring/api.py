@@ -15,8 +15,10 @@ from rest_framework.response import Response
 from clubs import selectors as club_selectors
 from clubs.models import Player, Role
 from clubs.permissions import ClubScopedAPIView
+from config.api_input import input_valid
 from config.errors import InvalidInput
-from config.fields import ID_MAX, INT32_MAX, query_int
+from config.fields import ID_MAX, INT32_MAX, query_bool, query_int
+from config.openapi import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_PARAMETERS, int_query_parameter
 from rules.ratings import FAMILIES
 from scoring import figures, ratings, selectors, services, standings
 from scoring.formats import FORMAT_ORDER
@@ -59,12 +61,6 @@ from scoring.serializers import (
     submission_url,
 )
 from scoring.submissions import submission_confirm
-
-
-def _valid(serializer_class: Any, data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 def _player(club: Any, player_id: int, field: str) -> Player:
@@ -123,7 +119,7 @@ class PresetListApi(ClubScopedAPIView):
         description="Create a club preset, or a new version of one with the same key.",
     )
     def post(self, request: Request, club_slug: str) -> Response:
-        data = _valid(PresetCreateInput, request.data)
+        data = input_valid(PresetCreateInput, request.data)
         preset = services.preset_create(club=self.club, actor=request.user, **data)
         return Response(PresetOutput(preset).data, status=status.HTTP_201_CREATED)
 
@@ -142,7 +138,7 @@ class SessionListApi(ClubScopedAPIView):
         operation_id="sessions_create", request=SessionCreateInput, responses={201: SessionOutput}
     )
     def post(self, request: Request, club_slug: str) -> Response:
-        data = _valid(SessionCreateInput, request.data)
+        data = input_valid(SessionCreateInput, request.data)
         session = services.session_create(club=self.club, actor=request.user, **data)
         session = selectors.session_list(club=self.club).get(pk=session.pk)
         return Response(SessionOutput(session).data, status=status.HTTP_201_CREATED)
@@ -175,9 +171,9 @@ class SessionReopenApi(ClubScopedAPIView):
     )
     def post(self, request: Request, club_slug: str, session_id: int) -> Response:
         session = selectors.session_get(club=self.club, session_id=session_id)
-        return Response(
-            SessionOutput(services.session_reopen(session=session, actor=request.user)).data
-        )
+        services.session_reopen(session=session, actor=request.user)
+        session = selectors.session_list(club=self.club).get(pk=session.pk)
+        return Response(SessionOutput(session).data)
 
 
 class TransferPaidApi(ClubScopedAPIView):
@@ -189,7 +185,7 @@ class TransferPaidApi(ClubScopedAPIView):
         "settle-up answered shows each transfer's `paid` mark.",
     )
     def post(self, request: Request, club_slug: str, session_id: int) -> Response:
-        data = _valid(TransferPaidInput, request.data)
+        data = input_valid(TransferPaidInput, request.data)
         session = selectors.session_get(club=self.club, session_id=session_id)
         services.transfer_mark_paid(
             session=session, actor=request.user, payer=data["payer"], payee=data["payee"],
@@ -222,7 +218,7 @@ class TableListApi(ClubScopedAPIView):
         operation_id="tables_create", request=TableCreateInput, responses={201: TableOutput}
     )
     def post(self, request: Request, club_slug: str, session_id: int) -> Response:
-        data = _valid(TableCreateInput, request.data)
+        data = input_valid(TableCreateInput, request.data)
         session = selectors.session_get(club=self.club, session_id=session_id)
         table = services.table_create(session=session, actor=request.user, name=data.get("name"))
         return Response(TableOutput(table).data, status=status.HTTP_201_CREATED)
@@ -233,7 +229,7 @@ class GameListApi(ClubScopedAPIView):
         operation_id="games_create", request=GameCreateInput, responses={201: GameOutput}
     )
     def post(self, request: Request, club_slug: str, table_id: int) -> Response:
-        data = _valid(GameCreateInput, request.data)
+        data = input_valid(GameCreateInput, request.data)
         table = selectors.table_get(club=self.club, table_id=table_id)
         preset = selectors.preset_get(club=self.club, preset_id=data["preset"])
         players = [_player(self.club, pk, "players") for pk in data["players"]]
@@ -291,7 +287,7 @@ class GameFinishApi(ClubScopedAPIView):
         "game (`end: abandoned`: its pot goes back to who paid it).",
     )
     def post(self, request: Request, club_slug: str, game_id: int) -> Response:
-        data = _valid(GameEndInput, request.data or {})
+        data = input_valid(GameEndInput, request.data or {})
         game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
         services.game_finish(game=game, actor=request.user, end=data["end"])
         return Response(GameOutput(selectors.game_get(club=self.club, game_id=game_id)).data)
@@ -300,7 +296,7 @@ class GameFinishApi(ClubScopedAPIView):
 class RejoinApi(ClubScopedAPIView):
     @extend_schema(operation_id="pool_rejoin", request=RejoinInput, responses={201: RejoinOutput})
     def post(self, request: Request, club_slug: str, game_id: int) -> Response:
-        data = _valid(RejoinInput, request.data)
+        data = input_valid(RejoinInput, request.data)
         game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
         player = _player(self.club, data["player"], "player")
         score = services.pool_rejoin(game=game, actor=request.user, player=player)
@@ -324,7 +320,7 @@ class SplitApi(ClubScopedAPIView):
         description="Record a split every remaining player agrees to, and pay it out.",
     )
     def post(self, request: Request, club_slug: str, game_id: int) -> Response:
-        data = _valid(SplitInput, request.data)
+        data = input_valid(SplitInput, request.data)
         game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
         agreed = [_player(self.club, pk, "agreed") for pk in data["agreed"]]
         shares = services.pool_split(
@@ -340,7 +336,7 @@ class SeatListApi(ClubScopedAPIView):
         operation_id="seats_create", request=SeatCreateInput, responses={201: SeatOutput}
     )
     def post(self, request: Request, club_slug: str, game_id: int) -> Response:
-        data = _valid(SeatCreateInput, request.data)
+        data = input_valid(SeatCreateInput, request.data)
         game = selectors.game_get(club=self.club, game_id=game_id)
         seat = services.seat_add(
             game=game, actor=request.user, player=_player(self.club, data["player"], "player")
@@ -379,7 +375,7 @@ class DealListApi(ClubScopedAPIView):
         "and the answer is 202 with the submission's URL, as for POST .../submissions/.",
     )
     def post(self, request: Request, club_slug: str, game_id: int) -> Response:
-        data = _valid(DealCreateInput, request.data)
+        data = input_valid(DealCreateInput, request.data)
         dealer = data.get("dealer")
         deal, submission = services.deal_create_with_result(
             club=self.club,
@@ -441,20 +437,11 @@ class SubmissionListApi(ClubScopedAPIView):
         operation_id="submissions_create",
         request=SubmissionInput,
         responses={202: SubmissionAccepted},
-        parameters=[
-            OpenApiParameter(
-                "Idempotency-Key",
-                str,
-                OpenApiParameter.HEADER,
-                description="A repeat with the same key and body returns the first answer; the "
-                "same key with a different body answers 422.",
-            )
-        ],
         description="Enter a deal's result (a new version; a correction when one was accepted). "
         "It is validated in the background: poll the returned URL for its status and reasons.",
     )
     def post(self, request: Request, club_slug: str, deal_id: int) -> Response:
-        data = _valid(SubmissionInput, request.data)
+        data = input_valid(SubmissionInput, request.data)
         deal = selectors.deal_get(club=self.club, deal_id=deal_id)
         payload = _payload(data)
         assert payload is not None  # the serializer requires a result
@@ -506,8 +493,7 @@ class PlayerHistoryApi(ClubScopedAPIView):
     @extend_schema(
         operation_id="players_history",
         parameters=[
-            OpenApiParameter("limit", int, default=50, description="At most 500."),
-            OpenApiParameter("offset", int, default=0),
+            *PAGE_PARAMETERS,
         ],
         responses=PlayerHistoryOutput,
     )
@@ -549,8 +535,8 @@ class RatingTableApi(ClubScopedAPIView):
                 default=False,
                 description="Include players with fewer than 5 rated games.",
             ),
-            OpenApiParameter(
-                "as_of_session", int, description="The table as it stood after this session."
+            int_query_parameter(
+                "as_of_session", description="The table as it stood after this session."
             ),
         ],
         responses=RatingTableOutput,
@@ -560,7 +546,12 @@ class RatingTableApi(ClubScopedAPIView):
     def get(self, request: Request, club_slug: str) -> Response:
         family = _family(request)
         as_of = _int_param(request, "as_of_session")
-        provisional = request.query_params.get("provisional", "").lower() in ("1", "true", "yes")
+        try:
+            provisional = query_bool(
+                request.query_params.get("provisional"), name="provisional", default=False
+            )
+        except ValueError as exc:
+            raise InvalidInput(str(exc), details={"provisional": str(exc)}) from None
         lines = ratings.rating_table(
             club=self.club, family=family, include_provisional=provisional, as_of_session=as_of
         )
@@ -573,8 +564,7 @@ class RatedGameListApi(ClubScopedAPIView):
         operation_id="ratings_games",
         parameters=[
             FAMILY_PARAMETER,
-            OpenApiParameter("limit", int, default=50, description="At most 500."),
-            OpenApiParameter("offset", int, default=0),
+            *PAGE_PARAMETERS,
         ],
         responses=RatedGamesOutput,
         description="The family's rated games in the order applied, each with its finishing "
@@ -630,7 +620,7 @@ class MetricListApi(ClubScopedAPIView):
         description="Set the order of metrics that ranks the club's standings.",
     )
     def put(self, request: Request, club_slug: str) -> Response:
-        data = _valid(MetricOrderInput, request.data)
+        data = input_valid(MetricOrderInput, request.data)
         club = services.standings_order_set(club=self.club, actor=request.user, order=data["order"])
         order = [metric.id for metric in standings.metric_order(club)]
         return Response(
@@ -638,24 +628,31 @@ class MetricListApi(ClubScopedAPIView):
         )
 
 
+METRIC_IDS_SCHEMA = {
+    "type": "array",
+    "items": {"type": "string", "enum": list(standings.METRICS)},
+    "uniqueItems": True,
+}
+
+
 class StandingsApi(ClubScopedAPIView):
     @extend_schema(
         operation_id="standings_retrieve",
         parameters=[
             OpenApiParameter("scope", str, enum=["season", "session", "game"], default="season"),
-            OpenApiParameter("id", int, description="The season, session or game (default: "
+            int_query_parameter("id", description="The season, session or game (default: "
                              "the current season)."),
-            OpenApiParameter("metrics", str, description="Comma-separated metric ids to rank "
-                             "by (default: the club's order)."),
+            OpenApiParameter("metrics", METRIC_IDS_SCHEMA, style="form", explode=False,
+                             description="Comma-separated metric ids to rank by (default: the "
+                             "club's order)."),
             OpenApiParameter("game_format", str, enum=FORMAT_ORDER,
                              description="Only the games of this format (seasons only): a "
                              "rummy point and a Rummikub score are not the same unit."),
-            OpenApiParameter("as_of_deal", int, description="Reproduce the table right after "
+            int_query_parameter("as_of_deal", description="Reproduce the table right after "
                              "this deal first counted."),
-            OpenApiParameter("as_of_session", int, description="Reproduce the table as it stood "
+            int_query_parameter("as_of_session", description="Reproduce the table as it stood "
                              "at the end of this session."),
-            OpenApiParameter("limit", int, default=50),
-            OpenApiParameter("offset", int, default=0),
+            *PAGE_PARAMETERS,
         ],
         responses=StandingsOutput,
     )  # fmt: skip
@@ -678,7 +675,11 @@ def _page_params(request: Request) -> tuple[int, int]:
     """``limit`` (1 to 500, 50 unless given) and ``offset`` of a paged read; 400 otherwise."""
     try:
         limit = query_int(
-            request.query_params.get("limit"), name="limit", low=1, high=500, default=50
+            request.query_params.get("limit"),
+            name="limit",
+            low=1,
+            high=PAGE_LIMIT_MAX,
+            default=PAGE_LIMIT_DEFAULT,
         )
         offset = query_int(
             request.query_params.get("offset"), name="offset", low=0, high=INT32_MAX, default=0
@@ -692,7 +693,7 @@ def standings_for_request(club: Any, request: Request) -> standings.StandingsTab
     """Read the standings query parameters (shared by the API and the public page)."""
     scope, scope_id = selectors.standings_scope(
         club=club,
-        scope=request.query_params.get("scope", "season"),
+        scope=request.query_params.get("scope") or "season",
         scope_id=_int_param(request, "id"),
     )
     game_format = selectors.standings_format(

@@ -59,7 +59,12 @@ def session_list(*, club: Club, status: str | None = None) -> QuerySet[Session]:
         table_count=Count("tables", distinct=True),
         deal_count=Count("tables__games__deals", distinct=True),
     ).order_by("-started_at", "-id")
-    if status:
+    if status:  # empty: as if left out, like every query parameter
+        if status not in Session.Status.values:
+            raise InvalidInput(
+                f"status: use {', '.join(Session.Status.values)}, not {status!r}",
+                code="bad_status",
+            )
         sessions = sessions.filter(status=status)
     return sessions
 

@@ -3,10 +3,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.fields import id_field, int32_field
 from scoring.models import Deal, Game, GameFormat, RulePreset, Seat, Session, Submission, Table
+from scoring.standings import METRICS
 
 
 class PresetOutput(serializers.ModelSerializer[RulePreset]):
@@ -158,8 +160,8 @@ class ResultFields(serializers.Serializer[dict]):
     wild = serializers.CharField(
         max_length=8, required=False, allow_blank=True, help_text="The cut card, e.g. QH or JK."
     )
-    results = ResultLineInput(
-        many=True, allow_empty=False, max_length=12, required=False,
+    results = serializers.ListField(
+        child=ResultLineInput(), min_length=1, max_length=12, required=False,
         help_text="Indian rummy: one line per player of the deal.",
     )  # fmt: skip
     racks = serializers.DictField(
@@ -230,8 +232,12 @@ def submission_url(submission: Submission, club_slug: str) -> str:
 
 class SubmissionOutput(serializers.ModelSerializer[Submission]):
     deal = serializers.IntegerField(source="deal_id")
-    submitted_by = serializers.CharField(source="submitted_by.username", default=None)
-    confirmed_by = serializers.CharField(source="confirmed_by.username", default=None)
+    submitted_by = serializers.CharField(
+        source="submitted_by.username", default=None, allow_null=True
+    )
+    confirmed_by = serializers.CharField(
+        source="confirmed_by.username", default=None, allow_null=True
+    )
     superseded_by = serializers.IntegerField(source="superseded_by_id", allow_null=True)
 
     class Meta:
@@ -272,8 +278,8 @@ class SplitInput(serializers.Serializer[dict]):
     kind = serializers.ChoiceField(choices=["drops", "equal"])
     agreed = serializers.ListField(
         child=id_field(),
+        min_length=1,
         max_length=12,
-        allow_empty=False,
         help_text="Ids of the players who agree: every remaining player.",
     )
 
@@ -370,8 +376,15 @@ class MetricOutput(serializers.Serializer[dict]):
     descending = serializers.BooleanField(help_text="Higher ranks first.")
 
 
+@extend_schema_field(
+    {"type": "array", "items": {"type": "string", "enum": list(METRICS)}, "uniqueItems": True}
+)
+class _MetricIdsField(serializers.ListField):
+    """Metric ids, each once (the service names an unknown or repeated id)."""
+
+
 class MetricOrderInput(serializers.Serializer[dict]):
-    order = serializers.ListField(
+    order = _MetricIdsField(
         child=serializers.CharField(max_length=40),
         allow_empty=True,
         help_text="Metric ids in the order they rank the standings (empty: the default).",

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, ProtectedError
 from django.utils import timezone
 
 from clubs.audit import audit_record, snapshot
@@ -597,6 +597,21 @@ def deal_delete(*, deal: Deal, actor: AbstractBaseUser) -> int:
     return deal_id
 
 
+def _delete_unless_held(obj: Any, what: str) -> None:
+    """Delete ``obj``; when something kept elsewhere holds it (a tournament's night or table),
+    409 naming that rather than a server error."""
+    try:
+        with transaction.atomic():
+            obj.delete()
+    except ProtectedError as exc:
+        holders = sorted({str(held._meta.verbose_name) for held in exc.protected_objects})
+        raise Conflict(
+            f"{what} belongs to a {' and a '.join(holders)}; it goes with it",
+            code="held",
+            details={"held_by": holders},
+        ) from None
+
+
 def _require_nothing_posted(games: Any, what: str) -> None:
     if (
         LedgerEntry.objects.filter(game__in=games).exists()
@@ -619,7 +634,7 @@ def game_delete(*, game: Game, actor: AbstractBaseUser) -> int:
         actor=actor, club=game.table.session.club, action="game.delete", obj=game,
         before={"table": game.table_id, "format": game.format},
     )  # fmt: skip
-    game.delete()
+    _delete_unless_held(game, f"game #{game.pk}")
     return game_id
 
 
@@ -634,7 +649,7 @@ def table_delete(*, table: Table, actor: AbstractBaseUser) -> int:
         actor=actor, club=table.session.club, action="table.delete", obj=table,
         before={"session": table.session_id, "name": table.name},
     )  # fmt: skip
-    table.delete()
+    _delete_unless_held(table, f"table {table.name!r}")
     return table_id
 
 
@@ -648,7 +663,7 @@ def session_delete(*, session: Session, actor: AbstractBaseUser) -> int:
         actor=actor, club=session.club, action="session.delete", obj=session,
         before={"name": session.name, "status": session.status},
     )  # fmt: skip
-    session.delete()
+    _delete_unless_held(session, f"{session.name!r}")
     return session_id
 
 
@@ -939,7 +954,7 @@ def transfer_mark_paid(
         None,
     )  # fmt: skip
     if transfer is None:
-        raise InvalidInput(
+        raise NotFoundError(
             f"payer: no transfer from {payer!r} to {payee!r} in this settle-up",
             code="no_transfer",
         )

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from clubs import selectors as club_selectors
 from clubs.permissions import ClubScopedAPIView
 from clubs.serializers import PlayerOutput
+from config.api_input import input_valid
 from config.errors import InvalidInput
 from scoring import selectors as scoring_selectors
 from tournaments import selectors, services
@@ -29,12 +30,6 @@ from tournaments.serializers import (
     TournamentOutput,
     UnwindInput,
 )
-
-
-def _valid(serializer_class: Any, data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 class TournamentListApi(ClubScopedAPIView):
@@ -55,7 +50,7 @@ class TournamentListApi(ClubScopedAPIView):
         description="A tournament open for entries (its session and purse are made with it).",
     )
     def post(self, request: Request, club_slug: str) -> Response:
-        data = _valid(TournamentCreateInput, request.data)
+        data = input_valid(TournamentCreateInput, request.data)
         data["preset"] = scoring_selectors.preset_get(club=self.club, preset_id=data["preset"])
         final = data.pop("final_preset", None)
         if final is not None:
@@ -82,7 +77,7 @@ class EntryListApi(_TournamentAction):
     @extend_schema(operation_id="tournaments_entries_create", request=EntryInput,
                    responses={201: EntryOutput})  # fmt: skip
     def post(self, request: Request, club_slug: str, tournament_id: int) -> Response:
-        data = _valid(EntryInput, request.data)
+        data = input_valid(EntryInput, request.data)
         player = club_selectors.player_get(club=self.club, player_id=data["player"])
         entry = services.entry_add(
             tournament=self.tournament(tournament_id), actor=request.user, player=player,
@@ -107,7 +102,7 @@ class EntryWithdrawApi(_TournamentAction):
     @extend_schema(operation_id="tournaments_entries_withdraw", request=RemarksInput,
                    responses=EntryOutput)  # fmt: skip
     def post(self, request: Request, club_slug: str, tournament_id: int, entry_id: int) -> Response:
-        data = _valid(RemarksInput, request.data or {})
+        data = input_valid(RemarksInput, request.data or {})
         entry = services.entry_withdraw(
             tournament=self.tournament(tournament_id), actor=request.user, entry_id=entry_id,
             disqualify=self.disqualify, remarks=data.get("remarks", ""),
@@ -132,7 +127,7 @@ class StartApi(_TournamentAction):
         description="Close the entries, seed the field, draw round 1 (a draft).",
     )
     def post(self, request: Request, club_slug: str, tournament_id: int) -> Response:
-        data = _valid(StartInput, request.data or {})
+        data = input_valid(StartInput, request.data or {})
         tournament = self.tournament(tournament_id)
         services.tournament_start(
             tournament=tournament, actor=request.user, seeds=data.get("seeds")
@@ -171,7 +166,7 @@ class RoundSwapApi(_TournamentAction):
         description="Swap two entrants of a drawn round (between tables or a bye).",
     )
     def post(self, request: Request, club_slug: str, tournament_id: int, number: int) -> Response:
-        data = _valid(SwapInput, request.data)
+        data = input_valid(SwapInput, request.data)
         tournament = self.tournament(tournament_id)
         services.round_swap(
             tournament=tournament, actor=request.user, number=number, first=data["first"],
@@ -202,7 +197,7 @@ class RoundUnwindApi(_TournamentAction):
         "its tables can be corrected (409 `confirm_required` naming them unless `confirm`).",
     )
     def post(self, request: Request, club_slug: str, tournament_id: int, number: int) -> Response:
-        data = _valid(UnwindInput, request.data or {})
+        data = input_valid(UnwindInput, request.data or {})
         tournament = self.tournament(tournament_id)
         services.rounds_unwind(
             tournament=tournament, actor=request.user, number=number, confirm=data["confirm"]
@@ -222,7 +217,7 @@ class PlayerMergeApi(ClubScopedAPIView):
         ),
     )
     def post(self, request: Request, club_slug: str, player_id: int) -> Response:
-        data = _valid(PlayerMergeInput, request.data)
+        data = input_valid(PlayerMergeInput, request.data)
         source = club_selectors.player_get(club=self.club, player_id=player_id)
         target = club_selectors.player_get(club=self.club, player_id=data["into"])
         kept = services.player_merge(source=source, target=target, actor=request.user)

@@ -19,7 +19,7 @@ from tournaments.models import Entry, Round, RoundTable, Tournament
 
 def tournament_list(*, club: Club, status: str | None = None) -> QuerySet[Tournament]:
     found = club.tournaments.select_related("preset").order_by("-created_at", "-id")
-    if status:
+    if status:  # empty: as if left out, like every query parameter
         if status not in Tournament.Status.values:
             raise InvalidInput(
                 f"status: use {', '.join(Tournament.Status.values)}, not {status!r}",

@@ -453,7 +453,7 @@ def round_swap(
     entry_of = dict(tournament.entries.values_list("player_id", "pk"))
     for player in (first, second):
         if player not in entry_of:
-            raise InvalidInput(
+            raise NotFoundError(
                 f"player #{player} has not entered this tournament", code="not_drawn"
             )
     first, second = entry_of[first], entry_of[second]
@@ -469,7 +469,7 @@ def round_swap(
     for entry_id in (first, second):
         if entry_id not in places:
             name = tournament.entries.get(pk=entry_id).player.name
-            raise InvalidInput(f"{name} is not in round {number}", code="not_drawn")
+            raise Conflict(f"{name} is not in round {number}", code="not_drawn")
     draw = {"tables": [list(t) for t in draft.draw["tables"]], "byes": list(draft.draw["byes"])}
 
     def put(place: tuple[str, int | None, int], value: int) -> None:

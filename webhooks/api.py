@@ -3,7 +3,6 @@ redelivery. Parse, call one service or selector, render."""
 
 from __future__ import annotations
 
-from typing import Any
 from uuid import UUID
 
 from drf_spectacular.utils import extend_schema
@@ -13,6 +12,7 @@ from rest_framework.response import Response
 
 from clubs.models import Role
 from clubs.permissions import ClubScopedAPIView
+from config.api_input import input_valid
 from webhooks import selectors, services
 from webhooks.models import Delivery
 from webhooks.serializers import (
@@ -23,12 +23,6 @@ from webhooks.serializers import (
     EndpointOutput,
     EndpointUpdateInput,
 )
-
-
-def _valid(serializer_class: Any, data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 def _queued(delivery: Delivery) -> Response:
@@ -54,7 +48,7 @@ class EndpointListApi(_WebhookView):
         description="A new endpoint; the answer carries its secret, shown this once.",
     )
     def post(self, request: Request, club_slug: str) -> Response:
-        data = _valid(EndpointCreateInput, request.data)
+        data = input_valid(EndpointCreateInput, request.data)
         endpoint = services.endpoint_create(club=self.club, actor=request.user, **data)
         return Response(EndpointCreatedOutput(endpoint).data, status=status.HTTP_201_CREATED)
 
@@ -73,7 +67,7 @@ class EndpointDetailApi(_WebhookView):
         "again and clears a failing state.",
     )
     def patch(self, request: Request, club_slug: str, endpoint_id: int) -> Response:
-        changes = _valid(EndpointUpdateInput, request.data)
+        changes = input_valid(EndpointUpdateInput, request.data)
         endpoint = services.endpoint_update(
             endpoint=selectors.endpoint_get(club=self.club, endpoint_id=endpoint_id),
             actor=request.user,

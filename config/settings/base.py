@@ -250,7 +250,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # A PATCH body is the input serializer as it is: its required fields are required (a
+    # serializer whose fields may all be left out says so itself).
+    "COMPONENT_SPLIT_PATCH": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.openapi.error_responses_declare",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "GameFormatEnum": "scoring.models.GameFormat",
         "SessionStatusEnum": "scoring.models.Session.Status",

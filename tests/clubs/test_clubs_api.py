@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from rest_framework.test import APIClient
 
 from clubs.models import AuditEntry, Club, Invitation, Membership, Player, Role
@@ -18,6 +20,16 @@ def test_create_club_makes_the_caller_its_owner(standing):
     club = Club.objects.get(slug="friday-pool")
     assert Membership.objects.get(club=club).user == standing.outsider
     assert AuditEntry.objects.filter(club=club, action="club.create").count() == 1
+
+
+def test_a_name_with_nothing_to_make_an_address_from_gets_one_made_up(standing):
+    client = standing.client("outsider")
+    first = client.post("/api/v1/clubs/", {"name": "\U0001f0a1\U0001f0b1"}, format="json")
+    second = client.post("/api/v1/clubs/", {"name": "\U0001f0a1\U0001f0b1"}, format="json")
+    assert first.status_code == second.status_code == 201, first.content
+    slugs = {first.json()["slug"], second.json()["slug"]}
+    assert len(slugs) == 2 and all(re.fullmatch(r"club-[0-9a-f]{6}", slug) for slug in slugs)
+    assert first.json()["name"] == "\U0001f0a1\U0001f0b1"
 
 
 def test_club_list_shows_only_the_callers_clubs_with_role(standing):
@@ -159,10 +171,15 @@ def test_player_can_be_linked_to_an_account_once(standing):
         "/api/v1/clubs/home/players/", {"name": "Pia 2", "username": "player"}, format="json"
     )
     assert_error(again, 409, "conflict")
-    unknown = client.post(
-        "/api/v1/clubs/home/players/", {"name": "Pia 3", "username": "nobody"}, format="json"
-    )
-    assert unknown.json()["error"]["details"] == {"username": ["no account named 'nobody'"]}
+    # Only a member's account can be linked: an account outside the club answers as one that
+    # does not exist, so the roster never tells which usernames exist.
+    for username in ("nobody", "outsider"):
+        unknown = client.post(
+            "/api/v1/clubs/home/players/", {"name": "Pia 3", "username": username}, format="json"
+        )
+        error = assert_error(unknown, 404, "not_found")
+        assert error["message"] == f"username: no member named {username!r} in Home Club"
+    assert not Player.objects.filter(name="Pia 3").exists()
 
 
 def test_player_reads_roster_but_cannot_change_it(standing):

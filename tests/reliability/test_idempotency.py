@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from clubs.idempotency import idempotency_keys_prune
+from clubs.idempotency import idempotency_keys_prune, key_scope
 from clubs.models import IdempotentRequest
 from clubs.services import api_token_create
 from scoring import api as scoring_api
@@ -106,7 +106,10 @@ def test_a_request_that_fails_keeps_neither_its_work_nor_the_key(app, monkeypatc
 def test_a_claim_in_flight_answers_409_with_retry_after_and_expires_after_60_s(app):
     client, _, token, path, body = app
     claim = IdempotentRequest.objects.create(
-        identity=f"token:{token.pk}", key="k6", fingerprint="died", claimed_at=timezone.now()
+        identity=key_scope(f"token:{token.pk}", "POST", path),
+        key="k6",
+        fingerprint="died",
+        claimed_at=timezone.now(),
     )
     busy = _post(client, path, body, "k6")
     assert busy.status_code == 409
@@ -120,6 +123,20 @@ def test_a_claim_in_flight_answers_409_with_retry_after_and_expires_after_60_s(a
     assert taken.status_code == 202
     assert Submission.objects.count() == 1
     assert _post(client, path, body, "k6")["Idempotent-Replayed"] == "true"
+
+
+def test_a_key_belongs_to_one_endpoint(app):
+    client, _, _, path, body = app
+    first = _post(client, path, body, "k8")
+    assert first.status_code == 202
+    # The same key on another write (a correction of that deal) is another key: done, not
+    # refused as a reuse with a different body.
+    corrected = {**body, "wild": "KH"}
+    again = _post(client, f"/api/v1/clubs/home/deals/{first.json()['deal']}/submissions/",
+                  corrected, "k8")  # fmt: skip
+    assert again.status_code == 202 and "Idempotent-Replayed" not in again
+    assert Submission.objects.count() == 2
+    assert IdempotentRequest.objects.count() == 2
 
 
 def test_answers_to_unauthenticated_requests_are_not_kept(app):

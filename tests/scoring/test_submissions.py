@@ -250,8 +250,8 @@ def test_malformed_submission_is_400_and_stores_nothing(night):
 @pytest.mark.parametrize(
     ("cards", "message"),
     [
-        (["2H", ["3H"]], "Not a valid string."),
-        (["2H", True], "Not a valid string."),
+        (["2H", ["3H"]], "must be a string, not a list"),
+        (["2H", True], "must be a string, not true or false"),
         (["2H", "  "], "This field may not be blank."),
         (["2H", "X" * 13], "Ensure this field has no more than 12 characters."),
     ],

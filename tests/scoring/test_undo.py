@@ -12,7 +12,7 @@ from django.test import TestCase
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from config.errors import Conflict, InvalidInput
+from config.errors import Conflict, NotFoundError
 from scoring import figures, services
 from scoring.models import (
     AccountKind,
@@ -166,7 +166,7 @@ def test_settle_up_transfers_are_marked_paid_for_their_amount(standing):
     # A correction changes what is owed: the mark was for another amount and no longer counts.
     correct(standing, first.deal, results(ids, Asha="winner", Bilal=25, Chitra=30, Dev=40))
     assert all(t.paid is None for t in figures.session_settlement(session=session))
-    with pytest.raises(InvalidInput) as unknown:
+    with pytest.raises(NotFoundError) as unknown:
         services.transfer_mark_paid(session=session, actor=standing.organiser,
                                     payer="player:0", payee="club")  # fmt: skip
     assert unknown.value.code == "no_transfer"

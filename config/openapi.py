@@ -1,0 +1,179 @@
+"""What the API schema declares beyond what each view says: the error answers every operation can
+give, and the ranges of the query parameters the views check. The schema is tested against the
+running service (schemathesis, every check), so what is declared here must be what is answered."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter
+
+from config.fields import ID_MAX, INT32_MAX
+
+PAGE_LIMIT_MAX = 500
+PAGE_LIMIT_DEFAULT = 50
+
+WRITE_METHODS = {"post", "put", "patch", "delete"}
+
+# Operations whose body is a raw schema (drf-spectacular cannot tell that it is required).
+BODY_REQUIRED = {"rules_evaluate"}
+
+IDEMPOTENCY_KEY_PARAMETER = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "A repeat with the same key and body gets the first answer again (a 2xx is "
+    "kept for 24 hours); the same key with a different body answers 422; while the first is "
+    "still running, 409 with Retry-After.",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": r"\S"},
+}
+
+# Why each error status can be answered, and so which operations declare it.
+_ERROR_DESCRIPTIONS = {
+    "400": "The request is not valid: the body, a field or a query parameter is named.",
+    "401": "No credentials, or a token or session that is not valid.",
+    "403": "Your role in the club does not allow this, or a token asked for what only a login "
+    "may do.",
+    "404": "The club, or something the path or the body names, is not there (or not yours).",
+    "409": "The request conflicts with the current state (named in the code), or a request "
+    "with the same Idempotency-Key is still running (see Retry-After).",
+    "413": "The body is larger than 1 MiB.",
+    "414": "The URL is longer than the web server takes (answered by it, not in JSON).",
+    "415": "The body is not JSON.",
+    "422": "The Idempotency-Key was used before for a different request.",
+    "429": "Too many requests; wait for Retry-After seconds.",
+    "503": "The database or Redis cannot be reached (named in details); retry after "
+    "Retry-After seconds.",
+}
+
+# Answered by the web server in front of the service, before the request reaches it.
+_WEB_SERVER_ANSWERS = {"414"}
+
+_RETRY_AFTER = {
+    "Retry-After": {
+        "schema": {"type": "integer", "minimum": 0},
+        "description": "Seconds to wait before retrying.",
+    }
+}
+
+ERROR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["code", "message", "details"],
+            "properties": {
+                "code": {"type": "string", "description": "Stable, machine-readable."},
+                "message": {"type": "string", "description": "Names what is wrong."},
+                "details": {
+                    "description": "The fields or items at fault, or more about the error.",
+                },
+            },
+        }
+    },
+}
+
+
+def int_query_parameter(
+    name: str, *, low: int = 1, high: int = ID_MAX, **kwargs: Any
+) -> OpenApiParameter:
+    """A whole-number query parameter with the range the view checks (400 outside it)."""
+    return OpenApiParameter(name, {"type": "integer", "minimum": low, "maximum": high}, **kwargs)
+
+
+PAGE_PARAMETERS = [
+    int_query_parameter(
+        "limit", low=1, high=PAGE_LIMIT_MAX, default=PAGE_LIMIT_DEFAULT,
+        description=f"How many lines (at most {PAGE_LIMIT_MAX}).",
+    ),
+    int_query_parameter("offset", low=0, high=INT32_MAX, default=0, description="Lines skipped."),
+]  # fmt: skip
+
+
+# DRF's text fields refuse NUL characters, and trim the text (Python's whitespace) before
+# refusing a blank one: said as patterns without look-ahead. (They also refuse lone surrogates,
+# which no regex engine of the schema's readers can name; JSON parsers seldom let them through.)
+_CHAR = "[^\\u0000]"
+_NOT_SPACE = "[^\\s\\u0000\\u001c-\\u001f\\u0085]"
+_TEXT = f"^{_CHAR}*$"
+_NON_BLANK_TEXT = f"^{_CHAR}*{_NOT_SPACE}{_CHAR}*$"
+
+
+def _text_patterns_declare(schema: dict[str, Any]) -> None:
+    """Give every free-text string of a request body the pattern DRF holds it to."""
+    if schema.get("type") == "string" and not {"enum", "format", "pattern"} & schema.keys():
+        schema["pattern"] = _NON_BLANK_TEXT if schema.get("minLength", 0) >= 1 else _TEXT
+    for key in ("properties", "patternProperties"):
+        for child in schema.get(key, {}).values():
+            _text_patterns_declare(child)
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), dict):
+            _text_patterns_declare(schema[key])
+    for key in ("oneOf", "anyOf", "allOf"):
+        for child in schema.get(key, []):
+            _text_patterns_declare(child)
+
+
+def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[str]:
+    """The error statuses ``operation`` can answer, from what it takes and who may call it."""
+    writes = method in WRITE_METHODS
+    has_body = "requestBody" in operation
+    queried = any(p.get("in") == "query" for p in operation.get("parameters", []))
+    anonymous = {} in operation.get("security", [])
+    statuses = ["401", "503"]  # a bad token is refused everywhere; the database can be down
+    if "{" in path or queried:
+        statuses.append("414")  # the web server's limit on the request line
+    if writes or queried:
+        statuses.append("400")  # a body that is not JSON reaches every write
+    if not anonymous:
+        statuses.append("403")
+    if "{" in path or has_body:
+        statuses.append("404")
+    if writes:
+        statuses += ["409", "413", "422"]  # the Idempotency-Key claim and reuse; the body limit
+    if has_body:
+        statuses.append("415")
+    if anonymous:
+        statuses.append("429")
+    return statuses
+
+
+def error_responses_declare(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: every operation declares the errors it can answer,
+    all in the one error shape."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    for name, schema in schemas.items():
+        if name.endswith("Request"):
+            _text_patterns_declare(schema)
+    schemas["Error"] = ERROR_SCHEMA
+    error_ref = {"$ref": "#/components/schemas/Error"}
+    for path, operations in result.get("paths", {}).items():
+        if not path.startswith("/api/"):
+            continue
+        for method, operation in operations.items():
+            if method not in {"get", "post", "put", "patch", "delete"}:
+                continue
+            if method in WRITE_METHODS:
+                parameters = operation.setdefault("parameters", [])
+                parameters[:] = [p for p in parameters if p.get("name") != "Idempotency-Key"]
+                parameters.append(IDEMPOTENCY_KEY_PARAMETER)
+            if operation.get("operationId") in BODY_REQUIRED:
+                operation["requestBody"]["required"] = True
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "query":
+                    # Every query parameter given empty is as if left out (a form's blank field).
+                    parameter["allowEmptyValue"] = True
+            responses = operation.setdefault("responses", {})
+            for status in _error_statuses(path, method, operation):
+                if status in responses:
+                    continue
+                response: dict[str, Any] = {"description": _ERROR_DESCRIPTIONS[status]}
+                if status not in _WEB_SERVER_ANSWERS:
+                    response["content"] = {"application/json": {"schema": error_ref}}
+                if status in {"409", "429", "503"}:
+                    response["headers"] = _RETRY_AFTER
+                responses[status] = response
+    return result
