@@ -97,18 +97,38 @@ def server(postgres_tx, redis_url, tmp_path):
         redis.Redis.from_url(server_redis).flushdb()
 
 
-def test_every_operation_answers_as_its_schema_says(server, tmp_path):
-    port, key = server
-    junit = tmp_path / "schemathesis.xml"
-    run = subprocess.run(
+def _schemathesis(port: int, key: str, junit: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [str(SCHEMATHESIS), "--config-file", str(REPO / "schemathesis.toml"), "run",
          f"http://127.0.0.1:{port}/api/schema/", "--checks", "all",
          "--header", f"Authorization: Token {key}",
-         "--max-examples", str(MAX_EXAMPLES), "--seed", str(SEED), "--workers", "2",
+         "--max-examples", str(MAX_EXAMPLES), "--seed", str(SEED), "--workers", "1",
          "--request-timeout", "30", "--no-color", "--report", "junit",
          "--report-junit-path", str(junit)],
-        cwd=tmp_path, capture_output=True, text=True, timeout=1200,
+        cwd=cwd, capture_output=True, text=True, timeout=1200,
     )  # fmt: skip
+
+
+def _generator_error_only(output: str) -> bool:
+    """The run failed only on errors inside the test generator itself (Hypothesis reporting its
+    own draw as flaky), with no failure of the API's: such a run says nothing either way."""
+    summary = output[output.rfind("SUMMARY") :]
+    errors = re.search(r"Errors:\n((?:[ \t]+\S.*\n)+)", summary)
+    kinds = re.findall(r"(\w[\w ]*): \d+", errors.group(1)) if errors else []
+    return (
+        "Failures:" not in summary
+        and kinds == ["Runtime Error"]
+        and "hypothesis.errors.FlakyFailure" in output
+    )
+
+
+def test_every_operation_answers_as_its_schema_says(server, tmp_path):
+    port, key = server
+    junit = tmp_path / "schemathesis.xml"
+    run = _schemathesis(port, key, junit, tmp_path)
+    if run.returncode != 0 and _generator_error_only(run.stdout):
+        print("schemathesis's generator failed on its own; running again")
+        run = _schemathesis(port, key, junit, tmp_path)
     summary = run.stdout[run.stdout.rfind("SUMMARY") :]
     print(summary)
     assert run.returncode == 0, run.stdout[-20000:] + run.stderr[-5000:]
