@@ -16,7 +16,7 @@ from clubs import selectors as club_selectors
 from clubs.models import Player, Role
 from clubs.permissions import ClubScopedAPIView
 from config.api_input import input_valid
-from config.errors import InvalidInput
+from config.errors import InvalidInput, NotFoundError
 from config.fields import ID_MAX, INT32_MAX, query_bool, query_int
 from config.openapi import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_PARAMETERS, int_query_parameter
 from rules.ratings import FAMILIES
@@ -66,7 +66,9 @@ from scoring.submissions import submission_confirm
 def _player(club: Any, player_id: int, field: str) -> Player:
     player = club.players.filter(pk=player_id).first()
     if player is None:
-        raise InvalidInput(f"{field}: no player #{player_id} on this club's roster")
+        raise NotFoundError(
+            f"{field}: no player #{player_id} on this club's roster", details={field: player_id}
+        )
     return player
 
 
@@ -703,15 +705,15 @@ def standings_for_request(club: Any, request: Request) -> standings.StandingsTab
     metrics = [m for m in raw_metrics.split(",") if m] if raw_metrics else None
     as_of_deal = _int_param(request, "as_of_deal")
     as_of_session = _int_param(request, "as_of_session")
+    limit, offset = _page_params(request)
     if as_of_deal is not None or as_of_session is not None:
         entry = selectors.ledger_entry_as_of(
             club=club, deal_id=as_of_deal, session_id=as_of_session
         )
         return standings.standings_table_as_of(
             club=club, scope=scope, scope_id=scope_id, as_of_entry=entry, metrics=metrics,
-            game_format=game_format,
+            game_format=game_format, limit=limit, offset=offset,
         )  # fmt: skip
-    limit, offset = _page_params(request)
     return standings.standings_table(
         club=club, scope=scope, scope_id=scope_id, metrics=metrics, limit=limit, offset=offset,
         game_format=game_format,

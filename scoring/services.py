@@ -277,7 +277,10 @@ def _check_players(club: Club, players: list[Player]) -> None:
         if player.pk in seen:
             raise InvalidInput(f"players: {player.name!r} is listed twice")
         if not player.active:
-            raise InvalidInput(f"players: {player.name!r} is not an active player")
+            raise Conflict(
+                f"players: {player.name!r} is retired; restore them to seat them",
+                code="player_retired",
+            )
         seen.add(player.pk)
 
 

@@ -576,9 +576,11 @@ def standings_table_as_of(
     as_of_entry: int,
     metrics: Sequence[str] | None = None,
     game_format: str = "",
+    limit: int | None = None,
+    offset: int = 0,
 ) -> StandingsTable:
     """The table as it stood after a past ledger entry (recomputed from the ledger), ranked by
-    the same exact keys as the live table."""
+    the same exact keys as the live table; ``limit`` lines from ``offset`` (all when None)."""
     facts = _scope_facts(club, scope, scope_id, game_format)
     formats = facts.mixed_formats
     order, left_out = _order_for(club, metrics, bool(formats))
@@ -615,7 +617,9 @@ def standings_table_as_of(
             _apart(
                 line, {f: per_format[f].get(line.player_id, {}).get("points", 0) for f in formats}
             )
+    count = len(lines)
+    lines = lines[offset:] if limit is None else lines[offset : offset + limit]
     return StandingsTable(
-        scope, scope_id, order, lines, len(lines), as_of_entry, game_format=game_format,
+        scope, scope_id, order, lines, count, as_of_entry, game_format=game_format,
         formats=formats, left_out=left_out,
     )  # fmt: skip

@@ -147,6 +147,14 @@ def test_standings_api_ranks_by_the_clubs_metrics_with_shared_ranks(standing):
     assert [(line["name"], line["totals"]["points"]) for line in as_of["lines"]][:1] == [
         ("Asha", 40)
     ]
+    # A past table pages like the live one, and refuses a page it cannot give.
+    first_deal = Deal.objects.filter(game=game, number=1).get().pk
+    paged = client.get(
+        "/api/v1/clubs/home/standings/", {"as_of_deal": first_deal, "limit": 1, "offset": 1}
+    ).json()
+    assert paged["count"] == as_of["count"] and paged["lines"] == as_of["lines"][1:2]
+    refused = client.get("/api/v1/clubs/home/standings/", {"as_of_deal": first_deal, "limit": 0})
+    assert refused.status_code == 400 and "limit" in refused.json()["error"]["details"]
 
 
 @pytest.mark.parametrize("deals", [1, 20])
