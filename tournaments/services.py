@@ -146,8 +146,13 @@ def entry_add(
     Once running, a late entry is taken until ``late_entry_until_round`` is drawn and while it
     is a draft: the player sits at the table of that draw where they cost least."""
     tournament = _lock(tournament)
-    if player.club_id != tournament.club_id or not player.active:
-        raise InvalidInput(f"player: {player.name!r} is not an active player of this club")
+    if player.club_id != tournament.club_id:
+        raise NotFoundError(f"player: {player.name!r} is not on this club's roster")
+    if not player.active:
+        raise Conflict(
+            f"player: {player.name!r} is retired; restore them to enter them",
+            code="player_retired",
+        )
     if tournament.entries.filter(player=player).exists():
         raise Conflict(f"player: {player.name!r} is already entered", code="already_entered")
     late = tournament.status == Tournament.Status.RUNNING

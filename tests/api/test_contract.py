@@ -9,8 +9,10 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
+from clubs.models import Player
 from scoring.models import Session
 from tests.api.test_errors import assert_error
+from tests.scoring.conftest import make_night
 from tests.tournaments.helpers import new_tournament
 
 
@@ -121,3 +123,16 @@ def test_query_parameters_carry_their_ranges(schema):
     metrics = next(p for p in standings if p["name"] == "metrics")
     assert metrics["explode"] is False and metrics["schema"]["uniqueItems"] is True
     assert "points" in metrics["schema"]["items"]["enum"]
+
+
+def test_a_player_the_body_names_is_404_when_not_on_the_roster_and_409_when_retired(standing):
+    night = make_night(standing)
+    client = standing.client("organiser")
+    path = f"/api/v1/clubs/home/games/{night.game.pk}/seats/"
+    error = assert_error(client.post(path, {"player": 987654}, format="json"), 404, "not_found")
+    assert error["details"] == {"player": 987654}
+    retired = Player.objects.create(club=standing.club, name="Gone", active=False)
+    error = assert_error(client.post(path, {"player": retired.pk}, format="json"), 409,
+                         "player_retired")  # fmt: skip
+    assert "Gone" in error["message"]
+    assert not night.game.seats.filter(player=retired).exists()
