@@ -91,9 +91,9 @@ PAGE_PARAMETERS = [
 ]  # fmt: skip
 
 
-# DRF's text fields refuse NUL characters, and trim the text (Python's whitespace) before
-# refusing a blank one: said as patterns without look-ahead. (They also refuse lone surrogates,
-# which no regex engine of the schema's readers can name; JSON parsers seldom let them through.)
+# No NUL anywhere in a JSON body (config.middleware refuses it), and DRF's text fields trim the
+# text (Python's whitespace) before refusing a blank one: said as patterns without look-ahead.
+# (They also refuse lone surrogates, which no regex engine of the schema's readers can name.)
 _CHAR = "[^\\u0000]"
 _NOT_SPACE = "[^\\s\\u0000\\u001c-\\u001f\\u0085]"
 _TEXT = f"^{_CHAR}*$"

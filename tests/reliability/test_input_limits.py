@@ -116,3 +116,22 @@ def test_errors_outside_the_api_handler_keep_the_shape(client, db, settings):
     assert_error(client.get("/api/nothing"), 404)
     page = client.get("/no/such/page/")
     assert page.status_code == 404 and not page["Content-Type"].startswith("application/json")
+
+
+def test_a_nul_character_anywhere_in_a_json_body_answers_400_and_stores_nothing(standing):
+    # PostgreSQL keeps no NUL in text or jsonb: a key of a rack, say, reached the database as a
+    # 500. Found by the schema check (a "melded" key holding \u0000).
+    night = make_night(standing)
+    client = standing.client("scorer")
+    path = f"/api/v1/clubs/home/games/{night.game.pk}/deals/"
+    deals = night.game.deals.count()
+    for body in ('{"wild": "QH", "melded": {"\\u0000": true}}', '{"wild": "Q\\u0000H"}'):
+        response = client.post(path, body, content_type="application/json")
+        assert assert_error(response, 400)["code"] == "nul_character"
+    assert night.game.deals.count() == deals
+    # An escaped backslash followed by "u0000" is six ordinary characters.
+    owner = standing.client("owner")
+    made = owner.post(
+        "/api/v1/clubs/", '{"name": "Back\\\\u0000"}', content_type="application/json"
+    )
+    assert made.status_code == 201 and made.json()["name"] == "Back\\u0000"
