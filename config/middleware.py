@@ -3,8 +3,6 @@
 - A body over ``MAX_BODY_BYTES`` is refused with 413 before anything reads it.
 - JSON nested deeper than ``MAX_JSON_DEPTH`` is refused with 400 before anything parses it (the
   parser's recursion would otherwise end in a 500).
-- JSON holding a NUL character (``\\u0000``, in a key or a value) is refused with 400: PostgreSQL
-  keeps no NUL in text or ``jsonb``, so storing it would end in a 500.
 - An answer under ``/api/`` that did not come from the API's exception handler (a 404 of the URL
   resolver, a CSRF 403, a 500 page) is rewritten into ``{"error": {"code", "message", "details"}}``.
 """
@@ -24,8 +22,6 @@ MAX_JSON_DEPTH = 32
 
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(rb"[\[\]{}]")
-# A \u0000 escape not itself escaped (an odd run of backslashes before the "u").
-_NUL_ESCAPE = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000")
 _CODES = {
     400: "malformed_request",
     401: "not_authenticated",
@@ -86,16 +82,6 @@ class RequestLimitsMiddleware:
                 f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels",
                 max_depth=MAX_JSON_DEPTH,
             )
-        if (
-            is_api
-            and length
-            and request.content_type == "application/json"
-            and _NUL_ESCAPE.search(request.body)
-        ):
-            return _api_error(
-                400, "nul_character", "the JSON body holds a NUL character (\\u0000), which "
-                "cannot be stored; leave it out",
-            )  # fmt: skip
         response = self.get_response(request)
         if is_api and response.status_code >= 400 and not _is_json(response):
             return _reshaped(request, response)
