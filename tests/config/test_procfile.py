@@ -3,10 +3,8 @@ web, worker, beat), started as written on production settings, comes up."""
 
 from __future__ import annotations
 
-import http.client
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,6 +13,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from tests.live import answers_200, database_url, free_port, production_environment
+
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.postgres]
 
@@ -22,21 +22,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.postgres]
 def _procfile() -> dict[str, str]:
     lines = (REPO / "Procfile").read_text().splitlines()
     return dict(line.split(": ", 1) for line in lines if line.strip())
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _healthy(port: int) -> bool:
-    try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-        conn.request("GET", "/health/")
-        return conn.getresponse().status == 200
-    except OSError:
-        return False
 
 
 def _wait(predicate, timeout: float, what: str) -> None:
@@ -51,17 +36,10 @@ def _wait(predicate, timeout: float, what: str) -> None:
 def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
     commands = _procfile()
     assert set(commands) == {"release", "web", "worker", "beat"}
-    db = connection.settings_dict
-    port = _free_port()
+    port = free_port()
     env = {
-        **os.environ,
+        **production_environment(database_url(), redis_url),
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-        "DJANGO_SETTINGS_MODULE": "config.settings.production",
-        "DATABASE_URL": f"postgresql://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
-        "REDIS_URL": redis_url,
-        "SECRET_KEY": "procfile-test-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "false",
         "PORT": str(port),
         "WEB_CONCURRENCY": "1",
         "WORKER_CONCURRENCY": "1",
@@ -81,7 +59,7 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
                     ["bash", "-c", f"exec {commands[name]}"], cwd=REPO, env=env,
                     start_new_session=True, stdout=out, stderr=subprocess.STDOUT,
                 )  # fmt: skip
-        _wait(lambda: _healthy(port), 60, "web")
+        _wait(lambda: answers_200(port, "/health/"), 60, "web")
         _wait(lambda: b"ready." in logs["worker"].read_bytes(), 60, "worker")
         _wait(lambda: b"beat: Starting" in logs["beat"].read_bytes(), 60, "beat")
         # Beat hands the outbox relay to the worker within its 5 s period.

@@ -15,14 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.live import free_port, production_environment
+
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _get(port: int, path: str, **headers: str) -> tuple[int, dict, dict]:
@@ -34,16 +30,10 @@ def _get(port: int, path: str, **headers: str) -> tuple[int, dict, dict]:
 
 @pytest.fixture
 def server_without_backends(tmp_path):
-    dead_db, dead_redis, port = _free_port(), _free_port(), _free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.production",
-        "DATABASE_URL": f"postgresql://postgres@127.0.0.1:{dead_db}/nothing",
-        "REDIS_URL": f"redis://127.0.0.1:{dead_redis}/0",
-        "SECRET_KEY": "outage-test-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "false",
-    }
+    dead_db, dead_redis, port = free_port(), free_port(), free_port()
+    env = production_environment(
+        f"postgresql://postgres@127.0.0.1:{dead_db}/nothing", f"redis://127.0.0.1:{dead_redis}/0"
+    )
     with (tmp_path / "web.log").open("wb") as log:
         web = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}",

@@ -7,11 +7,9 @@ schemathesis.toml, with its reasons."""
 
 from __future__ import annotations
 
-import http.client
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -23,10 +21,10 @@ import pytest
 import redis
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection
 
 from clubs.demo import demo_load
 from clubs.services import api_token_create
+from tests.live import answers_200, database_url, free_port, production_environment
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
@@ -36,21 +34,6 @@ SEED = int(os.environ.get("SCHEMA_SEED", "20261125"))
 REDIS_DB = 12  # the server's own Redis database: its throttles and queued tasks, flushed
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _serving(port: int) -> bool:
-    try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-        conn.request("GET", "/api/schema/")
-        return conn.getresponse().status == 200
-    except OSError:
-        return False
 
 
 def _redis_url(db: int) -> str:
@@ -65,19 +48,8 @@ def server(postgres_tx, redis_url, tmp_path):
     _, key = api_token_create(user=owner, name="schema check")
     server_redis = _redis_url(REDIS_DB)
     redis.Redis.from_url(server_redis).flushdb()
-    db = connection.settings_dict
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.production",
-        "DATABASE_URL": (
-            f"postgresql://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
-        ),
-        "REDIS_URL": server_redis,
-        "SECRET_KEY": "schema-test-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "false",
-    }
+    port = free_port()
+    env = production_environment(database_url(), server_redis)
     with (tmp_path / "web.log").open("wb") as log:
         web = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}",
@@ -86,7 +58,7 @@ def server(postgres_tx, redis_url, tmp_path):
         )  # fmt: skip
     try:
         deadline = time.monotonic() + 60
-        while not _serving(port):
+        while not answers_200(port, "/api/schema/"):
             assert web.poll() is None, (tmp_path / "web.log").read_text()
             assert time.monotonic() < deadline, "gunicorn did not start"
             time.sleep(0.2)
