@@ -24,7 +24,7 @@ IDEMPOTENCY_KEY_PARAMETER = {
     "required": False,
     "description": "A repeat with the same key and body gets the first answer again (a 2xx is "
     "kept for 24 hours); the same key with a different body answers 422; while the first is "
-    "still running, 409 with Retry-After.",
+    "still running, 409 with Retry-After. A key is the caller's own, for this endpoint only.",
     "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": r"\S"},
 }
 
