@@ -82,6 +82,9 @@ def int_query_parameter(
     return OpenApiParameter(name, {"type": "integer", "minimum": low, "maximum": high}, **kwargs)
 
 
+# The bounds of a paged read, checked by config.pagination.page_value.
+PAGE_RANGES = {"limit": (1, PAGE_LIMIT_MAX), "offset": (0, INT32_MAX)}
+
 PAGE_PARAMETERS = [
     int_query_parameter(
         "limit", low=1, high=PAGE_LIMIT_MAX, default=PAGE_LIMIT_DEFAULT,
@@ -91,7 +94,7 @@ PAGE_PARAMETERS = [
 ]  # fmt: skip
 
 
-# No NUL anywhere in a JSON body (config.middleware refuses it), and DRF's text fields trim the
+# No NUL in what a body stores (config.api_input refuses it), and DRF's text fields trim the
 # text (Python's whitespace) before refusing a blank one: said as patterns without look-ahead.
 # (They also refuse lone surrogates, which no regex engine of the schema's readers can name.)
 _CHAR = "[^\\u0000]"

@@ -8,8 +8,16 @@ from typing import Any
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 
-from config.fields import INT32_MAX, query_int
+from config.fields import query_int
 from config.openapi import PAGE_LIMIT_MAX as MAX_LIMIT
+from config.openapi import PAGE_RANGES
+
+
+def page_value(query_params: Any, name: str, default: int) -> int:
+    """``limit`` or ``offset`` of a paged read, within its range (``default`` when absent);
+    ``ValueError`` naming the parameter otherwise."""
+    low, high = PAGE_RANGES[name]
+    return query_int(query_params.get(name), name=name, low=low, high=high, default=default)
 
 
 class StrictLimitOffsetPagination(LimitOffsetPagination):
@@ -17,23 +25,20 @@ class StrictLimitOffsetPagination(LimitOffsetPagination):
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)
-        ranges = {self.limit_query_param: (1, MAX_LIMIT), self.offset_query_param: (0, INT32_MAX)}
         for parameter in parameters:
-            low, high = ranges[parameter["name"]]
+            low, high = PAGE_RANGES[parameter["name"]]
             parameter["schema"].update(minimum=low, maximum=high)
         return parameters
 
     def get_limit(self, request: Any) -> int:
-        return self._param(request, self.limit_query_param, 1, MAX_LIMIT, self.default_limit)
+        return self._param(request, self.limit_query_param, self.default_limit)
 
     def get_offset(self, request: Any) -> int:
-        return self._param(request, self.offset_query_param, 0, INT32_MAX, 0)
+        return self._param(request, self.offset_query_param, 0)
 
     @staticmethod
-    def _param(request: Any, name: str, low: int, high: int, default: int) -> int:
+    def _param(request: Any, name: str, default: int) -> int:
         try:
-            return query_int(
-                request.query_params.get(name), name=name, low=low, high=high, default=default
-            )
+            return page_value(request.query_params, name, default)
         except ValueError as exc:
             raise ValidationError({name: [str(exc).split(": ", 1)[1]]}) from None

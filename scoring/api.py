@@ -17,8 +17,9 @@ from clubs.models import Player, Role
 from clubs.permissions import ClubScopedAPIView
 from config.api_input import input_valid
 from config.errors import InvalidInput, NotFoundError
-from config.fields import ID_MAX, INT32_MAX, query_bool, query_int
-from config.openapi import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_PARAMETERS, int_query_parameter
+from config.fields import ID_MAX, query_bool, query_int
+from config.openapi import PAGE_LIMIT_DEFAULT, PAGE_PARAMETERS, int_query_parameter
+from config.pagination import page_value
 from rules.ratings import FAMILIES
 from scoring import figures, ratings, selectors, services, standings
 from scoring.formats import FORMAT_ORDER
@@ -676,16 +677,8 @@ def _int_param(request: Request, name: str, default: int | None = None) -> int |
 def _page_params(request: Request) -> tuple[int, int]:
     """``limit`` (1 to 500, 50 unless given) and ``offset`` of a paged read; 400 otherwise."""
     try:
-        limit = query_int(
-            request.query_params.get("limit"),
-            name="limit",
-            low=1,
-            high=PAGE_LIMIT_MAX,
-            default=PAGE_LIMIT_DEFAULT,
-        )
-        offset = query_int(
-            request.query_params.get("offset"), name="offset", low=0, high=INT32_MAX, default=0
-        )
+        limit = page_value(request.query_params, "limit", PAGE_LIMIT_DEFAULT)
+        offset = page_value(request.query_params, "offset", 0)
     except ValueError as exc:
         raise InvalidInput(str(exc), details={str(exc).split(":")[0]: str(exc)}) from None
     return limit, offset
