@@ -26,6 +26,7 @@ from django.db.models import Sum
 
 from clubs.services import api_token_create
 from scoring.models import Deal, LedgerEntry, Posting, Submission
+from tests.live import database_url, free_port, production_environment
 from tests.scoring.conftest import make_night
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,12 +37,6 @@ OUTAGE_SECONDS = 15
 PACE_SECONDS = 1.2  # between one client's deals: the 40 deals span the outage
 
 pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.postgres]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _redis(log: Path) -> subprocess.Popen[bytes]:
@@ -92,17 +87,9 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def _environment() -> dict[str, str]:
-    db = connection.settings_dict
     return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.production",
-        "DATABASE_URL": (
-            f"postgresql://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
-        ),
-        "REDIS_URL": f"redis://127.0.0.1:{REDIS_PORT}/0",
-        "SECRET_KEY": "outage-test-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+        **production_environment(database_url(), f"redis://127.0.0.1:{REDIS_PORT}/0"),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SECURE_SSL_REDIRECT": "false",
         "LOG_LEVEL": "INFO",
     }
 
@@ -160,7 +147,7 @@ def test_broker_killed_for_15_s_under_40_submits_counts_each_deal_once(
         return json.dumps({"wild": "QH", "results": night.results(**lines)}).encode()
 
     env = _environment()
-    port = _free_port()
+    port = free_port()
     redis = _redis(tmp_path / "redis.log")
     web = _start(
         [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}",
