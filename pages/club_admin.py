@@ -20,7 +20,7 @@ from clubs.models import Role
 from clubs.pages import GET, club_for_page, club_url, form_post, found
 from config.errors import InvalidInput, ServiceError
 from pages.views import _settings_page, club_home_page, player_page_view
-from rules.deal import outcome_options
+from rules.indian.deal import outcome_options
 from scoring import services as scoring_services
 from scoring.presets import game_rules_from
 from tournaments import services as tournament_services

@@ -11,7 +11,7 @@ from typing import Any
 from django import forms
 
 from config.fields import INT32_MAX, id_form_field
-from rules.deal import OutcomeOption
+from rules.indian.deal import OutcomeOption
 
 #: Outcomes as tables show them, short enough for a phone.
 OUTCOME_WORDS = {

@@ -5,8 +5,8 @@
 overrides the documented default:
 
 - ``indian``: the fields of ``rules.indian.preset.IndianPreset`` (drops, cap, decks, ...);
-- ``pool``: ``limit`` (101, 201, 61) and any field of ``rules.pool.PoolRules``;
-- ``deals``: ``deals`` (2, 3, 6, ...) and any field of ``rules.deals.DealsRules``;
+- ``pool``: ``limit`` (101, 201, 61) and any field of ``rules.indian.pool.PoolRules``;
+- ``deals``: ``deals`` (2, 3, 6, ...) and any field of ``rules.indian.deals.DealsRules``;
 - ``rummikub``: ``base`` (a preset name of ``rules.rummikub.preset``) and any of its fields;
 - ``match`` (Rummikub): ``games`` and/or ``target_score`` that end a match;
 - ``fee``: ``{"kind": "none" | "percent" | "flat", "percent": "10", "flat_minor": 500}``;
@@ -23,12 +23,12 @@ from decimal import InvalidOperation
 from typing import Any, TypeVar, cast
 
 from config.errors import InvalidInput
-from rules.deals import DealsRules
 from rules.errors import RuleViolation
 from rules.indian.cards import format_card, parse_card, parse_wild
+from rules.indian.deals import DealsRules
+from rules.indian.pool import PoolRules
 from rules.indian.preset import IndianPreset
 from rules.money import FeePolicy
-from rules.pool import PoolRules
 from rules.rummikub.preset import RummikubPreset
 
 #: The sections every preset may have, whatever its format (each format adds its own).

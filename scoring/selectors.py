@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
-from rules.deal import OutcomeOption
 from rules.errors import RuleViolation
+from rules.indian.deal import OutcomeOption
 from scoring.formats import FORMAT_ORDER, Ending, GameState, handler_for
 from scoring.formats.base import ENTRY_KINDS_AT_END
 from scoring.models import (

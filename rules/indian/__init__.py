@@ -35,6 +35,11 @@ Deal outcomes (``preset``, ``outcomes``)
     ``wrong_show``, ``late_declare``, ``valid_not_declared``, ``deal_show``), ``parse_outcome``,
     ``deal_points(outcome, preset, hand=None) -> int``.
 
+Deals and formats (imported from their modules, not from ``rules.indian``)
+    ``deal``: one deal as entered, checked and scored (``evaluate_indian_deal``,
+    ``outcome_options``); ``points``: the money of a points-rummy deal; ``pool``: pool rummy's
+    elimination, rejoin and split; ``deals``: deals rummy's chips.
+
 Batch contract
     ``rules.indian.evaluate.evaluate(obj) -> dict``: one JSON request in, one answer out (used by
     ``rules.evaluate.evaluate_request`` and ``manage.py evaluate_hands``).

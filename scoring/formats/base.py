@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from config.errors import Conflict
-from rules.deal import DealEvaluation, OutcomeOption
+from rules.indian.deal import DealEvaluation, OutcomeOption
 from scoring.formats.reads import seated_for_deal
 from scoring.ledger import Line
 from scoring.models import Deal, Game, LedgerEntry, Quantity, Submission

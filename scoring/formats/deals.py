@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from config.errors import Conflict
-from rules import deals as deals_rules
+from rules.indian import deals as deals_rules
 from rules.indian.preset import IndianPreset
 from rules.money import prize_pool
 from rules.ranking import competition_ranks

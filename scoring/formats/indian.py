@@ -1,11 +1,11 @@
 """What the three Indian rummy formats (points, pool, deals) share: the outcomes a deal may have
-and how a deal is checked and scored, both from the rules engine (``rules/deal.py``)."""
+and how a deal is checked and scored, both from the rules engine (``rules/indian/deal.py``)."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rules.deal import (
+from rules.indian.deal import (
     DealEvaluation,
     OutcomeOption,
     PlayerEntry,

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from config.errors import Conflict
+from rules.indian.points import points_deal
 from rules.indian.preset import IndianPreset
-from rules.points import points_deal
 from rules.ranking import competition_ranks
 from scoring.formats.base import (
     MONEY,

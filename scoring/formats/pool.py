@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from config.errors import Conflict
-from rules import pool as pool_rules
 from rules.errors import RuleViolation
+from rules.indian import pool as pool_rules
 from rules.indian.preset import IndianPreset
 from rules.money import prize_pool
 from scoring.formats.base import (

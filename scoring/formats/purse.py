@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from config.errors import Conflict
-from rules.deal import OutcomeOption
+from rules.indian.deal import OutcomeOption
 from rules.money import require_int
 from scoring.formats.base import (
     MONEY,

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from config.errors import Conflict
-from rules.deal import DealEvaluation, OutcomeOption, PlayerScore, Reason
 from rules.errors import RuleViolation
+from rules.indian.deal import DealEvaluation, OutcomeOption, PlayerScore, Reason
 from rules.ranking import competition_ranks
 from rules.rummikub import game_scores, international_scores, match_leaders, settle_session
 from rules.rummikub.preset import preset_for

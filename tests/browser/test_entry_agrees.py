@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from rules.deal import outcome_options
+from rules.indian.deal import outcome_options
 from scoring.models import Deal, RulePreset
 from scoring.presets import game_rules
 from tests.browser.conftest import PHONE, shoot

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.test import TestCase
 
 from config.errors import Conflict
-from rules.deal import outcome_options
+from rules.indian.deal import outcome_options
 from scoring import figures, selectors, services
 from scoring.formats import HANDLERS, GameEnd, handler_for
 from scoring.lifecycle import game_finished, game_finishing_order

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.deals import DealsRules, chip_transfer, deals_standing, starting_chips
 from rules.errors import RuleViolation
+from rules.indian.deals import DealsRules, chip_transfer, deals_standing, starting_chips
 from rules.money import FeePolicy, prize_pool
 
 

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.errors import RuleViolation
+from rules.indian.points import FULL_COUNT, points_deal
 from rules.money import FeePolicy
-from rules.points import FULL_COUNT, points_deal
 
 SEED_LOSERS = {"P2": 45, "P3": 78, "P4": 23, "P5": 20, "P6": 40}
 

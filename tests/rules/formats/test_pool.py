@@ -9,9 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.errors import RuleViolation
-from rules.indian.preset import IndianPreset
-from rules.money import FeePolicy, prize_pool
-from rules.pool import (
+from rules.indian.pool import (
     PoolRules,
     drops_remaining,
     is_eliminated,
@@ -20,6 +18,8 @@ from rules.pool import (
     split_equal,
     split_options,
 )
+from rules.indian.preset import IndianPreset
+from rules.money import FeePolicy, prize_pool
 
 P101 = PoolRules.pool_101()
 P201 = PoolRules.pool_201()
