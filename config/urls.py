@@ -10,7 +10,7 @@ from pages.invitations import invitation_page
 
 api_v1 = [
     path("", include("clubs.urls")),
-    path("", include("rules.urls")),
+    path("", include("rules.web.urls")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
     path("", include("webhooks.urls")),

@@ -1,4 +1,4 @@
-"""The rules engine: pure Python, no Django in its engine modules.
+"""The rules engine: pure Python, no Django in any module of this package except the adapters.
 
-The Django parts of this app (``apps``, ``api``, ``serializers``, ``urls``, ``management``) only
-adapt the engine to the command line and HTTP."""
+The adapters only connect the engine to Django: ``apps`` (the app's registration),
+``management`` (the command line) and ``web`` (HTTP)."""

@@ -54,7 +54,7 @@ def test_anonymous_evaluation_is_throttled_by_hands_not_calls(client, db, settin
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {"anon_evaluate": "10/min"},
     }
-    from rules import api as rules_api
+    from rules.web import api as rules_api
 
     rules_api.AnonEvaluateThrottle.THROTTLE_RATES = {"anon_evaluate": "10/min"}
     cache.clear()

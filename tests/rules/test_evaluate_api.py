@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from rules.api import MAX_BATCH, AnonEvaluateThrottle
+from rules.web.api import MAX_BATCH, AnonEvaluateThrottle
 
 URL = "/api/v1/rules/evaluate/"
 

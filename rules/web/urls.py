@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rules import api
+from rules.web import api
 
 app_name = "rules"
 
