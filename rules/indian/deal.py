@@ -159,11 +159,36 @@ class DealEvaluation(Generic[K]):
 
 @dataclass
 class _Line(Generic[K]):
+    """One seated player's line while the deal is read: its outcome and cards once understood."""
+
     entry: PlayerEntry[K]
     name: str
     outcome: Outcome | None = None
     hand_cards: list[Card] | None = None
     groups: list[list[Card]] | None = None
+
+    @property
+    def outcome_code(self) -> str:
+        """The outcome as entered (``loser`` for the engine's ``hand``)."""
+        assert self.outcome is not None
+        return _ENGINE_TO_NAME[self.outcome]
+
+
+@dataclass
+class _Refusals(Generic[K]):
+    """The reasons found so far: every check adds its own and the reading goes on, so that every
+    problem is reported, not just the first."""
+
+    reasons: list[Reason[K]] = field(default_factory=list)
+
+    def add(
+        self, player: K | None, code: str, message: str, token: object = None, **details: Any
+    ) -> None:
+        shown = None if token is None else token_text(token)
+        self.reasons.append(Reason(player, code, message, shown, details))
+
+    def refused(self) -> DealEvaluation[K]:
+        return DealEvaluation((), tuple(self.reasons), None)
 
 
 def _describe(cards: Sequence[int]) -> str:
@@ -209,23 +234,39 @@ def evaluate_indian_deal(
 ) -> DealEvaluation[K]:
     """Check a deal and score it. ``expected`` maps each player who must appear (in seat order)
     to the name used in reasons. Every problem found is reported, not just the first."""
-    reasons: list[Reason[K]] = []
+    refusals: _Refusals[K] = _Refusals()
+    lines = _seated_lines(entries, expected, refusals)
+    if _read_outcomes(lines, preset, refusals):  # an unknown outcome may be the missing winner
+        _check_one_winner(lines, refusals)
+    wild_rank, cut = _read_wild(wild, lines, refusals)
+    for line in lines:
+        _read_hand(line, refusals)
+    _check_copies(lines, preset.decks, cut, refusals)
+    if refusals.reasons:
+        return refusals.refused()
+    assert wild_rank is not None or all(line.hand_cards is None for line in lines)
 
-    def refuse(
-        player: K | None, code: str, message: str, token: object = None, **details: Any
-    ) -> None:
-        shown = None if token is None else token_text(token)
-        reasons.append(Reason(player, code, message, shown, details))
+    scored = [_score_line(line, wild_rank, preset, refusals) for line in lines]
+    if refusals.reasons:
+        return refusals.refused()
+    winner = next(line.entry.player for line in lines if line.outcome is Outcome.WINNER)
+    order = {player: index for index, player in enumerate(expected)}
+    scores = sorted((score for score in scored if score is not None), key=lambda s: order[s.player])
+    return DealEvaluation(tuple(scores), (), winner)
 
-    def name_of(player: K) -> str:
-        return expected.get(player, str(player))
 
-    # Who is here.
+# Reading the deal: who is here, their outcomes, the wild card, the cards.
+
+
+def _seated_lines(
+    entries: Sequence[PlayerEntry[K]], expected: Mapping[K, str], refusals: _Refusals[K]
+) -> list[_Line[K]]:
+    """One line per expected player entered once; refuses strangers, repeats and absentees."""
     lines: list[_Line[K]] = []
     seen: set[K] = set()
     for entry in entries:
         if entry.player not in expected:
-            refuse(
+            refusals.add(
                 entry.player,
                 "not_seated",
                 f"player {entry.player!r} has no seat in this deal",
@@ -233,21 +274,29 @@ def evaluate_indian_deal(
             )
             continue
         if entry.player in seen:
-            refuse(entry.player, "duplicate_player", f"{name_of(entry.player)} is entered twice")
+            refusals.add(
+                entry.player, "duplicate_player", f"{expected[entry.player]} is entered twice"
+            )
             continue
         seen.add(entry.player)
-        lines.append(_Line(entry, name_of(entry.player)))
+        lines.append(_Line(entry, expected[entry.player]))
     for player, name in expected.items():
         if player not in seen:
-            refuse(player, "missing_player", f"{name} has no result in this deal")
+            refusals.add(player, "missing_player", f"{name} has no result in this deal")
+    return lines
 
-    # Outcomes.
+
+def _read_outcomes(lines: list[_Line[K]], preset: IndianPreset, refusals: _Refusals[K]) -> bool:
+    """Each line's outcome, refusing one unknown or not offered under ``preset``. True when every
+    outcome is known (offered or not)."""
     offered = {option.code for option in outcome_options(preset)}
+    all_known = True
     for line in lines:
         raw = line.entry.outcome
         outcome = OUTCOME_NAMES.get(raw) if isinstance(raw, str) else None
         if outcome is None:
-            refuse(
+            all_known = False
+            refusals.add(
                 line.entry.player,
                 "bad_outcome",
                 f"{line.name}: unknown outcome {token_text(raw)!r}; use one of "
@@ -256,84 +305,97 @@ def evaluate_indian_deal(
             )
         elif raw not in offered:
             code = "drop_not_allowed" if outcome.value.endswith("drop") else "outcome_not_allowed"
-            refuse(
+            refusals.add(
                 line.entry.player,
                 code,
                 f"{line.name}: {str(raw).replace('_', ' ')} is not allowed in this game",
                 raw,
             )
         line.outcome = outcome
+    return all_known
+
+
+def _check_one_winner(lines: list[_Line[K]], refusals: _Refusals[K]) -> None:
     winners = [line for line in lines if line.outcome is Outcome.WINNER]
-    if len(winners) != 1 and not any(r.code == "bad_outcome" for r in reasons):
-        if winners:
-            names = ", ".join(line.name for line in winners)
-            refuse(None, "several_winners", f"a deal has one winner, not {len(winners)} ({names})")
-        else:
-            refuse(None, "no_winner", "nobody is entered as the winner")
-
-    # Cards.
-    any_cards = any(line.entry.groups is not None or line.entry.cards is not None for line in lines)
-    wild_rank: int | None = None
-    cut: int | None = None
-    if wild is None or wild == "":
-        if any_cards:
-            refuse(None, "wild_required", "give the wild joker (the cut card) to score cards")
+    if len(winners) == 1:
+        return
+    if winners:
+        names = ", ".join(line.name for line in winners)
+        refusals.add(
+            None, "several_winners", f"a deal has one winner, not {len(winners)} ({names})"
+        )
     else:
-        try:
-            wild_rank = parse_wild(wild)
-        except RuleViolation as exc:
-            refuse(None, exc.code, exc.message, exc.token)
-        else:
-            try:
-                cut = parse_card(wild)
-            except RuleViolation:
-                cut = None  # only the rank is known
+        refusals.add(None, "no_winner", "nobody is entered as the winner")
 
-    for line in lines:
-        entry = line.entry
-        player = entry.player
-        if entry.groups is not None and entry.cards is not None:
-            refuse(player, "conflicting_fields", f"{line.name}: give groups or cards, not both")
-            continue
-        try:
-            if entry.groups is not None:
-                if not isinstance(entry.groups, list) or not all(
-                    isinstance(group, list) for group in entry.groups
-                ):
-                    refuse(player, "bad_groups", f"{line.name}: groups must be lists of cards")
-                    continue
-                line.groups = parse_groups(entry.groups)
-                line.hand_cards = [card for group in line.groups for card in group]
-            elif entry.cards is not None:
-                if not isinstance(entry.cards, list):
-                    refuse(player, "bad_cards", f"{line.name}: cards must be a list")
-                    continue
-                line.hand_cards = parse_cards(entry.cards)
-        except RuleViolation as exc:
-            refuse(player, exc.code, f"{line.name}: {exc.message}", exc.token, **exc.details)
-            continue
-        if line.hand_cards is not None and len(line.hand_cards) != HAND_SIZE:
-            refuse(
-                player,
-                "wrong_card_count",
-                f"{line.name}: a hand has {HAND_SIZE} cards, not {len(line.hand_cards)}",
-                None,
-                count=len(line.hand_cards),
-            )
-            line.hand_cards = line.groups = None
 
+def _read_wild(
+    wild: object, lines: list[_Line[K]], refusals: _Refusals[K]
+) -> tuple[int | None, int | None]:
+    """The wild rank and, when the cut card itself is given, that card (it takes one copy). The
+    wild is needed only when some line gives cards."""
+    if wild is None or wild == "":
+        if any(line.entry.groups is not None or line.entry.cards is not None for line in lines):
+            refusals.add(None, "wild_required", "give the wild joker (the cut card) to score cards")
+        return None, None
+    try:
+        wild_rank = parse_wild(wild)
+    except RuleViolation as exc:
+        refusals.add(None, exc.code, exc.message, exc.token)
+        return None, None
+    try:
+        return wild_rank, parse_card(wild)
+    except RuleViolation:
+        return wild_rank, None  # only the rank is known
+
+
+def _read_hand(line: _Line[K], refusals: _Refusals[K]) -> None:
+    """The line's cards, grouped or not, when given: real cards, thirteen of them."""
+    entry, player = line.entry, line.entry.player
+    if entry.groups is not None and entry.cards is not None:
+        refusals.add(player, "conflicting_fields", f"{line.name}: give groups or cards, not both")
+        return
+    try:
+        if entry.groups is not None:
+            if not isinstance(entry.groups, list) or not all(
+                isinstance(group, list) for group in entry.groups
+            ):
+                refusals.add(player, "bad_groups", f"{line.name}: groups must be lists of cards")
+                return
+            line.groups = parse_groups(entry.groups)
+            line.hand_cards = [card for group in line.groups for card in group]
+        elif entry.cards is not None:
+            if not isinstance(entry.cards, list):
+                refusals.add(player, "bad_cards", f"{line.name}: cards must be a list")
+                return
+            line.hand_cards = parse_cards(entry.cards)
+    except RuleViolation as exc:
+        refusals.add(player, exc.code, f"{line.name}: {exc.message}", exc.token, **exc.details)
+        return
+    if line.hand_cards is not None and len(line.hand_cards) != HAND_SIZE:
+        refusals.add(
+            player,
+            "wrong_card_count",
+            f"{line.name}: a hand has {HAND_SIZE} cards, not {len(line.hand_cards)}",
+            None,
+            count=len(line.hand_cards),
+        )
+        line.hand_cards = line.groups = None
+
+
+def _check_copies(
+    lines: list[_Line[K]], decks: int, cut: int | None, refusals: _Refusals[K]
+) -> None:
+    """No card more often across the deal's hands (and the cut card) than the decks hold."""
     with_cards = [line for line in lines if line.hand_cards is not None]
     try:
         check_deal_copies(
-            [line.hand_cards for line in with_cards if line.hand_cards is not None],
-            preset.decks,
-            cut,
+            [line.hand_cards for line in with_cards if line.hand_cards is not None], decks, cut
         )
     except RuleViolation as exc:
         hand_index = exc.details.get("hand")
         who = with_cards[hand_index] if isinstance(hand_index, int) else None
         where = f" ({who.name}'s hand)" if who is not None else " (the cut card)"
-        refuse(
+        refusals.add(
             who.entry.player if who is not None else None,
             exc.code,
             exc.message + where,
@@ -341,131 +403,160 @@ def evaluate_indian_deal(
             card=exc.details.get("card"),
         )
 
-    if reasons:
-        return DealEvaluation((), tuple(reasons), None)
-    assert wild_rank is not None or not with_cards
 
-    # Points.
-    scores: list[PlayerScore[K]] = []
+# Scoring a coherent deal: each line by its outcome.
 
-    def score_points(
-        line: _Line[K],
-        hand: HandResult | None,
-        points: int,
-        basis: str,
-        mismatch: str,
-        **details: Any,
-    ) -> None:
-        """Score ``points`` for the line, unless the points entered say otherwise."""
-        entered = line.entry.points
-        if entered is not None and entered != points:
-            refuse(line.entry.player, "points_mismatch", mismatch, entered, **details)
-            return
-        assert line.outcome is not None
-        scores.append(
-            PlayerScore(line.entry.player, _ENGINE_TO_NAME[line.outcome], points, hand, basis)
+
+def _score_line(
+    line: _Line[K], wild_rank: int | None, preset: IndianPreset, refusals: _Refusals[K]
+) -> PlayerScore[K] | None:
+    """The line's score, or ``None`` when its points cannot be accepted (refused)."""
+    hand, basis = _hand_of(line, wild_rank, preset)
+    entered = _whole(line.entry.points)
+    if line.entry.points is not None and entered is None:
+        refusals.add(
+            line.entry.player,
+            "bad_points",
+            f"{line.name}: points must be a whole number",
+            line.entry.points,
         )
+        return None
+    outcome = line.outcome
+    if outcome is Outcome.WINNER:
+        return _score_winner(line, hand, basis, entered, preset, refusals)
+    if outcome in (Outcome.HAND, Outcome.DEAL_SHOW, Outcome.VALID_NOT_DECLARED):
+        if hand is not None:
+            return _score_counted_hand(line, hand, basis, entered, preset, refusals)
+        return _score_entered_points(line, entered, preset, refusals)
+    # Drops, missed turns, wrong show, late declaration: the preset fixes the points.
+    assert outcome is not None
+    points = deal_points(outcome, preset, hand)
+    mismatch = (
+        f"{line.name}: a {line.outcome_code.replace('_', ' ')} scores {points}, not {entered}"
+    )
+    return _agreed_score(line, hand, points, "fixed", entered, mismatch, refusals, expected=points)
 
-    for line in lines:
-        entry, outcome = line.entry, line.outcome
-        assert outcome is not None
-        player = entry.player
-        hand: HandResult | None = None
-        if line.hand_cards is not None and wild_rank is not None:
-            if line.groups is not None:
-                hand = score_groups(line.groups, wild_rank, preset)
-                basis = "grouped"
-            else:
-                hand = arrange(line.hand_cards, wild_rank, preset)
-                basis = "arranged"
-        entered = entry.points
-        if entered is not None and _whole(entered) is None:
-            refuse(player, "bad_points", f"{line.name}: points must be a whole number", entered)
-            continue
 
-        name = _ENGINE_TO_NAME[outcome]
-        if outcome is Outcome.WINNER:
-            if hand is not None and not hand.valid:
-                code, why, details = _declaration_problem(hand)
-                refuse(
-                    player,
-                    code,
-                    f"{line.name} is entered as the winner but the cards are not a valid "
-                    f"declaration: {why}",
-                    None,
-                    **details,
-                )
-                continue
-            if entered not in (None, preset.winner):
-                refuse(
-                    player,
-                    "bad_points",
-                    f"{line.name}: the winner scores {preset.winner}, not {entered}",
-                    entered,
-                )
-                continue
-            scores.append(
-                PlayerScore(player, name, preset.winner, hand, basis if hand else "fixed")
-            )
-            continue
+def _hand_of(
+    line: _Line[K], wild_rank: int | None, preset: IndianPreset
+) -> tuple[HandResult | None, str]:
+    """The line's hand scored as grouped, or by its best arrangement, with that basis; no hand
+    (basis ``fixed``) when no cards were given."""
+    if line.hand_cards is None or wild_rank is None:
+        return None, "fixed"
+    if line.groups is not None:
+        return score_groups(line.groups, wild_rank, preset), "grouped"
+    return arrange(line.hand_cards, wild_rank, preset), "arranged"
 
-        if outcome in (Outcome.HAND, Outcome.DEAL_SHOW, Outcome.VALID_NOT_DECLARED):
-            if hand is not None:
-                if outcome is Outcome.HAND and hand.valid:
-                    refuse(
-                        player,
-                        "valid_hand_not_declared",
-                        f"{line.name}'s cards form a valid declaration: enter them as "
-                        f"valid_not_declared ({preset.valid_not_declared} points)",
-                    )
-                    continue
-                if outcome is Outcome.VALID_NOT_DECLARED and not hand.valid:
-                    code, why, details = _declaration_problem(hand)
-                    refuse(
-                        player,
-                        "not_a_valid_hand",
-                        f"{line.name} is entered as valid but not declared, but {why}",
-                        None,
-                        **details,
-                    )
-                    continue
-                points = deal_points(outcome, preset, hand)
-                mismatch = f"{line.name}: {entered} points entered, the cards count {points}"
-                score_points(line, hand, points, basis, mismatch, counted=points)
-                continue
-            if entered is None and outcome is Outcome.VALID_NOT_DECLARED:
-                scores.append(PlayerScore(player, name, preset.valid_not_declared, None, "fixed"))
-                continue
-            if entered is None:
-                refuse(player, "points_required", f"{line.name}: give the cards or the points")
-                continue
-            low, high = {
-                Outcome.HAND: (0, preset.cap),
-                Outcome.DEAL_SHOW: (preset.deal_show_min, preset.deal_show_max),
-                Outcome.VALID_NOT_DECLARED: (preset.valid_not_declared, preset.valid_not_declared),
-            }[outcome]
-            points = int(entered)  # type: ignore[call-overload]
-            if not low <= points <= high:
-                refuse(
-                    player,
-                    "points_out_of_range",
-                    f"{line.name}: a {name.replace('_', ' ')} scores {low} to {high}, not {points}"
-                    if low != high
-                    else f"{line.name}: a {name.replace('_', ' ')} scores {low}, not {points}",
-                    entered,
-                )
-                continue
-            scores.append(PlayerScore(player, name, points, None, "entered"))
-            continue
 
-        # Drops, missed turns, wrong show, late declaration: the preset fixes the points.
-        points = deal_points(outcome, preset, hand)
-        mismatch = f"{line.name}: a {name.replace('_', ' ')} scores {points}, not {entered}"
-        score_points(line, hand, points, "fixed", mismatch, expected=points)
+def _score_winner(
+    line: _Line[K],
+    hand: HandResult | None,
+    basis: str,
+    entered: int | None,
+    preset: IndianPreset,
+    refusals: _Refusals[K],
+) -> PlayerScore[K] | None:
+    player = line.entry.player
+    if hand is not None and not hand.valid:
+        code, why, details = _declaration_problem(hand)
+        refusals.add(
+            player,
+            code,
+            f"{line.name} is entered as the winner but the cards are not a valid "
+            f"declaration: {why}",
+            None,
+            **details,
+        )
+        return None
+    if entered not in (None, preset.winner):
+        refusals.add(
+            player,
+            "bad_points",
+            f"{line.name}: the winner scores {preset.winner}, not {entered}",
+            entered,
+        )
+        return None
+    return PlayerScore(player, line.outcome_code, preset.winner, hand, basis)
 
-    if reasons:
-        return DealEvaluation((), tuple(reasons), None)
-    winner = next(line.entry.player for line in lines if line.outcome is Outcome.WINNER)
-    order = {player: index for index, player in enumerate(expected)}
-    scores.sort(key=lambda score: order[score.player])
-    return DealEvaluation(tuple(scores), (), winner)
+
+def _score_counted_hand(
+    line: _Line[K],
+    hand: HandResult,
+    basis: str,
+    entered: int | None,
+    preset: IndianPreset,
+    refusals: _Refusals[K],
+) -> PlayerScore[K] | None:
+    """A loser, a deal show or a valid hand not declared, with cards: the cards count."""
+    outcome = line.outcome
+    assert outcome is not None
+    if outcome is Outcome.HAND and hand.valid:
+        refusals.add(
+            line.entry.player,
+            "valid_hand_not_declared",
+            f"{line.name}'s cards form a valid declaration: enter them as "
+            f"valid_not_declared ({preset.valid_not_declared} points)",
+        )
+        return None
+    if outcome is Outcome.VALID_NOT_DECLARED and not hand.valid:
+        _, why, details = _declaration_problem(hand)
+        refusals.add(
+            line.entry.player,
+            "not_a_valid_hand",
+            f"{line.name} is entered as valid but not declared, but {why}",
+            None,
+            **details,
+        )
+        return None
+    points = deal_points(outcome, preset, hand)
+    mismatch = f"{line.name}: {entered} points entered, the cards count {points}"
+    return _agreed_score(line, hand, points, basis, entered, mismatch, refusals, counted=points)
+
+
+def _score_entered_points(
+    line: _Line[K], entered: int | None, preset: IndianPreset, refusals: _Refusals[K]
+) -> PlayerScore[K] | None:
+    """A loser, a deal show or a valid hand not declared, without cards: the points entered,
+    within the outcome's range (a valid hand not declared may leave them to the preset)."""
+    outcome, name, player = line.outcome, line.outcome_code, line.entry.player
+    assert outcome is not None
+    if entered is None and outcome is Outcome.VALID_NOT_DECLARED:
+        return PlayerScore(player, name, preset.valid_not_declared, None, "fixed")
+    if entered is None:
+        refusals.add(player, "points_required", f"{line.name}: give the cards or the points")
+        return None
+    low, high = {
+        Outcome.HAND: (0, preset.cap),
+        Outcome.DEAL_SHOW: (preset.deal_show_min, preset.deal_show_max),
+        Outcome.VALID_NOT_DECLARED: (preset.valid_not_declared, preset.valid_not_declared),
+    }[outcome]
+    points = int(entered)
+    if not low <= points <= high:
+        refusals.add(
+            player,
+            "points_out_of_range",
+            f"{line.name}: a {name.replace('_', ' ')} scores {low} to {high}, not {points}"
+            if low != high
+            else f"{line.name}: a {name.replace('_', ' ')} scores {low}, not {points}",
+            entered,
+        )
+        return None
+    return PlayerScore(player, name, points, None, "entered")
+
+
+def _agreed_score(
+    line: _Line[K],
+    hand: HandResult | None,
+    points: int,
+    basis: str,
+    entered: int | None,
+    mismatch: str,
+    refusals: _Refusals[K],
+    **details: Any,
+) -> PlayerScore[K] | None:
+    """Score ``points`` for the line, unless the points entered say otherwise (``mismatch``)."""
+    if entered is not None and entered != points:
+        refusals.add(line.entry.player, "points_mismatch", mismatch, entered, **details)
+        return None
+    return PlayerScore(line.entry.player, line.outcome_code, points, hand, basis)
