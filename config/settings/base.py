@@ -229,7 +229,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "config.pagination.StrictLimitOffsetPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "config.exception_handler.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "anon_evaluate": env.str("THROTTLE_ANON_EVALUATE", "60/min"),
     },
