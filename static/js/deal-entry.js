@@ -420,7 +420,9 @@
     return null;
   }
 
-  /* What the server would refuse in this line, in the same order of checks (rules/deal.py). */
+  /* What the server would refuse in this line, in the order rules/deal.py checks, from the
+     outcomes the server declares and the engine's verdict on the cards (the evaluate endpoint
+     answers one hand, not a deal, so the checks across a line and a deal are made here). */
   function lineProblems(line) {
     var problems = [];
     var option = offered(line);
