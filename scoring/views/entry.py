@@ -3,7 +3,6 @@ of an existing deal (a correction), for Indian rummy hands and Rummikub racks.""
 
 from __future__ import annotations
 
-import json
 from functools import partial
 from typing import Any
 
@@ -18,33 +17,11 @@ from clubs import selectors as club_selectors
 from clubs.models import Club, Role
 from clubs.pages import club_for_page, club_url, form_post_once, found, render_club
 from scoring import selectors, services
+from scoring.entry_rules import deal_entry_rules, rack_entry_rules
 from scoring.formats import handler_for
 from scoring.forms import DealEntryForm, RummikubEntryForm, initial_for_players
 from scoring.models import Deal, Game, Submission
 from scoring.presets import game_rules
-
-
-def _entry_settings(game: Game) -> dict[str, Any]:
-    """What the entry page's script needs from the game's rules: decks (copies of each card) and
-    the outcomes a deal may have, each with the points it may score without cards and whether
-    cards given must (or must not) form a valid declaration: the same declaration the server
-    checks a result against."""
-    rules = game_rules(game.preset)
-    assert rules.indian is not None
-    return {
-        "decks": rules.indian.decks,
-        "cap": rules.indian.cap,
-        "outcomes": {
-            option.code: {
-                "low": option.low,
-                "high": option.high,
-                "cards": option.needs_cards,
-                "valid": option.valid_hand,
-            }
-            for option in selectors.deal_outcomes(game=game)
-        },
-    }
-
 
 EntryForm = DealEntryForm | RummikubEntryForm
 #: The form of each way a format's deals are entered.
@@ -85,14 +62,11 @@ def _entry_page(
         assert rules is not None
         context["variant"] = rules.variant
         context["international"] = form.international
-        context["rack_settings"] = json.dumps(
-            {
-                "joker": rules.joker_value,
-                "high": rules.high_tile_value if form.international else None,
-            }
-        )
+        context["entry_rules"] = rack_entry_rules(rules, international=form.international)
     else:
-        context["settings_json"] = json.dumps(_entry_settings(game))
+        indian = game_rules(game.preset).indian
+        assert indian is not None
+        context["entry_rules"] = deal_entry_rules(indian, selectors.deal_outcomes(game=game))
         context["evaluate_url"] = reverse("rules:evaluate")
     return render_club(request, club, handler.entry_template, context, status)
 

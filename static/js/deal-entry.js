@@ -8,24 +8,21 @@
   var form = document.getElementById("deal-form");
   if (!form) return;
 
-  var settings = JSON.parse(form.dataset.settings || "{}");
-  var decks = settings.decks || 2;
-  /* The outcomes the game's format offers, as the server declares them: the points each may
-     score without cards (low..high), whether its points follow the cards, and whether cards
-     given must (true) or must not (false) form a valid declaration. */
-  var outcomes = settings.outcomes || {};
+  /* The rules as the server gives them (scoring/entry_rules.py): the card notation the engine
+     reads, the hand size, the decks, the winner's outcome, and each outcome the game's format
+     offers: the points it may score without cards (low..high), whether its points follow the
+     cards, whether cards given must (true) or must not (false) form a valid declaration, and
+     its name for the rules engine. */
+  var rules = JSON.parse(document.getElementById("entry-rules").textContent);
+  var notation = rules.cards;
+  var decks = rules.decks;
+  var outcomes = rules.outcomes;
   var touched = false;
   var evaluateUrl = form.dataset.evaluateUrl;
   var csrf = form.querySelector("input[name=csrfmiddlewaretoken]").value;
 
-  var SUITS = [
-    ["S", "♠", "spades", false],
-    ["H", "♥", "hearts", true],
-    ["D", "♦", "diamonds", true],
-    ["C", "♣", "clubs", false]
-  ];
-  var SYMBOL_LETTER = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
-  var RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  /* How each suit is named aloud, and which are red. */
+  var SUIT_WORDS = { S: ["spades", false], H: ["hearts", true], D: ["diamonds", true], C: ["clubs", false] };
   var RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
   var KINDS = {
     pure_sequence: ["Pure sequence", "✓", "good"],
@@ -33,12 +30,6 @@
     set: ["Set", "✓", "good"],
     invalid: ["Not a valid group", "✗", "bad"]
   };
-  var OUTCOME_API = {
-    winner: "winner", loser: "hand", first_drop: "first_drop", middle_drop: "middle_drop",
-    missed_turns: "missed_turns", wrong_show: "wrong_show", late_declare: "late_declare",
-    valid_not_declared: "valid_not_declared", deal_show: "deal_show"
-  };
-  var HAND_SIZE = 13;
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -55,23 +46,23 @@
 
   /* --- cards as text ------------------------------------------------------------------------ */
 
+  /* A card by its canonical code. */
+  function cardOf(code) {
+    if (code === notation.joker) {
+      return { code: code, rank: code, symbol: "", red: false, name: "printed joker", known: true };
+    }
+    var rank = notation.deck[code][0];
+    var suit = notation.deck[code][1];
+    return {
+      code: code, rank: rank, symbol: notation.suits[suit], red: SUIT_WORDS[suit][1],
+      name: (RANK_WORDS[rank] || rank) + " of " + SUIT_WORDS[suit][0], known: true
+    };
+  }
+
   function parseCard(token) {
-    var t = String(token).trim().replace(/\uFE0F/g, "");
-    var upper = t.toUpperCase();
-    if (upper === "JK" || upper === "PJ" || upper === "JOKER") {
-      return { code: "JK", rank: "JK", symbol: "", red: false, name: "printed joker", known: true };
-    }
-    var suit = SYMBOL_LETTER[t.slice(-1)] || upper.slice(-1);
-    var rank = upper.slice(0, -1);
-    if (rank === "T") rank = "10";
-    for (var i = 0; i < SUITS.length; i++) {
-      if (SUITS[i][0] === suit && RANKS.indexOf(rank) >= 0) {
-        return {
-          code: rank + suit, rank: rank, symbol: SUITS[i][1], red: SUITS[i][3],
-          name: (RANK_WORDS[rank] || rank) + " of " + SUITS[i][2], known: true
-        };
-      }
-    }
+    var t = String(token).trim();
+    var code = notation.spellings[t.toUpperCase()];
+    if (code) return cardOf(code);
     return { code: t, rank: t, symbol: "", red: false, name: "unknown card " + t, known: false };
   }
 
@@ -105,18 +96,16 @@
   var wildInput = document.getElementById("id_wild");
   var wildShow = document.getElementById("wild-show");
 
+  /* The cut card as the engine reads it: a card, or a rank alone; the rank it makes wild. */
   function wildInfo() {
     var raw = (wildInput.value || "").trim();
     if (!raw) return null;
     var upper = raw.toUpperCase();
-    if (upper === "JK" || upper === "PJ" || upper === "JOKER") {
-      return { text: "JK", card: parseCard("JK"), rank: "A", ok: true };
-    }
-    var card = parseCard(raw);
-    if (card.known) return { text: card.code, card: card, rank: card.rank, ok: true };
-    var rank = upper === "T" ? "10" : upper;
-    if (RANKS.indexOf(rank) >= 0) return { text: rank, card: null, rank: rank, ok: true };
-    return { text: raw, card: null, rank: null, ok: false };
+    var rank = notation.wild[upper];
+    if (!rank) return { text: raw, card: null, rank: null, ok: false };
+    var code = notation.spellings[upper];
+    if (code) return { text: code, card: cardOf(code), rank: rank, ok: true };
+    return { text: rank, card: null, rank: rank, ok: true };
   }
 
   function showWild() {
@@ -131,7 +120,7 @@
       return;
     }
     if (info.card) wildShow.appendChild(cardNode(info.card));
-    var words = info.card && info.card.code === "JK"
+    var words = info.card && info.card.code === notation.joker
       ? " Printed joker cut: every ace is a joker this deal."
       : " Every " + info.rank + " is a joker this deal.";
     wildShow.appendChild(document.createTextNode(words));
@@ -209,8 +198,17 @@
     return { spots: spots, tokens: tokens };
   }
 
+  function offered(line) {
+    return outcomes[line.outcome.value];
+  }
+
+  function isWinner(line) {
+    return line.outcome.value === rules.winner;
+  }
+
+  /* Whether the line's cards must form a valid declaration. */
   function mustShow(line) {
-    return line.outcome.value === "winner" || line.outcome.value === "valid_not_declared";
+    return (offered(line) || {}).valid === true;
   }
 
   /* A loser's unmatched cards are no mistake: they are what counts. */
@@ -268,7 +266,7 @@
       bar.appendChild(el("button", { type: "button", class: "secondary small", "data-move": "remove", text: "Remove" }));
       view.appendChild(bar);
     }
-    if (!grouped && result && result.groups && n === HAND_SIZE) {
+    if (!grouped && result && result.groups && n === rules.hand_size) {
       var best = el("div", { class: "hand best" });
       result.groups.forEach(function (group) {
         var kind = kindOf(line, group.kind);
@@ -296,13 +294,13 @@
       out.appendChild(el("span", { class: "no", text: "✗ " + line.error.message }));
       return;
     }
-    if (n !== HAND_SIZE) {
-      out.appendChild(el("span", { class: "muted", text: n + " of " + HAND_SIZE + " cards" }));
+    if (n !== rules.hand_size) {
+      out.appendChild(el("span", { class: "muted", text: n + " of " + rules.hand_size + " cards" }));
       return;
     }
     var wild = wildInfo();
     if (!wild || !wild.ok) {
-      out.appendChild(el("span", { class: "muted", text: "13 cards · give the wild joker to check them" }));
+      out.appendChild(el("span", { class: "muted", text: rules.hand_size + " cards · give the wild joker to check them" }));
       return;
     }
     if (!line.result) {
@@ -311,11 +309,11 @@
     }
     var r = line.result;
     var points = " · " + r.points + " point" + (r.points === 1 ? "" : "s");
-    var outcome = line.outcome.value;
-    if (outcome === "winner" || outcome === "valid_not_declared") {
+    var valid = (offered(line) || {}).valid;
+    if (valid === true) {
       out.appendChild(el("span", { class: r.valid ? "ok" : "no", text: r.valid ? "✓ Valid declaration" : "✗ Not a valid declaration" }));
       out.appendChild(document.createTextNode(points));
-    } else if (r.valid && outcome === "loser") {
+    } else if (r.valid && valid === false) {
       out.appendChild(el("span", { class: "no", text: "✓ Valid declaration: enter this player as “Valid, not declared”" }));
     } else {
       out.appendChild(el("strong", { text: r.points + " point" + (r.points === 1 ? "" : "s") }));
@@ -338,7 +336,7 @@
     var codes = groups.map(function (g) {
       return g.map(function (t) { var c = parseCard(t); return c.known ? c.code : t; });
     });
-    var body = { id: line.id, game: "indian", wild: wild.text, decks: decks, outcome: OUTCOME_API[line.outcome.value] || "hand" };
+    var body = { id: line.id, game: "indian", wild: wild.text, decks: decks, outcome: (offered(line) || {}).evaluate_as };
     if (codes.length > 1) body.groups = codes;
     else body.cards = codes[0];
     return body;
@@ -349,7 +347,7 @@
     var batch = [];
     lines.forEach(function (line) {
       var n = count(lineGroups(line));
-      if (n !== HAND_SIZE || !wild || !wild.ok) {
+      if (n !== rules.hand_size || !wild || !wild.ok) {
         line.result = null;
         line.error = null;
         line.sentKey = null;
@@ -415,33 +413,35 @@
   }
 
   function linePoints(line) {
-    var option = outcomes[line.outcome.value] || {};
+    var option = offered(line) || {};
     if (line.points.value !== "") return { value: Number(line.points.value), how: "entered" };
     if (line.result) return { value: line.result.points, how: "from the cards" };
     if (option.low === option.high && option.low !== undefined) return { value: option.low, how: "fixed" };
     return null;
   }
 
-  /* What the server would refuse in this line, in the same order of checks (rules/deal.py). */
+  /* What the server would refuse in this line, in the order rules/deal.py checks, from the
+     outcomes the server declares and the engine's verdict on the cards (the evaluate endpoint
+     answers one hand, not a deal, so the checks across a line and a deal are made here). */
   function lineProblems(line) {
     var problems = [];
-    var option = outcomes[line.outcome.value];
+    var option = offered(line);
     var label = line.outcome.options[line.outcome.selectedIndex].text;
     var n = count(lineGroups(line));
     var entered = line.points.value === "" ? null : Number(line.points.value);
     if (!option) return [line.name + ": " + label + " is not allowed in this game."];
-    if (n && n !== HAND_SIZE) problems.push(line.name + ": a hand has " + HAND_SIZE + " cards, not " + n + ".");
+    if (n && n !== rules.hand_size) problems.push(line.name + ": a hand has " + rules.hand_size + " cards, not " + n + ".");
     if (n && !(wildInfo() || {}).ok) problems.push("Give the wild joker (the cut card) to score cards.");
     if (entered !== null && (entered !== Math.floor(entered) || entered < 0)) {
       problems.push(line.name + ": points must be a whole number.");
       return problems;
     }
-    if (n === HAND_SIZE && line.result) {
+    if (n === rules.hand_size && line.result) {
       if (option.valid === true && !line.result.valid) {
-        problems.push(line.name + "'s cards are not a valid declaration" + (line.outcome.value === "winner" ? ": a winner must show validly." : ": enter them as a loser."));
+        problems.push(line.name + "'s cards are not a valid declaration" + (isWinner(line) ? ": a winner must show validly." : ": enter them as a loser."));
       } else if (option.valid === false && line.result.valid) {
         problems.push(line.name + "'s cards form a valid declaration: enter them as “Valid, not declared”.");
-      } else if (entered !== null && option.cards && line.outcome.value !== "winner" && entered !== line.result.points) {
+      } else if (entered !== null && option.cards && !isWinner(line) && entered !== line.result.points) {
         problems.push(line.name + ": " + entered + " points entered, the cards count " + line.result.points + ".");
       }
     } else if (!n) {
@@ -460,7 +460,7 @@
   function summarise() {
     summary.textContent = "";
     var problems = [];
-    var winners = lines.filter(function (l) { return l.outcome.value === "winner"; });
+    var winners = lines.filter(isWinner);
     if (!winners.length) problems.push("Choose the winner.");
     if (winners.length > 1) problems.push("Only one winner per deal (" + winners.map(function (l) { return l.name; }).join(", ") + ").");
     lines.forEach(function (line) { problems = problems.concat(lineProblems(line)); });
@@ -481,11 +481,11 @@
     lines.forEach(function (line) {
       var pts = linePoints(line);
       var outcome = line.outcome.options[line.outcome.selectedIndex].text;
-      if (line.outcome.value !== "winner") {
+      if (!isWinner(line)) {
         if (pts) total += pts.value; else missing += 1;
       }
       body.appendChild(el("tr", {}, [
-        el("td", { class: line.outcome.value === "winner" ? "won" : "", text: line.name }),
+        el("td", { class: isWinner(line) ? "won" : "", text: line.name }),
         el("td", { text: outcome }),
         el("td", { class: "num", text: pts ? String(pts.value) : "?" })
       ]));
@@ -519,22 +519,14 @@
   var pickerTitle = el("p", { id: "picker-title", class: "small", style: "margin:0 0 .35rem;font-weight:700" });
   var grid = el("div", { class: "picker-grid", role: "group", "aria-label": "Cards: arrow keys move, Enter adds" });
   var buttons = [];
-  SUITS.forEach(function (suit) {
-    RANKS.forEach(function (rank) {
-      var code = rank + suit[0];
-      var b = el("button", {
-        type: "button", class: (suit[3] ? "red" : "") + (rank === RANKS[0] ? " suit-start" : ""),
-        "data-card": code, tabindex: "-1",
-        "aria-label": (RANK_WORDS[rank] || rank) + " of " + suit[2]
-      }, [el("span", { "aria-hidden": "true", text: rank + suit[1] }), el("span", { class: "left", "aria-hidden": "true" })]);
-      buttons.push(b);
-      grid.appendChild(b);
-    });
+  Object.keys(notation.deck).concat([notation.joker]).forEach(function (code, index) {
+    var card = cardOf(code);
+    var kind = code === notation.joker ? "joker" : (card.red ? "red" : "") + (index % notation.ranks_per_suit ? "" : " suit-start");
+    var b = el("button", { type: "button", class: kind, "data-card": code, tabindex: "-1", "aria-label": card.name },
+      [el("span", { "aria-hidden": "true", text: card.rank + card.symbol }), el("span", { class: "left", "aria-hidden": "true" })]);
+    buttons.push(b);
+    grid.appendChild(b);
   });
-  var joker = el("button", { type: "button", class: "joker", "data-card": "JK", tabindex: "-1", "aria-label": "printed joker" },
-    [el("span", { "aria-hidden": "true", text: "JK" }), el("span", { class: "left", "aria-hidden": "true" })]);
-  buttons.push(joker);
-  grid.appendChild(joker);
   buttons[0].tabIndex = 0;
   var counter = el("span", { class: "count", "aria-live": "polite" });
   var tools = el("div", { class: "picker-tools" }, [
@@ -562,7 +554,7 @@
     });
     if (target && target !== "wild") {
       var n = count(lineGroups(target));
-      counter.textContent = n + " / " + HAND_SIZE;
+      counter.textContent = n + " / " + rules.hand_size;
     } else {
       counter.textContent = "";
     }
@@ -627,11 +619,11 @@
     var index = buttons.indexOf(document.activeElement);
     if (index < 0) return;
     var next = index;
-    var cols = RANKS.length;
+    var cols = notation.ranks_per_suit;
     if (event.key === "ArrowRight") next = Math.min(buttons.length - 1, index + 1);
     else if (event.key === "ArrowLeft") next = Math.max(0, index - 1);
     else if (event.key === "ArrowDown") next = Math.min(buttons.length - 1, index + cols);
-    else if (event.key === "ArrowUp") next = index >= cols * 4 ? index - cols : Math.max(0, index - cols);
+    else if (event.key === "ArrowUp") next = Math.max(0, index - cols);
     else if (event.key === "Home") next = index - (index % cols);
     else if (event.key === "End") next = Math.min(buttons.length - 1, index - (index % cols) + cols - 1);
     else if (event.key === "|") { event.preventDefault(); tool("group"); return; }
@@ -701,12 +693,12 @@
   lines.forEach(function (line) {
     line.input.addEventListener("input", function () { changed(line); });
     line.outcome.addEventListener("change", function () {
-      line.fs.classList.toggle("is-winner", line.outcome.value === "winner");
+      line.fs.classList.toggle("is-winner", isWinner(line));
       line.sentKey = null;
       schedule();
     });
     line.points.addEventListener("input", summarise);
-    line.fs.classList.toggle("is-winner", line.outcome.value === "winner");
+    line.fs.classList.toggle("is-winner", isWinner(line));
     line.pickBtn.addEventListener("click", function (event) {
       if (target === line && !picker.hidden) { closePicker(); return; }
       openPicker(line, line.view, event.currentTarget);

@@ -9,26 +9,15 @@
   var form = document.getElementById("rack-form");
   if (!form) return;
 
-  var settings = JSON.parse(form.dataset.settings || "{}");
-  var JOKER = settings.joker || 30;
-  var HIGH = settings.high; // International: 10, 11, 12, 13 and 1 count this much
-  var COLOURS = { K: "black", R: "red", B: "blue", O: "orange" };
+  /* The rules engine's tiles, as the server gives them (scoring/entry_rules.py): every spelling it
+     reads, upper case, with its colour, number, name and what it counts left on a rack. */
+  var rules = JSON.parse(document.getElementById("entry-rules").textContent);
 
   function parse(token) {
-    var t = token.trim().toUpperCase();
-    if (t === "JK" || t.indexOf("JK=") === 0) return { code: t, joker: true, name: "joker" };
-    var colour = t.charAt(0);
-    var number = t.slice(1);
-    if (COLOURS[colour] && /^\d{1,2}$/.test(number) && +number >= 1 && +number <= 13) {
-      return { code: t, colour: colour, number: +number, name: COLOURS[colour] + " " + number };
-    }
-    return { code: t, unknown: true, name: "unknown tile " + t };
-  }
-
-  function value(tile) {
-    if (tile.joker) return JOKER;
-    if (HIGH && (tile.number >= 10 || tile.number === 1)) return HIGH;
-    return tile.number;
+    var code = token.trim().toUpperCase();
+    var tile = rules.tiles[code];
+    if (!tile) return { code: code, unknown: true, name: "unknown tile " + code };
+    return { code: code, joker: tile.number === null, colour: tile.colour, number: tile.number, name: tile.name, value: tile.value };
   }
 
   function el(tag, cls, text) {
@@ -69,9 +58,9 @@
     if (unknown.length) {
       note.appendChild(el("span", "no", "✗ Not a tile: " + unknown.map(function (t) { return t.code; }).join(", ")));
     } else if (input.dataset.tilesFor === "closed") {
-      note.textContent = tiles.length + " of 14 tiles";
+      note.textContent = tiles.length + " of " + rules.closed_hand_size + " tiles";
     } else {
-      var total = tiles.reduce(function (sum, t) { return sum + value(t); }, 0);
+      var total = tiles.reduce(function (sum, t) { return sum + t.value; }, 0);
       note.textContent = tiles.length + " tile" + (tiles.length === 1 ? "" : "s") + " · counts " + total;
     }
     target.appendChild(note);
