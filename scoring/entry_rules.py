@@ -11,8 +11,6 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from rules.deal import OUTCOME_NAMES, OutcomeOption
-from rules.indian.cards import _TOKENS as CARD_TOKENS
 from rules.indian.cards import (
     CARDS,
     NAMES,
@@ -20,9 +18,11 @@ from rules.indian.cards import (
     RANK_NAMES,
     SUIT_LETTERS,
     SUIT_SYMBOLS,
+    card_spellings,
     format_rank,
     parse_wild,
 )
+from rules.indian.deal import OUTCOME_NAMES, OutcomeOption
 from rules.indian.hand import HAND_SIZE
 from rules.indian.outcomes import Outcome
 from rules.indian.preset import IndianPreset
@@ -39,9 +39,8 @@ def _card_notation() -> dict[str, Any]:
     typed), each to its canonical code; every spelling of a cut card to the rank it makes wild;
     the deck in the engine's order (each natural card's rank and suit letter), each suit's
     symbol, the ranks per suit and the printed joker's code."""
-    # The engine's own table of spellings: it has no public accessor (yet).
     spellings = {
-        token: NAMES[card] for token, card in CARD_TOKENS.items() if token == token.upper()
+        token: NAMES[card] for token, card in card_spellings().items() if token == token.upper()
     }
     ranks = {token[:-1] for token in spellings if token.endswith(SUIT_LETTERS[0])}
     wild = {token: format_rank(parse_wild(token)) for token in [*spellings, *sorted(ranks)]}

@@ -99,6 +99,12 @@ def _case_variants(text: str) -> list[str]:
 _TOKENS = _build_tokens()
 
 
+def card_spellings() -> dict[str, Card]:
+    """Every spelling of a card the engine reads, each to its card (a copy: the pages' scripts
+    read it to parse as the engine does)."""
+    return dict(_TOKENS)
+
+
 def token_text(token: object) -> str:
     """How an offending input is named in an error: the text itself (shortened) or its JSON type."""
     if isinstance(token, str):

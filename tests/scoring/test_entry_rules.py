@@ -4,8 +4,8 @@ counts what the engine counts."""
 
 from __future__ import annotations
 
-from rules.deal import outcome_options
 from rules.indian.cards import NAMES, PRINTED_JOKER, format_rank, parse_card, parse_wild
+from rules.indian.deal import outcome_options
 from rules.indian.preset import IndianPreset
 from rules.rummikub import INTERNATIONAL, SABRA_JOKER_25, melded_hand_value, rack_total
 from rules.rummikub.tiles import parse_tile
