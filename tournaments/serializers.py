@@ -67,6 +67,9 @@ class PlayerMergeInput(serializers.Serializer[dict]):
 
 class EntryOutput(serializers.ModelSerializer[Entry]):
     name = serializers.CharField(source="player.name")
+    prize_minor = serializers.IntegerField(
+        source="prize_won_minor", help_text="The prize won, as the purse paid it."
+    )
 
     class Meta:
         model = Entry
@@ -115,7 +118,7 @@ class PlaceOutput(serializers.Serializer[dict]):
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField(source="player.name")
     place = serializers.IntegerField()
-    prize_minor = serializers.IntegerField()
+    prize_minor = serializers.IntegerField(source="prize_won_minor")
 
 
 class TournamentDetailOutput(serializers.Serializer[dict]):

@@ -29,11 +29,18 @@ from rules.seating import TABLE_LIMITS, plan_seating
 from scoring import merge as scoring_merge
 from scoring import services as scoring_services
 from scoring.formats import GameEnd, handler_for
-from scoring.formats.reads import player_paid_in
 from scoring.lifecycle import game_end, game_finishing_order
 from scoring.models import AccountKind, Game, Posting, Quantity, Rating, RulePreset
 from scoring.presets import game_rules
+from tournaments.figures import paid_entrants, prize_pool_minor
 from tournaments.models import Entry, Round, RoundTable, Tournament
+from tournaments.purse import (
+    purse_open,
+    purse_pay_in,
+    purse_pay_prizes,
+    purse_refund,
+    purse_refund_all,
+)
 from webhooks.services import event_emit
 
 E = Entry.Status
@@ -116,7 +123,7 @@ def tournament_create(
     except RuleViolation as exc:
         raise _refuse(exc, "payout") from None
     session = scoring_services.session_create(club=club, actor=actor, name=name)
-    purse = scoring_services.purse_open(session=session, actor=actor, preset=preset)
+    purse = purse_open(session=session, actor=actor, preset=preset)
     tournament = Tournament.objects.create(
         club=club, name=name, kind=kind, status=Tournament.Status.REGISTRATION, preset=preset,
         final_preset=final_preset, table_max=table_max, table_min=table_min,
@@ -189,11 +196,7 @@ def entry_add(
 
 
 def _pay(tournament: Tournament, actor: AbstractBaseUser | None, entry: Entry) -> None:
-    assert tournament.purse is not None
-    scoring_services.purse_pay_in(
-        game=tournament.purse, actor=actor, player=entry.player,  # type: ignore[arg-type]
-        fee_minor=tournament.entry_fee_minor,
-    )  # fmt: skip
+    purse_pay_in(tournament=tournament, actor=actor, player=entry.player)
 
 
 def _entry(tournament: Tournament, entry_id: int) -> Entry:
@@ -241,10 +244,7 @@ def entry_withdraw(
     entry.save(update_fields=["status", "remarks"])
     refunded = 0
     if before_start and paid:
-        assert tournament.purse is not None
-        refunded = scoring_services.purse_refund(
-            game=tournament.purse, actor=actor, player=entry.player
-        )
+        refunded = purse_refund(tournament=tournament, actor=actor, player=entry.player)
         waiting = tournament.entries.filter(status=E.WAITLISTED).order_by("created_at", "id")
         promoted = waiting.first()
         if promoted is not None:
@@ -745,23 +745,18 @@ def _finish(tournament: Tournament, final: Round) -> None:
             )
         )
     places = knockout.final_places(final_ranks, knocked)
-    assert tournament.purse is not None
-    # The entrants whose fee is in the purse (not those refunded before the start).
-    entrants = sum(1 for paid in player_paid_in(tournament.purse, Quantity.MONEY).values() if paid)
-    entrants = entrants if tournament.entry_fee_minor else len(places)
-    pool = prizes.prize_pool_of(entrants, tournament.entry_fee_minor, tournament.club_fee_minor)
+    # The field the payout structure is scaled to: those whose fee is in the purse (everyone
+    # placed when entry is free).
+    entrants = paid_entrants(tournament=tournament) if tournament.entry_fee_minor else len(places)
     percentages = prizes.payout_percentages(tournament.payout, entrants)
+    pool = prize_pool_minor(tournament=tournament)
     won = prizes.prizes(pool, percentages, places) if places else {}
     for entry in tournament.entries.filter(pk__in=places):
         entry.place = places[entry.pk]
-        entry.prize_minor = won.get(entry.pk, 0)
-        entry.save(update_fields=["place", "prize_minor"])
+        entry.save(update_fields=["place"])
     player_of = dict(tournament.entries.values_list("pk", "player_id"))
     shares = {player_of[e]: amount for e, amount in won.items() if amount}
-    if tournament.purse.status == Game.Status.FINISHED:  # a corrected final: places changed
-        scoring_services.purse_prizes_repost(game=tournament.purse, actor=None, shares=shares)
-    else:
-        game_end(game=tournament.purse, actor=None, end=GameEnd.PLAYED_OUT, shares=shares)
+    purse_pay_prizes(tournament=tournament, shares=shares)
     tournament.status = Tournament.Status.FINISHED
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "finished_at"])
@@ -775,8 +770,7 @@ def tournament_cancel(*, tournament: Tournament, actor: AbstractBaseUser) -> Tou
     tournament = _lock(tournament)
     if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
         raise Conflict(f"the tournament is {tournament.get_status_display().lower()}")
-    assert tournament.purse is not None
-    game_end(game=tournament.purse, actor=actor, end=GameEnd.ABANDONED)
+    purse_refund_all(tournament=tournament, actor=actor)
     tournament.status = Tournament.Status.CANCELLED
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "finished_at"])
@@ -904,7 +898,7 @@ def rounds_unwind(
     tournament.entries.filter(out_in_round__gte=number).update(
         status=E.ACTIVE, out_in_round=None, table_place=None
     )
-    tournament.entries.update(place=None, prize_minor=0)
+    tournament.entries.update(place=None)
     if tournament.status == Tournament.Status.FINISHED:
         tournament.status = Tournament.Status.RUNNING
         tournament.finished_at = None

@@ -37,6 +37,7 @@ from scoring import selectors as scoring_selectors
 from scoring.formats import handler_for
 from scoring.forms import to_minor
 from tournaments import selectors, services
+from tournaments.figures import field_prize_pool
 from tournaments.forms import PAYOUT_WORDS, EntryForm, SwapForm, TournamentForm, UnwindForm
 from tournaments.models import Entry, Round, Tournament
 
@@ -53,7 +54,9 @@ def _prize_lines(
 ) -> dict[str, Any]:
     """The prizes a field of ``entries`` would pay, place by place, as a page shows them."""
     try:
-        pool = prizes.prize_pool_of(entries, fee_minor, club_fee_minor)
+        pool = field_prize_pool(
+            entrants=entries, entry_fee_minor=fee_minor, club_fee_minor=club_fee_minor
+        )
         amounts = prizes.place_amounts(pool, prizes.payout_percentages(payout, entries))
     except RuleViolation as exc:
         return {"error": exc.message, "lines": [], "pool": ""}
@@ -164,8 +167,8 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
             tournament.club_fee_minor,
         ),
         "places": [
-            {"place": e.place, "name": e.player.name, "prize": club_money(club, e.prize_minor),
-             "won": e.prize_minor > 0,
+            {"place": e.place, "name": e.player.name, "prize": club_money(club, e.prize_won_minor),
+             "won": e.prize_won_minor > 0,
              "tied": sum(1 for o in desk.view.places if o.place == e.place) > 1,
              "player": e.player_id}
             for e in desk.view.places
@@ -408,7 +411,7 @@ def _public_context(request: HttpRequest, club: Club, tournament: Tournament) ->
             "seat": selectors.seat_of(desk=context["desk"], player_id=int(raw)),
             "id": int(raw),
             "entry": entry,
-            "prize": club_money(club, entry.prize_minor) if entry.prize_minor else "",
+            "prize": club_money(club, entry.prize_won_minor) if entry.prize_won_minor else "",
         }
     return context
 

@@ -19,6 +19,7 @@ from tests.scoring.helpers import correct, enter_deal, ledger_balanced
 from tests.tournaments.helpers import enter, new_tournament, play_table, roster
 from tournaments import services
 from tournaments.models import Entry, Round, RoundTable, Tournament
+from tournaments.selectors import tournament_view
 
 
 def _lines(game: Game, points: dict[int, int]) -> dict[str, Any]:
@@ -160,10 +161,10 @@ def test_a_corrected_final_places_again_and_posts_the_prizes_again(standing, twe
 
     twelve.refresh_from_db()
     assert twelve.status == Tournament.Status.FINISHED
-    entries = {e.player_id: e for e in twelve.entries.all()}
+    entries = {e.player_id: e for e in tournament_view(tournament=twelve).entries}
     assert entries[players[1]].place == 1 and entries[players[0]].place == 2
-    assert entries[players[1]].prize_minor == pool * 70 // 100
-    assert entries[players[0]].prize_minor == pool * 30 // 100
+    assert entries[players[1]].prize_won_minor == pool * 70 // 100
+    assert entries[players[0]].prize_won_minor == pool * 30 // 100
     payouts = LedgerEntry.objects.filter(game=twelve.purse, kind=LedgerEntry.Kind.PAYOUT)
     assert payouts.count() == 2 and payouts.filter(reversed_by__isnull=False).count() == 1
     for player, entry in entries.items():
@@ -171,7 +172,7 @@ def test_a_corrected_final_places_again_and_posts_the_prizes_again(standing, twe
             game=twelve.purse, account=AccountKind.PLAYER, player_id=player,
             entry__kind__in=[LedgerEntry.Kind.PAYOUT, LedgerEntry.Kind.REVERSAL],
         )  # fmt: skip
-        assert sum(p.amount for p in won) == entry.prize_minor
+        assert sum(p.amount for p in won) == entry.prize_won_minor
     assert ledger_balanced()
 
 

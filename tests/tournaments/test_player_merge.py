@@ -33,6 +33,7 @@ from tests.tournaments.helpers import enter, new_tournament
 from tests.tournaments.test_knockout import run_to_the_end
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Tournament
+from tournaments.selectors import tournament_view
 
 
 def ledger_lines() -> Counter[tuple[int, str, str, int]]:
@@ -89,7 +90,8 @@ def test_a_merge_moves_the_whole_history_and_leaves_the_ledger_as_it_was(standin
     lines_before = ledger_lines()
     asha_before, dup_before = totals(asha), totals(dup)
     dup_entry = Entry.objects.get(player=dup)
-    place, prize = dup_entry.place, dup_entry.prize_minor
+    won = tournament_view(tournament=dup_entry.tournament).entries
+    place, prize = dup_entry.place, next(e for e in won if e.pk == dup_entry.pk).prize_won_minor
     assert Rating.objects.filter(player=dup).exists()
 
     kept = tournament_services.player_merge(source=dup, target=asha, actor=standing.organiser)
@@ -120,8 +122,10 @@ def test_a_merge_moves_the_whole_history_and_leaves_the_ledger_as_it_was(standin
     ratings.ratings_replay(club=standing.club, family="indian")
     assert_close(kept_ratings, stored())
     # The tournament entry, with its place and prize; the paid mark names Asha now.
-    entry = Entry.objects.get(pk=dup_entry.pk)
-    assert (entry.player_id, entry.place, entry.prize_minor) == (asha.pk, place, prize)
+    entry = next(
+        e for e in tournament_view(tournament=dup_entry.tournament).entries if e.pk == dup_entry.pk
+    )
+    assert (entry.player_id, entry.place, entry.prize_won_minor) == (asha.pk, place, prize)
     mark = TransferPaid.objects.get(session=made["session"])
     assert f"player:{asha.pk}" in (mark.payer, mark.payee)
     paid = [t for t in figures.session_settlement(session=made["session"]) if t.paid]
