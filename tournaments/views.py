@@ -36,10 +36,15 @@ from rules.errors import RuleViolation
 from scoring import selectors as scoring_selectors
 from scoring.formats import handler_for
 from scoring.forms import to_minor
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.figures import field_prize_pool
 from tournaments.forms import PAYOUT_WORDS, EntryForm, SwapForm, TournamentForm, UnwindForm
 from tournaments.models import Entry, Round, Tournament
+from tournaments.services.common import PAID
+from tournaments.services.corrections import rounds_unwind
+from tournaments.services.draws import round_release, round_swap
+from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw
+from tournaments.services.setup import tournament_cancel, tournament_create, tournament_start
 
 #: How often the live parts poll, in seconds.
 LIVE_EVERY = 5
@@ -104,7 +109,7 @@ def tournament_list_page(request: HttpRequest, club_slug: str) -> HttpResponse:
     def create() -> HttpResponse:
         data = form.cleaned_data
         preset = found(scoring_selectors.preset_get, club=club, preset_id=data["preset"])
-        tournament = services.tournament_create(
+        tournament = tournament_create(
             club=club, actor=request.user, name=data["name"], kind=data["kind"], preset=preset,
             table_max=data["table_max"], table_min=data["table_min"],
             advance_per_table=data["advance_per_table"], rounds=data["rounds"], cut=data["cut"],
@@ -155,7 +160,7 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
         for t in (draft.tables if draft else [])
     ]
     playing = [e for e in desk.view.entries if e.status in Entry.Status.values]
-    paid_in = sum(1 for e in playing if e.status in services.PAID)
+    paid_in = sum(1 for e in playing if e.status in PAID)
     return {
         "tournament": tournament, "desk": desk, "view": desk.view, "candidates": candidates,
         "draft": draft, "draft_tables": draft_tables, "rounds": list(reversed(desk.view.rounds)),
@@ -249,7 +254,7 @@ def entry_add_page(request: HttpRequest, club_slug: str, tournament_id: int) -> 
                 ),
                 None,
             ) or club_services.player_create(club=club, actor=request.user, name=name)
-        entry = services.entry_add(
+        entry = entry_add(
             tournament=tournament, actor=request.user, player=player,
             affiliation=data.get("affiliation") or "",
         )  # fmt: skip
@@ -265,9 +270,7 @@ def entry_check_in_page(
     request: HttpRequest, club_slug: str, tournament_id: int, entry_id: int
 ) -> HttpResponse:
     def check_in(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
-        entry = services.entry_check_in(
-            tournament=tournament, actor=request.user, entry_id=entry_id
-        )
+        entry = entry_check_in(tournament=tournament, actor=request.user, entry_id=entry_id)
         return f"{entry.player.name} is checked in."
 
     return _action(request, club_slug, tournament_id, "entries", None, check_in, "")
@@ -279,7 +282,7 @@ def entry_withdraw_page(
     request: HttpRequest, club_slug: str, tournament_id: int, entry_id: int
 ) -> HttpResponse:
     def withdraw(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
-        entry = services.entry_withdraw(
+        entry = entry_withdraw(
             tournament=tournament, actor=request.user, entry_id=entry_id,
             disqualify=request.POST.get("disqualify") == "1",
             remarks=request.POST.get("remarks", "")[:200],
@@ -293,7 +296,7 @@ def entry_withdraw_page(
 @require_POST
 def start_page(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     def start(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
-        services.tournament_start(tournament=tournament, actor=request.user)
+        tournament_start(tournament=tournament, actor=request.user)
         return "The entries are closed and round 1 is drawn: look at the draw, then release it."
 
     return _action(request, club_slug, tournament_id, "draw", None, start, "")
@@ -305,7 +308,7 @@ def swap_page(
     request: HttpRequest, club_slug: str, tournament_id: int, number: int
 ) -> HttpResponse:
     def swap(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
-        services.round_swap(
+        round_swap(
             tournament=tournament, actor=request.user, number=number, first=data["first"],
             second=data["second"],
         )  # fmt: skip
@@ -320,7 +323,7 @@ def release_page(
     request: HttpRequest, club_slug: str, tournament_id: int, number: int
 ) -> HttpResponse:
     def release(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
-        services.round_release(tournament=tournament, actor=request.user, number=number)
+        round_release(tournament=tournament, actor=request.user, number=number)
         return f"Round {number} is released: its tables are open for deals."
 
     return _action(request, club_slug, tournament_id, "grid", None, release, "")
@@ -332,7 +335,7 @@ def unwind_page(
     request: HttpRequest, club_slug: str, tournament_id: int, number: int
 ) -> HttpResponse:
     def unwind(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
-        services.rounds_unwind(
+        rounds_unwind(
             tournament=tournament, actor=request.user, number=number, confirm=data["confirm"]
         )
         return f"The rounds after round {number} are taken out: its tables can be corrected."
@@ -345,7 +348,7 @@ def unwind_page(
 @require_POST
 def cancel_page(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     def cancel(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
-        services.tournament_cancel(tournament=tournament, actor=request.user)
+        tournament_cancel(tournament=tournament, actor=request.user)
         return "The tournament is cancelled; every entry fee went back."
 
     return _action(request, club_slug, tournament_id, "manage", None, cancel, "")

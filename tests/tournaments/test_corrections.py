@@ -17,9 +17,12 @@ from scoring.formats import GameEnd
 from scoring.models import AccountKind, Game, LedgerEntry, Posting, Submission
 from tests.scoring.helpers import correct, enter_deal, ledger_balanced
 from tests.tournaments.helpers import enter, new_tournament, play_table, roster
-from tournaments import services
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.selectors import tournament_view
+from tournaments.services.corrections import rounds_unwind
+from tournaments.services.draws import round_release
+from tournaments.services.setup import tournament_start
+from tournaments.services.tables import tables_catch_up
 
 
 def _lines(game: Game, points: dict[int, int]) -> dict[str, Any]:
@@ -40,9 +43,7 @@ def _order(game: Game) -> list[int]:
 
 def _release(standing, tournament: Tournament, number: int) -> Round:
     with TestCase.captureOnCommitCallbacks(execute=True):
-        return services.round_release(
-            tournament=tournament, actor=standing.organiser, number=number
-        )
+        return round_release(tournament=tournament, actor=standing.organiser, number=number)
 
 
 def _play_plainly(standing, played: Round) -> dict[int, list[int]]:
@@ -76,7 +77,7 @@ def twelve(standing) -> Tournament:
     tournament = new_tournament(standing, entry_fee_minor=1000, payout="seventy_thirty")
     enter(standing, tournament, roster(standing, 12))
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.tournament_start(tournament=tournament, actor=standing.organiser)
+        tournament_start(tournament=tournament, actor=standing.organiser)
     return tournament
 
 
@@ -122,13 +123,13 @@ def test_a_correction_after_the_next_round_started_needs_the_organiser_to_confir
     assert deal.submissions.count() == versions  # nothing stored
 
     with pytest.raises(Conflict) as unconfirmed:
-        services.rounds_unwind(tournament=twelve, actor=standing.organiser, number=1)
+        rounds_unwind(tournament=twelve, actor=standing.organiser, number=1)
     assert unconfirmed.value.code == "confirm_required"
     assert unconfirmed.value.details == {"affected_rounds": [2]}
     assert twelve.round_set.get(number=2).status == Round.Status.RELEASED
 
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.rounds_unwind(tournament=twelve, actor=standing.organiser, number=1, confirm=True)
+        rounds_unwind(tournament=twelve, actor=standing.organiser, number=1, confirm=True)
     final_game.refresh_from_db()
     assert final_game.status == Game.Status.FINISHED  # closed with no deal: it counts nothing
     assert final_game.end in (GameEnd.ABANDONED, GameEnd.BY_ORGANISER)
@@ -186,6 +187,6 @@ def test_a_table_whose_end_was_never_announced_is_settled_by_the_sweep(standing,
         enter_deal(table.game, standing.scorer, lines)
         scoring_services.game_finish(game=table.game, actor=standing.organiser)  # not announced
     assert not twelve.round_set.filter(number=2).exists()
-    assert len(services.tables_catch_up()) == 2
+    assert len(tables_catch_up()) == 2
     assert twelve.round_set.get(number=2).status == Round.Status.DRAFT
-    assert services.tables_catch_up() == []  # nothing left to do
+    assert tables_catch_up() == []  # nothing left to do
