@@ -83,9 +83,10 @@ def _paid_out_lines(held: int, shares: Mapping[int, int]) -> list[Line]:
 # --- writes ------------------------------------------------------------------------------------
 
 
+@transaction.atomic
 def account_open(*, session: Session, name: str, preset: RulePreset) -> Game:
     """An open account of ``session`` at a table ``name`` of its own (``preset``: the rules it
-    is kept for, for the record). Runs in the caller's transaction; the session must be open."""
+    is kept for, for the record); the session must be open."""
     session = Session.objects.select_for_update().get(pk=session.pk)
     if session.status != Session.Status.OPEN:
         raise Conflict(f"session {session.name!r} is closed", code="session_closed")
