@@ -34,7 +34,6 @@ from config.errors import InvalidInput
 from rules import prizes
 from rules.errors import RuleViolation
 from scoring import selectors as scoring_selectors
-from scoring.formats import handler_for
 from scoring.forms import to_minor
 from tournaments import selectors
 from tournaments.figures import field_prize_pool
@@ -88,8 +87,7 @@ def _list_page(
         found_list = list(selectors.tournament_list(club=club, status=chosen or None))
     except InvalidInput:
         chosen, found_list = "", list(selectors.tournament_list(club=club))
-    # Tables play a game format; the format says whether it is one (the purse has no family).
-    presets = [p for p in scoring_selectors.preset_list(club=club) if handler_for(p.format).family]
+    presets = list(scoring_selectors.preset_list(club=club))
     return render_club(request, club, "tournaments/list.html", {
         "tournaments": found_list, "status": chosen, "statuses": Tournament.Status.choices,
         "presets": presets, "payouts": PAYOUT_WORDS.items(), "kinds": Tournament.Kind.choices,

@@ -18,7 +18,6 @@ from rules.errors import RuleViolation
 from rules.ratings import initial_skill
 from rules.seating import TABLE_LIMITS
 from scoring import services as scoring_services
-from scoring.formats import handler_for
 from scoring.models import Rating, RulePreset
 from tournaments.models import Entry, Round, Tournament
 from tournaments.purse import purse_open, purse_refund_all
@@ -60,8 +59,6 @@ def tournament_create(
     for field, chosen in (("preset", preset), ("final_preset", final_preset)):
         if chosen is not None and chosen.club_id not in (None, club.pk):
             raise InvalidInput(f"{field}: not a preset of this club")
-        if chosen is not None and not handler_for(chosen.format).family:
-            raise InvalidInput(f"{field}: a table plays a game format, not a {chosen.format}")
     low, high = TABLE_LIMITS
     if not low <= table_max <= high:
         raise InvalidInput(f"table_max: a table seats {low} to {high}, not {table_max}")
