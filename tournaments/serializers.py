@@ -67,8 +67,9 @@ class PlayerMergeInput(serializers.Serializer[dict]):
 
 class EntryOutput(serializers.ModelSerializer[Entry]):
     name = serializers.CharField(source="player.name")
+    # The prize won, read from the purse; shown as the column it once was (a 64-bit amount).
     prize_minor = serializers.IntegerField(
-        source="prize_won_minor", help_text="The prize won, as the purse paid it."
+        source="prize_won_minor", required=False, min_value=-(2**63), max_value=2**63 - 1
     )
 
     class Meta:
