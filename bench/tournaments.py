@@ -51,8 +51,11 @@ def _knockout(entrants: int) -> None:
     from clubs.models import Player
     from scoring import services as scoring_services
     from scoring.models import Game, RulePreset
-    from tournaments import services
+    from tournaments.figures import prizes_won_minor
     from tournaments.models import Round, RoundTable, Tournament
+    from tournaments.services.draws import round_release
+    from tournaments.services.entries import entry_add
+    from tournaments.services.setup import tournament_create, tournament_start
 
     user, _ = get_user_model().objects.get_or_create(username="bench-tournaments")
     club = club_services.club_create(owner=user, name="Bench cup", slug="cup")
@@ -61,15 +64,15 @@ def _knockout(entrants: int) -> None:
     )
     rng = random.Random(7)
     started = time.perf_counter()
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         club=club, actor=user, name="Bench knock-out", table_max=6, advance_per_table=2,
         preset=RulePreset.objects.get(club=None, key="points"), entry_fee_minor=1000,
         club_fee_minor=100, payout="top_quarter", seed=7,
     )  # fmt: skip
     for player in players:
-        services.entry_add(tournament=tournament, actor=user, player=player)
+        entry_add(tournament=tournament, actor=user, player=player)
     entered = time.perf_counter() - started
-    services.tournament_start(tournament=tournament, actor=user)
+    tournament_start(tournament=tournament, actor=user)
     per_table: list[float] = []
     rounds = 0
     while True:
@@ -78,7 +81,7 @@ def _knockout(entrants: int) -> None:
             break
         draft = tournament.round_set.order_by("-number").first()
         assert draft is not None and draft.status == Round.Status.DRAFT
-        services.round_release(tournament=tournament, actor=user, number=draft.number)
+        round_release(tournament=tournament, actor=user, number=draft.number)
         rounds += 1
         games = [t.game for t in RoundTable.objects.filter(round=draft).select_related("game")]
         for game in games:
@@ -109,10 +112,11 @@ def _knockout(entrants: int) -> None:
     took = time.perf_counter() - started
     tournament.refresh_from_db()
     placed = tournament.entries.filter(place__isnull=False).count()
-    prizes = sum(tournament.entries.values_list("prize_minor", flat=True))
+    prizes = sum(prizes_won_minor(tournament=tournament).values())
     assert tournament.status == Tournament.Status.FINISHED and placed == entrants
     assert prizes == entrants * 900
-    tables = Game.objects.filter(table__session=tournament.session).exclude(format="purse").count()
+    games = Game.objects.filter(table__session=tournament.session)
+    tables = games.exclude(pk=tournament.purse_id).count()
     print(
         f"   knock-out of {entrants:,}: {took:.1f} s end to end ({entered:.1f} s of entries), "
         f"{rounds} rounds, {tables} games; a table played and settled p50 "

@@ -23,7 +23,7 @@ from pages.views import _settings_page, club_home_page, player_page_view
 from rules.indian.deal import outcome_options
 from scoring import services as scoring_services
 from scoring.presets import game_rules_from
-from tournaments import services as tournament_services
+from tournaments.services import merge as tournament_merge
 
 
 @login_required
@@ -110,7 +110,7 @@ def player_merge(request: HttpRequest, club_slug: str, player_id: int) -> HttpRe
     form = PlayerMergeForm(request.POST, club=club, player=player)
 
     def merge() -> HttpResponse:
-        kept = tournament_services.player_merge(
+        kept = tournament_merge.player_merge(
             source=player, target=form.cleaned_data["into"], actor=request.user
         )
         messages.success(

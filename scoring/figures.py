@@ -460,3 +460,16 @@ def player_history(*, player: Player) -> PlayerHistory:
     ]
     formats = formats_with_points(set(running))
     return PlayerHistory(lines, formats, {f: running[f] for f in formats}, seasons, total)
+
+
+def players_net_points(*, games: QuerySet[Any]) -> dict[int, int]:
+    """Each player's net points over ``games`` (a query of game ids), from the ledger: what a
+    round of a tournament ranks its players by."""
+    rows = (
+        Posting.objects.filter(
+            game_id__in=games, quantity=Quantity.POINTS, account=AccountKind.PLAYER
+        )
+        .values_list("player_id")
+        .annotate(total=Sum("amount"))
+    )
+    return {player: int(total) for player, total in rows}

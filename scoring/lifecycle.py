@@ -18,7 +18,7 @@ from django.utils import timezone
 from clubs.audit import audit_record
 from config.errors import Conflict
 from scoring.events import game_finished_event
-from scoring.formats import GameEnd, handler_for
+from scoring.formats import EndEntry, GameEnd, handler_for
 from scoring.ledger import ledger_entry_create
 from scoring.models import Game
 from scoring.presets import game_rules
@@ -59,6 +59,19 @@ def result_changed(*, game: Game) -> None:
     transaction.on_commit(lambda: _announce(game_result_changed, game_id))
 
 
+def _lock_open(game: Game) -> Game:
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("game_end runs inside the transaction of what ends the game")
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("preset", "table__session__club")
+        .get(pk=game.pk)
+    )
+    if game.status != Game.Status.OPEN:
+        raise Conflict("this game has finished", code="game_finished")
+    return game
+
+
 def game_end(
     *,
     game: Game,
@@ -69,19 +82,31 @@ def game_end(
     """End an open game ``end``'s way (``shares``: the prize of an agreed split). Runs inside
     the caller's transaction; locks the game's row. Refused (``Conflict``) when the game has
     already ended or its format does not allow that end now."""
-    if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("game_end runs inside the transaction of what ends the game")
-    game = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("preset", "table__session__club")
-        .get(pk=game.pk)
-    )
-    if game.status != Game.Status.OPEN:
-        raise Conflict("this game has finished", code="game_finished")
+    game = _lock_open(game)
     handler = handler_for(game)
-    rules = game_rules(game.preset)
+    entries = handler.end_entries(game=game, rules=game_rules(game.preset), end=end, shares=shares)
+    _close(game, actor, end, entries)
+    game_id = game.pk
+    transaction.on_commit(lambda: _announce(game_finished, game_id, end=end))
+    return game
+
+
+def game_close(
+    *, game: Game, actor: AbstractBaseUser | None, end: GameEnd, entries: list[EndEntry]
+) -> Game:
+    """Close an open ledger holder that is no game played (a session's account) with
+    ``entries`` written: marked finished, audited and its end sent to webhooks as a game's is,
+    but not announced on :data:`game_finished` (there is no result to rate or settle)."""
+    game = _lock_open(game)
+    _close(game, actor, end, entries)
+    return game
+
+
+def _close(
+    game: Game, actor: AbstractBaseUser | None, end: GameEnd, entries: list[EndEntry]
+) -> None:
     written: list[dict[str, Any]] = []
-    for entry in handler.end_entries(game=game, rules=rules, end=end, shares=shares):
+    for entry in entries:
         posted = ledger_entry_create(game=game, kind=entry.kind, lines=entry.lines, memo=entry.memo)
         written.append({"entry": posted.pk, "kind": entry.kind})
     game.status, game.finished_at, game.end = Game.Status.FINISHED, timezone.now(), end
@@ -97,9 +122,6 @@ def game_end(
         after={"status": Game.Status.FINISHED, "end": end, "entries": written},
     )
     game_finished_event(game=game)
-    game_id = game.pk
-    transaction.on_commit(lambda: _announce(game_finished, game_id, end=end))
-    return game
 
 
 def game_finishing_order(*, game: Game) -> dict[int, int] | None:

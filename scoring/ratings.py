@@ -276,11 +276,10 @@ def ratings_replay(*, club: Club, family: str) -> int:
 def ratings_catch_up(*, limit: int = 500) -> list[int]:
     """Finished games whose rating was never taken in (a message lost, a worker gone), oldest
     first: each is brought in step. The periodic safety net of the announcement."""
-    unrated = [key for key, handler in HANDLERS.items() if not handler.family]
+    rated = [key for key, handler in HANDLERS.items() if handler.family]
     missing = list(
-        Game.objects.filter(status=Game.Status.FINISHED, rated__isnull=True)
+        Game.objects.filter(status=Game.Status.FINISHED, rated__isnull=True, format__in=rated)
         .exclude(end=Game.End.ABANDONED)
-        .exclude(format__in=unrated)
         .order_by("finished_at", "id")
         .values_list("pk", flat=True)[:limit]
     )

@@ -14,6 +14,7 @@ from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
 from rules.errors import RuleViolation
 from rules.indian.deal import OutcomeOption
+from scoring.accounts import account_state, is_account
 from scoring.formats import FORMAT_ORDER, Ending, GameState, handler_for
 from scoring.formats.base import ENTRY_KINDS_AT_END
 from scoring.models import (
@@ -118,7 +119,10 @@ def game_get(*, club: Club, game_id: int, with_seats: bool = True) -> Game:
 
 
 def game_state(*, game: Game) -> GameState:
-    """The game as it stands, from the ledger (each format's typed state)."""
+    """The game as it stands, from the ledger (each format's typed state; a session's account
+    has its own)."""
+    if is_account(game):
+        return account_state(account=game)
     return handler_for(game).state(game=game, rules=game_rules(game.preset))
 
 

@@ -37,7 +37,7 @@ from django.db.models.functions import Abs, Cast, Coalesce
 from clubs.models import Club, Player
 from config.errors import InvalidInput
 from rules.ratings import FAMILIES, initial_skill
-from scoring.formats import FORMAT_ORDER, handler_for, points_column
+from scoring.formats import FORMAT_ORDER, HANDLERS, points_column
 from scoring.models import (
     AccountKind,
     Game,
@@ -491,7 +491,8 @@ def _table_family(facts: ScopeFacts, scope: str, scope_id: int, game_format: str
     formats = [game_format] if game_format else facts.played_formats
     if scope == StandingScope.GAME:
         formats = list(Game.objects.filter(pk=scope_id).values_list("format", flat=True))
-    families = {handler_for(key).family for key in formats}
+    # A session's account (a tournament's purse) is no game format: it is rated in no family.
+    families = {HANDLERS[key].family for key in formats if key in HANDLERS}
     if len(families) > 1:
         raise InvalidInput(
             "metrics: this table mixes Indian rummy and Rummikub, rated apart; rank by rating "

@@ -16,7 +16,7 @@ from clubs.serializers import PlayerOutput
 from config.api_input import input_valid
 from config.errors import InvalidInput
 from scoring import selectors as scoring_selectors
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.serializers import (
     EntryInput,
     EntryOutput,
@@ -30,6 +30,11 @@ from tournaments.serializers import (
     TournamentOutput,
     UnwindInput,
 )
+from tournaments.services.corrections import rounds_unwind
+from tournaments.services.draws import round_release, round_swap
+from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw
+from tournaments.services.merge import player_merge
+from tournaments.services.setup import tournament_cancel, tournament_create, tournament_start
 
 
 class TournamentListApi(ClubScopedAPIView):
@@ -55,7 +60,7 @@ class TournamentListApi(ClubScopedAPIView):
         final = data.pop("final_preset", None)
         if final is not None:
             data["final_preset"] = scoring_selectors.preset_get(club=self.club, preset_id=final)
-        tournament = services.tournament_create(club=self.club, actor=request.user, **data)
+        tournament = tournament_create(club=self.club, actor=request.user, **data)
         return Response(TournamentOutput(tournament).data, status=status.HTTP_201_CREATED)
 
 
@@ -79,7 +84,7 @@ class EntryListApi(_TournamentAction):
     def post(self, request: Request, club_slug: str, tournament_id: int) -> Response:
         data = input_valid(EntryInput, request.data)
         player = club_selectors.player_get(club=self.club, player_id=data["player"])
-        entry = services.entry_add(
+        entry = entry_add(
             tournament=self.tournament(tournament_id), actor=request.user, player=player,
             affiliation=data.get("affiliation", ""),
         )  # fmt: skip
@@ -90,7 +95,7 @@ class EntryCheckInApi(_TournamentAction):
     @extend_schema(operation_id="tournaments_entries_check_in", request=None,
                    responses=EntryOutput)  # fmt: skip
     def post(self, request: Request, club_slug: str, tournament_id: int, entry_id: int) -> Response:
-        entry = services.entry_check_in(
+        entry = entry_check_in(
             tournament=self.tournament(tournament_id), actor=request.user, entry_id=entry_id
         )
         return Response(EntryOutput(entry).data)
@@ -103,7 +108,7 @@ class EntryWithdrawApi(_TournamentAction):
                    responses=EntryOutput)  # fmt: skip
     def post(self, request: Request, club_slug: str, tournament_id: int, entry_id: int) -> Response:
         data = input_valid(RemarksInput, request.data or {})
-        entry = services.entry_withdraw(
+        entry = entry_withdraw(
             tournament=self.tournament(tournament_id), actor=request.user, entry_id=entry_id,
             disqualify=self.disqualify, remarks=data.get("remarks", ""),
         )  # fmt: skip
@@ -129,9 +134,7 @@ class StartApi(_TournamentAction):
     def post(self, request: Request, club_slug: str, tournament_id: int) -> Response:
         data = input_valid(StartInput, request.data or {})
         tournament = self.tournament(tournament_id)
-        services.tournament_start(
-            tournament=tournament, actor=request.user, seeds=data.get("seeds")
-        )
+        tournament_start(tournament=tournament, actor=request.user, seeds=data.get("seeds"))
         view = selectors.tournament_view(tournament=tournament)
         return Response(RoundOutput(view.rounds[0]).data)
 
@@ -144,7 +147,7 @@ class CancelApi(_TournamentAction):
         description="Call the tournament off: every entry fee goes back.",
     )
     def post(self, request: Request, club_slug: str, tournament_id: int) -> Response:
-        tournament = services.tournament_cancel(
+        tournament = tournament_cancel(
             tournament=self.tournament(tournament_id), actor=request.user
         )
         return Response(TournamentOutput(tournament).data)
@@ -168,7 +171,7 @@ class RoundSwapApi(_TournamentAction):
     def post(self, request: Request, club_slug: str, tournament_id: int, number: int) -> Response:
         data = input_valid(SwapInput, request.data)
         tournament = self.tournament(tournament_id)
-        services.round_swap(
+        round_swap(
             tournament=tournament, actor=request.user, number=number, first=data["first"],
             second=data["second"],
         )  # fmt: skip
@@ -184,7 +187,7 @@ class RoundReleaseApi(_TournamentAction):
     )
     def post(self, request: Request, club_slug: str, tournament_id: int, number: int) -> Response:
         tournament = self.tournament(tournament_id)
-        services.round_release(tournament=tournament, actor=request.user, number=number)
+        round_release(tournament=tournament, actor=request.user, number=number)
         return Response(_round_out(tournament, number))
 
 
@@ -199,7 +202,7 @@ class RoundUnwindApi(_TournamentAction):
     def post(self, request: Request, club_slug: str, tournament_id: int, number: int) -> Response:
         data = input_valid(UnwindInput, request.data or {})
         tournament = self.tournament(tournament_id)
-        services.rounds_unwind(
+        rounds_unwind(
             tournament=tournament, actor=request.user, number=number, confirm=data["confirm"]
         )
         return Response(_round_out(tournament, number))
@@ -220,5 +223,5 @@ class PlayerMergeApi(ClubScopedAPIView):
         data = input_valid(PlayerMergeInput, request.data)
         source = club_selectors.player_get(club=self.club, player_id=player_id)
         target = club_selectors.player_get(club=self.club, player_id=data["into"])
-        kept = services.player_merge(source=source, target=target, actor=request.user)
+        kept = player_merge(source=source, target=target, actor=request.user)
         return Response(PlayerOutput(kept).data)

@@ -21,7 +21,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from scoring.lifecycle import correction_guards, game_finished, game_result_changed
-        from tournaments.services import correction_guard
+        from tournaments.services.corrections import correction_guard
 
         game_finished.connect(_ended, dispatch_uid="tournaments.table_ended")
         game_result_changed.connect(_changed, dispatch_uid="tournaments.table_changed")

@@ -10,8 +10,11 @@ from clubs.models import Player
 from scoring import services as scoring_services
 from scoring.demo import count_now, tasks_in_process
 from scoring.models import Game, RulePreset
-from tournaments import services
 from tournaments.models import Round, RoundTable, Tournament
+from tournaments.services.draws import round_release
+from tournaments.services.entries import entry_add
+from tournaments.services.setup import tournament_create, tournament_start
+from tournaments.services.tables import table_game_ended
 
 GUESTS = ["Mira", "Nadia", "Omar", "Priya", "Quinn", "Ravi"]
 
@@ -20,7 +23,7 @@ def _close(game: Game, actor: Any) -> None:
     """Close a table and settle it now: the demo loads in one transaction, so the announcement
     sent on commit would come too late for the next round."""
     scoring_services.game_finish(game=game, actor=actor)
-    services.table_game_ended(game_id=game.pk)
+    table_game_ended(game_id=game.pk)
 
 
 def _points_deal(game: Game, actor: Any, points: list[int | None]) -> None:
@@ -41,7 +44,7 @@ def _tables(tournament: Tournament, number: int) -> list[Game]:
 
 
 def _release(tournament: Tournament, actor: Any, number: int) -> list[Game]:
-    services.round_release(tournament=tournament, actor=actor, number=number)
+    round_release(tournament=tournament, actor=actor, number=number)
     return _tables(tournament, number)
 
 
@@ -50,14 +53,14 @@ def demo_knockout(context: DemoContext) -> Tournament:
     third table two players tie for the second place and play a tie-breaker."""
     club, organiser = context.club, context.organiser
     guests = [Player.objects.get_or_create(club=club, name=name)[0] for name in GUESTS]
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         club=club, actor=organiser, name="Autumn knock-out",
         preset=RulePreset.objects.get(club=None, key="points"), table_max=6, advance_per_table=2,
         entry_fee_minor=2000, club_fee_minor=200, payout="seventy_thirty", seed=2026,
     )  # fmt: skip
     for player in context.players + guests:
-        services.entry_add(tournament=tournament, actor=organiser, player=player)
-    services.tournament_start(tournament=tournament, actor=organiser)
+        entry_add(tournament=tournament, actor=organiser, player=player)
+    tournament_start(tournament=tournament, actor=organiser)
     first, second, third = _release(tournament, organiser, 1)
     _points_deal(first, organiser, [None, 12, 30, 45, 60, 80])
     _points_deal(second, organiser, [25, None, 7, 33, 41, 52])
@@ -89,14 +92,14 @@ def demo_rummikub_rounds(context: DemoContext) -> Tournament:
     """Eight players, tables of four, two rounds redrawn against repeats, then the top four by
     their points to a final: round 1 played, round 2 being played."""
     club, organiser = context.club, context.organiser
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         club=club, actor=organiser, name="Rummikub league night", kind=Tournament.Kind.ROUNDS,
         preset=RulePreset.objects.get(club=None, key="sabra"), table_max=4, rounds=2, cut=4,
         entry_fee_minor=500, payout="winner_takes_all", seed=11,
     )  # fmt: skip
     for player in context.players[:8]:
-        services.entry_add(tournament=tournament, actor=organiser, player=player)
-    services.tournament_start(tournament=tournament, actor=organiser)
+        entry_add(tournament=tournament, actor=organiser, player=player)
+    tournament_start(tournament=tournament, actor=organiser)
     racks = [
         [[], ["R5", "JK"], ["K13", "K12"], ["B1"]],
         [["O7", "O8"], [], ["R3"], ["B10", "K2"]],

@@ -1,6 +1,8 @@
 """Tournaments: knock-out and round-based events of a club. Each round's tables are games of the
 scoring core (entered, validated, corrected and posted like any other), in the tournament's own
-session; the entry fees and prizes go through its purse (a game of format ``purse``)."""
+session; the entry fees and prizes go through its purse (an account of that session in the
+ledger: ``tournaments.purse``), and every money figure is read from there
+(``tournaments.figures``), never stored here."""
 
 from __future__ import annotations
 
@@ -124,13 +126,15 @@ class Entry(models.Model):
         max_length=120, blank=True, help_text="The player's home club, for same-club avoidance."
     )
     place = models.PositiveIntegerField(null=True, blank=True)
-    prize_minor = models.BigIntegerField(default=0)
     out_in_round = models.PositiveSmallIntegerField(null=True, blank=True)
     table_place = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Place at the table the entrant went out from."
     )
     remarks = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    #: The prize won: not a column, read from the purse by ``tournaments.selectors``.
+    prize_won_minor: int = 0
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="entry_once")]

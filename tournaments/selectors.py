@@ -11,9 +11,8 @@ from django.db.models import QuerySet
 
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
-from rules.prizes import prize_pool_of
-from scoring.formats.reads import player_paid_in
-from scoring.models import Game, Quantity
+from scoring.models import Game
+from tournaments.figures import fees_collected_minor, prize_pool_minor, prizes_won_minor
 from tournaments.models import Entry, Round, RoundTable, Tournament
 
 
@@ -74,10 +73,11 @@ class TournamentView:
 def tournament_view(*, tournament: Tournament) -> TournamentView:
     """The whole tournament as the API and the pages show it; player ids throughout."""
     entries = list(tournament.entries.select_related("player").order_by("seed", "id"))
+    won = prizes_won_minor(tournament=tournament)
+    for entry in entries:  # a place is paid as long as it stands (an unwound final's is not)
+        entry.prize_won_minor = won.get(entry.player_id, 0) if entry.place else 0
     player_of = {entry.pk: entry.player_id for entry in entries}
-    assert tournament.purse is not None
-    paid = sum(1 for amount in player_paid_in(tournament.purse, Quantity.MONEY).values() if amount)
-    pool = prize_pool_of(paid, tournament.entry_fee_minor, tournament.club_fee_minor)
+    pool = prize_pool_minor(tournament=tournament)
     tables_by_round: dict[int, list[RoundTable]] = {}
     for table in RoundTable.objects.filter(round__tournament=tournament).select_related(
         "game", "tiebreaker"
@@ -214,8 +214,7 @@ def tournament_desk(*, tournament: Tournament) -> Desk:
             row.append(cell)
         cells[played.number] = row
         cost_words[played.number] = _cost_words(played.cost, name_of_entry)
-    assert tournament.purse is not None
-    fees = sum(player_paid_in(tournament.purse, Quantity.MONEY).values())
+    fees = fees_collected_minor(tournament=tournament)
     counts: dict[str, int] = {}
     for entry in view.entries:
         counts[entry.status] = counts.get(entry.status, 0) + 1

@@ -67,6 +67,10 @@ class PlayerMergeInput(serializers.Serializer[dict]):
 
 class EntryOutput(serializers.ModelSerializer[Entry]):
     name = serializers.CharField(source="player.name")
+    # The prize won, read from the purse; shown as the column it once was (a 64-bit amount).
+    prize_minor = serializers.IntegerField(
+        source="prize_won_minor", required=False, min_value=-(2**63), max_value=2**63 - 1
+    )
 
     class Meta:
         model = Entry
@@ -115,7 +119,7 @@ class PlaceOutput(serializers.Serializer[dict]):
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField(source="player.name")
     place = serializers.IntegerField()
-    prize_minor = serializers.IntegerField()
+    prize_minor = serializers.IntegerField(source="prize_won_minor")
 
 
 class TournamentDetailOutput(serializers.Serializer[dict]):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from config.celery import project_task
-from tournaments.services import table_game_ended, table_result_changed, tables_catch_up
+from tournaments.services.corrections import table_result_changed
+from tournaments.services.tables import table_game_ended, tables_catch_up
 
 
 @project_task(name="tournaments.table_game_ended", ignore_result=True)

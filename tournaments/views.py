@@ -34,11 +34,16 @@ from config.errors import InvalidInput
 from rules import prizes
 from rules.errors import RuleViolation
 from scoring import selectors as scoring_selectors
-from scoring.formats import handler_for
 from scoring.forms import to_minor
-from tournaments import selectors, services
+from tournaments import selectors
+from tournaments.figures import field_prize_pool
 from tournaments.forms import PAYOUT_WORDS, EntryForm, SwapForm, TournamentForm, UnwindForm
 from tournaments.models import Entry, Round, Tournament
+from tournaments.services.common import PAID
+from tournaments.services.corrections import rounds_unwind
+from tournaments.services.draws import round_release, round_swap
+from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw
+from tournaments.services.setup import tournament_cancel, tournament_create, tournament_start
 
 #: How often the live parts poll, in seconds.
 LIVE_EVERY = 5
@@ -53,7 +58,9 @@ def _prize_lines(
 ) -> dict[str, Any]:
     """The prizes a field of ``entries`` would pay, place by place, as a page shows them."""
     try:
-        pool = prizes.prize_pool_of(entries, fee_minor, club_fee_minor)
+        pool = field_prize_pool(
+            entrants=entries, entry_fee_minor=fee_minor, club_fee_minor=club_fee_minor
+        )
         amounts = prizes.place_amounts(pool, prizes.payout_percentages(payout, entries))
     except RuleViolation as exc:
         return {"error": exc.message, "lines": [], "pool": ""}
@@ -80,8 +87,7 @@ def _list_page(
         found_list = list(selectors.tournament_list(club=club, status=chosen or None))
     except InvalidInput:
         chosen, found_list = "", list(selectors.tournament_list(club=club))
-    # Tables play a game format; the format says whether it is one (the purse has no family).
-    presets = [p for p in scoring_selectors.preset_list(club=club) if handler_for(p.format).family]
+    presets = list(scoring_selectors.preset_list(club=club))
     return render_club(request, club, "tournaments/list.html", {
         "tournaments": found_list, "status": chosen, "statuses": Tournament.Status.choices,
         "presets": presets, "payouts": PAYOUT_WORDS.items(), "kinds": Tournament.Kind.choices,
@@ -101,7 +107,7 @@ def tournament_list_page(request: HttpRequest, club_slug: str) -> HttpResponse:
     def create() -> HttpResponse:
         data = form.cleaned_data
         preset = found(scoring_selectors.preset_get, club=club, preset_id=data["preset"])
-        tournament = services.tournament_create(
+        tournament = tournament_create(
             club=club, actor=request.user, name=data["name"], kind=data["kind"], preset=preset,
             table_max=data["table_max"], table_min=data["table_min"],
             advance_per_table=data["advance_per_table"], rounds=data["rounds"], cut=data["cut"],
@@ -152,7 +158,7 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
         for t in (draft.tables if draft else [])
     ]
     playing = [e for e in desk.view.entries if e.status in Entry.Status.values]
-    paid_in = sum(1 for e in playing if e.status in services.PAID)
+    paid_in = sum(1 for e in playing if e.status in PAID)
     return {
         "tournament": tournament, "desk": desk, "view": desk.view, "candidates": candidates,
         "draft": draft, "draft_tables": draft_tables, "rounds": list(reversed(desk.view.rounds)),
@@ -164,8 +170,8 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
             tournament.club_fee_minor,
         ),
         "places": [
-            {"place": e.place, "name": e.player.name, "prize": club_money(club, e.prize_minor),
-             "won": e.prize_minor > 0,
+            {"place": e.place, "name": e.player.name, "prize": club_money(club, e.prize_won_minor),
+             "won": e.prize_won_minor > 0,
              "tied": sum(1 for o in desk.view.places if o.place == e.place) > 1,
              "player": e.player_id}
             for e in desk.view.places
@@ -246,7 +252,7 @@ def entry_add_page(request: HttpRequest, club_slug: str, tournament_id: int) -> 
                 ),
                 None,
             ) or club_services.player_create(club=club, actor=request.user, name=name)
-        entry = services.entry_add(
+        entry = entry_add(
             tournament=tournament, actor=request.user, player=player,
             affiliation=data.get("affiliation") or "",
         )  # fmt: skip
@@ -262,9 +268,7 @@ def entry_check_in_page(
     request: HttpRequest, club_slug: str, tournament_id: int, entry_id: int
 ) -> HttpResponse:
     def check_in(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
-        entry = services.entry_check_in(
-            tournament=tournament, actor=request.user, entry_id=entry_id
-        )
+        entry = entry_check_in(tournament=tournament, actor=request.user, entry_id=entry_id)
         return f"{entry.player.name} is checked in."
 
     return _action(request, club_slug, tournament_id, "entries", None, check_in, "")
@@ -276,7 +280,7 @@ def entry_withdraw_page(
     request: HttpRequest, club_slug: str, tournament_id: int, entry_id: int
 ) -> HttpResponse:
     def withdraw(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
-        entry = services.entry_withdraw(
+        entry = entry_withdraw(
             tournament=tournament, actor=request.user, entry_id=entry_id,
             disqualify=request.POST.get("disqualify") == "1",
             remarks=request.POST.get("remarks", "")[:200],
@@ -290,7 +294,7 @@ def entry_withdraw_page(
 @require_POST
 def start_page(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     def start(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
-        services.tournament_start(tournament=tournament, actor=request.user)
+        tournament_start(tournament=tournament, actor=request.user)
         return "The entries are closed and round 1 is drawn: look at the draw, then release it."
 
     return _action(request, club_slug, tournament_id, "draw", None, start, "")
@@ -302,7 +306,7 @@ def swap_page(
     request: HttpRequest, club_slug: str, tournament_id: int, number: int
 ) -> HttpResponse:
     def swap(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
-        services.round_swap(
+        round_swap(
             tournament=tournament, actor=request.user, number=number, first=data["first"],
             second=data["second"],
         )  # fmt: skip
@@ -317,7 +321,7 @@ def release_page(
     request: HttpRequest, club_slug: str, tournament_id: int, number: int
 ) -> HttpResponse:
     def release(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
-        services.round_release(tournament=tournament, actor=request.user, number=number)
+        round_release(tournament=tournament, actor=request.user, number=number)
         return f"Round {number} is released: its tables are open for deals."
 
     return _action(request, club_slug, tournament_id, "grid", None, release, "")
@@ -329,7 +333,7 @@ def unwind_page(
     request: HttpRequest, club_slug: str, tournament_id: int, number: int
 ) -> HttpResponse:
     def unwind(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
-        services.rounds_unwind(
+        rounds_unwind(
             tournament=tournament, actor=request.user, number=number, confirm=data["confirm"]
         )
         return f"The rounds after round {number} are taken out: its tables can be corrected."
@@ -342,7 +346,7 @@ def unwind_page(
 @require_POST
 def cancel_page(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     def cancel(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
-        services.tournament_cancel(tournament=tournament, actor=request.user)
+        tournament_cancel(tournament=tournament, actor=request.user)
         return "The tournament is cancelled; every entry fee went back."
 
     return _action(request, club_slug, tournament_id, "manage", None, cancel, "")
@@ -408,7 +412,7 @@ def _public_context(request: HttpRequest, club: Club, tournament: Tournament) ->
             "seat": selectors.seat_of(desk=context["desk"], player_id=int(raw)),
             "id": int(raw),
             "entry": entry,
-            "prize": club_money(club, entry.prize_minor) if entry.prize_minor else "",
+            "prize": club_money(club, entry.prize_won_minor) if entry.prize_won_minor else "",
         }
     return context
 

@@ -18,13 +18,12 @@ from scoring.formats.base import (
 from scoring.formats.deals import DealsFormat
 from scoring.formats.points import PointsFormat
 from scoring.formats.pool import PoolFormat
-from scoring.formats.purse import PurseFormat
 from scoring.formats.rummikub import RummikubFormat
 from scoring.models import Game, GameFormat, Quantity
 
 HANDLERS: dict[str, GameFormatHandler] = {
     handler.format: handler
-    for handler in (PointsFormat(), PoolFormat(), DealsFormat(), RummikubFormat(), PurseFormat())
+    for handler in (PointsFormat(), PoolFormat(), DealsFormat(), RummikubFormat())
 }
 #: The formats in the order pages list them.
 FORMAT_ORDER: list[str] = [choice.value for choice in GameFormat]
@@ -46,9 +45,9 @@ def format_label(key: str) -> str:
 def points_column(game_format: str) -> Column | None:
     """The column a format's points are shown in (their unit), or ``None`` for a format that
     keeps no points (deals rummy counts chips)."""
-    return next(
-        (c for c in handler_for(game_format).columns if c.quantity == Quantity.POINTS), None
-    )
+    handler = HANDLERS.get(game_format)  # none for a session's account: it keeps money only
+    columns = handler.columns if handler is not None else ()
+    return next((c for c in columns if c.quantity == Quantity.POINTS), None)
 
 
 def formats_with_points(formats: set[str] | list[str]) -> list[str]:

@@ -124,7 +124,6 @@ class GameFormatHandler(Protocol):
     entry_template: ClassVar[str]  # the deal entry page
     entered_as: ClassVar[str]  # "hands" (outcomes, cards or points) or "racks" (tiles left)
     seats_open: ClassVar[bool]  # players may sit down between deals
-    has_deals: ClassVar[bool]  # a game with no deals (a tournament's purse) offers none
     variants: ClassVar[frozenset[str]]  # the variants a preset of the format may name
     preset_sections: ClassVar[frozenset[str]]  # its own sections of a preset's params
 
@@ -205,7 +204,6 @@ class FormatBase:
     entry_template: ClassVar[str] = "scoring/deal_entry.html"
     entered_as: ClassVar[str] = "hands"
     seats_open: ClassVar[bool] = False
-    has_deals: ClassVar[bool] = True
 
     def game_opened(self, *, game: Game, rules: GameRules) -> None:
         return None

@@ -28,6 +28,7 @@ from clubs.pages import (
 )
 from config.errors import ServiceError
 from scoring import figures, selectors, services
+from scoring.accounts import is_account
 from scoring.formats import FORMAT_ORDER, Column, GameEnd, handler_for
 from scoring.forms import OUTCOME_WORDS, GameForm, RejoinForm, SeatAddForm, SplitForm, to_minor
 from scoring.models import Deal, Game, Quantity, Submission
@@ -137,6 +138,20 @@ def _next_action(club: Club, game: Game, rows: list[Any], state: Any) -> dict[st
     return None
 
 
+def _account_page(request: HttpRequest, club: Club, game: Game) -> HttpResponse:
+    """A session's account (a tournament's purse): who paid in what, and what it holds."""
+    state = selectors.game_state(game=game).as_dict()
+    rows = [
+        {"name": p["name"], "paid": club_money(club, state["paid_in"].get(str(p["player"]), 0))}
+        for p in state["players"]
+    ]
+    context = {
+        "game": game, "session": game.table.session, "table": game.table, "rows": rows,
+        "held": club_money(club, state["pot_minor"]),
+    }  # fmt: skip
+    return render_club(request, club, "scoring/account.html", context)
+
+
 def _game_page(
     request: HttpRequest,
     club: Club,
@@ -147,6 +162,8 @@ def _game_page(
     status: int = 200,
 ) -> HttpResponse:
     game = found(selectors.game_get, club=club, game_id=game_id)
+    if is_account(game):
+        return _account_page(request, club, game)
     handler = handler_for(game)
     seats = list(game.seats.all())
     rows = selectors.game_deal_rows(game=game)
@@ -212,9 +229,7 @@ def _game_page(
         "has_money": bool(game.point_value_minor)
         and state.as_dict().get("variant") != "international",
         "point_value": club_money(club, game.point_value_minor),
-        "next_action": _next_action(club, game, rows, state)
-        if open_game and handler.has_deals
-        else None,
+        "next_action": _next_action(club, game, rows, state) if open_game else None,
         "open_game": open_game,
         "panel": panel,
         "unit": handler.words.unit,

@@ -19,7 +19,7 @@ from tests.factories import MembershipFactory
 from tests.scoring.conftest import make_night
 from tests.scoring.helpers import enter_deal
 from tests.tournaments.helpers import enter, new_tournament, roster
-from tournaments import services as tournament_services
+from tournaments.services.setup import tournament_start
 
 WHO = ["owner", "organiser", "scorer", "player", "outsider", "anonymous"]
 
@@ -76,7 +76,7 @@ def world(standing: Standing) -> World:
     enter(standing, open_tournament, entrants)
     drawn = new_tournament(standing, name="Drawn", table_max=2, advance_per_table=1)
     enter(standing, drawn, entrants)
-    tournament_services.tournament_start(tournament=drawn, actor=standing.organiser)
+    tournament_start(tournament=drawn, actor=standing.organiser)
     first_table = drawn.round_set.get().draw["tables"]
     player_of = dict(drawn.entries.values_list("pk", "player_id"))
     return World(

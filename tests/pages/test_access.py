@@ -48,11 +48,11 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
 def _tournament(p: Pages) -> Any:
     """A knock-out of the night's six players, drawn."""
     from tests.tournaments.helpers import enter, new_tournament
-    from tournaments import services
+    from tournaments.services.setup import tournament_start
 
     cup = new_tournament(p.s, table_max=3, advance_per_table=1)
     enter(p.s, cup, list(p.night.players.values()))
-    services.tournament_start(tournament=cup, actor=p.s.organiser)
+    tournament_start(tournament=cup, actor=p.s.organiser)
     return cup
 
 

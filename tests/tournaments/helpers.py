@@ -12,8 +12,10 @@ from scoring import services as scoring_services
 from scoring.models import Game, RulePreset
 from tests.conftest import Standing
 from tests.scoring.helpers import enter_deal
-from tournaments import services
 from tournaments.models import Round, RoundTable, Tournament
+from tournaments.services.draws import round_release
+from tournaments.services.entries import entry_add
+from tournaments.services.setup import tournament_create
 
 
 def roster(standing: Standing, count: int) -> list[Player]:
@@ -33,12 +35,12 @@ def new_tournament(standing: Standing, **options: Any) -> Tournament:
     }
     params.update(options)
     with TestCase.captureOnCommitCallbacks(execute=True):
-        return services.tournament_create(club=standing.club, actor=standing.organiser, **params)
+        return tournament_create(club=standing.club, actor=standing.organiser, **params)
 
 
 def enter(standing: Standing, tournament: Tournament, players: list[Player]) -> None:
     for player in players:
-        services.entry_add(tournament=tournament, actor=standing.organiser, player=player)
+        entry_add(tournament=tournament, actor=standing.organiser, player=player)
 
 
 def play_table(standing: Standing, game: Game, points: dict[int, int]) -> None:
@@ -65,7 +67,7 @@ def play_round(
     assert current is not None
     if current.status == Round.Status.DRAFT:
         with TestCase.captureOnCommitCallbacks(execute=True):
-            current = services.round_release(
+            current = round_release(
                 tournament=tournament, actor=standing.organiser, number=current.number
             )
     for _ in range(20):  # tables, then tie-breakers as they come

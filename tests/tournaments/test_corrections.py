@@ -17,8 +17,12 @@ from scoring.formats import GameEnd
 from scoring.models import AccountKind, Game, LedgerEntry, Posting, Submission
 from tests.scoring.helpers import correct, enter_deal, ledger_balanced
 from tests.tournaments.helpers import enter, new_tournament, play_table, roster
-from tournaments import services
 from tournaments.models import Entry, Round, RoundTable, Tournament
+from tournaments.selectors import tournament_view
+from tournaments.services.corrections import rounds_unwind
+from tournaments.services.draws import round_release
+from tournaments.services.setup import tournament_start
+from tournaments.services.tables import tables_catch_up
 
 
 def _lines(game: Game, points: dict[int, int]) -> dict[str, Any]:
@@ -39,9 +43,7 @@ def _order(game: Game) -> list[int]:
 
 def _release(standing, tournament: Tournament, number: int) -> Round:
     with TestCase.captureOnCommitCallbacks(execute=True):
-        return services.round_release(
-            tournament=tournament, actor=standing.organiser, number=number
-        )
+        return round_release(tournament=tournament, actor=standing.organiser, number=number)
 
 
 def _play_plainly(standing, played: Round) -> dict[int, list[int]]:
@@ -75,7 +77,7 @@ def twelve(standing) -> Tournament:
     tournament = new_tournament(standing, entry_fee_minor=1000, payout="seventy_thirty")
     enter(standing, tournament, roster(standing, 12))
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.tournament_start(tournament=tournament, actor=standing.organiser)
+        tournament_start(tournament=tournament, actor=standing.organiser)
     return tournament
 
 
@@ -121,13 +123,13 @@ def test_a_correction_after_the_next_round_started_needs_the_organiser_to_confir
     assert deal.submissions.count() == versions  # nothing stored
 
     with pytest.raises(Conflict) as unconfirmed:
-        services.rounds_unwind(tournament=twelve, actor=standing.organiser, number=1)
+        rounds_unwind(tournament=twelve, actor=standing.organiser, number=1)
     assert unconfirmed.value.code == "confirm_required"
     assert unconfirmed.value.details == {"affected_rounds": [2]}
     assert twelve.round_set.get(number=2).status == Round.Status.RELEASED
 
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.rounds_unwind(tournament=twelve, actor=standing.organiser, number=1, confirm=True)
+        rounds_unwind(tournament=twelve, actor=standing.organiser, number=1, confirm=True)
     final_game.refresh_from_db()
     assert final_game.status == Game.Status.FINISHED  # closed with no deal: it counts nothing
     assert final_game.end in (GameEnd.ABANDONED, GameEnd.BY_ORGANISER)
@@ -160,10 +162,10 @@ def test_a_corrected_final_places_again_and_posts_the_prizes_again(standing, twe
 
     twelve.refresh_from_db()
     assert twelve.status == Tournament.Status.FINISHED
-    entries = {e.player_id: e for e in twelve.entries.all()}
+    entries = {e.player_id: e for e in tournament_view(tournament=twelve).entries}
     assert entries[players[1]].place == 1 and entries[players[0]].place == 2
-    assert entries[players[1]].prize_minor == pool * 70 // 100
-    assert entries[players[0]].prize_minor == pool * 30 // 100
+    assert entries[players[1]].prize_won_minor == pool * 70 // 100
+    assert entries[players[0]].prize_won_minor == pool * 30 // 100
     payouts = LedgerEntry.objects.filter(game=twelve.purse, kind=LedgerEntry.Kind.PAYOUT)
     assert payouts.count() == 2 and payouts.filter(reversed_by__isnull=False).count() == 1
     for player, entry in entries.items():
@@ -171,7 +173,7 @@ def test_a_corrected_final_places_again_and_posts_the_prizes_again(standing, twe
             game=twelve.purse, account=AccountKind.PLAYER, player_id=player,
             entry__kind__in=[LedgerEntry.Kind.PAYOUT, LedgerEntry.Kind.REVERSAL],
         )  # fmt: skip
-        assert sum(p.amount for p in won) == entry.prize_minor
+        assert sum(p.amount for p in won) == entry.prize_won_minor
     assert ledger_balanced()
 
 
@@ -185,6 +187,6 @@ def test_a_table_whose_end_was_never_announced_is_settled_by_the_sweep(standing,
         enter_deal(table.game, standing.scorer, lines)
         scoring_services.game_finish(game=table.game, actor=standing.organiser)  # not announced
     assert not twelve.round_set.filter(number=2).exists()
-    assert len(services.tables_catch_up()) == 2
+    assert len(tables_catch_up()) == 2
     assert twelve.round_set.get(number=2).status == Round.Status.DRAFT
-    assert services.tables_catch_up() == []  # nothing left to do
+    assert tables_catch_up() == []  # nothing left to do

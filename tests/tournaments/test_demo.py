@@ -18,7 +18,7 @@ def test_the_demo_has_a_finished_knockout_and_a_rummikub_rounds_tournament(db):
     assert knockout.status == Tournament.Status.FINISHED and len(view.entries) == 18
     assert RoundTable.objects.filter(round__tournament=knockout, tiebreaker__isnull=False).exists()
     assert view.prize_pool_minor == 18 * (2000 - 200)
-    assert sum(e.prize_minor for e in view.places) == view.prize_pool_minor
+    assert sum(e.prize_won_minor for e in view.places) == view.prize_pool_minor
     assert [e.place for e in view.places][:2] == [1, 2] and len(view.places) == 18
     paid = Posting.objects.filter(game=knockout.purse, account=AccountKind.CLUB)
     assert sum(p.amount for p in paid) == 18 * 200

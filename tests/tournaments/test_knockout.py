@@ -16,8 +16,12 @@ from scoring import services as scoring_services
 from scoring.models import AccountKind, Posting
 from tests.scoring.helpers import ledger_balanced
 from tests.tournaments.helpers import enter, new_tournament, play_round, play_table, roster
-from tournaments import services
 from tournaments.models import Entry, Round, Tournament
+from tournaments.selectors import tournament_view
+from tournaments.services.draws import round_release
+from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw
+from tournaments.services.rounds import _points_in
+from tournaments.services.setup import tournament_start
 
 
 def run_to_the_end(standing, tournament: Tournament, rng: random.Random, ties: bool = False):
@@ -35,17 +39,17 @@ def test_an_eighteen_player_knockout_runs_to_places_and_prizes(standing):
                                 payout="seventy_thirty")  # fmt: skip
     enter(standing, tournament, roster(standing, 18))
     with TestCase.captureOnCommitCallbacks(execute=True):
-        first = services.tournament_start(tournament=tournament, actor=standing.organiser)
+        first = tournament_start(tournament=tournament, actor=standing.organiser)
     assert first.status == Round.Status.DRAFT and len(first.draw["tables"]) == 3
     assert sorted(len(t) for t in first.draw["tables"]) == [6, 6, 6]
     done = run_to_the_end(standing, tournament, random.Random(1))
     assert done.status == Tournament.Status.FINISHED
-    entries = list(done.entries.all())
+    entries = tournament_view(tournament=done).entries
     assert sorted(e.place for e in entries)[0] == 1 and all(e.place for e in entries)
     pool = 18 * (1000 - 100)
-    assert sum(e.prize_minor for e in entries) == pool
+    assert sum(e.prize_won_minor for e in entries) == pool
     winners = [e for e in entries if e.place == 1]
-    assert sum(e.prize_minor for e in winners) >= pool * 70 // 100
+    assert sum(e.prize_won_minor for e in winners) >= pool * 70 // 100
     purse = Posting.objects.filter(game=done.purse)
     assert sum(p.amount for p in purse.filter(account=AccountKind.GAME)) == 0
     assert sum(p.amount for p in purse.filter(account=AccountKind.CLUB)) == 18 * 100
@@ -85,7 +89,7 @@ def _any_field(standing, field, table_max, table_min, advance, ties, seed):
     players = roster(standing, field)
     enter(standing, tournament, players)
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.tournament_start(tournament=tournament, actor=standing.organiser)
+        tournament_start(tournament=tournament, actor=standing.organiser)
     for played in tournament.round_set.all():
         assert played.status == Round.Status.DRAFT
     done = run_to_the_end(standing, tournament, random.Random(seed), ties=ties)
@@ -103,9 +107,9 @@ def _any_field(standing, field, table_max, table_min, advance, ties, seed):
             assert (sorted(sizes, reverse=True), len(played.draw["byes"])) == table_sizes(
                 len(due), table_max, table_min
             )
-    entries = list(done.entries.all())
+    entries = tournament_view(tournament=done).entries
     assert all(e.place for e in entries)
-    assert sum(e.prize_minor for e in entries) == field * 500
+    assert sum(e.prize_won_minor for e in entries) == field * 500
     assert ledger_balanced()
 
 
@@ -116,22 +120,22 @@ def test_entries_waitlist_withdrawal_and_check_in(standing):
     statuses = dict(tournament.entries.values_list("player__name", "status"))
     assert statuses[d.name] == Entry.Status.WAITLISTED
     first = tournament.entries.get(player=a)
-    services.entry_withdraw(tournament=tournament, actor=standing.organiser, entry_id=first.pk)
+    entry_withdraw(tournament=tournament, actor=standing.organiser, entry_id=first.pk)
     assert tournament.entries.get(player=d).status == Entry.Status.REGISTERED  # promoted
     paid = Posting.objects.filter(game=tournament.purse, account="player", quantity="money")
     assert {p.player_id: 0 for p in paid} and sum(
         p.amount for p in paid.filter(player=a)
     ) == 0  # refunded
     for player in (b, c):
-        services.entry_check_in(
+        entry_check_in(
             tournament=tournament, actor=standing.organiser,
             entry_id=tournament.entries.get(player=player).pk,
         )  # fmt: skip
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.tournament_start(tournament=tournament, actor=standing.organiser)
+        tournament_start(tournament=tournament, actor=standing.organiser)
     assert tournament.entries.get(player=d).status == Entry.Status.NO_SHOW  # did not check in
     with pytest.raises(Conflict):
-        services.entry_check_in(
+        entry_check_in(
             tournament=tournament, actor=standing.organiser,
             entry_id=tournament.entries.get(player=d).pk,
         )  # fmt: skip
@@ -146,7 +150,7 @@ def test_a_rounds_tournament_cuts_to_a_semifinal_dealt_by_rank_then_a_final(stan
     )  # fmt: skip
     enter(standing, tournament, roster(standing, 16))
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.tournament_start(tournament=tournament, actor=standing.organiser)
+        tournament_start(tournament=tournament, actor=standing.organiser)
     rng = random.Random(5)
     for number in (1, 2, 3):
         played = play_round(standing, tournament, rng)
@@ -163,7 +167,7 @@ def test_a_rounds_tournament_cuts_to_a_semifinal_dealt_by_rank_then_a_final(stan
 
     semi = tournament.round_set.get(number=4)
     assert semi.stage == Round.Stage.SEMIFINAL
-    points = services._points_in(tournament.round_set.filter(stage=Round.Stage.ROUND))
+    points = _points_in(tournament.round_set.filter(stage=Round.Stage.ROUND))
     player_of = dict(tournament.entries.values_list("pk", "player_id"))
     ranked = sorted(
         (e for t in semi.draw["tables"] for e in t),
@@ -177,7 +181,7 @@ def test_a_rounds_tournament_cuts_to_a_semifinal_dealt_by_rank_then_a_final(stan
     play_round(standing, tournament, rng)
     final = tournament.round_set.get(number=5)
     assert final.stage == Round.Stage.FINAL
-    semi_points = services._points_in(tournament.round_set.filter(number=4))
+    semi_points = _points_in(tournament.round_set.filter(number=4))
     finalists = [player_of[e] for t in final.draw["tables"] for e in t]
     others = [player_of[e] for e in ranked if player_of[e] not in finalists]
     assert min(semi_points.get(p, 0) for p in finalists) >= max(
@@ -187,7 +191,7 @@ def test_a_rounds_tournament_cuts_to_a_semifinal_dealt_by_rank_then_a_final(stan
     assert done.status == Tournament.Status.FINISHED
     places = sorted(e.place for e in done.entries.all())
     assert places[0] == 1 and len(places) == 16 and all(places)
-    assert sum(e.prize_minor for e in done.entries.all()) == 1600
+    assert sum(e.prize_won_minor for e in tournament_view(tournament=done).entries) == 1600
     assert ledger_balanced()
 
 
@@ -195,8 +199,8 @@ def test_a_tiebreaker_that_ties_again_is_followed_by_another(standing):
     tournament = new_tournament(standing, table_max=4, advance_per_table=2)
     enter(standing, tournament, roster(standing, 8))
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.tournament_start(tournament=tournament, actor=standing.organiser)
-        played = services.round_release(tournament=tournament, actor=standing.organiser, number=1)
+        tournament_start(tournament=tournament, actor=standing.organiser)
+        played = round_release(tournament=tournament, actor=standing.organiser, number=1)
     first, second = (t.game for t in played.tables.order_by("number"))
     seats = list(second.seats.order_by("position").values_list("player_id", flat=True))
     others = list(first.seats.order_by("position").values_list("player_id", flat=True))[1:]
@@ -226,11 +230,11 @@ def test_late_entry_is_seated_where_it_costs_least_until_the_round_is_released(s
     field = roster(standing, 9)
     enter(standing, tournament, field[:7])
     order = [p.pk for p in reversed(field[:7])]
-    first = services.tournament_start(tournament=tournament, actor=standing.organiser, seeds=order)
+    first = tournament_start(tournament=tournament, actor=standing.organiser, seeds=order)
     seeds = dict(tournament.entries.values_list("player_id", "seed"))
     assert [seeds[p] for p in order] == list(range(1, 8))  # as the organiser gave them
     assert sorted(len(t) for t in first.draw["tables"]) == [3, 4]
-    late = services.entry_add(tournament=tournament, actor=standing.organiser, player=field[7])
+    late = entry_add(tournament=tournament, actor=standing.organiser, player=field[7])
     first.refresh_from_db()
     assert sorted(len(t) for t in first.draw["tables"]) == [4, 4]  # the short table took them
     assert any(late.pk in t for t in first.draw["tables"]) and late.status == Entry.Status.ACTIVE
@@ -239,14 +243,14 @@ def test_late_entry_is_seated_where_it_costs_least_until_the_round_is_released(s
             "amount", flat=True
         )
     ) == 8 * 300  # fmt: skip
-    services.round_release(tournament=tournament, actor=standing.organiser, number=1)
+    round_release(tournament=tournament, actor=standing.organiser, number=1)
     with pytest.raises(Conflict) as closed:
-        services.entry_add(tournament=tournament, actor=standing.organiser, player=field[8])
+        entry_add(tournament=tournament, actor=standing.organiser, player=field[8])
     assert closed.value.code == "entries_closed"
     other = new_tournament(standing, name="Other", seeding=Tournament.Seeding.MANUAL)
     enter(standing, other, field[:2])
     with pytest.raises(InvalidInput) as unknown:
-        services.tournament_start(tournament=other, actor=standing.organiser, seeds=[field[8].pk])
+        tournament_start(tournament=other, actor=standing.organiser, seeds=[field[8].pk])
     assert unknown.value.code == "bad_seed" and other.round_set.count() == 0
 
 
@@ -266,11 +270,11 @@ def test_rating_seeding_and_same_club_avoidance(standing):
         standing, table_max=4, seeding=Tournament.Seeding.RATING, avoid_same_club=True
     )
     for index, player in enumerate(players):
-        services.entry_add(
+        entry_add(
             tournament=tournament, actor=standing.organiser, player=player,
             affiliation="North" if index < 4 else "South",
         )  # fmt: skip
-    first = services.tournament_start(tournament=tournament, actor=standing.organiser)
+    first = tournament_start(tournament=tournament, actor=standing.organiser)
     entries = {e.player_id: e for e in tournament.entries.all()}
     assert entries[players[6].pk].seed == 1 and entries[players[4].pk].seed == 2
     assert entries[players[6].pk].rating == 25 + 6 - 6

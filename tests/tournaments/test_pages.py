@@ -11,14 +11,14 @@ from django.test import Client
 from clubs.display import club_money
 from scoring.models import AccountKind, Posting
 from tests.tournaments.helpers import enter, new_tournament, play_round, roster
-from tournaments import services
 from tournaments.models import Tournament
+from tournaments.services.setup import tournament_start
 
 
 def _finished(standing) -> Tournament:
     cup = new_tournament(standing, table_max=4, entry_fee_minor=1000, payout="seventy_thirty")
     enter(standing, cup, roster(standing, 8))
-    services.tournament_start(tournament=cup, actor=standing.organiser)
+    tournament_start(tournament=cup, actor=standing.organiser)
     rng = random.Random(2)
     for _ in range(5):
         cup.refresh_from_db()

@@ -31,8 +31,10 @@ from tests.scoring.test_ratings import assert_close, close_table, stored
 from tests.scoring.test_standings import assert_kept_equals_recomputed
 from tests.tournaments.helpers import enter, new_tournament
 from tests.tournaments.test_knockout import run_to_the_end
-from tournaments import services as tournament_services
 from tournaments.models import Entry, Tournament
+from tournaments.selectors import tournament_view
+from tournaments.services.merge import player_merge
+from tournaments.services.setup import tournament_cancel, tournament_start
 
 
 def ledger_lines() -> Counter[tuple[int, str, str, int]]:
@@ -71,7 +73,7 @@ def two_histories(standing) -> dict[str, Any]:
     tournament = new_tournament(standing, table_max=4, advance_per_table=1, entry_fee_minor=500)
     enter(standing, tournament, [players[n] for n in ["Asha K.", "Bilal", "Chitra", "Dev"]])
     with TestCase.captureOnCommitCallbacks(execute=True):
-        tournament_services.tournament_start(tournament=tournament, actor=standing.organiser)
+        tournament_start(tournament=tournament, actor=standing.organiser)
     tournament = run_to_the_end(standing, tournament, random.Random(3))
     assert tournament.status == Tournament.Status.FINISHED
     return {
@@ -89,10 +91,11 @@ def test_a_merge_moves_the_whole_history_and_leaves_the_ledger_as_it_was(standin
     lines_before = ledger_lines()
     asha_before, dup_before = totals(asha), totals(dup)
     dup_entry = Entry.objects.get(player=dup)
-    place, prize = dup_entry.place, dup_entry.prize_minor
+    won = tournament_view(tournament=dup_entry.tournament).entries
+    place, prize = dup_entry.place, next(e for e in won if e.pk == dup_entry.pk).prize_won_minor
     assert Rating.objects.filter(player=dup).exists()
 
-    kept = tournament_services.player_merge(source=dup, target=asha, actor=standing.organiser)
+    kept = player_merge(source=dup, target=asha, actor=standing.organiser)
 
     assert kept == asha
     # The ledger: the same entries and amounts, every entry still balanced; its lines name Asha.
@@ -120,8 +123,10 @@ def test_a_merge_moves_the_whole_history_and_leaves_the_ledger_as_it_was(standin
     ratings.ratings_replay(club=standing.club, family="indian")
     assert_close(kept_ratings, stored())
     # The tournament entry, with its place and prize; the paid mark names Asha now.
-    entry = Entry.objects.get(pk=dup_entry.pk)
-    assert (entry.player_id, entry.place, entry.prize_minor) == (asha.pk, place, prize)
+    entry = next(
+        e for e in tournament_view(tournament=dup_entry.tournament).entries if e.pk == dup_entry.pk
+    )
+    assert (entry.player_id, entry.place, entry.prize_won_minor) == (asha.pk, place, prize)
     mark = TransferPaid.objects.get(session=made["session"])
     assert f"player:{asha.pk}" in (mark.payer, mark.payee)
     paid = [t for t in figures.session_settlement(session=made["session"]) if t.paid]
@@ -134,7 +139,7 @@ def test_a_merge_moves_the_whole_history_and_leaves_the_ledger_as_it_was(standin
     assert audit.after["merged_into"] == asha.pk
     assert audit.after["moved"]["postings"] > 0 and audit.after["moved"]["entries"] == 1
     with pytest.raises(Conflict) as again:
-        tournament_services.player_merge(source=dup, target=asha, actor=standing.organiser)
+        player_merge(source=dup, target=asha, actor=standing.organiser)
     assert again.value.code == "already_merged"
     with pytest.raises(Conflict):
         club_services_restore(dup, standing)
@@ -152,7 +157,7 @@ def test_a_merge_is_refused_with_every_reason_and_changes_nothing(standing):
     asha, dup = Player.objects.get(pk=ids["Asha"]), Player.objects.get(pk=ids["Asha K."])
     lines = Counter(Posting.objects.values_list("player_id", "amount"))
     with pytest.raises(Conflict) as refused:
-        tournament_services.player_merge(source=dup, target=asha, actor=standing.organiser)
+        player_merge(source=dup, target=asha, actor=standing.organiser)
     codes = [b["code"] for b in refused.value.details["blockers"]]
     assert codes == ["players_met", "game_in_play"]
     assert f"game #{game.pk}" in refused.value.message
@@ -161,10 +166,10 @@ def test_a_merge_is_refused_with_every_reason_and_changes_nothing(standing):
     assert Counter(Posting.objects.values_list("player_id", "amount")) == lines
 
     with pytest.raises(InvalidInput):
-        tournament_services.player_merge(source=asha, target=asha, actor=standing.organiser)
+        player_merge(source=asha, target=asha, actor=standing.organiser)
     away = Player.objects.create(club=standing.outsider.memberships.get().club, name="Asha")
     with pytest.raises(InvalidInput):
-        tournament_services.player_merge(source=away, target=asha, actor=standing.organiser)
+        player_merge(source=away, target=asha, actor=standing.organiser)
 
 
 def test_two_accounts_or_a_running_tournament_refuse_a_merge(standing):
@@ -174,7 +179,7 @@ def test_two_accounts_or_a_running_tournament_refuse_a_merge(standing):
     asha.save()
     dup.save()
     with pytest.raises(Conflict) as refused:
-        tournament_services.player_merge(source=dup, target=asha, actor=standing.organiser)
+        player_merge(source=dup, target=asha, actor=standing.organiser)
     assert refused.value.code == "two_accounts"
     account = dup.user
     dup.user = None
@@ -182,15 +187,15 @@ def test_two_accounts_or_a_running_tournament_refuse_a_merge(standing):
     tournament = new_tournament(standing)
     enter(standing, tournament, [dup])
     with pytest.raises(Conflict) as refused:
-        tournament_services.player_merge(source=dup, target=asha, actor=standing.organiser)
+        player_merge(source=dup, target=asha, actor=standing.organiser)
     assert "tournament_running" in [b["code"] for b in refused.value.details["blockers"]]
     # Without those, the account of the one merged away goes to the kept player when free.
-    tournament_services.tournament_cancel(tournament=tournament, actor=standing.organiser)
+    tournament_cancel(tournament=tournament, actor=standing.organiser)
     asha.user = None
     asha.save()
     dup.user = account
     dup.save()
-    tournament_services.player_merge(source=dup, target=asha, actor=standing.organiser)
+    player_merge(source=dup, target=asha, actor=standing.organiser)
     asha.refresh_from_db()
     dup.refresh_from_db()
     assert asha.user == account and dup.user is None

@@ -14,7 +14,7 @@ from tests.scoring.test_ratings import close_table
 from tests.tournaments.helpers import enter, new_tournament, roster
 from tests.tournaments.test_knockout import run_to_the_end
 from tests.webhooks.receiver import Receiver, wait_for
-from tournaments import services as tournament_services
+from tournaments.services.setup import tournament_start
 from webhooks.models import EVENTS, Event
 from webhooks.services import endpoint_create
 
@@ -73,7 +73,7 @@ def test_a_knockout_released_and_finished(standing, receiver):
     tournament = new_tournament(standing, table_max=4, advance_per_table=1)
     enter(standing, tournament, roster(standing, 8))
     with TestCase.captureOnCommitCallbacks(execute=True):
-        tournament_services.tournament_start(tournament=tournament, actor=standing.organiser)
+        tournament_start(tournament=tournament, actor=standing.organiser)
     run_to_the_end(standing, tournament, random.Random(5))
     wait_for(lambda: "tournament.finished" in names(receiver))
     released = [r.json["data"] for r in receiver.received if r.event == "tournament.round_released"]

@@ -1,0 +1,82 @@
+"""A session's money account (``scoring.accounts``): paid into, refunded, paid out with the rest
+to the club, paid out again, or every payment given back; each entry balanced, in the night's
+figures, and the account never taken for a game format."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+
+from config.errors import Conflict
+from scoring import accounts, figures, selectors, services
+from scoring.models import Game, LedgerEntry, RulePreset
+from tests.scoring.helpers import ledger_balanced, new_game
+
+
+@pytest.fixture
+def account(standing):
+    session = services.session_create(club=standing.club, actor=standing.organiser, name="Cup")
+    preset = RulePreset.objects.get(club=None, key="points")
+    return accounts.account_open(session=session, name="Purse", preset=preset)
+
+
+def test_paid_in_refunded_and_paid_out_with_the_rest_to_the_club(standing, account):
+    asha, bilal, chitra = standing.club.players.order_by("name")
+    for player in (asha, bilal, chitra):
+        accounts.account_pay_in(account=account, player=player, amount_minor=1000, memo="fee")
+    assert accounts.account_refund(account=account, player=chitra, memo="back") == 1000
+    assert accounts.account_paid_in(account=account) == {asha.pk: 1000, bilal.pk: 1000}
+    assert accounts.account_held(account=account) == 2000
+    assert (
+        accounts.is_account(account)
+        and selectors.game_state(game=account).as_dict()["pot_minor"] == 2000
+    )
+
+    with transaction.atomic():
+        accounts.account_close(account=account, actor=None, shares={asha.pk: 1500}, memo="prizes")
+    account.refresh_from_db()
+    assert account.status == Game.Status.FINISHED and account.end == Game.End.PLAYED_OUT
+    assert accounts.account_held(account=account) == 0
+    assert accounts.account_paid_out(account=account) == {asha.pk: 1500}
+
+    accounts.account_pay_out_again(
+        account=account, shares={bilal.pk: 1200}, memo="again", reversal_memo="undone"
+    )
+    assert accounts.account_paid_out(account=account) == {bilal.pk: 1200}
+    kinds = list(account.entries.order_by("id").values_list("kind", flat=True))
+    assert kinds[-3:] == [
+        LedgerEntry.Kind.PAYOUT,
+        LedgerEntry.Kind.REVERSAL,
+        LedgerEntry.Kind.PAYOUT,
+    ]
+    board = figures.session_scoreboard(session=account.table.session)
+    assert sum(line.money_minor for line in board.lines) == -2000 + 1200
+    assert ledger_balanced()
+
+
+def test_abandoned_gives_everyone_back_what_they_paid(standing, account):
+    asha, bilal, _ = standing.club.players.order_by("name")
+    accounts.account_pay_in(account=account, player=asha, amount_minor=700, memo="fee")
+    accounts.account_pay_in(account=account, player=bilal, amount_minor=300, memo="fee")
+    with transaction.atomic():
+        accounts.account_close(account=account, actor=None, shares=None, memo="")
+    account.refresh_from_db()
+    assert account.end == Game.End.ABANDONED and accounts.account_held(account=account) == 0
+    assert accounts.account_paid_in(account=account) == {}
+    with pytest.raises(Conflict):
+        accounts.account_pay_in(account=account, player=asha, amount_minor=1, memo="late")
+
+
+def test_a_payout_is_never_more_than_the_account_holds(standing, account):
+    asha = standing.club.players.order_by("name").first()
+    accounts.account_pay_in(account=account, player=asha, amount_minor=500, memo="fee")
+    with pytest.raises(Conflict), transaction.atomic():
+        accounts.account_close(account=account, actor=None, shares={asha.pk: 501}, memo="x")
+
+
+def test_a_game_played_in_a_format_is_no_account(standing):
+    game, ids = new_game(standing, "points", ["Asha", "Bilal"])
+    player = standing.club.players.get(pk=ids["Asha"])
+    assert not accounts.is_account(game)
+    with pytest.raises(Conflict):
+        accounts.account_pay_in(account=game, player=player, amount_minor=100, memo="fee")

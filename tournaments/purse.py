@@ -1,0 +1,83 @@
+"""A tournament's purse: the account of its session that holds the entry fees and pays the
+prizes (``scoring.accounts``, the public ledger service), so fees, refunds and prizes are in the
+same ledger as every deal. Fees in, a fee back on a withdrawal before the start, the prizes and
+the club's fee out when the final is placed (posted again when a correction moves the places),
+every fee back when the tournament is cancelled. Each is audited as the purse's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+
+from clubs.audit import audit_record
+from clubs.models import Player
+from scoring import accounts
+from scoring.models import Game, RulePreset, Session
+from tournaments.models import Tournament
+
+PRIZES = "tournament prizes"
+
+
+def _purse(tournament: Tournament) -> Game:
+    assert tournament.purse is not None
+    return tournament.purse
+
+
+def _audit(
+    tournament: Tournament, actor: AbstractBaseUser | None, action: str, **after: Any
+) -> None:
+    audit_record(
+        actor=actor, club=tournament.club, action=f"purse.{action}", obj=_purse(tournament),
+        after=after,
+    )  # fmt: skip
+
+
+def purse_open(*, session: Session, actor: AbstractBaseUser, preset: RulePreset) -> Game:
+    """The purse of a new tournament: an account of its session at a table "Purse" (its preset
+    is the tournament's, for the record)."""
+    purse = accounts.account_open(session=session, name="Purse", preset=preset)
+    audit_record(
+        actor=actor, club=session.club, action="purse.open", obj=purse,
+        after={"table": purse.table_id},
+    )  # fmt: skip
+    return purse
+
+
+def purse_pay_in(*, tournament: Tournament, actor: AbstractBaseUser | None, player: Player) -> None:
+    """An entrant pays the entry fee into the purse."""
+    fee = tournament.entry_fee_minor
+    accounts.account_pay_in(
+        account=_purse(tournament), player=player, amount_minor=fee,
+        memo=f"{player.name}: entry fee",
+    )  # fmt: skip
+    _audit(tournament, actor, "pay_in", player=player.pk, fee_minor=fee)
+
+
+def purse_refund(*, tournament: Tournament, actor: AbstractBaseUser, player: Player) -> int:
+    """What an entrant paid into the purse goes back to them; returns the amount."""
+    paid = accounts.account_refund(
+        account=_purse(tournament), player=player, memo=f"{player.name}: refund"
+    )
+    _audit(tournament, actor, "refund", player=player.pk, refund_minor=paid)
+    return paid
+
+
+def purse_pay_prizes(*, tournament: Tournament, shares: dict[int, int]) -> None:
+    """The prizes (player id -> amount) paid from the purse, the rest (the club's fee and what
+    no place won) to the club; when the purse was paid out already (a corrected final moved the
+    places), the payout is reversed and posted anew."""
+    purse = _purse(tournament)
+    if purse.status == Game.Status.FINISHED:
+        accounts.account_pay_out_again(
+            account=purse, shares=shares, memo=f"{PRIZES}, corrected",
+            reversal_memo=f"{PRIZES}: places corrected",
+        )  # fmt: skip
+        _audit(tournament, None, "prizes_repost", shares={str(k): v for k, v in shares.items()})
+    else:
+        accounts.account_close(account=purse, actor=None, shares=shares, memo=PRIZES)
+
+
+def purse_refund_all(*, tournament: Tournament, actor: AbstractBaseUser) -> None:
+    """The tournament is called off: every fee goes back."""
+    accounts.account_close(account=_purse(tournament), actor=actor, shares=None, memo="")

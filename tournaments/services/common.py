@@ -1,0 +1,61 @@
+"""Shared by the tournament's services: the entry statuses that count, the audit and the webhook
+event of a change, the tournament's row lock, and the rows every write looks up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+
+from clubs.audit import audit_record
+from config.errors import NotFoundError
+from scoring.formats import handler_for
+from tournaments.models import Entry, Round, Tournament
+from webhooks.services import event_emit
+
+E = Entry.Status
+
+
+#: Entrants whose fee is in the purse and who are counted for the prizes.
+PAID = (E.REGISTERED, E.CHECKED_IN, E.ACTIVE, E.ELIMINATED, E.WITHDRAWN, E.DISQUALIFIED,
+        E.NO_SHOW)  # fmt: skip
+
+
+def audit(
+    tournament: Tournament, actor: AbstractBaseUser | None, action: str, **after: Any
+) -> None:
+    audit_record(
+        actor=actor, club=tournament.club, action=f"tournament.{action}", obj=tournament,
+        after=after,
+    )  # fmt: skip
+
+
+def lock(tournament: Tournament) -> Tournament:
+    return (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("club", "preset", "final_preset", "session", "purse")
+        .get(pk=tournament.pk)
+    )
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    return tournament.round_set.order_by("-number").first()
+
+
+def round_locked(tournament: Tournament, number: int) -> Round:
+    found = tournament.round_set.select_for_update().filter(number=number).first()
+    if found is None:
+        raise NotFoundError(f"no round {number} in {tournament.name}")
+    return found
+
+
+def family_of(tournament: Tournament) -> str:
+    return handler_for(tournament.preset.format).family
+
+
+def event(tournament: Tournament, name: str, **data: Any) -> None:
+    """A webhook event of the tournament, in the transaction of the change."""
+    api = f"/api/v1/clubs/{tournament.club.slug}/tournaments/{tournament.pk}/"
+    event_emit(
+        club=tournament.club, name=name, data={"tournament": tournament.pk, "url": api, **data}
+    )

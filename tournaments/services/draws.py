@@ -1,0 +1,203 @@
+"""The draws: each round's tables through ``rules.seating`` (a final at one table, a semi-final by
+rank), the draw's cost, a late entrant seated or a leaver unseated in a draft, swapping two
+players of a draft, releasing it (each table a game of the tournament's session)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+
+from clubs.models import Player
+from config.errors import Conflict, NotFoundError
+from rules.errors import RuleViolation
+from rules.seating import plan_seating
+from scoring import services as scoring_services
+from tournaments.models import Entry, Round, RoundTable, Tournament
+from tournaments.services.common import audit, event, lock, round_locked
+
+
+def stage_for(tournament: Tournament, players: int, number: int) -> str:
+    rounds_kind = tournament.kind == Tournament.Kind.ROUNDS
+    if rounds_kind and number <= tournament.rounds:
+        return Round.Stage.ROUND
+    if players <= tournament.table_max:
+        return Round.Stage.FINAL
+    return Round.Stage.SEMIFINAL if rounds_kind else Round.Stage.ROUND
+
+
+def _history(tournament: Tournament) -> list[list[int]]:
+    """Every table played so far, as entry ids, oldest first."""
+    tables = []
+    for past in tournament.round_set.exclude(status=Round.Status.DRAFT).order_by("number"):
+        tables += [list(table) for table in past.draw.get("tables", [])]
+    return tables
+
+
+def draw_round(tournament: Tournament, number: int, stage: str, players: list[int]) -> Round:
+    """Seat ``players`` (entry ids, best seed first) as round ``number``: a draft."""
+    affiliations = dict(tournament.entries.filter(pk__in=players).values_list("pk", "affiliation"))
+    clubs = {pid: club for pid, club in affiliations.items() if club}
+    byes: list[int]
+    if stage == Round.Stage.FINAL:
+        tables, byes, repeats, same_club = [list(players)], [], 0, 0
+    elif stage == Round.Stage.SEMIFINAL:  # by rank, dealt in turn: 1-3-5-7 / 2-4-6-8
+        count = -(-len(players) // tournament.table_max)
+        tables = [list(players[i::count]) for i in range(count)]
+        byes, repeats, same_club = [], 0, 0
+    else:
+        try:
+            plan = plan_seating(
+                players, table_max=tournament.table_max, table_min=tournament.table_min,
+                rounds=1, seed=tournament.seed + number, history=_history(tournament),
+                clubs=clubs, avoid_same_club=tournament.avoid_same_club,
+            )  # fmt: skip
+        except RuleViolation as exc:
+            raise Conflict(exc.message, code=exc.code) from None
+        tables = [list(table) for table in plan.rounds[0]]
+        byes = list(plan.byes[0])
+        repeats, same_club = plan.repeat_pairs, plan.same_club_pairs
+    draft = Round.objects.create(
+        tournament=tournament, number=number, stage=stage,
+        draw={"tables": tables, "byes": byes},
+        cost={"repeat_pairs": repeats, "same_club_pairs": same_club},
+    )  # fmt: skip
+    draft.cost = draw_cost(tournament, draft)
+    draft.save(update_fields=["cost"])
+    return draft
+
+
+def draw_cost(tournament: Tournament, draft: Round) -> dict[str, Any]:
+    """The draw's repeat meetings (against the rounds played) and same-club pairs, with the
+    pairs named."""
+    met: dict[frozenset[int], int] = {}
+    for table in _history(tournament):
+        for pair in combinations(table, 2):
+            met[frozenset(pair)] = met.get(frozenset(pair), 0) + 1
+    clubs = dict(tournament.entries.values_list("pk", "affiliation"))
+    again, same = [], []
+    for table in draft.draw.get("tables", []):
+        for a, b in combinations(table, 2):
+            if met.get(frozenset((a, b))):
+                again.append(sorted((a, b)))
+            if clubs.get(a) and clubs.get(a) == clubs.get(b):
+                same.append(sorted((a, b)))
+    return {
+        "repeat_pairs": len(again),
+        "same_club_pairs": len(same),
+        "again": again,
+        "same_club": same,
+    }
+
+
+def seat_late(tournament: Tournament, draft: Round, entry: Entry) -> None:
+    """A late entrant sits where the draw costs least: at the table with room whose players it
+    met least (and fewest of its club), else the draft is drawn again with everyone."""
+    tables = draft.draw["tables"]
+    with_room = [t for t, table in enumerate(tables) if len(table) < tournament.table_max]
+    if with_room:
+
+        def cost(t: int) -> tuple[int, int]:
+            trial = Round(draw={"tables": [tables[t] + [entry.pk]]})
+            found = draw_cost(tournament, trial)
+            return found["repeat_pairs"], found["same_club_pairs"]
+
+        best = min(with_room, key=lambda t: (cost(t), len(tables[t]), t))
+        tables[best].append(entry.pk)
+        draft.draw = {"tables": tables, "byes": draft.draw.get("byes", [])}
+    else:
+        players = [p for table in tables for p in table] + draft.draw.get("byes", [])
+        players.append(entry.pk)
+        seeds = dict(tournament.entries.filter(pk__in=players).values_list("pk", "seed"))
+        players.sort(key=lambda p: seeds.get(p) or 10**9)
+        number, stage = draft.number, draft.stage
+        draft.delete()
+        draft = draw_round(tournament, number, stage, players)
+    draft.cost = draw_cost(tournament, draft)
+    draft.save(update_fields=["draw", "cost"])
+
+
+def unseat(draft: Round, entry_id: int) -> None:
+    tables = [[p for p in table if p != entry_id] for table in draft.draw["tables"]]
+    draft.draw = {
+        "tables": [table for table in tables if table],
+        "byes": [p for p in draft.draw.get("byes", []) if p != entry_id],
+    }
+    draft.save(update_fields=["draw"])
+
+
+@transaction.atomic
+def round_swap(
+    *, tournament: Tournament, actor: AbstractBaseUser, number: int, first: int, second: int
+) -> Round:
+    """Swap two entrants (``first`` and ``second``: player ids, as the API shows the draw) of a
+    draft draw, between tables or with a bye; the cost is shown again."""
+    tournament = lock(tournament)
+    entry_of = dict(tournament.entries.values_list("player_id", "pk"))
+    for player in (first, second):
+        if player not in entry_of:
+            raise NotFoundError(
+                f"player #{player} has not entered this tournament", code="not_drawn"
+            )
+    first, second = entry_of[first], entry_of[second]
+    draft = round_locked(tournament, number)
+    if draft.status != Round.Status.DRAFT:
+        raise Conflict(f"round {number} is released: its tables are games being played")
+    places: dict[int, tuple[str, int | None, int]] = {}
+    for t, table in enumerate(draft.draw["tables"]):
+        for s, entry_id in enumerate(table):
+            places[entry_id] = ("tables", t, s)
+    for s, entry_id in enumerate(draft.draw.get("byes", [])):
+        places[entry_id] = ("byes", None, s)
+    for entry_id in (first, second):
+        if entry_id not in places:
+            name = tournament.entries.get(pk=entry_id).player.name
+            raise Conflict(f"{name} is not in round {number}", code="not_drawn")
+    draw = {"tables": [list(t) for t in draft.draw["tables"]], "byes": list(draft.draw["byes"])}
+
+    def put(place: tuple[str, int | None, int], value: int) -> None:
+        kind, t, s = place
+        if kind == "tables":
+            assert t is not None
+            draw["tables"][t][s] = value
+        else:
+            draw["byes"][s] = value
+
+    put(places[first], second)
+    put(places[second], first)
+    draft.draw = draw
+    draft.cost = draw_cost(tournament, draft)
+    draft.save(update_fields=["draw", "cost"])
+    audit(tournament, actor, "swap", round=number, first=first, second=second)
+    return draft
+
+
+@transaction.atomic
+def round_release(*, tournament: Tournament, actor: AbstractBaseUser, number: int) -> Round:
+    """Release a draft round: each table becomes a game of the tournament's session."""
+    tournament = lock(tournament)
+    draft = round_locked(tournament, number)
+    if draft.status != Round.Status.DRAFT:
+        raise Conflict(f"round {number} is already released")
+    preset = tournament.preset
+    if draft.stage == Round.Stage.FINAL and tournament.final_preset is not None:
+        preset = tournament.final_preset
+    players = dict(tournament.entries.values_list("pk", "player_id"))
+    roster = {p.pk: p for p in Player.objects.filter(pk__in=players.values())}
+    assert tournament.session is not None
+    for index, table in enumerate(draft.draw["tables"], start=1):
+        name = "Final" if draft.stage == Round.Stage.FINAL else f"R{number} T{index}"
+        at = scoring_services.table_create(session=tournament.session, actor=actor, name=name)
+        game = scoring_services.game_create(
+            table=at, actor=actor, preset=preset,
+            players=[roster[players[entry_id]] for entry_id in table],
+        )  # fmt: skip
+        RoundTable.objects.create(round=draft, number=index, game=game)
+    draft.status = Round.Status.RELEASED
+    draft.save(update_fields=["status"])
+    audit(tournament, actor, "release", round=number, tables=len(draft.draw["tables"]))
+    event(tournament, "tournament.round_released", round=number, stage=draft.stage,
+           tables=[t.game_id for t in draft.tables.order_by("number")])  # fmt: skip
+    return draft

@@ -1,0 +1,132 @@
+"""Entries: registering (the fee into the purse, the waitlist beyond ``max_entries``, a late entry
+seated where it costs least), checking in, withdrawing and disqualifying (before the start the
+fee back and the first waitlisted player in)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+
+from clubs.models import Player
+from config.errors import Conflict, NotFoundError
+from tournaments.models import Entry, Round, Tournament
+from tournaments.purse import purse_pay_in, purse_refund
+from tournaments.services.common import PAID, E, audit, current_round, lock
+from tournaments.services.draws import seat_late, unseat
+
+
+@transaction.atomic
+def entry_add(
+    *, tournament: Tournament, actor: AbstractBaseUser, player: Player, affiliation: str = ""
+) -> Entry:
+    """Register a player: the fee goes into the purse; beyond ``max_entries`` the player waits.
+    Once running, a late entry is taken until ``late_entry_until_round`` is drawn and while it
+    is a draft: the player sits at the table of that draw where they cost least."""
+    tournament = lock(tournament)
+    if player.club_id != tournament.club_id:
+        raise NotFoundError(f"player: {player.name!r} is not on this club's roster")
+    if not player.active:
+        raise Conflict(
+            f"player: {player.name!r} is retired; restore them to enter them",
+            code="player_retired",
+        )
+    if tournament.entries.filter(player=player).exists():
+        raise Conflict(f"player: {player.name!r} is already entered", code="already_entered")
+    late = tournament.status == Tournament.Status.RUNNING
+    current = current_round(tournament) if late else None
+    if late and (
+        current is None
+        or current.status != Round.Status.DRAFT
+        or current.number > tournament.late_entry_until_round
+    ):
+        raise Conflict(
+            f"entries closed: late entry is taken until round {tournament.late_entry_until_round}"
+            " is released",
+            code="entries_closed",
+        )
+    if not late and tournament.status != Tournament.Status.REGISTRATION:
+        raise Conflict(f"entries closed: the tournament is {tournament.get_status_display()}")
+    taken = tournament.entries.filter(status__in=PAID).exclude(status=E.WITHDRAWN).count()
+    full = tournament.max_entries is not None and taken >= tournament.max_entries
+    status = E.WAITLISTED if full else (E.ACTIVE if late else E.REGISTERED)
+    if late and full:
+        raise Conflict("the tournament is full", code="tournament_full")
+    entry = Entry.objects.create(
+        tournament=tournament, player=player, status=status, affiliation=affiliation.strip()
+    )
+    if status != E.WAITLISTED:
+        _pay(tournament, actor, entry)
+    if late:
+        assert current is not None
+        entry.seed = (tournament.entries.exclude(seed=None).count() or 0) + 1
+        entry.save(update_fields=["seed"])
+        seat_late(tournament, current, entry)
+    audit(tournament, actor, "entry", player=player.pk, status=status)
+    return entry
+
+
+def _pay(tournament: Tournament, actor: AbstractBaseUser | None, entry: Entry) -> None:
+    purse_pay_in(tournament=tournament, actor=actor, player=entry.player)
+
+
+def _entry(tournament: Tournament, entry_id: int) -> Entry:
+    entry = tournament.entries.select_for_update().filter(pk=entry_id).first()
+    if entry is None:
+        raise NotFoundError(f"no entry #{entry_id} in {tournament.name}")
+    return entry
+
+
+@transaction.atomic
+def entry_check_in(*, tournament: Tournament, actor: AbstractBaseUser, entry_id: int) -> Entry:
+    tournament = lock(tournament)
+    entry = _entry(tournament, entry_id)
+    if tournament.status != Tournament.Status.REGISTRATION or entry.status != E.REGISTERED:
+        raise Conflict(
+            f"{entry.player.name} is {entry.get_status_display().lower()}; only a registered "
+            "entrant checks in, before the start",
+            code="not_registered",
+        )
+    entry.status = E.CHECKED_IN
+    entry.save(update_fields=["status"])
+    audit(tournament, actor, "check_in", entry=entry.pk)
+    return entry
+
+
+@transaction.atomic
+def entry_withdraw(
+    *, tournament: Tournament, actor: AbstractBaseUser, entry_id: int, disqualify: bool = False,
+    remarks: str = "",
+) -> Entry:  # fmt: skip
+    """An entrant leaves (or is disqualified). Before the start the fee goes back and the first
+    waitlisted player takes the place; once running the fee stays, the entrant goes on no
+    further (their seat's result at a table in play stands: they can no longer advance)."""
+    tournament = lock(tournament)
+    entry = _entry(tournament, entry_id)
+    closed = (E.WITHDRAWN, E.DISQUALIFIED, E.NO_SHOW, E.ELIMINATED)
+    if entry.status in closed or tournament.status in (
+        Tournament.Status.FINISHED, Tournament.Status.CANCELLED,
+    ):  # fmt: skip
+        raise Conflict(f"{entry.player.name} is {entry.get_status_display().lower()} already")
+    before_start = tournament.status == Tournament.Status.REGISTRATION
+    paid = entry.status != E.WAITLISTED
+    entry.status = E.DISQUALIFIED if disqualify else E.WITHDRAWN
+    entry.remarks = remarks.strip()[:200]
+    entry.save(update_fields=["status", "remarks"])
+    refunded = 0
+    if before_start and paid:
+        refunded = purse_refund(tournament=tournament, actor=actor, player=entry.player)
+        waiting = tournament.entries.filter(status=E.WAITLISTED).order_by("created_at", "id")
+        promoted = waiting.first()
+        if promoted is not None:
+            promoted.status = E.REGISTERED
+            promoted.save(update_fields=["status"])
+            _pay(tournament, actor, promoted)
+    else:
+        current = current_round(tournament)
+        if current is not None and current.status == Round.Status.DRAFT:
+            unseat(current, entry.pk)
+    audit(
+        tournament, actor, "disqualify" if disqualify else "withdraw", entry=entry.pk,
+        refund_minor=refunded, remarks=entry.remarks,
+    )  # fmt: skip
+    return entry

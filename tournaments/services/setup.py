@@ -1,0 +1,175 @@
+"""A tournament's life as a whole: created (with its session and purse), started (the entries
+closed, the field seeded, the first round drawn), cancelled (every fee back)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from clubs.models import Club
+from config.errors import Conflict, InvalidInput
+from rules import prizes
+from rules.errors import RuleViolation
+from rules.ratings import initial_skill
+from rules.seating import TABLE_LIMITS
+from scoring import services as scoring_services
+from scoring.models import Rating, RulePreset
+from tournaments.models import Entry, Round, Tournament
+from tournaments.purse import purse_open, purse_refund_all
+from tournaments.services.common import E, audit, family_of, lock
+from tournaments.services.draws import draw_round, stage_for
+
+
+def _refuse(exc: RuleViolation, field: str) -> InvalidInput:
+    return InvalidInput(f"{field}: {exc.message}", code=exc.code, details={"token": exc.token})
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    club: Club,
+    actor: AbstractBaseUser,
+    name: str,
+    preset: RulePreset,
+    kind: str = Tournament.Kind.KNOCKOUT,
+    final_preset: RulePreset | None = None,
+    table_max: int = 6,
+    table_min: int = 2,
+    advance_per_table: int = 2,
+    rounds: int = 0,
+    cut: int = 0,
+    seeding: str = Tournament.Seeding.RANDOM,
+    avoid_same_club: bool = False,
+    max_entries: int | None = None,
+    entry_fee_minor: int = 0,
+    club_fee_minor: int = 0,
+    late_entry_until_round: int = 1,
+    payout: str | list[Any] = "by_field",
+    seed: int | None = None,
+) -> Tournament:
+    """A tournament open for entries, with its own session and purse."""
+    name = " ".join(name.split())
+    if not name:
+        raise InvalidInput("name: give the tournament a name")
+    for field, chosen in (("preset", preset), ("final_preset", final_preset)):
+        if chosen is not None and chosen.club_id not in (None, club.pk):
+            raise InvalidInput(f"{field}: not a preset of this club")
+    low, high = TABLE_LIMITS
+    if not low <= table_max <= high:
+        raise InvalidInput(f"table_max: a table seats {low} to {high}, not {table_max}")
+    if not low <= table_min <= table_max:
+        raise InvalidInput(f"table_min: must be {low} to table_max ({table_max}), not {table_min}")
+    if kind == Tournament.Kind.KNOCKOUT and not 1 <= advance_per_table < table_max:
+        raise InvalidInput(
+            f"advance_per_table: 1 to {table_max - 1} of a table of {table_max} go on, "
+            f"not {advance_per_table}"
+        )
+    if kind == Tournament.Kind.ROUNDS and rounds < 1:
+        raise InvalidInput("rounds: a rounds tournament plays one round or more before its cut")
+    if not 0 <= club_fee_minor <= entry_fee_minor:
+        raise InvalidInput("club_fee_minor: the club's share is 0 to the entry fee")
+    try:
+        prizes.payout_percentages(payout, 1)
+    except RuleViolation as exc:
+        raise _refuse(exc, "payout") from None
+    session = scoring_services.session_create(club=club, actor=actor, name=name)
+    purse = purse_open(session=session, actor=actor, preset=preset)
+    tournament = Tournament.objects.create(
+        club=club, name=name, kind=kind, status=Tournament.Status.REGISTRATION, preset=preset,
+        final_preset=final_preset, table_max=table_max, table_min=table_min,
+        advance_per_table=advance_per_table, rounds=rounds, cut=cut, seeding=seeding,
+        avoid_same_club=avoid_same_club, max_entries=max_entries,
+        entry_fee_minor=entry_fee_minor, club_fee_minor=club_fee_minor,
+        late_entry_until_round=late_entry_until_round, payout=payout,
+        seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
+        session=session, purse=purse,
+        # The project's user model is the one every actor is; the stubs know only its base.
+        created_by=actor,  # type: ignore[misc]
+    )  # fmt: skip
+    audit(tournament, actor, "create", kind=kind, preset=preset.pk, seed=tournament.seed)
+    return tournament
+
+
+@transaction.atomic
+def tournament_start(
+    *, tournament: Tournament, actor: AbstractBaseUser, seeds: Sequence[int] | None = None
+) -> Round:
+    """Close the entries, seed the field and draw the first round (a draft to look at, swap and
+    release). When anyone checked in, those who did not are no-shows. ``seeds``: player ids
+    best first, for manual seeding (those not listed follow in draw order)."""
+    tournament = lock(tournament)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise Conflict(f"the tournament is {tournament.get_status_display().lower()}")
+    entries = list(tournament.entries.filter(status__in=[E.REGISTERED, E.CHECKED_IN]))
+    if any(entry.status == E.CHECKED_IN for entry in entries):
+        for entry in entries:
+            if entry.status == E.REGISTERED:
+                entry.status = E.NO_SHOW
+                entry.save(update_fields=["status"])
+        entries = [entry for entry in entries if entry.status == E.CHECKED_IN]
+    if len(entries) < max(2, tournament.table_min):
+        raise Conflict(
+            f"{len(entries)} player(s) to play: a tournament needs at least "
+            f"{max(2, tournament.table_min)}",
+            code="too_few_players",
+        )
+    ordered = _seeded(tournament, entries, seeds)
+    for number, entry in enumerate(ordered, start=1):
+        entry.seed = number
+        entry.status = E.ACTIVE
+    Entry.objects.bulk_update(ordered, ["seed", "status", "rating"])
+    tournament.status = Tournament.Status.RUNNING
+    tournament.started_at = timezone.now()
+    tournament.save(update_fields=["status", "started_at"])
+    first = draw_round(
+        tournament, 1, stage_for(tournament, len(ordered), 1), [e.pk for e in ordered]
+    )
+    audit(tournament, actor, "start", entries=len(ordered), seeding=tournament.seeding)
+    return first
+
+
+def _seeded(
+    tournament: Tournament, entries: list[Entry], seeds: Sequence[int] | None
+) -> list[Entry]:
+    rng = random.Random(tournament.seed)
+    rng.shuffle(entries)  # random, and the order among equals otherwise
+    if tournament.seeding == Tournament.Seeding.RATING:
+        start = initial_skill().ordinal
+        found = dict(
+            Rating.objects.filter(
+                player_id__in=[e.player_id for e in entries], family=family_of(tournament)
+            ).values_list("player_id", "ordinal")
+        )
+        for entry in entries:
+            entry.rating = found.get(entry.player_id, start)
+        entries.sort(key=lambda e: -(e.rating or 0.0))
+    elif tournament.seeding == Tournament.Seeding.MANUAL:
+        given = list(seeds or [])  # player ids, best first
+        position = {player_id: index for index, player_id in enumerate(given)}
+        unknown = [s for s in given if s not in {e.player_id for e in entries}]
+        if unknown:
+            raise InvalidInput(
+                f"seeds: player #{unknown[0]} is not playing", code="bad_seed",
+                details={"token": str(unknown[0])},
+            )  # fmt: skip
+        entries.sort(key=lambda e: position.get(e.player_id, len(given)))
+    return entries
+
+
+@transaction.atomic
+def tournament_cancel(*, tournament: Tournament, actor: AbstractBaseUser) -> Tournament:
+    """Call the tournament off: every fee goes back; games in play are left as they are."""
+    tournament = lock(tournament)
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        raise Conflict(f"the tournament is {tournament.get_status_display().lower()}")
+    purse_refund_all(tournament=tournament, actor=actor)
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+    audit(tournament, actor, "cancel")
+    return tournament
