@@ -536,7 +536,7 @@ def _event(tournament: Tournament, name: str, **data: Any) -> None:
 
 def _tiebreak_preset(tournament: Tournament) -> RulePreset:
     """A tie-breaker is one deal (or game) of the table's family, between the tied players."""
-    key = "sabra" if _family(tournament) == "rummikub" else "points"
+    key = handler_for(tournament.preset.format).tiebreak_preset
     return RulePreset.objects.filter(club=None, key=key).order_by("-version").first()  # type: ignore[return-value]
 
 

@@ -29,11 +29,12 @@ from clubs.pages import (
 from config.errors import ServiceError
 from scoring import figures, selectors, services
 from scoring.formats import FORMAT_ORDER, Column, GameEnd, handler_for
-from scoring.forms import OUTCOME_WORDS, GameForm, RejoinForm, SeatAddForm, SplitForm, to_minor
+from scoring.formats.pool.pages import rejoin_reason
+from scoring.forms import GameForm, RejoinForm, SeatAddForm, SplitForm, to_minor
 from scoring.models import Deal, Game, Quantity, Submission
 from scoring.presets import game_rules
 from scoring.views.common import deal_status
-from scoring.views.panels import game_panel, rejoin_reason
+from scoring.views.panels import game_panel
 
 # A service's refusal names its argument; the page marks the form field it came from (a field
 # per seat for ``players``).
@@ -163,7 +164,7 @@ def _game_page(
             cells.append(
                 {
                     "points": shown,
-                    "outcome": OUTCOME_WORDS.get(outcome or "", outcome or ""),
+                    "outcome": handler.outcome_words.get(outcome or "", outcome or ""),
                     "won": outcome == "winner",
                     "money": club_money(club, row.money_minor[pid], signed=True)
                     if pid in row.money_minor
@@ -179,6 +180,7 @@ def _game_page(
             }
         )
     state = selectors.game_state(game=game)
+    rules = game_rules(game.preset)
     open_game = game.status == Game.Status.OPEN and game.table.session.status == "open"
     totals = figures.game_totals(game=game)
     columns = [
@@ -209,8 +211,8 @@ def _game_page(
         ],
         "columns": columns,
         "deal_rows": deal_rows,
-        "has_money": bool(game.point_value_minor)
-        and state.as_dict().get("variant") != "international",
+        "has_money": handler.deal_money(game=game, rules=rules),
+        "deal_note": handler.deal_note(rules=rules),
         "point_value": club_money(club, game.point_value_minor),
         "next_action": _next_action(club, game, rows, state)
         if open_game and handler.has_deals
