@@ -18,7 +18,7 @@ from rest_framework import serializers
 
 from clubs.models import Club
 from config.errors import Conflict
-from rules.deal import DealEvaluation, OutcomeOption
+from rules.deal import DealEvaluation, OutcomeOption, Reason
 from scoring.formats.reads import seated_for_deal
 from scoring.ledger import Line
 from scoring.models import Deal, Game, LedgerEntry, Quantity, Submission
@@ -148,8 +148,11 @@ class GameFormatHandler(Protocol):
     payload_key: ClassVar[str]  # the field of a submitted result that holds the players' lines
     seats_open: ClassVar[bool]  # players may sit down between deals
     has_deals: ClassVar[bool]  # a game with no deals (a tournament's purse) offers none
-    variants: ClassVar[Collection[str]]  # the variants a preset of the format may name, in order
     preset_sections: ClassVar[frozenset[str]]  # its own sections of a preset's params
+
+    @property
+    def variants(self) -> Collection[str]:
+        """The variants a preset of the format may name, in the order pages offer them."""
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
         """The typed rules of the format's own sections of a preset (``InvalidInput`` names a
@@ -255,6 +258,25 @@ class GameFormatHandler(Protocol):
         self, *, club: Club, game: Game, submission: Submission, names: dict[int, str]
     ) -> dict[str, Any]:
         """The view-model of one version's result on the deal page."""
+
+
+def reason_dicts(evaluation: DealEvaluation[int], names: dict[int, str]) -> list[dict[str, Any]]:
+    return [
+        {
+            "player": reason.player,
+            "player_name": names.get(reason.player) if reason.player is not None else None,
+            "code": reason.code,
+            "message": reason.message,
+            "token": reason.token,
+            "details": reason.details,
+        }
+        for reason in evaluation.reasons
+    ]
+
+
+def refused(players: dict[int, str], reasons: list[Reason[int]]) -> Checked:
+    evaluation: DealEvaluation[int] = DealEvaluation((), tuple(reasons), None)
+    return Checked(evaluation, None, reason_dicts(evaluation, players))
 
 
 def require_open_game(game: Game) -> None:

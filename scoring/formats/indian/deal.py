@@ -12,7 +12,6 @@ from rest_framework import serializers
 from clubs.forms import initial_for_players
 from clubs.models import Club
 from rules.deal import (
-    DealEvaluation,
     OutcomeOption,
     PlayerEntry,
     Reason,
@@ -21,7 +20,7 @@ from rules.deal import (
 )
 from rules.families import Family
 from rules.indian.preset import IndianPreset
-from scoring.formats.base import Checked, EntryForm
+from scoring.formats.base import Checked, EntryForm, reason_dicts, refused
 from scoring.formats.indian import pages
 from scoring.formats.indian.forms import OUTCOME_WORDS, DealEntryForm
 from scoring.formats.indian.payload import payload_fields
@@ -33,28 +32,10 @@ DROPS = {"first_drop", "middle_drop"}
 FULL_COUNTS = {"wrong_show", "late_declare"}
 
 
-def reason_dicts(evaluation: DealEvaluation[int], names: dict[int, str]) -> list[dict[str, Any]]:
-    return [
-        {
-            "player": reason.player,
-            "player_name": names.get(reason.player) if reason.player is not None else None,
-            "code": reason.code,
-            "message": reason.message,
-            "token": reason.token,
-            "details": reason.details,
-        }
-        for reason in evaluation.reasons
-    ]
-
-
-def refused(players: dict[int, str], reasons: list[Reason[int]]) -> Checked:
-    evaluation: DealEvaluation[int] = DealEvaluation((), tuple(reasons), None)
-    return Checked(evaluation, None, reason_dicts(evaluation, players))
-
-
 def indian_rules(base: IndianPreset, params: dict[str, Any]) -> IndianPreset:
     """The ``indian`` section of a preset over a format's base numbers."""
-    return preset_replace("indian", base, preset_section(params, "indian"))
+    replaced: IndianPreset = preset_replace("indian", base, preset_section(params, "indian"))
+    return replaced
 
 
 class IndianDeal:

@@ -64,7 +64,9 @@ def _hand_groups(line: dict[str, Any] | None) -> list[list[Any]]:
     return []
 
 
-def _marked_hand(line: dict[str, Any] | None, reasons: list[dict[str, Any]]) -> list[dict]:
+def _marked_hand(
+    line: dict[str, Any] | None, reasons: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """A player's cards as entered, with what the reasons blame marked: a whole group
     (``details.group``), one card (``details.position`` in its group) or every copy of a token."""
     groups = _hand_groups(line)

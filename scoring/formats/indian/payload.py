@@ -33,11 +33,12 @@ class CardList(serializers.ListField):
                 errors[index] = [f"Ensure this field has no more than {self.TOKEN_MAX} characters."]
             tokens.append(token)
         if errors:
-            raise serializers.ValidationError(errors)
+            # Keyed by position, as DRF keys a list's errors.
+            raise serializers.ValidationError(errors)  # type: ignore[arg-type]
         return tokens
 
 
-class ResultLineInput(serializers.Serializer[dict]):
+class ResultLineInput(serializers.Serializer[dict[str, Any]]):
     player = id_field(help_text="Player id (seated in the game).")
     outcome = serializers.CharField(
         max_length=24,

@@ -23,7 +23,7 @@ SPLIT_LABELS = {
 }  # fmt: skip
 
 
-def rejoin_reason(code: str, message: str, details: dict[str, Any], names: dict) -> str:
+def rejoin_reason(code: str, message: str, details: dict[str, Any], names: dict[int, str]) -> str:
     """A refused rejoin in words, naming the player the rules name by id."""
     if code == "rejoin_closed" and str(details.get("player", "")).isdigit():
         name = names.get(int(details["player"]), details["player"])
@@ -45,7 +45,7 @@ def panel(
     with what it pays, ``offers``) and the pot."""
     limit = state.limit
     names = {line.player: line.name for line in state.players}
-    players = []
+    players: list[dict[str, Any]] = []
     for line in state.players:
         out = line.status == "eliminated"
         won = state.winner == line.player

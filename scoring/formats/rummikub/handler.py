@@ -36,9 +36,9 @@ from scoring.formats.base import (
     GameEnd,
     GameState,
     Words,
+    refused,
     require_open_game,
 )
-from scoring.formats.indian.deal import refused
 from scoring.formats.reads import (
     deals_counted,
     require_latest_deal,

@@ -60,7 +60,7 @@ def result_view(
             }
     elif submission.reasons:
         bad = {str(r.get("token")).upper() for r in submission.reasons if r.get("token")}
-        racks = payload.get("racks") if isinstance(payload.get("racks"), dict) else {}
+        racks: dict[str, Any] = payload["racks"] if isinstance(payload.get("racks"), dict) else {}
         view["racks"] = [
             {"name": names.get(int(pid), pid) if str(pid).isdigit() else pid,
              "tiles": tiles_view(tiles, bad)}
