@@ -119,6 +119,10 @@ class GameState:
         return dataclasses.asdict(self)
 
 
+#: The initial values of an entry form (``None``: a new result).
+Initial = dict[str, Any] | None
+
+
 class EntryForm(Protocol):
     """The page form a format's deal is entered with (its own ``OnceForm``)."""
 
@@ -232,15 +236,10 @@ class GameFormatHandler(Protocol):
         """What the points of a deal row mean, for the game's rules."""
 
     def entry_form(
-        self,
-        *,
-        game: Game,
-        rules: GameRules,
-        players: dict[int, str],
-        data: Any = None,
-        initial: dict[str, Any] | None = None,
+        self, *, rules: GameRules, players: dict[int, str], data: Any, initial: Initial
     ) -> EntryForm:
-        """The page form a deal of the game is entered with."""
+        """The page form a deal of the game is entered with: bound to ``data`` when posted, else
+        showing ``initial``."""
 
     def entry_initial(
         self, *, payload: dict[str, Any] | None, wild: str, aliases: dict[int, int]
@@ -352,15 +351,9 @@ class FormatBase:
         return {}
 
     def entry_form(
-        self,
-        *,
-        game: Game,
-        rules: GameRules,
-        players: dict[int, str],
-        data: Any = None,
-        initial: dict[str, Any] | None = None,
+        self, *, rules: GameRules, players: dict[int, str], data: Any, initial: Initial
     ) -> EntryForm:
-        raise Conflict(f"a {game.get_format_display()} game has no deals", code="no_deals")
+        raise Conflict("this format has no deals to enter", code="no_deals")
 
     def entry_initial(
         self, *, payload: dict[str, Any] | None, wild: str, aliases: dict[int, int]

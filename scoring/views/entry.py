@@ -56,9 +56,8 @@ def _entry_page(
 def _entry_form(
     game: Game, players: dict[int, str], data: Any = None, initial: Any = None
 ) -> EntryForm:
-    return handler_for(game).entry_form(
-        game=game, rules=game_rules(game.preset), players=players, data=data, initial=initial
-    )
+    rules = game_rules(game.preset)
+    return handler_for(game).entry_form(rules=rules, players=players, data=data, initial=initial)
 
 
 # The fields of the entry form a refusal may name.

@@ -20,7 +20,7 @@ from rules.deal import (
 )
 from rules.families import Family
 from rules.indian.preset import IndianPreset
-from scoring.formats.base import Checked, EntryForm, reason_dicts, refused
+from scoring.formats.base import Checked, EntryForm, Initial, reason_dicts, refused
 from scoring.formats.indian import pages
 from scoring.formats.indian.forms import OUTCOME_WORDS, DealEntryForm
 from scoring.formats.indian.payload import payload_fields
@@ -63,13 +63,7 @@ class IndianDeal:
         }
 
     def entry_form(
-        self,
-        *,
-        game: Game,
-        rules: GameRules,
-        players: dict[int, str],
-        data: Any = None,
-        initial: dict[str, Any] | None = None,
+        self, *, rules: GameRules, players: dict[int, str], data: Any, initial: Initial
     ) -> EntryForm:
         return DealEntryForm(
             data,

@@ -35,6 +35,7 @@ from scoring.formats.base import (
     FormatBase,
     GameEnd,
     GameState,
+    Initial,
     Words,
     refused,
     require_open_game,
@@ -146,13 +147,7 @@ class RummikubFormat(FormatBase):
         return self.words.deal_note
 
     def entry_form(
-        self,
-        *,
-        game: Game,
-        rules: GameRules,
-        players: dict[int, str],
-        data: Any = None,
-        initial: dict[str, Any] | None = None,
+        self, *, rules: GameRules, players: dict[int, str], data: Any, initial: Initial
     ) -> EntryForm:
         assert rules.rummikub is not None
         international = _international(rules)
