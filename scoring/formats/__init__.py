@@ -1,6 +1,7 @@
-"""The game formats: one handler per format behind one protocol (``base.GameFormatHandler``), and
-the registry that finds a game's handler. Adding a format is one module here and one line in
-``HANDLERS`` (and its value in ``scoring.models.GameFormat``)."""
+"""The game formats: one package per format (``points``, ``pool``, ``deals``, ``rummikub``), each
+a handler behind one protocol (``base.GameFormatHandler``) and everything else of its own slice;
+and the registry that finds a game's handler. Adding a format is a package here, one line in
+``HANDLERS`` and its value in ``scoring.models.GameFormat`` (the database's choices)."""
 
 from __future__ import annotations
 
