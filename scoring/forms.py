@@ -80,28 +80,3 @@ class GameForm(forms.Form):
 
 class SeatAddForm(forms.Form):
     player = id_form_field(label="Player")
-
-
-# --- pool rummy: rejoin and split -----------------------------------------------------------------
-
-
-class RejoinForm(forms.Form):
-    player = id_form_field(label="Player")
-
-
-class SplitForm(forms.Form):
-    """An agreed split: its kind, and a tick for every remaining player who agrees."""
-
-    kind = forms.ChoiceField(label="Split", choices=[("drops", "By drops"), ("equal", "Equal")])
-
-    def __init__(self, *args: Any, remaining: list[tuple[int, str]], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["agreed"] = forms.MultipleChoiceField(
-            label="Agreed",
-            required=False,
-            choices=[(str(pid), name) for pid, name in remaining],
-            widget=forms.CheckboxSelectMultiple,
-        )
-
-    def agreed_ids(self) -> list[int]:
-        return [int(pid) for pid in self.cleaned_data.get("agreed") or []]

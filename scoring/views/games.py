@@ -29,8 +29,9 @@ from clubs.pages import (
 from config.errors import ServiceError
 from scoring import figures, selectors, services
 from scoring.formats import FORMAT_ORDER, Column, GameEnd, handler_for
+from scoring.formats.pool.forms import RejoinForm, SplitForm
 from scoring.formats.pool.pages import rejoin_reason
-from scoring.forms import GameForm, RejoinForm, SeatAddForm, SplitForm, to_minor
+from scoring.forms import GameForm, SeatAddForm, to_minor
 from scoring.models import Deal, Game, Quantity, Submission
 from scoring.presets import game_rules
 from scoring.views.common import deal_status
