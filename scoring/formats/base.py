@@ -221,6 +221,10 @@ class GameFormatHandler(Protocol):
     ) -> tuple[dict[int, int], dict[int, int]]:
         """The shares of an agreed split of the prize, and the remaining players' scores."""
 
+    def split_offers(self, *, game: Game, rules: GameRules) -> dict[str, dict[int, int]]:
+        """The splits of the prize the game offers now, each with what it pays each remaining
+        player (none but in an open pool)."""
+
     def deal_tallies(self, *, outcome: str, points: int, won: bool) -> dict[str, int]:
         """What one player's counted deal result adds to their standing totals (besides the
         ledger's amounts): deals played and won, drops, full counts, points conceded."""
@@ -366,6 +370,9 @@ class FormatBase:
     def result_view(
         self, *, club: Club, game: Game, submission: Submission, names: dict[int, str]
     ) -> dict[str, Any]:
+        return {}
+
+    def split_offers(self, *, game: Game, rules: GameRules) -> dict[str, dict[int, int]]:
         return {}
 
     def deal_tallies(self, *, outcome: str, points: int, won: bool) -> dict[str, int]:

@@ -103,14 +103,7 @@ class PoolFormat(IndianDeal, FormatBase):
 
     def panel(self, *, club: Club, game: Game, state: GameState, open_game: bool) -> dict[str, Any]:
         assert isinstance(state, PoolState)
-        offers: dict[str, dict[int, int]] = {}
-        if open_game:
-            rules = game_rules(game.preset)
-            for kind in state.split_offers:
-                try:
-                    offers[kind], _ = self.split_shares(game=game, rules=rules, kind=kind)
-                except RuleViolation:
-                    continue
+        offers = self.split_offers(game=game, rules=game_rules(game.preset)) if open_game else {}
         return pages.panel(club, game, state, open_game, offers)
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
@@ -202,12 +195,7 @@ class PoolFormat(IndianDeal, FormatBase):
                     },
                 )
             )
-        offers: list[str] = []
-        if game.status == Game.Status.OPEN and len(active) >= 2:
-            try:
-                offers = list(pool_rules.split_options(active, len(seated), rules.pool))
-            except RuleViolation:
-                offers = []
+        offers = _split_kinds(game, rules.pool, active, len(seated))
         decided = (
             game.status == Game.Status.FINISHED
             and game.end != GameEnd.ABANDONED
@@ -288,6 +276,17 @@ class PoolFormat(IndianDeal, FormatBase):
             lines += entry_fee_lines(player_id, game.entry_fee_minor)
         return lines, new
 
+    def split_offers(self, *, game: Game, rules: GameRules) -> dict[str, dict[int, int]]:
+        assert rules.pool is not None
+        active = still_in(pool_scores(game), rules.pool)
+        offers: dict[str, dict[int, int]] = {}
+        for kind in _split_kinds(game, rules.pool, active, len(seated_players(game))):
+            try:
+                offers[kind], _ = self.split_shares(game=game, rules=rules, kind=kind)
+            except RuleViolation:
+                continue
+        return offers
+
     def split_shares(
         self, *, game: Game, rules: GameRules, kind: str
     ) -> tuple[dict[int, int], dict[int, int]]:
@@ -305,6 +304,18 @@ class PoolFormat(IndianDeal, FormatBase):
         else:
             raise RuleViolation("bad_split", f"kind must be drops or equal, not {kind!r}", kind)
         return shares, active
+
+
+def _split_kinds(
+    game: Game, rules: pool_rules.PoolRules, active: dict[int, int], seats: int
+) -> list[str]:
+    """The kinds of split the rules offer the remaining players of an open pool now."""
+    if game.status != Game.Status.OPEN or len(active) < 2:
+        return []
+    try:
+        return list(pool_rules.split_options(active, seats, rules))
+    except RuleViolation:
+        return []
 
 
 def rejoin_refusal(active: dict[int, int], rules: GameRules, used: int) -> RuleViolation | None:
