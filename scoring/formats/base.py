@@ -221,6 +221,9 @@ class GameFormatHandler(Protocol):
     ) -> tuple[dict[int, int], dict[int, int]]:
         """The shares of an agreed split of the prize, and the remaining players' scores."""
 
+    def tiebreaker_due(self, *, state: GameState) -> bool:
+        """Whether the game, as it stands (``state``), waits for a tie-breaker deal."""
+
     def split_offers(self, *, game: Game, rules: GameRules) -> dict[str, dict[int, int]]:
         """The splits of the prize the game offers now, each with what it pays each remaining
         player (none but in an open pool)."""
@@ -371,6 +374,9 @@ class FormatBase:
         self, *, club: Club, game: Game, submission: Submission, names: dict[int, str]
     ) -> dict[str, Any]:
         return {}
+
+    def tiebreaker_due(self, *, state: GameState) -> bool:
+        return False
 
     def split_offers(self, *, game: Game, rules: GameRules) -> dict[str, dict[int, int]]:
         return {}

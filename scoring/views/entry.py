@@ -68,7 +68,8 @@ def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: boo
     """Enter the next deal of a game (or its tie-breaker deal, between the players level at the
     top): the deal and its first version in one step."""
     skip_check = not tiebreaker or request.method == "POST"
-    if not skip_check and not getattr(selectors.game_state(game=game), "tiebreaker_needed", False):
+    state = None if skip_check else selectors.game_state(game=game)
+    if state is not None and not handler_for(game).tiebreaker_due(state=state):
         messages.error(request, "No tie-breaker deal is due in this game.")
         return redirect(club_url("game-page", club, game.pk))
     number = (selectors.deal_list(game=game).last().number + 1) if game.deals.exists() else 1

@@ -118,7 +118,8 @@ def _figure(club: Club, column: Column, value: int) -> str:
 def _next_action(club: Club, game: Game, rows: list[Any], state: Any) -> dict[str, str] | None:
     """The one thing to do next at an open game: enter (or correct) the waiting deal, play the
     tie-breaker deal, or enter the next deal."""
-    unit = handler_for(game).words.unit
+    handler = handler_for(game)
+    unit = handler.words.unit
     last = rows[-1] if rows else None
     if (
         last is not None
@@ -128,7 +129,7 @@ def _next_action(club: Club, game: Game, rows: list[Any], state: Any) -> dict[st
         label = "Correct" if last.latest is not None else "Enter"
         what = "the tie-breaker deal" if last.deal.is_tiebreaker else f"{unit} {last.deal.number}"
         return {"label": f"{label} {what}", "url": club_url("deal-result", club, last.deal.pk)}
-    if getattr(state, "tiebreaker_needed", False):
+    if handler.tiebreaker_due(state=state):
         return {
             "label": "Play the tie-breaker deal",
             "url": club_url("deal-tiebreaker", club, game.pk),

@@ -72,6 +72,9 @@ class DealsFormat(IndianDeal, FormatBase):
         assert isinstance(state, DealsState)
         return pages.panel(club, game, state, open_game)
 
+    def tiebreaker_due(self, *, state: GameState) -> bool:
+        return isinstance(state, DealsState) and state.tiebreaker_needed
+
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
         deals = preset_section_rules(params, "deals", "deals", 3, deals_rules.DealsRules.best_of)
         base = IndianPreset.for_deals(deals.deals, drops_allowed=deals.drops_allowed)
