@@ -25,8 +25,8 @@ from rules.ratings import ORDINAL_SIGMAS, initial_skill
 from scoring import figures, ratings, standings
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
-from scoring.formats import FORMAT_ORDER, format_label, points_column
-from scoring.forms import OUTCOME_WORDS, SessionForm
+from scoring.formats import FORMAT_ORDER, format_label, handler_for, points_column
+from scoring.forms import SessionForm
 from scoring.models import GameFamily
 from tournaments import selectors as tournament_selectors
 from webhooks import selectors as webhook_selectors
@@ -221,7 +221,7 @@ def _history_row(club: Club, item: figures.HistoryLine) -> dict[str, Any]:
         "what": line.kind_label,
         "url": club_url("deal-page", club, line.deal_id) if line.deal_id else "",
         "format": format_label(line.game_format),
-        "outcome": OUTCOME_WORDS.get(line.outcome, line.outcome),
+        "outcome": handler_for(line.game_format).outcome_words.get(line.outcome, line.outcome),
         "counted": "" if line.counted is None else line.counted,
         # A fee or a prize moves no points: its points cell stays empty, not a 0.
         "points": signed_number(line.points)

@@ -20,8 +20,6 @@ from rules.errors import RuleViolation
 
 K = TypeVar("K", bound=Hashable)
 
-#: The game families rated apart: rummy points and Rummikub scores rank different skills.
-FAMILIES = ("indian", "rummikub")
 #: A player is provisional until this many rated games in the family.
 PROVISIONAL_GAMES = 5
 #: How many sigmas the ordinal subtracts (openskill's default display).

@@ -5,6 +5,7 @@ players of the club read; everyone else gets 404."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -20,9 +21,9 @@ from config.errors import InvalidInput, NotFoundError
 from config.fields import ID_MAX, query_bool, query_int
 from config.openapi import PAGE_LIMIT_DEFAULT, PAGE_PARAMETERS, int_query_parameter
 from config.pagination import page_value
-from rules.ratings import FAMILIES
+from rules.families import Family
 from scoring import figures, ratings, selectors, services, standings
-from scoring.formats import FORMAT_ORDER
+from scoring.formats import FORMAT_ORDER, payload_fields
 from scoring.models import Game, Submission
 from scoring.serializers import (
     DealCreateInput,
@@ -73,20 +74,15 @@ def _player(club: Any, player_id: int, field: str) -> Player:
     return player
 
 
-RESULT_FIELDS = [
-    "racks", "winner", "last_mover", "win", "melded", "closed_hand", "first_turn",
-    "original_hand", "is_first_player", "final_discard_joker", "trump_holders",
-]  # fmt: skip
-
-
 def _payload(data: dict[str, Any]) -> dict[str, Any] | None:
     """The submission as entered, in plain JSON types (``None`` when no result was given)."""
     payload: dict[str, Any] = {}
-    if "results" in data:
-        payload["results"] = [dict(line) for line in data["results"]]
-    for name in RESULT_FIELDS:
+    for name in payload_fields():
         if name in data:
-            payload[name] = data[name]
+            value = data[name]
+            if isinstance(value, list):
+                value = [dict(item) if isinstance(item, Mapping) else item for item in value]
+            payload[name] = value
     if not payload:
         return None
     if data.get("wild"):
@@ -518,13 +514,13 @@ class PlayerHistoryApi(ClubScopedAPIView):
 
 
 FAMILY_PARAMETER = OpenApiParameter(
-    "game_family", str, enum=list(FAMILIES), default="indian",
+    "game_family", str, enum=[f.value for f in Family], default=Family.INDIAN.value,
     description="`indian` (points, pool and deals rummy) or `rummikub`.",
 )  # fmt: skip
 
 
 def _family(request: Request) -> str:
-    return request.query_params.get("game_family") or "indian"
+    return request.query_params.get("game_family") or Family.INDIAN.value
 
 
 class RatingTableApi(ClubScopedAPIView):

@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from clubs.models import Club, Player
+from rules.families import Family
 
 
 class GameFormat(models.TextChoices):
@@ -470,11 +471,8 @@ class StandingRow(models.Model):
         return f"{self.scope} {self.scope_id} {self.player_id}: {self.points}"
 
 
-class GameFamily(models.TextChoices):
-    """Game formats rated together: the three Indian rummy formats, and Rummikub."""
-
-    INDIAN = "indian", "Indian rummy"
-    RUMMIKUB = "rummikub", "Rummikub"
+#: Game formats rated together (``rules.families``, the one list of them) as model choices.
+GameFamily = models.TextChoices("GameFamily", [(f.name, (f.value, f.label)) for f in Family])
 
 
 class RatedGame(models.Model):

@@ -23,7 +23,8 @@ from django.db.models.functions import RowNumber
 
 from clubs.models import Club, Player
 from config.errors import InvalidInput, NotFoundError
-from rules.ratings import FAMILIES, Replay, Skill
+from rules.families import Family
+from rules.ratings import Replay, Skill
 from scoring.formats import HANDLERS, handler_for
 from scoring.lifecycle import game_finishing_order
 from scoring.models import Game, RatedGame, Rating, RatingChange, Session
@@ -292,9 +293,9 @@ def ratings_catch_up(*, limit: int = 500) -> list[int]:
 
 
 def _check_family(family: str) -> str:
-    if family not in FAMILIES:
+    if family not in {f.value for f in Family}:
         raise InvalidInput(
-            f"game_family: use {' or '.join(FAMILIES)}, not {family!r}",
+            f"game_family: use {' or '.join(Family)}, not {family!r}",
             code="bad_family",
             details={"token": family},
         )

@@ -12,7 +12,6 @@ from django.utils import timezone
 
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
-from rules.errors import RuleViolation
 from rules.indian.deal import OutcomeOption
 from scoring.accounts import account_state, is_account
 from scoring.formats import FORMAT_ORDER, Ending, GameState, handler_for
@@ -135,18 +134,11 @@ def game_endings(*, game: Game) -> list[Ending]:
 
 def pool_split_offer(*, game: Game) -> dict[str, Any]:
     """The splits the game offers now (pool rummy) and what each would pay, in minor units."""
-    state = game_state(game=game)
-    offers = getattr(state, "split_offers", [])
-    handler = handler_for(game)
-    rules = game_rules(game.preset)
-    shares: dict[str, dict[str, int]] = {}
-    for kind in offers:
-        try:
-            paid, _ = handler.split_shares(game=game, rules=rules, kind=kind)
-        except RuleViolation:
-            continue
-        shares[kind] = {str(pid): amount for pid, amount in paid.items()}
-    return {"offers": [kind for kind in offers if kind in shares], "shares_minor": shares}
+    offers = handler_for(game).split_offers(game=game, rules=game_rules(game.preset))
+    shares = {
+        kind: {str(pid): amount for pid, amount in paid.items()} for kind, paid in offers.items()
+    }
+    return {"offers": list(offers), "shares_minor": shares}
 
 
 def season_list(*, club: Club) -> QuerySet[Season]:

@@ -7,6 +7,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.fields import id_field, int32_field
+from scoring.formats import payload_fields, payload_keys, variants
 from scoring.models import Deal, Game, GameFormat, RulePreset, Seat, Session, Submission, Table
 from scoring.standings import METRICS
 
@@ -26,9 +27,7 @@ class PresetCreateInput(serializers.Serializer[dict]):
     key = serializers.SlugField(max_length=60)
     name = serializers.CharField(max_length=120)
     format = serializers.ChoiceField(choices=GameFormat.choices)
-    variant = serializers.ChoiceField(
-        choices=["indian", "sabra", "american", "international"], default="indian"
-    )
+    variant = serializers.ChoiceField(choices=variants(), default=variants()[0])
     params = serializers.DictField(default=dict)
 
 
@@ -107,96 +106,29 @@ class SeatCreateInput(serializers.Serializer[dict]):
     player = id_field()
 
 
-class CardList(serializers.ListField):
-    """Card or tile tokens, each a short string. Read in one pass rather than through a field per
-    token: a six-player deal carries some eighty of them, and the per-token fields made reading
-    them the costliest part of a submit call. The errors are the ones the child field would give.
-    """
-
-    child = serializers.CharField(max_length=12, trim_whitespace=True)  # what the schema shows
-    TOKEN_MAX = 12
-
-    def run_child_validation(self, data: list[Any]) -> list[str]:
-        tokens: list[str] = []
-        errors: dict[int, list[str]] = {}
-        for index, item in enumerate(data):
-            if isinstance(item, bool) or not isinstance(item, str | int):
-                errors[index] = ["Not a valid string."]
-                continue
-            token = str(item).strip()
-            if not token:
-                errors[index] = ["This field may not be blank."]
-            elif len(token) > self.TOKEN_MAX:
-                errors[index] = [f"Ensure this field has no more than {self.TOKEN_MAX} characters."]
-            tokens.append(token)
-        if errors:
-            raise serializers.ValidationError(errors)
-        return tokens
-
-
-class ResultLineInput(serializers.Serializer[dict]):
-    player = id_field(help_text="Player id (seated in the game).")
-    outcome = serializers.CharField(
-        max_length=24,
-        help_text="winner, loser, first_drop, middle_drop, missed_turns, wrong_show, "
-        "late_declare, valid_not_declared or deal_show.",
-    )
-    groups = serializers.ListField(
-        child=CardList(max_length=13), max_length=13, required=False,
-        help_text='The 13 cards as grouped, e.g. [["2H","3H","4H"], ...].',
-    )  # fmt: skip
-    cards = CardList(max_length=20, required=False, help_text="The 13 cards, ungrouped.")
-    points = int32_field(required=False, help_text="Points, when no cards.")
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if "groups" in attrs and "cards" in attrs:
-            raise serializers.ValidationError("give groups or cards, not both")
-        return attrs
-
-
 class ResultFields(serializers.Serializer[dict]):
     """A deal's result: ``results`` per player (Indian rummy), or ``racks`` (Rummikub)."""
+
+    # The docstring is the schema's description. The fields besides the wild joker are every
+    # format's own (``scoring.formats.payload_fields``), side by side.
 
     wild = serializers.CharField(
         max_length=8, required=False, allow_blank=True, help_text="The cut card, e.g. QH or JK."
     )
-    results = serializers.ListField(
-        child=ResultLineInput(), min_length=1, max_length=12, required=False,
-        help_text="Indian rummy: one line per player of the deal.",
-    )  # fmt: skip
-    racks = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField(max_length=8), max_length=40),
-        required=False,
-        help_text='Rummikub: the tiles left on each rack, by player id: {"12": ["R5", "JK"]}.',
-    )
-    winner = id_field(
-        required=False, allow_null=True, help_text="Rummikub: who went out (null: no winner)."
-    )
-    last_mover = id_field(required=False, allow_null=True)
-    win = serializers.ChoiceField(
-        choices=["open", "foot", "closed"], required=False, allow_null=True,
-        help_text="International: how the winner won.",
-    )  # fmt: skip
-    melded = serializers.DictField(
-        child=serializers.BooleanField(), required=False,
-        help_text="International: for each loser, whether they had melded.",
-    )  # fmt: skip
-    closed_hand = serializers.ListField(
-        child=serializers.CharField(max_length=8), required=False, max_length=15,
-        help_text="International, Closed win: the winner's 14 tiles.",
-    )  # fmt: skip
-    first_turn = serializers.BooleanField(required=False)
-    original_hand = serializers.BooleanField(required=False)
-    is_first_player = serializers.BooleanField(required=False)
-    final_discard_joker = serializers.BooleanField(required=False)
-    trump_holders = serializers.ListField(child=id_field(), required=False, max_length=12)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        return {"wild": fields.pop("wild"), **payload_fields(), **fields}
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        both = "results" in attrs and "racks" in attrs
-        if both:
-            raise serializers.ValidationError("give results (Indian rummy) or racks, not both")
-        if self.require_result and "results" not in attrs and "racks" not in attrs:
-            raise serializers.ValidationError("give results (Indian rummy) or racks (Rummikub)")
+        keys = payload_keys()
+        named = [f"{key} ({family})" for key, family in keys]
+        given = [key for key, _ in keys if key in attrs]
+        if len(given) > 1:
+            either = " or ".join([named[0], *(key for key, _ in keys[1:])])
+            raise serializers.ValidationError(f"give {either}, not both")
+        if self.require_result and not given:
+            raise serializers.ValidationError(f"give {' or '.join(named)}")
         return attrs
 
     require_result = True

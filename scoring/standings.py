@@ -36,8 +36,9 @@ from django.db.models.functions import Abs, Cast, Coalesce
 
 from clubs.models import Club, Player
 from config.errors import InvalidInput
-from rules.ratings import FAMILIES, initial_skill
-from scoring.formats import FORMAT_ORDER, HANDLERS, points_column
+from rules.families import Family
+from rules.ratings import initial_skill
+from scoring.formats import FORMAT_ORDER, HANDLERS, handler_for, points_column
 from scoring.models import (
     AccountKind,
     Game,
@@ -56,8 +57,6 @@ TOTAL_FIELDS = (
     "points_conceded",
 )  # fmt: skip
 QUANTITY_FIELD = {Quantity.POINTS: "points", Quantity.CHIPS: "chips", Quantity.MONEY: "money_minor"}
-DROPS = {"first_drop", "middle_drop"}
-FULL_COUNTS = {"wrong_show", "late_declare"}
 
 
 @dataclass(frozen=True)
@@ -176,18 +175,6 @@ def _scopes(game: Game) -> tuple[int, list[Scope]]:
     return session.club_id, scopes
 
 
-def result_totals(outcome: str, points: int, won: bool) -> dict[str, int]:
-    """What one player's deal result adds to their totals (besides the ledger amounts)."""
-    conceded = -points if points < 0 else (0 if won or outcome == "no_winner" else points)
-    return {
-        "deals_played": 1,
-        "deals_won": int(won),
-        "drops": int(outcome in DROPS),
-        "full_counts": int(outcome in FULL_COUNTS),
-        "points_conceded": conceded,
-    }
-
-
 def _upsert(club_id: int, deltas: dict[tuple[str, int, str, int], dict[str, int]]) -> None:
     rows = [
         (club_id, scope, scope_id, game_format, player_id,
@@ -236,8 +223,9 @@ def standings_apply(
         field_name = QUANTITY_FIELD[line.quantity]
         for scope in scopes:
             deltas[(*scope, line.player_id)][field_name] += line.amount
+    tallies = handler_for(game).deal_tallies
     for player_id, outcome, points, won in results:
-        for name, value in result_totals(outcome, points, won).items():
+        for name, value in tallies(outcome=outcome, points=points, won=won).items():
             for scope in scopes:
                 deltas[(*scope, player_id)][name] += sign * value
     _upsert(club_id, deltas)
@@ -500,7 +488,7 @@ def _table_family(facts: ScopeFacts, scope: str, scope_id: int, game_format: str
             code="bad_metric",
             details={"token": "rating"},
         )
-    return next(iter(families), FAMILIES[0])
+    return next(iter(families), Family.INDIAN.value)
 
 
 def _rating_of(metric: Metric, family: str) -> Any:
@@ -561,10 +549,11 @@ def standings_recompute(
         results = results.filter(entry_id__lte=as_of_entry).exclude(
             entry__reversed_by__id__lte=as_of_entry
         )
-    for player_id, outcome, points, won in results.values_list(
-        "player_id", "outcome", "points", "won"
+    for player_id, game_format, outcome, points, won in results.values_list(
+        "player_id", "game__format", "outcome", "points", "won"
     ):
-        for name, value in result_totals(outcome, points, won).items():
+        tallies = handler_for(game_format).deal_tallies(outcome=outcome, points=points, won=won)
+        for name, value in tallies.items():
             totals[player_id][name] += value
     return {pid: values for pid, values in totals.items() if any(values.values())}
 

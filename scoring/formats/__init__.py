@@ -1,10 +1,16 @@
-"""The game formats: one handler per format behind one protocol (``base.GameFormatHandler``), and
-the registry that finds a game's handler. Adding a format is one module here and one line in
-``HANDLERS`` (and its value in ``scoring.models.GameFormat``)."""
+"""The game formats: one package per format (``points``, ``pool``, ``deals``, ``rummikub``), each
+a handler behind one protocol (``base.GameFormatHandler``) and everything else of its own slice;
+and the registry that finds a game's handler. Adding a format is a package here, one line in
+``HANDLERS`` and its value in ``scoring.models.GameFormat`` (the database's choices)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from rest_framework import serializers
+
 from config.errors import Conflict
+from rules.families import Family
 from scoring.formats.base import (
     Checked,
     Column,
@@ -15,10 +21,10 @@ from scoring.formats.base import (
     GameState,
     Words,
 )
-from scoring.formats.deals import DealsFormat
-from scoring.formats.points import PointsFormat
-from scoring.formats.pool import PoolFormat
-from scoring.formats.rummikub import RummikubFormat
+from scoring.formats.deals.handler import DealsFormat
+from scoring.formats.points.handler import PointsFormat
+from scoring.formats.pool.handler import PoolFormat
+from scoring.formats.rummikub.handler import RummikubFormat
 from scoring.models import Game, GameFormat, Quantity
 
 HANDLERS: dict[str, GameFormatHandler] = {
@@ -36,6 +42,31 @@ def handler_for(game: Game | str) -> GameFormatHandler:
         return HANDLERS[key]
     except KeyError:
         raise Conflict(f"unknown game format {key!r}", code="format_unsupported") from None
+
+
+def payload_fields() -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+    """The API's input fields of a result in every format, side by side (a field the formats of
+    a family share once), in registry order."""
+    fields: dict[str, serializers.Field[Any, Any, Any, Any]] = {}
+    for handler in HANDLERS.values():
+        for name, field in handler.payload_fields().items():
+            fields.setdefault(name, field)
+    return fields
+
+
+def variants() -> list[str]:
+    """Every variant a preset may name, in registry order."""
+    return list(dict.fromkeys(v for handler in HANDLERS.values() for v in handler.variants))
+
+
+def payload_keys() -> list[tuple[str, str]]:
+    """The field that holds the players' lines of a result, per game family, with the family's
+    name: a submission gives exactly one of them."""
+    keys: dict[str, str] = {}
+    for handler in HANDLERS.values():
+        if handler.payload_key:
+            keys.setdefault(handler.payload_key, Family(handler.family).label)
+    return list(keys.items())
 
 
 def format_label(key: str) -> str:
@@ -69,5 +100,8 @@ __all__ = [
     "format_label",
     "formats_with_points",
     "handler_for",
+    "payload_fields",
+    "payload_keys",
     "points_column",
+    "variants",
 ]

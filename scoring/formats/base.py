@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
+from rest_framework import serializers
+
+from clubs.models import Club
 from config.errors import Conflict
-from rules.indian.deal import DealEvaluation, OutcomeOption
+from rules.indian.deal import DealEvaluation, OutcomeOption, Reason
 from scoring.formats.reads import seated_for_deal
 from scoring.ledger import Line
 from scoring.models import Deal, Game, LedgerEntry, Quantity, Submission
@@ -115,17 +119,43 @@ class GameState:
         return dataclasses.asdict(self)
 
 
+#: The initial values of an entry form (``None``: a new result).
+Initial = dict[str, Any] | None
+
+
+class EntryForm(Protocol):
+    """The page form a format's deal is entered with (its own ``OnceForm``)."""
+
+    def is_valid(self) -> bool: ...
+
+    def lines(self) -> list[dict[str, Any]]:
+        """Per seat, the bound fields a page lays out together."""
+
+    def payload(self) -> dict[str, Any]:
+        """The result as the API takes it."""
+
+    def deal_fields(self) -> tuple[str, int | None]:
+        """What the form says of the deal itself: its wild joker and dealer ("", ``None``)."""
+
+
 class GameFormatHandler(Protocol):
     format: ClassVar[str]
-    family: ClassVar[str]  # "indian" or "rummikub": the game family ratings keep apart
+    family: ClassVar[str]  # a ``rules.families.Family``: the game family ratings keep apart
+    tiebreak_preset: ClassVar[str]  # the built-in preset a tournament's tie-breaker deal plays
     words: ClassVar[Words]
     columns: ClassVar[tuple[Column, ...]]  # the figures of a player in one game
     panel_template: ClassVar[str]  # the game page's section for the format ("" for none)
     entry_template: ClassVar[str]  # the deal entry page
     entered_as: ClassVar[str]  # "hands" (outcomes, cards or points) or "racks" (tiles left)
+    result_template: ClassVar[str]  # the deal page's section showing a version's result
+    outcome_words: ClassVar[Mapping[str, str]]  # a deal's outcomes as tables show them
+    payload_key: ClassVar[str]  # the field of a submitted result that holds the players' lines
     seats_open: ClassVar[bool]  # players may sit down between deals
-    variants: ClassVar[frozenset[str]]  # the variants a preset of the format may name
     preset_sections: ClassVar[frozenset[str]]  # its own sections of a preset's params
+
+    @property
+    def variants(self) -> Collection[str]:
+        """The variants a preset of the format may name, in the order pages offer them."""
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
         """The typed rules of the format's own sections of a preset (``InvalidInput`` names a
@@ -190,6 +220,69 @@ class GameFormatHandler(Protocol):
     ) -> tuple[dict[int, int], dict[int, int]]:
         """The shares of an agreed split of the prize, and the remaining players' scores."""
 
+    def tiebreaker_due(self, *, state: GameState) -> bool:
+        """Whether the game, as it stands (``state``), waits for a tie-breaker deal."""
+
+    def split_offers(self, *, game: Game, rules: GameRules) -> dict[str, dict[int, int]]:
+        """The splits of the prize the game offers now, each with what it pays each remaining
+        player (none but in an open pool)."""
+
+    def deal_tallies(self, *, outcome: str, points: int, won: bool) -> dict[str, int]:
+        """What one player's counted deal result adds to their standing totals (besides the
+        ledger's amounts): deals played and won, drops, full counts, points conceded."""
+
+    def payload_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        """The API's input fields of a submitted result in this format (the schema shows the
+        fields of every format side by side)."""
+
+    def deal_money(self, *, game: Game, rules: GameRules) -> bool:
+        """Whether a deal of the game moves money (a points table with a rate)."""
+
+    def deal_note(self, *, rules: GameRules) -> str:
+        """What the points of a deal row mean, for the game's rules."""
+
+    def entry_form(
+        self, *, rules: GameRules, players: dict[int, str], data: Any, initial: Initial
+    ) -> EntryForm:
+        """The page form a deal of the game is entered with: bound to ``data`` when posted, else
+        showing ``initial``."""
+
+    def entry_initial(
+        self, *, payload: dict[str, Any] | None, wild: str, aliases: dict[int, int]
+    ) -> dict[str, Any]:
+        """The entry form's initial values that repeat an earlier version (a correction), with
+        merged players' old ids (``aliases``) replaced by the kept player's."""
+
+    def entry_context(self, *, game: Game, rules: GameRules, form: EntryForm) -> dict[str, Any]:
+        """What the entry page's template and script need besides the form."""
+
+    def panel(self, *, club: Club, game: Game, state: GameState, open_game: bool) -> dict[str, Any]:
+        """The view-model of the game page's section for the format (empty for none)."""
+
+    def result_view(
+        self, *, club: Club, game: Game, submission: Submission, names: dict[int, str]
+    ) -> dict[str, Any]:
+        """The view-model of one version's result on the deal page."""
+
+
+def reason_dicts(evaluation: DealEvaluation[int], names: dict[int, str]) -> list[dict[str, Any]]:
+    return [
+        {
+            "player": reason.player,
+            "player_name": names.get(reason.player) if reason.player is not None else None,
+            "code": reason.code,
+            "message": reason.message,
+            "token": reason.token,
+            "details": reason.details,
+        }
+        for reason in evaluation.reasons
+    ]
+
+
+def refused(players: dict[int, str], reasons: list[Reason[int]]) -> Checked:
+    evaluation: DealEvaluation[int] = DealEvaluation((), tuple(reasons), None)
+    return Checked(evaluation, None, reason_dicts(evaluation, players))
+
 
 def require_open_game(game: Game) -> None:
     if game.status != Game.Status.OPEN:
@@ -200,9 +293,14 @@ class FormatBase:
     """Defaults shared by the formats: no tie-breaker, no rejoin, no split, no money at the end,
     ended by hand when every deal has a result."""
 
+    words: ClassVar[Words]
     panel_template: ClassVar[str] = ""
-    entry_template: ClassVar[str] = "scoring/deal_entry.html"
-    entered_as: ClassVar[str] = "hands"
+    entry_template: ClassVar[str] = ""
+    result_template: ClassVar[str] = ""
+    entered_as: ClassVar[str] = ""
+    tiebreak_preset: ClassVar[str] = ""
+    outcome_words: ClassVar[Mapping[str, str]] = {}
+    payload_key: ClassVar[str] = ""
     seats_open: ClassVar[bool] = False
 
     def game_opened(self, *, game: Game, rules: GameRules) -> None:
@@ -244,6 +342,45 @@ class FormatBase:
             f"only pool rummy has splits; this is a {game.get_format_display()} game",
             code="not_pool",
         )
+
+    def deal_money(self, *, game: Game, rules: GameRules) -> bool:
+        return bool(game.point_value_minor)
+
+    def deal_note(self, *, rules: GameRules) -> str:
+        return self.words.deal_note
+
+    def payload_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return {}
+
+    def panel(self, *, club: Club, game: Game, state: GameState, open_game: bool) -> dict[str, Any]:
+        return {}
+
+    def entry_form(
+        self, *, rules: GameRules, players: dict[int, str], data: Any, initial: Initial
+    ) -> EntryForm:
+        raise Conflict("this format has no deals to enter", code="no_deals")
+
+    def entry_initial(
+        self, *, payload: dict[str, Any] | None, wild: str, aliases: dict[int, int]
+    ) -> dict[str, Any]:
+        return {}
+
+    def entry_context(self, *, game: Game, rules: GameRules, form: EntryForm) -> dict[str, Any]:
+        return {}
+
+    def result_view(
+        self, *, club: Club, game: Game, submission: Submission, names: dict[int, str]
+    ) -> dict[str, Any]:
+        return {}
+
+    def tiebreaker_due(self, *, state: GameState) -> bool:
+        return False
+
+    def split_offers(self, *, game: Game, rules: GameRules) -> dict[str, dict[int, int]]:
+        return {}
+
+    def deal_tallies(self, *, outcome: str, points: int, won: bool) -> dict[str, int]:
+        return {"deals_played": 1, "deals_won": int(won)}
 
 
 ENTRY_KINDS_AT_END = (LedgerEntry.Kind.PAYOUT, LedgerEntry.Kind.SETTLEMENT, LedgerEntry.Kind.REFUND)

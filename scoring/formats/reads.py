@@ -56,7 +56,7 @@ def seated_balances(
     posting = connection.ops.quote_name(Posting._meta.db_table)
     entry = connection.ops.quote_name(LedgerEntry._meta.db_table)
     skip = ""
-    params: list[object] = [quantity, AccountKind.PLAYER]
+    params: list[int | str] = [quantity, AccountKind.PLAYER]
     if excluding_deal is not None:
         skip = f" AND p.entry_id NOT IN (SELECT id FROM {entry} WHERE deal_id = %s)"
         params.append(excluding_deal.pk)

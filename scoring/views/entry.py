@@ -1,5 +1,6 @@
 """Entering a deal's result: the next deal (or the tie-breaker deal) of a game, and a new version
-of an existing deal (a correction), for Indian rummy hands and Rummikub racks."""
+of an existing deal (a correction), with the form, template and script settings of the game's
+format."""
 
 from __future__ import annotations
 
@@ -10,25 +11,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Role
 from clubs.pages import club_for_page, club_url, form_post_once, found, render_club
 from scoring import selectors, services
-from scoring.entry_rules import deal_entry_rules, rack_entry_rules
 from scoring.formats import handler_for
-from scoring.forms import DealEntryForm, RummikubEntryForm, initial_for_players
+from scoring.formats.base import EntryForm
 from scoring.models import Deal, Game, Submission
 from scoring.presets import game_rules
-
-EntryForm = DealEntryForm | RummikubEntryForm
-#: The form of each way a format's deals are entered.
-ENTRY_FORMS: dict[str, type[DealEntryForm] | type[RummikubEntryForm]] = {
-    "hands": DealEntryForm,
-    "racks": RummikubEntryForm,
-}
 
 
 def _entry_page(
@@ -57,36 +49,15 @@ def _entry_page(
         "is_correction": deal is not None and deal.submissions.exists(),
         "tiebreaker": tiebreaker or (deal is not None and deal.is_tiebreaker),
     }
-    if isinstance(form, RummikubEntryForm):
-        rules = game_rules(game.preset).rummikub
-        assert rules is not None
-        context["variant"] = rules.variant
-        context["international"] = form.international
-        context["entry_rules"] = rack_entry_rules(rules, international=form.international)
-    else:
-        indian = game_rules(game.preset).indian
-        assert indian is not None
-        context["entry_rules"] = deal_entry_rules(indian, selectors.deal_outcomes(game=game))
-        context["evaluate_url"] = reverse("rules:evaluate")
+    context.update(handler.entry_context(game=game, rules=game_rules(game.preset), form=form))
     return render_club(request, club, handler.entry_template, context, status)
 
 
 def _entry_form(
     game: Game, players: dict[int, str], data: Any = None, initial: Any = None
 ) -> EntryForm:
-    seats = list(players.items())
-    form_class = ENTRY_FORMS[handler_for(game).entered_as]
-    if form_class is RummikubEntryForm:
-        rules = game_rules(game.preset).rummikub
-        assert rules is not None
-        international = rules.variant == "international"
-        return RummikubEntryForm(
-            data, seats=seats, initial=initial, international=international,
-            trump=international and bool(rules.trump_bonus),
-        )  # fmt: skip
-    return DealEntryForm(
-        data, seats=seats, outcomes=selectors.deal_outcomes(game=game), initial=initial
-    )
+    rules = game_rules(game.preset)
+    return handler_for(game).entry_form(rules=rules, players=players, data=data, initial=initial)
 
 
 # The fields of the entry form a refusal may name.
@@ -97,7 +68,8 @@ def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: boo
     """Enter the next deal of a game (or its tie-breaker deal, between the players level at the
     top): the deal and its first version in one step."""
     skip_check = not tiebreaker or request.method == "POST"
-    if not skip_check and not getattr(selectors.game_state(game=game), "tiebreaker_needed", False):
+    state = None if skip_check else selectors.game_state(game=game)
+    if state is not None and not handler_for(game).tiebreaker_due(state=state):
         messages.error(request, "No tie-breaker deal is due in this game.")
         return redirect(club_url("game-page", club, game.pk))
     number = (selectors.deal_list(game=game).last().number + 1) if game.deals.exists() else 1
@@ -110,10 +82,7 @@ def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: boo
     form = _entry_form(game, players, request.POST)
 
     def create() -> HttpResponse:
-        wild, dealer_id = "", None
-        if isinstance(form, DealEntryForm):
-            wild = (form.cleaned_data.get("wild") or "").strip()
-            dealer_id = form.dealer_id()
+        wild, dealer_id = form.deal_fields()
         dealer = club_selectors.player_get(club=club, player_id=dealer_id) if dealer_id else None
         deal, submission = services.deal_create_with_result(
             game=game,
@@ -169,9 +138,8 @@ def deal_result(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespo
     if request.method != "POST":
         latest = selectors.submission_list(deal=deal).last()
         payload = latest.payload if latest else None
-        form_class = ENTRY_FORMS[handler_for(game).entered_as]
-        initial = initial_for_players(
-            form_class.initial_from(payload, deal.wild), club_selectors.player_aliases(club=club)
+        initial = handler_for(game).entry_initial(
+            payload=payload, wild=deal.wild, aliases=club_selectors.player_aliases(club=club)
         )
         return page(_entry_form(game, players, initial=initial))
     form = _entry_form(game, players, request.POST)

@@ -30,11 +30,13 @@ from config.errors import ServiceError
 from scoring import figures, selectors, services
 from scoring.accounts import is_account
 from scoring.formats import FORMAT_ORDER, Column, GameEnd, handler_for
-from scoring.forms import OUTCOME_WORDS, GameForm, RejoinForm, SeatAddForm, SplitForm, to_minor
+from scoring.formats.pool.forms import RejoinForm, SplitForm
+from scoring.formats.pool.pages import rejoin_reason
+from scoring.forms import GameForm, SeatAddForm, to_minor
 from scoring.models import Deal, Game, Quantity, Submission
 from scoring.presets import game_rules
 from scoring.views.common import deal_status
-from scoring.views.panels import game_panel, rejoin_reason
+from scoring.views.panels import game_panel
 
 # A service's refusal names its argument; the page marks the form field it came from (a field
 # per seat for ``players``).
@@ -117,7 +119,8 @@ def _figure(club: Club, column: Column, value: int) -> str:
 def _next_action(club: Club, game: Game, rows: list[Any], state: Any) -> dict[str, str] | None:
     """The one thing to do next at an open game: enter (or correct) the waiting deal, play the
     tie-breaker deal, or enter the next deal."""
-    unit = handler_for(game).words.unit
+    handler = handler_for(game)
+    unit = handler.words.unit
     last = rows[-1] if rows else None
     if (
         last is not None
@@ -127,7 +130,7 @@ def _next_action(club: Club, game: Game, rows: list[Any], state: Any) -> dict[st
         label = "Correct" if last.latest is not None else "Enter"
         what = "the tie-breaker deal" if last.deal.is_tiebreaker else f"{unit} {last.deal.number}"
         return {"label": f"{label} {what}", "url": club_url("deal-result", club, last.deal.pk)}
-    if getattr(state, "tiebreaker_needed", False):
+    if handler.tiebreaker_due(state=state):
         return {
             "label": "Play the tie-breaker deal",
             "url": club_url("deal-tiebreaker", club, game.pk),
@@ -180,7 +183,7 @@ def _game_page(
             cells.append(
                 {
                     "points": shown,
-                    "outcome": OUTCOME_WORDS.get(outcome or "", outcome or ""),
+                    "outcome": handler.outcome_words.get(outcome or "", outcome or ""),
                     "won": outcome == "winner",
                     "money": club_money(club, row.money_minor[pid], signed=True)
                     if pid in row.money_minor
@@ -196,6 +199,7 @@ def _game_page(
             }
         )
     state = selectors.game_state(game=game)
+    rules = game_rules(game.preset)
     open_game = game.status == Game.Status.OPEN and game.table.session.status == "open"
     totals = figures.game_totals(game=game)
     columns = [
@@ -226,8 +230,8 @@ def _game_page(
         ],
         "columns": columns,
         "deal_rows": deal_rows,
-        "has_money": bool(game.point_value_minor)
-        and state.as_dict().get("variant") != "international",
+        "has_money": handler.deal_money(game=game, rules=rules),
+        "deal_note": handler.deal_note(rules=rules),
         "point_value": club_money(club, game.point_value_minor),
         "next_action": _next_action(club, game, rows, state) if open_game else None,
         "open_game": open_game,

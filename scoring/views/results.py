@@ -1,5 +1,5 @@
-"""The deal page: a version's result (hands, groups, points, money), the reasons a version was
-rejected marked on the cards or tiles they blame, the history of versions, and confirming one."""
+"""The deal page: a version's result (as its format shows it: hands or racks), the reasons a version
+was rejected, the history of versions, and confirming one."""
 
 from __future__ import annotations
 
@@ -12,65 +12,16 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
-from clubs.display import club_money, signed_number
+from clubs.display import signed_number
 from clubs.models import Club, Role
 from clubs.pages import GET, can, club_for_page, club_url, found, render_club
 from config.errors import ServiceError
-from rules.indian.hand import why_every_card_counts
-from rules.indian.preset import IndianPreset
 from scoring import selectors, services
 from scoring.formats import handler_for
-from scoring.forms import OUTCOME_WORDS, WIN_WORDS
+from scoring.formats.cards import card_view
 from scoring.models import Deal, Game, Submission
-from scoring.presets import game_rules
 from scoring.submissions import submission_confirm
-from scoring.views.cards import card_view, cards_view, tiles_view
 from scoring.views.common import LIVE_STOP, deal_status, submission_status
-
-RUMMIKUB_OUTCOMES = {"winner": "Went out", "loser": "Lost", "no_winner": "Pool ran out"}
-KIND_LABELS = {
-    "pure_sequence": ("Pure sequence", "✓", "good"),
-    "impure_sequence": ("Impure sequence", "✓", "good"),
-    "set": ("Set", "✓", "good"),
-    "invalid": ("Not a valid group", "✗", "bad"),
-}
-
-
-def _kind(kind: Any, outcome: Any, every_card_counts: bool) -> tuple[str, str, str]:
-    """A group's kind as shown; a loser's unmatched cards are no mistake, they are what counts."""
-    if kind == "invalid" and outcome not in ("winner", "valid_not_declared"):
-        return ("Unmatched" if every_card_counts else "Unmatched: these count", "·", "muted")
-    return KIND_LABELS.get(kind, (str(kind), "", ""))
-
-
-COUNTING_REASONS = {
-    "no_pure_sequence": "No pure sequence, so every card counts",
-    "one_sequence": "One sequence only, so every card counts",
-}
-
-
-def _counting_note(hand: dict[str, Any], points: Any, indian: IndianPreset | None) -> str:
-    """Why a loser's grouped cards count too, in words; empty when only the unmatched count."""
-    kinds = [group.get("kind") for group in hand.get("groups", [])]
-    reason = why_every_card_counts(kinds) if kinds and not hand.get("valid") else None
-    if reason is None:
-        return ""
-    note = COUNTING_REASONS[reason]
-    if reason == "one_sequence" and indian is not None and indian.pure_sequence_relief:
-        note += " but the pure sequence"
-    if indian is not None and points == indian.cap:
-        note += f", up to {indian.cap}"
-    return note + "."
-
-
-def _hand_groups(line: dict[str, Any] | None) -> list[list[Any]]:
-    if not line:
-        return []
-    if line.get("groups"):
-        return [list(group) for group in line["groups"] if isinstance(group, list)]
-    if line.get("cards"):
-        return [list(line["cards"])]
-    return []
 
 
 def _reason_who(reason: dict[str, Any], names: dict[Any, str]) -> str:
@@ -79,153 +30,29 @@ def _reason_who(reason: dict[str, Any], names: dict[Any, str]) -> str:
     return "" if str(reason.get("message", "")).startswith(who) else who
 
 
-def _marked_hand(line: dict[str, Any] | None, reasons: list[dict[str, Any]]) -> list[dict]:
-    """A player's cards as entered, with what the reasons blame marked: a whole group
-    (``details.group``), one card (``details.position`` in its group) or every copy of a token."""
-    groups = _hand_groups(line)
-    bad_groups = set()
-    bad_spots = set()
-    bad_tokens = set()
-    for reason in reasons:
-        details = reason.get("details") or {}
-        group = details.get("group")
-        position = details.get("position")
-        if isinstance(group, int) and isinstance(position, int):
-            bad_spots.add((group, position))
-        elif isinstance(group, int):
-            bad_groups.add(group)
-        elif isinstance(position, int) and len(groups) == 1:
-            bad_spots.add((0, position))
-        # Every invalid group of a declaration is named, not only the first.
-        bad_groups.update(g for g in details.get("groups") or [] if isinstance(g, int))
-        token = reason.get("token") or details.get("card")
-        if isinstance(token, str) and reason.get("code") in {"bad_card", "too_many_copies"}:
-            bad_tokens.add(card_view(token).code.upper())
-    shown = []
-    for g, group in enumerate(groups):
-        cards = []
-        for p, token in enumerate(group):
-            card = card_view(token)
-            bad = (g, p) in bad_spots or card.code.upper() in bad_tokens
-            cards.append({"card": card, "bad": bad})
-        shown.append({"index": g + 1, "cards": cards, "bad": g in bad_groups})
-    return shown
-
-
-def _rummikub_result(club: Club, game: Game, submission: Submission, names: dict) -> dict:
-    """A game of a Rummikub match as the deal page shows it: each rack and score, how it was
-    won, and a closed hand's type and arrangement; a rejected version's racks with the tile the
-    reasons name marked."""
-    result = submission.result or {}
-    payload = submission.payload or {}
-    view: dict[str, Any] = {"rummikub": True}
-    rate = game.point_value_minor if result.get("variant") != "international" else 0
-    if result:
-        view["players"] = [
-            {
-                "name": line.get("name") or names.get(line.get("player"), "?"),
-                "outcome": RUMMIKUB_OUTCOMES.get(line.get("outcome"), line.get("outcome")),
-                "won": line.get("outcome") == "winner",
-                "points": signed_number(line.get("points")),
-                "points_value": line.get("points") or 0,
-                "tiles": tiles_view(line.get("rack")),
-                "money": club_money(club, (line.get("points") or 0) * rate, signed=True)
-                if rate
-                else "",
-            }
-            for line in result.get("players", [])
-        ]
-        view["has_money"] = bool(rate)
-        view["win"] = WIN_WORDS.get(result.get("win") or "", "")
-        if result.get("winner") is None:
-            view["win"] = "Nobody went out: the pool ran out"
-        closed = result.get("closed_hand")
-        if closed:
-            view["closed"] = {
-                "name": closed.get("name"),
-                "type": closed.get("type"),
-                "value": closed.get("value"),
-                "jokers": closed.get("jokers"),
-                "melds": [tiles_view(meld) for meld in closed.get("arrangement") or []],
-            }
-    elif submission.reasons:
-        bad = {str(r.get("token")).upper() for r in submission.reasons if r.get("token")}
-        racks = payload.get("racks") if isinstance(payload.get("racks"), dict) else {}
-        view["racks"] = [
-            {"name": names.get(int(pid), pid) if str(pid).isdigit() else pid,
-             "tiles": tiles_view(tiles, bad)}
-            for pid, tiles in racks.items()
-            if isinstance(tiles, list) and tiles
-        ]  # fmt: skip
-        if isinstance(payload.get("closed_hand"), list):
-            view["closed_entered"] = tiles_view(payload["closed_hand"], bad)
-    return view
-
-
 def _result_view(
     club: Club,
     submission: Submission,
     seats: list[Any],
-    game: Game | None = None,
+    game: Game,
     aliases: dict[int, int] | None = None,
 ) -> dict[str, Any]:
-    """One version's result as the deal page shows it."""
+    """One version's result as the deal page shows it: its status and the reasons it was
+    rejected here, the rest (hands or racks) as the game's format shows it."""
     aliases = aliases or {}
-    payload_lines = {
-        line.get("player"): line for line in (submission.payload or {}).get("results", [])
-    }
     names = {seat.player_id: seat.player.name for seat in seats}
     # A result entered before a merge names the merged player's old id.
     names.update({old: names[kept] for old, kept in aliases.items() if kept in names})
+    wild = (submission.result or {}).get("wild") or submission.payload.get("wild")
+    handler = handler_for(game)
     view: dict[str, Any] = {
         "submission": submission,
         "status": submission_status(submission),
-        "wild": card_view(
-            (submission.result or {}).get("wild") or submission.payload.get("wild") or ""
-        )
-        if ((submission.result or {}).get("wild") or submission.payload.get("wild"))
-        else None,
+        "wild": card_view(wild) if wild else None,
+        "template": handler.result_template,
+        **handler.result_view(club=club, game=game, submission=submission, names=names),
     }
-    if game is not None and handler_for(game).entered_as == "racks":
-        view.update(_rummikub_result(club, game, submission, names))
-    elif submission.result:
-        money = (submission.result.get("money") or {}).get("by_player", {})
-        indian = game_rules(game.preset).indian if game is not None else None
-        players = []
-        for line in submission.result.get("players", []):
-            hand = line.get("hand") or {}
-            note = (
-                _counting_note(hand, line.get("points"), indian)
-                if line.get("outcome") == "loser"
-                else ""
-            )
-            players.append(
-                {
-                    "name": line.get("name") or names.get(line.get("player"), "?"),
-                    "outcome": OUTCOME_WORDS.get(line.get("outcome"), line.get("outcome")),
-                    "won": line.get("outcome") == "winner",
-                    "points": line.get("points"),
-                    "basis": line.get("basis"),
-                    "money": club_money(club, money[str(line["player"])], signed=True)
-                    if str(line.get("player")) in money
-                    else "",
-                    "valid": hand.get("valid"),
-                    "counting_note": note,
-                    "groups": [
-                        {
-                            "cards": cards_view(group.get("cards")),
-                            "kind": _kind(group.get("kind"), line.get("outcome"), bool(note)),
-                        }
-                        for group in hand.get("groups", [])
-                    ],
-                }
-            )
-        view["players"] = players
-        view["has_money"] = bool(money)
     if submission.reasons:
-        by_player: dict[Any, list[dict[str, Any]]] = {}
-        for reason in submission.reasons:
-            by_player.setdefault(reason.get("player"), []).append(reason)
         view["reasons"] = [
             {
                 "reason": reason,
@@ -233,14 +60,6 @@ def _result_view(
                 "token": reason.get("token"),
             }
             for reason in submission.reasons
-        ]
-        view["hands"] = [
-            {
-                "name": names.get(pid, str(pid)),
-                "groups": _marked_hand(payload_lines.get(pid), reasons),
-            }
-            for pid, reasons in by_player.items()
-            if pid is not None and _hand_groups(payload_lines.get(pid))
         ]
     return view
 

@@ -9,7 +9,8 @@ from rules.indian.deal import outcome_options
 from rules.indian.preset import IndianPreset
 from rules.rummikub import INTERNATIONAL, SABRA_JOKER_25, melded_hand_value, rack_total
 from rules.rummikub.tiles import parse_tile
-from scoring.entry_rules import deal_entry_rules, rack_entry_rules
+from scoring.formats.indian.entry_rules import deal_entry_rules
+from scoring.formats.rummikub.entry_rules import rack_entry_rules
 
 
 def test_the_card_notation_is_the_engines():

@@ -13,17 +13,17 @@ from clubs.models import Player
 from rules import knockout
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
-from scoring.formats import GameEnd
+from scoring.formats import GameEnd, handler_for
 from scoring.lifecycle import game_end, game_finishing_order
 from scoring.models import Game, RulePreset
 from tournaments.models import Round, RoundTable, Tournament
-from tournaments.services.common import E, audit, family_of, lock
+from tournaments.services.common import E, audit, lock
 from tournaments.services.rounds import round_complete
 
 
 def _tiebreak_preset(tournament: Tournament) -> RulePreset:
     """A tie-breaker is one deal (or game) of the table's family, between the tied players."""
-    key = "sabra" if family_of(tournament) == "rummikub" else "points"
+    key = handler_for(tournament.preset.format).tiebreak_preset
     return RulePreset.objects.filter(club=None, key=key).order_by("-version").first()  # type: ignore[return-value]
 
 

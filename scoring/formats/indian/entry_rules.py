@@ -1,9 +1,7 @@
-"""What the entry pages' scripts read from the rules engine, as one JSON-ready dict per page (shown
-with ``json_script``): the notation, sizes, deck limits, outcome points and tile values the engine
-itself defines, so the scripts check and count as you type without a copy of the rules.
-
-Checks that need the cards of a whole hand (validity, arrangement, points) are asked of
-``POST /api/v1/rules/evaluate/`` by the script instead."""
+"""What the deal entry page's script reads from the rules engine (shown with ``json_script``):
+the card notation, hand size, decks and outcome points the engine itself defines, so the script
+checks and counts as you type without a copy of the rules. Whole hands (validity, arrangement,
+points) are asked of ``POST /api/v1/rules/evaluate/``."""
 
 from __future__ import annotations
 
@@ -26,11 +24,6 @@ from rules.indian.deal import OUTCOME_NAMES, OutcomeOption
 from rules.indian.hand import HAND_SIZE
 from rules.indian.outcomes import Outcome
 from rules.indian.preset import IndianPreset
-from rules.rummikub.closed_hands import HAND_SIZE as CLOSED_HAND_SIZE
-from rules.rummikub.international import melded_hand_value
-from rules.rummikub.preset import RummikubPreset
-from rules.rummikub.scoring import rack_total
-from rules.rummikub.tiles import COLOUR_NAMES, JOKER, NUMBER_TILES, joker_as
 
 
 @cache
@@ -80,20 +73,3 @@ def deal_entry_rules(preset: IndianPreset, outcomes: Iterable[OutcomeOption]) ->
             for option in outcomes
         },
     }
-
-
-def rack_entry_rules(preset: RummikubPreset, *, international: bool) -> dict[str, Any]:
-    """The Rummikub entry page's rules: every tile spelling the engine reads (upper case), with
-    its colour, number, name and what it counts left on a rack (International: a melded loser's
-    count), and the size of a closed hand."""
-    tiles: dict[str, Any] = {}
-    for tile in [*NUMBER_TILES, JOKER, *map(joker_as, NUMBER_TILES)]:
-        tiles[str(tile)] = {
-            "colour": tile.colour,
-            "number": tile.number,
-            "name": f"{COLOUR_NAMES[tile.colour]} {tile.number}" if tile.colour else "joker",
-            "value": melded_hand_value([tile], preset)
-            if international
-            else rack_total([tile], preset.joker_value),
-        }
-    return {"tiles": tiles, "closed_hand_size": CLOSED_HAND_SIZE}

@@ -8,9 +8,9 @@ In the ledger the opening chips come from the game's bank (``chips``: player +st
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from clubs.models import Club
 from config.errors import Conflict
 from rules.indian import deals as deals_rules
 from rules.indian.preset import IndianPreset
@@ -29,7 +29,9 @@ from scoring.formats.base import (
     Words,
     require_open_game,
 )
-from scoring.formats.indian import IndianDeal, indian_rules
+from scoring.formats.deals import pages
+from scoring.formats.deals.state import DealsPlayer, DealsState
+from scoring.formats.indian.deal import IndianDeal, indian_rules
 from scoring.formats.pot import entry_fee_lines, payout_entry, pot_checked, refund_entry
 from scoring.formats.reads import (
     account_balance,
@@ -53,29 +55,6 @@ def chip_counts(game: Game, *, excluding_deal: Deal | None = None) -> dict[int, 
     return seated_balances(game, Quantity.CHIPS, excluding_deal=excluding_deal)
 
 
-@dataclass
-class DealsPlayer:
-    player: int
-    name: str
-    chips: int
-
-
-@dataclass
-class DealsState(GameState):
-    deals: int = 0
-    deals_counted: int = 0
-    drops_allowed: bool = False
-    starting_chips: int = 0
-    table_chips: int = 0
-    pot_minor: int = 0
-    prize_minor: int = 0
-    club_fee_minor: int = 0
-    players: list[DealsPlayer] = field(default_factory=list)
-    leaders: list[int] = field(default_factory=list)
-    tiebreaker_needed: bool = False
-    winner: int | None = None
-
-
 class DealsFormat(IndianDeal, FormatBase):
     format: ClassVar[str] = "deals"
     words: ClassVar[Words] = Words(
@@ -86,8 +65,15 @@ class DealsFormat(IndianDeal, FormatBase):
         "them in chips.",
     )
     columns: ClassVar[tuple[Column, ...]] = (CHIPS, MONEY)
-    panel_template: ClassVar[str] = "scoring/_panel_deals.html"
+    panel_template: ClassVar[str] = "scoring/formats/deals/panel.html"
     preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "deals"})
+
+    def panel(self, *, club: Club, game: Game, state: GameState, open_game: bool) -> dict[str, Any]:
+        assert isinstance(state, DealsState)
+        return pages.panel(club, game, state, open_game)
+
+    def tiebreaker_due(self, *, state: GameState) -> bool:
+        return isinstance(state, DealsState) and state.tiebreaker_needed
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
         deals = preset_section_rules(params, "deals", "deals", 3, deals_rules.DealsRules.best_of)

@@ -21,7 +21,7 @@ from scoring.formats.base import (
     GameState,
     Words,
 )
-from scoring.formats.indian import IndianDeal, indian_rules
+from scoring.formats.indian.deal import IndianDeal, indian_rules
 from scoring.formats.reads import player_balances, require_no_deal_waiting, seated_balances
 from scoring.ledger import Line
 from scoring.models import Game, Quantity

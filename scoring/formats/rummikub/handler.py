@@ -10,11 +10,16 @@ and the settlement at the end moves ``money`` by pairwise difference at the game
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping
 from typing import Any, ClassVar
 
+from rest_framework import serializers
+
+from clubs.forms import initial_for_players
+from clubs.models import Club
 from config.errors import Conflict
 from rules.errors import RuleViolation
+from rules.families import Family
 from rules.indian.deal import DealEvaluation, OutcomeOption, PlayerScore, Reason
 from rules.ranking import competition_ranks
 from rules.rummikub import game_scores, international_scores, match_leaders, settle_session
@@ -26,13 +31,15 @@ from scoring.formats.base import (
     Column,
     EndEntry,
     Ending,
+    EntryForm,
     FormatBase,
     GameEnd,
     GameState,
+    Initial,
     Words,
+    refused,
     require_open_game,
 )
-from scoring.formats.indian import refused
 from scoring.formats.reads import (
     deals_counted,
     require_latest_deal,
@@ -40,12 +47,17 @@ from scoring.formats.reads import (
     seated_balances,
     seated_players,
 )
+from scoring.formats.rummikub import pages
+from scoring.formats.rummikub.forms import RummikubEntryForm
+from scoring.formats.rummikub.payload import payload_fields
+from scoring.formats.rummikub.state import MatchLimits, RummikubPlayer, RummikubState
 from scoring.ledger import Line
 from scoring.models import Deal, Game, LedgerEntry, Quantity, Submission
 from scoring.presets import (
     FormatRules,
     GameRules,
     MatchRules,
+    game_rules,
     invalid_setting,
     preset_replace,
     preset_section,
@@ -57,6 +69,15 @@ INTERNATIONAL_FIELDS = (
     "win", "melded", "closed_hand", "first_turn", "original_hand", "is_first_player",
     "final_discard_joker", "trump_holders",
 )  # fmt: skip
+
+
+INTERNATIONAL = "international"
+NO_WINNER = "no_winner"  # a game's outcome for everyone when the pool ran out
+
+
+def _international(rules: GameRules) -> bool:
+    """International scores per hand without summing to zero, and settles at the match's end."""
+    return rules.rummikub is not None and rules.rummikub.variant == INTERNATIONAL
 
 
 def _key(value: object) -> str | None:
@@ -83,34 +104,10 @@ def _named(message: str, players: dict[int, str]) -> str:
     return message
 
 
-@dataclass
-class RummikubPlayer:
-    player: int
-    name: str
-    total: int
-
-
-@dataclass
-class MatchLimits:
-    games: int | None
-    target_score: int | None
-
-
-@dataclass
-class RummikubState(GameState):
-    variant: str = ""
-    games_counted: int = 0
-    match: MatchLimits = field(default_factory=lambda: MatchLimits(None, None))
-    players: list[RummikubPlayer] = field(default_factory=list)
-    leaders: list[int] = field(default_factory=list)
-    #: International with a rate: each player's net at the end, in minor units (player id as a
-    #: string, as in JSON); empty otherwise.
-    settlement_minor: dict[str, int] = field(default_factory=dict)
-
-
 class RummikubFormat(FormatBase):
     format: ClassVar[str] = "rummikub"
-    family: ClassVar[str] = "rummikub"
+    family: ClassVar[str] = Family.RUMMIKUB
+    tiebreak_preset: ClassVar[str] = "sabra"
     words: ClassVar[Words] = Words(
         unit="game",
         finish="Finish the match",
@@ -120,11 +117,64 @@ class RummikubFormat(FormatBase):
         wild=False,
     )
     columns: ClassVar[tuple[Column, ...]] = (SCORE, MONEY)
-    panel_template: ClassVar[str] = "scoring/_panel_rummikub.html"
-    entry_template: ClassVar[str] = "scoring/rummikub_entry.html"
+    panel_template: ClassVar[str] = "scoring/formats/rummikub/panel.html"
+    entry_template: ClassVar[str] = "scoring/formats/rummikub/entry.html"
+    result_template: ClassVar[str] = "scoring/formats/rummikub/result.html"
     entered_as: ClassVar[str] = "racks"
-    variants: ClassVar[frozenset[str]] = frozenset({"sabra", "american", "international"})
+    # The game page's deal rows name a game's winner and losers as Indian rummy's rows do.
+    outcome_words: ClassVar[Mapping[str, str]] = {"winner": "Winner", "loser": "Loser"}
+    payload_key: ClassVar[str] = "racks"
+    variants: ClassVar[Collection[str]] = ("sabra", "american", INTERNATIONAL)
     preset_sections: ClassVar[frozenset[str]] = frozenset({"rummikub", "match"})
+
+    def payload_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return payload_fields()
+
+    def deal_tallies(self, *, outcome: str, points: int, won: bool) -> dict[str, int]:
+        # A game nobody won (the pool ran out) concedes nothing but what a player lost.
+        conceded = -points if points < 0 else (0 if won or outcome == NO_WINNER else points)
+        return {"deals_played": 1, "deals_won": int(won), "points_conceded": conceded}
+
+    def deal_money(self, *, game: Game, rules: GameRules) -> bool:
+        return bool(game.point_value_minor) and not _international(rules)
+
+    def deal_note(self, *, rules: GameRules) -> str:
+        if _international(rules):
+            return (
+                "Each hand's scores as International counts them (they need not add up to "
+                "zero); ★ went out."
+            )
+        return self.words.deal_note
+
+    def entry_form(
+        self, *, rules: GameRules, players: dict[int, str], data: Any, initial: Initial
+    ) -> EntryForm:
+        assert rules.rummikub is not None
+        international = _international(rules)
+        return RummikubEntryForm(
+            data, seats=list(players.items()), initial=initial, international=international,
+            trump=international and bool(rules.rummikub.trump_bonus),
+        )  # fmt: skip
+
+    def entry_initial(
+        self, *, payload: dict[str, Any] | None, wild: str, aliases: dict[int, int]
+    ) -> dict[str, Any]:
+        initial = RummikubEntryForm.initial_from(payload, wild)
+        return initial_for_players(initial, aliases, ("winner", "last_mover"))
+
+    def entry_context(self, *, game: Game, rules: GameRules, form: EntryForm) -> dict[str, Any]:
+        assert rules.rummikub is not None
+        return pages.entry_context(rules.rummikub, _international(rules))
+
+    def panel(self, *, club: Club, game: Game, state: GameState, open_game: bool) -> dict[str, Any]:
+        assert isinstance(state, RummikubState)
+        return pages.panel(club, game, state)
+
+    def result_view(
+        self, *, club: Club, game: Game, submission: Submission, names: dict[int, str]
+    ) -> dict[str, Any]:
+        international = _international(game_rules(game.preset))
+        return pages.result_view(club, game, submission, names, international)
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
         section = preset_section(params, "rummikub")
@@ -203,7 +253,7 @@ class RummikubFormat(FormatBase):
         if reasons:
             return refused(players, reasons)
         try:
-            if preset.variant == "international":
+            if preset.variant == INTERNATIONAL:
                 melded = {
                     key: bool(value)
                     for raw, value in (payload.get("melded") or {}).items()
@@ -247,7 +297,7 @@ class RummikubFormat(FormatBase):
         player_scores = tuple(
             PlayerScore(
                 pid,
-                "winner" if pid == winner_id else ("loser" if winner_id else "no_winner"),
+                "winner" if pid == winner_id else ("loser" if winner_id else NO_WINNER),
                 scores[str(pid)],
                 None,
                 "racks",
@@ -269,7 +319,7 @@ class RummikubFormat(FormatBase):
                 for pid, score in zip(players, player_scores, strict=True)
             ],
         }
-        if preset.variant == "international":
+        if preset.variant == INTERNATIONAL:
             result["win"] = payload.get("win")
             if closed is not None:
                 result["closed_hand"] = {
@@ -287,7 +337,7 @@ class RummikubFormat(FormatBase):
         assert rules.rummikub is not None
         scores = checked.evaluation.points()
         lines = [Line.player(Quantity.POINTS, pid, score) for pid, score in scores.items()]
-        if rules.rummikub.variant == "international":
+        if _international(rules):
             lines.append(Line.game(Quantity.POINTS, -sum(scores.values())))
         elif game.point_value_minor:
             lines += [
@@ -312,7 +362,7 @@ class RummikubFormat(FormatBase):
         totals = seated_balances(game, Quantity.POINTS)
         leaders = match_leaders({str(pid): total for pid, total in totals.items()})
         settlement: dict[str, int] = {}
-        if rules.rummikub.variant == "international" and game.point_value_minor:
+        if _international(rules) and game.point_value_minor:
             net = _international_settlement(game, totals)
             settlement = {str(pid): amount for pid, amount in net.items()}
         return RummikubState(
@@ -331,7 +381,7 @@ class RummikubFormat(FormatBase):
 
     def endings(self, *, game: Game, rules: GameRules) -> list[Ending]:
         assert rules.rummikub is not None
-        international = rules.rummikub.variant == "international" and game.point_value_minor
+        international = _international(rules) and game.point_value_minor
         explains = "The totals stand as they are"
         if international:
             explains += "; the match settles pairwise by difference at the game's rate"
@@ -345,7 +395,7 @@ class RummikubFormat(FormatBase):
             raise Conflict("a Rummikub match ends by its limits or by hand", code="cannot_finish")
         require_open_game(game)
         require_no_deal_waiting(game, "game")
-        if rules.rummikub.variant != "international" or not game.point_value_minor:
+        if not _international(rules) or not game.point_value_minor:
             return []
         net = _international_settlement(game, seated_balances(game, Quantity.POINTS))
         lines = [Line.player(Quantity.MONEY, pid, amount) for pid, amount in net.items()]

@@ -9,9 +9,9 @@ pot to the winner (or to the players of a split) and the club's fee to the club.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from clubs.models import Club
 from config.errors import Conflict
 from rules.errors import RuleViolation
 from rules.indian import pool as pool_rules
@@ -29,7 +29,9 @@ from scoring.formats.base import (
     Words,
     require_open_game,
 )
-from scoring.formats.indian import IndianDeal, indian_rules
+from scoring.formats.indian.deal import IndianDeal, indian_rules
+from scoring.formats.pool import pages
+from scoring.formats.pool.state import PoolPlayer, PoolState
 from scoring.formats.pot import entry_fee_lines, payout_entry, pot_checked, refund_entry
 from scoring.formats.reads import (
     account_balance,
@@ -44,6 +46,7 @@ from scoring.models import AccountKind, Deal, Game, LedgerEntry, Posting, Quanti
 from scoring.presets import (
     FormatRules,
     GameRules,
+    game_rules,
     preset_section_rules,
 )
 
@@ -85,33 +88,6 @@ def final_eliminations(game: Game, rules: pool_rules.PoolRules) -> dict[int, int
     return out
 
 
-@dataclass
-class PoolPlayer:
-    player: int
-    name: str
-    score: int
-    status: str  # "active" or "eliminated"
-    rejoins: int
-    drops_remaining: int
-    can_rejoin: bool
-    #: Why a player out of an open pool cannot rejoin now: the rules' ``code``, ``message`` and
-    #: ``details``; ``None`` for a player who is in, or who can rejoin.
-    no_rejoin: dict[str, Any] | None = None
-
-
-@dataclass
-class PoolState(GameState):
-    limit: int = 0
-    entry_fee_minor: int = 0
-    entries: int = 0
-    pot_minor: int = 0
-    prize_pool_minor: int = 0
-    club_fee_minor: int = 0
-    players: list[PoolPlayer] = field(default_factory=list)
-    split_offers: list[str] = field(default_factory=list)
-    winner: int | None = None
-
-
 class PoolFormat(IndianDeal, FormatBase):
     format: ClassVar[str] = "pool"
     words: ClassVar[Words] = Words(
@@ -122,8 +98,13 @@ class PoolFormat(IndianDeal, FormatBase):
         "scores also count rejoins.",
     )
     columns: ClassVar[tuple[Column, ...]] = (SCORE, MONEY)
-    panel_template: ClassVar[str] = "scoring/_panel_pool.html"
+    panel_template: ClassVar[str] = "scoring/formats/pool/panel.html"
     preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "pool"})
+
+    def panel(self, *, club: Club, game: Game, state: GameState, open_game: bool) -> dict[str, Any]:
+        assert isinstance(state, PoolState)
+        offers = self.split_offers(game=game, rules=game_rules(game.preset)) if open_game else {}
+        return pages.panel(club, game, state, open_game, offers)
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
         pool = preset_section_rules(params, "pool", "limit", 101, pool_rules.PoolRules.for_limit)
@@ -214,12 +195,7 @@ class PoolFormat(IndianDeal, FormatBase):
                     },
                 )
             )
-        offers: list[str] = []
-        if game.status == Game.Status.OPEN and len(active) >= 2:
-            try:
-                offers = list(pool_rules.split_options(active, len(seated), rules.pool))
-            except RuleViolation:
-                offers = []
+        offers = _split_kinds(game, rules.pool, active, len(seated))
         decided = (
             game.status == Game.Status.FINISHED
             and game.end != GameEnd.ABANDONED
@@ -300,6 +276,17 @@ class PoolFormat(IndianDeal, FormatBase):
             lines += entry_fee_lines(player_id, game.entry_fee_minor)
         return lines, new
 
+    def split_offers(self, *, game: Game, rules: GameRules) -> dict[str, dict[int, int]]:
+        assert rules.pool is not None
+        active = still_in(pool_scores(game), rules.pool)
+        offers: dict[str, dict[int, int]] = {}
+        for kind in _split_kinds(game, rules.pool, active, len(seated_players(game))):
+            try:
+                offers[kind], _ = self.split_shares(game=game, rules=rules, kind=kind)
+            except RuleViolation:
+                continue
+        return offers
+
     def split_shares(
         self, *, game: Game, rules: GameRules, kind: str
     ) -> tuple[dict[int, int], dict[int, int]]:
@@ -317,6 +304,18 @@ class PoolFormat(IndianDeal, FormatBase):
         else:
             raise RuleViolation("bad_split", f"kind must be drops or equal, not {kind!r}", kind)
         return shares, active
+
+
+def _split_kinds(
+    game: Game, rules: pool_rules.PoolRules, active: dict[int, int], seats: int
+) -> list[str]:
+    """The kinds of split the rules offer the remaining players of an open pool now."""
+    if game.status != Game.Status.OPEN or len(active) < 2:
+        return []
+    try:
+        return list(pool_rules.split_options(active, seats, rules))
+    except RuleViolation:
+        return []
 
 
 def rejoin_refusal(active: dict[int, int], rules: GameRules, used: int) -> RuleViolation | None:

@@ -1,0 +1,105 @@
+"""How the game page shows a pool: each player's score against the limit, rejoins, the split
+offers with what each pays, the entry fee, the prize and the pot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clubs.display import club_money
+from clubs.models import Club, Role
+from clubs.pages import can
+from scoring.formats.pool.state import PoolState
+from scoring.models import Game
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+SPLIT_LABELS = {
+    "drops": ("Split by drops remaining", "each is first paid the entry fee for every drop "
+              "they have left above the lowest, then the rest is shared equally"),
+    "equal": ("Equal split", "the prize pool is shared equally"),
+}  # fmt: skip
+
+
+def rejoin_reason(code: str, message: str, details: dict[str, Any], names: dict[int, str]) -> str:
+    """A refused rejoin in words, naming the player the rules name by id."""
+    if code == "rejoin_closed" and str(details.get("player", "")).isdigit():
+        name = names.get(int(details["player"]), details["player"])
+        return (
+            f"no rejoin while {name} is at {details.get('score')}, above "
+            f"{details.get('rejoin_below')}"
+        )
+    return message
+
+
+def panel(
+    club: Club,
+    game: Game,
+    state: PoolState,
+    open_game: bool,
+    offers: dict[str, dict[int, int]],
+) -> dict[str, Any]:
+    """The pool's scores against its limit, who is out and may rejoin, the split offers (each
+    with what it pays, ``offers``) and the pot."""
+    limit = state.limit
+    names = {line.player: line.name for line in state.players}
+    players: list[dict[str, Any]] = []
+    for line in state.players:
+        out = line.status == "eliminated"
+        won = state.winner == line.player
+        shared = game.end == "split" and not out
+        words = "Winner" if won else ("Out" if out else ("Shared the prize" if shared else "In"))
+        if line.rejoins:
+            words += f", rejoined {_times(line.rejoins)}"
+        players.append(
+            {
+                "player": line.player,
+                "name": line.name,
+                "score": line.score,
+                "rejoins": line.rejoins,
+                "drops_remaining": line.drops_remaining,
+                "out": out,
+                "won": won,
+                "words": words,
+                "percent": min(100, round(line.score * 100 / limit)) if limit else 0,
+                "can_rejoin": open_game and line.can_rejoin and can(club, Role.ORGANISER),
+                "no_rejoin": rejoin_reason(names=names, **line.no_rejoin)
+                if open_game and line.no_rejoin
+                else "",
+            }
+        )
+    splits = []
+    if open_game and offers:
+        remaining = [p for p in players if not p["out"]]
+        for kind, shares in offers.items():
+            label, how = SPLIT_LABELS.get(kind, (kind, ""))
+            splits.append(
+                {
+                    "kind": kind,
+                    "label": label,
+                    "how": how,
+                    "shares": [
+                        {
+                            "player": p["player"],
+                            "name": p["name"],
+                            "score": p["score"],
+                            "drops": p["drops_remaining"],
+                            "amount": club_money(club, shares.get(p["player"], 0)),
+                        }
+                        for p in remaining
+                    ],
+                }
+            )
+    return {
+        "state": state,
+        "limit": limit,
+        "players": players,
+        "entry_fee": club_money(club, state.entry_fee_minor),
+        "prize": club_money(club, state.prize_pool_minor),
+        "club_fee": club_money(club, state.club_fee_minor),
+        "pot": club_money(club, state.pot_minor),
+        "winner": names.get(state.winner) if state.winner else "",
+        "splits": splits,
+    }

@@ -1,0 +1,1 @@
+"""Rummikub matches (Sabra, American, International): games entered as racks."""
