@@ -221,7 +221,10 @@ def _history_row(club: Club, item: figures.HistoryLine) -> dict[str, Any]:
         "what": line.kind_label,
         "url": club_url("deal-page", club, line.deal_id) if line.deal_id else "",
         "format": format_label(line.game_format),
-        "outcome": handler_for(line.game_format).outcome_words.get(line.outcome, line.outcome),
+        # Only a deal has an outcome (a fee or a prize of a tournament's purse has no format).
+        "outcome": handler_for(line.game_format).outcome_words.get(line.outcome, line.outcome)
+        if line.outcome
+        else line.outcome,
         "counted": "" if line.counted is None else line.counted,
         # A fee or a prize moves no points: its points cell stays empty, not a 0.
         "points": signed_number(line.points)

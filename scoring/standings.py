@@ -223,9 +223,10 @@ def standings_apply(
         field_name = QUANTITY_FIELD[line.quantity]
         for scope in scopes:
             deltas[(*scope, line.player_id)][field_name] += line.amount
-    tallies = handler_for(game).deal_tallies
+    # Only a deal has results to tally (an account's entries have none, and no format).
     for player_id, outcome, points, won in results:
-        for name, value in tallies(outcome=outcome, points=points, won=won).items():
+        tallied = handler_for(game).deal_tallies(outcome=outcome, points=points, won=won)
+        for name, value in tallied.items():
             for scope in scopes:
                 deltas[(*scope, player_id)][name] += sign * value
     _upsert(club_id, deltas)
