@@ -26,7 +26,6 @@ from scoring.formats import GameEnd, handler_for
 from scoring.formats.base import require_open_game
 from scoring.formats.purse import PurseFormat
 from scoring.formats.reads import account_balance
-from scoring.ledger import ledger_entry_create, ledger_entry_reverse
 from scoring.lifecycle import correction_check, game_end, result_changed
 from scoring.models import (
     AccountKind,
@@ -44,8 +43,9 @@ from scoring.models import (
     Table,
     TransferPaid,
 )
+from scoring.posting import ledger_entry_create, ledger_entry_reverse
 from scoring.presets import game_rules, preset_check_params
-from scoring.standings import check_metric_ids, standings_apply
+from scoring.standings import check_metric_ids
 from scoring.submissions import submission_validation_send
 
 GAME_FIELDS = ["format", "preset", "point_value_minor", "entry_fee_minor", "status"]
@@ -326,7 +326,8 @@ def game_create(
         obj=game,
         after={**snapshot(game, GAME_FIELDS), "players": [p.pk for p in players]},
     )
-    handler_for(game).game_opened(game=game, rules=rules)
+    for entry in handler_for(game).game_opened(game=game, rules=rules):
+        ledger_entry_create(game=game, kind=entry.kind, lines=entry.lines, memo=entry.memo)
     return game
 
 
@@ -554,17 +555,8 @@ def _deal_uncount(deal: Deal) -> None:
     correction_check(game=game)
     for entry in LedgerEntry.objects.filter(
         deal=deal, kind=LedgerEntry.Kind.DEAL, reversed_by__isnull=True
-    ):
+    ).select_related("game__table__session"):
         ledger_entry_reverse(entry=entry, memo=f"deal {deal.number} voided")
-    counted = deal.submissions.filter(status=Submission.Status.ACCEPTED).first()
-    if counted is not None:
-        standings_apply(
-            game=game,
-            results=PlayerResult.objects.filter(submission=counted).values_list(
-                "player_id", "outcome", "points", "won"
-            ),
-            sign=-1,
-        )
     deal.submissions.filter(
         status__in=[Submission.Status.ACCEPTED, Submission.Status.AWAITING_CONFIRMATION]
     ).update(status=Submission.Status.VOIDED)

@@ -89,7 +89,8 @@ class Ending:
 
 @dataclass(frozen=True)
 class EndEntry:
-    """One ledger entry a game's end writes (a payout, a settlement, a refund)."""
+    """One ledger entry a format asks for: at a game's start (entry fees, opening chips) or
+    at its end (a payout, a settlement, a refund)."""
 
     kind: str
     lines: list[Line]
@@ -135,8 +136,8 @@ class GameFormatHandler(Protocol):
     def outcomes(self, *, rules: GameRules) -> tuple[OutcomeOption, ...]:
         """The outcomes a deal may have (empty: the format enters racks, not outcomes)."""
 
-    def game_opened(self, *, game: Game, rules: GameRules) -> None:
-        """Entries written when the game starts (entry fees, opening chips)."""
+    def game_opened(self, *, game: Game, rules: GameRules) -> list[EndEntry]:
+        """The ledger entries written when the game starts (entry fees, opening chips)."""
 
     def deal_check_can_start(self, *, game: Game, rules: GameRules, is_tiebreaker: bool) -> None:
         """Refuse (``Conflict``) a new deal the game cannot have now."""
@@ -207,8 +208,8 @@ class FormatBase:
     seats_open: ClassVar[bool] = False
     has_deals: ClassVar[bool] = True
 
-    def game_opened(self, *, game: Game, rules: GameRules) -> None:
-        return None
+    def game_opened(self, *, game: Game, rules: GameRules) -> list[EndEntry]:
+        return []
 
     def deal_check_can_start(self, *, game: Game, rules: GameRules, is_tiebreaker: bool) -> None:
         require_open_game(game)

@@ -39,7 +39,7 @@ from scoring.formats.reads import (
     seated_balances,
     seated_players,
 )
-from scoring.ledger import Line, ledger_entry_create
+from scoring.ledger import Line
 from scoring.models import AccountKind, Deal, Game, LedgerEntry, Posting, Quantity
 from scoring.presets import (
     FormatRules,
@@ -138,15 +138,13 @@ class PoolFormat(IndianDeal, FormatBase):
         )
         return FormatRules(2, 6, indian=indian_rules(base, params), pool=pool)
 
-    def game_opened(self, *, game: Game, rules: GameRules) -> None:
+    def game_opened(self, *, game: Game, rules: GameRules) -> list[EndEntry]:
         if not game.entry_fee_minor:
-            return
+            return []
         lines: list[Line] = []
         for player_id in seated_players(game):
             lines += entry_fee_lines(player_id, game.entry_fee_minor)
-        ledger_entry_create(
-            game=game, kind=LedgerEntry.Kind.ENTRY_FEE, lines=lines, memo="entry fees"
-        )
+        return [EndEntry(LedgerEntry.Kind.ENTRY_FEE, lines, "entry fees")]
 
     def deal_check_can_start(self, *, game: Game, rules: GameRules, is_tiebreaker: bool) -> None:
         super().deal_check_can_start(game=game, rules=rules, is_tiebreaker=is_tiebreaker)
