@@ -22,7 +22,7 @@ from config.errors import InvalidInput, ServiceError
 from pages.views import _settings_page, club_home_page, player_page_view
 from rules.deal import outcome_options
 from scoring import services as scoring_services
-from scoring.presets import game_rules_from
+from scoring.preset_rules import game_rules_from
 from tournaments import services as tournament_services
 
 

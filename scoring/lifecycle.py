@@ -21,7 +21,7 @@ from scoring.events import game_finished_event
 from scoring.formats import GameEnd, handler_for
 from scoring.models import Game
 from scoring.posting import ledger_entry_create
-from scoring.presets import game_rules
+from scoring.preset_rules import game_rules
 
 logger = logging.getLogger(__name__)
 

@@ -33,7 +33,7 @@ from scoring.models import (
     Submission,
     Table,
 )
-from scoring.presets import game_rules
+from scoring.preset_rules import game_rules
 
 
 def preset_list(*, club: Club) -> list[RulePreset]:

@@ -44,7 +44,7 @@ from scoring.models import (
     TransferPaid,
 )
 from scoring.posting import ledger_entry_create, ledger_entry_reverse
-from scoring.presets import game_rules, preset_check_params
+from scoring.preset_rules import game_rules, preset_check_params
 from scoring.standings import check_metric_ids
 from scoring.submissions import submission_validation_send
 

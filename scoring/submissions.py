@@ -27,7 +27,7 @@ from scoring.formats import Checked, GameEnd, handler_for
 from scoring.lifecycle import game_end, result_changed
 from scoring.models import Deal, Game, LedgerEntry, Submission
 from scoring.posting import ledger_entry_create, ledger_entry_reverse
-from scoring.presets import game_rules
+from scoring.preset_rules import game_rules
 
 logger = logging.getLogger(__name__)
 

@@ -32,7 +32,7 @@ from scoring.formats import GameEnd, handler_for
 from scoring.formats.reads import player_paid_in
 from scoring.lifecycle import game_end, game_finishing_order
 from scoring.models import AccountKind, Game, Posting, Quantity, Rating, RulePreset
-from scoring.presets import game_rules
+from scoring.preset_rules import game_rules
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from webhooks.services import event_emit
 

@@ -21,7 +21,7 @@ from scoring import selectors, services
 from scoring.formats import handler_for
 from scoring.forms import DealEntryForm, RummikubEntryForm, initial_for_players
 from scoring.models import Deal, Game, Submission
-from scoring.presets import game_rules
+from scoring.preset_rules import game_rules
 
 
 def _entry_settings(game: Game) -> dict[str, Any]:

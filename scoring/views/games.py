@@ -31,7 +31,7 @@ from scoring import figures, selectors, services
 from scoring.formats import FORMAT_ORDER, Column, GameEnd, handler_for
 from scoring.forms import OUTCOME_WORDS, GameForm, RejoinForm, SeatAddForm, SplitForm, to_minor
 from scoring.models import Deal, Game, Quantity, Submission
-from scoring.presets import game_rules
+from scoring.preset_rules import game_rules
 from scoring.views.common import deal_status
 from scoring.views.panels import game_panel, rejoin_reason
 

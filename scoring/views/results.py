@@ -22,7 +22,7 @@ from scoring import selectors, services
 from scoring.formats import handler_for
 from scoring.forms import OUTCOME_WORDS, WIN_WORDS
 from scoring.models import Deal, Game, Submission
-from scoring.presets import game_rules
+from scoring.preset_rules import game_rules
 from scoring.submissions import submission_confirm
 from scoring.views.cards import card_view, cards_view, tiles_view
 from scoring.views.common import LIVE_STOP, deal_status, submission_status

@@ -24,7 +24,7 @@ from scoring.models import (
     LedgerEntry,
     Posting,
 )
-from scoring.presets import game_rules
+from scoring.preset_rules import game_rules
 from scoring.views.entry import ENTRY_FORMS
 from tests.scoring.helpers import enter_deal, ledger_balanced, new_game, play, results
 
