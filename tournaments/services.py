@@ -30,8 +30,10 @@ from scoring import merge as scoring_merge
 from scoring import services as scoring_services
 from scoring.formats import GameEnd, handler_for
 from scoring.formats.reads import player_paid_in
+from scoring.games import game_create, table_create
 from scoring.lifecycle import game_end, game_finishing_order
 from scoring.models import AccountKind, Game, Posting, Quantity, Rating, RulePreset
+from scoring.nights import session_create
 from scoring.preset_rules import game_rules
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from webhooks.services import event_emit
@@ -115,7 +117,7 @@ def tournament_create(
         prizes.payout_percentages(payout, 1)
     except RuleViolation as exc:
         raise _refuse(exc, "payout") from None
-    session = scoring_services.session_create(club=club, actor=actor, name=name)
+    session = session_create(club=club, actor=actor, name=name)
     purse = scoring_services.purse_open(session=session, actor=actor, preset=preset)
     tournament = Tournament.objects.create(
         club=club, name=name, kind=kind, status=Tournament.Status.REGISTRATION, preset=preset,
@@ -509,8 +511,8 @@ def round_release(*, tournament: Tournament, actor: AbstractBaseUser, number: in
     assert tournament.session is not None
     for index, table in enumerate(draft.draw["tables"], start=1):
         name = "Final" if draft.stage == Round.Stage.FINAL else f"R{number} T{index}"
-        at = scoring_services.table_create(session=tournament.session, actor=actor, name=name)
-        game = scoring_services.game_create(
+        at = table_create(session=tournament.session, actor=actor, name=name)
+        game = game_create(
             table=at, actor=actor, preset=preset,
             players=[roster[players[entry_id]] for entry_id in table],
         )  # fmt: skip
@@ -649,7 +651,7 @@ def _tiebreaker_for(
             _stop(other, None)
     if chosen is None:
         roster = {p.pk: p for p in Player.objects.filter(pk__in=wanted)}
-        chosen = scoring_services.game_create(
+        chosen = game_create(
             table=game.table, actor=tournament.created_by,  # type: ignore[arg-type]
             preset=_tiebreak_preset(tournament), players=[roster[players[e]] for e in tied],
         )  # fmt: skip

@@ -18,7 +18,7 @@ from clubs.pages import GET, can, club_for_page, club_url, found, render_club
 from config.errors import ServiceError
 from rules.indian.hand import why_every_card_counts
 from rules.indian.preset import IndianPreset
-from scoring import selectors, services
+from scoring import selectors, undo
 from scoring.formats import handler_for
 from scoring.forms import OUTCOME_WORDS, WIN_WORDS
 from scoring.models import Deal, Game, Submission
@@ -348,7 +348,7 @@ def deal_void(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespons
     deal = found(selectors.deal_get, club=club, deal_id=deal_id)
     counted = deal.status != Deal.Status.OPEN
     try:
-        services.deal_void(deal=deal, actor=request.user)
+        undo.deal_void(deal=deal, actor=request.user)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
@@ -384,7 +384,7 @@ def deal_delete(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespo
     club = club_for_page(request, club_slug, Role.ORGANISER)
     deal = found(selectors.deal_get, club=club, deal_id=deal_id)
     try:
-        services.deal_delete(deal=deal, actor=request.user)
+        undo.deal_delete(deal=deal, actor=request.user)
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect(club_url("deal-page", club, deal.pk))
