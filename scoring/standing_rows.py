@@ -27,7 +27,7 @@ Scope = tuple[str, int, str]  # (scope, scope id, game format or "" for all form
 
 def _scopes(game: Game) -> tuple[int, list[Scope]]:
     session = game.table.session
-    scopes = [
+    scopes: list[Scope] = [
         (StandingScope.GAME, game.pk, ""),
         (StandingScope.SESSION, session.pk, ""),
         (StandingScope.SESSION, session.pk, game.format),

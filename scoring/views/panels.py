@@ -9,7 +9,7 @@ from typing import Any
 from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
 from clubs.pages import can, club_url
-from scoring import selectors
+from scoring import figures, selectors
 from scoring.formats import GameState, handler_for
 from scoring.formats.deals import DealsState
 from scoring.formats.pool import PoolState
@@ -29,7 +29,7 @@ def _paid(club: Club, game: Game, names: dict[int, str]) -> list[dict[str, str]]
     """Who received what when the game paid out (prize, split or settlement)."""
     if game.status != Game.Status.FINISHED:
         return []
-    payouts = selectors.game_payouts(game=game)
+    payouts = figures.game_payouts(game=game)
     return [
         {"name": names.get(pid, "?"), "amount": club_money(club, amount, signed=True),
          "value": str(amount)}

@@ -156,7 +156,7 @@ def test_a_pool_played_out_pays_and_ranks_by_elimination_a_rejoin_keeping_the_la
     assert game.status == "finished" and game.end == GameEnd.PLAYED_OUT
     order = game_finishing_order(game=game)
     assert order == {ids["Asha"]: 1, ids["Chitra"]: 2, ids["Bilal"]: 3, ids["Dev"]: 3}
-    paid = selectors.game_payouts(game=game)
+    paid = figures.game_payouts(game=game)
     assert paid == {ids["Asha"]: 5000}  # 4 entries and one rejoin, no fee
 
 
