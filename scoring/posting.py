@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rules.errors import InvariantError
 from scoring.ledger import Line, ledger_entry_write, mirror_lines
 from scoring.models import Deal, Game, LedgerEntry, PlayerResult, Submission
 from scoring.standing_rows import standings_apply
@@ -27,18 +28,14 @@ def ledger_entry_create(
 ) -> LedgerEntry:
     """Write one balanced entry and add it to the standings; ``results``, a counted deal's
     results (with its ``deal`` and ``submission``), are stored with it and counted too."""
-    entry = ledger_entry_write(
-        game=game,
-        kind=kind,
-        lines=lines,
-        deal_id=deal.pk if deal is not None else None,
-        submission=submission,
-        memo=memo,
-    )
     results = list(results)
+    if results and (deal is None or submission is None):
+        raise InvariantError("a deal's results are posted with its deal and submission")
+    entry = _post(
+        game=game, kind=kind, lines=lines, deal_id=deal.pk if deal is not None else None,
+        submission=submission, memo=memo, results=results,
+    )  # fmt: skip
     if results:
-        if deal is None or submission is None:
-            raise ValueError("a deal's results are posted with its deal and submission")
         session_id = game.table.session_id
         PlayerResult.objects.bulk_create(
             PlayerResult(
@@ -47,7 +44,6 @@ def ledger_entry_create(
             )
             for player_id, outcome, points, won in results
         )  # fmt: skip
-    standings_apply(game=game, lines=lines, results=results)
     return entry
 
 
@@ -56,21 +52,35 @@ def ledger_entry_reverse(
 ) -> LedgerEntry:
     """The mirror image of ``entry`` (its postings negated, in a new entry), and its amounts and
     player results taken back out of the standings."""
-    game = entry.game
-    lines = mirror_lines(entry)
-    reversal = ledger_entry_write(
-        game=game,
-        kind=LedgerEntry.Kind.REVERSAL,
-        lines=lines,
-        deal_id=entry.deal_id,
-        submission=submission,
-        reverses=entry,
-        memo=memo or f"reverses entry #{entry.pk}",
-    )
     taken_back: Iterable[DealResult] = []
     if entry.submission_id is not None:  # only a deal's entry, posted with its version, has any
         taken_back = PlayerResult.objects.filter(entry=entry).values_list(
             "player_id", "outcome", "points", "won"
         )
-    standings_apply(game=game, lines=lines, results=taken_back, sign=-1)
-    return reversal
+    return _post(
+        game=entry.game, kind=LedgerEntry.Kind.REVERSAL, lines=mirror_lines(entry),
+        deal_id=entry.deal_id, submission=submission, reverses=entry,
+        memo=memo or f"reverses entry #{entry.pk}", results=taken_back, sign=-1,
+    )  # fmt: skip
+
+
+def _post(
+    *,
+    game: Game,
+    kind: str,
+    lines: list[Line],
+    deal_id: int | None,
+    submission: Submission | None,
+    memo: str,
+    results: Iterable[DealResult],
+    reverses: LedgerEntry | None = None,
+    sign: int = 1,
+) -> LedgerEntry:
+    """The entry written and the standings kept in step with it, in one place: its player
+    amounts, and ``results`` added (``sign`` 1) or taken back (-1)."""
+    entry = ledger_entry_write(
+        game=game, kind=kind, lines=lines, deal_id=deal_id, submission=submission,
+        reverses=reverses, memo=memo,
+    )  # fmt: skip
+    standings_apply(game=game, lines=lines, results=results, sign=sign)
+    return entry

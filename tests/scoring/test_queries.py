@@ -89,7 +89,7 @@ def test_submitting_and_validating_a_deal_take_a_fixed_number_of_statements(stan
     # Submit: lock the game, last deal number, deal, audit, submission, audit, the outbox
     # message that has it validated.
     assert len(_statements(submit)) == 7, _statements(submit)
-    # Validate: submission with its deal locked, seats, claim, ledger entry, postings, player
-    # results, standing rows, deal status, the club's webhook endpoints (none here), audit (the
+    # Validate: submission with its deal locked, seats, claim, ledger entry, postings, standing
+    # rows, player results, deal status, the club's webhook endpoints (none here), audit (the
     # deal is open: no other version counts yet).
     assert len(_statements(validate)) == 10, _statements(validate)
