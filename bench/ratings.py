@@ -38,12 +38,12 @@ def _load(games: int) -> dict[str, Any]:
     from django.db import connection, transaction
 
     from clubs import services as club_services
-    from scoring import services
     from scoring.models import RulePreset
+    from scoring.nights import session_create
 
     user, _ = get_user_model().objects.get_or_create(username="bench-ratings")
     club = club_services.club_create(owner=user, name="Bench ratings", slug="ratings")
-    session = services.session_create(club=club, actor=user, name="seed")
+    session = session_create(club=club, actor=user, name="seed")
     preset_id = RulePreset.objects.get(club=None, key="points").pk
     started = time.perf_counter()
     with connection.cursor() as cursor, transaction.atomic():
@@ -104,14 +104,16 @@ def _one_more_game(world: dict[str, Any], n: int) -> int:
     from django.test import TestCase
 
     from clubs.models import Player
-    from scoring import services
+    from scoring.deals import deal_create_with_result
+    from scoring.games import game_create, game_finish, table_create
     from scoring.models import RulePreset
+    from scoring.nights import session_create
 
     club, user = world["club"], world["user"]
     players = list(Player.objects.filter(club=club).order_by("id")[n * 4 % PLAYERS :][:SEATS])
-    session = services.session_create(club=club, actor=user, name=f"Extra {n}")
-    table = services.table_create(session=session, actor=user)
-    game = services.game_create(
+    session = session_create(club=club, actor=user, name=f"Extra {n}")
+    table = table_create(session=session, actor=user)
+    game = game_create(
         table=table, actor=user, preset=RulePreset.objects.get(club=None, key="points"),
         players=players,
     )  # fmt: skip
@@ -120,11 +122,11 @@ def _one_more_game(world: dict[str, Any], n: int) -> int:
         for i, p in enumerate(players[1:])
     ]}  # fmt: skip
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.deal_create_with_result(
+        deal_create_with_result(
             game=game, actor=user, wild="", dealer=None, number=None, is_tiebreaker=False,
             source="import", payload=payload,
         )  # fmt: skip
-    services.game_finish(game=game, actor=user)  # announced to nobody: the rating is timed apart
+    game_finish(game=game, actor=user)  # announced to nobody: the rating is timed apart
     return game.pk
 
 

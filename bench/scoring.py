@@ -85,8 +85,9 @@ def _setup(env: dict[str, str], players_per_game: int) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
     from clubs import services as club_services
-    from scoring import services
+    from scoring.games import game_create, table_create
     from scoring.models import RulePreset
+    from scoring.nights import session_create
 
     user = get_user_model().objects.create(username="bench")
     club = club_services.club_create(owner=user, name="Bench Club", slug="bench")
@@ -96,7 +97,7 @@ def _setup(env: dict[str, str], players_per_game: int) -> dict[str, Any]:
     sessions = []
     number = 0
     for s in range(SESSIONS):
-        session = services.session_create(club=club, actor=user, name=f"Night {s + 1}")
+        session = session_create(club=club, actor=user, name=f"Night {s + 1}")
         sessions.append(session.pk)
         for _ in range(GAMES_PER_SESSION):
             players = [
@@ -104,8 +105,8 @@ def _setup(env: dict[str, str], players_per_game: int) -> dict[str, Any]:
                 for i in range(players_per_game)
             ]
             number += players_per_game
-            table = services.table_create(session=session, actor=user)
-            game = services.game_create(
+            table = table_create(session=session, actor=user)
+            game = game_create(
                 table=table, actor=user, preset=preset, players=players, point_value_minor=100
             )
             games.append({"id": game.pk, "players": [p.pk for p in players]})

@@ -48,13 +48,13 @@ def _load_club(slug: str, deals: int) -> dict[str, Any]:
     from django.db import connection, transaction
 
     from clubs import services as club_services
-    from scoring import services
     from scoring.models import RulePreset
+    from scoring.nights import session_create
 
     user, _ = get_user_model().objects.get_or_create(username=f"bench-{slug}")
     club = club_services.club_create(owner=user, name=f"Bench {slug}", slug=slug)
     _, key = club_services.api_token_create(user=user, name="bench")
-    session = services.session_create(club=club, actor=user, name="seed")  # makes the season
+    session = session_create(club=club, actor=user, name="seed")  # makes the season
     season_id = session.season_id
     preset_id = RulePreset.objects.get(club=None, key="points").pk
     sessions = max(1, deals // DEALS_PER_SESSION)

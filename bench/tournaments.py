@@ -49,7 +49,8 @@ def _knockout(entrants: int) -> None:
 
     from clubs import services as club_services
     from clubs.models import Player
-    from scoring import services as scoring_services
+    from scoring.deals import deal_create_with_result
+    from scoring.games import game_finish
     from scoring.models import Game, RulePreset
     from tournaments.figures import prizes_won_minor
     from tournaments.models import Round, RoundTable, Tournament
@@ -91,23 +92,23 @@ def _knockout(entrants: int) -> None:
             lines = [{"player": seats[0], "outcome": "winner"}] + [
                 {"player": p, "outcome": "loser", "points": rng.randint(2, 80)} for p in seats[1:]
             ]
-            scoring_services.deal_create_with_result(
+            deal_create_with_result(
                 game=game, actor=user, wild="", dealer=None, number=None, is_tiebreaker=False,
                 source="import", payload={"results": lines},
             )  # fmt: skip
-            scoring_services.game_finish(game=game, actor=user)  # settled when announced
+            game_finish(game=game, actor=user)  # settled when announced
             for table in RoundTable.objects.filter(game=game, tiebreaker__status="open"):
                 tiebreak = table.tiebreaker
                 assert tiebreak is not None
                 tied = list(tiebreak.seats.values_list("player_id", flat=True))
-                scoring_services.deal_create_with_result(
+                deal_create_with_result(
                     game=tiebreak, actor=user, wild="", dealer=None, number=None,
                     is_tiebreaker=False, source="import",
                     payload={"results": [{"player": tied[0], "outcome": "winner"}] + [
                         {"player": p, "outcome": "loser", "points": 5} for p in tied[1:]
                     ]},
                 )  # fmt: skip
-                scoring_services.game_finish(game=tiebreak, actor=user)
+                game_finish(game=tiebreak, actor=user)
             per_table.append((time.perf_counter() - began) * 1000)
     took = time.perf_counter() - started
     tournament.refresh_from_db()

@@ -76,9 +76,11 @@ def run(quick: bool = False) -> None:
     from django.db import connection, transaction
 
     from clubs import services as club_services
-    from scoring import services
+    from scoring.deals import deal_create_with_result
     from scoring.demo import _deal_payload
+    from scoring.games import game_create, table_create
     from scoring.models import RulePreset
+    from scoring.nights import session_create
     from webhooks.models import Event
     from webhooks.services import endpoint_create, event_emit
 
@@ -89,12 +91,12 @@ def run(quick: bool = False) -> None:
         events=["deal.scored"],
     )  # fmt: skip
     players = [club_services.player_create(club=club, actor=user, name=f"P{i}") for i in range(6)]
-    session = services.session_create(club=club, actor=user, name="Night")
+    session = session_create(club=club, actor=user, name="Night")
     preset = RulePreset.objects.get(club=None, key="points")
     games = []
     for _ in range(deals // 40 + 1):
-        table = services.table_create(session=session, actor=user)
-        games.append(services.game_create(table=table, actor=user, preset=preset, players=players))
+        table = table_create(session=session, actor=user)
+        games.append(game_create(table=table, actor=user, preset=preset, players=players))
     connection.close()
     worker = _start(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency", "2",
@@ -109,7 +111,7 @@ def run(quick: bool = False) -> None:
         for n in range(deals):
             time.sleep(max(0.0, started + n / PACE - time.time()))
             wild, payload = _deal_payload(rng, [p.pk for p in players])
-            services.deal_create_with_result(
+            deal_create_with_result(
                 game=games[n // 40], actor=user, wild=wild, dealer=None, number=None,
                 is_tiebreaker=False, source="api", payload=payload,
             )  # fmt: skip

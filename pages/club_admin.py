@@ -21,8 +21,8 @@ from clubs.pages import GET, club_for_page, club_url, form_post, found
 from config.errors import InvalidInput, ServiceError
 from pages.views import _settings_page, club_home_page, player_page_view
 from rules.indian.deal import outcome_options
-from scoring import services as scoring_services
-from scoring.presets import game_rules_from
+from scoring.club_settings import preset_create
+from scoring.preset_rules import game_rules_from
 from tournaments.services import merge as tournament_merge
 
 
@@ -152,7 +152,7 @@ def preset_new(request: HttpRequest, club_slug: str) -> HttpResponse:
             raise InvalidInput(f"params: not JSON ({exc.msg} at character {exc.pos})") from None
         if not isinstance(params, dict):
             raise InvalidInput("params: give an object of settings, e.g. {}")
-        preset = scoring_services.preset_create(
+        preset = preset_create(
             club=club, actor=request.user, key=(data.get("key") or "").strip(),
             name=(data.get("name") or "").strip(), format=data.get("format") or "",
             variant=data.get("variant") or "", params=params,

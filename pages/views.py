@@ -22,9 +22,10 @@ from clubs.models import CURRENCY_PLACES, ROLE_RANK, Club, Role
 from clubs.pages import GET, club_for_page, club_url, form_post, found, render_club
 from config.errors import ServiceError
 from rules.ratings import ORDINAL_SIGMAS, initial_skill
+from scoring import club_settings as scoring_club_settings
 from scoring import figures, ratings, standings
+from scoring import nights as scoring_nights
 from scoring import selectors as scoring_selectors
-from scoring import services as scoring_services
 from scoring.formats import FORMAT_ORDER, format_label, handler_for, points_column
 from scoring.forms import SessionForm
 from scoring.models import GameFamily
@@ -134,7 +135,7 @@ def session_create(request: HttpRequest, club_slug: str) -> HttpResponse:
     form = SessionForm(request.POST)
 
     def create() -> HttpResponse:
-        session = scoring_services.session_create(
+        session = scoring_nights.session_create(
             club=club, actor=request.user, name=form.cleaned_data["name"]
         )
         messages.success(request, f"Session “{session.name}” is open. Add a table to start.")
@@ -437,7 +438,9 @@ def standings_order_set(request: HttpRequest, club_slug: str) -> HttpResponse:
 
     def order_set() -> HttpResponse:
         order = [] if request.POST.get("reset") else form.order()
-        ordered = scoring_services.standings_order_set(club=club, actor=request.user, order=order)
+        ordered = scoring_club_settings.standings_order_set(
+            club=club, actor=request.user, order=order
+        )
         labels = [metric.label for metric in standings.metric_order(ordered)]
         default = " (the default)" if not order else ""
         messages.success(request, f"Standings are ranked by {', then '.join(labels)}{default}.")

@@ -24,7 +24,7 @@ from rules.errors import InvariantError
 from rules.money import require_int
 from scoring.formats import EndEntry, GameEnd, GameState
 from scoring.formats.reads import account_balance, player_paid_in, seated_players
-from scoring.ledger import Line, ledger_entry_create, ledger_entry_reverse
+from scoring.ledger import Line
 from scoring.lifecycle import game_close
 from scoring.models import (
     AccountKind,
@@ -38,6 +38,7 @@ from scoring.models import (
     Session,
     Table,
 )
+from scoring.posting import ledger_entry_create, ledger_entry_reverse
 
 MONEY = Quantity.MONEY
 

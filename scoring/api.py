@@ -22,9 +22,14 @@ from config.fields import ID_MAX, query_bool, query_int
 from config.openapi import PAGE_LIMIT_DEFAULT, PAGE_PARAMETERS, int_query_parameter
 from config.pagination import page_value
 from rules.families import Family
-from scoring import figures, ratings, selectors, services, standings
+from scoring import figures, ratings, selectors, standings
+from scoring.club_settings import preset_create, standings_order_set
+from scoring.deals import deal_create_with_result, submission_create
 from scoring.formats import FORMAT_ORDER, payload_fields
+from scoring.games import game_create, game_finish, seat_add, seat_remove, table_create
 from scoring.models import Game, Submission
+from scoring.nights import session_close, session_create, session_reopen, transfer_mark_paid
+from scoring.pool_moves import pool_rejoin, pool_split
 from scoring.serializers import (
     DealCreateInput,
     DealOutput,
@@ -63,6 +68,7 @@ from scoring.serializers import (
     submission_url,
 )
 from scoring.submissions import submission_confirm
+from scoring.undo import deal_delete, deal_void, game_delete, session_delete
 
 
 def _player(club: Any, player_id: int, field: str) -> Player:
@@ -119,7 +125,7 @@ class PresetListApi(ClubScopedAPIView):
     )
     def post(self, request: Request, club_slug: str) -> Response:
         data = input_valid(PresetCreateInput, request.data)
-        preset = services.preset_create(club=self.club, actor=request.user, **data)
+        preset = preset_create(club=self.club, actor=request.user, **data)
         return Response(PresetOutput(preset).data, status=status.HTTP_201_CREATED)
 
 
@@ -138,7 +144,7 @@ class SessionListApi(ClubScopedAPIView):
     )
     def post(self, request: Request, club_slug: str) -> Response:
         data = input_valid(SessionCreateInput, request.data)
-        session = services.session_create(club=self.club, actor=request.user, **data)
+        session = session_create(club=self.club, actor=request.user, **data)
         session = selectors.session_list(club=self.club).get(pk=session.pk)
         return Response(SessionOutput(session).data, status=status.HTTP_201_CREATED)
 
@@ -157,7 +163,7 @@ class SessionDetailApi(ClubScopedAPIView):
     )
     def delete(self, request: Request, club_slug: str, session_id: int) -> Response:
         session = selectors.session_get(club=self.club, session_id=session_id)
-        services.session_delete(session=session, actor=request.user)
+        session_delete(session=session, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -170,7 +176,7 @@ class SessionReopenApi(ClubScopedAPIView):
     )
     def post(self, request: Request, club_slug: str, session_id: int) -> Response:
         session = selectors.session_get(club=self.club, session_id=session_id)
-        services.session_reopen(session=session, actor=request.user)
+        session_reopen(session=session, actor=request.user)
         session = selectors.session_list(club=self.club).get(pk=session.pk)
         return Response(SessionOutput(session).data)
 
@@ -186,7 +192,7 @@ class TransferPaidApi(ClubScopedAPIView):
     def post(self, request: Request, club_slug: str, session_id: int) -> Response:
         data = input_valid(TransferPaidInput, request.data)
         session = selectors.session_get(club=self.club, session_id=session_id)
-        services.transfer_mark_paid(
+        transfer_mark_paid(
             session=session, actor=request.user, payer=data["payer"], payee=data["payee"],
             paid=data["paid"],
         )  # fmt: skip
@@ -207,7 +213,7 @@ class SessionCloseApi(ClubScopedAPIView):
     )
     def post(self, request: Request, club_slug: str, session_id: int) -> Response:
         session = selectors.session_get(club=self.club, session_id=session_id)
-        services.session_close(session=session, actor=request.user)
+        session_close(session=session, actor=request.user)
         session = selectors.session_list(club=self.club).get(pk=session.pk)
         return Response(SessionOutput(session).data)
 
@@ -219,7 +225,7 @@ class TableListApi(ClubScopedAPIView):
     def post(self, request: Request, club_slug: str, session_id: int) -> Response:
         data = input_valid(TableCreateInput, request.data)
         session = selectors.session_get(club=self.club, session_id=session_id)
-        table = services.table_create(session=session, actor=request.user, name=data.get("name"))
+        table = table_create(session=session, actor=request.user, name=data.get("name"))
         return Response(TableOutput(table).data, status=status.HTTP_201_CREATED)
 
 
@@ -232,7 +238,7 @@ class GameListApi(ClubScopedAPIView):
         table = selectors.table_get(club=self.club, table_id=table_id)
         preset = selectors.preset_get(club=self.club, preset_id=data["preset"])
         players = [_player(self.club, pk, "players") for pk in data["players"]]
-        game = services.game_create(
+        game = game_create(
             table=table,
             actor=request.user,
             preset=preset,
@@ -257,7 +263,7 @@ class GameDetailApi(ClubScopedAPIView):
     )
     def delete(self, request: Request, club_slug: str, game_id: int) -> Response:
         game = selectors.game_get(club=self.club, game_id=game_id)
-        services.game_delete(game=game, actor=request.user)
+        game_delete(game=game, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -288,7 +294,7 @@ class GameFinishApi(ClubScopedAPIView):
     def post(self, request: Request, club_slug: str, game_id: int) -> Response:
         data = input_valid(GameEndInput, request.data or {})
         game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
-        services.game_finish(game=game, actor=request.user, end=data["end"])
+        game_finish(game=game, actor=request.user, end=data["end"])
         return Response(GameOutput(selectors.game_get(club=self.club, game_id=game_id)).data)
 
 
@@ -298,7 +304,7 @@ class RejoinApi(ClubScopedAPIView):
         data = input_valid(RejoinInput, request.data)
         game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
         player = _player(self.club, data["player"], "player")
-        score = services.pool_rejoin(game=game, actor=request.user, player=player)
+        score = pool_rejoin(game=game, actor=request.user, player=player)
         return Response({"player": player.pk, "score": score}, status=status.HTTP_201_CREATED)
 
 
@@ -322,9 +328,7 @@ class SplitApi(ClubScopedAPIView):
         data = input_valid(SplitInput, request.data)
         game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
         agreed = [_player(self.club, pk, "agreed") for pk in data["agreed"]]
-        shares = services.pool_split(
-            game=game, actor=request.user, kind=data["kind"], agreed=agreed
-        )
+        shares = pool_split(game=game, actor=request.user, kind=data["kind"], agreed=agreed)
         return Response(
             {"kind": data["kind"], "shares_minor": {str(k): v for k, v in shares.items()}}
         )
@@ -337,7 +341,7 @@ class SeatListApi(ClubScopedAPIView):
     def post(self, request: Request, club_slug: str, game_id: int) -> Response:
         data = input_valid(SeatCreateInput, request.data)
         game = selectors.game_get(club=self.club, game_id=game_id)
-        seat = services.seat_add(
+        seat = seat_add(
             game=game, actor=request.user, player=_player(self.club, data["player"], "player")
         )
         return Response(SeatOutput(seat).data, status=status.HTTP_201_CREATED)
@@ -352,9 +356,7 @@ class SeatDetailApi(ClubScopedAPIView):
     )
     def delete(self, request: Request, club_slug: str, game_id: int, player_id: int) -> Response:
         game = selectors.game_get(club=self.club, game_id=game_id)
-        services.seat_remove(
-            game=game, actor=request.user, player=_player(self.club, player_id, "player")
-        )
+        seat_remove(game=game, actor=request.user, player=_player(self.club, player_id, "player"))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -376,7 +378,7 @@ class DealListApi(ClubScopedAPIView):
     def post(self, request: Request, club_slug: str, game_id: int) -> Response:
         data = input_valid(DealCreateInput, request.data)
         dealer = data.get("dealer")
-        deal, submission = services.deal_create_with_result(
+        deal, submission = deal_create_with_result(
             club=self.club,
             game=Game(pk=game_id),  # found and locked, within this club, by the service
             actor=request.user,
@@ -404,7 +406,7 @@ class DealVoidApi(ClubScopedAPIView):
     )
     def post(self, request: Request, club_slug: str, deal_id: int) -> Response:
         deal = selectors.deal_get(club=self.club, deal_id=deal_id)
-        return Response(DealOutput(services.deal_void(deal=deal, actor=request.user)).data)
+        return Response(DealOutput(deal_void(deal=deal, actor=request.user)).data)
 
 
 class DealDetailApi(ClubScopedAPIView):
@@ -420,7 +422,7 @@ class DealDetailApi(ClubScopedAPIView):
     )
     def delete(self, request: Request, club_slug: str, deal_id: int) -> Response:
         deal = selectors.deal_get(club=self.club, deal_id=deal_id)
-        services.deal_delete(deal=deal, actor=request.user)
+        deal_delete(deal=deal, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -444,7 +446,7 @@ class SubmissionListApi(ClubScopedAPIView):
         deal = selectors.deal_get(club=self.club, deal_id=deal_id)
         payload = _payload(data)
         assert payload is not None  # the serializer requires a result
-        submission = services.submission_create(
+        submission = submission_create(
             deal=deal, actor=request.user, source=_source(request), payload=payload
         )
         return _accepted(submission, club_slug)
@@ -620,7 +622,7 @@ class MetricListApi(ClubScopedAPIView):
     )
     def put(self, request: Request, club_slug: str) -> Response:
         data = input_valid(MetricOrderInput, request.data)
-        club = services.standings_order_set(club=self.club, actor=request.user, order=data["order"])
+        club = standings_order_set(club=self.club, actor=request.user, order=data["order"])
         order = [metric.id for metric in standings.metric_order(club)]
         return Response(
             MetricOrderOutput({"order": order, "metrics": list(standings.METRICS.values())}).data

@@ -18,8 +18,12 @@ from config.celery import app as celery_app
 from rules.indian.arrangement import arrange
 from rules.indian.cards import NAMES, parse_cards, parse_groups, parse_wild
 from rules.indian.hand import score_groups
-from scoring import services
+from scoring.club_settings import preset_create
+from scoring.deals import deal_create, deal_create_with_result
+from scoring.games import game_create, game_finish, table_create
 from scoring.models import RulePreset
+from scoring.nights import session_close, session_create
+from scoring.pool_moves import pool_rejoin, pool_split
 from scoring.submissions import submission_validate
 
 SUITS = "SHDC"
@@ -108,7 +112,7 @@ def _deal_payload(rng: random.Random, seats: list[int]) -> tuple[str, dict[str, 
 def _play(game: Any, actor: Any, wild: str, payload: dict[str, Any], source: str) -> None:
     """Enter a deal and validate it now: the demo loads in one transaction, so the tasks sent
     on commit would come too late for closing the night."""
-    _, submission = services.deal_create_with_result(
+    _, submission = deal_create_with_result(
         game=game, actor=actor, wild=wild, dealer=None, number=None,
         is_tiebreaker=False, source=source, payload=payload,
     )  # fmt: skip
@@ -121,7 +125,7 @@ def _play(game: Any, actor: Any, wild: str, payload: dict[str, Any], source: str
 def demo_points_nights(context: DemoContext) -> None:
     rng = random.Random(20261122)
     club, organiser = context.club, context.organiser
-    preset = services.preset_create(
+    preset = preset_create(
         club=club,
         actor=context.owner,
         key="house-points",
@@ -132,14 +136,14 @@ def demo_points_nights(context: DemoContext) -> None:
     )
     six = context.players[:6]
     with tasks_in_process():
-        last_week = services.session_create(
+        last_week = session_create(
             club=club,
             actor=organiser,
             name="Friday points night",
             started_at=timezone.now() - timedelta(days=7),
         )
-        game = services.game_create(
-            table=services.table_create(session=last_week, actor=organiser, name="Table 1"),
+        game = game_create(
+            table=table_create(session=last_week, actor=organiser, name="Table 1"),
             actor=organiser,
             preset=preset,
             players=six,
@@ -148,12 +152,12 @@ def demo_points_nights(context: DemoContext) -> None:
         for _ in range(12):
             wild, payload = _deal_payload(rng, seats)
             _play(game, organiser, wild, payload, "import")
-        services.session_close(session=last_week, actor=organiser)
+        session_close(session=last_week, actor=organiser)
 
-        tonight = services.session_create(club=club, actor=organiser, name="Tonight")
-        table = services.table_create(session=tonight, actor=organiser, name="Table 1")
+        tonight = session_create(club=club, actor=organiser, name="Tonight")
+        table = table_create(session=tonight, actor=organiser, name="Table 1")
         players = context.players[6:12]
-        game = services.game_create(
+        game = game_create(
             table=table,
             actor=organiser,
             preset=RulePreset.objects.get(club=None, key="points"),
@@ -164,7 +168,7 @@ def demo_points_nights(context: DemoContext) -> None:
         for _ in range(4):
             wild, payload = _deal_payload(rng, seats)
             _play(game, organiser, wild, payload, "web")
-        services.deal_create(game=game, actor=organiser, wild=rng.choice(NAMES[:52]))
+        deal_create(game=game, actor=organiser, wild=rng.choice(NAMES[:52]))
 
 
 def _points_only(players: list[Any], winner: int, points: dict[int, Any]) -> dict[str, Any]:
@@ -190,7 +194,7 @@ def _pool_result(winner: Any, points: dict[Any, Any]) -> dict[str, Any]:
 
 
 def count_now(game: Any, actor: Any, payload: dict[str, Any]) -> None:
-    _, submission = services.deal_create_with_result(
+    _, submission = deal_create_with_result(
         game=game, actor=actor, wild="", dealer=None, number=None,
         is_tiebreaker=False, source="web", payload=payload,
     )  # fmt: skip
@@ -204,15 +208,15 @@ def demo_formats(context: DemoContext) -> None:
     """A pool 101 game with a rejoin and a split, a best-of-3 deals game, a Sabra match."""
     club, organiser, roster = context.club, context.organiser, context.players
     with tasks_in_process():
-        session = services.session_create(
+        session = session_create(
             club=club,
             actor=organiser,
             name="Sunday formats",
             started_at=timezone.now() - timedelta(days=2),
         )
         pool_players = roster[:6]
-        pool = services.game_create(
-            table=services.table_create(session=session, actor=organiser, name="Pool table"),
+        pool = game_create(
+            table=table_create(session=session, actor=organiser, name="Pool table"),
             actor=organiser,
             preset=RulePreset.objects.get(club=None, key="pool-101"),
             players=pool_players,
@@ -225,17 +229,17 @@ def demo_formats(context: DemoContext) -> None:
             (b, {a: 20, c: 40, d: 10, e: 25, f: 30}),
         ]:
             count_now(pool, organiser, _pool_result(winner, points))
-        services.pool_rejoin(game=pool, actor=organiser, player=f)
+        pool_rejoin(game=pool, actor=organiser, player=f)
         for winner, points in [
             (c, {a: 20, b: 10, d: 35, f: "first_drop"}),
             (a, {b: 20, c: 10, f: 25}),
         ]:
             count_now(pool, organiser, _pool_result(winner, points))
-        services.pool_split(game=pool, actor=organiser, kind="drops", agreed=[a, b, c])
+        pool_split(game=pool, actor=organiser, kind="drops", agreed=[a, b, c])
 
         deals_players = roster[6:9]
-        deals = services.game_create(
-            table=services.table_create(session=session, actor=organiser, name="Deals table"),
+        deals = game_create(
+            table=table_create(session=session, actor=organiser, name="Deals table"),
             actor=organiser,
             preset=RulePreset.objects.get(club=None, key="deals-3"),
             players=deals_players,
@@ -245,8 +249,8 @@ def demo_formats(context: DemoContext) -> None:
             count_now(deals, organiser, _points_only(deals_players, winner, points))
 
         sabra_players = roster[8:12]
-        sabra = services.game_create(
-            table=services.table_create(session=session, actor=organiser, name="Rummikub"),
+        sabra = game_create(
+            table=table_create(session=session, actor=organiser, name="Rummikub"),
             actor=organiser,
             preset=RulePreset.objects.get(club=None, key="sabra"),
             players=sabra_players,
@@ -265,4 +269,4 @@ def demo_formats(context: DemoContext) -> None:
             count_now(sabra, organiser, payload)
         # The match is over: its players are rated in Rummikub (the points tables' in Indian
         # rummy as their nights close).
-        services.game_finish(game=sabra, actor=organiser)
+        game_finish(game=sabra, actor=organiser)

@@ -27,7 +27,7 @@ from scoring.formats import (
     handler_for,
     points_column,
 )
-from scoring.formats.base import MONEY
+from scoring.formats.base import ENTRY_KINDS_AT_END, MONEY
 from scoring.models import (
     AccountKind,
     Deal,
@@ -44,7 +44,9 @@ from scoring.models import (
 )
 
 #: The field of a standing row that keeps each quantity.
-ROW_FIELD = {Quantity.POINTS: "points", Quantity.CHIPS: "chips", Quantity.MONEY: "money_minor"}
+ROW_FIELD: dict[str, str] = {
+    Quantity.POINTS: "points", Quantity.CHIPS: "chips", Quantity.MONEY: "money_minor"
+}  # fmt: skip
 
 
 @dataclass
@@ -163,13 +165,16 @@ def session_scoreboard(*, session: Session) -> Scoreboard:
         .annotate(total=Sum("amount"))
         .order_by("game_id")
     )
-    for row in held:
-        if row["account"] == AccountKind.CLUB:
-            club_money += row["total"]
-        elif row["total"]:
+    for pot_row in held:
+        if pot_row["account"] == AccountKind.CLUB:
+            club_money += pot_row["total"]
+        elif pot_row["total"]:
             pots.append(
-                HeldPot(row["game_id"], row["game__table__name"], row["game__format"], row["total"])
-            )
+                HeldPot(
+                    pot_row["game_id"], pot_row["game__table__name"], pot_row["game__format"],
+                    pot_row["total"],
+                )
+            )  # fmt: skip
     shown = [line for line in lines.values() if line.deals_played or _any_figure(line)]
     only = formats[0] if len(formats) == 1 else None
     shown.sort(
@@ -190,10 +195,10 @@ def game_totals(*, game: Game) -> dict[int, dict[str, int]]:
     from the game's kept rows: one query."""
     columns = handler_for(game).columns
     rows = {
-        row["player_id"]: row
-        for row in StandingRow.objects.filter(scope=StandingScope.GAME, scope_id=game.pk).values(
-            "player_id", "points", "chips", "money_minor"
-        )
+        player_id: {"points": points, "chips": chips, "money_minor": money_minor}
+        for player_id, points, chips, money_minor in StandingRow.objects.filter(
+            scope=StandingScope.GAME, scope_id=game.pk
+        ).values_list("player_id", "points", "chips", "money_minor")
     }
     empty = {"points": 0, "chips": 0, "money_minor": 0}
     return {
@@ -249,12 +254,12 @@ def session_settlement(
         for m in TransferPaid.objects.filter(session=session).select_related("marked_by")
     }
 
-    def key(party: int | str) -> str:
+    def party_key(party: int | str) -> str:
         return f"player:{party}" if isinstance(party, int) else str(party)
 
     transfers = []
     for t in settle_up(balances):
-        mark = marks.get((key(t.payer), key(t.payee)))
+        mark = marks.get((party_key(t.payer), party_key(t.payee)))
         transfers.append(
             SettlementTransfer(
                 payer=names[t.payer],
@@ -262,8 +267,8 @@ def session_settlement(
                 payee=names[t.payee],
                 payee_id=t.payee if isinstance(t.payee, int) else None,
                 amount_minor=t.amount,
-                payer_key=key(t.payer),
-                payee_key=key(t.payee),
+                payer_key=party_key(t.payer),
+                payee_key=party_key(t.payee),
                 paid=mark if mark is not None and mark.amount_minor == t.amount else None,
             )
         )
@@ -312,7 +317,9 @@ class LedgerLine:
 def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) -> list[LedgerLine]:
     """The player postings given, one line per (player, deal) or (player, other entry), in the
     order they happened (night by night, then entry by entry). Three queries."""
-    quantity_key = {Quantity.POINTS: "points", Quantity.CHIPS: "chips", Quantity.MONEY: "money"}
+    quantity_key: dict[str, str] = {
+        Quantity.POINTS: "points", Quantity.CHIPS: "chips", Quantity.MONEY: "money"
+    }  # fmt: skip
     groups: dict[tuple[int, str, int], dict[str, Any]] = {}
 
     def group(key: tuple[int, str, int], order: int | None, game_id: int) -> dict[str, Any]:
@@ -338,14 +345,16 @@ def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) 
         group(key, row["entry_id"], row["game_id"])[quantity_key[row["quantity"]]] += row["total"]
         names[row["player_id"]] = row["player__name"]
     counted: dict[tuple[int, int], dict[str, Any]] = {}
-    for row in results.filter(submission__status=Submission.Status.ACCEPTED).values(
+    for result in results.filter(submission__status=Submission.Status.ACCEPTED).values(
         "player_id", "player__name", "deal_id", "deal__number", "game_id", "entry_id",
         "submission__version", "outcome", "points", "won",
     ):  # fmt: skip
-        counted[(row["player_id"], row["deal_id"])] = row
-        names[row["player_id"]] = row["player__name"]
+        counted[(result["player_id"], result["deal_id"])] = dict(result)
+        names[result["player_id"]] = result["player__name"]
         # A counted result that moved nothing (a pool winner's 0) is a line too.
-        group((row["player_id"], "deal", row["deal_id"]), row["entry_id"], row["game_id"])
+        group(
+            (result["player_id"], "deal", result["deal_id"]), result["entry_id"], result["game_id"]
+        )
     games = {
         row["pk"]: row
         for row in Game.objects.filter(pk__in={g["game"] for g in groups.values()}).values(
@@ -377,13 +386,13 @@ def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) 
         )
         if kind == "deal":
             line.deal_id = ref
-            result = counted.get((player_id, ref))
-            if result is not None:
-                line.deal_number = result["deal__number"]
-                line.version = result["submission__version"]
-                line.outcome = result["outcome"]
-                line.counted = result["points"]
-                line.won = result["won"]
+            shown = counted.get((player_id, ref))
+            if shown is not None:
+                line.deal_number = shown["deal__number"]
+                line.version = shown["submission__version"]
+                line.outcome = shown["outcome"]
+                line.counted = shown["points"]
+                line.won = shown["won"]
         lines.append(line)
     lines.sort(key=lambda line: (line.started_at, line.session_id, line.order, line.player_id))
     return lines
@@ -473,3 +482,32 @@ def players_net_points(*, games: QuerySet[Any]) -> dict[int, int]:
         .annotate(total=Sum("amount"))
     )
     return {player: int(total) for player, total in rows}
+
+
+def game_deal_money(*, game: Game) -> dict[tuple[int, int], int]:
+    """Net money per (deal, player) of a game: a reversed version nets out."""
+    rows = (
+        Posting.objects.filter(
+            game=game, quantity=Quantity.MONEY, account=AccountKind.PLAYER,
+            entry__deal__isnull=False,
+        )
+        .values("entry__deal_id", "player_id")
+        .annotate(total=Sum("amount"))
+    )  # fmt: skip
+    return {(row["entry__deal_id"], row["player_id"]): row["total"] for row in rows}
+
+
+def game_payouts(*, game: Game) -> dict[int, int]:
+    """Money each player received when the game ended (a pool or deals prize, a split, an
+    International settlement, a refunded pot), in minor units; empty until then."""
+    rows = (
+        Posting.objects.filter(
+            game=game,
+            account=AccountKind.PLAYER,
+            quantity=Quantity.MONEY,
+            entry__kind__in=ENTRY_KINDS_AT_END,
+        )
+        .values_list("player_id")
+        .annotate(total=Sum("amount"))
+    )
+    return {player_id: total for player_id, total in rows if total}

@@ -1,5 +1,6 @@
 """Writing the ledger. Every entry balances per quantity before it is written; PostgreSQL checks
-again at commit. Nothing here updates or deletes a posting: a correction reverses an entry."""
+again at commit. Nothing here updates or deletes a posting: a correction reverses an entry.
+The bottom of scoring: it reads and writes rows, and knows no format, standing or result."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rules.errors import InvariantError
-from scoring.models import AccountKind, Deal, Game, LedgerEntry, Posting, Submission
+from scoring.models import AccountKind, Game, LedgerEntry, Posting, Submission
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,23 +43,22 @@ def check_balanced(lines: Iterable[Line]) -> None:
         raise InvariantError(f"ledger entry does not balance: {unbalanced}")
 
 
-def ledger_entry_create(
+def ledger_entry_write(
     *,
     game: Game,
     kind: str,
     lines: list[Line],
-    deal: Deal | None = None,
+    deal_id: int | None = None,
     submission: Submission | None = None,
     reverses: LedgerEntry | None = None,
     memo: str = "",
-    results: list[tuple[int, str, int, bool]] | None = None,
 ) -> LedgerEntry:
-    """Write one balanced entry (lines with a zero amount are left out) and keep the standings in
-    step; ``results`` are the deal results (player, outcome, points, won) that come with it."""
+    """Write one balanced entry (lines with a zero amount are left out). Called only by
+    ``scoring.posting``, which keeps the player results and the standings in step with it."""
     lines = [line for line in lines if line.amount != 0]
     check_balanced(lines)
     entry = LedgerEntry.objects.create(
-        game=game, deal=deal, submission=submission, kind=kind, reverses=reverses, memo=memo
+        game=game, deal_id=deal_id, submission=submission, kind=kind, reverses=reverses, memo=memo
     )
     Posting.objects.bulk_create(
         Posting(
@@ -71,28 +71,12 @@ def ledger_entry_create(
         )
         for line in lines
     )
-    # Totals kept in step with the ledger. Imported here: scoring.standings imports the game
-    # formats, which write through this module.
-    from scoring.standings import standings_apply
-
-    standings_apply(game=game, lines=lines, results=results or ())
     return entry
 
 
-def ledger_entry_reverse(
-    *, entry: LedgerEntry, submission: Submission | None = None, memo: str = ""
-) -> LedgerEntry:
-    """The mirror image of ``entry``: its postings negated, in a new entry."""
-    lines = [
+def mirror_lines(entry: LedgerEntry) -> list[Line]:
+    """The lines that reverse ``entry``: its postings negated."""
+    return [
         Line(p.quantity, p.account, -p.amount, p.player_id)
         for p in entry.postings.all().order_by("id")
     ]
-    return ledger_entry_create(
-        game=entry.game,
-        kind=LedgerEntry.Kind.REVERSAL,
-        lines=lines,
-        deal=entry.deal,
-        submission=submission,
-        reverses=entry,
-        memo=memo or f"reverses entry #{entry.pk}",
-    )

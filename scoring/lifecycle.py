@@ -19,9 +19,9 @@ from clubs.audit import audit_record
 from config.errors import Conflict
 from scoring.events import game_finished_event
 from scoring.formats import EndEntry, GameEnd, handler_for
-from scoring.ledger import ledger_entry_create
 from scoring.models import Game
-from scoring.presets import game_rules
+from scoring.posting import ledger_entry_create
+from scoring.preset_rules import game_rules
 
 logger = logging.getLogger(__name__)
 

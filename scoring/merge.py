@@ -23,7 +23,7 @@ from scoring.models import (
     TransferPaid,
 )
 from scoring.ratings import ratings_player_merge
-from scoring.standings import standings_rows_merge
+from scoring.standing_rows import standings_rows_merge
 
 
 def _first(rows: QuerySet[Any], field: str) -> int | None:

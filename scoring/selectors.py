@@ -7,23 +7,20 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
 from rules.indian.deal import OutcomeOption
 from scoring.accounts import account_state, is_account
+from scoring.figures import game_deal_money
 from scoring.formats import FORMAT_ORDER, Ending, GameState, handler_for
-from scoring.formats.base import ENTRY_KINDS_AT_END
 from scoring.models import (
-    AccountKind,
     Deal,
     Game,
     LedgerEntry,
     PlayerResult,
-    Posting,
-    Quantity,
     RulePreset,
     Season,
     Seat,
@@ -33,7 +30,7 @@ from scoring.models import (
     Submission,
     Table,
 )
-from scoring.presets import game_rules
+from scoring.preset_rules import game_rules
 
 
 def preset_list(*, club: Club) -> list[RulePreset]:
@@ -264,18 +261,6 @@ class DealRow:
     money_minor: dict[int, int] = field(default_factory=dict)
 
 
-def _deal_money(postings: QuerySet[Posting]) -> dict[tuple[int, int], int]:
-    """Net money per (deal, player) of the given postings: a reversed version nets out."""
-    rows = (
-        postings.filter(
-            quantity=Quantity.MONEY, account=AccountKind.PLAYER, entry__deal__isnull=False
-        )
-        .values("entry__deal_id", "player_id")
-        .annotate(total=Sum("amount"))
-    )
-    return {(row["entry__deal_id"], row["player_id"]): row["total"] for row in rows}
-
-
 def game_deal_rows(*, game: Game) -> list[DealRow]:
     """Every deal of the game in order, with its versions and counted results: four queries."""
     deals = list(game.deals.select_related("dealer").order_by("number"))
@@ -299,7 +284,7 @@ def game_deal_rows(*, game: Game) -> list[DealRow]:
         row = rows[result["deal_id"]]
         row.outcomes[result["player_id"]] = result["outcome"]
         row.points[result["player_id"]] = result["points"]
-    for (deal_id, player_id), amount in _deal_money(Posting.objects.filter(game=game)).items():
+    for (deal_id, player_id), amount in game_deal_money(game=game).items():
         if deal_id in rows:
             rows[deal_id].money_minor[player_id] = amount
     return [rows[deal.pk] for deal in deals]
@@ -324,22 +309,6 @@ def deal_outcomes(*, game: Game) -> tuple[OutcomeOption, ...]:
     """The outcomes a deal of the game may have: what the entry page offers and the server
     accepts (empty for a format entered as racks)."""
     return handler_for(game).outcomes(rules=game_rules(game.preset))
-
-
-def game_payouts(*, game: Game) -> dict[int, int]:
-    """Money each player received when the game ended (a pool or deals prize, a split, an
-    International settlement, a refunded pot), in minor units; empty until then."""
-    rows = (
-        Posting.objects.filter(
-            game=game,
-            account=AccountKind.PLAYER,
-            quantity=Quantity.MONEY,
-            entry__kind__in=ENTRY_KINDS_AT_END,
-        )
-        .values_list("player_id")
-        .annotate(total=Sum("amount"))
-    )
-    return {player_id: total for player_id, total in rows if total}
 
 
 @dataclass

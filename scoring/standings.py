@@ -3,8 +3,8 @@
 - ``METRICS`` is the registry: each metric has a stable id (used by the API and kept in the club's
   ``standings_metrics``), a label, a direction and how to read it.
 - ``StandingRow`` holds each player's running totals per scope, updated in the same transaction
-  as the ledger (``standings_apply``, for postings and deal results), so reading a table costs
-  the same whatever the history.
+  as the ledger (``scoring.standing_rows``), so reading a table costs the same whatever the
+  history.
 - ``standings_recompute`` derives the same totals from the ledger itself; with ``as_of_entry`` it
   reproduces the standings as they stood after any past ledger entry (a deal, a session).
 """
@@ -18,7 +18,6 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.db import connection
 from django.db.models import (
     Case,
     Count,
@@ -45,18 +44,12 @@ from scoring.models import (
     LedgerEntry,
     PlayerResult,
     Posting,
-    Quantity,
     Rating,
     StandingRow,
     StandingScope,
 )
 from scoring.ratings import ratings_at
-
-TOTAL_FIELDS = (
-    "points", "chips", "money_minor", "deals_played", "deals_won", "drops", "full_counts",
-    "points_conceded",
-)  # fmt: skip
-QUANTITY_FIELD = {Quantity.POINTS: "points", Quantity.CHIPS: "chips", Quantity.MONEY: "money_minor"}
+from scoring.standing_rows import QUANTITY_FIELD, TOTAL_FIELDS
 
 
 @dataclass(frozen=True)
@@ -154,97 +147,6 @@ def check_metric_ids(ids: Iterable[str]) -> None:
         if metric_id in seen:
             raise InvalidInput(f"metrics: {metric_id!r} is listed twice", code="bad_metric")
         seen.add(metric_id)
-
-
-# --- keeping the rows in step with the ledger ----------------------------------------------------
-
-
-Scope = tuple[str, int, str]  # (scope, scope id, game format or "" for all formats)
-
-
-def _scopes(game: Game) -> tuple[int, list[Scope]]:
-    session = game.table.session
-    scopes = [
-        (StandingScope.GAME, game.pk, ""),
-        (StandingScope.SESSION, session.pk, ""),
-        (StandingScope.SESSION, session.pk, game.format),
-    ]
-    if session.season_id is not None:
-        scopes.append((StandingScope.SEASON, session.season_id, ""))
-        scopes.append((StandingScope.SEASON, session.season_id, game.format))
-    return session.club_id, scopes
-
-
-def _upsert(club_id: int, deltas: dict[tuple[str, int, str, int], dict[str, int]]) -> None:
-    rows = [
-        (club_id, scope, scope_id, game_format, player_id,
-         *(values.get(name, 0) for name in TOTAL_FIELDS))
-        for (scope, scope_id, game_format, player_id), values in deltas.items()
-        if any(values.values())
-    ]  # fmt: skip
-    if not rows:
-        return
-    table = connection.ops.quote_name(StandingRow._meta.db_table)
-    columns = ["club_id", "scope", "scope_id", "game_format", "player_id", *TOTAL_FIELDS]
-    if connection.vendor == "postgresql":
-        # One array per column: the statement reads the same whatever the number of rows, so
-        # PostgreSQL prepares it once per connection rather than planning it for every deal.
-        kinds = ["bigint", "text", "bigint", "text", "bigint", *["bigint"] * len(TOTAL_FIELDS)]
-        source = "SELECT * FROM UNNEST(" + ", ".join(f"%s::{kind}[]" for kind in kinds) + ")"
-        params: list[Any] = [list(column) for column in zip(*rows, strict=True)]
-    else:
-        row = "(" + ", ".join(["%s"] * len(columns)) + ")"
-        source = "VALUES " + ", ".join([row] * len(rows))
-        params = [value for values in rows for value in values]
-    updates = ", ".join(f"{name} = {table}.{name} + excluded.{name}" for name in TOTAL_FIELDS)
-    sql = (
-        f"INSERT INTO {table} ({', '.join(columns)}) {source}"
-        f" ON CONFLICT (scope, scope_id, game_format, player_id) DO UPDATE SET {updates}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-
-
-def standings_apply(
-    *,
-    game: Game,
-    lines: Iterable[Any] = (),
-    results: Iterable[tuple[int, str, int, bool]] = (),
-    sign: int = 1,
-) -> None:
-    """Add a ledger entry's player amounts (``lines``) and deal results (player, outcome,
-    points, won; ``sign`` -1 takes them back) to the totals of the game, and of the session and
-    season (all formats, and the game's format), in one statement."""
-    club_id, scopes = _scopes(game)
-    deltas: dict[tuple[str, int, str, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for line in lines:
-        if line.account != AccountKind.PLAYER or line.player_id is None:
-            continue
-        field_name = QUANTITY_FIELD[line.quantity]
-        for scope in scopes:
-            deltas[(*scope, line.player_id)][field_name] += line.amount
-    # Only a deal has results to tally (an account's entries have none, and no format).
-    for player_id, outcome, points, won in results:
-        tallied = handler_for(game).deal_tallies(outcome=outcome, points=points, won=won)
-        for name, value in tallied.items():
-            for scope in scopes:
-                deltas[(*scope, player_id)][name] += sign * value
-    _upsert(club_id, deltas)
-
-
-def standings_rows_merge(*, club_id: int, source_id: int, target_id: int) -> int:
-    """A merged player's rows added to the kept player's, scope by scope (totals are sums, and
-    the two never shared a game), then removed. Returns the rows taken in."""
-    rows = list(StandingRow.objects.filter(club_id=club_id, player_id=source_id))
-    deltas: dict[tuple[str, int, str, int], dict[str, int]] = {
-        (row.scope, row.scope_id, row.game_format, target_id): {
-            name: getattr(row, name) for name in TOTAL_FIELDS
-        }
-        for row in rows
-    }
-    StandingRow.objects.filter(pk__in=[row.pk for row in rows]).delete()
-    _upsert(club_id, deltas)
-    return len(rows)
 
 
 # --- reading --------------------------------------------------------------------------------------

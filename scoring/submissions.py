@@ -24,11 +24,10 @@ from outbox.selectors import outbox_last_written
 from outbox.services import outbox_enqueue
 from scoring.events import deal_event
 from scoring.formats import Checked, GameEnd, handler_for
-from scoring.ledger import ledger_entry_create, ledger_entry_reverse
 from scoring.lifecycle import game_end, result_changed
-from scoring.models import Deal, Game, LedgerEntry, PlayerResult, Submission
-from scoring.presets import game_rules
-from scoring.standings import standings_apply
+from scoring.models import Deal, Game, LedgerEntry, Submission
+from scoring.posting import ledger_entry_create, ledger_entry_reverse
+from scoring.preset_rules import game_rules
 
 logger = logging.getLogger(__name__)
 
@@ -102,15 +101,8 @@ def _count(
     if previous is not None and previous.pk != submission.pk:
         for entry in LedgerEntry.objects.filter(
             submission=previous, kind=LedgerEntry.Kind.DEAL, reversed_by__isnull=True
-        ):
+        ).select_related("game__table__session"):
             ledger_entry_reverse(entry=entry, submission=submission)
-        standings_apply(
-            game=game,
-            results=PlayerResult.objects.filter(submission=previous).values_list(
-                "player_id", "outcome", "points", "won"
-            ),
-            sign=-1,
-        )
         Submission.objects.filter(pk=previous.pk).update(
             status=S.SUPERSEDED, superseded_by=submission
         )
@@ -120,7 +112,7 @@ def _count(
         (score.player, score.outcome, score.points, score.player == winner)
         for score in checked.evaluation.scores
     ]
-    entry = ledger_entry_create(
+    ledger_entry_create(
         game=game,
         kind=LedgerEntry.Kind.DEAL,
         lines=lines,
@@ -128,21 +120,6 @@ def _count(
         submission=submission,
         memo=f"deal {deal.number} v{submission.version}",
         results=counted,
-    )
-    session_id = game.table.session_id
-    PlayerResult.objects.bulk_create(
-        PlayerResult(
-            submission=submission,
-            deal=deal,
-            game=game,
-            session_id=session_id,
-            entry=entry,
-            player_id=player_id,
-            outcome=outcome,
-            points=points,
-            won=won,
-        )
-        for player_id, outcome, points, won in counted
     )
     wild = (checked.result or {}).get("wild") or deal.wild
     Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.FINAL, wild=wild)

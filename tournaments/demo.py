@@ -7,8 +7,8 @@ from typing import Any
 
 from clubs.demo import DemoContext
 from clubs.models import Player
-from scoring import services as scoring_services
 from scoring.demo import count_now, tasks_in_process
+from scoring.games import game_finish
 from scoring.models import Game, RulePreset
 from tournaments.models import Round, RoundTable, Tournament
 from tournaments.services.draws import round_release
@@ -22,7 +22,7 @@ GUESTS = ["Mira", "Nadia", "Omar", "Priya", "Quinn", "Ravi"]
 def _close(game: Game, actor: Any) -> None:
     """Close a table and settle it now: the demo loads in one transaction, so the announcement
     sent on commit would come too late for the next round."""
-    scoring_services.game_finish(game=game, actor=actor)
+    game_finish(game=game, actor=actor)
     table_game_ended(game_id=game.pk)
 
 

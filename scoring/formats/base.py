@@ -93,7 +93,8 @@ class Ending:
 
 @dataclass(frozen=True)
 class EndEntry:
-    """One ledger entry a game's end writes (a payout, a settlement, a refund)."""
+    """One ledger entry a format asks for: at a game's start (entry fees, opening chips) or
+    at its end (a payout, a settlement, a refund)."""
 
     kind: str
     lines: list[Line]
@@ -164,8 +165,8 @@ class GameFormatHandler(Protocol):
     def outcomes(self, *, rules: GameRules) -> tuple[OutcomeOption, ...]:
         """The outcomes a deal may have (empty: the format enters racks, not outcomes)."""
 
-    def game_opened(self, *, game: Game, rules: GameRules) -> None:
-        """Entries written when the game starts (entry fees, opening chips)."""
+    def game_opened(self, *, game: Game, rules: GameRules) -> list[EndEntry]:
+        """The ledger entries written when the game starts (entry fees, opening chips)."""
 
     def deal_check_can_start(self, *, game: Game, rules: GameRules, is_tiebreaker: bool) -> None:
         """Refuse (``Conflict``) a new deal the game cannot have now."""
@@ -256,11 +257,19 @@ class GameFormatHandler(Protocol):
     def entry_context(self, *, game: Game, rules: GameRules, form: EntryForm) -> dict[str, Any]:
         """What the entry page's template and script need besides the form."""
 
-    def panel(self, *, club: Club, game: Game, state: GameState, open_game: bool) -> dict[str, Any]:
+    def panel(
+        self, *, club: Club, game: Game, rules: GameRules, state: GameState, open_game: bool
+    ) -> dict[str, Any]:
         """The view-model of the game page's section for the format (empty for none)."""
 
     def result_view(
-        self, *, club: Club, game: Game, submission: Submission, names: dict[int, str]
+        self,
+        *,
+        club: Club,
+        game: Game,
+        rules: GameRules,
+        submission: Submission,
+        names: dict[int, str],
     ) -> dict[str, Any]:
         """The view-model of one version's result on the deal page."""
 
@@ -303,8 +312,8 @@ class FormatBase:
     payload_key: ClassVar[str] = ""
     seats_open: ClassVar[bool] = False
 
-    def game_opened(self, *, game: Game, rules: GameRules) -> None:
-        return None
+    def game_opened(self, *, game: Game, rules: GameRules) -> list[EndEntry]:
+        return []
 
     def deal_check_can_start(self, *, game: Game, rules: GameRules, is_tiebreaker: bool) -> None:
         require_open_game(game)
@@ -352,7 +361,9 @@ class FormatBase:
     def payload_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return {}
 
-    def panel(self, *, club: Club, game: Game, state: GameState, open_game: bool) -> dict[str, Any]:
+    def panel(
+        self, *, club: Club, game: Game, rules: GameRules, state: GameState, open_game: bool
+    ) -> dict[str, Any]:
         return {}
 
     def entry_form(
@@ -369,7 +380,13 @@ class FormatBase:
         return {}
 
     def result_view(
-        self, *, club: Club, game: Game, submission: Submission, names: dict[int, str]
+        self,
+        *,
+        club: Club,
+        game: Game,
+        rules: GameRules,
+        submission: Submission,
+        names: dict[int, str],
     ) -> dict[str, Any]:
         return {}
 

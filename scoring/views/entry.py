@@ -16,11 +16,12 @@ from django.views.decorators.http import require_http_methods
 from clubs import selectors as club_selectors
 from clubs.models import Club, Role
 from clubs.pages import club_for_page, club_url, form_post_once, found, render_club
-from scoring import selectors, services
+from scoring import selectors
+from scoring.deals import deal_create_with_result, submission_create
 from scoring.formats import handler_for
 from scoring.formats.base import EntryForm
 from scoring.models import Deal, Game, Submission
-from scoring.presets import game_rules
+from scoring.preset_rules import game_rules
 
 
 def _entry_page(
@@ -84,7 +85,7 @@ def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: boo
     def create() -> HttpResponse:
         wild, dealer_id = form.deal_fields()
         dealer = club_selectors.player_get(club=club, player_id=dealer_id) if dealer_id else None
-        deal, submission = services.deal_create_with_result(
+        deal, submission = deal_create_with_result(
             game=game,
             actor=request.user,
             wild=wild,
@@ -145,7 +146,7 @@ def deal_result(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespo
     form = _entry_form(game, players, request.POST)
 
     def correct() -> HttpResponse:
-        submission = services.submission_create(
+        submission = submission_create(
             deal=deal, actor=request.user, source=Submission.Source.WEB, payload=form.payload()
         )
         return _after_submit(club, deal, submission)

@@ -27,14 +27,14 @@ from clubs.pages import (
     service_status,
 )
 from config.errors import ServiceError
-from scoring import figures, selectors, services
+from scoring import figures, games, pool_moves, selectors, undo
 from scoring.accounts import is_account
 from scoring.formats import FORMAT_ORDER, Column, GameEnd, handler_for
 from scoring.formats.pool.forms import RejoinForm, SplitForm
 from scoring.formats.pool.pages import rejoin_reason
 from scoring.forms import GameForm, SeatAddForm, to_minor
 from scoring.models import Deal, Game, Quantity, Submission
-from scoring.presets import game_rules
+from scoring.preset_rules import game_rules
 from scoring.views.common import deal_status
 from scoring.views.panels import game_panel
 
@@ -94,7 +94,7 @@ def game_new(request: HttpRequest, club_slug: str, table_id: int) -> HttpRespons
     def create() -> HttpResponse:
         preset = selectors.preset_get(club=club, preset_id=int(form.cleaned_data["preset"]))
         players = [club_selectors.player_get(club=club, player_id=pid) for pid in form.player_ids()]
-        game = services.game_create(
+        game = games.game_create(
             table=table,
             actor=request.user,
             preset=preset,
@@ -267,7 +267,7 @@ def seat_add(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse
 
     def add() -> HttpResponse:
         player = club_selectors.player_get(club=club, player_id=form.cleaned_data["player"])
-        seat = services.seat_add(game=game, actor=request.user, player=player)
+        seat = games.seat_add(game=game, actor=request.user, player=player)
         messages.success(request, f"{seat.player.name} sits at seat {seat.position}.")
         return redirect(club_url("game-page", club, game.pk))
 
@@ -287,7 +287,7 @@ def pool_rejoin(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
         )
     try:
         player = club_selectors.player_get(club=club, player_id=form.cleaned_data["player"])
-        score = services.pool_rejoin(game=game, actor=request.user, player=player)
+        score = pool_moves.pool_rejoin(game=game, actor=request.user, player=player)
     except ServiceError as exc:
         error = error_context(exc)
         names = {seat.player_id: seat.player.name for seat in game.seats.all()}
@@ -311,7 +311,7 @@ def pool_split(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespon
 
     def split() -> HttpResponse:
         agreed = [club_selectors.player_get(club=club, player_id=pid) for pid in form.agreed_ids()]
-        shares = services.pool_split(
+        shares = pool_moves.pool_split(
             game=game, actor=request.user, kind=form.cleaned_data["kind"], agreed=agreed
         )
         paid = ", ".join(
@@ -335,7 +335,7 @@ def game_finish(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
     end = request.POST.get("end") or GameEnd.BY_ORGANISER
 
     def finish() -> HttpResponse:
-        ended = services.game_finish(game=game, actor=request.user, end=end)
+        ended = games.game_finish(game=game, actor=request.user, end=end)
         words = handler_for(ended).words
         done = words.finished if ended.end != GameEnd.ABANDONED else "The game is stopped."
         if ended.end == GameEnd.ABANDONED and ended.entry_fee_minor:
@@ -356,7 +356,7 @@ def seat_remove(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
 
     def leave() -> HttpResponse:
         player = club_selectors.player_get(club=club, player_id=form.cleaned_data["player"])
-        services.seat_remove(game=game, actor=request.user, player=player)
+        games.seat_remove(game=game, actor=request.user, player=player)
         messages.success(request, f"{player.name} left the table; what they won or lost stays.")
         return redirect(club_url("game-page", club, game.pk))
 
@@ -372,7 +372,7 @@ def game_delete(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
     game = found(selectors.game_get, club=club, game_id=game_id)
 
     def delete() -> HttpResponse:
-        services.game_delete(game=game, actor=request.user)
+        undo.game_delete(game=game, actor=request.user)
         messages.success(request, "The game is deleted.")
         return redirect(club_url("session-page", club, game.table.session_id))
 

@@ -7,16 +7,17 @@ from typing import Any
 
 from clubs.display import club_money
 from clubs.models import Club
-from scoring import selectors
+from scoring import figures
 from scoring.formats import GameState, handler_for
 from scoring.models import Game
+from scoring.preset_rules import game_rules
 
 
 def _paid(club: Club, game: Game, names: dict[int, str]) -> list[dict[str, str]]:
     """Who received what when the game paid out (prize, split or settlement)."""
     if game.status != Game.Status.FINISHED:
         return []
-    payouts = selectors.game_payouts(game=game)
+    payouts = figures.game_payouts(game=game)
     return [
         {"name": names.get(pid, "?"), "amount": club_money(club, amount, signed=True),
          "value": str(amount)}
@@ -33,6 +34,8 @@ def game_panel(club: Club, game: Game, state: GameState, open_game: bool) -> dic
     return {
         "template": handler.panel_template,
         "state": state,
-        **handler.panel(club=club, game=game, state=state, open_game=open_game),
+        **handler.panel(
+            club=club, game=game, rules=game_rules(game.preset), state=state, open_game=open_game
+        ),
         "paid": _paid(club, game, names),
     }

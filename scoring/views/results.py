@@ -16,10 +16,11 @@ from clubs.display import signed_number
 from clubs.models import Club, Role
 from clubs.pages import GET, can, club_for_page, club_url, found, render_club
 from config.errors import ServiceError
-from scoring import selectors, services
+from scoring import selectors, undo
 from scoring.formats import handler_for
 from scoring.formats.cards import card_view
 from scoring.models import Deal, Game, Submission
+from scoring.preset_rules import game_rules
 from scoring.submissions import submission_confirm
 from scoring.views.common import LIVE_STOP, deal_status, submission_status
 
@@ -50,7 +51,13 @@ def _result_view(
         "status": submission_status(submission),
         "wild": card_view(wild) if wild else None,
         "template": handler.result_template,
-        **handler.result_view(club=club, game=game, submission=submission, names=names),
+        **handler.result_view(
+            club=club,
+            game=game,
+            rules=game_rules(game.preset),
+            submission=submission,
+            names=names,
+        ),
     }
     if submission.reasons:
         view["reasons"] = [
@@ -167,7 +174,7 @@ def deal_void(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespons
     deal = found(selectors.deal_get, club=club, deal_id=deal_id)
     counted = deal.status != Deal.Status.OPEN
     try:
-        services.deal_void(deal=deal, actor=request.user)
+        undo.deal_void(deal=deal, actor=request.user)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
@@ -203,7 +210,7 @@ def deal_delete(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespo
     club = club_for_page(request, club_slug, Role.ORGANISER)
     deal = found(selectors.deal_get, club=club, deal_id=deal_id)
     try:
-        services.deal_delete(deal=deal, actor=request.user)
+        undo.deal_delete(deal=deal, actor=request.user)
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect(club_url("deal-page", club, deal.pk))

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
 from clubs.pages import GET, club_for_page, club_url, form_post, found, render_club
-from scoring import figures, selectors, services
+from scoring import figures, games, nights, selectors, undo
 from scoring.formats import Column, format_label, points_column
 from scoring.forms import TableForm
 from scoring.models import Quantity, Session
@@ -82,9 +82,9 @@ def _session_page(
     tables = []
     busy = selectors.games_with_history(session=session)
     for table in session.tables.all():
-        games = []
+        table_games = []
         for game in table.games.all():
-            games.append(
+            table_games.append(
                 {
                     "game": game,
                     "seats": list(game.seats.all()),
@@ -94,12 +94,12 @@ def _session_page(
                     "url": club_url("game-page", club, game.pk),
                 }
             )
-        played = any(g["game"].pk in busy for g in games)
-        tables.append({"table": table, "games": games, "played": played})
+        played = any(g["game"].pk in busy for g in table_games)
+        tables.append({"table": table, "games": table_games, "played": played})
     blockers = []
     if session.status == Session.Status.OPEN:
         blockers = [
-            _blocker(club, blocker) for blocker in services.session_close_blockers(session=session)
+            _blocker(club, blocker) for blocker in nights.session_close_blockers(session=session)
         ]
     context = {
         "session": session,
@@ -123,7 +123,7 @@ ACTION_WORDS = {
 }
 
 
-def _blocker(club: Club, blocker: services.CloseBlocker) -> dict[str, Any]:
+def _blocker(club: Club, blocker: nights.CloseBlocker) -> dict[str, Any]:
     """What keeps the night open, with a link or a button for each way to resolve it."""
     actions = []
     for action in blocker.actions:
@@ -183,7 +183,7 @@ def table_create(request: HttpRequest, club_slug: str, session_id: int) -> HttpR
     form = TableForm(request.POST)
 
     def create() -> HttpResponse:
-        table = services.table_create(
+        table = games.table_create(
             session=session, actor=request.user, name=form.cleaned_data["name"] or None
         )
         messages.success(request, f"{table.name} is ready: start a game at it.")
@@ -200,7 +200,7 @@ def session_close(request: HttpRequest, club_slug: str, session_id: int) -> Http
     session = found(selectors.session_get, club=club, session_id=session_id, with_tables=False)
 
     def close() -> HttpResponse:
-        services.session_close(session=session, actor=request.user)
+        nights.session_close(session=session, actor=request.user)
         messages.success(request, f"“{session.name}” is closed. Here is the settle-up.")
         return redirect(club_url("session-page", club, session.pk) + "#settle-up")
 
@@ -327,7 +327,7 @@ def _session_action(request: HttpRequest, club_slug: str, session_id: int, write
 @require_POST
 def session_reopen(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
     def reopen(club: Club, session: Session) -> tuple[str, str]:
-        services.session_reopen(session=session, actor=request.user)
+        nights.session_reopen(session=session, actor=request.user)
         return f"“{session.name}” is open again: close it when the late changes are in.", ""
 
     return _session_action(request, club_slug, session_id, reopen)
@@ -337,7 +337,7 @@ def session_reopen(request: HttpRequest, club_slug: str, session_id: int) -> Htt
 @require_POST
 def session_delete(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
     def delete(club: Club, session: Session) -> tuple[str, str]:
-        services.session_delete(session=session, actor=request.user)
+        undo.session_delete(session=session, actor=request.user)
         return f"“{session.name}” is deleted.", club_url("club-home", club)
 
     return _session_action(request, club_slug, session_id, delete)
@@ -350,7 +350,7 @@ def table_delete(
 ) -> HttpResponse:
     def delete(club: Club, session: Session) -> tuple[str, str]:
         table = found(selectors.table_get, club=club, table_id=table_id)
-        services.table_delete(table=table, actor=request.user)
+        undo.table_delete(table=table, actor=request.user)
         return f"{table.name} is deleted.", ""
 
     return _session_action(request, club_slug, session_id, delete)
@@ -361,7 +361,7 @@ def table_delete(
 def transfer_paid(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
     def mark(club: Club, session: Session) -> tuple[str, str]:
         paid = request.POST.get("paid", "1") == "1"
-        services.transfer_mark_paid(
+        nights.transfer_mark_paid(
             session=session, actor=request.user, payer=request.POST.get("payer", ""),
             payee=request.POST.get("payee", ""), paid=paid,
         )  # fmt: skip

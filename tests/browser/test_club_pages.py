@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from clubs.models import Membership, Player
-from scoring import services
+from scoring.games import table_create
 from scoring.models import RulePreset
+from scoring.nights import session_create
 from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.browser.test_night import expect_text
 from tests.conftest import ensure_builtin_presets
@@ -54,8 +55,8 @@ def test_the_seat_pickers_find_a_player_by_typing(new_page: Any, standing: Any):
     ensure_builtin_presets()
     for name in ("Dev", "Esther", "Farid", "Gauri", "Hari"):
         Player.objects.get_or_create(club=standing.club, name=name)
-    session = services.session_create(club=standing.club, actor=standing.organiser, name="Fri")
-    table = services.table_create(session=session, actor=standing.organiser)
+    session = session_create(club=standing.club, actor=standing.organiser, name="Fri")
+    table = table_create(session=session, actor=standing.organiser)
     page = new_page(PHONE, user=standing.organiser)
     page.goto(f"/clubs/home/tables/{table.pk}/games/new/")
     page.locator("input.find").first.fill("gau")

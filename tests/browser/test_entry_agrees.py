@@ -11,7 +11,7 @@ import pytest
 
 from rules.indian.deal import outcome_options
 from scoring.models import Deal, RulePreset
-from scoring.presets import game_rules
+from scoring.preset_rules import game_rules
 from tests.browser.conftest import PHONE, shoot
 from tests.browser.test_night import expect_text, outcome
 from tests.conftest import ensure_builtin_presets

@@ -10,8 +10,9 @@ import pytest
 
 from clubs import services as club_services
 from clubs.models import Player
-from scoring import services
+from scoring.games import game_create, table_create
 from scoring.models import RulePreset
+from scoring.nights import session_create
 from scoring.views import standings as standings_views
 from tests.browser.conftest import WIDE, shoot
 from tests.conftest import ensure_builtin_presets
@@ -36,16 +37,14 @@ def test_the_projector_fits_the_screen_and_turns_through_every_player(
     ensure_builtin_presets()
     club = standing.club
     club_services.club_update(club=club, actor=standing.owner, public_standings=True)
-    session = services.session_create(club=club, actor=standing.organiser, name="Big night")
+    session = session_create(club=club, actor=standing.organiser, name="Big night")
     names = [f"Player {n:02d}" for n in range(30)]
     players = [Player.objects.create(club=club, name=name) for name in names]
     points = RulePreset.objects.get(club=None, key="points")
     for start in range(0, 30, 6):
-        table = services.table_create(session=session, actor=standing.organiser)
+        table = table_create(session=session, actor=standing.organiser)
         seated = players[start : start + 6]
-        game = services.game_create(
-            table=table, actor=standing.organiser, preset=points, players=seated
-        )
+        game = game_create(table=table, actor=standing.organiser, preset=points, players=seated)
         lines = [{"player": p.pk, "outcome": "loser", "points": 5 + i} for i, p in
                  enumerate(seated[1:])]  # fmt: skip
         enter_deal(
@@ -53,8 +52,8 @@ def test_the_projector_fits_the_screen_and_turns_through_every_player(
             standing.scorer,
             {"results": [{"player": seated[0].pk, "outcome": "winner"}, *lines]},
         )
-    table = services.table_create(session=session, actor=standing.organiser, name="Rummikub")
-    sabra = services.game_create(
+    table = table_create(session=session, actor=standing.organiser, name="Rummikub")
+    sabra = game_create(
         table=table, actor=standing.organiser, preset=RulePreset.objects.get(key="sabra"),
         players=players[:3],
     )  # fmt: skip

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from clubs.demo import demo_load
-from scoring import services
+from scoring.games import game_create, table_create
 from scoring.models import Deal, Game, RulePreset, Session
 from tests.browser.conftest import DESKTOP, PHONE, WIDE, shoot
 from tests.conftest import ensure_builtin_presets
@@ -78,9 +78,9 @@ def _international_closed_win(demo: Any) -> tuple[Game, Deal]:
     """An International match at ₹0.50 a point of difference with a Closed win (a Royal)."""
     club, organiser = demo.club, demo.organiser
     tonight = Session.objects.get(club=club, name="Tonight")
-    table = services.table_create(session=tonight, actor=organiser, name="Rummikub")
+    table = table_create(session=tonight, actor=organiser, name="Rummikub")
     players = list(club.players.order_by("name")[:3])
-    game = services.game_create(
+    game = game_create(
         table=table, actor=organiser, preset=RulePreset.objects.get(club=None, key="international"),
         players=players, point_value_minor=50,
     )  # fmt: skip

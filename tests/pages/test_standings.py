@@ -10,8 +10,8 @@ import re
 import pytest
 from django.test import Client
 
-from scoring import services
 from scoring.models import Game
+from scoring.nights import session_create
 from tests.conftest import Standing
 from tests.pages.test_formats import text
 from tests.scoring.helpers import new_game, play, results
@@ -141,7 +141,7 @@ def test_refusals_are_shown_on_the_page(standing, two_nights, query, status, mes
 
 
 def test_a_session_with_nothing_counted(standing, two_nights):
-    empty = services.session_create(club=standing.club, actor=standing.organiser, name="Empty")
+    empty = session_create(club=standing.club, actor=standing.organiser, name="Empty")
     body = client(standing, "player").get(f"/clubs/home/standings/?table=session:{empty.pk}")
     assert body.status_code == 200 and "Nothing counted here yet." in body.content.decode()
 

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection, connections
 from django.db.models import Sum
 
-from scoring import services
+from scoring.deals import deal_create, submission_create
 from scoring.models import Deal, LedgerEntry, Posting, Submission
 from tests.scoring.conftest import make_night
 from tests.scoring.test_standings import assert_kept_equals_recomputed
@@ -20,7 +20,7 @@ THREADS = 20
 @pytest.mark.usefixtures("postgres_tx")
 def test_twenty_threads_submitting_and_correcting_one_deal(standing):
     night = make_night(standing)
-    deal = services.deal_create(game=night.game, actor=standing.organiser, wild="QH")
+    deal = deal_create(game=night.game, actor=standing.organiser, wild="QH")
     names = ["Asha", "Bilal", "Chitra", "Dev", "Esther", "Farid"]
     barrier = threading.Barrier(THREADS)
     errors: list[BaseException] = []
@@ -41,7 +41,7 @@ def test_twenty_threads_submitting_and_correcting_one_deal(standing):
         try:
             barrier.wait(timeout=30)
             # Tasks run in-process on commit, so each thread also validates its own version.
-            services.submission_create(
+            submission_create(
                 deal=Deal.objects.get(pk=deal.pk),
                 actor=standing.scorer,
                 source="api",

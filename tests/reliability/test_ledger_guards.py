@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from scoring import services
+from scoring.deals import deal_create, submission_create
 from scoring.models import LedgerEntry, PlayerResult, Posting, StandingRow, Submission
 from tests.scoring.conftest import make_night
 
@@ -29,7 +29,7 @@ def _refused(sql: str, params: list | None = None) -> str:
 def scored(standing):
     """One deal entered and counted."""
     night = make_night(standing)
-    deal = services.deal_create(game=night.game, actor=standing.scorer)
+    deal = deal_create(game=night.game, actor=standing.scorer)
     payload = {
         "results": night.results(
             Asha={"outcome": "loser", "points": 10},
@@ -40,9 +40,7 @@ def scored(standing):
             Farid={"outcome": "winner"},
         )
     }
-    submission = services.submission_create(
-        deal=deal, actor=standing.scorer, source="api", payload=payload
-    )
+    submission = submission_create(deal=deal, actor=standing.scorer, source="api", payload=payload)
     submission.refresh_from_db()
     assert submission.status == "accepted"
     return night, submission

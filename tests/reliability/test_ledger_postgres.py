@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from scoring.ledger import Line, ledger_entry_create
+from scoring.ledger import Line
 from scoring.models import LedgerEntry, Posting, Quantity
+from scoring.posting import ledger_entry_create
 from tests.scoring.conftest import make_night
 
 pytestmark = pytest.mark.usefixtures("postgres_tx")

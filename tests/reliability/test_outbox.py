@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from outbox.models import OutboxMessage
 from outbox.services import outbox_prune, outbox_relay
-from scoring import services
+from scoring.deals import deal_create, submission_create
 from scoring.models import Submission
 from scoring.submissions import submissions_requeue_stale
 from tests.scoring.conftest import make_night
@@ -34,7 +34,7 @@ def _payload(night):
 
 def _pending_submission(night):
     """A submission as stored by a request whose message was never published."""
-    deal = services.deal_create(game=night.game, actor=night.standing.scorer)
+    deal = deal_create(game=night.game, actor=night.standing.scorer)
     submission = Submission.objects.create(
         deal=deal, version=1, source="api", payload=_payload(night),
         submitted_by=night.standing.scorer,
@@ -44,15 +44,13 @@ def _pending_submission(night):
 
 def test_the_message_is_written_in_the_submissions_transaction(standing):
     night = make_night(standing)
-    deal = services.deal_create(game=night.game, actor=standing.scorer)
+    deal = deal_create(game=night.game, actor=standing.scorer)
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.submission_create(
-            deal=deal, actor=standing.scorer, source="api", payload=_payload(night)
-        )
+        submission_create(deal=deal, actor=standing.scorer, source="api", payload=_payload(night))
         raise RuntimeError("rolled back")
     assert not OutboxMessage.objects.exists() and not Submission.objects.exists()
 
-    submission = services.submission_create(
+    submission = submission_create(
         deal=deal, actor=standing.scorer, source="api", payload=_payload(night)
     )
     message = OutboxMessage.objects.get()

@@ -16,7 +16,7 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from scoring import services
+from scoring.deals import deal_create
 from scoring.models import LedgerEntry, PlayerResult, Posting, Submission
 from scoring.submissions import submission_validate, submissions_requeue_stale
 from tests.scoring.conftest import Night, make_night
@@ -83,7 +83,7 @@ def _lock_connection() -> psycopg.Connection:
 @pytest.mark.usefixtures("postgres_tx")
 def test_validation_killed_before_commit_leaves_nothing_and_a_rerun_completes_it(standing):
     night = make_night(standing)
-    deal = services.deal_create(game=night.game, actor=standing.scorer)
+    deal = deal_create(game=night.game, actor=standing.scorer)
     submission = Submission.objects.create(
         deal=deal, version=1, source="api", payload=payload(night), submitted_by=standing.scorer
     )
@@ -145,11 +145,11 @@ def test_validation_killed_before_commit_leaves_nothing_and_a_rerun_completes_it
 
 def test_stale_pending_submissions_are_sent_again(standing, committing_db):
     night = make_night(standing)
-    deal = services.deal_create(game=night.game, actor=standing.scorer)
+    deal = deal_create(game=night.game, actor=standing.scorer)
     lost = Submission.objects.create(
         deal=deal, version=1, source="api", payload=payload(night), submitted_by=standing.scorer
     )
-    fresh_deal = services.deal_create(game=night.game, actor=standing.scorer)
+    fresh_deal = deal_create(game=night.game, actor=standing.scorer)
     fresh = Submission.objects.create(
         deal=fresh_deal,
         version=1,

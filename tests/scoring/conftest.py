@@ -6,8 +6,10 @@ from typing import Any
 import pytest
 
 from clubs.models import Player
-from scoring import services
+from scoring.club_settings import preset_create
+from scoring.games import game_create, table_create
 from scoring.models import Game, RulePreset, Session
+from scoring.nights import session_create
 from tests.conftest import Standing
 
 SIX = ["Asha", "Bilal", "Chitra", "Dev", "Esther", "Farid"]
@@ -39,7 +41,7 @@ def make_night(standing: Standing, *, point_value_minor: int = 400, preset_key: 
         )
     preset = RulePreset.objects.get(club=None, key=preset_key)
     if fee is not None:
-        preset = services.preset_create(
+        preset = preset_create(
             club=club,
             actor=standing.owner,
             key=f"{preset_key}-fee",
@@ -48,9 +50,9 @@ def make_night(standing: Standing, *, point_value_minor: int = 400, preset_key: 
             variant=preset.variant,
             params={**preset.params, "fee": fee},
         )
-    session = services.session_create(club=club, actor=standing.organiser, name="Friday")
-    table = services.table_create(session=session, actor=standing.organiser)
-    game = services.game_create(
+    session = session_create(club=club, actor=standing.organiser, name="Friday")
+    table = table_create(session=session, actor=standing.organiser)
+    game = game_create(
         table=table,
         actor=standing.organiser,
         preset=preset,

@@ -7,8 +7,12 @@ from typing import Any
 from django.test import TestCase
 
 from clubs.models import Player
-from scoring import selectors, services
+from scoring import selectors
+from scoring.club_settings import preset_create
+from scoring.deals import deal_create_with_result, submission_create
+from scoring.games import game_create, table_create
 from scoring.models import Deal, Game, LedgerEntry, RulePreset, Submission
+from scoring.nights import session_create
 from tests.conftest import Standing
 
 
@@ -30,13 +34,13 @@ def new_game(
     }
     preset = RulePreset.objects.get(club=None, key=preset_key)
     if params is not None:
-        preset = services.preset_create(
+        preset = preset_create(
             club=club, actor=standing.owner, key=f"{preset_key}-custom", name="Custom",
             format=preset.format, variant=preset.variant, params=params,
         )  # fmt: skip
-    session = services.session_create(club=club, actor=standing.organiser, name="Night")
-    table = services.table_create(session=session, actor=standing.organiser)
-    game = services.game_create(
+    session = session_create(club=club, actor=standing.organiser, name="Night")
+    table = table_create(session=session, actor=standing.organiser)
+    game = game_create(
         table=table, actor=standing.organiser, preset=preset,
         players=[players[name] for name in names],
         entry_fee_minor=entry_fee_minor, point_value_minor=point_value_minor,
@@ -56,7 +60,7 @@ def enter_deal(
     """Start the game's next deal with this result, as the pages and the API do; the validation
     task runs on commit."""
     with TestCase.captureOnCommitCallbacks(execute=True):
-        return services.deal_create_with_result(
+        return deal_create_with_result(
             game=game, actor=actor, wild=wild, dealer=None, number=None,
             is_tiebreaker=tiebreaker, source=source, payload=payload,
         )  # fmt: skip
@@ -80,7 +84,7 @@ def play(
 
 def correct(standing: Standing, deal: Deal, payload: dict[str, Any]) -> Submission:
     with TestCase.captureOnCommitCallbacks(execute=True):
-        submission = services.submission_create(
+        submission = submission_create(
             deal=deal, actor=standing.scorer, source="api", payload=payload
         )
     submission.refresh_from_db()

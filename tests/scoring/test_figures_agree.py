@@ -18,9 +18,12 @@ from hypothesis import strategies as st
 from clubs.display import club_money
 from clubs.models import Player
 from config.errors import ServiceError
-from scoring import figures, selectors, services
+from scoring import figures, selectors
 from scoring.formats import GameEnd, formats_with_points, handler_for
+from scoring.games import game_create, game_finish, table_create
 from scoring.models import AccountKind, Game, Posting, RulePreset, Session
+from scoring.nights import session_create
+from scoring.pool_moves import pool_rejoin, pool_split
 from tests.scoring.helpers import correct, enter_deal
 
 NAMES = ["Asha", "Bilal", "Chitra", "Dev", "Esther", "Farid"]
@@ -89,8 +92,8 @@ def play_plan(standing: Any, session: Session, plan: tuple[str, int, int, list[S
     preset_key, count, fee, steps = plan
     preset = RulePreset.objects.get(club=None, key=preset_key)
     players = [Player.objects.get_or_create(club=standing.club, name=n)[0] for n in NAMES[:count]]
-    table = services.table_create(session=session, actor=standing.organiser)
-    game = services.game_create(
+    table = table_create(session=session, actor=standing.organiser)
+    game = game_create(
         table=table, actor=standing.organiser, preset=preset, players=players,
         entry_fee_minor=fee, point_value_minor=fee // 100,
     )  # fmt: skip
@@ -122,15 +125,15 @@ def play_plan(standing: Any, session: Session, plan: tuple[str, int, int, list[S
                            if getattr(p, "can_rejoin", False)]  # fmt: skip
                     if out:
                         player = Player.objects.get(pk=out[0].player)
-                        services.pool_rejoin(game=game, actor=standing.organiser, player=player)
+                        pool_rejoin(game=game, actor=standing.organiser, player=player)
                 elif step.kind == "split":
                     remaining = selectors.deal_entry_players(game=game)
                     agreed = list(Player.objects.filter(pk__in=remaining))
-                    services.pool_split(game=game, actor=standing.organiser, kind="drops",
+                    pool_split(game=game, actor=standing.organiser, kind="drops",
                                         agreed=agreed)  # fmt: skip
                 else:
                     end = GameEnd.ABANDONED if step.kind == "abandon" else GameEnd.BY_ORGANISER
-                    services.game_finish(game=game, actor=standing.organiser, end=end)
+                    game_finish(game=game, actor=standing.organiser, end=end)
         except ServiceError:
             continue  # not possible now (a split not offered, a pool that cannot end by hand)
     return game
@@ -174,9 +177,9 @@ def held(postings: Any) -> tuple[int, dict[int, int]]:
 @given(st.lists(game_plans(), min_size=1, max_size=3), st.booleans())
 def test_every_figure_equals_the_ledger(standing, plans, second_night):
     club = standing.club
-    nights = [services.session_create(club=club, actor=standing.organiser, name="One")]
+    nights = [session_create(club=club, actor=standing.organiser, name="One")]
     if second_night:
-        nights.append(services.session_create(club=club, actor=standing.organiser, name="Two"))
+        nights.append(session_create(club=club, actor=standing.organiser, name="Two"))
     for index, plan in enumerate(plans):
         play_plan(standing, nights[index % len(nights)], plan)
     api = standing.client("player")

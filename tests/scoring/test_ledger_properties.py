@@ -11,8 +11,12 @@ from hypothesis import strategies as st
 
 from clubs.models import Player
 from rules.money import FeePolicy
-from scoring import figures, services
+from scoring import figures
+from scoring.club_settings import preset_create
+from scoring.deals import submission_create
+from scoring.games import game_create, table_create
 from scoring.models import LedgerEntry, Posting, RulePreset, Submission
+from scoring.nights import session_create
 from tests.scoring.helpers import enter_deal
 
 FIXED = {"first_drop": 20, "middle_drop": 40, "missed_turns": 40, "wrong_show": 80,
@@ -72,13 +76,13 @@ def test_random_nights_balance_and_settle(standing, night):
     ]
     preset = RulePreset.objects.get(club=None, key="points")
     if fee:
-        preset = services.preset_create(
+        preset = preset_create(
             club=club, actor=standing.owner, key="fee", name="Fee", format="points",
             variant="indian", params={"fee": fee},
         )  # fmt: skip
-    session = services.session_create(club=club, actor=standing.owner, name="Random night")
-    table = services.table_create(session=session, actor=standing.owner)
-    game = services.game_create(
+    session = session_create(club=club, actor=standing.owner, name="Random night")
+    table = table_create(session=session, actor=standing.owner)
+    game = game_create(
         table=table, actor=standing.owner, preset=preset, players=roster,
         point_value_minor=point_value,
     )  # fmt: skip
@@ -98,7 +102,7 @@ def test_random_nights_balance_and_settle(standing, night):
         with TestCase.captureOnCommitCallbacks(execute=True):
             from scoring.models import Deal
 
-            services.submission_create(
+            submission_create(
                 deal=Deal.objects.get(pk=deal_ids[index]), actor=standing.scorer, source="api",
                 payload=payload,
             )  # fmt: skip

@@ -13,8 +13,10 @@ from django.test import TestCase
 
 from config.errors import Conflict
 from rules.indian.deal import outcome_options
-from scoring import figures, selectors, services
+from scoring import figures, selectors
+from scoring.deals import deal_create
 from scoring.formats import HANDLERS, GameEnd, handler_for
+from scoring.games import game_finish
 from scoring.lifecycle import game_finished, game_finishing_order
 from scoring.models import (
     AccountKind,
@@ -24,7 +26,10 @@ from scoring.models import (
     LedgerEntry,
     Posting,
 )
-from scoring.presets import game_rules
+from scoring.nights import session_close
+from scoring.pool_moves import pool_rejoin, pool_split
+from scoring.preset_rules import game_rules
+from scoring.undo import deal_void
 from tests.scoring.helpers import enter_deal, ledger_balanced, new_game, play, results
 
 FOUR = ["Asha", "Bilal", "Chitra", "Dev"]
@@ -96,7 +101,7 @@ def test_each_builtin_preset_walks_the_whole_lifecycle(standing, key):
     endings = selectors.game_endings(game=game)
     assert endings, "every open game can be ended by hand one way or another"
     with TestCase.captureOnCommitCallbacks(execute=True):
-        ended = services.game_finish(game=game, actor=standing.organiser, end=endings[0].end)
+        ended = game_finish(game=game, actor=standing.organiser, end=endings[0].end)
     assert ended.status == "finished" and ended.end == endings[0].end
     assert ledger_balanced(game)
     pot = sum(
@@ -123,7 +128,7 @@ def test_the_end_is_announced_once_after_commit_not_before(standing):
         game, ids = new_game(standing, "points", FOUR)
         play(standing, game, sample_deal(game, ids))
         with TestCase.captureOnCommitCallbacks(execute=False) as pending:
-            services.game_finish(game=game, actor=standing.organiser)
+            game_finish(game=game, actor=standing.organiser)
         assert heard == []  # nothing before the commit
         for callback in pending:
             callback()
@@ -139,14 +144,14 @@ def test_a_pool_played_out_pays_and_ranks_by_elimination_a_rejoin_keeping_the_la
     play(standing, game, results(ids, Asha="winner", Bilal=80, Chitra=30, Dev=40))
     play(standing, game, results(ids, Asha="winner", Bilal=30, Chitra=20, Dev=10))  # Bilal out
     bilal = game.seats.get(player_id=ids["Bilal"]).player
-    assert services.pool_rejoin(game=game, actor=standing.organiser, player=bilal) == 51
+    assert pool_rejoin(game=game, actor=standing.organiser, player=bilal) == 51
     play(standing, game, results(ids, Asha="winner", Bilal=80, Chitra=20, Dev=60))  # Bilal, Dev
     play(standing, game, results(ids, Asha="winner", Chitra=80))  # Chitra out: Asha wins
     game.refresh_from_db()
     assert game.status == "finished" and game.end == GameEnd.PLAYED_OUT
     order = game_finishing_order(game=game)
     assert order == {ids["Asha"]: 1, ids["Chitra"]: 2, ids["Bilal"]: 3, ids["Dev"]: 3}
-    paid = selectors.game_payouts(game=game)
+    paid = figures.game_payouts(game=game)
     assert paid == {ids["Asha"]: 5000}  # 4 entries and one rejoin, no fee
 
 
@@ -156,7 +161,7 @@ def test_a_split_ends_the_game_through_the_lifecycle(standing):
     play(standing, game, results(ids, Bilal="winner", Asha=60, Chitra=30))  # Chitra out
     players = [game.seats.get(player_id=ids[n]).player for n in ("Asha", "Bilal")]
     with TestCase.captureOnCommitCallbacks(execute=True):
-        shares = services.pool_split(game=game, actor=standing.organiser, kind="drops",
+        shares = pool_split(game=game, actor=standing.organiser, kind="drops",
                                      agreed=players)  # fmt: skip
     game.refresh_from_db()
     assert game.end == GameEnd.SPLIT and shares == {ids["Asha"]: 3750, ids["Bilal"]: 3750}
@@ -177,7 +182,7 @@ def test_deals_rank_by_chips_after_the_tiebreaker(standing):
 def test_a_points_table_ranks_by_net_points_equal_ones_sharing(standing):
     game, ids = new_game(standing, "points", FOUR)
     play(standing, game, results(ids, Asha="winner", Bilal=10, Chitra=10, Dev=30))
-    services.game_finish(game=game, actor=standing.organiser)
+    game_finish(game=game, actor=standing.organiser)
     game.refresh_from_db()
     assert game_finishing_order(game=game) == {
         ids["Asha"]: 1, ids["Bilal"]: 2, ids["Chitra"]: 2, ids["Dev"]: 4,
@@ -188,12 +193,12 @@ def test_a_pool_cannot_be_finished_by_hand_but_can_be_abandoned_with_its_pot_ref
     game, ids = new_game(standing, "pool-101", FOUR, entry_fee_minor=1000)
     play(standing, game, results(ids, Asha="winner", Bilal=80, Chitra=30, Dev=40))
     with pytest.raises(Conflict) as refused:
-        services.game_finish(game=game, actor=standing.organiser)
+        game_finish(game=game, actor=standing.organiser)
     assert refused.value.code == "cannot_finish" and "abandoned" in refused.value.message
     bilal = game.seats.get(player_id=ids["Bilal"]).player
     play(standing, game, results(ids, Asha="winner", Bilal=30, Chitra=20, Dev=10))
-    services.pool_rejoin(game=game, actor=standing.organiser, player=bilal)  # pays again
-    services.game_finish(game=game, actor=standing.organiser, end=GameEnd.ABANDONED)
+    pool_rejoin(game=game, actor=standing.organiser, player=bilal)  # pays again
+    game_finish(game=game, actor=standing.organiser, end=GameEnd.ABANDONED)
     game.refresh_from_db()
     assert game.end == GameEnd.ABANDONED and game_finishing_order(game=game) is None
     money = {
@@ -222,15 +227,15 @@ def test_closing_a_night_with_an_open_pool_refuses_with_the_action_and_then_clos
     assert sum(t.amount_minor for t in transfers) == 4000
     assert {t.payee for t in transfers} == {board.pots[0].label}
     with pytest.raises(Conflict) as refused:
-        services.session_close(session=session, actor=standing.organiser)
+        session_close(session=session, actor=standing.organiser)
     blockers = refused.value.details["blockers"]
     assert [(b["kind"], b["game_id"], b["actions"]) for b in blockers] == [
         ("game_open", game.pk, ["abandoned"])
     ]
     session.refresh_from_db()
     assert session.status == "open" and Game.objects.get(pk=game.pk).status == "open"
-    services.game_finish(game=game, actor=standing.organiser, end=GameEnd.ABANDONED)
-    services.session_close(session=session, actor=standing.organiser)
+    game_finish(game=game, actor=standing.organiser, end=GameEnd.ABANDONED)
+    session_close(session=session, actor=standing.organiser)
     session.refresh_from_db()
     assert session.status == "closed" and ledger_balanced(game)
     assert figures.session_scoreboard(session=session).pots == []
@@ -239,18 +244,18 @@ def test_closing_a_night_with_an_open_pool_refuses_with_the_action_and_then_clos
 def test_closing_a_night_with_waiting_deals_lists_them_and_voiding_resolves(standing):
     game, ids = new_game(standing, "points", FOUR)
     play(standing, game, sample_deal(game, ids))
-    open_deal = services.deal_create(game=game, actor=standing.scorer)  # never played
+    open_deal = deal_create(game=game, actor=standing.scorer)  # never played
     session = game.table.session
     with pytest.raises(Conflict) as refused:
-        services.session_close(session=session, actor=standing.organiser)
+        session_close(session=session, actor=standing.organiser)
     (blocker,) = refused.value.details["blockers"]
     assert blocker["kind"] == "deal_waiting" and blocker["deal_id"] == open_deal.pk
     assert blocker["actions"] == ["enter_result", "void"]
-    services.deal_void(deal=open_deal, actor=standing.organiser)
+    deal_void(deal=open_deal, actor=standing.organiser)
     with pytest.raises(Conflict):  # a voided deal cannot be voided again, nor get a result
-        services.deal_void(deal=open_deal, actor=standing.organiser)
+        deal_void(deal=open_deal, actor=standing.organiser)
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.session_close(session=session, actor=standing.organiser)
+        session_close(session=session, actor=standing.organiser)
     game.refresh_from_db()
     assert game.status == "finished" and game.end == GameEnd.BY_ORGANISER
     assert Deal.objects.get(pk=open_deal.pk).status == Deal.Status.VOID
@@ -263,7 +268,7 @@ def test_closing_a_night_waits_for_a_result_to_confirm(standing):
     _, waiting = enter_deal(game, standing.scorer, sample_deal(game, ids))
     assert waiting is not None
     with pytest.raises(Conflict) as refused:
-        services.session_close(session=game.table.session, actor=standing.organiser)
+        session_close(session=game.table.session, actor=standing.organiser)
     (blocker,) = refused.value.details["blockers"]
     assert blocker["actions"] == ["confirm"]
 
@@ -278,7 +283,7 @@ def test_closing_a_night_finishes_an_international_match_and_settles_it(standing
     })  # fmt: skip
     settlement = selectors.game_state(game=game).settlement_minor  # type: ignore[union-attr]
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.session_close(session=game.table.session, actor=standing.organiser)
+        session_close(session=game.table.session, actor=standing.organiser)
     game.refresh_from_db()
     assert game.end == GameEnd.BY_ORGANISER
     entry = LedgerEntry.objects.get(game=game, kind=LedgerEntry.Kind.SETTLEMENT)

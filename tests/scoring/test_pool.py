@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from config.errors import Conflict
-from scoring import figures, selectors, services
+from scoring import figures, selectors
 from scoring.models import AccountKind, LedgerEntry, Posting
+from scoring.pool_moves import pool_rejoin, pool_split
 from tests.scoring.helpers import by_name, correct, new_game, play, results, state
 
 THREE = ["Asha", "Bilal", "Chitra"]
@@ -50,9 +51,7 @@ def test_rejoin_refused_when_someone_is_above_79(standing):
     game, ids = new_game(standing, "pool-101", THREE, entry_fee_minor=2500)
     _eliminate_chitra_with_bilal_at(standing, game, ids, 80)
     with pytest.raises(Conflict) as refused:
-        services.pool_rejoin(
-            game=game, actor=standing.organiser, player=game.seats.get(position=3).player
-        )
+        pool_rejoin(game=game, actor=standing.organiser, player=game.seats.get(position=3).player)
     assert refused.value.code == "rejoin_closed"
     assert "80" in refused.value.message and "79" in refused.value.message
     assert not LedgerEntry.objects.filter(game=game, kind="rejoin").exists()
@@ -63,7 +62,7 @@ def test_rejoin_allowed_at_79_with_highest_plus_one_and_fee_into_the_pot(standin
     game, ids = new_game(standing, "pool-101", THREE, entry_fee_minor=2500)
     _eliminate_chitra_with_bilal_at(standing, game, ids, 79)
     chitra = game.seats.get(position=3).player
-    score = services.pool_rejoin(game=game, actor=standing.organiser, player=chitra)
+    score = pool_rejoin(game=game, actor=standing.organiser, player=chitra)
     assert score == 80
     now = state(game)
     assert by_name(now, "score") == {"Asha": 0, "Bilal": 79, "Chitra": 80}
@@ -77,9 +76,7 @@ def test_rejoin_switched_off_or_capped(standing):
     )
     _eliminate_chitra_with_bilal_at(standing, game, ids, 10)
     with pytest.raises(Conflict) as refused:
-        services.pool_rejoin(
-            game=game, actor=standing.organiser, player=game.seats.get(position=3).player
-        )
+        pool_rejoin(game=game, actor=standing.organiser, player=game.seats.get(position=3).player)
     assert refused.value.code == "rejoin_limit"
 
 
@@ -90,9 +87,7 @@ def test_prize_pool_with_rejoins_goes_to_the_last_player_less_the_fee(standing):
         params={"pool": {"limit": 101}, "fee": {"kind": "percent", "percent": "10"}},
     )  # fmt: skip
     _eliminate_chitra_with_bilal_at(standing, game, ids, 0)
-    services.pool_rejoin(
-        game=game, actor=standing.organiser, player=game.seats.get(position=3).player
-    )
+    pool_rejoin(game=game, actor=standing.organiser, player=game.seats.get(position=3).player)
     assert state(game)["prize_pool_minor"] == 4 * 2500 - 1000
     play(standing, game, results(ids, Asha="winner", Bilal=80, Chitra=80))
     play(standing, game, results(ids, Asha="winner", Bilal=80, Chitra=80))
@@ -136,9 +131,7 @@ def test_split_by_drops_remaining_pays_91_67_41_67_16_66(standing):
     expected = {str(ids["P1"]): 9167, str(ids["P2"]): 4167, str(ids["P3"]): 1666}
     assert offer["shares_minor"]["drops"] == expected
     remaining = [game.seats.get(player_id=ids[n]).player for n in ("P1", "P2", "P3")]
-    shares = services.pool_split(
-        game=game, actor=standing.organiser, kind="drops", agreed=remaining
-    )
+    shares = pool_split(game=game, actor=standing.organiser, kind="drops", agreed=remaining)
     assert {str(k): v for k, v in shares.items()} == expected
     assert sum(shares.values()) == 15000
     assert state(game)["status"] == "finished"
@@ -154,7 +147,7 @@ def test_split_is_recorded_only_when_every_remaining_player_agrees(standing):
     game, ids = _split_table(standing)
     two = [game.seats.get(player_id=ids[n]).player for n in ("P1", "P2")]
     with pytest.raises(Conflict) as refused:
-        services.pool_split(game=game, actor=standing.organiser, kind="drops", agreed=two)
+        pool_split(game=game, actor=standing.organiser, kind="drops", agreed=two)
     assert refused.value.code == "split_not_agreed" and "P3" in refused.value.message
     assert state(game)["status"] == "open"
     assert not LedgerEntry.objects.filter(game=game, kind="payout").exists()
@@ -166,14 +159,12 @@ def test_equal_split_offered_only_when_everyone_has_80(standing):
     assert state(game)["split_offers"] == ["drops"]  # P1 has 40
     remaining = [game.seats.get(player_id=ids[n]).player for n in ("P1", "P2", "P3")]
     with pytest.raises(Conflict) as refused:
-        services.pool_split(game=game, actor=standing.organiser, kind="equal", agreed=remaining)
+        pool_split(game=game, actor=standing.organiser, kind="equal", agreed=remaining)
     assert refused.value.code == "split_not_offered"
     play(standing, game, results(ids, P3="winner", P1=40, P2=1))
     assert by_name(state(game), "score")["P1"] == 80
     assert state(game)["split_offers"] == ["drops", "equal"]
-    shares = services.pool_split(
-        game=game, actor=standing.organiser, kind="equal", agreed=remaining
-    )
+    shares = pool_split(game=game, actor=standing.organiser, kind="equal", agreed=remaining)
     assert sorted(shares.values()) == [5000, 5000, 5000]
 
 

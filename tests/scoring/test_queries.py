@@ -8,7 +8,7 @@ from django.db import connection
 from django.test import TestCase
 from django.test.utils import CaptureQueriesContext
 
-from scoring import services
+from scoring.deals import deal_create_with_result
 from scoring.models import Submission
 from scoring.submissions import submission_validate
 from tests.scoring.conftest import make_night
@@ -79,7 +79,7 @@ def test_submitting_and_validating_a_deal_take_a_fixed_number_of_statements(stan
         TestCase.captureOnCommitCallbacks(execute=False),
         CaptureQueriesContext(connection) as submit,
     ):
-        _, submission = services.deal_create_with_result(
+        _, submission = deal_create_with_result(
             game=night.game, actor=night.standing.scorer, wild="", dealer=None, number=None,
             is_tiebreaker=False, source="api", payload=payload,
         )  # fmt: skip

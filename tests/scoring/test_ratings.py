@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from rules.ranking import competition_ranks
-from scoring import ratings, services
+from scoring import ratings
+from scoring.games import game_finish
 from scoring.models import Game, Posting, RatedGame, Rating
+from scoring.pool_moves import pool_rejoin
 from tests.scoring.helpers import correct, new_game, play, results
 
 SIX = ["Asha", "Bilal", "Chitra", "Dev", "Esther", "Farid"]
@@ -58,7 +60,7 @@ def assert_close(a: dict[str, tuple[float, float, int]], b: dict[str, tuple[floa
 
 def close_table(standing: Any, game: Game) -> None:
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.game_finish(game=game, actor=standing.organiser)
+        game_finish(game=game, actor=standing.organiser)
 
 
 def test_a_tie_shares_a_rank_and_moves_both_alike(standing):
@@ -90,7 +92,7 @@ def test_a_rejoined_pool_player_ranks_by_the_last_elimination(standing):
     play(standing, game, results(ids, Asha="winner", Bilal=80, Chitra=30, Dev=40))
     play(standing, game, results(ids, Asha="winner", Bilal=30, Chitra=20, Dev=10))  # Bilal out
     bilal = game.seats.get(player_id=ids["Bilal"]).player
-    services.pool_rejoin(game=game, actor=standing.organiser, player=bilal)
+    pool_rejoin(game=game, actor=standing.organiser, player=bilal)
     play(standing, game, results(ids, Asha="winner", Bilal=20, Chitra=20, Dev=70))  # Dev out
     play(standing, game, results(ids, Asha="winner", Bilal=80, Chitra=80))  # both out: Asha won
     rated = RatedGame.objects.get(game=game)
@@ -107,7 +109,7 @@ def test_families_are_rated_apart_and_abandoned_games_not_at_all(standing):
     close_table(standing, game)
     pool, _ = new_game(standing, "pool-101", ["Asha", "Bilal"], entry_fee_minor=100)
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.game_finish(game=pool, actor=standing.organiser, end="abandoned")
+        game_finish(game=pool, actor=standing.organiser, end="abandoned")
     assert list(RatedGame.objects.values_list("family", flat=True)) == ["rummikub"]
     assert set(stored("rummikub")) == {str(ids["Asha"]), str(ids["Bilal"])}
     assert stored("indian") == {}
@@ -193,7 +195,7 @@ def test_a_lost_announcement_is_caught_up(standing):
     game, ids = new_game(standing, "points", ["Asha", "Bilal"])
     play(standing, game, results(ids, Asha="winner", Bilal=10))
     with TestCase.captureOnCommitCallbacks(execute=False):  # the task never runs
-        services.game_finish(game=game, actor=standing.organiser)
+        game_finish(game=game, actor=standing.organiser)
     assert not RatedGame.objects.exists()
     assert ratings.ratings_catch_up() == [game.pk]
     assert RatedGame.objects.filter(game=game).exists() and ratings.ratings_catch_up() == []

@@ -6,7 +6,8 @@ from __future__ import annotations
 from django.db.models import Sum
 from django.test import Client
 
-from scoring import figures, services
+from scoring import figures
+from scoring.games import game_create, game_finish, table_create
 from scoring.models import Posting, RulePreset
 from tests.scoring.helpers import by_name, new_game, play, state
 
@@ -110,7 +111,7 @@ def test_international_doubling_and_settlement_summing_to_zero(standing):
     assert sum(settlement.values()) == 0
     n, total = 3, sum(totals.values())
     assert settlement[str(ids["Asha"])] == 10 * (n * 191 - total)
-    services.game_finish(game=game, actor=standing.organiser)
+    game_finish(game=game, actor=standing.organiser)
     money = dict(
         Posting.objects.filter(game=game, quantity="money", entry__kind="settlement").values_list(
             "player_id", "amount"
@@ -156,9 +157,9 @@ def test_a_night_of_two_formats_keeps_their_points_apart(standing, django_assert
             )
         },
     )  # fmt: skip
-    table = services.table_create(session=night.session, actor=standing.organiser)
+    table = table_create(session=night.session, actor=standing.organiser)
     preset = RulePreset.objects.get(club=None, key="sabra")
-    sabra = services.game_create(
+    sabra = game_create(
         table=table, actor=standing.organiser, preset=preset,
         players=[night.players[name] for name in FOUR],
     )  # fmt: skip

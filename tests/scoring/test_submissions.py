@@ -190,11 +190,11 @@ def test_rejects_a_missing_player_naming_them(night):
 
 
 def test_rejects_a_drop_where_the_preset_forbids_it(standing):
-    from scoring import services
+    from scoring.club_settings import preset_create
     from scoring.models import RulePreset
 
     base = RulePreset.objects.get(club=None, key="points")
-    services.preset_create(
+    preset_create(
         club=standing.club,
         actor=standing.owner,
         key="no-drops",

@@ -13,7 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from config.errors import Conflict, NotFoundError
-from scoring import figures, services
+from scoring import figures
+from scoring.deals import deal_create
+from scoring.games import seat_remove, table_create
 from scoring.models import (
     AccountKind,
     Deal,
@@ -24,6 +26,9 @@ from scoring.models import (
     Submission,
     Table,
 )
+from scoring.nights import session_close, session_create, session_reopen, transfer_mark_paid
+from scoring.services import game_delete
+from scoring.undo import deal_delete, deal_void, session_delete, table_delete
 from tests.scoring.helpers import correct, ledger_balanced, new_game, play, results
 from tests.scoring.test_standings import assert_kept_equals_recomputed
 
@@ -43,7 +48,7 @@ def test_voiding_a_counted_deal_reverses_it_everywhere(standing):
     first = play(standing, game, results(ids, Asha="winner", Bilal=20, Chitra=30, Dev=40))
     second = play(standing, game, results(ids, Bilal="winner", Asha=10, Chitra=5, Dev=15))
     only_second = money(game)
-    services.deal_void(deal=first.deal, actor=standing.organiser)
+    deal_void(deal=first.deal, actor=standing.organiser)
     only_second_after = money(game)
     assert only_second_after != only_second
     void_deal = Deal.objects.get(pk=first.deal_id)
@@ -62,7 +67,7 @@ def test_voiding_a_counted_deal_reverses_it_everywhere(standing):
     assert_kept_equals_recomputed(game)
     assert Submission.objects.get(pk=second.pk).status == Submission.Status.ACCEPTED
     with pytest.raises(Conflict):
-        services.deal_void(deal=void_deal, actor=standing.organiser)
+        deal_void(deal=void_deal, actor=standing.organiser)
 
 
 def test_a_deal_a_later_one_builds_on_cannot_be_voided(standing):
@@ -71,10 +76,10 @@ def test_a_deal_a_later_one_builds_on_cannot_be_voided(standing):
     second = play(standing, game, results(ids, Bilal="winner", Asha=10, Chitra=5, Dev=15))
     entries = LedgerEntry.objects.count()
     with pytest.raises(Conflict) as refused:
-        services.deal_void(deal=first.deal, actor=standing.organiser)
+        deal_void(deal=first.deal, actor=standing.organiser)
     assert refused.value.code == "not_latest_deal"
     assert LedgerEntry.objects.count() == entries  # nothing changed
-    services.deal_void(deal=second.deal, actor=standing.organiser)  # the latest can go
+    deal_void(deal=second.deal, actor=standing.organiser)  # the latest can go
     assert ledger_balanced(game)
     assert_kept_equals_recomputed(game)
 
@@ -84,13 +89,13 @@ def test_a_closed_night_reopens_for_a_late_void_and_closes_again(standing):
     counted = play(standing, game, results(ids, Asha="winner", Bilal=20, Chitra=30, Dev=40))
     session = game.table.session
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.session_close(session=session, actor=standing.organiser)
+        session_close(session=session, actor=standing.organiser)
     with pytest.raises(Conflict):
-        services.deal_void(deal=counted.deal, actor=standing.organiser)
-    services.session_reopen(session=session, actor=standing.organiser)
+        deal_void(deal=counted.deal, actor=standing.organiser)
+    session_reopen(session=session, actor=standing.organiser)
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.deal_void(deal=counted.deal, actor=standing.organiser)
-        services.session_close(session=session, actor=standing.organiser)
+        deal_void(deal=counted.deal, actor=standing.organiser)
+        session_close(session=session, actor=standing.organiser)
     assert Session.objects.get(pk=session.pk).status == Session.Status.CLOSED
     assert money(game) == {} and ledger_balanced(game)
     assert_kept_equals_recomputed(game)
@@ -98,35 +103,35 @@ def test_a_closed_night_reopens_for_a_late_void_and_closes_again(standing):
 
 def test_a_deal_opened_by_mistake_is_deleted_one_with_history_is_not(standing):
     game, ids = new_game(standing, "points", FOUR)
-    mistake = services.deal_create(game=game, actor=standing.scorer)
-    services.deal_delete(deal=mistake, actor=standing.organiser)
+    mistake = deal_create(game=game, actor=standing.scorer)
+    deal_delete(deal=mistake, actor=standing.organiser)
     assert not Deal.objects.filter(pk=mistake.pk).exists()
     refused = play(standing, game, results(ids, Asha="winner"), expect="rejected")
     with pytest.raises(Conflict) as kept:
-        services.deal_delete(deal=refused.deal, actor=standing.organiser)
+        deal_delete(deal=refused.deal, actor=standing.organiser)
     assert kept.value.code == "deal_has_history" and Deal.objects.filter(pk=refused.deal_id)
 
 
 def test_empty_games_tables_and_nights_are_deleted_played_ones_are_not(standing):
     game, ids = new_game(standing, "points", FOUR)
     session = game.table.session
-    spare = services.table_create(session=session, actor=standing.organiser, name="Spare")
-    services.table_delete(table=spare, actor=standing.organiser)
+    spare = table_create(session=session, actor=standing.organiser, name="Spare")
+    table_delete(table=spare, actor=standing.organiser)
     assert not Table.objects.filter(pk=spare.pk).exists()
     play(standing, game, results(ids, Asha="winner", Bilal=20, Chitra=30, Dev=40))
     for attempt in (
-        lambda: services.game_delete(game=game, actor=standing.organiser),
-        lambda: services.table_delete(table=game.table, actor=standing.organiser),
-        lambda: services.session_delete(session=session, actor=standing.organiser),
+        lambda: game_delete(game=game, actor=standing.organiser),
+        lambda: table_delete(table=game.table, actor=standing.organiser),
+        lambda: session_delete(session=session, actor=standing.organiser),
     ):
         with pytest.raises(Conflict) as refused:
             attempt()
         assert refused.value.code == "not_empty"
     other, _ = new_game(standing, "points", FOUR)
-    services.game_delete(game=other, actor=standing.organiser)
+    game_delete(game=other, actor=standing.organiser)
     assert not Game.objects.filter(pk=other.pk).exists()
-    empty = services.session_create(club=standing.club, actor=standing.organiser, name="Oops")
-    services.session_delete(session=empty, actor=standing.organiser)
+    empty = session_create(club=standing.club, actor=standing.organiser, name="Oops")
+    session_delete(session=empty, actor=standing.organiser)
     assert not Session.objects.filter(pk=empty.pk).exists()
 
 
@@ -135,7 +140,7 @@ def test_a_player_leaves_a_points_table_between_deals(standing):
     first = play(standing, game, results(ids, Asha="winner", Bilal=20, Chitra=30, Dev=40,
                                          Esther=10))  # fmt: skip
     dev = game.seats.get(player_id=ids["Dev"]).player
-    services.seat_remove(game=game, actor=standing.organiser, player=dev)
+    seat_remove(game=game, actor=standing.organiser, player=dev)
     assert game.seats.get(player_id=ids["Dev"]).left_after_deal == 1
     play(standing, game, results(ids, Bilal="winner", Asha=10, Chitra=5, Esther=7))
     with_dev = play(standing, game, results(ids, Bilal="winner", Asha=10, Chitra=5, Dev=3,
@@ -148,7 +153,7 @@ def test_a_player_leaves_a_points_table_between_deals(standing):
     assert money(game)[ids["Dev"]] == -400
     assert ledger_balanced(game)
     with pytest.raises(Conflict) as again:
-        services.seat_remove(game=game, actor=standing.organiser, player=dev)
+        seat_remove(game=game, actor=standing.organiser, player=dev)
     assert again.value.code == "not_seated"
 
 
@@ -157,7 +162,7 @@ def test_settle_up_transfers_are_marked_paid_for_their_amount(standing):
     first = play(standing, game, results(ids, Asha="winner", Bilal=20, Chitra=30, Dev=40))
     session = game.table.session
     transfer = figures.session_settlement(session=session)[0]
-    services.transfer_mark_paid(session=session, actor=standing.organiser,
+    transfer_mark_paid(session=session, actor=standing.organiser,
                                 payer=transfer.payer_key, payee=transfer.payee_key)  # fmt: skip
     marked = figures.session_settlement(session=session)[0]
     assert marked.paid is not None and marked.paid.marked_by == standing.organiser
@@ -167,7 +172,7 @@ def test_settle_up_transfers_are_marked_paid_for_their_amount(standing):
     correct(standing, first.deal, results(ids, Asha="winner", Bilal=25, Chitra=30, Dev=40))
     assert all(t.paid is None for t in figures.session_settlement(session=session))
     with pytest.raises(NotFoundError) as unknown:
-        services.transfer_mark_paid(session=session, actor=standing.organiser,
+        transfer_mark_paid(session=session, actor=standing.organiser,
                                     payer="player:0", payee="club")  # fmt: skip
     assert unknown.value.code == "no_transfer"
 
@@ -186,7 +191,7 @@ def test_any_deals_and_voids_keep_the_ledger_and_standings_whole(standing, deals
             ids, **{names[winner]: "winner"}, **dict(zip(losers, points, strict=True))
         ))  # fmt: skip
         if void:
-            services.deal_void(deal=counted.deal, actor=standing.organiser)
+            deal_void(deal=counted.deal, actor=standing.organiser)
     assert ledger_balanced(game)
     assert_kept_equals_recomputed(game)
     kept_money = money(game)

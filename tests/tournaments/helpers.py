@@ -8,7 +8,7 @@ from typing import Any
 from django.test import TestCase
 
 from clubs.models import Player
-from scoring import services as scoring_services
+from scoring.games import game_finish
 from scoring.models import Game, RulePreset
 from tests.conftest import Standing
 from tests.scoring.helpers import enter_deal
@@ -56,7 +56,7 @@ def play_table(standing: Standing, game: Game, points: dict[int, int]) -> None:
     ]
     enter_deal(game, standing.scorer, {"results": lines})
     with TestCase.captureOnCommitCallbacks(execute=True):
-        scoring_services.game_finish(game=game, actor=standing.organiser)
+        game_finish(game=game, actor=standing.organiser)
 
 
 def play_round(

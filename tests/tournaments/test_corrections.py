@@ -12,8 +12,8 @@ from django.test import TestCase
 
 from clubs.models import AuditEntry
 from config.errors import Conflict
-from scoring import services as scoring_services
 from scoring.formats import GameEnd
+from scoring.games import game_finish
 from scoring.models import AccountKind, Game, LedgerEntry, Posting, Submission
 from tests.scoring.helpers import correct, enter_deal, ledger_balanced
 from tests.tournaments.helpers import enter, new_tournament, play_table, roster
@@ -185,7 +185,7 @@ def test_a_table_whose_end_was_never_announced_is_settled_by_the_sweep(standing,
         players = _order(table.game)
         lines = _lines(table.game, {p: 10 * n for n, p in enumerate(players[1:], 1)})
         enter_deal(table.game, standing.scorer, lines)
-        scoring_services.game_finish(game=table.game, actor=standing.organiser)  # not announced
+        game_finish(game=table.game, actor=standing.organiser)  # not announced
     assert not twelve.round_set.filter(number=2).exists()
     assert len(tables_catch_up()) == 2
     assert twelve.round_set.get(number=2).status == Round.Status.DRAFT

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from config.errors import Conflict, InvalidInput
 from rules.seating import table_sizes
-from scoring import services as scoring_services
+from scoring.games import game_finish
 from scoring.models import AccountKind, Posting
 from tests.scoring.helpers import ledger_balanced
 from tests.tournaments.helpers import enter, new_tournament, play_round, play_table, roster
@@ -210,7 +210,7 @@ def test_a_tiebreaker_that_ties_again_is_followed_by_another(standing):
     tiebreak = table.tiebreaker
     assert set(tiebreak.seats.values_list("player_id", flat=True)) == {seats[1], seats[2]}
     with TestCase.captureOnCommitCallbacks(execute=True):  # closed unplayed: level again
-        scoring_services.game_finish(game=tiebreak, actor=standing.organiser)
+        game_finish(game=tiebreak, actor=standing.organiser)
     table.refresh_from_db()
     assert table.tiebreaker_id != tiebreak.pk and table.outcome["tied"]
     assert not tournament.round_set.filter(number=2).exists()

@@ -16,7 +16,7 @@ from django.test import TestCase
 from clubs import selectors as club_selectors
 from clubs.models import AuditEntry, Player
 from config.errors import Conflict, InvalidInput
-from scoring import figures, ratings, services
+from scoring import figures, ratings
 from scoring.models import (
     Posting,
     RatedGame,
@@ -25,6 +25,7 @@ from scoring.models import (
     StandingRow,
     TransferPaid,
 )
+from scoring.nights import transfer_mark_paid
 from tests.factories import UserFactory
 from tests.scoring.helpers import ledger_balanced, new_game, play, results
 from tests.scoring.test_ratings import assert_close, close_table, stored
@@ -65,7 +66,7 @@ def two_histories(standing) -> dict[str, Any]:
         for t in figures.session_settlement(session=session)
         if f"player:{dup_ids['Asha K.']}" in (t.payer_key, t.payee_key)
     )
-    services.transfer_mark_paid(
+    transfer_mark_paid(
         session=session, actor=standing.organiser, payer=transfer.payer_key,
         payee=transfer.payee_key,
     )  # fmt: skip

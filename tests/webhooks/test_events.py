@@ -8,7 +8,8 @@ import random
 import pytest
 from django.test import TestCase
 
-from scoring import services
+from scoring.nights import session_close
+from scoring.undo import deal_void
 from tests.scoring.helpers import correct, enter_deal, new_game, play, results
 from tests.scoring.test_ratings import close_table
 from tests.tournaments.helpers import enter, new_tournament, roster
@@ -41,11 +42,11 @@ def test_a_night_scored_corrected_voided_and_closed(standing, receiver):
     assert rejected is not None and rejected.status == "rejected"
     with TestCase.captureOnCommitCallbacks(execute=True):
         # A deal never counted goes quietly; a counted one is a correction.
-        services.deal_void(deal=rejected.deal, actor=standing.organiser)
-        services.deal_void(deal=first.deal, actor=standing.organiser)
+        deal_void(deal=rejected.deal, actor=standing.organiser)
+        deal_void(deal=first.deal, actor=standing.organiser)
     close_table(standing, game)
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.session_close(session=game.table.session, actor=standing.organiser)
+        session_close(session=game.table.session, actor=standing.organiser)
     wait_for(lambda: "session.closed" in names(receiver))
     assert names(receiver) == [
         "deal.scored", "standings.changed", "deal.corrected", "standings.changed",

@@ -14,7 +14,7 @@ from clubs.models import Player
 from config.errors import Conflict, NotFoundError
 from rules.errors import RuleViolation
 from rules.seating import plan_seating
-from scoring import services as scoring_services
+from scoring.games import game_create, table_create
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.services.common import audit, event, lock, round_locked
 
@@ -189,8 +189,8 @@ def round_release(*, tournament: Tournament, actor: AbstractBaseUser, number: in
     assert tournament.session is not None
     for index, table in enumerate(draft.draw["tables"], start=1):
         name = "Final" if draft.stage == Round.Stage.FINAL else f"R{number} T{index}"
-        at = scoring_services.table_create(session=tournament.session, actor=actor, name=name)
-        game = scoring_services.game_create(
+        at = table_create(session=tournament.session, actor=actor, name=name)
+        game = game_create(
             table=at, actor=actor, preset=preset,
             players=[roster[players[entry_id]] for entry_id in table],
         )  # fmt: skip

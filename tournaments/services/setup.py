@@ -17,8 +17,8 @@ from rules import prizes
 from rules.errors import RuleViolation
 from rules.ratings import initial_skill
 from rules.seating import TABLE_LIMITS
-from scoring import services as scoring_services
 from scoring.models import Rating, RulePreset
+from scoring.nights import session_create
 from tournaments.models import Entry, Round, Tournament
 from tournaments.purse import purse_open, purse_refund_all
 from tournaments.services.common import E, audit, family_of, lock
@@ -77,7 +77,7 @@ def tournament_create(
         prizes.payout_percentages(payout, 1)
     except RuleViolation as exc:
         raise _refuse(exc, "payout") from None
-    session = scoring_services.session_create(club=club, actor=actor, name=name)
+    session = session_create(club=club, actor=actor, name=name)
     purse = purse_open(session=session, actor=actor, preset=preset)
     tournament = Tournament.objects.create(
         club=club, name=name, kind=kind, status=Tournament.Status.REGISTRATION, preset=preset,

@@ -12,8 +12,8 @@ from django.db import transaction
 from clubs.models import Player
 from rules import knockout
 from scoring import selectors as scoring_selectors
-from scoring import services as scoring_services
 from scoring.formats import GameEnd, handler_for
+from scoring.games import game_create
 from scoring.lifecycle import game_end, game_finishing_order
 from scoring.models import Game, RulePreset
 from tournaments.models import Round, RoundTable, Tournament
@@ -136,7 +136,7 @@ def _tiebreaker_for(
             game_stop(other, None)
     if chosen is None:
         roster = {p.pk: p for p in Player.objects.filter(pk__in=wanted)}
-        chosen = scoring_services.game_create(
+        chosen = game_create(
             table=game.table, actor=tournament.created_by,  # type: ignore[arg-type]
             preset=_tiebreak_preset(tournament), players=[roster[players[e]] for e in tied],
         )  # fmt: skip

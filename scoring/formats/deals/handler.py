@@ -41,7 +41,7 @@ from scoring.formats.reads import (
     seated_balances,
     seated_players,
 )
-from scoring.ledger import Line, ledger_entry_create
+from scoring.ledger import Line
 from scoring.models import AccountKind, Deal, Game, LedgerEntry, Quantity
 from scoring.presets import (
     FormatRules,
@@ -68,7 +68,9 @@ class DealsFormat(IndianDeal, FormatBase):
     panel_template: ClassVar[str] = "scoring/formats/deals/panel.html"
     preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "deals"})
 
-    def panel(self, *, club: Club, game: Game, state: GameState, open_game: bool) -> dict[str, Any]:
+    def panel(
+        self, *, club: Club, game: Game, rules: GameRules, state: GameState, open_game: bool
+    ) -> dict[str, Any]:
         assert isinstance(state, DealsState)
         return pages.panel(club, game, state, open_game)
 
@@ -83,7 +85,7 @@ class DealsFormat(IndianDeal, FormatBase):
             raise invalid_setting("indian", "drops_allowed must agree with the deals section")
         return FormatRules(2, 6, indian=indian, deals=deals)
 
-    def game_opened(self, *, game: Game, rules: GameRules) -> None:
+    def game_opened(self, *, game: Game, rules: GameRules) -> list[EndEntry]:
         assert rules.deals is not None
         seated = list(seated_players(game))
         start = deals_rules.starting_chips(seated, rules.deals)
@@ -92,9 +94,7 @@ class DealsFormat(IndianDeal, FormatBase):
         if game.entry_fee_minor:
             for pid in seated:
                 lines += entry_fee_lines(pid, game.entry_fee_minor)
-        ledger_entry_create(
-            game=game, kind=LedgerEntry.Kind.OPENING, lines=lines, memo="opening chips"
-        )
+        return [EndEntry(LedgerEntry.Kind.OPENING, lines, "opening chips")]
 
     def deal_check_can_start(self, *, game: Game, rules: GameRules, is_tiebreaker: bool) -> None:
         assert rules.deals is not None

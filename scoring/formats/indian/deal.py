@@ -25,7 +25,7 @@ from scoring.formats.indian import pages
 from scoring.formats.indian.forms import OUTCOME_WORDS, DealEntryForm
 from scoring.formats.indian.payload import payload_fields
 from scoring.models import Game, Submission
-from scoring.presets import GameRules, game_rules, preset_replace, preset_section
+from scoring.presets import GameRules, preset_replace, preset_section
 
 #: Outcomes the standings count as a drop, and as a full count.
 DROPS = {"first_drop", "middle_drop"}
@@ -81,9 +81,15 @@ class IndianDeal:
         return pages.entry_context(rules, self.outcomes(rules=rules))
 
     def result_view(
-        self, *, club: Club, game: Game, submission: Submission, names: dict[int, str]
+        self,
+        *,
+        club: Club,
+        game: Game,
+        rules: GameRules,
+        submission: Submission,
+        names: dict[int, str],
     ) -> dict[str, Any]:
-        return pages.result_view(club, submission, names, game_rules(game.preset).indian)
+        return pages.result_view(club, submission, names, rules.indian)
 
     def outcomes(self, *, rules: GameRules) -> tuple[OutcomeOption, ...]:
         assert rules.indian is not None

@@ -41,12 +41,11 @@ from scoring.formats.reads import (
     seated_balances,
     seated_players,
 )
-from scoring.ledger import Line, ledger_entry_create
+from scoring.ledger import Line
 from scoring.models import AccountKind, Deal, Game, LedgerEntry, Posting, Quantity
 from scoring.presets import (
     FormatRules,
     GameRules,
-    game_rules,
     preset_section_rules,
 )
 
@@ -101,9 +100,11 @@ class PoolFormat(IndianDeal, FormatBase):
     panel_template: ClassVar[str] = "scoring/formats/pool/panel.html"
     preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "pool"})
 
-    def panel(self, *, club: Club, game: Game, state: GameState, open_game: bool) -> dict[str, Any]:
+    def panel(
+        self, *, club: Club, game: Game, rules: GameRules, state: GameState, open_game: bool
+    ) -> dict[str, Any]:
         assert isinstance(state, PoolState)
-        offers = self.split_offers(game=game, rules=game_rules(game.preset)) if open_game else {}
+        offers = self.split_offers(game=game, rules=rules) if open_game else {}
         return pages.panel(club, game, state, open_game, offers)
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
@@ -119,15 +120,13 @@ class PoolFormat(IndianDeal, FormatBase):
         )
         return FormatRules(2, 6, indian=indian_rules(base, params), pool=pool)
 
-    def game_opened(self, *, game: Game, rules: GameRules) -> None:
+    def game_opened(self, *, game: Game, rules: GameRules) -> list[EndEntry]:
         if not game.entry_fee_minor:
-            return
+            return []
         lines: list[Line] = []
         for player_id in seated_players(game):
             lines += entry_fee_lines(player_id, game.entry_fee_minor)
-        ledger_entry_create(
-            game=game, kind=LedgerEntry.Kind.ENTRY_FEE, lines=lines, memo="entry fees"
-        )
+        return [EndEntry(LedgerEntry.Kind.ENTRY_FEE, lines, "entry fees")]
 
     def deal_check_can_start(self, *, game: Game, rules: GameRules, is_tiebreaker: bool) -> None:
         super().deal_check_can_start(game=game, rules=rules, is_tiebreaker=is_tiebreaker)

@@ -57,7 +57,6 @@ from scoring.presets import (
     FormatRules,
     GameRules,
     MatchRules,
-    game_rules,
     invalid_setting,
     preset_replace,
     preset_section,
@@ -166,14 +165,22 @@ class RummikubFormat(FormatBase):
         assert rules.rummikub is not None
         return pages.entry_context(rules.rummikub, _international(rules))
 
-    def panel(self, *, club: Club, game: Game, state: GameState, open_game: bool) -> dict[str, Any]:
+    def panel(
+        self, *, club: Club, game: Game, rules: GameRules, state: GameState, open_game: bool
+    ) -> dict[str, Any]:
         assert isinstance(state, RummikubState)
         return pages.panel(club, game, state)
 
     def result_view(
-        self, *, club: Club, game: Game, submission: Submission, names: dict[int, str]
+        self,
+        *,
+        club: Club,
+        game: Game,
+        rules: GameRules,
+        submission: Submission,
+        names: dict[int, str],
     ) -> dict[str, Any]:
-        international = _international(game_rules(game.preset))
+        international = _international(rules)
         return pages.result_view(club, game, submission, names, international)
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:

@@ -1,0 +1,78 @@
+"""A club's scoring settings: its rule presets (a new version for each change, old games keep
+theirs) and the order of its standings metrics. Keyword-only, atomic, audited."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+
+from clubs.audit import audit_record
+from clubs.models import Club
+from config.errors import Conflict
+from scoring.models import RulePreset
+from scoring.preset_rules import preset_check_params
+from scoring.standings import check_metric_ids
+
+
+@transaction.atomic
+def preset_create(
+    *,
+    club: Club,
+    actor: AbstractBaseUser,
+    key: str,
+    name: str,
+    format: str,
+    variant: str,
+    params: dict[str, Any],
+) -> RulePreset:
+    """A club's preset, or a new version of it when the key exists: old games keep theirs."""
+    params = preset_check_params(format=format, variant=variant, params=params)
+    latest = (
+        RulePreset.objects.select_for_update()
+        .filter(club=club, key=key)
+        .order_by("-version")
+        .first()
+    )
+    if latest is not None and latest.format != format:
+        raise Conflict(
+            f"key: preset {key!r} is a {latest.format} preset; a new version cannot be {format}"
+        )
+    preset = RulePreset.objects.create(
+        club=club,
+        key=key,
+        version=(latest.version + 1) if latest else 1,
+        name=name,
+        format=format,
+        variant=variant,
+        params=params,
+        created_by=actor,
+    )
+    audit_record(
+        actor=actor,
+        club=club,
+        action="preset.create",
+        obj=preset,
+        after={"key": key, "version": preset.version, "params": params},
+    )
+    return preset
+
+
+@transaction.atomic
+def standings_order_set(*, club: Club, actor: AbstractBaseUser, order: list[str]) -> Club:
+    """The club's order of standings metrics (ids of ``scoring.standings.METRICS``)."""
+    check_metric_ids(order)
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    before = {"standings_metrics": club.standings_metrics}
+    club.standings_metrics = order
+    club.save(update_fields=["standings_metrics"])
+    audit_record(
+        actor=actor,
+        club=club,
+        action="club.standings_order",
+        obj=club,
+        before=before,
+        after={"standings_metrics": order},
+    )
+    return club

@@ -1,0 +1,159 @@
+"""Deals and their results as entered: a game's next deal (locked on the game's row) and each
+version of its result (locked on the deal's row), stored and sent to be validated after the
+commit (``scoring.submissions``). Keyword-only, atomic, audited."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max
+
+from clubs.audit import audit_record
+from clubs.models import Club, Player
+from config.errors import Conflict, InvalidInput, NotFoundError
+from scoring.formats import handler_for
+from scoring.lifecycle import correction_check
+from scoring.models import Deal, Game, Session, Submission
+from scoring.nights import require_open_session
+from scoring.preset_rules import game_rules
+from scoring.submissions import submission_validation_send
+
+
+def _deal_create(
+    *,
+    game: Game,
+    actor: AbstractBaseUser,
+    wild: str = "",
+    dealer: Player | None = None,
+    number: int | None = None,
+    is_tiebreaker: bool = False,
+    club: Club | None = None,
+) -> Deal:
+    """The game's next deal (or deal ``number``). With ``club``, the game must be one of its."""
+    games = Game.objects.select_for_update(of=("self",)).select_related(
+        "preset", "table__session__club"
+    )
+    if club is not None:
+        games = games.filter(table__session__club=club)
+    locked = games.filter(pk=game.pk).first()
+    if locked is None:
+        raise NotFoundError(f"no game #{game.pk} in {club.name if club else 'this club'}")
+    game = locked
+    require_open_session(game.table.session)
+    if game.status != Game.Status.OPEN:
+        raise Conflict("this game has finished; no more deals", code="game_finished")
+    # Its own statement, after the lock: a subquery of the locking SELECT would read the snapshot
+    # taken before waiting for the lock, and miss a deal committed meanwhile.
+    last = game.deals.aggregate(m=Max("number"))["m"] or 0
+    if number is None:
+        number = last + 1
+    elif game.deals.filter(number=number).exists():
+        raise Conflict(f"number: deal {number} of this game exists", code="deal_exists")
+    if dealer is not None and not game.seats.filter(player=dealer).exists():
+        raise InvalidInput(f"dealer: {dealer.name!r} has no seat in this game")
+    if wild:
+        wild = game_rules(game.preset).normalise_wild(wild)
+    handler_for(game).deal_check_can_start(
+        game=game, rules=game_rules(game.preset), is_tiebreaker=is_tiebreaker
+    )
+    deal = Deal.objects.create(
+        game=game, number=number, wild=wild, dealer=dealer, is_tiebreaker=is_tiebreaker
+    )
+    audit_record(
+        actor=actor,
+        club=game.table.session.club,
+        action="deal.create",
+        obj=deal,
+        after={"game": game.pk, "number": number, "wild": wild, "tiebreaker": is_tiebreaker},
+    )
+    return deal
+
+
+# Its own transaction; deal_create_with_result calls _deal_create inside its own (no savepoint).
+deal_create = transaction.atomic(_deal_create)
+
+
+@transaction.atomic
+def submission_create(
+    *,
+    deal: Deal,
+    actor: AbstractBaseUser,
+    source: str,
+    payload: dict[str, Any],
+) -> Submission:
+    """Store a deal's result as entered (a new version) and have it validated after commit."""
+    deal = (
+        Deal.objects.select_for_update(of=("self",))
+        .select_related("game__table__session__club")
+        .get(pk=deal.pk)
+    )
+    session = deal.game.table.session
+    require_open_session(session)
+    decided = deal.submissions.filter(
+        status__in=[Submission.Status.ACCEPTED, Submission.Status.AWAITING_CONFIRMATION]
+    ).exists()
+    if decided:  # a correction: the format says whether this deal can still change
+        handler_for(deal.game).correction_check(deal=deal, rules=game_rules(deal.game.preset))
+        correction_check(game=deal.game)
+    version = (deal.submissions.aggregate(m=Max("version"))["m"] or 0) + 1
+    return _submission_store(
+        deal=deal, session=session, version=version, actor=actor, source=source, payload=payload
+    )
+
+
+def _submission_store(
+    *,
+    deal: Deal,
+    session: Session,
+    version: int,
+    actor: AbstractBaseUser,
+    source: str,
+    payload: dict[str, Any],
+) -> Submission:
+    submission = Submission.objects.create(
+        deal=deal, version=version, source=source, payload=payload, submitted_by=actor
+    )
+    audit_record(
+        actor=actor,
+        club=session.club,
+        action="submission.create",
+        obj=submission,
+        after={"deal": deal.pk, "version": version, "source": source},
+    )
+    submission_validation_send(submission_id=submission.pk)
+    return submission
+
+
+@transaction.atomic
+def deal_create_with_result(
+    *,
+    game: Game,
+    actor: AbstractBaseUser,
+    wild: str,
+    dealer: Player | None,
+    number: int | None,
+    is_tiebreaker: bool,
+    source: str,
+    payload: dict[str, Any] | None,
+    club: Club | None = None,
+) -> tuple[Deal, Submission | None]:
+    """Start a deal and, when the result is already known, store its first submission."""
+    deal = _deal_create(
+        game=game,
+        actor=actor,
+        wild=wild,
+        dealer=dealer,
+        number=number,
+        is_tiebreaker=is_tiebreaker,
+        club=club,
+    )
+    if payload is None:
+        return deal, None
+    # The deal is new and not yet visible to anyone else: it needs no lock and has no versions.
+    submission = _submission_store(
+        deal=deal, session=deal.game.table.session, version=1, actor=actor, source=source,
+        payload=payload,
+    )  # fmt: skip
+    return deal, submission

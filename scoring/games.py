@@ -1,0 +1,202 @@
+"""Tables, games and their seats: setting them up, a player joining or leaving a points table,
+and the organiser ending a game by hand. Keyword-only, atomic, audited; a game is locked with
+``select_for_update`` before it is read for a decision."""
+
+from __future__ import annotations
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max
+
+from clubs.audit import audit_record, snapshot
+from clubs.models import Club, Player
+from config.errors import Conflict, InvalidInput
+from scoring.formats import GameEnd, handler_for
+from scoring.formats.base import require_open_game
+from scoring.lifecycle import game_end
+from scoring.models import Deal, Game, PlayerResult, RulePreset, Seat, Session, Table
+from scoring.nights import require_open_session
+from scoring.posting import ledger_entry_create
+from scoring.preset_rules import game_rules
+
+GAME_FIELDS = ["format", "preset", "point_value_minor", "entry_fee_minor", "status"]
+
+
+@transaction.atomic
+def table_create(*, session: Session, actor: AbstractBaseUser, name: str | None = None) -> Table:
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    require_open_session(session)
+    if not name:
+        name = f"Table {session.tables.count() + 1}"
+    name = " ".join(name.split())
+    if session.tables.filter(name=name).exists():
+        raise Conflict(f"name: this session already has a table named {name!r}")
+    table = Table.objects.create(session=session, name=name)
+    audit_record(
+        actor=actor, club=session.club, action="table.create", obj=table, after={"name": name}
+    )
+    return table
+
+
+def _check_players(club: Club, players: list[Player]) -> None:
+    seen: set[int] = set()
+    for player in players:
+        if player.club_id != club.pk:
+            raise InvalidInput(f"players: {player.name!r} is not on this club's roster")
+        if player.pk in seen:
+            raise InvalidInput(f"players: {player.name!r} is listed twice")
+        if not player.active:
+            raise Conflict(
+                f"players: {player.name!r} is retired; restore them to seat them",
+                code="player_retired",
+            )
+        seen.add(player.pk)
+
+
+@transaction.atomic
+def game_create(
+    *,
+    table: Table,
+    actor: AbstractBaseUser,
+    preset: RulePreset,
+    players: list[Player],
+    point_value_minor: int | None = None,
+    entry_fee_minor: int | None = None,
+) -> Game:
+    session = Session.objects.select_for_update().get(pk=table.session_id)
+    require_open_session(session)
+    club = session.club
+    if preset.club_id not in (None, club.pk):
+        raise InvalidInput("preset: not a preset of this club")
+    rules = game_rules(preset)
+    _check_players(club, players)
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise InvalidInput(
+            f"players: a {preset.name} game seats {rules.min_players} to {rules.max_players} "
+            f"players, not {len(players)}",
+            details={"given": len(players)},
+        )
+    game = Game.objects.create(
+        table=table,
+        format=preset.format,
+        preset=preset,
+        point_value_minor=rules.point_value_minor
+        if point_value_minor is None
+        else point_value_minor,
+        entry_fee_minor=rules.entry_fee_minor if entry_fee_minor is None else entry_fee_minor,
+    )
+    Seat.objects.bulk_create(
+        Seat(game=game, player=player, position=index + 1) for index, player in enumerate(players)
+    )
+    audit_record(
+        actor=actor,
+        club=club,
+        action="game.create",
+        obj=game,
+        after={**snapshot(game, GAME_FIELDS), "players": [p.pk for p in players]},
+    )
+    for entry in handler_for(game).game_opened(game=game, rules=rules):
+        ledger_entry_create(game=game, kind=entry.kind, lines=entry.lines, memo=entry.memo)
+    return game
+
+
+@transaction.atomic
+def seat_add(*, game: Game, actor: AbstractBaseUser, player: Player) -> Seat:
+    """A player joins a points rummy game between deals."""
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("table__session__club")
+        .get(pk=game.pk)
+    )
+    require_open_session(game.table.session)
+    if not handler_for(game).seats_open:
+        raise Conflict(
+            f"players join a {game.get_format_display()} game only at the start",
+            code="seating_closed",
+        )
+    if game.status != Game.Status.OPEN:
+        raise Conflict("this game has finished", code="game_finished")
+    _check_players(game.table.session.club, [player])
+    if game.seats.filter(player=player).exists():
+        raise Conflict(f"player: {player.name!r} already has a seat in this game")
+    rules = game_rules(game.preset)
+    if game.seats.filter(left_after_deal__isnull=True).count() >= rules.max_players:
+        raise Conflict(f"this game is full ({rules.max_players} seats)", code="game_full")
+    position = (game.seats.aggregate(m=Max("position"))["m"] or 0) + 1
+    seat = Seat.objects.create(game=game, player=player, position=position)
+    audit_record(
+        actor=actor,
+        club=game.table.session.club,
+        action="seat.add",
+        obj=seat,
+        after={"game": game.pk, "player": player.pk, "position": position},
+    )
+    return seat
+
+
+@transaction.atomic
+def seat_remove(*, game: Game, actor: AbstractBaseUser, player: Player) -> Seat:
+    """A player leaves a points table between deals: they play no later deal, and keep what
+    they won or lost (their seat stays in the game's history). A seat that never played is
+    removed outright."""
+    game = game_lock(game)
+    if not handler_for(game).seats_open:
+        raise Conflict(
+            f"players leave a {game.get_format_display()} game only by its rules",
+            code="seating_closed",
+        )
+    require_open_game(game)
+    seat = game.seats.filter(player=player, left_after_deal__isnull=True).first()
+    if seat is None:
+        raise Conflict(f"player: {player.name!r} has no seat at this table", code="not_seated")
+    if game.deals.filter(status__in=[Deal.Status.OPEN, Deal.Status.AWAITING_CONFIRMATION]).exists():
+        raise Conflict(
+            "a deal is still waiting for its result: leave between deals", code="deal_open"
+        )
+    staying = game.seats.filter(left_after_deal__isnull=True).exclude(pk=seat.pk).count()
+    if staying < game_rules(game.preset).min_players:
+        raise Conflict(f"the table would have {staying} player(s) left", code="too_few_players")
+    last = game.deals.exclude(status=Deal.Status.VOID).aggregate(m=Max("number"))["m"]
+    played = PlayerResult.objects.filter(game=game, player=player).exists()
+    audit_record(
+        actor=actor, club=game.table.session.club, action="seat.remove", obj=seat,
+        after={"game": game.pk, "player": player.pk, "left_after_deal": last},
+    )  # fmt: skip
+    if not played:
+        seat.delete()
+        return seat
+    seat.left_after_deal = last or 0
+    seat.save(update_fields=["left_after_deal"])
+    return seat
+
+
+def game_lock(game: Game) -> Game:
+    """The game, locked, in a session still open."""
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("preset", "table__session__club")
+        .get(pk=game.pk)
+    )
+    require_open_session(game.table.session)
+    return game
+
+
+@transaction.atomic
+def game_finish(*, game: Game, actor: AbstractBaseUser, end: str = GameEnd.BY_ORGANISER) -> Game:
+    """The organiser ends a game by hand, one of the ways its format offers now
+    (``GameFormatHandler.endings``): a points table closes, a Rummikub match ends (International
+    settles), a pool or deals game is abandoned with its pot refunded."""
+    game = game_lock(game)
+    if game.status != Game.Status.OPEN:
+        raise Conflict("this game has finished", code="game_finished")
+    offered = handler_for(game).endings(game=game, rules=game_rules(game.preset))
+    chosen = next((ending for ending in offered if ending.end == end), None)
+    if chosen is None:
+        ways = "; ".join(f"{e.end} ({e.label.lower()})" for e in offered) or "none"
+        raise Conflict(
+            f"end: a {game.get_format_display()} game cannot end {str(end)!r} by hand; it can "
+            f"end: {ways}",
+            code="cannot_finish",
+            details={"endings": [e.end for e in offered]},
+        )
+    return game_end(game=game, actor=actor, end=chosen.end)

@@ -1,0 +1,84 @@
+"""What pool rummy's players do besides deals: an eliminated player rejoining, and the
+remaining players agreeing to split the prize (which ends the game). Keyword-only, atomic,
+audited."""
+
+from __future__ import annotations
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+
+from clubs.audit import audit_record
+from clubs.models import Player
+from config.errors import Conflict, InvalidInput
+from rules.errors import RuleViolation
+from scoring.formats import GameEnd, handler_for
+from scoring.games import game_lock
+from scoring.lifecycle import game_end
+from scoring.models import Game, LedgerEntry
+from scoring.posting import ledger_entry_create
+from scoring.preset_rules import game_rules
+
+
+def _rules_error(exc: RuleViolation) -> Conflict:
+    return Conflict(exc.message, code=exc.code, details={"token": exc.token, **exc.details})
+
+
+@transaction.atomic
+def pool_rejoin(*, game: Game, actor: AbstractBaseUser, player: Player) -> int:
+    """An eliminated player buys in again; returns the score they come back at."""
+    game = game_lock(game)
+    try:
+        lines, score = handler_for(game).rejoin_lines(
+            game=game, rules=game_rules(game.preset), player_id=player.pk
+        )
+    except RuleViolation as exc:
+        raise _rules_error(exc) from None
+    entry = ledger_entry_create(
+        game=game, kind=LedgerEntry.Kind.REJOIN, lines=lines, memo=f"{player.name} rejoins"
+    )
+    audit_record(
+        actor=actor,
+        club=game.table.session.club,
+        action="pool.rejoin",
+        obj=entry,
+        after={"game": game.pk, "player": player.pk, "score": score},
+    )
+    return score
+
+
+@transaction.atomic
+def pool_split(
+    *, game: Game, actor: AbstractBaseUser, kind: str, agreed: list[Player]
+) -> dict[int, int]:
+    """Record an agreed split of the prize pool and end the game with it: every remaining player
+    must be among ``agreed``, and the split must be offered now."""
+    game = game_lock(game)
+    try:
+        shares, remaining = handler_for(game).split_shares(
+            game=game, rules=game_rules(game.preset), kind=kind
+        )
+    except RuleViolation as exc:
+        raise _rules_error(exc) from None
+    agreed_ids = {p.pk for p in agreed}
+    missing = [pid for pid in remaining if pid not in agreed_ids]
+    if missing:
+        names = ", ".join(game.seats.get(player_id=pid).player.name for pid in missing)
+        raise Conflict(
+            f"every remaining player must agree to a split; not agreed: {names}",
+            code="split_not_agreed",
+            details={"missing": missing},
+        )
+    extra = sorted(agreed_ids - set(remaining))
+    if extra:
+        raise InvalidInput(
+            f"agreed: player #{extra[0]} is not among the remaining players", code="not_remaining"
+        )
+    game_end(game=game, actor=actor, end=GameEnd.SPLIT, shares=shares)
+    audit_record(
+        actor=actor,
+        club=game.table.session.club,
+        action="pool.split",
+        obj=game,
+        after={"game": game.pk, "kind": kind, "shares": {str(k): v for k, v in shares.items()}},
+    )
+    return shares

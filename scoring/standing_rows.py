@@ -1,0 +1,110 @@
+"""The kept standing rows: each player's running totals per scope (a game, its session and
+season, of all formats and of the game's format), written in the same transaction as the ledger
+by ``scoring.posting`` (``standings_apply``, for postings and deal results) and by a player
+merge (``standings_rows_merge``). ``scoring.standings`` reads and ranks them."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import connection
+
+from scoring.formats import handler_for
+from scoring.models import AccountKind, Game, Quantity, StandingRow, StandingScope
+
+TOTAL_FIELDS = (
+    "points", "chips", "money_minor", "deals_played", "deals_won", "drops", "full_counts",
+    "points_conceded",
+)  # fmt: skip
+QUANTITY_FIELD = {Quantity.POINTS: "points", Quantity.CHIPS: "chips", Quantity.MONEY: "money_minor"}
+
+
+Scope = tuple[str, int, str]  # (scope, scope id, game format or "" for all formats)
+
+
+def _scopes(game: Game) -> tuple[int, list[Scope]]:
+    session = game.table.session
+    scopes: list[Scope] = [
+        (StandingScope.GAME, game.pk, ""),
+        (StandingScope.SESSION, session.pk, ""),
+        (StandingScope.SESSION, session.pk, game.format),
+    ]
+    if session.season_id is not None:
+        scopes.append((StandingScope.SEASON, session.season_id, ""))
+        scopes.append((StandingScope.SEASON, session.season_id, game.format))
+    return session.club_id, scopes
+
+
+def _upsert(club_id: int, deltas: dict[tuple[str, int, str, int], dict[str, int]]) -> None:
+    rows = [
+        (club_id, scope, scope_id, game_format, player_id,
+         *(values.get(name, 0) for name in TOTAL_FIELDS))
+        for (scope, scope_id, game_format, player_id), values in deltas.items()
+        if any(values.values())
+    ]  # fmt: skip
+    if not rows:
+        return
+    table = connection.ops.quote_name(StandingRow._meta.db_table)
+    columns = ["club_id", "scope", "scope_id", "game_format", "player_id", *TOTAL_FIELDS]
+    if connection.vendor == "postgresql":
+        # One array per column: the statement reads the same whatever the number of rows, so
+        # PostgreSQL prepares it once per connection rather than planning it for every deal.
+        kinds = ["bigint", "text", "bigint", "text", "bigint", *["bigint"] * len(TOTAL_FIELDS)]
+        source = "SELECT * FROM UNNEST(" + ", ".join(f"%s::{kind}[]" for kind in kinds) + ")"
+        params: list[Any] = [list(column) for column in zip(*rows, strict=True)]
+    else:
+        row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+        source = "VALUES " + ", ".join([row] * len(rows))
+        params = [value for values in rows for value in values]
+    updates = ", ".join(f"{name} = {table}.{name} + excluded.{name}" for name in TOTAL_FIELDS)
+    sql = (
+        f"INSERT INTO {table} ({', '.join(columns)}) {source}"
+        f" ON CONFLICT (scope, scope_id, game_format, player_id) DO UPDATE SET {updates}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def standings_apply(
+    *,
+    game: Game,
+    lines: Iterable[Any] = (),
+    results: Iterable[tuple[int, str, int, bool]] = (),
+    sign: int = 1,
+) -> None:
+    """Add a ledger entry's player amounts (``lines``) and deal results (player, outcome,
+    points, won; ``sign`` -1 takes them back) to the totals of the game, and of the session and
+    season (all formats, and the game's format), in one statement."""
+    club_id, scopes = _scopes(game)
+    deltas: dict[tuple[str, int, str, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for line in lines:
+        if line.account != AccountKind.PLAYER or line.player_id is None:
+            continue
+        field_name = QUANTITY_FIELD[line.quantity]
+        for scope in scopes:
+            deltas[(*scope, line.player_id)][field_name] += line.amount
+    # What a result adds besides its amounts is its format's to say (only a deal has results:
+    # an account's entries have none, and no format).
+    for player_id, outcome, points, won in results:
+        tallied = handler_for(game).deal_tallies(outcome=outcome, points=points, won=won)
+        for name, value in tallied.items():
+            for scope in scopes:
+                deltas[(*scope, player_id)][name] += sign * value
+    _upsert(club_id, deltas)
+
+
+def standings_rows_merge(*, club_id: int, source_id: int, target_id: int) -> int:
+    """A merged player's rows added to the kept player's, scope by scope (totals are sums, and
+    the two never shared a game), then removed. Returns the rows taken in."""
+    rows = list(StandingRow.objects.filter(club_id=club_id, player_id=source_id))
+    deltas: dict[tuple[str, int, str, int], dict[str, int]] = {
+        (row.scope, row.scope_id, row.game_format, target_id): {
+            name: getattr(row, name) for name in TOTAL_FIELDS
+        }
+        for row in rows
+    }
+    StandingRow.objects.filter(pk__in=[row.pk for row in rows]).delete()
+    _upsert(club_id, deltas)
+    return len(rows)
