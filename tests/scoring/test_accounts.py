@@ -8,14 +8,15 @@ import pytest
 from django.db import transaction
 
 from config.errors import Conflict
-from scoring import accounts, figures, selectors, services
+from scoring import accounts, figures, selectors
 from scoring.models import Game, LedgerEntry, RulePreset
+from scoring.nights import session_create
 from tests.scoring.helpers import ledger_balanced, new_game
 
 
 @pytest.fixture
 def account(standing):
-    session = services.session_create(club=standing.club, actor=standing.organiser, name="Cup")
+    session = session_create(club=standing.club, actor=standing.organiser, name="Cup")
     preset = RulePreset.objects.get(club=None, key="points")
     return accounts.account_open(session=session, name="Purse", preset=preset)
 

@@ -27,8 +27,7 @@ from scoring.models import (
     Table,
 )
 from scoring.nights import session_close, session_create, session_reopen, transfer_mark_paid
-from scoring.services import game_delete
-from scoring.undo import deal_delete, deal_void, session_delete, table_delete
+from scoring.undo import deal_delete, deal_void, game_delete, session_delete, table_delete
 from tests.scoring.helpers import correct, ledger_balanced, new_game, play, results
 from tests.scoring.test_standings import assert_kept_equals_recomputed
 
