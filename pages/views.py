@@ -26,7 +26,7 @@ from scoring import club_settings as scoring_club_settings
 from scoring import figures, ratings, standings
 from scoring import nights as scoring_nights
 from scoring import selectors as scoring_selectors
-from scoring.formats import FORMAT_ORDER, format_label, handler_for, points_column
+from scoring.formats import FORMAT_ORDER, HANDLERS, format_label, handler_for, points_column
 from scoring.forms import SessionForm
 from scoring.models import GameFamily
 from tournaments import selectors as tournament_selectors
@@ -406,7 +406,7 @@ def _settings_page(
         "values": request.POST if request.method == "POST" else {},
         "currencies": sorted(CURRENCY_PLACES),
         "presets": [p for p in scoring_selectors.preset_list(club=club) if p.club_id == club.pk],
-        "formats": [(f, format_label(f)) for f in FORMAT_ORDER if f != "purse"],
+        "formats": [(f, format_label(f)) for f in FORMAT_ORDER if f in HANDLERS],
         "webhooks": [
             {"endpoint": e, "log": list(webhook_selectors.attempt_log(endpoint=e))}
             for e in webhook_selectors.endpoint_list(club=club)

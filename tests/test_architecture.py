@@ -1,0 +1,267 @@
+"""The architecture, checked on the code's syntax trees (not its text): each game format is decided
+only in its own package, the ledger's postings are read and written only by the ledger's owners,
+and nothing outside the formats asks which handler or state class it holds.
+
+The words a format is known by (its id, family, variants, how its deals are entered) come from
+the registry itself, so a new format is covered by adding it. Each check is shown to catch a
+violation on a small sample, so a check that silently stopped matching would fail here."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from scoring.formats import HANDLERS
+from scoring.models import GameFormat
+
+ROOT = Path(__file__).resolve().parent.parent
+APPS = ("rules", "outbox", "clubs", "webhooks", "scoring", "tournaments", "pages", "config")
+# The rules engine is where each game's own rules live (a variant is a rules-level word there);
+# migrations are history.
+NOT_CHECKED = ("rules/",)
+
+#: The modules that may touch ``Posting`` rows directly: the ledger writes them, the accounts (the
+#: public ledger service of a session's money) and the figures and the formats' shared reads read
+#: them, the standings recompute from them, a player merge moves them. Everyone else goes through
+#: these.
+POSTING_OWNERS = (
+    "scoring/ledger.py",
+    "scoring/accounts.py",
+    "scoring/figures.py",
+    "scoring/standings.py",
+    "scoring/merge.py",
+    "scoring/formats/",
+)
+
+
+#: Format ids that are also everyday words of the ledger ("points" a quantity and a metric,
+#: "deals" a count): for them only a comparison with a format's attribute counts.
+EVERYDAY_WORDS = frozenset({"points", "deals"})
+#: The one ``GameFormat`` member that is no game format: a session's money account (a tournament's
+#: purse), owned by the accounts service.
+MEMBER_OWNERS = {"PURSE": "scoring/accounts.py"}
+#: Data, not decisions: the demo club names its presets (whose keys are variants' names).
+DATA_MODULES = ("scoring/demo.py", "tournaments/demo.py", "clubs/demo.py")
+#: The attributes that say which format, family, variant or entry a value is.
+FORMAT_ATTRIBUTES = frozenset({"format", "family", "variant", "entered_as"})
+
+
+def _format_words() -> dict[str, set[str]]:
+    """Each word a format is known by -> the places (path prefixes) that may name it: the
+    packages of its handler's classes (a shared base, such as the Indian deal, included) and
+    the model, whose columns keep the database's choices and defaults."""
+    owners: dict[str, set[str]] = {}
+    for handler in HANDLERS.values():
+        packages = {
+            "/".join(cls.__module__.split(".")[:3]) + "/"
+            for cls in type(handler).__mro__
+            if cls.__module__.startswith("scoring.formats.")
+            and cls.__module__.count(".") >= 3  # a package's module, not base.py beside them
+        }
+        words = {handler.format, handler.family, handler.entered_as, *handler.variants}
+        for word in filter(None, words):
+            owners.setdefault(str(word), {"scoring/models.py"}).update(packages)
+    for member in GameFormat:
+        if member.name in MEMBER_OWNERS:
+            owners[member.value] = {"scoring/models.py", MEMBER_OWNERS[member.name]}
+    return owners
+
+
+#: The formats' ids ("points", "pool", ...), and the purse's: words of their own elsewhere too
+#: (a tournament's ``purse`` field).
+FORMAT_IDS = frozenset(HANDLERS)
+ACCOUNT_WORDS = frozenset(GameFormat[name].value for name in MEMBER_OWNERS)
+
+
+def _names_format(node: ast.AST) -> bool:
+    """``x.format``, ``variant``, ``rules.family``: an operand that says which format it is."""
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+    return name in FORMAT_ATTRIBUTES
+
+
+def _registry_module() -> str:
+    return "scoring/formats/__init__.py"
+
+
+@dataclass(frozen=True)
+class Violation:
+    path: str
+    line: int
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.what}"
+
+
+def _constants(node: ast.AST) -> Iterator[str]:
+    """The string constants a comparison operand stands for (one, or a tuple/list/set of them)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield node.value
+    elif isinstance(node, ast.Tuple | ast.List | ast.Set):
+        for element in node.elts:
+            yield from _constants(element)
+
+
+def check_source(path: str, source: str, words: dict[str, set[str]]) -> list[Violation]:
+    """The architecture violations in one module's source (``path`` relative to the project)."""
+    found: list[Violation] = []
+    tree = ast.parse(source)
+
+    def owned(word: str) -> bool:
+        return path == _registry_module() or any(path.startswith(p) for p in words.get(word, ()))
+
+    def telling(word: str, operands: tuple[ast.AST, ...]) -> bool:
+        """Whether comparing with ``word`` tells formats apart."""
+        if word in EVERYDAY_WORDS:
+            return any(map(_names_format, operands))
+        return word in words
+
+    for node in ast.walk(tree):
+        # A comparison with a format's word: `game.format == "pool"`, `variant in ("sabra", ...)`.
+        if isinstance(node, ast.Compare):
+            operands = (node.left, *node.comparators)
+            for operand in operands:
+                for word in _constants(operand):
+                    if telling(word, operands) and not owned(word):
+                        found.append(Violation(path, node.lineno, f"compares with {word!r}"))
+        # A table keyed by a format's word: `{"racks": RackForm, "hands": DealForm}`.
+        elif isinstance(node, ast.Dict):
+            keys = [k for key in node.keys if key is not None for k in _constants(key)]
+            keyed = [k for k in keys if k in words and k not in EVERYDAY_WORDS and not owned(k)]
+            if len(keyed) >= 2:
+                found.append(Violation(path, node.lineno, f"a table keyed by {sorted(keyed)}"))
+        # A family's, variant's or entry's name written anywhere else (a format's id is also an
+        # everyday word, so only its comparisons count).
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and node.value in words
+            and node.value not in EVERYDAY_WORDS
+            and node.value not in FORMAT_IDS
+            and node.value not in ACCOUNT_WORDS
+            and not owned(node.value)
+            and not path.startswith(DATA_MODULES)
+        ):
+            found.append(Violation(path, node.lineno, f"names {node.value!r}"))
+        # A match on a format's word.
+        elif isinstance(node, ast.MatchValue):
+            for word in _constants(node.value):
+                if word in words and not owned(word):
+                    found.append(Violation(path, node.lineno, f"matches {word!r}"))
+        # A format member named: `GameFormat.POOL`, `GameFamily.RUMMIKUB`.
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in {"GameFormat", "GameFamily"}
+            and node.attr.isupper()
+            and not path.startswith(("scoring/formats/", "scoring/models.py"))
+            and MEMBER_OWNERS.get(node.attr) != path
+        ):
+            found.append(Violation(path, node.lineno, f"names {node.value.id}.{node.attr}"))
+        # Asking which handler, state or entry form a value is.
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "isinstance"
+            and len(node.args) == 2
+            and not path.startswith("scoring/formats/")
+        ):
+            classes = node.args[1]
+            names = [
+                n.id if isinstance(n, ast.Name) else n.attr
+                for n in (classes.elts if isinstance(classes, ast.Tuple) else [classes])
+                if isinstance(n, ast.Name | ast.Attribute)
+            ]
+            for name in names:
+                if name.endswith(("Format", "State", "EntryForm", "Handler")):
+                    found.append(Violation(path, node.lineno, f"isinstance(..., {name})"))
+        # Postings read or written outside the ledger's owners.
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr == "objects"
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "Posting"
+            and not path.startswith(POSTING_OWNERS)
+        ):
+            found.append(Violation(path, node.lineno, "Posting.objects outside the ledger"))
+    return found
+
+
+_TEMPLATE_TEST = re.compile(r"""(==|!=|\bin)\s*["']([a-z_]+)["']""")
+
+
+def check_template(path: str, text: str, words: dict[str, set[str]]) -> list[Violation]:
+    """A template outside a format's own folder that branches on a format's word."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if "{%" not in line:
+            continue
+        for match in _TEMPLATE_TEST.finditer(line):
+            word = match.group(2)
+            everyday = word in EVERYDAY_WORDS and not re.search(
+                r"\.(format|family|variant|entered_as)\s*(==|!=)", line
+            )
+            if word in words and not everyday and f"/formats/{word}/" not in path:
+                found.append(Violation(path, number, f"template compares with {word!r}"))
+    return found
+
+
+def _modules() -> Iterator[tuple[str, str]]:
+    for app in APPS:
+        for file in sorted((ROOT / app).rglob("*.py")):
+            path = file.relative_to(ROOT).as_posix()
+            if not path.startswith(NOT_CHECKED) and "/migrations/" not in path:
+                yield path, file.read_text()
+
+
+def test_the_code_keeps_formats_ledger_and_handlers_in_their_owners() -> None:
+    words = _format_words()
+    violations = [v for path, source in _modules() for v in check_source(path, source, words)]
+    templates = sorted((ROOT / "templates").rglob("*.html"))
+    violations += [
+        v
+        for file in templates
+        for v in check_template(file.relative_to(ROOT).as_posix(), file.read_text(), words)
+    ]
+    assert not violations, "\n".join(map(str, violations))
+
+
+@pytest.mark.parametrize(
+    ("source", "what"),
+    [
+        ("if game.format == 'pool': pass", "compares with 'pool'"),
+        ("if game.format != 'points': pass", "compares with 'points'"),
+        ("x = variant in ('sabra', 'american')", "compares with 'sabra'"),
+        ("FORMS = {'hands': 1, 'racks': 2}", "a table keyed by"),
+        ("match kind:\n    case 'rummikub': pass", "matches 'rummikub'"),
+        ("f = GameFormat.POOL", "names GameFormat.POOL"),
+        ("ok = isinstance(handler, PoolFormat)", "isinstance(..., PoolFormat)"),
+        ("ok = isinstance(state, (PoolState, DealsState))", "isinstance(..., PoolState)"),
+        ("rows = Posting.objects.filter(game=g)", "Posting.objects outside the ledger"),
+        ("TIEBREAK = 'sabra'", "names 'sabra'"),
+        ("f = GameFormat.PURSE", "names GameFormat.PURSE"),
+        ("shown = [f for f in formats if f != 'purse']", "compares with 'purse'"),
+    ],
+)
+def test_each_check_catches_its_violation(source: str, what: str) -> None:
+    found = check_source("tournaments/sample.py", source, _format_words())
+    assert any(what in v.what for v in found), found
+
+
+def test_the_owners_may_name_what_they_own() -> None:
+    words = _format_words()
+    pool = next(h for h in HANDLERS.values() if h.format == "pool")
+    package = "/".join(type(pool).__module__.split(".")[:3])
+    assert check_source(f"{package}/sample.py", "ok = fmt == 'pool'", words) == []
+    assert check_source("scoring/ledger.py", "Posting.objects.all()", words) == []
+
+
+def test_a_template_branching_on_a_variant_is_caught() -> None:
+    sample = '{% if panel.state.variant == "international" %}x{% endif %}'
+    found = check_template("templates/scoring/game.html", sample, _format_words())
+    assert [v.what for v in found] == ["template compares with 'international'"]
