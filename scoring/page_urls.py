@@ -26,9 +26,17 @@ urlpatterns = [
     path(f"{club}games/<int:game_id>/seats/", games.seat_add, name="seat-add-page"),
     path(f"{club}games/<int:game_id>/deals/new/", entry.deal_new, name="deal-new"),
     path(
+        f"{club}games/<int:game_id>/deals/new/check/", entry.deal_new_check, name="deal-new-check"
+    ),
+    path(
         f"{club}games/<int:game_id>/deals/tiebreaker/",
         entry.deal_tiebreaker,
         name="deal-tiebreaker",
+    ),
+    path(
+        f"{club}games/<int:game_id>/deals/tiebreaker/check/",
+        entry.deal_tiebreaker_check,
+        name="deal-tiebreaker-check",
     ),
     path(f"{club}games/<int:game_id>/rejoin/", games.pool_rejoin, name="pool-rejoin-page"),
     path(f"{club}games/<int:game_id>/split/", games.pool_split, name="pool-split-page"),
@@ -36,6 +44,11 @@ urlpatterns = [
     path(f"{club}deals/<int:deal_id>/", results.deal_page, name="deal-page"),
     path(f"{club}deals/<int:deal_id>/live/", results.deal_fragment, name="deal-fragment"),
     path(f"{club}deals/<int:deal_id>/result/", entry.deal_result, name="deal-result"),
+    path(
+        f"{club}deals/<int:deal_id>/result/check/",
+        entry.deal_result_check,
+        name="deal-result-check",
+    ),
     path(f"{club}deals/<int:deal_id>/void/", results.deal_void, name="deal-void-page"),
     path(f"{club}deals/<int:deal_id>/delete/", results.deal_delete, name="deal-delete-page"),
     path(f"{club}games/<int:game_id>/leave/", games.seat_remove, name="seat-remove-page"),

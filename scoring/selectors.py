@@ -15,7 +15,7 @@ from config.errors import InvalidInput, NotFoundError
 from rules.indian.deal import OutcomeOption
 from scoring.accounts import account_state, is_account
 from scoring.figures import game_deal_money
-from scoring.formats import FORMAT_ORDER, Ending, GameState, handler_for
+from scoring.formats import FORMAT_ORDER, Checked, Ending, GameState, handler_for
 from scoring.models import (
     Deal,
     Game,
@@ -303,6 +303,29 @@ def deal_entry_players(
     if deal is not None:
         return handler.deal_players(deal=deal, rules=rules)
     return handler.next_deal_players(game=game, rules=rules, is_tiebreaker=is_tiebreaker)
+
+
+def deal_check(
+    *,
+    game: Game,
+    players: dict[int, str],
+    payload: dict[str, Any],
+    wild: str,
+    deal: Deal | None = None,
+    is_tiebreaker: bool = False,
+) -> Checked:
+    """A result checked and scored by the game's rules exactly as a submitted version would be,
+    and nothing stored: what the entry page shows while it is typed. ``players`` are who the
+    deal must name (``deal_entry_players``); ``deal`` the existing deal of a correction. A new
+    deal the game cannot have now is refused as its submission would be (``Conflict``)."""
+    rules = game_rules(game.preset)
+    handler = handler_for(game)
+    if deal is None:
+        handler.deal_check_can_start(game=game, rules=rules, is_tiebreaker=is_tiebreaker)
+        deal = Deal(game=game, wild=wild, is_tiebreaker=is_tiebreaker)
+    return handler.submission_check(
+        submission=Submission(deal=deal, payload=payload), rules=rules, players=players
+    )
 
 
 def deal_outcomes(*, game: Game) -> tuple[OutcomeOption, ...]:

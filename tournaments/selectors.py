@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
-from scoring.models import Game
+from scoring.models import Deal, Game, Submission
 from tournaments.figures import fees_collected_minor, prize_pool_minor, prizes_won_minor
 from tournaments.models import Entry, Round, RoundTable, Tournament
 
@@ -175,8 +175,6 @@ def _cost_words(cost: dict[str, Any], name_of_entry: dict[int, str]) -> str:
 def tournament_desk(*, tournament: Tournament) -> Desk:
     """Everything the director's desk, the public page and the projector show, in a fixed
     number of queries."""
-    from scoring.models import Deal, Submission  # the grid reads deal states only here
-
     view = tournament_view(tournament=tournament)
     names = {e.player_id: e.player.name for e in view.entries}
     name_of_entry = {e.pk: e.player.name for e in view.entries}

@@ -1,7 +1,9 @@
-"""What the pages of a club night share: the signal that stops polling, and the status of a deal
-or a version in words and signs."""
+"""What the pages of a club night share: the signal that stops polling, the status of a deal
+or a version in words and signs, and who a rules engine's reason is about."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from scoring.models import Deal, Submission
 
@@ -47,3 +49,9 @@ def deal_status(deal: Deal, latest: Submission | None) -> dict[str, str]:
         if latest.status == Submission.Status.PENDING:
             return _status(SUBMISSION_SIGNS, latest.status, "Checking")
     return _status(DEAL_SIGNS, deal.status, DEAL_WORDS.get(deal.status, deal.status))
+
+
+def reason_who(reason: dict[str, Any], names: dict[Any, str]) -> str:
+    """The player a reason is about, unless its message already starts with the name."""
+    who = reason.get("player_name") or names.get(reason.get("player")) or ""
+    return "" if str(reason.get("message", "")).startswith(who) else who

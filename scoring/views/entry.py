@@ -4,24 +4,28 @@ format."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Role
 from clubs.pages import club_for_page, club_url, form_post_once, found, render_club
+from config.errors import ServiceError
 from scoring import selectors
 from scoring.deals import deal_create_with_result, submission_create
 from scoring.formats import handler_for
 from scoring.formats.base import EntryForm
 from scoring.models import Deal, Game, Submission
 from scoring.preset_rules import game_rules
+from scoring.views.common import reason_who
 
 
 def _entry_page(
@@ -152,3 +156,82 @@ def deal_result(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespo
         return _after_submit(club, deal, submission)
 
     return form_post_once(request, form, correct, partial(page, form), fields=ENTRY_FIELDS)
+
+
+# --- the deal as typed, checked by the server -----------------------------------------------
+
+_PLAYER_FIELD = re.compile(r"^p(\d+)-(\w+)$")
+
+
+def _form_problems(form: EntryForm, players: dict[int, str]) -> list[str]:
+    """A form's own errors in words that name the player and the field."""
+    problems = []
+    for field, errors in form.errors.items():
+        seat = _PLAYER_FIELD.match(field)
+        if field == "__all__":
+            where = ""
+        elif seat is not None:
+            where = f"{players.get(int(seat[1]), '?')}'s {seat[2].replace('_', ' ')}: "
+        else:
+            where = f"{field.replace('_', ' ')}: "
+        problems += [f"{where}{error}" for error in errors]
+    return problems
+
+
+def _check_answer(
+    request: HttpRequest,
+    game: Game,
+    deal_players: Callable[[], dict[int, str]],
+    deal: Deal | None = None,
+    *,
+    is_tiebreaker: bool = False,
+) -> JsonResponse:
+    """The entry page's script asks this as it is typed: the form as it stands, read and then
+    checked by the game's rules exactly as a submitted version would be; nothing is stored. Every
+    problem names the player and the card, group or field; ``points`` what each line scores."""
+    try:
+        players = deal_players()
+        form = _entry_form(game, players, request.POST)
+        if not form.is_valid():
+            problems = _form_problems(form, players)
+            return JsonResponse({"ok": False, "problems": problems, "points": {}})
+        wild, _dealer = form.deal_fields()
+        checked = selectors.deal_check(
+            game=game, players=players, payload=form.payload(), wild=wild, deal=deal,
+            is_tiebreaker=is_tiebreaker,
+        )  # fmt: skip
+    except ServiceError as exc:  # the game takes no deal now (finished, a deal waiting)
+        return JsonResponse({"ok": False, "problems": [exc.message], "points": {}})
+    problems = [
+        f"{who}: {reason['message']}" if (who := reason_who(reason, players)) else reason["message"]
+        for reason in checked.reasons
+    ]
+    points = {str(pid): value for pid, value in checked.evaluation.points().items()}
+    return JsonResponse({"ok": not problems, "problems": problems, "points": points})
+
+
+@login_required
+@require_http_methods(["POST"])
+def deal_new_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    club = club_for_page(request, club_slug, Role.SCORER)
+    game = found(selectors.game_get, club=club, game_id=game_id)
+    return _check_answer(request, game, partial(selectors.deal_entry_players, game=game))
+
+
+@login_required
+@require_http_methods(["POST"])
+def deal_tiebreaker_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    club = club_for_page(request, club_slug, Role.SCORER)
+    game = found(selectors.game_get, club=club, game_id=game_id)
+    players = partial(selectors.deal_entry_players, game=game, is_tiebreaker=True)
+    return _check_answer(request, game, players, is_tiebreaker=True)
+
+
+@login_required
+@require_http_methods(["POST"])
+def deal_result_check(request: HttpRequest, club_slug: str, deal_id: int) -> HttpResponse:
+    club = club_for_page(request, club_slug, Role.SCORER)
+    deal = found(selectors.deal_get, club=club, deal_id=deal_id)
+    game = found(selectors.game_get, club=club, game_id=deal.game_id)
+    players = partial(selectors.deal_entry_players, game=game, deal=deal)
+    return _check_answer(request, game, players, deal)

@@ -22,13 +22,7 @@ from scoring.formats.cards import card_view
 from scoring.models import Deal, Game, Submission
 from scoring.preset_rules import game_rules
 from scoring.submissions import submission_confirm
-from scoring.views.common import LIVE_STOP, deal_status, submission_status
-
-
-def _reason_who(reason: dict[str, Any], names: dict[Any, str]) -> str:
-    """The player a reason is about, unless its message already starts with the name."""
-    who = reason.get("player_name") or names.get(reason.get("player")) or ""
-    return "" if str(reason.get("message", "")).startswith(who) else who
+from scoring.views.common import LIVE_STOP, deal_status, reason_who, submission_status
 
 
 def _result_view(
@@ -63,7 +57,7 @@ def _result_view(
         view["reasons"] = [
             {
                 "reason": reason,
-                "who": _reason_who(reason, names),
+                "who": reason_who(reason, names),
                 "token": reason.get("token"),
             }
             for reason in submission.reasons

@@ -19,6 +19,7 @@
   var outcomes = rules.outcomes;
   var touched = false;
   var evaluateUrl = form.dataset.evaluateUrl;
+  var checkUrl = form.dataset.checkUrl;
   var csrf = form.querySelector("input[name=csrfmiddlewaretoken]").value;
 
   /* How each suit is named aloud, and which are red. */
@@ -327,8 +328,11 @@
   var generation = 0;
 
   function schedule() {
+    // What the server said was about the deal as it stood: dropped until it answers again.
+    checked = { problems: [], points: {}, note: "" };
+    checkGeneration += 1;
     clearTimeout(timer);
-    timer = setTimeout(evaluateAll, 250);
+    timer = setTimeout(function () { evaluateAll(); checkDeal(); }, 250);
   }
 
   function request(line, wild) {
@@ -414,61 +418,44 @@
 
   function linePoints(line) {
     var option = offered(line) || {};
+    if (checked.points[line.id] !== undefined) return { value: checked.points[line.id], how: "checked" };
     if (line.points.value !== "") return { value: Number(line.points.value), how: "entered" };
     if (line.result) return { value: line.result.points, how: "from the cards" };
     if (option.low === option.high && option.low !== undefined) return { value: option.low, how: "fixed" };
     return null;
   }
 
-  /* What the server would refuse in this line, in the order rules/deal.py checks, from the
-     outcomes the server declares and the engine's verdict on the cards (the evaluate endpoint
-     answers one hand, not a deal, so the checks across a line and a deal are made here). */
-  function lineProblems(line) {
-    var problems = [];
-    var option = offered(line);
-    var label = line.outcome.options[line.outcome.selectedIndex].text;
-    var n = count(lineGroups(line));
-    var entered = line.points.value === "" ? null : Number(line.points.value);
-    if (!option) return [line.name + ": " + label + " is not allowed in this game."];
-    if (n && n !== rules.hand_size) problems.push(line.name + ": a hand has " + rules.hand_size + " cards, not " + n + ".");
-    if (n && !(wildInfo() || {}).ok) problems.push("Give the wild joker (the cut card) to score cards.");
-    if (entered !== null && (entered !== Math.floor(entered) || entered < 0)) {
-      problems.push(line.name + ": points must be a whole number.");
-      return problems;
-    }
-    if (n === rules.hand_size && line.result) {
-      if (option.valid === true && !line.result.valid) {
-        problems.push(line.name + "'s cards are not a valid declaration" + (isWinner(line) ? ": a winner must show validly." : ": enter them as a loser."));
-      } else if (option.valid === false && line.result.valid) {
-        problems.push(line.name + "'s cards form a valid declaration: enter them as “Valid, not declared”.");
-      } else if (entered !== null && option.cards && !isWinner(line) && entered !== line.result.points) {
-        problems.push(line.name + ": " + entered + " points entered, the cards count " + line.result.points + ".");
-      }
-    } else if (!n) {
-      if (entered === null && option.cards && option.low !== option.high) {
-        problems.push(line.name + ": give the cards or the points.");
-      } else if (entered !== null && (entered < option.low || entered > option.high)) {
-        problems.push(line.name + ": " + label.toLowerCase() + " scores " + (option.low === option.high ? option.low : option.low + " to " + option.high) + ", not " + entered + ".");
-      }
-    }
-    if (!option.cards && entered !== null && entered !== option.low) {
-      problems.push(line.name + ": " + label.toLowerCase() + " scores " + option.low + ", not " + entered + ".");
-    }
-    return problems;
+  /* The deal as typed, checked by the server with the game's own rules exactly as a submitted
+     version would be (nothing is stored): its problems, each naming the player and the card,
+     group or field, and what each line scores. The page holds no rules of its own. */
+  var checked = { problems: [], points: {}, note: "" };
+  var checkGeneration = 0;
+
+  function checkDeal() {
+    var mine = ++checkGeneration;
+    fetch(checkUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "X-CSRFToken": csrf, Accept: "application/json" },
+      body: new FormData(form)
+    }).then(function (response) {
+      if (!response.ok) throw new Error(String(response.status));
+      return response.json();
+    }).then(function (answer) {
+      if (mine !== checkGeneration) return;
+      checked = { problems: answer.problems || [], points: answer.points || {}, note: "" };
+      summarise();
+    }).catch(function () {
+      if (mine !== checkGeneration) return;
+      checked = { problems: [], points: {}, note: "The deal could not be checked just now; the server checks it when you submit." };
+      summarise();
+    });
   }
 
   function summarise() {
     summary.textContent = "";
-    var problems = [];
+    var problems = checked.problems.map(function (p) { return p.charAt(0).toUpperCase() + p.slice(1); });
     var winners = lines.filter(isWinner);
-    if (!winners.length) problems.push("Choose the winner.");
-    if (winners.length > 1) problems.push("Only one winner per deal (" + winners.map(function (l) { return l.name; }).join(", ") + ").");
-    lines.forEach(function (line) { problems = problems.concat(lineProblems(line)); });
-    problems = problems.filter(function (p, i) { return problems.indexOf(p) === i; });
-    var used = usage();
-    Object.keys(used).forEach(function (code) {
-      if (used[code] > decks) problems.push(parseCard(code).rank + parseCard(code).symbol + " is used " + used[code] + " times; " + decks + " decks hold " + decks + ".");
-    });
     var table = el("table", {}, [
       el("thead", {}, [el("tr", {}, [
         el("th", { scope: "col", text: "Player" }), el("th", { scope: "col", text: "Outcome" }),
@@ -509,6 +496,7 @@
       summary.appendChild(list);
       line.appendChild(el("span", { class: "no", text: (winners.length === 1 ? " · " : "") + "✗ " + problems.length + " problem" + (problems.length > 1 ? "s" : "") + " (see above)" }));
     }
+    if (checked.note) summary.appendChild(el("p", { class: "small muted", text: checked.note }));
     summary.appendChild(table);
     refreshPicker();
   }
@@ -697,7 +685,7 @@
       line.sentKey = null;
       schedule();
     });
-    line.points.addEventListener("input", summarise);
+    line.points.addEventListener("input", function () { schedule(); summarise(); });
     line.fs.classList.toggle("is-winner", isWinner(line));
     line.pickBtn.addEventListener("click", function (event) {
       if (target === line && !picker.hidden) { closePicker(); return; }

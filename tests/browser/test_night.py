@@ -122,6 +122,9 @@ def test_wrong_declaration_names_the_group(night: Night, new_page: Any, standing
     expect_text(page.locator("#summary"), "not a valid declaration")
     for name in ["Asha", "Bilal", "Chitra", "Dev", "Esther"]:
         page.get_by_label(f"Points of {name}").fill("10")
+    # The server's check of the whole deal, as typed: its reason names the player and the group.
+    expect_text(page.locator("#summary .problems"), "Farid is entered as the winner")
+    expect_text(page.locator("#summary .problems"), re.escape("group 2 (5C 6C 7C 9C)"))
     shoot(page, "deal-entry-wrong-phone")
     page.get_by_role("button", name="Submit deal 1").click()
     expect_text(page.locator("#result"), "Rejected")
