@@ -114,6 +114,16 @@ def game_get(*, club: Club, game_id: int, with_seats: bool = True) -> Game:
     return game
 
 
+def game_played_get(*, club: Club, game_id: int) -> Game:
+    """A game played in a format, for the pages that play it (deals, seats, rejoins, splits,
+    ending it): a session's account (a tournament's purse) is no such game, so they are not
+    found for it."""
+    game = game_get(club=club, game_id=game_id)
+    if is_account(game):
+        raise NotFoundError(f"game #{game_id} is a tournament's purse: it has no deals")
+    return game
+
+
 def game_state(*, game: Game) -> GameState:
     """The game as it stands, from the ledger (each format's typed state; a session's account
     has its own)."""

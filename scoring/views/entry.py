@@ -110,7 +110,7 @@ def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: boo
 def deal_new(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     """Enter the next deal of a game (the next game of a Rummikub match)."""
     club = club_for_page(request, club_slug, Role.SCORER)
-    game = found(selectors.game_get, club=club, game_id=game_id)
+    game = found(selectors.game_played_get, club=club, game_id=game_id)
     return _deal_start(request, club, game, tiebreaker=False)
 
 
@@ -119,7 +119,7 @@ def deal_new(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse
 def deal_tiebreaker(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     """The tie-breaker deal of a deals game, between the players level on chips at the top."""
     club = club_for_page(request, club_slug, Role.SCORER)
-    game = found(selectors.game_get, club=club, game_id=game_id)
+    game = found(selectors.game_played_get, club=club, game_id=game_id)
     return _deal_start(request, club, game, tiebreaker=True)
 
 
@@ -214,7 +214,7 @@ def _check_answer(
 @require_http_methods(["POST"])
 def deal_new_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.SCORER)
-    game = found(selectors.game_get, club=club, game_id=game_id)
+    game = found(selectors.game_played_get, club=club, game_id=game_id)
     return _check_answer(request, game, partial(selectors.deal_entry_players, game=game))
 
 
@@ -222,7 +222,7 @@ def deal_new_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpRe
 @require_http_methods(["POST"])
 def deal_tiebreaker_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.SCORER)
-    game = found(selectors.game_get, club=club, game_id=game_id)
+    game = found(selectors.game_played_get, club=club, game_id=game_id)
     players = partial(selectors.deal_entry_players, game=game, is_tiebreaker=True)
     return _check_answer(request, game, players, is_tiebreaker=True)
 

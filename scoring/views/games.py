@@ -262,7 +262,7 @@ def game_page(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespons
 @require_POST
 def seat_add(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.ORGANISER)
-    game = found(selectors.game_get, club=club, game_id=game_id)
+    game = found(selectors.game_played_get, club=club, game_id=game_id)
     form = SeatAddForm(request.POST)
 
     def add() -> HttpResponse:
@@ -279,7 +279,7 @@ def seat_add(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse
 def pool_rejoin(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     """An eliminated pool player buys in again."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
-    game = found(selectors.game_get, club=club, game_id=game_id)
+    game = found(selectors.game_played_get, club=club, game_id=game_id)
     form = RejoinForm(request.POST)
     if not form.is_valid():
         return _game_page(
@@ -305,7 +305,7 @@ def pool_rejoin(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
 def pool_split(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     """Record a split every remaining player agrees to; the game pays out and ends."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
-    game = found(selectors.game_get, club=club, game_id=game_id)
+    game = found(selectors.game_played_get, club=club, game_id=game_id)
     remaining = selectors.deal_entry_players(game=game)
     form = SplitForm(request.POST, remaining=list(remaining.items()))
 
@@ -331,7 +331,7 @@ def game_finish(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
     finish a Rummikub match (International settles), abandon a pool or deals game (its pot is
     refunded)."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
-    game = found(selectors.game_get, club=club, game_id=game_id)
+    game = found(selectors.game_played_get, club=club, game_id=game_id)
     end = request.POST.get("end") or GameEnd.BY_ORGANISER
 
     def finish() -> HttpResponse:
@@ -351,7 +351,7 @@ def game_finish(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
 def seat_remove(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     """A player leaves a points table between deals."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
-    game = found(selectors.game_get, club=club, game_id=game_id)
+    game = found(selectors.game_played_get, club=club, game_id=game_id)
     form = SeatAddForm(request.POST)
 
     def leave() -> HttpResponse:

@@ -89,3 +89,31 @@ def test_a_refused_form_names_the_field_and_changes_nothing(standing):
     cup = new_tournament(standing)
     swap = organiser.post(f"/clubs/home/tournaments/{cup.pk}/rounds/1/swap/", {"first": 1})
     assert swap.status_code == 400 and "Second player" in swap.content.decode()
+
+
+def test_a_purse_has_its_account_page_and_takes_no_deal(standing):
+    """The purse is a session's money account, not a game format: its page shows the account;
+    the deal pages, their checks and the game's API answer a refusal, never a server error, and
+    nothing is written."""
+    cup = _finished(standing)
+    purse = cup.purse
+    organiser = Client()
+    organiser.force_login(standing.organiser)
+    page = organiser.get(f"/clubs/home/games/{purse.pk}/")
+    assert page.status_code == 200
+    assert 'data-figure="pool"' not in page.content.decode()  # the account, not a tournament
+    entries = purse.entries.count()
+    for path in (f"/clubs/home/games/{purse.pk}/deals/new/",):
+        assert organiser.get(path).status_code in (404, 409), path
+        assert organiser.post(path, {}).status_code in (404, 409), path
+    # The game page's forms: each refused by name (a page with the reason), never a 5xx.
+    for action in ("finish", "seats", "leave", "rejoin", "split", "delete"):
+        answer = organiser.post(f"/clubs/home/games/{purse.pk}/{action}/", {"kind": "drops"})
+        assert answer.status_code < 500, (action, answer.status_code)
+    check = organiser.post(f"/clubs/home/games/{purse.pk}/deals/new/check/", {})
+    assert check.status_code in (404, 409)
+    api = standing.client("organiser")
+    assert api.get(f"/api/v1/clubs/home/games/{purse.pk}/state/").status_code == 200
+    refused = api.post(f"/api/v1/clubs/home/games/{purse.pk}/deals/", {}, format="json")
+    assert refused.status_code == 409, refused.content
+    assert purse.entries.count() == entries
