@@ -16,6 +16,7 @@ from django.utils import timezone
 from clubs.audit import audit_record, snapshot
 from clubs.models import Club
 from config.errors import Conflict, InvalidInput, NotFoundError
+from scoring.accounts import is_account
 from scoring.events import session_closed_event
 from scoring.figures import session_settlement
 from scoring.formats import GameEnd, handler_for
@@ -90,6 +91,16 @@ def session_close_blockers(*, session: Session) -> list[CloseBlocker]:
     for deal in waiting:
         by_game.setdefault(deal["game_id"], []).append(deal)
     for game in games:
+        if is_account(game):  # a tournament's purse: only its tournament ends it (no action here)
+            blockers.append(
+                CloseBlocker(
+                    "game_open", game.pk, game.table.name, None, None,
+                    f"{game.table.name}: the {game.get_format_display().lower()} game is still "
+                    "being played",
+                    (),
+                )
+            )  # fmt: skip
+            continue
         handler = handler_for(game)
         unit = handler.words.unit
         for deal in by_game.get(game.pk, []):

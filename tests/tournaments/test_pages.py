@@ -117,3 +117,22 @@ def test_a_purse_has_its_account_page_and_takes_no_deal(standing):
     refused = api.post(f"/api/v1/clubs/home/games/{purse.pk}/deals/", {}, format="json")
     assert refused.status_code == 409, refused.content
     assert purse.entries.count() == entries
+
+
+def test_the_night_of_a_running_tournament_stays_open_while_its_purse_holds_the_fees(standing):
+    """Closing the tournament's night is refused, naming the purse (it ends when the tournament
+    pays its prizes or is cancelled), as it was when the purse was a game format."""
+    cup = new_tournament(standing, table_max=4, entry_fee_minor=1000)
+    enter(standing, cup, roster(standing, 8))
+    tournament_start(tournament=cup, actor=standing.organiser)
+    api = standing.client("organiser")
+    refused = api.post(f"/api/v1/clubs/home/sessions/{cup.session_id}/close/", {}, format="json")
+    assert refused.status_code == 409, refused.content
+    error = refused.json()["error"]
+    assert error["code"] == "session_not_finished"
+    held = [b for b in error["details"]["blockers"] if b["game_id"] == cup.purse_id]
+    assert held == [
+        {"kind": "game_open", "game_id": cup.purse_id, "table": "Purse", "deal_id": None,
+         "deal_number": None, "message": "Purse: the tournament purse game is still being played",
+         "actions": []}
+    ]  # fmt: skip
