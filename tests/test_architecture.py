@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -265,3 +266,20 @@ def test_a_template_branching_on_a_variant_is_caught() -> None:
     sample = '{% if panel.state.variant == "international" %}x{% endif %}'
     found = check_template("templates/scoring/game.html", sample, _format_words())
     assert [v.what for v in found] == ["template compares with 'international'"]
+
+
+def test_every_scoring_module_has_its_layer():
+    """Scoring's layers contract (pyproject.toml) names every module of the app, so a new one is
+    checked from the start rather than left out of the contract by default."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contract = next(
+        c for c in config["tool"]["importlinter"]["contracts"] if c.get("containers") == ["scoring"]
+    )
+    layered = {name.strip() for layer in contract["layers"] for name in layer.split("|")}
+    modules = {
+        path.stem if path.is_file() else path.name
+        for path in (ROOT / "scoring").iterdir()
+        if (path.suffix == ".py" and path.stem != "__init__")
+        or (path.is_dir() and (path / "__init__.py").exists() and path.name != "migrations")
+    }
+    assert modules - layered == set(), "scoring modules missing from the layers contract"
