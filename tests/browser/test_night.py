@@ -126,6 +126,8 @@ def test_wrong_declaration_names_the_group(night: Night, new_page: Any, standing
     expect_text(page.locator("#summary .problems"), "Farid is entered as the winner")
     expect_text(page.locator("#summary .problems"), re.escape("group 2 (5C 6C 7C 9C)"))
     shoot(page, "deal-entry-wrong-phone")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    shoot(page, "deal-entry-wrong-desktop")
     page.get_by_role("button", name="Submit deal 1").click()
     expect_text(page.locator("#result"), "Rejected")
     expect_text(
