@@ -20,15 +20,38 @@ BODY_KEPT = 1024
 # Addresses a webhook never reaches unless private addresses are allowed: loopback, private,
 # link-local (cloud metadata at 169.254.169.254), shared (carrier NAT), multicast, reserved.
 _SHARED = ipaddress.ip_network("100.64.0.0/10")
+# IPv6 addresses that carry an IPv4 one in their last 32 bits: the well-known NAT64 prefix and the
+# deprecated IPv4-compatible form. A translator or tunnel delivers them to that IPv4 address.
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+# The local-use NAT64 prefix (RFC 8215) reaches only the network's own translator, and where its
+# IPv4 address sits depends on that network's choice of prefix length: refused whole.
+_LOCAL_NAT64 = ipaddress.ip_network("64:ff9b:1::/48")
 
 
 class Refused(Exception):
     """The URL may not be used; the message says why (and names the address)."""
 
 
+def _embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address a packet to ``address`` ends up at, when the IPv6 address wraps one:
+    IPv4-mapped, 6to4, Teredo (its client), NAT64, IPv4-compatible."""
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    if address.sixtofour is not None:
+        return address.sixtofour
+    if address.teredo is not None:
+        return address.teredo[1]  # the client, its bits already inverted back
+    if address in _NAT64 or address in _IPV4_COMPATIBLE:
+        return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    return None
+
+
 def _address_allowed(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
+    if isinstance(address, ipaddress.IPv6Address):
+        if address in _LOCAL_NAT64:
+            return False
+        address = _embedded_ipv4(address) or address
     return not (
         address.is_private
         or address.is_loopback
@@ -38,6 +61,12 @@ def _address_allowed(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> 
         or address.is_unspecified
         or (isinstance(address, ipaddress.IPv4Address) and address in _SHARED)
     )
+
+
+def _named(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
+    """The address, and the IPv4 one it wraps if it does."""
+    wrapped = _embedded_ipv4(address) if isinstance(address, ipaddress.IPv6Address) else None
+    return f"{address}, which wraps {wrapped}" if wrapped is not None else str(address)
 
 
 @dataclass(frozen=True)
@@ -60,9 +89,13 @@ def resolve(url: str, *, allow_private: bool | None = None) -> Target:
     if parts.username or parts.password:
         raise Refused("url: must not carry a user name or password")
     try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
+        port = parts.port
     except ValueError:
         raise Refused("url: the port is not a number from 1 to 65535") from None
+    if port is None:
+        port = 443 if parts.scheme == "https" else 80
+    elif not 1 <= port <= 65535:  # port 0 parses, and would mean "any port" to a socket
+        raise Refused(f"url: port {port} is not a number from 1 to 65535")
     try:
         infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
@@ -71,7 +104,7 @@ def resolve(url: str, *, allow_private: bool | None = None) -> Target:
     if not allow:
         for address in addresses:
             if not _address_allowed(address):
-                raise Refused(f"url: {parts.hostname} is a private address ({address})")
+                raise Refused(f"url: {parts.hostname} is a private address ({_named(address)})")
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Target(parts.scheme, parts.hostname, port, path, str(addresses[0]))
 
