@@ -17,6 +17,7 @@ from clubs.audit import audit_record, snapshot
 from clubs.authentication import KEY_PREFIX_LENGTH, token_digest
 from clubs.models import ROLE_RANK, ApiToken, Club, Invitation, Membership, Player, Role
 from config.errors import Conflict, InvalidInput, NotAllowed, NotFoundError
+from config.names import visible_name
 
 CLUB_FIELDS = [
     "name", "slug", "currency", "timezone", "public_standings", "requires_confirmation"
@@ -46,7 +47,7 @@ def club_create(
     requires_confirmation: bool = False,
 ) -> Club:
     club = Club(
-        name=name.strip(),
+        name=visible_name(name),
         # A name with no letter or digit to make an address from (emoji only) gets one made up.
         slug=slug or slugify(name)[:60] or f"club-{secrets.token_hex(3)}",
         currency=currency,
@@ -72,6 +73,8 @@ def club_update(*, club: Club, actor: AbstractBaseUser, **changes: Any) -> Club:
         raise InvalidInput(f"{sorted(unknown)[0]}: not a club field that can be changed")
     club = Club.objects.select_for_update().get(pk=club.pk)
     before = snapshot(club, CLUB_FIELDS)
+    if "name" in changes:
+        changes["name"] = visible_name(changes["name"])
     for field, value in changes.items():
         setattr(club, field, value)
     _full_clean(club)
@@ -184,7 +187,7 @@ def _player_save(player: Player) -> None:
 def player_create(
     *, club: Club, actor: AbstractBaseUser | None, name: str, user: AbstractBaseUser | None = None
 ) -> Player:
-    player = Player(club=club, name=" ".join(name.split()), user=user)
+    player = Player(club=club, name=visible_name(name), user=user)
     _full_clean(player, exclude=["club"])
     _check_player_user(club, user, None)
     _player_save(player)
@@ -211,7 +214,7 @@ def player_update(*, player: Player, actor: AbstractBaseUser, **changes: Any) ->
         )
     before = snapshot(player, PLAYER_FIELDS)
     if "name" in changes:
-        changes["name"] = " ".join(str(changes["name"]).split())
+        changes["name"] = visible_name(changes["name"])
     for field, value in changes.items():
         setattr(player, field, value)
     _full_clean(player, exclude=["club"])
@@ -232,7 +235,7 @@ def player_update(*, player: Player, actor: AbstractBaseUser, **changes: Any) ->
 @transaction.atomic
 def api_token_create(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
     """A new token and its key; the key is returned only here and never stored."""
-    name = name.strip()
+    name = visible_name(name)
     if not name:
         raise InvalidInput("name: give the token a name, e.g. the app that will use it")
     key = secrets.token_urlsafe(32)

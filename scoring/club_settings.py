@@ -10,7 +10,8 @@ from django.db import transaction
 
 from clubs.audit import audit_record
 from clubs.models import Club
-from config.errors import Conflict
+from config.errors import Conflict, InvalidInput
+from config.names import visible_name
 from scoring.models import RulePreset
 from scoring.preset_rules import preset_check_params
 from scoring.standings import check_metric_ids
@@ -28,6 +29,9 @@ def preset_create(
     params: dict[str, Any],
 ) -> RulePreset:
     """A club's preset, or a new version of it when the key exists: old games keep theirs."""
+    name = visible_name(name)
+    if not name:
+        raise InvalidInput("name: give the preset a name")
     params = preset_check_params(format=format, variant=variant, params=params)
     latest = (
         RulePreset.objects.select_for_update()

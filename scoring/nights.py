@@ -16,6 +16,7 @@ from django.utils import timezone
 from clubs.audit import audit_record, snapshot
 from clubs.models import Club
 from config.errors import Conflict, InvalidInput, NotFoundError
+from config.names import visible_name
 from scoring.accounts import is_account
 from scoring.events import session_closed_event
 from scoring.figures import session_settlement
@@ -29,7 +30,7 @@ from scoring.preset_rules import game_rules
 def session_create(
     *, club: Club, actor: AbstractBaseUser, name: str, started_at: datetime | None = None
 ) -> Session:
-    name = " ".join(name.split())
+    name = visible_name(name)
     if not name:
         raise InvalidInput("name: give the session a name, e.g. 'Friday 14 March'")
     started_at = started_at or timezone.now()

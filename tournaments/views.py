@@ -31,6 +31,7 @@ from clubs.pages import (
     render_club,
 )
 from config.errors import InvalidInput
+from config.names import visible_name
 from rules import prizes
 from rules.errors import RuleViolation
 from scoring import selectors as scoring_selectors
@@ -243,7 +244,7 @@ def entry_add_page(request: HttpRequest, club_slug: str, tournament_id: int) -> 
         if data.get("player"):
             player = found(club_selectors.player_get, club=club, player_id=data["player"])
         else:
-            name = " ".join(data["name"].split())
+            name = visible_name(data["name"])
             player = next(
                 (
                     p

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from clubs.models import Club
 from config.errors import Conflict, InvalidInput
+from config.names import visible_name
 from rules import prizes
 from rules.errors import RuleViolation
 from rules.ratings import initial_skill
@@ -53,7 +54,7 @@ def tournament_create(
     seed: int | None = None,
 ) -> Tournament:
     """A tournament open for entries, with its own session and purse."""
-    name = " ".join(name.split())
+    name = visible_name(name)
     if not name:
         raise InvalidInput("name: give the tournament a name")
     for field, chosen in (("preset", preset), ("final_preset", final_preset)):
