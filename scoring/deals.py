@@ -91,6 +91,11 @@ def submission_create(
     )
     session = deal.game.table.session
     require_open_session(session)
+    if deal.status == Deal.Status.VOID:  # its reversal stands; a new result would undo it unseen
+        raise Conflict(
+            f"deal {deal.number} was voided; enter the result as a new deal",
+            code="deal_voided",
+        )
     decided = deal.submissions.filter(
         status__in=[Submission.Status.ACCEPTED, Submission.Status.AWAITING_CONFIRMATION]
     ).exists()

@@ -81,6 +81,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 else:
+    # A pooled connection the server ended (a restart, a failover, a terminated backend) is found
+    # dead before a request uses it and replaced, rather than failing that request with a 503.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     # A deal's submit and validation repeat the same dozen statements: with the values sent apart
     # from the SQL, PostgreSQL prepares each statement once per connection (after its second use)
     # instead of parsing and planning it for every deal.

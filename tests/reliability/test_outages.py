@@ -1,5 +1,7 @@
 """The database or Redis down: 503 with Retry-After naming which, never a 500 with a trace.
-A real gunicorn on production settings, pointed at ports where nothing listens."""
+A real gunicorn on production settings, pointed at ports where nothing listens; and the
+database's backends terminated under a running gunicorn: its pooled connections are checked
+before reuse, so no request fails on a dead one."""
 
 from __future__ import annotations
 
@@ -14,8 +16,11 @@ import time
 from pathlib import Path
 
 import pytest
+from django.db import connection
 
-from tests.live import free_port, production_environment
+from clubs.services import api_token_create
+from tests.factories import UserFactory
+from tests.live import database_url, free_port, production_environment
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
@@ -28,16 +33,12 @@ def _get(port: int, path: str, **headers: str) -> tuple[int, dict, dict]:
     return response.status, dict(response.getheaders()), json.loads(response.read() or b"{}")
 
 
-@pytest.fixture
-def server_without_backends(tmp_path):
-    dead_db, dead_redis, port = free_port(), free_port(), free_port()
-    env = production_environment(
-        f"postgresql://postgres@127.0.0.1:{dead_db}/nothing", f"redis://127.0.0.1:{dead_redis}/0"
-    )
-    with (tmp_path / "web.log").open("wb") as log:
+def _gunicorn(env: dict[str, str], port: int, log_path: Path, *options: str):
+    """A gunicorn on ``port``, once it accepts connections, stopped on leaving."""
+    with log_path.open("wb") as log:
         web = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}",
-             "-w", "1", "--log-level", "warning"],
+             "-w", "1", "--log-level", "warning", *options],
             cwd=REPO, env=env, start_new_session=True, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
     try:
@@ -52,6 +53,15 @@ def server_without_backends(tmp_path):
     finally:
         os.killpg(web.pid, signal.SIGTERM)
         web.wait(timeout=20)
+
+
+@pytest.fixture
+def server_without_backends(tmp_path):
+    dead_db, dead_redis, port = free_port(), free_port(), free_port()
+    env = production_environment(
+        f"postgresql://postgres@127.0.0.1:{dead_db}/nothing", f"redis://127.0.0.1:{dead_redis}/0"
+    )
+    yield from _gunicorn(env, port, tmp_path / "web.log")
 
 
 def test_database_down_answers_503_naming_it(server_without_backends):
@@ -82,3 +92,34 @@ def test_health_names_what_failed_and_nothing_more(server_without_backends):
     assert body["failed"] == ["database", "broker"]
     text = json.dumps(body)
     assert "Error" not in text and "127.0.0.1" not in text
+
+
+def _backends_terminate() -> int:
+    """End every other connection to the test database, as a failover or an operator would."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.usefixtures("postgres_tx")
+def test_terminated_backends_cost_no_request(redis_url, tmp_path):
+    key = api_token_create(user=UserFactory(), name="app")[1]
+    env = {**production_environment(database_url(), redis_url), "DB_CONN_MAX_AGE": "60"}
+    port = free_port()
+    server = _gunicorn(env, port, tmp_path / "web.log", "-k", "gthread", "--threads", "4")
+    next(server)
+    try:
+
+        def statuses(n: int) -> list[int]:
+            return [_get(port, "/api/v1/clubs/", Authorization=f"Token {key}")[0] for _ in range(n)]
+
+        assert statuses(20) == [200] * 20  # every thread holds a pooled connection
+        assert _backends_terminate() >= 1
+        after = statuses(40)
+        assert after == [200] * 40, f"{after.count(503)} of 40 answered 503 on a dead connection"
+    finally:
+        server.close()
+        _backends_terminate()

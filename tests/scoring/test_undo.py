@@ -196,3 +196,20 @@ def test_any_deals_and_voids_keep_the_ledger_and_standings_whole(standing, deals
     kept_money = money(game)
     counted_only = sum(1 for _, _, void in deals if not void)
     assert (kept_money == {}) == (counted_only == 0)
+
+
+def test_a_voided_deal_cannot_be_corrected_back_to_life(standing):
+    """A correction of a voided deal would bring its result back without undoing the void's
+    reversal in the audit trail: refused, named; the deal stays voided and the ledger as it was."""
+    game, ids = new_game(standing, "points", FOUR, point_value_minor=10)
+    first = play(standing, game, results(ids, Asha="winner", Bilal=20, Chitra=30, Dev=40))
+    deal_void(deal=first.deal, actor=standing.organiser)
+    after_void = money(game)
+    with pytest.raises(Conflict) as refused:
+        correct(standing, first.deal, results(ids, Bilal="winner", Asha=10, Chitra=5, Dev=15))
+    assert refused.value.code == "deal_voided"
+    assert f"deal {first.deal.number} was voided" in str(refused.value)
+    assert Deal.objects.get(pk=first.deal_id).status == Deal.Status.VOID
+    assert Submission.objects.filter(deal=first.deal).count() == 1
+    assert money(game) == after_void
+    assert ledger_balanced(game)
