@@ -1,8 +1,10 @@
-"""Periodic work of the clubs app (celery beat)."""
+"""Work of the clubs app done outside a request: periodic (celery beat) or sent through the
+outbox."""
 
 from __future__ import annotations
 
 from clubs.idempotency import idempotency_keys_prune
+from clubs.password_reset import SEND_TASK, password_reset_send
 from config.celery import project_task
 
 
@@ -10,3 +12,10 @@ from config.celery import project_task
 def prune_idempotency_keys() -> int:
     """Hourly: forget Idempotency-Keys older than a day."""
     return idempotency_keys_prune()
+
+
+@project_task(name=SEND_TASK)
+def send_password_reset(email: str, domain: str, use_https: bool, request_id: str) -> None:
+    """Sent through the outbox by a reset asked for on the page: mail the link, if any account
+    has the address."""
+    password_reset_send(email=email, domain=domain, use_https=use_https, request_id=request_id)

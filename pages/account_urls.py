@@ -6,6 +6,7 @@ from django.urls import path, reverse_lazy
 
 from pages import account
 from pages.invitations import invitation_received_answer
+from pages.password_reset import PasswordResetView
 
 urlpatterns = [
     path("", account.account_page, name="account"),
@@ -24,7 +25,7 @@ urlpatterns = [
     path(
         "password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"
     ),
-    path("password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("password/reset/", PasswordResetView.as_view(), name="password_reset"),
     path(
         "password/reset/sent/",
         auth_views.PasswordResetDoneView.as_view(),

@@ -128,6 +128,10 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "config.lockout.locked_out"
 AXES_VERBOSE = False
+# Password resets asked for within an hour, per address asked for and per client address; over
+# either the page answers 429 and nothing is sent (clubs/password_reset.py, counted in the cache).
+PASSWORD_RESET_LIMIT = env.int("PASSWORD_RESET_LIMIT", 3)
+PASSWORD_RESET_IP_LIMIT = env.int("PASSWORD_RESET_IP_LIMIT", 10)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 
