@@ -1,5 +1,9 @@
 """Limits on what a request may carry, and one error shape for everything under ``/api/``.
 
+- A request that came through the proxy over gunicorn's Unix socket carries its client's address
+  in ``REMOTE_ADDR`` (taken from the proxy's ``X-Forwarded-For``), as the login and
+  password-reset throttles expect.
+
 - A body over ``MAX_BODY_BYTES`` is refused with 413 before anything reads it.
 - JSON nested deeper than ``MAX_JSON_DEPTH`` is refused with 400 before anything parses it (the
   parser's recursion would otherwise end in a 500).
@@ -53,6 +57,24 @@ def json_depth(body: bytes) -> int:
 
 def _api_error(status: int, code: str, message: str, **details: object) -> JsonResponse:
     return JsonResponse(error_body(code, message, dict(details)), status=status)
+
+
+class ProxiedClientAddressMiddleware:
+    """``REMOTE_ADDR`` from ``X-Forwarded-For`` for requests that came over a Unix socket.
+
+    gunicorn bound to a Unix socket gives an empty ``REMOTE_ADDR``; only a process on the machine
+    (the proxy of deploy/nginx.conf) can reach that socket, and it sets ``X-Forwarded-For`` to the
+    one address it saw. Over TCP the header is ignored: any client could have written it.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        if not request.META.get("REMOTE_ADDR") and forwarded:
+            request.META["REMOTE_ADDR"] = forwarded.rsplit(",", 1)[-1].strip()
+        return self.get_response(request)
 
 
 class RequestLimitsMiddleware:

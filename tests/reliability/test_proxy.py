@@ -1,0 +1,313 @@
+"""Production behind the buffering proxy of deploy/nginx.conf: gunicorn (the Procfile's web line)
+on a Unix socket, nginx in front, both on production settings. Connections that send their
+headers one byte a second hold gunicorn's threads when they reach it directly; through nginx,
+``/health/`` keeps answering at once. nginx serves the static files, refuses a body over the
+app's limit, and the app sees the client's address."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from http.cookies import SimpleCookie
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from axes.models import AccessAttempt
+from django.db import connection
+
+from config.middleware import MAX_BODY_BYTES
+from tests.conftest import service_absent
+from tests.live import database_url, free_port, production_environment
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.postgres]
+
+PROBE_TIMEOUT = 2.0
+ATTACK_SECONDS = 6.0
+
+
+class UnixHTTPConnection(http.client.HTTPConnection):
+    """HTTP over gunicorn's Unix socket: the way to reach it without the proxy."""
+
+    def __init__(self, path: str, timeout: float) -> None:
+        super().__init__("127.0.0.1", timeout=timeout)
+        self.socket_path = path
+
+    def connect(self) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(self.socket_path)
+
+
+@dataclass
+class Stack:
+    port: int  # nginx
+    socket_path: str  # gunicorn
+
+    def proxied(self, timeout: float = 10) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+
+    def direct(self, timeout: float = 10) -> http.client.HTTPConnection:
+        return UnixHTTPConnection(self.socket_path, timeout)
+
+
+def _nginx() -> str:
+    found = shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None
+    )
+    if found is None:
+        service_absent("needs nginx (Debian: apt-get install nginx)")
+    return found  # type: ignore[return-value]
+
+
+def _web_command() -> str:
+    lines = (REPO / "Procfile").read_text().splitlines()
+    return dict(line.split(": ", 1) for line in lines if line.strip())["web"]
+
+
+def _main_config(workdir: Path, site: Path) -> str:
+    """nginx's main context for a run as the current user, everything under ``workdir``."""
+    # As root, nginx's workers would drop to `nobody`, who cannot reach the test's files.
+    user = "user root root;\n" if os.geteuid() == 0 else ""
+    return (
+        f"{user}daemon off;\nworker_processes 1;\npid {workdir}/nginx.pid;\n"
+        f"error_log {workdir}/error.log warn;\n"
+        "events { worker_connections 512; }\n"
+        "http {\n"
+        "    include /etc/nginx/mime.types;\n"
+        f"    access_log {workdir}/access.log;\n"
+        + "".join(
+            f"    {kind}_temp_path {workdir}/{kind};\n"
+            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
+        + f"    include {site};\n}}\n"
+    )
+
+
+def _wait(predicate: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"{what} did not come up")
+
+
+def _answers(connect: Callable[[], http.client.HTTPConnection]) -> bool:
+    try:
+        conn = connect()
+        conn.request("GET", "/health/", headers={"Host": "127.0.0.1"})
+        return conn.getresponse().status == 200
+    except OSError:
+        return False
+
+
+def _start(command: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen:
+    with log_path.open("wb") as log:
+        return subprocess.Popen(
+            command, cwd=REPO, env=env, start_new_session=True, stdout=log,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+
+
+@pytest.fixture
+def stack(postgres_tx, redis_url) -> Iterator[Stack]:
+    nginx = _nginx()
+    # A short path: a Unix socket's path is limited to about 100 bytes.
+    workdir = Path(tempfile.mkdtemp(prefix="rc-proxy-"))
+    socket_path = str(workdir / "web.sock")
+    port = free_port()
+    env = {
+        **production_environment(database_url(), redis_url),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "WEB_BIND": f"unix:{socket_path}",
+    }
+    env.pop("PORT", None)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=REPO, env=env, check=True, timeout=180,
+    )  # fmt: skip
+    site = workdir / "rummyclub.conf"
+    site.write_text(
+        (REPO / "deploy" / "nginx.conf")
+        .read_text()
+        .replace("@LISTEN@", f"127.0.0.1:{port}")
+        .replace("@SOCKET@", socket_path)
+        .replace("@STATIC_ROOT@", str(REPO / "staticfiles"))
+    )
+    main = workdir / "nginx.conf"
+    main.write_text(_main_config(workdir, site))
+    processes = []
+    try:
+        processes.append(_start(["bash", "-c", f"exec {_web_command()}"], env, workdir / "web.log"))
+        nginx_command = [nginx, "-e", f"{workdir}/error.log", "-p", str(workdir), "-c", str(main)]
+        processes.append(_start(nginx_command, env, workdir / "nginx.log"))
+        result = Stack(port, socket_path)
+        _wait(lambda: _answers(result.direct), 60, "gunicorn")
+        _wait(lambda: _answers(result.proxied), 30, "nginx")
+        yield result
+    finally:
+        for process in reversed(processes):
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+                process.wait(timeout=20)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                os.killpg(process.pid, signal.SIGKILL)
+        shutil.rmtree(workdir, ignore_errors=True)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+
+
+class SlowClients:
+    """``count`` connections that send a request's headers one byte a second, never finishing."""
+
+    def __init__(self, connect: Callable[[], socket.socket], count: int) -> None:
+        self.sockets = [connect() for _ in range(count)]
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._trickle, daemon=True)
+
+    def _trickle(self) -> None:
+        head = b"GET /health/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+        for position in range(10_000):
+            byte = head[position : position + 1] or b"x"
+            for sock in self.sockets:
+                with contextlib.suppress(OSError):  # cut off by the server: as it should
+                    sock.send(byte)
+            if self.stopped.wait(1.0):
+                return
+
+    def __enter__(self) -> SlowClients:
+        self.thread.start()
+        time.sleep(1.5)  # every connection has been accepted and has started its headers
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.thread.join()
+        for sock in self.sockets:
+            sock.close()
+
+
+def _probe(connect: Callable[[], http.client.HTTPConnection]) -> tuple[list[float], int]:
+    """``/health/`` asked again and again for ATTACK_SECONDS: each latency, and how many
+    did not answer 200 within PROBE_TIMEOUT (counted at the timeout)."""
+    latencies, failures = [], 0
+    deadline = time.monotonic() + ATTACK_SECONDS
+    while time.monotonic() < deadline:
+        started = time.monotonic()
+        try:
+            conn = connect()
+            conn.request("GET", "/health/", headers={"Host": "127.0.0.1"})
+            ok = conn.getresponse().status == 200
+            conn.close()
+        except OSError:
+            ok = False
+        latencies.append(time.monotonic() - started)
+        failures += not ok
+        time.sleep(0.05)
+    return latencies, failures
+
+
+def _figures(what: str, latencies: list[float], failures: int) -> str:
+    p95 = statistics.quantiles(latencies, n=20)[-1] if len(latencies) > 1 else latencies[0]
+    line = (
+        f"{what}: {len(latencies)} requests, {failures} failed or over {PROBE_TIMEOUT:.0f} s,"
+        f" p95 {p95 * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms"
+    )
+    print(line)
+    return line
+
+
+def test_slow_clients_through_the_proxy_leave_health_fast(stack, record_property):
+    def to_nginx() -> socket.socket:
+        return socket.create_connection(("127.0.0.1", stack.port), timeout=5)
+
+    def to_gunicorn() -> socket.socket:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.connect(stack.socket_path)
+        return sock
+
+    figures = []
+    for count in (8, 32):
+        with SlowClients(to_nginx, count):
+            latencies, failures = _probe(lambda: stack.proxied(PROBE_TIMEOUT))
+        figures.append(_figures(f"{count} slow clients, through nginx", latencies, failures))
+        assert failures == 0
+        assert max(latencies) < 0.1, figures[-1]
+
+    # The same attack straight at gunicorn: its threads wait on the slow headers.
+    with SlowClients(to_gunicorn, 8):
+        latencies, failures = _probe(lambda: stack.direct(PROBE_TIMEOUT))
+    figures.append(_figures("8 slow clients, straight at gunicorn", latencies, failures))
+    record_property("figures", figures)
+    assert max(latencies) > 1.0  # the problem the proxy is there for
+
+
+def test_static_files_are_served_by_nginx(stack):
+    css = next((REPO / "staticfiles").rglob("*.css")).relative_to(REPO / "staticfiles")
+    conn = stack.proxied()
+    conn.request("GET", f"/static/{css}", headers={"Accept-Encoding": "gzip"})
+    response = conn.getresponse()
+    body = response.read()
+    assert response.status == 200 and body
+    max_age = re.search(r"max-age=(\d+)", response.getheader("Cache-Control", ""))
+    assert max_age and int(max_age.group(1)) >= 3600
+    # Not whitenoise: Django's middleware would have added its Content-Security-Policy.
+    assert response.getheader("Content-Security-Policy") is None
+    assert response.getheader("Content-Encoding") == "gzip"  # collectstatic's .gz
+
+
+def test_a_body_over_the_limit_is_refused_by_nginx(stack):
+    conn = stack.proxied()
+    body = b"x" * (MAX_BODY_BYTES + 1)
+    conn.request("POST", "/api/v1/rules/evaluate/", body=body,
+                 headers={"Content-Type": "application/json", "Host": "127.0.0.1"})  # fmt: skip
+    response = conn.getresponse()
+    assert response.status == 413
+    assert b"nginx" in response.read()  # nginx's page, not the app's JSON error
+    # At the limit, the app answers (its own 400: not JSON it can use), not nginx.
+    conn = stack.proxied()
+    conn.request("POST", "/api/v1/rules/evaluate/", body=b"x" * MAX_BODY_BYTES,
+                 headers={"Content-Type": "application/json", "Host": "127.0.0.1"})  # fmt: skip
+    assert conn.getresponse().status == 400
+
+
+def test_the_app_sees_the_clients_address_not_a_forged_one(stack):
+    conn = stack.proxied()
+    conn.request("GET", "/login/", headers={"Host": "127.0.0.1"})
+    page = conn.getresponse()
+    html = page.read().decode()
+    cookie = SimpleCookie(page.getheader("Set-Cookie"))["csrftoken"].value
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    conn = stack.proxied()
+    conn.request(
+        "POST",
+        "/login/",
+        body=urlencode({"username": "nobody", "password": "wrong", "csrfmiddlewaretoken": token}),
+        headers={
+            "Host": "127.0.0.1",
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": f"csrftoken={cookie}",
+            "X-Forwarded-For": "203.0.113.9",  # forged: nginx replaces it
+        },
+    )
+    assert conn.getresponse().status == 200  # the form again, with its error
+    attempt = AccessAttempt.objects.get(username="nobody")
+    assert attempt.ip_address == "127.0.0.1"
