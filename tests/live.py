@@ -5,9 +5,15 @@ from __future__ import annotations
 
 import http.client
 import os
+import shutil
 import socket
+from pathlib import Path
 
 from django.db import connection
+
+from tests.conftest import service_absent
+
+REPO = Path(__file__).resolve().parents[1]
 
 SECRET_KEY = "test-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz-0123456789"
 
@@ -45,3 +51,40 @@ def production_environment(database_url: str, redis_url: str) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false",
     }
+
+
+def nginx_command(workdir: Path, socket_path: str, port: int) -> list[str]:
+    """nginx with deploy/nginx.conf on ``port`` in front of gunicorn's ``socket_path``, run in
+    the foreground as the current user with its pid, logs and buffers under ``workdir`` (skips
+    without nginx; fails under ``REQUIRE_SERVICES=1``)."""
+    nginx = shutil.which("nginx") or next(
+        (path for path in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(path, os.X_OK)),
+        None,
+    )
+    if nginx is None:
+        service_absent("needs nginx (Debian: apt-get install nginx)")
+    site = workdir / "rummyclub.conf"
+    site.write_text(
+        (REPO / "deploy" / "nginx.conf")
+        .read_text()
+        .replace("@LISTEN@", f"127.0.0.1:{port}")
+        .replace("@SOCKET@", socket_path)
+        .replace("@STATIC_ROOT@", str(REPO / "staticfiles"))
+    )
+    # As root, nginx's workers would drop to `nobody`, who cannot reach the test's files.
+    user = "user root root;\n" if os.geteuid() == 0 else ""
+    temp_paths = "".join(
+        f"    {kind}_temp_path {workdir}/{kind};\n"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    main = workdir / "nginx.conf"
+    main.write_text(
+        f"{user}daemon off;\nworker_processes 1;\npid {workdir}/nginx.pid;\n"
+        f"error_log {workdir}/error.log warn;\n"
+        "events { worker_connections 512; }\n"
+        "http {\n"
+        "    include /etc/nginx/mime.types;\n"
+        f"    access_log {workdir}/access.log;\n{temp_paths}"
+        f"    include {site};\n}}\n"
+    )
+    return [str(nginx), "-e", f"{workdir}/error.log", "-p", str(workdir), "-c", str(main)]

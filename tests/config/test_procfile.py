@@ -1,19 +1,29 @@
 """The production run as the README describes it: every process of the ``Procfile`` (release,
-web, worker, beat), started as written on production settings, comes up."""
+web, worker, beat), started as written on production settings, comes up, with web on a Unix
+socket behind the nginx of deploy/nginx.conf."""
 
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 from django.db import connection
 
-from tests.live import answers_200, database_url, free_port, production_environment
+from tests.live import (
+    answers_200,
+    database_url,
+    free_port,
+    nginx_command,
+    production_environment,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.postgres]
@@ -37,10 +47,14 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
     commands = _procfile()
     assert set(commands) == {"release", "web", "worker", "beat"}
     port = free_port()
+    # A short path: a Unix socket's path is limited to about 100 bytes.
+    workdir = Path(tempfile.mkdtemp(prefix="rc-stack-"))
+    socket_path = str(workdir / "web.sock")
+    commands["nginx"] = shlex.join(nginx_command(workdir, socket_path, port))
     env = {
         **production_environment(database_url(), redis_url),
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-        "PORT": str(port),
+        "WEB_BIND": f"unix:{socket_path}",
         "WEB_CONCURRENCY": "1",
         "WORKER_CONCURRENCY": "1",
         "BEAT_SCHEDULE_FILE": str(tmp_path / "beat-schedule"),
@@ -50,7 +64,7 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
     )
     assert release.returncode == 0, release.stderr.decode()[-2000:]
 
-    logs = {name: tmp_path / f"{name}.log" for name in ("web", "worker", "beat")}
+    logs = {name: tmp_path / f"{name}.log" for name in ("web", "nginx", "worker", "beat")}
     processes = {}
     try:
         for name, log in logs.items():
@@ -59,7 +73,7 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
                     ["bash", "-c", f"exec {commands[name]}"], cwd=REPO, env=env,
                     start_new_session=True, stdout=out, stderr=subprocess.STDOUT,
                 )  # fmt: skip
-        _wait(lambda: answers_200(port, "/health/"), 60, "web")
+        _wait(lambda: answers_200(port, "/health/"), 60, "web behind nginx")
         _wait(lambda: b"ready." in logs["worker"].read_bytes(), 60, "worker")
         _wait(lambda: b"beat: Starting" in logs["beat"].read_bytes(), 60, "beat")
         # Beat hands the outbox relay to the worker within its 5 s period.
@@ -72,6 +86,7 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
                 process.wait(timeout=20)
             except (ProcessLookupError, subprocess.TimeoutExpired):
                 os.killpg(process.pid, signal.SIGKILL)
+        shutil.rmtree(workdir, ignore_errors=True)
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
