@@ -94,7 +94,7 @@ def redis_url() -> str:
 
 @pytest.fixture
 def celery_worker(redis_url: str, committing_db: None) -> Iterator[Any]:
-    """A real Celery worker (in a thread of this process) consuming from Redis."""
+    """A real Celery worker (in a thread of this process) consuming every queue from Redis."""
     from celery.contrib.testing.worker import start_worker
 
     from config.celery import app
@@ -102,12 +102,21 @@ def celery_worker(redis_url: str, committing_db: None) -> Iterator[Any]:
     app.conf.task_always_eager = False
     try:
         with start_worker(
-            app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=30
-        ) as worker:
+            app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=30,
+            queues=all_queues(),
+        ) as worker:  # fmt: skip
             yield worker
     finally:
         app.conf.task_always_eager = True
         _close_worker_connections()
+
+
+def all_queues() -> list[str]:
+    """The default queue and every queue a route names."""
+    from django.conf import settings
+
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    return [settings.CELERY_TASK_DEFAULT_QUEUE, *sorted(routed)]
 
 
 def _close_worker_connections() -> None:

@@ -192,6 +192,15 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 1,
 }
 CELERY_TASK_DEFAULT_QUEUE = "rummyclub"
+# Scoring and webhook deliveries on queues of their own, each consumed by its own worker (the
+# Procfile's ``worker`` and ``webhooks``): a slow receiver holds only webhook processes, never one
+# that validates a deal. The rest (outbox relay, mail, pruning) stays on the default queue, which
+# the scoring worker consumes too. ``send_task`` (the outbox) follows these routes by task name.
+CELERY_TASK_ROUTES = {
+    "scoring.*": {"queue": "scoring"},
+    "tournaments.*": {"queue": "scoring"},
+    "webhooks.*": {"queue": "webhooks"},
+}
 CELERY_BEAT_SCHEDULE = {
     "outbox-relay": {"task": "outbox.relay", "schedule": 5.0},
     "outbox-prune": {"task": "outbox.prune", "schedule": 3600.0},

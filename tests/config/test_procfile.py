@@ -1,5 +1,5 @@
 """The production run as the README describes it: every process of the ``Procfile`` (release,
-web, worker, beat), started as written on production settings, comes up."""
+web, worker, webhooks, beat), started as written on production settings, comes up."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def _wait(predicate, timeout: float, what: str) -> None:
 
 def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
     commands = _procfile()
-    assert set(commands) == {"release", "web", "worker", "beat"}
+    assert set(commands) == {"release", "web", "worker", "webhooks", "beat"}
     port = free_port()
     env = {
         **production_environment(database_url(), redis_url),
@@ -43,6 +43,7 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
         "PORT": str(port),
         "WEB_CONCURRENCY": "1",
         "WORKER_CONCURRENCY": "1",
+        "WEBHOOK_WORKER_CONCURRENCY": "1",
         "BEAT_SCHEDULE_FILE": str(tmp_path / "beat-schedule"),
     }
     release = subprocess.run(
@@ -50,7 +51,7 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
     )
     assert release.returncode == 0, release.stderr.decode()[-2000:]
 
-    logs = {name: tmp_path / f"{name}.log" for name in ("web", "worker", "beat")}
+    logs = {name: tmp_path / f"{name}.log" for name in ("web", "worker", "webhooks", "beat")}
     processes = {}
     try:
         for name, log in logs.items():
@@ -61,9 +62,13 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
                 )  # fmt: skip
         _wait(lambda: answers_200(port, "/health/"), 60, "web")
         _wait(lambda: b"ready." in logs["worker"].read_bytes(), 60, "worker")
+        _wait(lambda: b"ready." in logs["webhooks"].read_bytes(), 60, "webhooks worker")
         _wait(lambda: b"beat: Starting" in logs["beat"].read_bytes(), 60, "beat")
         # Beat hands the outbox relay to the worker within its 5 s period.
         _wait(lambda: b"outbox.relay" in logs["worker"].read_bytes(), 30, "the relay")
+        # The webhook sweep is received by the webhook worker, and only there (its banner lists it).
+        _wait(lambda: b"webhooks.sweep[" in logs["webhooks"].read_bytes(), 30, "the sweep")
+        assert b"webhooks.sweep[" not in logs["worker"].read_bytes()
         assert all(p.poll() is None for p in processes.values())
     finally:
         for process in processes.values():
