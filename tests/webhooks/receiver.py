@@ -36,10 +36,12 @@ class Received:
 @dataclass
 class Receiver:
     """``answers``: status codes for the requests in turn (then 200); ``hold``: seconds the
-    first request is held before answering."""
+    first request is held before answering; ``trickle``: seconds between the bytes of every
+    answer (a receiver that keeps the connection busy but never finishes in time)."""
 
     answers: list[int] = field(default_factory=list)
     hold: float = 0.0
+    trickle: float = 0.0
     received: list[Received] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -59,10 +61,22 @@ class Receiver:
                     receiver.received.append(
                         Received(time.monotonic(), dict(self.headers), body, status)
                     )
+                if receiver.trickle:
+                    self._trickle(f"HTTP/1.0 {status} OK\r\nContent-Length: 2\r\n\r\nok")
+                    return
                 self.send_response(status)
                 self.send_header("Content-Type", "text/plain")
                 self.end_headers()
                 self.wfile.write(b"ok" if status < 300 else b"x" * 5000)
+
+            def _trickle(self, answer: str) -> None:
+                for byte in answer.encode():
+                    try:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                    except OSError:  # the client gave up
+                        return
+                    time.sleep(receiver.trickle)
 
             def log_message(self, *args: Any) -> None:
                 pass
