@@ -31,6 +31,7 @@ from clubs.models import Club
 from config.celery import app
 from config.errors import Conflict, InvalidInput
 from outbox.services import outbox_enqueue
+from webhooks.limits import manual_send_check
 from webhooks.models import EVENTS, PING, Attempt, Delivery, Endpoint, Event, StandingsChange
 from webhooks.sending import Refused, post, resolve, signature
 
@@ -150,8 +151,9 @@ def event_emit(
 
 
 def ping_send(*, endpoint: Endpoint, actor: AbstractBaseUser) -> Delivery:
-    """A ``ping`` to this endpoint alone, whatever it subscribes to."""
+    """A ``ping`` to this endpoint alone, whatever it subscribes to (limited per club)."""
     with transaction.atomic():
+        manual_send_check(club=endpoint.club)
         event = Event.objects.create(
             club=endpoint.club,
             name=PING,
@@ -163,10 +165,12 @@ def ping_send(*, endpoint: Endpoint, actor: AbstractBaseUser) -> Delivery:
 
 
 def redeliver(*, delivery: Delivery, actor: AbstractBaseUser) -> Delivery:
-    """The same event (same id, same body) again, as a new delivery series."""
+    """The same event (same id, same body) again, as a new delivery series (limited per
+    club)."""
     if delivery.status == Delivery.Status.PENDING:
         raise Conflict("this delivery is still being attempted", code="delivery_pending")
     with transaction.atomic():
+        manual_send_check(club=delivery.endpoint.club)
         again = Delivery.objects.create(endpoint=delivery.endpoint, event=delivery.event)
         audit_record(
             actor=actor, club=delivery.endpoint.club, action="webhook.redeliver", obj=again,

@@ -225,6 +225,8 @@ CELERY_BEAT_SCHEDULE = {
 # laptop, the tests); production sends to public https addresses only.
 WEBHOOK_ALLOW_PRIVATE = env.bool("WEBHOOK_ALLOW_PRIVATE", False)
 WEBHOOK_TIMEOUT_SECONDS = env.int("WEBHOOK_TIMEOUT_SECONDS", 5)
+# Pings and redeliveries (sends an organiser asks for by hand) per club in any minute.
+WEBHOOK_MANUAL_SENDS_PER_MINUTE = env.int("WEBHOOK_MANUAL_SENDS_PER_MINUTE", 10)
 WEBHOOK_RETRY_WINDOW_SECONDS = env.int("WEBHOOK_RETRY_WINDOW_SECONDS", 24 * 3600)
 WEBHOOK_BACKOFF_BASE_SECONDS = env.float("WEBHOOK_BACKOFF_BASE_SECONDS", 10.0)
 # A worker holds a delivery this long while sending it; one that died is replaced after.
