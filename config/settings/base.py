@@ -146,6 +146,9 @@ EMAIL_PORT = env.int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", True)
+# The mail is sent by the scoring worker (default queue): a stalled SMTP server must not hold one
+# of its processes for ever (smtplib waits without limit otherwise).
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", 10)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "rummyclub <noreply@localhost>")
 LOGOUT_REDIRECT_URL = "home"
 
