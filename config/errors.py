@@ -38,3 +38,14 @@ class Conflict(ServiceError):
 
     status = 409
     default_code = "conflict"
+
+
+class TooManyRequests(ServiceError):
+    """Asked for more often than allowed; ``retry_after`` seconds until it may be again."""
+
+    status = 429
+    default_code = "throttled"
+
+    def __init__(self, message: str, *, retry_after: int, code: str | None = None) -> None:
+        super().__init__(message, code=code, details={"retry_after_seconds": retry_after})
+        self.retry_after = retry_after

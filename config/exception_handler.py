@@ -60,7 +60,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
     if isinstance(exc, ServiceError):
         set_rollback()
-        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
+        retry_after = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(retry_after)} if retry_after else {}
+        return Response(
+            error_body(exc.code, exc.message, exc.details), status=exc.status, headers=headers
+        )
     if isinstance(exc, RuleViolation):
         set_rollback()
         details = {"token": exc.token, **exc.details}

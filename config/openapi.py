@@ -118,6 +118,10 @@ def _text_patterns_declare(schema: dict[str, Any]) -> None:
             _text_patterns_declare(child)
 
 
+# Operations limited per club whoever calls them (webhooks.limits).
+RATE_LIMITED = {"webhooks_ping", "webhooks_redeliver"}
+
+
 def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[str]:
     """The error statuses ``operation`` can answer, from what it takes and who may call it."""
     writes = method in WRITE_METHODS
@@ -137,7 +141,7 @@ def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[s
         statuses += ["409", "413", "422"]  # the Idempotency-Key claim and reuse; the body limit
     if has_body:
         statuses.append("415")
-    if anonymous:
+    if anonymous or operation.get("operationId") in RATE_LIMITED:
         statuses.append("429")
     return statuses
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,7 +95,14 @@ def redis_url() -> str:
 
 @pytest.fixture
 def celery_worker(redis_url: str, committing_db: None) -> Iterator[Any]:
-    """A real Celery worker (in a thread of this process) consuming from Redis."""
+    """A real Celery worker (in a thread of this process) consuming every queue from Redis."""
+    with worker_running(all_queues()) as worker:
+        yield worker
+
+
+@contextmanager
+def worker_running(queues: list[str]) -> Iterator[Any]:
+    """A real Celery worker in a thread of this process (2 threads), consuming ``queues``."""
     from celery.contrib.testing.worker import start_worker
 
     from config.celery import app
@@ -102,12 +110,19 @@ def celery_worker(redis_url: str, committing_db: None) -> Iterator[Any]:
     app.conf.task_always_eager = False
     try:
         with start_worker(
-            app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=30
-        ) as worker:
+            app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=30,
+            queues=queues,
+        ) as worker:  # fmt: skip
             yield worker
     finally:
         app.conf.task_always_eager = True
         _close_worker_connections()
+
+
+def all_queues() -> list[str]:
+    """The default queue and every queue a route names."""
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    return [settings.CELERY_TASK_DEFAULT_QUEUE, *sorted(routed)]
 
 
 def _close_worker_connections() -> None:

@@ -45,6 +45,9 @@ class Endpoint(models.Model):
         default=0, help_text="Events given up on in a row (a delivered one resets it)."
     )
     failing_since = models.DateTimeField(null=True, blank=True)
+    sending_until = models.DateTimeField(
+        null=True, blank=True, help_text="A worker is sending to it until then (one at a time)."
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )

@@ -1,17 +1,21 @@
 """Where a webhook may go and how it is sent: the address checked after DNS resolution, the
 connection made to the very address checked (no second lookup to be rebound), no redirect
-followed, 5 s in all, at most 1 KB of the answer kept."""
+followed, at most 1 KB of the answer kept, and ``WEBHOOK_TIMEOUT_SECONDS`` (5 s) in all: connect,
+send and the answer together, however slowly a receiver trickles it."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import http.client
+import io
 import ipaddress
 import socket
 import ssl
 import time
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -126,35 +130,82 @@ class Answer:
         return not self.error and self.status is not None and 200 <= self.status < 300
 
 
-class _Connection(http.client.HTTPConnection):
-    """HTTP to the checked address, the Host header the URL's."""
+class DeadlinePassed(TimeoutError):
+    """The attempt's total time ran out."""
 
-    def __init__(self, target: Target, timeout: float) -> None:
-        super().__init__(target.host, target.port, timeout=timeout)
-        self._address = target.address
+
+def _time_left(deadline: float) -> float:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise DeadlinePassed("no complete answer in time")
+    return left
+
+
+class _DeadlineReader(io.RawIOBase):
+    """The answer's bytes, each read given only the time left before the deadline: http.client's
+    own timeout applies to each socket operation, so a receiver sending a byte every few seconds
+    would never trip it."""
+
+    def __init__(self, sock: socket.socket, deadline: float, socket_file: Any) -> None:
+        # ``socket_file`` (http.client's own reader) is kept open until this one closes: it
+        # holds the socket open after the connection lets go of it (HTTP/1.0 answers).
+        self._sock, self._deadline, self._socket_file = sock, deadline, socket_file
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        self._socket_file.close()
+        super().close()
+
+    def readinto(self, buffer: Any) -> int:
+        self._sock.settimeout(_time_left(self._deadline))
+        return self._sock.recv_into(buffer)
+
+
+class _DeadlineResponse(http.client.HTTPResponse):
+    def __init__(self, sock: socket.socket, *, deadline: float, **kwargs: Any) -> None:
+        super().__init__(sock, **kwargs)
+        self.fp = io.BufferedReader(_DeadlineReader(sock, deadline, self.fp))
+
+
+class _Connection(http.client.HTTPConnection):
+    """HTTP to the checked address, the Host header the URL's, all of it before ``deadline``."""
+
+    def __init__(self, target: Target, deadline: float) -> None:
+        super().__init__(target.host, target.port)
+        self._address, self._deadline = target.address, deadline
+        self.response_class = functools.partial(_DeadlineResponse, deadline=deadline)  # type: ignore[assignment]
+
+    def _socket(self) -> socket.socket:
+        sock = socket.create_connection((self._address, self.port), _time_left(self._deadline))
+        sock.settimeout(_time_left(self._deadline))  # for sending the request (sendall: total)
+        return sock
 
     def connect(self) -> None:
-        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = self._socket()
 
 
-class _TlsConnection(http.client.HTTPSConnection):
+class _TlsConnection(_Connection):
     """HTTPS to the checked address; the certificate checked against the URL's host name."""
 
-    def __init__(self, target: Target, timeout: float) -> None:
-        super().__init__(
-            target.host, target.port, timeout=timeout, context=ssl.create_default_context()
-        )
-        self._address = target.address
+    default_port = http.client.HTTPS_PORT
+
+    def __init__(self, target: Target, deadline: float) -> None:
+        super().__init__(target, deadline)
+        self._context = ssl.create_default_context()
 
     def connect(self) -> None:
-        sock = socket.create_connection((self._address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
+        sock = self._context.wrap_socket(self._socket(), server_hostname=self.host)
+        sock.settimeout(_time_left(self._deadline))
+        self.sock = sock
 
 
 def post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
     """POST ``body`` once; whatever happens is an ``Answer`` (never an exception)."""
     started = time.monotonic()
     timeout = float(settings.WEBHOOK_TIMEOUT_SECONDS)
+    deadline = started + timeout
 
     def took() -> int:
         return int((time.monotonic() - started) * 1000)
@@ -163,19 +214,22 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
         target = resolve(url)
     except Refused as exc:
         return Answer(None, "", str(exc).removeprefix("url: "), took())
+    limit = f"{timeout:g} s"
     kind = _TlsConnection if target.scheme == "https" else _Connection
-    connection = kind(target, timeout)
+    connection = kind(target, deadline)
     try:
         connection.request("POST", target.path, body=body, headers=headers)
         response = connection.getresponse()
         kept = response.read(BODY_KEPT).decode("utf-8", "replace")
         status = response.status
+    except TimeoutError:  # the socket's, or the deadline passed between reads
+        return Answer(None, "", f"timeout: no complete answer within {limit}", took())
     except (OSError, http.client.HTTPException, ssl.SSLError) as exc:
         return Answer(None, "", f"{type(exc).__name__}: {exc}"[:300], took())
     finally:
         connection.close()
     if took() > timeout * 1000:
-        return Answer(status, kept, "answered after the 5 s limit", took())
+        return Answer(status, kept, f"answered after the {limit} limit", took())
     error = "" if 200 <= status < 300 else f"answered {status}"
     if 300 <= status < 400:
         error = f"answered {status}: redirects are not followed"

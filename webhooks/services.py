@@ -31,6 +31,7 @@ from clubs.models import Club
 from config.celery import app
 from config.errors import Conflict, InvalidInput
 from outbox.services import outbox_enqueue
+from webhooks.limits import manual_send_check
 from webhooks.models import EVENTS, PING, Attempt, Delivery, Endpoint, Event, StandingsChange
 from webhooks.sending import Refused, post, resolve, signature
 
@@ -150,8 +151,9 @@ def event_emit(
 
 
 def ping_send(*, endpoint: Endpoint, actor: AbstractBaseUser) -> Delivery:
-    """A ``ping`` to this endpoint alone, whatever it subscribes to."""
+    """A ``ping`` to this endpoint alone, whatever it subscribes to (limited per club)."""
     with transaction.atomic():
+        manual_send_check(club=endpoint.club)
         event = Event.objects.create(
             club=endpoint.club,
             name=PING,
@@ -163,10 +165,12 @@ def ping_send(*, endpoint: Endpoint, actor: AbstractBaseUser) -> Delivery:
 
 
 def redeliver(*, delivery: Delivery, actor: AbstractBaseUser) -> Delivery:
-    """The same event (same id, same body) again, as a new delivery series."""
+    """The same event (same id, same body) again, as a new delivery series (limited per
+    club)."""
     if delivery.status == Delivery.Status.PENDING:
         raise Conflict("this delivery is still being attempted", code="delivery_pending")
     with transaction.atomic():
+        manual_send_check(club=delivery.endpoint.club)
         again = Delivery.objects.create(endpoint=delivery.endpoint, event=delivery.event)
         audit_record(
             actor=actor, club=delivery.endpoint.club, action="webhook.redeliver", obj=again,
@@ -248,6 +252,19 @@ def _claim(delivery_id: int) -> bool:
     )
 
 
+def _endpoint_claim(endpoint_id: int) -> bool:
+    """Compare-and-set on the endpoint: one attempt at a time is sent to it, whichever
+    deliveries are due, so a slow receiver holds one worker process, not all of them. The lease
+    outlasts the task's time limit; a worker that dies holding it lets it lapse."""
+    now = timezone.now()
+    lease = now + timedelta(seconds=settings.WEBHOOK_CLAIM_SECONDS)
+    return bool(
+        Endpoint.objects.filter(
+            Q(sending_until__isnull=True) | Q(sending_until__lt=now), pk=endpoint_id
+        ).update(sending_until=lease)
+    )
+
+
 def _waiting_on(delivery: Delivery) -> Delivery | None:
     """An earlier delivery to the same endpoint of an event of the same order key not yet
     delivered (or given up on): this one waits for it."""
@@ -267,7 +284,8 @@ def _waiting_on(delivery: Delivery) -> Delivery | None:
 
 def delivery_attempt(*, delivery_id: int) -> str:
     """One attempt of a delivery, if it is due and unclaimed: ``delivered``, ``retry``,
-    ``abandoned``, ``waiting`` (an earlier event of its deal goes first) or ``skipped``."""
+    ``abandoned``, ``waiting`` (an earlier event of its deal goes first), ``busy`` (another
+    attempt to the endpoint is under way) or ``skipped``."""
     if not _claim(delivery_id):
         return "skipped"
     delivery = Delivery.objects.select_related("endpoint__club", "event__club").get(pk=delivery_id)
@@ -284,6 +302,30 @@ def delivery_attempt(*, delivery_id: int) -> str:
             status=Delivery.Status.ABANDONED, claimed_until=None
         )
         return "abandoned"
+    if not _endpoint_claim(endpoint.pk):
+        # Another attempt to this endpoint is under way: look again in a second.
+        Delivery.objects.filter(pk=delivery.pk).update(
+            claimed_until=None, next_attempt_at=timezone.now() + timedelta(seconds=1)
+        )
+        _publish_later(delivery.pk, 1)
+        return "busy"
+    try:
+        outcome, delay = _attempt(delivery)
+    finally:
+        Endpoint.objects.filter(pk=endpoint.pk).update(sending_until=None)
+    # Sent after the endpoint is free again, or the next one would find it busy.
+    if outcome == "retry":
+        # The sweep would find it too; this sends it on time when the worker stays up.
+        _publish_later(delivery.pk, delay)
+    else:
+        _release_followers(delivery)
+    return outcome
+
+
+def _attempt(delivery: Delivery) -> tuple[str, float]:
+    """POST the delivery once and record the answer (the delivery and its endpoint claimed):
+    the outcome and, for a retry, its delay."""
+    endpoint = delivery.endpoint
     body = body_of(delivery.event)
     headers = {
         "Content-Type": "application/json",
@@ -293,7 +335,7 @@ def delivery_attempt(*, delivery_id: int) -> str:
         "X-Rummyclub-Signature-256": signature(endpoint.secret, body),
     }
     answer = post(endpoint.url, body, headers)
-    now = timezone.now()
+    now, delay = timezone.now(), 0.0
     with transaction.atomic():
         Attempt.objects.create(
             endpoint=endpoint, delivery=delivery, at=now, status_code=answer.status,
@@ -322,12 +364,7 @@ def delivery_attempt(*, delivery_id: int) -> str:
                 claimed_until=None,
             )  # fmt: skip
             outcome = "retry"
-    if outcome == "retry":
-        # The sweep would find it too; this sends it on time when the worker stays up.
-        _publish_later(delivery.pk, delay)
-    else:
-        _release_followers(delivery)
-    return outcome
+    return outcome, delay
 
 
 def _endpoint_failed(endpoint_id: int, now: Any) -> None:

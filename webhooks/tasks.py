@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+
 from config.celery import project_task
 from webhooks.services import attempts_prune, deliveries_sweep, delivery_attempt, standings_flush
 
+# A backstop to the client's own deadline (webhooks.sending), for whatever it does not cover (a
+# TLS handshake dragged out, a stuck DNS lookup): the process is freed soon after the deadline;
+# the claim lapses and the sweep sends the delivery again.
+_DEADLINE = settings.WEBHOOK_TIMEOUT_SECONDS
 
-@project_task(name="webhooks.deliver")
+
+@project_task(name="webhooks.deliver", soft_time_limit=_DEADLINE + 5, time_limit=_DEADLINE + 10)
 def deliver(delivery_id: int) -> str:
     return delivery_attempt(delivery_id=delivery_id)
 

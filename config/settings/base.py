@@ -148,6 +148,9 @@ EMAIL_PORT = env.int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", True)
+# The mail is sent by the scoring worker (default queue): a stalled SMTP server must not hold one
+# of its processes for ever (smtplib waits without limit otherwise).
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", 10)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "rummyclub <noreply@localhost>")
 LOGOUT_REDIRECT_URL = "home"
 
@@ -194,6 +197,15 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 1,
 }
 CELERY_TASK_DEFAULT_QUEUE = "rummyclub"
+# Scoring and webhook deliveries on queues of their own, each consumed by its own worker (the
+# Procfile's ``worker`` and ``webhooks``): a slow receiver holds only webhook processes, never one
+# that validates a deal. The rest (outbox relay, mail, pruning) stays on the default queue, which
+# the scoring worker consumes too. ``send_task`` (the outbox) follows these routes by task name.
+CELERY_TASK_ROUTES = {
+    "scoring.*": {"queue": "scoring"},
+    "tournaments.*": {"queue": "scoring"},
+    "webhooks.*": {"queue": "webhooks"},
+}
 CELERY_BEAT_SCHEDULE = {
     "outbox-relay": {"task": "outbox.relay", "schedule": 5.0},
     "outbox-prune": {"task": "outbox.prune", "schedule": 3600.0},
@@ -218,6 +230,8 @@ CELERY_BEAT_SCHEDULE = {
 # laptop, the tests); production sends to public https addresses only.
 WEBHOOK_ALLOW_PRIVATE = env.bool("WEBHOOK_ALLOW_PRIVATE", False)
 WEBHOOK_TIMEOUT_SECONDS = env.int("WEBHOOK_TIMEOUT_SECONDS", 5)
+# Pings and redeliveries (sends an organiser asks for by hand) per club in any minute.
+WEBHOOK_MANUAL_SENDS_PER_MINUTE = env.int("WEBHOOK_MANUAL_SENDS_PER_MINUTE", 10)
 WEBHOOK_RETRY_WINDOW_SECONDS = env.int("WEBHOOK_RETRY_WINDOW_SECONDS", 24 * 3600)
 WEBHOOK_BACKOFF_BASE_SECONDS = env.float("WEBHOOK_BACKOFF_BASE_SECONDS", 10.0)
 # A worker holds a delivery this long while sending it; one that died is replaced after.

@@ -1,6 +1,6 @@
 """The production run as the README describes it: every process of the ``Procfile`` (release,
-web, worker, beat), started as written on production settings, comes up, with web on a Unix
-socket behind the nginx of deploy/nginx.conf."""
+web, worker, webhooks, beat), started as written on production settings, comes up, with web on
+a Unix socket behind the nginx of deploy/nginx.conf."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def _wait(predicate, timeout: float, what: str) -> None:
 
 def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
     commands = _procfile()
-    assert set(commands) == {"release", "web", "worker", "beat"}
+    assert set(commands) == {"release", "web", "worker", "webhooks", "beat"}
     port = free_port()
     # A short path: a Unix socket's path is limited to about 100 bytes.
     workdir = Path(tempfile.mkdtemp(prefix="rc-stack-"))
@@ -57,6 +57,7 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
         "WEB_BIND": f"unix:{socket_path}",
         "WEB_CONCURRENCY": "1",
         "WORKER_CONCURRENCY": "1",
+        "WEBHOOK_WORKER_CONCURRENCY": "1",
         "BEAT_SCHEDULE_FILE": str(tmp_path / "beat-schedule"),
     }
     release = subprocess.run(
@@ -64,7 +65,9 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
     )
     assert release.returncode == 0, release.stderr.decode()[-2000:]
 
-    logs = {name: tmp_path / f"{name}.log" for name in ("web", "nginx", "worker", "beat")}
+    logs = {
+        name: tmp_path / f"{name}.log" for name in ("web", "nginx", "worker", "webhooks", "beat")
+    }
     processes = {}
     try:
         for name, log in logs.items():
@@ -75,9 +78,13 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
                 )  # fmt: skip
         _wait(lambda: answers_200(port, "/health/"), 60, "web behind nginx")
         _wait(lambda: b"ready." in logs["worker"].read_bytes(), 60, "worker")
+        _wait(lambda: b"ready." in logs["webhooks"].read_bytes(), 60, "webhooks worker")
         _wait(lambda: b"beat: Starting" in logs["beat"].read_bytes(), 60, "beat")
         # Beat hands the outbox relay to the worker within its 5 s period.
         _wait(lambda: b"outbox.relay" in logs["worker"].read_bytes(), 30, "the relay")
+        # The webhook sweep is received by the webhook worker, and only there (its banner lists it).
+        _wait(lambda: b"webhooks.sweep[" in logs["webhooks"].read_bytes(), 30, "the sweep")
+        assert b"webhooks.sweep[" not in logs["worker"].read_bytes()
         assert all(p.poll() is None for p in processes.values())
     finally:
         for process in processes.values():

@@ -36,10 +36,15 @@ class Received:
 @dataclass
 class Receiver:
     """``answers``: status codes for the requests in turn (then 200); ``hold``: seconds the
-    first request is held before answering."""
+    first request is held before answering; ``trickle``: seconds between the bytes of every
+    answer (a receiver that keeps the connection busy but never finishes in time); ``slow``:
+    seconds every request is held. ``most_in_flight``: the most requests it ever had at once."""
 
     answers: list[int] = field(default_factory=list)
     hold: float = 0.0
+    trickle: float = 0.0
+    slow: float = 0.0
+    most_in_flight: int = 0
     received: list[Received] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -48,6 +53,16 @@ class Receiver:
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
+                with lock:
+                    receiver._in_flight += 1
+                    receiver.most_in_flight = max(receiver.most_in_flight, receiver._in_flight)
+                try:
+                    self._answer()
+                finally:
+                    with lock:
+                        receiver._in_flight -= 1
+
+            def _answer(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 with lock:
                     first = not receiver.received and not receiver._held
@@ -55,19 +70,33 @@ class Receiver:
                     status = receiver.answers.pop(0) if receiver.answers else 200
                 if first and receiver.hold:
                     time.sleep(receiver.hold)
+                time.sleep(receiver.slow)
                 with lock:
                     receiver.received.append(
                         Received(time.monotonic(), dict(self.headers), body, status)
                     )
+                if receiver.trickle:
+                    self._trickle(f"HTTP/1.0 {status} OK\r\nContent-Length: 2\r\n\r\nok")
+                    return
                 self.send_response(status)
                 self.send_header("Content-Type", "text/plain")
                 self.end_headers()
                 self.wfile.write(b"ok" if status < 300 else b"x" * 5000)
 
+            def _trickle(self, answer: str) -> None:
+                for byte in answer.encode():
+                    try:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                    except OSError:  # the client gave up
+                        return
+                    time.sleep(receiver.trickle)
+
             def log_message(self, *args: Any) -> None:
                 pass
 
         self._held = False
+        self._in_flight = 0
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)

@@ -220,7 +220,7 @@ def _worker(tmp: Path, name: str) -> subprocess.Popen[bytes]:
     log = (tmp / f"{name}.log").open("ab")
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-l", "INFO",
-         "--without-gossip", "--without-mingle", "-n", f"{name}@%h"],
+         "--without-gossip", "--without-mingle", "-n", f"{name}@%h", "--queues", "webhooks"],
         cwd=REPO, env=_worker_env(tmp), start_new_session=True, stdout=log,
         stderr=subprocess.STDOUT,
     )  # fmt: skip
