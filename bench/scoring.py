@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from config.celery import all_queues
+
 REPO = Path(__file__).resolve().parent.parent
 SESSIONS = 4
 GAMES_PER_SESSION = 3
@@ -236,6 +238,7 @@ def run(quick: bool) -> None:
     )  # fmt: skip
     worker = _start(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "WARNING",
+         "--queues", ",".join(all_queues()),
          "--concurrency", "2", "--prefetch-multiplier", "4", "--without-gossip",
          "--without-mingle", "--without-heartbeat"],
         env,

@@ -27,6 +27,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from bench.scoring import REPO, _environment, _fresh_database, _percentile, _start, _stop
+from config.celery import all_queues
 
 PACE = 15  # deals a second
 
@@ -100,6 +101,7 @@ def run(quick: bool = False) -> None:
     connection.close()
     worker = _start(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency", "2",
+         "--queues", ",".join(all_queues()),
          "-l", "WARNING", "--without-gossip", "--without-mingle"],
         env,
     )  # fmt: skip

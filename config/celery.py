@@ -101,6 +101,15 @@ def project_task(*args: Any, **kwargs: Any) -> Any:
     return app.task(*args, **kwargs)
 
 
+def all_queues() -> list[str]:
+    """Every queue a task is sent to: the default one and each a route names. A worker that
+    consumes them all runs every task (the tests' and the benchmarks' single worker)."""
+    from django.conf import settings  # read when asked: this module is loaded by the settings
+
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    return [settings.CELERY_TASK_DEFAULT_QUEUE, *sorted(routed)]
+
+
 def enqueue_on_commit(task: Any, *args: Any, **kwargs: Any) -> None:
     """Send ``task`` once the current transaction commits (at once outside a transaction), so a
     worker never looks for rows that are not there yet."""

@@ -18,6 +18,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from clubs.models import Club, Role
+from config.celery import all_queues
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
@@ -117,12 +118,6 @@ def worker_running(queues: list[str]) -> Iterator[Any]:
     finally:
         app.conf.task_always_eager = True
         _close_worker_connections()
-
-
-def all_queues() -> list[str]:
-    """The default queue and every queue a route names."""
-    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
-    return [settings.CELERY_TASK_DEFAULT_QUEUE, *sorted(routed)]
 
 
 def _close_worker_connections() -> None:

@@ -25,6 +25,7 @@ from django.db import connection
 from django.db.models import Sum
 
 from clubs.services import api_token_create
+from config.celery import all_queues
 from scoring.models import Deal, LedgerEntry, Posting, Submission
 from tests.live import database_url, free_port, production_environment
 from tests.scoring.conftest import make_night
@@ -156,6 +157,7 @@ def test_broker_killed_for_15_s_under_40_submits_counts_each_deal_once(
     )  # fmt: skip
     worker = _start(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "INFO",
+         "--queues", ",".join(all_queues()),
          "--concurrency", "2", "--without-gossip", "--without-mingle"],
         env, tmp_path / "worker.log",
     )  # fmt: skip
