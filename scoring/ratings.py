@@ -277,9 +277,11 @@ def ratings_replay(*, club: Club, family: str) -> int:
 def ratings_catch_up(*, limit: int = 500) -> list[int]:
     """Finished games whose rating was never taken in (a message lost, a worker gone), oldest
     first: each is brought in step. The periodic safety net of the announcement."""
-    rated = [key for key, handler in HANDLERS.items() if handler.family]
+    # Every game format is rated in its family; a session's account (a purse) is no format.
     missing = list(
-        Game.objects.filter(status=Game.Status.FINISHED, rated__isnull=True, format__in=rated)
+        Game.objects.filter(
+            status=Game.Status.FINISHED, rated__isnull=True, format__in=list(HANDLERS)
+        )
         .exclude(end=Game.End.ABANDONED)
         .order_by("finished_at", "id")
         .values_list("pk", flat=True)[:limit]

@@ -6,7 +6,11 @@ from __future__ import annotations
 import http.client
 import os
 import shutil
+import signal
 import socket
+import subprocess
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from django.db import connection
@@ -88,3 +92,36 @@ def nginx_command(workdir: Path, socket_path: str, port: int) -> list[str]:
         f"    include {site};\n}}\n"
     )
     return [str(nginx), "-e", f"{workdir}/error.log", "-p", str(workdir), "-c", str(main)]
+
+
+def wait_until(predicate: Callable[[], object], timeout: float, what: str) -> None:
+    """Poll ``predicate`` until it holds; fail naming ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"after {timeout:g} s: {what}")
+
+
+def stop(process: subprocess.Popen) -> None:
+    """End a process started in a session of its own (and its children): TERM, then KILL."""
+    if process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
+def end_other_connections() -> int:
+    """End every other connection to the test database (a stack's pooled connections, as a
+    failover or an operator would); returns how many."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return int(cursor.fetchone()[0])

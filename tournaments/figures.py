@@ -6,13 +6,8 @@ from __future__ import annotations
 
 from rules.prizes import prize_pool_of
 from scoring import accounts
-from scoring.models import Game
 from tournaments.models import Tournament
-
-
-def _purse(tournament: Tournament) -> Game:
-    assert tournament.purse is not None
-    return tournament.purse
+from tournaments.purse import purse_of
 
 
 def field_prize_pool(*, entrants: int, entry_fee_minor: int, club_fee_minor: int) -> int:
@@ -23,11 +18,13 @@ def field_prize_pool(*, entrants: int, entry_fee_minor: int, club_fee_minor: int
 
 def paid_entrants(*, tournament: Tournament) -> int:
     """How many entrants have their fee in the purse (not those refunded before the start)."""
-    return sum(1 for paid in accounts.account_paid_in(account=_purse(tournament)).values() if paid)
+    return sum(
+        1 for paid in accounts.account_paid_in(account=purse_of(tournament)).values() if paid
+    )
 
 
 def fees_collected_minor(*, tournament: Tournament) -> int:
-    return sum(accounts.account_paid_in(account=_purse(tournament)).values())
+    return sum(accounts.account_paid_in(account=purse_of(tournament)).values())
 
 
 def prize_pool_minor(*, tournament: Tournament) -> int:
@@ -42,4 +39,4 @@ def prize_pool_minor(*, tournament: Tournament) -> int:
 def prizes_won_minor(*, tournament: Tournament) -> dict[int, int]:
     """The prize each player won (player id -> amount), as the purse paid it; nothing before
     the tournament finishes."""
-    return accounts.account_paid_out(account=_purse(tournament))
+    return accounts.account_paid_out(account=purse_of(tournament))

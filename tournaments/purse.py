@@ -19,7 +19,8 @@ from tournaments.models import Tournament
 PRIZES = "tournament prizes"
 
 
-def _purse(tournament: Tournament) -> Game:
+def purse_of(tournament: Tournament) -> Game:
+    """The tournament's purse (every tournament has one from its creation)."""
     assert tournament.purse is not None
     return tournament.purse
 
@@ -28,7 +29,7 @@ def _audit(
     tournament: Tournament, actor: AbstractBaseUser | None, action: str, **after: Any
 ) -> None:
     audit_record(
-        actor=actor, club=tournament.club, action=f"purse.{action}", obj=_purse(tournament),
+        actor=actor, club=tournament.club, action=f"purse.{action}", obj=purse_of(tournament),
         after=after,
     )  # fmt: skip
 
@@ -48,7 +49,7 @@ def purse_pay_in(*, tournament: Tournament, actor: AbstractBaseUser | None, play
     """An entrant pays the entry fee into the purse."""
     fee = tournament.entry_fee_minor
     accounts.account_pay_in(
-        account=_purse(tournament), player=player, amount_minor=fee,
+        account=purse_of(tournament), player=player, amount_minor=fee,
         memo=f"{player.name}: entry fee",
     )  # fmt: skip
     _audit(tournament, actor, "pay_in", player=player.pk, fee_minor=fee)
@@ -57,7 +58,7 @@ def purse_pay_in(*, tournament: Tournament, actor: AbstractBaseUser | None, play
 def purse_refund(*, tournament: Tournament, actor: AbstractBaseUser, player: Player) -> int:
     """What an entrant paid into the purse goes back to them; returns the amount."""
     paid = accounts.account_refund(
-        account=_purse(tournament), player=player, memo=f"{player.name}: refund"
+        account=purse_of(tournament), player=player, memo=f"{player.name}: refund"
     )
     _audit(tournament, actor, "refund", player=player.pk, refund_minor=paid)
     return paid
@@ -67,7 +68,7 @@ def purse_pay_prizes(*, tournament: Tournament, shares: dict[int, int]) -> None:
     """The prizes (player id -> amount) paid from the purse, the rest (the club's fee and what
     no place won) to the club; when the purse was paid out already (a corrected final moved the
     places), the payout is reversed and posted anew."""
-    purse = _purse(tournament)
+    purse = purse_of(tournament)
     if purse.status == Game.Status.FINISHED:
         accounts.account_pay_out_again(
             account=purse, shares=shares, memo=f"{PRIZES}, corrected",
@@ -80,4 +81,4 @@ def purse_pay_prizes(*, tournament: Tournament, shares: dict[int, int]) -> None:
 
 def purse_refund_all(*, tournament: Tournament, actor: AbstractBaseUser) -> None:
     """The tournament is called off: every fee goes back."""
-    accounts.account_close(account=_purse(tournament), actor=actor, shares=None, memo="")
+    accounts.account_close(account=purse_of(tournament), actor=actor, shares=None, memo="")

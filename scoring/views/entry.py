@@ -5,7 +5,6 @@ format."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -179,18 +178,13 @@ def _form_problems(form: EntryForm, players: dict[int, str]) -> list[str]:
 
 
 def _check_answer(
-    request: HttpRequest,
-    game: Game,
-    deal_players: Callable[[], dict[int, str]],
-    deal: Deal | None = None,
-    *,
-    is_tiebreaker: bool = False,
+    request: HttpRequest, game: Game, *, deal: Deal | None = None, is_tiebreaker: bool = False
 ) -> JsonResponse:
     """The entry page's script asks this as it is typed: the form as it stands, read and then
     checked by the game's rules exactly as a submitted version would be; nothing is stored. Every
     problem names the player and the card, group or field; ``points`` what each line scores."""
     try:
-        players = deal_players()
+        players = selectors.deal_entry_players(game=game, deal=deal, is_tiebreaker=is_tiebreaker)
         form = _entry_form(game, players, request.POST)
         if not form.is_valid():
             problems = _form_problems(form, players)
@@ -215,7 +209,7 @@ def _check_answer(
 def deal_new_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.SCORER)
     game = found(selectors.game_played_get, club=club, game_id=game_id)
-    return _check_answer(request, game, partial(selectors.deal_entry_players, game=game))
+    return _check_answer(request, game)
 
 
 @login_required
@@ -223,8 +217,7 @@ def deal_new_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpRe
 def deal_tiebreaker_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.SCORER)
     game = found(selectors.game_played_get, club=club, game_id=game_id)
-    players = partial(selectors.deal_entry_players, game=game, is_tiebreaker=True)
-    return _check_answer(request, game, players, is_tiebreaker=True)
+    return _check_answer(request, game, is_tiebreaker=True)
 
 
 @login_required
@@ -233,5 +226,4 @@ def deal_result_check(request: HttpRequest, club_slug: str, deal_id: int) -> Htt
     club = club_for_page(request, club_slug, Role.SCORER)
     deal = found(selectors.deal_get, club=club, deal_id=deal_id)
     game = found(selectors.game_get, club=club, game_id=deal.game_id)
-    players = partial(selectors.deal_entry_players, game=game, deal=deal)
-    return _check_answer(request, game, players, deal)
+    return _check_answer(request, game, deal=deal)

@@ -7,22 +7,22 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from tests.live import (
     answers_200,
     database_url,
+    end_other_connections,
     free_port,
     nginx_command,
     production_environment,
+    stop,
+    wait_until,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -32,15 +32,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.postgres]
 def _procfile() -> dict[str, str]:
     lines = (REPO / "Procfile").read_text().splitlines()
     return dict(line.split(": ", 1) for line in lines if line.strip())
-
-
-def _wait(predicate, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"{what} did not come up")
 
 
 def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
@@ -76,26 +67,18 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
                     ["bash", "-c", f"exec {commands[name]}"], cwd=REPO, env=env,
                     start_new_session=True, stdout=out, stderr=subprocess.STDOUT,
                 )  # fmt: skip
-        _wait(lambda: answers_200(port, "/health/"), 60, "web behind nginx")
-        _wait(lambda: b"ready." in logs["worker"].read_bytes(), 60, "worker")
-        _wait(lambda: b"ready." in logs["webhooks"].read_bytes(), 60, "webhooks worker")
-        _wait(lambda: b"beat: Starting" in logs["beat"].read_bytes(), 60, "beat")
+        wait_until(lambda: answers_200(port, "/health/"), 60, "web behind nginx")
+        wait_until(lambda: b"ready." in logs["worker"].read_bytes(), 60, "worker")
+        wait_until(lambda: b"ready." in logs["webhooks"].read_bytes(), 60, "webhooks worker")
+        wait_until(lambda: b"beat: Starting" in logs["beat"].read_bytes(), 60, "beat")
         # Beat hands the outbox relay to the worker within its 5 s period.
-        _wait(lambda: b"outbox.relay" in logs["worker"].read_bytes(), 30, "the relay")
+        wait_until(lambda: b"outbox.relay" in logs["worker"].read_bytes(), 30, "the relay")
         # The webhook sweep is received by the webhook worker, and only there (its banner lists it).
-        _wait(lambda: b"webhooks.sweep[" in logs["webhooks"].read_bytes(), 30, "the sweep")
+        wait_until(lambda: b"webhooks.sweep[" in logs["webhooks"].read_bytes(), 30, "the sweep")
         assert b"webhooks.sweep[" not in logs["worker"].read_bytes()
         assert all(p.poll() is None for p in processes.values())
     finally:
         for process in processes.values():
-            try:
-                os.killpg(process.pid, signal.SIGTERM)
-                process.wait(timeout=20)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                os.killpg(process.pid, signal.SIGKILL)
+            stop(process)
         shutil.rmtree(workdir, ignore_errors=True)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
+        end_other_connections()

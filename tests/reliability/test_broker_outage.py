@@ -27,7 +27,14 @@ from django.db.models import Sum
 from clubs.services import api_token_create
 from config.celery import all_queues
 from scoring.models import Deal, LedgerEntry, Posting, Submission
-from tests.live import database_url, free_port, production_environment
+from tests.live import (
+    database_url,
+    end_other_connections,
+    free_port,
+    production_environment,
+    stop,
+    wait_until,
+)
 from tests.scoring.conftest import make_night
 
 REPO = Path(__file__).resolve().parents[2]
@@ -46,7 +53,7 @@ def _redis(log: Path) -> subprocess.Popen[bytes]:
          "--appendonly", "no", "--logfile", str(log)],
         start_new_session=True,
     )  # fmt: skip
-    _wait(lambda: _answers(REDIS_PORT), 10, "redis-server did not start")
+    wait_until(lambda: _answers(REDIS_PORT), 10, "redis-server did not start")
     return server
 
 
@@ -59,15 +66,6 @@ def _answers(port: int) -> bool:
         return False
 
 
-def _wait(predicate, timeout: float, message: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.1)
-    raise AssertionError(message)
-
-
 def _start(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     with log.open("ab") as out:
         return subprocess.Popen(
@@ -76,31 +74,12 @@ def _start(command: list[str], env: dict[str, str], log: Path) -> subprocess.Pop
         )  # fmt: skip
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is not None:
-        return
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=20)
-    except (ProcessLookupError, subprocess.TimeoutExpired):
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-
-
 def _environment() -> dict[str, str]:
     return {
         **production_environment(database_url(), f"redis://127.0.0.1:{REDIS_PORT}/0"),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "LOG_LEVEL": "INFO",
     }
-
-
-def _end_backends() -> None:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
 
 
 def _hold_validations() -> psycopg.Connection:
@@ -173,7 +152,7 @@ def test_broker_killed_for_15_s_under_40_submits_counts_each_deal_once(
     outage = threading.Event()
     failures: list[str] = []
     try:
-        _wait(lambda: b"ready." in (tmp_path / "worker.log").read_bytes(), 60, "no worker")
+        wait_until(lambda: b"ready." in (tmp_path / "worker.log").read_bytes(), 60, "no worker")
 
         def _health() -> bool:
             try:
@@ -183,7 +162,7 @@ def test_broker_killed_for_15_s_under_40_submits_counts_each_deal_once(
             except OSError:
                 return False
 
-        _wait(_health, 60, "gunicorn did not start")
+        wait_until(_health, 60, "gunicorn did not start")
 
         def post(path: str, data: bytes, token: str, key: str) -> tuple[int, dict]:
             """One request, retried with the same key until it has an answer that is not a
@@ -252,7 +231,7 @@ def test_broker_killed_for_15_s_under_40_submits_counts_each_deal_once(
 
         total = CLIENTS * DEALS_PER_CLIENT
         # Scored: every submission decided (the worker, the relay and the sweep at work).
-        _wait(
+        wait_until(
             lambda: (
                 Submission.objects.count() >= total
                 and not Submission.objects.filter(status="pending").exists()
@@ -265,9 +244,9 @@ def test_broker_killed_for_15_s_under_40_submits_counts_each_deal_once(
         assert web.poll() is None and beat.poll() is None
     finally:
         for process in (web, worker, beat):
-            _stop(process)
-        _stop(redis)
-        _end_backends()
+            stop(process)
+        stop(redis)
+        end_other_connections()
 
     deals = Deal.objects.filter(game=night.game)
     assert deals.count() == total  # 0 lost, 0 duplicates

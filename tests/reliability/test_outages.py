@@ -16,11 +16,10 @@ import time
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from clubs.services import api_token_create
 from tests.factories import UserFactory
-from tests.live import database_url, free_port, production_environment
+from tests.live import database_url, end_other_connections, free_port, production_environment
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
@@ -94,16 +93,6 @@ def test_health_names_what_failed_and_nothing_more(server_without_backends):
     assert "Error" not in text and "127.0.0.1" not in text
 
 
-def _backends_terminate() -> int:
-    """End every other connection to the test database, as a failover or an operator would."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-        return cursor.fetchone()[0]
-
-
 @pytest.mark.usefixtures("postgres_tx")
 def test_terminated_backends_cost_no_request(redis_url, tmp_path):
     key = api_token_create(user=UserFactory(), name="app")[1]
@@ -117,9 +106,9 @@ def test_terminated_backends_cost_no_request(redis_url, tmp_path):
             return [_get(port, "/api/v1/clubs/", Authorization=f"Token {key}")[0] for _ in range(n)]
 
         assert statuses(20) == [200] * 20  # every thread holds a pooled connection
-        assert _backends_terminate() >= 1
+        assert end_other_connections() >= 1
         after = statuses(40)
         assert after == [200] * 40, f"{after.count(503)} of 40 answered 503 on a dead connection"
     finally:
         server.close()
-        _backends_terminate()
+        end_other_connections()

@@ -11,7 +11,6 @@ import http.client
 import os
 import re
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
@@ -27,10 +26,17 @@ from urllib.parse import urlencode
 
 import pytest
 from axes.models import AccessAttempt
-from django.db import connection
 
 from config.middleware import MAX_BODY_BYTES
-from tests.live import database_url, free_port, nginx_command, production_environment
+from tests.live import (
+    database_url,
+    end_other_connections,
+    free_port,
+    nginx_command,
+    production_environment,
+    stop,
+    wait_until,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.postgres]
@@ -67,15 +73,6 @@ class Stack:
 def _web_command() -> str:
     lines = (REPO / "Procfile").read_text().splitlines()
     return dict(line.split(": ", 1) for line in lines if line.strip())["web"]
-
-
-def _wait(predicate: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"{what} did not come up")
 
 
 def _answers(connect: Callable[[], http.client.HTTPConnection]) -> bool:
@@ -117,22 +114,14 @@ def stack(postgres_tx, redis_url) -> Iterator[Stack]:
         processes.append(_start(["bash", "-c", f"exec {_web_command()}"], env, workdir / "web.log"))
         processes.append(_start(nginx, env, workdir / "nginx.log"))
         result = Stack(port, socket_path)
-        _wait(lambda: _answers(result.direct), 60, "gunicorn")
-        _wait(lambda: _answers(result.proxied), 30, "nginx")
+        wait_until(lambda: _answers(result.direct), 60, "gunicorn")
+        wait_until(lambda: _answers(result.proxied), 30, "nginx")
         yield result
     finally:
         for process in reversed(processes):
-            try:
-                os.killpg(process.pid, signal.SIGTERM)
-                process.wait(timeout=20)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                os.killpg(process.pid, signal.SIGKILL)
+            stop(process)
         shutil.rmtree(workdir, ignore_errors=True)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
+        end_other_connections()
 
 
 class SlowClients:

@@ -23,6 +23,7 @@ def trickling():
     made = Receiver(trickle=3.0)  # one byte of the status line every 3 s
     yield made
     made.close()
+    made.close()
 
 
 def test_the_client_gives_up_at_the_deadline_however_slowly_bytes_come(settings):
