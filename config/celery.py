@@ -92,6 +92,11 @@ class ProjectTask(Task):  # type: ignore[misc]
     # Only errors of the infrastructure are worth a retry (a lost connection, a deadlock chosen
     # as victim); a bug or a rule violation is not.
     autoretry_for: tuple[type[BaseException], ...] = (OSError, OperationalError)
+    # No task holds a worker's process for ever (prefork workers enforce these): at the soft limit
+    # the task's transaction rolls back and a sweep or catch-up does the work again; at the hard
+    # limit the process is replaced. Tasks that may rightly run longer say so.
+    soft_time_limit = 60
+    time_limit = 90
 
 
 def project_task(*args: Any, **kwargs: Any) -> Any:

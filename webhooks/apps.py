@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.core import checks
 
 
 class WebhooksConfig(AppConfig):
@@ -7,3 +8,8 @@ class WebhooksConfig(AppConfig):
     name = "webhooks"
     verbose_name = "Webhooks"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from webhooks.checks import claim_outlasts_delivery_check
+
+        checks.register(claim_outlasts_delivery_check)

@@ -197,11 +197,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 1,
 }
 CELERY_TASK_DEFAULT_QUEUE = "rummyclub"
-# Scoring and webhook deliveries on queues of their own, each consumed by its own worker (the
-# Procfile's ``worker`` and ``webhooks``): a slow receiver holds only webhook processes, never one
-# that validates a deal. The rest (outbox relay, mail, pruning) stays on the default queue, which
-# the scoring worker consumes too. ``send_task`` (the outbox) follows these routes by task name.
+# Work is split by what it may wait on, so nothing slow shares a process with a deal's validation:
+# ``scoring`` (validations, tournament tables: short database work someone at a table waits for)
+# and the default queue (the outbox relay, pruning) are consumed by the Procfile's ``worker``;
+# ``webhooks`` (deliveries, which wait on other people's servers) and ``background`` (rating
+# replays, which can take seconds in a large club, and mail, which waits on an SMTP server) by its
+# ``background`` worker. ``send_task`` (the outbox) follows these routes by task name; the first
+# matching route wins.
 CELERY_TASK_ROUTES = {
+    "scoring.rate_game": {"queue": "background"},
+    "scoring.ratings_catch_up": {"queue": "background"},
+    "clubs.send_password_reset": {"queue": "background"},
     "scoring.*": {"queue": "scoring"},
     "tournaments.*": {"queue": "scoring"},
     "webhooks.*": {"queue": "webhooks"},

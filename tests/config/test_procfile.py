@@ -1,5 +1,5 @@
 """The production run as the README describes it: every process of the ``Procfile`` (release,
-web, worker, webhooks, beat), started as written on production settings, comes up, with web on
+web, worker, background, beat), started as written on production settings, comes up, with web on
 a Unix socket behind the nginx of deploy/nginx.conf."""
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 import pytest
 
+from config.celery import app
 from tests.live import (
     answers_200,
     database_url,
@@ -36,7 +38,7 @@ def _procfile() -> dict[str, str]:
 
 def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
     commands = _procfile()
-    assert set(commands) == {"release", "web", "worker", "webhooks", "beat"}
+    assert set(commands) == {"release", "web", "worker", "background", "beat"}
     port = free_port()
     # A short path: a Unix socket's path is limited to about 100 bytes.
     workdir = Path(tempfile.mkdtemp(prefix="rc-stack-"))
@@ -48,7 +50,7 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
         "WEB_BIND": f"unix:{socket_path}",
         "WEB_CONCURRENCY": "1",
         "WORKER_CONCURRENCY": "1",
-        "WEBHOOK_WORKER_CONCURRENCY": "1",
+        "BACKGROUND_WORKER_CONCURRENCY": "1",
         "BEAT_SCHEDULE_FILE": str(tmp_path / "beat-schedule"),
     }
     release = subprocess.run(
@@ -57,7 +59,7 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
     assert release.returncode == 0, release.stderr.decode()[-2000:]
 
     logs = {
-        name: tmp_path / f"{name}.log" for name in ("web", "nginx", "worker", "webhooks", "beat")
+        name: tmp_path / f"{name}.log" for name in ("web", "nginx", "worker", "background", "beat")
     }
     processes = {}
     try:
@@ -69,13 +71,21 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
                 )  # fmt: skip
         wait_until(lambda: answers_200(port, "/health/"), 60, "web behind nginx")
         wait_until(lambda: b"ready." in logs["worker"].read_bytes(), 60, "worker")
-        wait_until(lambda: b"ready." in logs["webhooks"].read_bytes(), 60, "webhooks worker")
+        wait_until(lambda: b"ready." in logs["background"].read_bytes(), 60, "background worker")
         wait_until(lambda: b"beat: Starting" in logs["beat"].read_bytes(), 60, "beat")
         # Beat hands the outbox relay to the worker within its 5 s period.
         wait_until(lambda: b"outbox.relay" in logs["worker"].read_bytes(), 30, "the relay")
-        # The webhook sweep is received by the webhook worker, and only there (its banner lists it).
-        wait_until(lambda: b"webhooks.sweep[" in logs["webhooks"].read_bytes(), 30, "the sweep")
+        # The webhook sweep and the ratings catch-up are received by the background worker, and
+        # only there (each worker's banner lists every task, so look for a received one: "name[").
+        wait_until(lambda: b"webhooks.sweep[" in logs["background"].read_bytes(), 30, "the sweep")
+        with warnings.catch_warnings():  # "task_always_eager has no effect on send_task": meant
+            warnings.simplefilter("ignore")
+            app.send_task("scoring.ratings_catch_up")
+        wait_until(
+            lambda: b"scoring.ratings_catch_up[" in logs["background"].read_bytes(), 30, "ratings"
+        )
         assert b"webhooks.sweep[" not in logs["worker"].read_bytes()
+        assert b"scoring.ratings_catch_up[" not in logs["worker"].read_bytes()
         assert all(p.poll() is None for p in processes.values())
     finally:
         for process in processes.values():

@@ -216,11 +216,11 @@ def _worker_env(tmp: Path) -> dict[str, str]:
     }
 
 
-def _worker(tmp: Path, name: str) -> subprocess.Popen[bytes]:
+def _worker(tmp: Path, name: str, queues: str = "webhooks") -> subprocess.Popen[bytes]:
     log = (tmp / f"{name}.log").open("ab")
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-l", "INFO",
-         "--without-gossip", "--without-mingle", "-n", f"{name}@%h", "--queues", "webhooks"],
+         "--without-gossip", "--without-mingle", "-n", f"{name}@%h", "--queues", queues],
         cwd=REPO, env=_worker_env(tmp), start_new_session=True, stdout=log,
         stderr=subprocess.STDOUT,
     )  # fmt: skip
