@@ -65,7 +65,9 @@ def test_a_trickling_receiver_is_cut_at_the_deadline_and_retried(standing, trick
     assert attempt.error == f"timeout: no complete answer within {deadline} s"
     assert attempt.status_code is None
     assert deadline * 1000 <= attempt.duration_ms < (deadline + 1) * 1000
-    assert took < deadline + 1
+    # The whole call (the endpoint's lease, the attempt, its record) ends soon after the deadline;
+    # the margin is for a busy machine, the attempt's own duration is held to a second above.
+    assert took < deadline + 2
     delivery.refresh_from_db()
     assert delivery.status == Delivery.Status.PENDING and delivery.attempts == 1
     assert delivery.next_attempt_at > timezone.now()  # the next attempt after the back-off
