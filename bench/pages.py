@@ -1,0 +1,177 @@
+"""Pages at scale: ``python -m bench pages`` (``--quick`` for a small run).
+
+Two clubs of 10,000 players on PostgreSQL (a fresh database ``rummyclub_bench_pages``; with
+``BENCH_REUSE=1`` the one a previous run left): ``small`` with 10,000 deals of history and ``big``
+with 1,000,000 (``--quick``: 100,000), loaded in SQL as the standings benchmark loads them
+(``bench.standings``), each with a 240-entrant knock-out whose first round is half played
+through the services. Every page an organiser or a player lives on, and every fragment a screen
+polls, is requested through the whole Django stack on production settings (the organiser signed
+in, or anonymous on the public pages) and timed: p50 and p95 of 30 requests (``--quick``: 10),
+the number of queries and the size of the HTML, for both clubs, and the ratio of the two p95s."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import time
+from typing import Any
+
+from bench.scoring import _fresh_database, _percentile
+from bench.standings import REPO, _environment, _load_club
+
+ENTRANTS = 240
+REQUESTS = 30
+
+
+def _tournament(club: Any, user: Any) -> Any:
+    """A knock-out of the club's first 240 players, started, its first round released and
+    half its tables played and settled."""
+    from clubs.models import Player
+    from scoring.deals import deal_create_with_result
+    from scoring.games import game_finish
+    from scoring.models import RulePreset
+    from tournaments.models import RoundTable
+    from tournaments.services.draws import round_release
+    from tournaments.services.entries import entry_add
+    from tournaments.services.setup import tournament_create, tournament_start
+
+    tournament = tournament_create(
+        club=club, actor=user, name="Bench knock-out", table_max=6, advance_per_table=2,
+        preset=RulePreset.objects.get(club=None, key="points"), entry_fee_minor=1000,
+        club_fee_minor=100, payout="top_quarter", seed=7,
+    )  # fmt: skip
+    for player in Player.objects.filter(club=club).order_by("pk")[:ENTRANTS]:
+        entry_add(tournament=tournament, actor=user, player=player)
+    tournament_start(tournament=tournament, actor=user)
+    draft = tournament.round_set.order_by("-number").first()
+    round_release(tournament=tournament, actor=user, number=draft.number)
+    rng = random.Random(7)
+    tables = RoundTable.objects.filter(round=draft).select_related("game").order_by("pk")
+    for table in list(tables)[::2]:
+        game = table.game
+        seats = list(game.seats.order_by("position").values_list("player_id", flat=True))
+        lines = [{"player": seats[0], "outcome": "winner"}] + [
+            {"player": p, "outcome": "loser", "points": rng.randint(2, 80)} for p in seats[1:]
+        ]
+        deal_create_with_result(
+            game=game, actor=user, wild="", dealer=None, number=None, is_tiebreaker=False,
+            source="import", payload={"results": lines},
+        )  # fmt: skip
+        game_finish(game=game, actor=user)
+    return tournament
+
+
+def _world(slug: str, deals: int, reuse: bool) -> dict[str, Any]:
+    from django.contrib.auth import get_user_model
+
+    from clubs.models import Club
+    from clubs.services import club_update
+    from tournaments.models import Tournament
+
+    club = Club.objects.filter(slug=slug).first()
+    if not (reuse and club is not None):
+        _load_club(slug, deals)
+        club = Club.objects.get(slug=slug)
+    user = get_user_model().objects.get(username=f"bench-{slug}")
+    if not club.public_standings:
+        club = club_update(club=club, actor=user, public_standings=True)
+    tournament = Tournament.objects.filter(club=club).first() or _tournament(club, user)
+    night = club.sessions.exclude(name="seed").order_by("-started_at").first()
+    game = night.tables.first().games.first()
+    player = club.players.order_by("pk").first()
+    return {"club": club, "user": user, "tournament": tournament, "night": night,
+            "game": game, "player": player}  # fmt: skip
+
+
+def _pages(world: dict[str, Any]) -> dict[str, tuple[str, bool]]:
+    """Label: (path, signed in)."""
+    slug = world["club"].slug
+    club, public = f"/clubs/{slug}/", f"/p/{slug}/"
+    t = world["tournament"].pk
+    night, game, player = world["night"].pk, world["game"].pk, world["player"].pk
+    return {
+        "club home": (club, True),
+        "player page": (f"{club}players/{player}/", True),
+        "club settings (members)": (f"{club}settings/", True),
+        "club standings": (f"{club}standings/", True),
+        "night page": (f"{club}sessions/{night}/", True),
+        "night scoreboard (polled)": (f"{club}sessions/{night}/scoreboard/", True),
+        "game page (500 deals)": (f"{club}games/{game}/", True),
+        "tournament list": (f"{club}tournaments/", True),
+        "tournament desk": (f"{club}tournaments/{t}/", True),
+        "desk grid (polled)": (f"{club}tournaments/{t}/grid/", True),
+        "desk entry page": (f"{club}tournaments/{t}/entries/", True),
+        "public standings": (f"{public}standings/", False),
+        "public standings (polled)": (f"{public}standings/live/", False),
+        "standings projector": (f"{public}standings/projector/", False),
+        "public tournament": (f"{public}tournaments/{t}/", False),
+        "public tournament (polled)": (f"{public}tournaments/{t}/live/", False),
+        "tournament projector": (f"{public}tournaments/{t}/projector/", False),
+    }
+
+
+def _measure(world: dict[str, Any], path: str, signed_in: bool, requests: int) -> dict[str, float]:
+    from django.core.signals import request_started
+    from django.db import connection, reset_queries
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client()
+    if signed_in:
+        client.force_login(world["user"])
+    for _ in range(3):  # warm up
+        response = client.get(path)
+        assert response.status_code == 200, (path, response.status_code)
+    # The test client sends request_started, which empties the connection's query log.
+    request_started.disconnect(reset_queries)
+    try:
+        with CaptureQueriesContext(connection) as queries:
+            size = len(client.get(path).content)
+    finally:
+        request_started.connect(reset_queries)
+    times = []
+    for _ in range(requests):
+        started = time.perf_counter()
+        client.get(path)
+        times.append((time.perf_counter() - started) * 1000)
+    return {
+        "p50": _percentile(times, 0.5), "p95": _percentile(times, 0.95),
+        "queries": len(queries), "kb": size / 1024,
+    }  # fmt: skip
+
+
+def run(quick: bool) -> None:
+    db_url = os.environ.get(
+        "BENCH_PAGES_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/rummyclub_bench_pages"
+    )
+    env = _environment(db_url)
+    reuse = os.environ.get("BENCH_REUSE") == "1"
+    if not reuse:
+        _fresh_database(db_url)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=REPO, env=env, check=True)
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    worlds = {
+        "small": _world("small", 10_000, reuse),
+        "big": _world("big", 100_000 if quick else 1_000_000, reuse),
+    }
+    requests = 10 if quick else REQUESTS
+    print(
+        f"   {'page':<28} {'small p50/p95 ms':>17} {'big p50/p95 ms':>15} {'ratio':>5}"
+        f" {'queries':>9} {'KB (big)':>8}",
+        flush=True,
+    )
+    for label, (small_path, signed_in) in _pages(worlds["small"]).items():
+        big_path = _pages(worlds["big"])[label][0]
+        small = _measure(worlds["small"], small_path, signed_in, requests)
+        big = _measure(worlds["big"], big_path, signed_in, requests)
+        print(
+            f"   {label:<28} {small['p50']:>7.1f}/{small['p95']:<7.1f}  "
+            f"{big['p50']:>7.1f}/{big['p95']:<7.1f} {big['p95'] / small['p95']:>5.2f}"
+            f" {small['queries']:>4}/{big['queries']:<4} {big['kb']:>8.0f}",
+            flush=True,
+        )
