@@ -157,3 +157,38 @@ def test_a_duplicate_player_is_merged_from_their_page(new_page: Any, standing: A
     shoot(page, "player-merged-phone")
     duplicate.refresh_from_db()
     assert duplicate.merged_into_id == asha.pk and not duplicate.active
+
+
+def test_the_long_lists_fit_a_phone_and_a_desktop(new_page: Any, standing: Any):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from scoring.models import Session
+
+    Player.objects.bulk_create(
+        Player(club=standing.club, name=f"Ravi Shankar {n:03d}") for n in range(120)
+    )
+    start = timezone.now() - timedelta(days=100)
+    Session.objects.bulk_create(
+        Session(club=standing.club, name=f"Friday night {n:03d}", status="closed",
+                started_at=start + timedelta(days=n))
+        for n in range(80)
+    )  # fmt: skip
+    for size, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        page = new_page(size, user=standing.organiser)
+        for url, shot, heading in (
+            ("/clubs/home/", "club-home-long", "Home Club"),
+            ("/clubs/home/players/?q=ravi&page=2", "all-players", "Players"),
+            ("/clubs/home/sessions/", "all-nights", "Nights"),
+            ("/clubs/home/members/", "all-members", "Members"),
+        ):
+            page.goto(url)
+            expect_text(page.locator("h1"), heading)
+            assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], url
+            shoot(page, f"{shot}-{label}")
+        page.goto("/clubs/home/")
+        page.get_by_label("Find a player").fill("ravi shankar 11")
+        page.get_by_role("button", name="Find").click()
+        expect_text(page.locator("h1"), "10 found")
+        assert page.locator("#player-list li").count() == 10
