@@ -156,15 +156,13 @@ class PlayerListApi(ClubScopedAPIView, GenericAPIView):  # type: ignore[type-arg
     )
     def get(self, request: Request, club_slug: str) -> Response:
         query = request.query_params
-        try:
-            active = query_bool(query.get("active"), name="active", default=True)
-        except ValueError as exc:
-            raise InvalidInput(str(exc), details={"active": str(exc)}) from None
-        found = selectors.player_search(
-            club=self.club,
-            text=query.get("search", ""),
-            active=active if query.get("active") else None,
-        )
+        active = None  # left out: active and retired players alike
+        if query.get("active"):
+            try:
+                active = query_bool(query["active"], name="active", default=True)
+            except ValueError as exc:
+                raise InvalidInput(str(exc), details={"active": str(exc)}) from None
+        found = selectors.player_search(club=self.club, text=query.get("search", ""), active=active)
         players = self.paginate_queryset(found)
         return self.get_paginated_response(PlayerOutput(players, many=True).data)
 

@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -88,29 +89,25 @@ def club_home_page(
 ) -> HttpResponse:
     """The club's home; a refused form shows its error beside the form it came from. It lists
     the newest few players, nights and members; the rest are on their own paged pages."""
-    open_sessions = scoring_selectors.session_search(club=club, status="open")
-    past_sessions = scoring_selectors.session_search(club=club, status="closed")
-    players = selectors.player_list(club=club)
-    members = selectors.membership_list(club=club)
+    open_sessions, open_count = _first(scoring_selectors.session_search(club=club, status="open"))
+    past_sessions, past_count = _first(scoring_selectors.session_search(club=club, status="closed"))
+    players, player_count = _first(selectors.player_list(club=club).order_by("-created_at", "-pk"))
+    members, member_count = _first(selectors.membership_list(club=club))
     context = {
-        "open_sessions": scoring_selectors.session_list_counted(
-            club=club, sessions=list(open_sessions[:HOME_SHOWN])
-        ),
-        "open_count": open_sessions.count(),
-        "past_sessions": scoring_selectors.session_list_counted(
-            club=club, sessions=list(past_sessions[:HOME_SHOWN])
-        ),
-        "past_count": past_sessions.count(),
-        "players": list(players.order_by("-created_at", "-pk")[:HOME_SHOWN]),
-        "player_count": players.count(),
+        "open_sessions": scoring_selectors.session_list_counted(club=club, sessions=open_sessions),
+        "open_count": open_count,
+        "past_sessions": scoring_selectors.session_list_counted(club=club, sessions=past_sessions),
+        "past_count": past_count,
+        "players": players,
+        "player_count": player_count,
         "tournaments": [
             t
             for t in tournament_selectors.tournament_list(club=club)
             if t.status in ("registration", "running")
         ],
         "presets": scoring_selectors.preset_list(club=club),
-        "members": list(members[:HOME_SHOWN]),
-        "member_count": members.count(),
+        "members": members,
+        "member_count": member_count,
         "invitations": selectors.invitation_list(club=club)
         if selectors.role_at_least(club.caller_role, Role.ORGANISER)  # type: ignore[attr-defined]
         else [],
@@ -124,6 +121,13 @@ def club_home_page(
         ),
     }
     return render_club(request, club, "clubs/club_home.html", context, status)
+
+
+def _first(items: QuerySet[Any]) -> tuple[list[Any], int]:
+    """The first ``HOME_SHOWN`` of ``items`` and how many there are (counted only when there
+    are more than shown)."""
+    first = list(items[: HOME_SHOWN + 1])
+    return first[:HOME_SHOWN], len(first) if len(first) <= HOME_SHOWN else items.count()
 
 
 def _zone(club: Club) -> Any:

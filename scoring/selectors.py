@@ -84,6 +84,8 @@ def session_list_counted(*, club: Club, sessions: list[Session]) -> list[Session
     """``sessions`` (a page of them) with ``session_list``'s table and deal counts, newest
     first: counted for that page only, as counting every night a club has held reads every
     deal it has played."""
+    if not sessions:
+        return []
     return list(session_list(club=club).filter(pk__in=[s.pk for s in sessions]))
 
 
