@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
@@ -32,7 +32,8 @@ from clubs.serializers import (
     PlayerUpdateInput,
 )
 from config.api_input import input_valid
-from config.errors import NotAllowed, NotFoundError
+from config.errors import InvalidInput, NotAllowed, NotFoundError
+from config.fields import query_bool
 
 
 class ClubListApi(GenericAPIView):  # type: ignore[type-arg]
@@ -138,9 +139,31 @@ class PlayerListApi(ClubScopedAPIView, GenericAPIView):  # type: ignore[type-arg
     serializer_class = PlayerOutput
     queryset = Player.objects.none()  # for the schema; the handler reads through the selector
 
-    @extend_schema(operation_id="players_list", responses=PlayerOutput(many=True))
+    @extend_schema(
+        operation_id="players_list",
+        parameters=[
+            OpenApiParameter(
+                "search",
+                str,
+                description="Only players whose name starts with this, ignoring case (what a "
+                "type-ahead asks, with e.g. `limit=20`).",
+            ),
+            OpenApiParameter(
+                "active", bool, description="Only active players (true) or retired ones (false)."
+            ),
+        ],
+        responses=PlayerOutput(many=True),
+    )
     def get(self, request: Request, club_slug: str) -> Response:
-        players = self.paginate_queryset(selectors.player_list(club=self.club))
+        query = request.query_params
+        active = None  # left out: active and retired players alike
+        if query.get("active"):
+            try:
+                active = query_bool(query["active"], name="active", default=True)
+            except ValueError as exc:
+                raise InvalidInput(str(exc), details={"active": str(exc)}) from None
+        found = selectors.player_search(club=self.club, text=query.get("search", ""), active=active)
+        players = self.paginate_queryset(found)
         return self.get_paginated_response(PlayerOutput(players, many=True).data)
 
     @extend_schema(

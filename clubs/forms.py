@@ -8,7 +8,8 @@ from typing import Any
 
 from django import forms
 
-from clubs.models import Club, Player, Role
+from clubs.models import Role
+from config.fields import id_form_field
 
 
 class PlayerForm(forms.Form):
@@ -57,23 +58,15 @@ class PlayerEditForm(forms.Form):
 
 
 class PlayerMergeForm(forms.Form):
-    """Merge a duplicate roster entry into the player who stays."""
+    """Merge a duplicate roster entry into the player who stays: by name, as typed in the
+    picker (or by id)."""
 
-    into = forms.ModelChoiceField(
-        label="Merge into",
-        queryset=Player.objects.none(),
-        error_messages={"invalid_choice": "that player is not on this club's roster"},
-    )
+    into = id_form_field(label="Merge into", required=False)
+    into_name = forms.CharField(label="Merge into", max_length=80, required=False)
     confirm = forms.BooleanField(
         label="The two are one person: move the whole history",
         error_messages={"required": "tick the box: a merge cannot be undone"},
     )
-
-    def __init__(self, *args: Any, club: Club, player: Player, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["into"].queryset = club.players.filter(merged_into__isnull=True).exclude(
-            pk=player.pk
-        )
 
 
 class ClubForm(forms.Form):

@@ -74,6 +74,13 @@ def club_url(name: str, club: Club, *args: Any) -> str:
     return reverse(name, args=[club.slug, *args])
 
 
+def player_picker_url(club: Club, *, active: bool | None = None) -> str:
+    """Where a player picker's script asks for names: the roster's API list, one page of it
+    (``templates/_player_picker.html``, ``static/js/player-picker.js``)."""
+    url = f"{club_url('clubs:player-list', club)}?limit={selectors.PLAYER_SEARCH_PAGE}"
+    return url if active is None else f"{url}&active={'true' if active else 'false'}"
+
+
 # --- posted forms --------------------------------------------------------------------------------
 
 

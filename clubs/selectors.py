@@ -6,9 +6,11 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.db.models import F, QuerySet
+from django.db.models.functions import Lower
 
 from clubs.models import ROLE_RANK, ApiToken, Club, Invitation, Membership, Player, Role
-from config.errors import NotAllowed, NotFoundError
+from config.errors import InvalidInput, NotAllowed, NotFoundError
+from config.names import visible_name
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -68,6 +70,15 @@ def membership_list(*, club: Club) -> QuerySet[Membership]:
     return club.memberships.select_related("user").order_by("user__username")
 
 
+def membership_search(*, club: Club, text: str = "") -> QuerySet[Membership]:
+    """The club's members whose username starts with ``text``, ignoring case."""
+    members = membership_list(club=club)
+    text = text.strip()
+    if "\x00" in text:  # no username holds one (PostgreSQL keeps none in text)
+        return members.none()
+    return members.filter(user__username__istartswith=text) if text else members
+
+
 def membership_get(*, club: Club, membership_id: int) -> Membership:
     membership = club.memberships.select_related("user").filter(pk=membership_id).first()
     if membership is None:
@@ -93,6 +104,76 @@ def player_list(*, club: Club, active: bool | None = None) -> QuerySet[Player]:
     if active is not None:
         players = players.filter(active=active)
     return players
+
+
+#: The most players a search answers at once: one page of a type-ahead, and the most names a
+#: refusal lists when a typed name fits several.
+PLAYER_SEARCH_PAGE = 20
+
+
+def player_search(*, club: Club, text: str, active: bool | None = None) -> QuerySet[Player]:
+    """Roster players whose name starts with ``text``, ignoring case, in name order (all of
+    them for an empty ``text``). On PostgreSQL the partial index ``player_name_prefix``
+    (``club_id, lower(name) text_pattern_ops``) serves the prefix (docs/performance.md)."""
+    players = player_list(club=club, active=active)
+    prefix = visible_name(text).lower()
+    if "\x00" in prefix:  # no name holds one (PostgreSQL keeps none in text)
+        return players.none()
+    if prefix:
+        players = players.alias(name_lower=Lower("name")).filter(name_lower__startswith=prefix)
+    return players.order_by(Lower("name"), "pk")
+
+
+def player_named(*, club: Club, name: str, active: bool | None = None) -> Player | None:
+    """The roster player of that name, ignoring case (names are unique in a club so), or None."""
+    typed = visible_name(name)
+    if not typed or "\x00" in typed:  # no name holds a NUL (PostgreSQL keeps none in text)
+        return None
+    return (
+        player_list(club=club, active=active)
+        .alias(name_lower=Lower("name"))
+        .filter(name_lower=typed.lower())
+        .first()
+    )
+
+
+def player_pick(
+    *,
+    club: Club,
+    field: str,
+    player_id: int | None = None,
+    name: str = "",
+    active: bool | None = None,
+) -> Player:
+    """The player a picker chose: by id (a form posted by a script or a test), else by the name
+    typed: the roster player of that name, ignoring case, or the only one whose name starts
+    with it. A refusal naming ``field`` when neither is given, or the name fits no one or
+    several."""
+    if player_id is not None:
+        return player_get(club=club, player_id=player_id)
+    typed = visible_name(name)
+    if not typed:
+        raise InvalidInput(f"{field}: type a player's name", details={field: name})
+    named = player_named(club=club, name=typed, active=active)
+    if named is not None:
+        return named
+    fits = list(player_search(club=club, text=typed, active=active)[: PLAYER_SEARCH_PAGE + 1])
+    if len(fits) == 1:
+        return fits[0]
+    which = "active player" if active else "player"
+    if not fits:
+        raise InvalidInput(
+            f"{field}: no {which} of {club.name} is named {typed!r} or has a name starting so",
+            code="no_such_player",
+            details={field: typed},
+        )
+    names = ", ".join(p.name for p in fits[:PLAYER_SEARCH_PAGE])
+    more = " and more" if len(fits) > PLAYER_SEARCH_PAGE else ""
+    raise InvalidInput(
+        f"{field}: {typed!r} fits several players ({names}{more}); type the whole name",
+        code="several_players",
+        details={field: typed},
+    )
 
 
 def player_get(*, club: Club, player_id: int) -> Player:

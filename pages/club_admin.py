@@ -107,12 +107,16 @@ def player_merge(request: HttpRequest, club_slug: str, player_id: int) -> HttpRe
     """Merge this player (a duplicate entry) into the one chosen: the history moves there."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
     player = found(selectors.player_get, club=club, player_id=player_id)
-    form = PlayerMergeForm(request.POST, club=club, player=player)
+    form = PlayerMergeForm(request.POST)
 
     def merge() -> HttpResponse:
-        kept = tournament_merge.player_merge(
-            source=player, target=form.cleaned_data["into"], actor=request.user
+        target = selectors.player_pick(
+            club=club,
+            field="into",
+            player_id=form.cleaned_data["into"],
+            name=form.cleaned_data["into_name"],
         )
+        kept = tournament_merge.player_merge(source=player, target=target, actor=request.user)
         messages.success(
             request, f"{player.name} is merged into {kept.name}: the history is all here now."
         )

@@ -9,7 +9,10 @@ club = "clubs/<slug:club_slug>/"
 
 urlpatterns = [
     path(club, views.club_home, name="club-home"),
+    path(f"{club}players/", views.player_list_page, name="player-list-page"),
     path(f"{club}players/add/", views.player_add, name="player-add"),
+    path(f"{club}sessions/", views.session_list_page, name="session-list-page"),
+    path(f"{club}members/", views.member_list_page, name="member-list-page"),
     path(f"{club}players/<int:player_id>/", views.player_page, name="player-page"),
     path(f"{club}members/add/", views.member_add, name="member-add"),
     path(f"{club}members/invite/", invitations.invite, name="member-invite"),

@@ -7,9 +7,12 @@ from __future__ import annotations
 import zoneinfo
 from functools import partial
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -19,7 +22,15 @@ from clubs import selectors, services
 from clubs.display import club_money, signed_number
 from clubs.forms import MemberForm, PlayerForm, PublicStandingsForm, StandingsOrderForm
 from clubs.models import CURRENCY_PLACES, ROLE_RANK, Club, Role
-from clubs.pages import GET, club_for_page, club_url, form_post, found, render_club
+from clubs.pages import (
+    GET,
+    club_for_page,
+    club_url,
+    form_post,
+    found,
+    player_picker_url,
+    render_club,
+)
 from config.errors import ServiceError
 from rules.ratings import ORDINAL_SIGMAS, initial_skill
 from scoring import club_settings as scoring_club_settings
@@ -28,13 +39,17 @@ from scoring import nights as scoring_nights
 from scoring import selectors as scoring_selectors
 from scoring.formats import FORMAT_ORDER, HANDLERS, format_label, handler_for, points_column
 from scoring.forms import SessionForm
-from scoring.models import GameFamily
+from scoring.models import GameFamily, Session
 from tournaments import selectors as tournament_selectors
 from webhooks import selectors as webhook_selectors
 from webhooks.models import EVENTS
 
 #: The session key under which a new webhook's secret waits for the settings page (shown once).
 NEW_SECRET = "webhooks.new_secret"
+#: Players, nights and members a club's home lists (the newest); the rest are on their pages.
+HOME_SHOWN = 10
+#: Lines a page of the players, nights or members lists.
+LIST_PAGE = 50
 
 # --- the home page -------------------------------------------------------------------------------
 
@@ -72,19 +87,27 @@ def club_home_page(
     values: dict[str, str] | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    """The club's home; a refused form shows its error beside the form it came from."""
-    sessions = list(scoring_selectors.session_list(club=club))
+    """The club's home; a refused form shows its error beside the form it came from. It lists
+    the newest few players, nights and members; the rest are on their own paged pages."""
+    open_sessions, open_count = _first(scoring_selectors.session_search(club=club, status="open"))
+    past_sessions, past_count = _first(scoring_selectors.session_search(club=club, status="closed"))
+    players, player_count = _first(selectors.player_list(club=club).order_by("-created_at", "-pk"))
+    members, member_count = _first(selectors.membership_list(club=club))
     context = {
-        "open_sessions": [s for s in sessions if s.status == "open"],
-        "past_sessions": [s for s in sessions if s.status != "open"],
-        "players": selectors.player_list(club=club),
+        "open_sessions": scoring_selectors.session_list_counted(club=club, sessions=open_sessions),
+        "open_count": open_count,
+        "past_sessions": scoring_selectors.session_list_counted(club=club, sessions=past_sessions),
+        "past_count": past_count,
+        "players": players,
+        "player_count": player_count,
         "tournaments": [
             t
             for t in tournament_selectors.tournament_list(club=club)
             if t.status in ("registration", "running")
         ],
         "presets": scoring_selectors.preset_list(club=club),
-        "members": selectors.membership_list(club=club),
+        "members": members,
+        "member_count": member_count,
         "invitations": selectors.invitation_list(club=club)
         if selectors.role_at_least(club.caller_role, Role.ORGANISER)  # type: ignore[attr-defined]
         else [],
@@ -100,8 +123,65 @@ def club_home_page(
     return render_club(request, club, "clubs/club_home.html", context, status)
 
 
+def _first(items: QuerySet[Any]) -> tuple[list[Any], int]:
+    """The first ``HOME_SHOWN`` of ``items`` and how many there are (counted only when there
+    are more than shown)."""
+    first = list(items[: HOME_SHOWN + 1])
+    return first[:HOME_SHOWN], len(first) if len(first) <= HOME_SHOWN else items.count()
+
+
 def _zone(club: Club) -> Any:
     return zoneinfo.ZoneInfo(club.timezone)
+
+
+def _paged(request: HttpRequest, items: Any) -> dict[str, Any]:
+    """The page of ``items`` that ``?page=`` asks for (the first for a bad number, the last for
+    one past it), and the rest of the query (the search) for the pager's links."""
+    kept = {key: value for key, value in request.GET.items() if key != "page" and value}
+    return {
+        "page": Paginator(items, LIST_PAGE).get_page(request.GET.get("page")),
+        "query": urlencode(kept),
+        "q": request.GET.get("q", ""),
+    }
+
+
+@login_required
+@GET
+def player_list_page(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """The whole roster, a page at a time, searched by the start of a name."""
+    club = club_for_page(request, club_slug)
+    paged = _paged(request, selectors.player_search(club=club, text=request.GET.get("q", "")))
+    return render_club(request, club, "clubs/players.html", paged)
+
+
+@login_required
+@GET
+def session_list_page(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """Every night the club has held, newest first, a page at a time, searched by name."""
+    club = club_for_page(request, club_slug)
+    status = request.GET.get("status", "")
+    status = status if status in Session.Status.values else ""
+    found_list = scoring_selectors.session_search(
+        club=club, text=request.GET.get("q", ""), status=status
+    )
+    paged = _paged(request, found_list)
+    sessions = list(paged["page"].object_list)
+    paged.update(
+        sessions=scoring_selectors.session_list_counted(club=club, sessions=sessions),
+        status=status,
+        statuses=Session.Status.choices,
+    )
+    return render_club(request, club, "clubs/sessions.html", paged)
+
+
+@login_required
+@GET
+def member_list_page(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """Every member and their role, a page at a time, searched by the start of a username."""
+    club = club_for_page(request, club_slug)
+    paged = _paged(request, selectors.membership_search(club=club, text=request.GET.get("q", "")))
+    paged.update(members=paged["page"].object_list, grantable_roles=_grantable_roles(club))
+    return render_club(request, club, "clubs/members.html", paged)
 
 
 @login_required
@@ -362,7 +442,9 @@ def player_page_view(
     context.update(
         error=error,
         form_name=form_name,
-        merge_choices=selectors.player_list(club=club).exclude(pk=player.pk),
+        merge_picker_url=player_picker_url(club),
+        merge_value=request.POST.get("into_name", "") if form_name == "merge" else "",
+        merge_invalid=form_name == "merge" and bool(error) and error.get("field") == "into",
         merged_from=list(player.merged_from.values_list("name", flat=True)),
     )
     return render_club(request, club, "clubs/player.html", context, status)

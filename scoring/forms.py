@@ -27,13 +27,13 @@ class TableForm(forms.Form):
 
 
 class GameForm(forms.Form):
-    """A preset, players in seat order (empty seats are skipped), and money per point."""
+    """A preset, players in seat order (empty seats are skipped), and money per point. A seat's
+    player is the name typed in its picker (``seat_<n>_name``), or an id (``seat_<n>``)."""
 
     def __init__(
         self,
         *args: Any,
         presets: list[tuple[str, str]],
-        players: list[tuple[str, str]],
         seats: int,
         places: int,
         **kwargs: Any,
@@ -53,21 +53,34 @@ class GameForm(forms.Form):
                 decimal_places=places,
                 widget=forms.NumberInput(attrs={"step": str(step), "inputmode": "decimal"}),
             )
-        choices = [("", "— empty —"), *players]
         for seat in range(1, seats + 1):
-            self.fields[f"seat_{seat}"] = forms.ChoiceField(
-                label=f"Seat {seat}", choices=choices, required=False
+            label = f"Seat {seat}"
+            self.fields[f"seat_{seat}"] = id_form_field(label=label, required=False)
+            self.fields[f"seat_{seat}_name"] = forms.CharField(
+                label=label, max_length=80, required=False
             )
 
-    def seat_fields(self) -> list[forms.BoundField]:
-        return [self[f"seat_{seat}"] for seat in range(1, self.seat_count + 1)]
-
-    def player_ids(self) -> list[int]:
+    def seat_fields(self) -> list[dict[str, Any]]:
+        """Each seat as its picker shows it: the field it answers for, its label and the name
+        typed."""
         return [
-            int(self.cleaned_data[f"seat_{seat}"])
+            {
+                "field": f"seat_{seat}",
+                "label": f"Seat {seat}",
+                "value": self[f"seat_{seat}_name"].value() or "",
+            }
             for seat in range(1, self.seat_count + 1)
-            if self.cleaned_data.get(f"seat_{seat}")
         ]
+
+    def seats_taken(self) -> list[tuple[str, int | None, str]]:
+        """The seats given, in order: (field, player id or None, name typed)."""
+        taken = []
+        for seat in range(1, self.seat_count + 1):
+            player_id = self.cleaned_data.get(f"seat_{seat}")
+            name = (self.cleaned_data.get(f"seat_{seat}_name") or "").strip()
+            if player_id or name:
+                taken.append((f"seat_{seat}", player_id, name))
+        return taken
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -79,4 +92,7 @@ class GameForm(forms.Form):
 
 
 class SeatAddForm(forms.Form):
-    player = id_form_field(label="Player")
+    """A player to seat: by name, as typed in the picker (or by id)."""
+
+    player = id_form_field(label="Player", required=False)
+    player_name = forms.CharField(label="Player", max_length=80, required=False)

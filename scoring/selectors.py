@@ -66,6 +66,29 @@ def session_list(*, club: Club, status: str | None = None) -> QuerySet[Session]:
     return sessions
 
 
+def session_search(*, club: Club, text: str = "", status: str | None = None) -> QuerySet[Session]:
+    """The club's sessions, newest first, whose name contains ``text`` (ignoring case), without
+    counts: what a page lists a page of (``session_list_counted`` counts that page)."""
+    sessions = club.sessions.order_by("-started_at", "-id")
+    if status:
+        sessions = sessions.filter(status=status)
+    text = " ".join(text.split())
+    if text and "\x00" not in text:  # no name holds a NUL (PostgreSQL keeps none in text)
+        sessions = sessions.filter(name__icontains=text)
+    elif text:
+        sessions = sessions.none()
+    return sessions
+
+
+def session_list_counted(*, club: Club, sessions: list[Session]) -> list[Session]:
+    """``sessions`` (a page of them) with ``session_list``'s table and deal counts, newest
+    first: counted for that page only, as counting every night a club has held reads every
+    deal it has played."""
+    if not sessions:
+        return []
+    return list(session_list(club=club).filter(pk__in=[s.pk for s in sessions]))
+
+
 def session_get(*, club: Club, session_id: int, with_tables: bool = True) -> Session:
     """A session of the club; ``with_tables`` also loads its tables, games and seats."""
     if not with_tables:

@@ -28,6 +28,7 @@ from clubs.pages import (
     error_context,
     form_post,
     found,
+    player_picker_url,
     render_club,
 )
 from config.errors import InvalidInput
@@ -150,8 +151,6 @@ def prize_preview(request: HttpRequest, club_slug: str) -> HttpResponse:
 
 def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
     desk = selectors.tournament_desk(tournament=tournament)
-    entered = {e.player_id for e in desk.view.entries}
-    candidates = [p for p in club_selectors.player_list(club=club) if p.pk not in entered]
     draft = next((r for r in desk.view.rounds if r.status == Round.Status.DRAFT), None)
     named = desk.names
     draft_tables = [
@@ -161,7 +160,8 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
     playing = [e for e in desk.view.entries if e.status in Entry.Status.values]
     paid_in = sum(1 for e in playing if e.status in PAID)
     return {
-        "tournament": tournament, "desk": desk, "view": desk.view, "candidates": candidates,
+        "tournament": tournament, "desk": desk, "view": desk.view,
+        "entry_picker_url": player_picker_url(club, active=True),
         "draft": draft, "draft_tables": draft_tables, "rounds": list(reversed(desk.view.rounds)),
         "draft_byes": [(p, named[p]) for p in (draft.byes if draft else [])],
         "fees": club_money(club, desk.fees_minor),
@@ -245,13 +245,8 @@ def entry_add_page(request: HttpRequest, club_slug: str, tournament_id: int) -> 
             player = found(club_selectors.player_get, club=club, player_id=data["player"])
         else:
             name = visible_name(data["name"])
-            player = next(
-                (
-                    p
-                    for p in club_selectors.player_list(club=club)
-                    if p.name.lower() == name.lower()
-                ),
-                None,
+            player = club_selectors.player_named(
+                club=club, name=name
             ) or club_services.player_create(club=club, actor=request.user, name=name)
         entry = entry_add(
             tournament=tournament, actor=request.user, player=player,

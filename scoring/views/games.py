@@ -23,6 +23,7 @@ from clubs.pages import (
     form_post,
     form_problem,
     found,
+    player_picker_url,
     render_club,
     service_status,
 )
@@ -53,7 +54,6 @@ def _game_form(club: Club, data: Any = None) -> GameForm:
         presets=[
             (str(p.pk), f"{p.name} · {p.get_format_display()} (v{p.version})") for p in presets
         ],
-        players=[(str(p.pk), p.name) for p in club_selectors.player_list(club=club, active=True)],
         seats=min(seats, 12),
         places=club.minor_places,
     )
@@ -78,7 +78,13 @@ def _game_new_page(
 ) -> HttpResponse:
     if error is not None:
         error["field"] = GAME_FORM_FIELDS.get(error["field"], error["field"])
-    context = {"table": table, "session": table.session, "form": form, "error": error}
+    context = {
+        "table": table,
+        "session": table.session,
+        "form": form,
+        "error": error,
+        "seat_picker_url": player_picker_url(club, active=True),
+    }
     return render_club(request, club, "scoring/game_new.html", context, status)
 
 
@@ -93,7 +99,12 @@ def game_new(request: HttpRequest, club_slug: str, table_id: int) -> HttpRespons
 
     def create() -> HttpResponse:
         preset = selectors.preset_get(club=club, preset_id=int(form.cleaned_data["preset"]))
-        players = [club_selectors.player_get(club=club, player_id=pid) for pid in form.player_ids()]
+        players = [
+            club_selectors.player_pick(
+                club=club, field=field, player_id=player_id, name=name, active=True
+            )
+            for field, player_id, name in form.seats_taken()
+        ]
         game = games.game_create(
             table=table,
             actor=request.user,
@@ -106,7 +117,7 @@ def game_new(request: HttpRequest, club_slug: str, table_id: int) -> HttpRespons
         return redirect(club_url("game-page", club, game.pk))
 
     page = partial(_game_new_page, request, club, table, form)
-    fields = {"preset", "players", "point_value", "entry_fee"}
+    fields = {"preset", "players", "point_value", "entry_fee", *form.fields}
     return form_post(form, create, page, fields=fields)
 
 
@@ -207,7 +218,6 @@ def _game_page(
         for column in handler.columns
         if column.quantity != Quantity.MONEY or any(t[column.key] for t in totals.values())
     ]
-    seated = {seat.player_id for seat in seats}
     panel = game_panel(club, game, state, open_game)
     context = {
         "game": game,
@@ -239,11 +249,12 @@ def _game_page(
         "unit": handler.words.unit,
         "endings": selectors.game_endings(game=game) if open_game else [],
         "end_label": handler.words.finish,
-        "spare_players": [
-            p for p in club_selectors.player_list(club=club, active=True) if p.pk not in seated
-        ]
+        # A type-ahead over the roster: a club's roster is too long to list on the page.
+        "seat_picker_url": player_picker_url(club, active=True)
         if open_game and handler.seats_open
-        else [],
+        else "",
+        "seat_value": request.POST.get("player_name", "") if form_name == "seat" else "",
+        "seat_invalid": form_name == "seat" and bool(error),
         "can_leave": open_game and handler.seats_open and len(seats) > 2,
         "can_delete_game": not game.deals.exists() and not game.entries.exists(),
         "error": error,
@@ -266,12 +277,19 @@ def seat_add(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse
     form = SeatAddForm(request.POST)
 
     def add() -> HttpResponse:
-        player = club_selectors.player_get(club=club, player_id=form.cleaned_data["player"])
+        player = club_selectors.player_pick(
+            club=club,
+            field="player",
+            player_id=form.cleaned_data["player"],
+            name=form.cleaned_data["player_name"],
+            active=True,
+        )
         seat = games.seat_add(game=game, actor=request.user, player=player)
         messages.success(request, f"{seat.player.name} sits at seat {seat.position}.")
         return redirect(club_url("game-page", club, game.pk))
 
-    return form_post(form, add, partial(_game_page, request, club, game_id), fields={"player"})
+    page = partial(_game_page, request, club, game_id, form_name="seat")
+    return form_post(form, add, page, fields={"player"})
 
 
 @login_required

@@ -51,17 +51,60 @@ def test_a_member_s_role_is_changed_from_the_club_home(new_page: Any, standing: 
     assert scorer.role == "player"
 
 
-def test_the_seat_pickers_find_a_player_by_typing(new_page: Any, standing: Any):
+def _pick(page: Any, picker: str, typed: str, name: str) -> None:
+    """Type ``typed`` into the picker ``picker``, wait for the suggestions the script asks the
+    players API for to offer ``name``, and choose it (what picking a suggestion does: the input
+    takes its value)."""
+    box = page.locator(picker)
+    box.press_sequentially(typed, delay=30)
+    suggestion = page.locator(f"{picker}-names option[value='{name}']")
+    suggestion.wait_for(state="attached")
+    box.fill(suggestion.get_attribute("value"))
+
+
+def test_a_player_joins_a_game_through_the_type_ahead(new_page: Any, standing: Any):
+    from tests.scoring.helpers import new_game
+
+    ensure_builtin_presets()
+    game, _ = new_game(standing, "points", ["Asha", "Bilal"])
+    for number in range(40):  # more than a page of suggestions start with "P"
+        Player.objects.create(club=standing.club, name=f"Player {number:02d}")
+    for name in ("Gauri", "Gautam", "Hari"):
+        Player.objects.create(club=standing.club, name=name)
+    page = new_page(PHONE, user=standing.organiser)
+    page.goto(f"/clubs/home/games/{game.pk}/")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/v1/" in r.url else None)
+    _pick(page, "#seat-player", "gau", "Gauri")
+    names = page.locator("#seat-player-names option").evaluate_all("os => os.map(o => o.value)")
+    assert names == ["Gauri", "Gautam"]
+    assert any("search=gau" in url and "limit=20" in url for url in asked)
+    shoot(page, "seat-picker-phone")
+    page.get_by_role("button", name="Seat them").click()
+    expect_text(page.locator(".messages"), "Gauri sits at seat 3")
+    assert game.seats.filter(player__name="Gauri").exists()
+    # A page of suggestions at most, however many names fit.
+    page.locator("#seat-player").fill("")
+    page.locator("#seat-player").press_sequentially("p", delay=30)
+    page.locator("#seat-player-names option[value='Player 19']").wait_for(state="attached")
+    assert page.locator("#seat-player-names option").count() == 20
+
+
+def test_the_seat_pickers_of_a_new_game_take_typed_names(new_page: Any, standing: Any):
     ensure_builtin_presets()
     for name in ("Dev", "Esther", "Farid", "Gauri", "Hari"):
         Player.objects.get_or_create(club=standing.club, name=name)
     session = session_create(club=standing.club, actor=standing.organiser, name="Fri")
     table = table_create(session=session, actor=standing.organiser)
-    page = new_page(PHONE, user=standing.organiser)
+    page = new_page(DESKTOP, user=standing.organiser)
     page.goto(f"/clubs/home/tables/{table.pk}/games/new/")
-    page.locator("input.find").first.fill("gau")
-    gauri = Player.objects.get(club=standing.club, name="Gauri")
-    assert page.locator("select[data-find]").first.input_value() == str(gauri.pk)
+    _pick(page, "#id_seat_1", "gau", "Gauri")
+    page.get_by_label("Seat 2", exact=True).fill("hari")  # a whole name, typed: no suggestion
+    shoot(page, "new-game-pickers-desktop")
+    page.get_by_role("button", name="Start the game").click()
+    expect_text(page.locator(".messages"), "The game is on")
+    game = table.games.get()
+    assert [s.player.name for s in game.seats.order_by("position")] == ["Gauri", "Hari"]
 
 
 def test_inviting_a_member_who_accepts_with_a_new_account(new_page: Any, standing: Any):
@@ -106,8 +149,7 @@ def test_a_duplicate_player_is_merged_from_their_page(new_page: Any, standing: A
     page = new_page(PHONE, user=standing.organiser)
     page.goto(f"/clubs/home/players/{duplicate.pk}/")
     page.locator("#merge summary").click()
-    page.locator("#merge input.find").fill("asha")
-    assert page.locator("#merge-into").input_value() == str(asha.pk)
+    _pick(page, "#merge-into", "ash", "Asha")
     page.get_by_label("The two are one person").check()
     page.get_by_role("button", name="Merge").click()
     expect_text(page.locator(".messages"), "Asha K. is merged into Asha")
@@ -115,3 +157,38 @@ def test_a_duplicate_player_is_merged_from_their_page(new_page: Any, standing: A
     shoot(page, "player-merged-phone")
     duplicate.refresh_from_db()
     assert duplicate.merged_into_id == asha.pk and not duplicate.active
+
+
+def test_the_long_lists_fit_a_phone_and_a_desktop(new_page: Any, standing: Any):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from scoring.models import Session
+
+    Player.objects.bulk_create(
+        Player(club=standing.club, name=f"Ravi Shankar {n:03d}") for n in range(120)
+    )
+    start = timezone.now() - timedelta(days=100)
+    Session.objects.bulk_create(
+        Session(club=standing.club, name=f"Friday night {n:03d}", status="closed",
+                started_at=start + timedelta(days=n))
+        for n in range(80)
+    )  # fmt: skip
+    for size, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        page = new_page(size, user=standing.organiser)
+        for url, shot, heading in (
+            ("/clubs/home/", "club-home-long", "Home Club"),
+            ("/clubs/home/players/?q=ravi&page=2", "all-players", "Players"),
+            ("/clubs/home/sessions/", "all-nights", "Nights"),
+            ("/clubs/home/members/", "all-members", "Members"),
+        ):
+            page.goto(url)
+            expect_text(page.locator("h1"), heading)
+            assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], url
+            shoot(page, f"{shot}-{label}")
+        page.goto("/clubs/home/")
+        page.get_by_label("Find a player").fill("ravi shankar 11")
+        page.get_by_role("button", name="Find").click()
+        expect_text(page.locator("h1"), "10 found")
+        assert page.locator("#player-list li").count() == 10

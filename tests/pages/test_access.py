@@ -26,6 +26,9 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
     t = f"{c}/tournaments/{cup.pk}"
     return {
         "club home": (f"{c}/", read),
+        "all players": (f"{c}/players/?q=a", read),
+        "all nights": (f"{c}/sessions/?q=a&status=closed", read),
+        "all members": (f"{c}/members/?q=o", read),
         "player page": (f"{c}/players/{asha}/", read),
         "session page": (f"{c}/sessions/{n.session.pk}/", read),
         "scoreboard fragment": (f"{c}/sessions/{n.session.pk}/scoreboard/", read),

@@ -271,7 +271,7 @@ def test_the_player_page_merges_and_the_old_page_leads_to_the_kept_one(standing,
     dup, asha = ids["Asha K."], ids["Bilal"]  # the wrong merge first: they met
     client.force_login(standing.organiser)
     page = client.get(f"/clubs/home/players/{dup}/")
-    assert b"Merge a duplicate" in page.content and b"data-find" in page.content
+    assert b"Merge a duplicate" in page.content and b"data-picker" in page.content
     url = f"/clubs/home/players/{dup}/merge/"
     unticked = client.post(url, {"into": asha})
     assert unticked.status_code == 400 and b"tick the box" in unticked.content

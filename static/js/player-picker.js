@@ -1,0 +1,54 @@
+/* Type-ahead for a roster player: an input marked data-picker="<players API URL>" gets, as the
+   user types, the names of one page of players whose name starts with what was typed, as the
+   suggestions of its datalist. The input sends the name itself, so the page works the same
+   without this script (the server finds the player by name, or says why not). */
+(function () {
+  "use strict";
+
+  var WAIT_MS = 150;
+
+  function attach(input) {
+    var list = document.getElementById(input.getAttribute("list"));
+    if (!list) return;
+    var url = input.dataset.picker;
+    var timer = null;
+    var asked = null;
+
+    function fill(players) {
+      list.textContent = "";
+      players.forEach(function (player) {
+        var option = document.createElement("option");
+        option.value = player.name;
+        if (!player.active) option.label = player.name + " (retired)";
+        list.appendChild(option);
+      });
+    }
+
+    function ask() {
+      var text = input.value.trim();
+      if (text === asked) return;
+      asked = text;
+      var query = (url.indexOf("?") === -1 ? "?" : "&") + "search=" + encodeURIComponent(text);
+      fetch(url + query, { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (body) {
+          // A slower answer to an earlier text is dropped: the list is for what is typed now.
+          if (body && input.value.trim() === text) fill(body.results || []);
+        })
+        .catch(function () { asked = null; });
+    }
+
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(ask, WAIT_MS);
+    });
+    input.addEventListener("focus", ask);
+  }
+
+  function start() {
+    Array.prototype.forEach.call(document.querySelectorAll("input[data-picker]"), attach);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
