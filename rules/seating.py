@@ -301,6 +301,8 @@ def _construction(players: int, size: int, rounds: int) -> list[list[list[int]]]
 
 #: Whole plans tried, from different random streams, when the first leaves repeats.
 ATTEMPTS = 6
+#: Passes over a plan's rounds, each searched again against all the others, at most.
+REFINE_SWEEPS = 4
 
 
 def plan_seating(
@@ -375,7 +377,6 @@ def _plan_once(
     for table in past:
         meetings.update(combinations(table, 2))
     last: set[tuple[int, int]] = set(combinations(past[-1], 2)) if past else set()
-    seat_counts: dict[int, Counter[int]] = {i: Counter() for i in range(count)}
     bye_counts: Counter[int] = Counter()
     plan: list[list[list[int]]] = []
     sat_out: list[list[int]] = []
@@ -390,7 +391,6 @@ def _plan_once(
         else:
             weights = _weights(playing, meetings, last, club_of if avoid_same_club else {})
             tables, _ = _search(_snake(playing, sizes), weights, rng)
-        tables = _order_seats(tables, seat_counts, rng)
         plan.append(tables)
         sat_out.append(sorted(out))
         last = set()
@@ -398,6 +398,16 @@ def _plan_once(
             pairs = list(combinations(sorted(members), 2))
             meetings.update(pairs)
             last.update(pairs)
+    if constructed is None and rounds > 1:
+        _refine(plan, past, club_of if avoid_same_club else {}, rng)
+    seat_counts: dict[int, Counter[int]] = {i: Counter() for i in range(count)}
+    plan = [_order_seats(tables, seat_counts, rng) for tables in plan]
+    meetings = Counter()
+    for table in past:
+        meetings.update(combinations(table, 2))
+    for tables in plan:
+        for members in tables:
+            meetings.update(combinations(sorted(members), 2))
     repeats = sum(times - 1 for times in meetings.values() if times > 1)
     same_club = sum(
         1
@@ -407,6 +417,39 @@ def _plan_once(
         if a in club_of and club_of.get(a) == club_of.get(b)
     )
     return _Plan(plan, sat_out, (repeats, same_club))
+
+
+def _refine(
+    plan: list[list[list[int]]],
+    past: list[list[int]],
+    club_of: Mapping[int, str],
+    rng: random.Random,
+) -> None:
+    """Each round of ``plan`` searched again against every other round (and the history), in
+    turn, while that lowers its cost: a round seated early could not see the rounds after it,
+    and the last round may find no seating free of repeats and same-club pairs until an earlier
+    one moves. A round is only replaced by a cheaper one, so the plan never gets worse."""
+    for _ in range(REFINE_SWEEPS):
+        changed = False
+        for number, tables in enumerate(plan):
+            meetings: Counter[tuple[int, int]] = Counter()
+            for table in past:
+                meetings.update(combinations(sorted(table), 2))
+            for other, others in enumerate(plan):
+                if other != number:
+                    for members in others:
+                        meetings.update(combinations(sorted(members), 2))
+            playing = [p for members in tables for p in members]
+            weights = _weights(playing, meetings, set(), club_of)
+            before = _Round([list(members) for members in tables], weights).cost()
+            if before == 0:
+                continue
+            found, cost = _search([list(members) for members in tables], weights, rng)
+            if cost < before:
+                plan[number] = found
+                changed = True
+        if not changed:
+            break
 
 
 def _weights(
