@@ -265,3 +265,51 @@ def test_the_finals_cell_shows_its_placings_not_who_goes_on(standing):
     page = member.get(f"/clubs/home/tournaments/{cup.pk}/").content.decode()
     grid = page.split('class="results-grid"')[1].split("</table>")[0]
     assert "On:" not in grid and 'class="small placings"' in grid
+
+
+def test_a_tiebreaker_played_before_the_mark_is_taken_out_of_the_night_and_season(standing):
+    """The data migration: a tie-breaker whose points went into its night's and season's rows
+    (as before ``Game.breaks_tie``) is marked, and those rows agree with a recomputation."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from scoring.standing_rows import TOTAL_FIELDS, _upsert
+
+    migration = import_module("tournaments.migrations.0003_tiebreakers_count_for_the_tie")
+    cup = new_tournament(standing, table_max=4, advance_per_table=2)
+    enter(standing, cup, roster(standing, 8))
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        tournament_start(tournament=cup, actor=standing.organiser)
+        played = round_release(tournament=cup, actor=standing.organiser, number=1)
+    first, second = (t.game for t in played.tables.order_by("number"))
+    seats = list(second.seats.order_by("position").values_list("player_id", flat=True))
+    play_table(standing, first, {})
+    play_table(standing, second, {seats[1]: 20, seats[2]: 20, seats[3]: 30})
+    tiebreak = played.tables.get(game=second).tiebreaker
+    play_table(standing, tiebreak, {seats[1]: 40})
+    session, season = cup.session, cup.session.season_id
+    # As it was played before the mark: its rows in the night's and the season's too.
+    Game.objects.filter(pk=tiebreak.pk).update(breaks_tie=False)
+    deltas = {
+        (scope, scope_id, fmt, row.player_id): {n: getattr(row, n) for n in TOTAL_FIELDS}
+        for row in StandingRow.objects.filter(scope=StandingScope.GAME, scope_id=tiebreak.pk)
+        for scope, scope_id in ((StandingScope.SESSION, session.pk), (StandingScope.SEASON, season))
+        for fmt in ("", tiebreak.format)
+    }
+    _upsert(standing.club.pk, deltas)
+
+    def season_points() -> dict[int, int]:
+        rows = StandingRow.objects.filter(
+            scope=StandingScope.SEASON, scope_id=season, game_format=""
+        )
+        return {row.player_id: row.points for row in rows if row.points}
+
+    with_it = season_points()
+    migration.tiebreakers_count_for_the_tie(apps, None)
+    tiebreak.refresh_from_db()
+    assert tiebreak.breaks_tie
+    after = season_points()
+    assert after.get(seats[1], 0) == with_it.get(seats[1], 0) + 40
+    recomputed = standings_recompute(scope=StandingScope.SEASON, scope_id=season)
+    assert after == {p: v["points"] for p, v in recomputed.items() if v["points"]}
