@@ -299,7 +299,8 @@ def _construction(players: int, size: int, rounds: int) -> list[list[list[int]]]
 # --- the plan ------------------------------------------------------------------------------------
 
 
-#: Whole plans tried, from different random streams, when the first leaves repeats.
+#: Whole plans tried, from different random streams, when the first leaves repeats (then as
+#: many again with their rounds searched together).
 ATTEMPTS = 6
 #: Passes over a plan's rounds, each searched again against all the others, at most.
 REFINE_SWEEPS = 4
@@ -335,11 +336,17 @@ def plan_seating(
     if not history and not (avoid_same_club and club_of) and not byes:
         constructed = _construction(len(people), table_max, rounds)
     best: _Plan | None = None
-    for attempt in range(1 if constructed is not None else ATTEMPTS):
+    # Plans seated round after round first; only when none is free of repeats and same-club
+    # pairs are they tried again with their rounds searched together (slower, and rarely needed).
+    tries = [(a, False) for a in range(ATTEMPTS)] + [(a, True) for a in range(ATTEMPTS)]
+    for attempt, together in tries[: 1 if constructed is not None else len(tries)]:
+        if together and rounds < 2:
+            break
         rng = random.Random(seed * 1_000_003 + attempt)
         found = _plan_once(
-            len(people), sizes, byes, rounds, past, club_of, avoid_same_club, constructed, rng
-        )
+            len(people), sizes, byes, rounds, past, club_of, avoid_same_club, constructed, rng,
+            together=together,
+        )  # fmt: skip
         if best is None or found.score < best.score:
             best = found
         if best.score == (0, 0):
@@ -372,11 +379,14 @@ def _plan_once(
     avoid_same_club: bool,
     constructed: list[list[list[int]]] | None,
     rng: random.Random,
+    *,
+    together: bool,
 ) -> _Plan:
     meetings: Counter[tuple[int, int]] = Counter()
     for table in past:
         meetings.update(combinations(table, 2))
     last: set[tuple[int, int]] = set(combinations(past[-1], 2)) if past else set()
+    seat_counts: dict[int, Counter[int]] = {i: Counter() for i in range(count)}
     bye_counts: Counter[int] = Counter()
     plan: list[list[list[int]]] = []
     sat_out: list[list[int]] = []
@@ -391,6 +401,7 @@ def _plan_once(
         else:
             weights = _weights(playing, meetings, last, club_of if avoid_same_club else {})
             tables, _ = _search(_snake(playing, sizes), weights, rng)
+        tables = _order_seats(tables, seat_counts, rng)
         plan.append(tables)
         sat_out.append(sorted(out))
         last = set()
@@ -398,10 +409,10 @@ def _plan_once(
             pairs = list(combinations(sorted(members), 2))
             meetings.update(pairs)
             last.update(pairs)
-    if constructed is None and rounds > 1:
+    if together:
         _refine(plan, past, club_of if avoid_same_club else {}, rng)
-    seat_counts: dict[int, Counter[int]] = {i: Counter() for i in range(count)}
-    plan = [_order_seats(tables, seat_counts, rng) for tables in plan]
+        seat_counts = {i: Counter() for i in range(count)}  # the seats again, for the new tables
+        plan = [_order_seats(tables, seat_counts, rng) for tables in plan]
     meetings = Counter()
     for table in past:
         meetings.update(combinations(table, 2))
@@ -428,9 +439,10 @@ def _refine(
     """Each round of ``plan`` searched again against every other round (and the history), in
     turn, while that lowers its cost: a round seated early could not see the rounds after it,
     and the last round may find no seating free of repeats and same-club pairs until an earlier
-    one moves. A round is only replaced by a cheaper one, so the plan never gets worse."""
+    one moves. A round is only replaced by one that costs no more, so the plan never gets
+    worse."""
     for _ in range(REFINE_SWEEPS):
-        changed = False
+        left = 0
         for number, tables in enumerate(plan):
             meetings: Counter[tuple[int, int]] = Counter()
             for table in past:
@@ -445,10 +457,10 @@ def _refine(
             if before == 0:
                 continue
             found, cost = _search([list(members) for members in tables], weights, rng)
-            if cost < before:
+            if cost <= before:  # an equal one too: another round may then find its way
                 plan[number] = found
-                changed = True
-        if not changed:
+            left += min(cost, before)
+        if left == 0:
             break
 
 

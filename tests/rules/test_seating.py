@@ -168,7 +168,7 @@ def test_twenty_four_from_six_clubs_in_fours_for_three_rounds_meet_no_one_twice_
         assert max(meetings(plan).values()) == 1 and _same_club_pairs(plan, clubs) == 0
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=5, deadline=None, derandomize=True)
 @given(st.permutations(list(range(24))), st.integers(0, 2**31 - 1))
 def test_any_six_clubs_of_four_are_kept_apart_without_repeats(order, seed):
     """Whichever players form the six clubs of four, and whatever the seed: three rounds of
