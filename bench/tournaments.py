@@ -1,8 +1,9 @@
 """Tournaments: ``python -m bench tournaments`` (``--quick`` for a small run).
 
 - Seating (pure, no database): 1,000 players in tables of 6 for 8 rounds (``--quick``: 300),
-  timed, with the repeat meetings left; and the cases with a known zero-repeat construction
-  (36 in 6s for 3 rounds, 16 in 4s for 5, 32 in 4s for 6), each timed.
+  timed, with the repeat meetings left; the cases with a known zero-repeat construction
+  (36 in 6s for 3 rounds, 16 in 4s for 5, 32 in 4s for 6), each timed; and 24 players of 6
+  clubs of 4 in 4s for 3 rounds with the clubs kept apart.
 - A 1,000-entrant knock-out (``--quick``: 200) simulated end to end through the services on
   PostgreSQL (a fresh database ``rummyclub_bench_tournaments``), tasks in-process: entries with
   their fees in the ledger, the start, and every round released, each table played (one deal
@@ -42,6 +43,17 @@ def _seating(quick: bool) -> None:
             f"{plan.repeat_pairs} repeat meetings",
             flush=True,
         )
+    clubs = {p: f"club {p // 4}" for p in range(24)}
+    started = time.perf_counter()
+    plan = plan_seating(
+        list(range(24)), table_max=4, rounds=3, seed=1, clubs=clubs, avoid_same_club=True
+    )
+    took = (time.perf_counter() - started) * 1000
+    print(
+        f"   seating 24 of 6 clubs of 4 in 4s for 3 rounds, clubs apart: {took:.1f} ms, "
+        f"{plan.repeat_pairs} repeat meetings, {plan.same_club_pairs} same-club pairs",
+        flush=True,
+    )
 
 
 def _knockout(entrants: int) -> None:
@@ -97,7 +109,8 @@ def _knockout(entrants: int) -> None:
                 source="import", payload={"results": lines},
             )  # fmt: skip
             game_finish(game=game, actor=user)  # settled when announced
-            for table in RoundTable.objects.filter(game=game, tiebreaker__status="open"):
+            # Each tie-breaker ends with its one deal (another follows while players tie again).
+            while table := RoundTable.objects.filter(game=game, tiebreaker__status="open").first():
                 tiebreak = table.tiebreaker
                 assert tiebreak is not None
                 tied = list(tiebreak.seats.values_list("player_id", flat=True))
@@ -105,10 +118,10 @@ def _knockout(entrants: int) -> None:
                     game=tiebreak, actor=user, wild="", dealer=None, number=None,
                     is_tiebreaker=False, source="import",
                     payload={"results": [{"player": tied[0], "outcome": "winner"}] + [
-                        {"player": p, "outcome": "loser", "points": 5} for p in tied[1:]
+                        {"player": p, "outcome": "loser", "points": 5 + n}
+                        for n, p in enumerate(tied[1:])
                     ]},
                 )  # fmt: skip
-                game_finish(game=tiebreak, actor=user)
             per_table.append((time.perf_counter() - began) * 1000)
     took = time.perf_counter() - started
     tournament.refresh_from_db()

@@ -299,8 +299,11 @@ def _construction(players: int, size: int, rounds: int) -> list[list[list[int]]]
 # --- the plan ------------------------------------------------------------------------------------
 
 
-#: Whole plans tried, from different random streams, when the first leaves repeats.
+#: Whole plans tried, from different random streams, when the first leaves repeats (then as
+#: many again with their rounds searched together).
 ATTEMPTS = 6
+#: Passes over a plan's rounds, each searched again against all the others, at most.
+REFINE_SWEEPS = 4
 
 
 def plan_seating(
@@ -333,11 +336,17 @@ def plan_seating(
     if not history and not (avoid_same_club and club_of) and not byes:
         constructed = _construction(len(people), table_max, rounds)
     best: _Plan | None = None
-    for attempt in range(1 if constructed is not None else ATTEMPTS):
+    # Plans seated round after round first; only when none is free of repeats and same-club
+    # pairs are they tried again with their rounds searched together (slower, and rarely needed).
+    tries = [(a, False) for a in range(ATTEMPTS)] + [(a, True) for a in range(ATTEMPTS)]
+    for attempt, together in tries[: 1 if constructed is not None else len(tries)]:
+        if together and rounds < 2:
+            break
         rng = random.Random(seed * 1_000_003 + attempt)
         found = _plan_once(
-            len(people), sizes, byes, rounds, past, club_of, avoid_same_club, constructed, rng
-        )
+            len(people), sizes, byes, rounds, past, club_of, avoid_same_club, constructed, rng,
+            together=together,
+        )  # fmt: skip
         if best is None or found.score < best.score:
             best = found
         if best.score == (0, 0):
@@ -370,6 +379,8 @@ def _plan_once(
     avoid_same_club: bool,
     constructed: list[list[list[int]]] | None,
     rng: random.Random,
+    *,
+    together: bool,
 ) -> _Plan:
     meetings: Counter[tuple[int, int]] = Counter()
     for table in past:
@@ -398,6 +409,16 @@ def _plan_once(
             pairs = list(combinations(sorted(members), 2))
             meetings.update(pairs)
             last.update(pairs)
+    if together:
+        _refine(plan, past, club_of if avoid_same_club else {}, rng)
+        seat_counts = {i: Counter() for i in range(count)}  # the seats again, for the new tables
+        plan = [_order_seats(tables, seat_counts, rng) for tables in plan]
+    meetings = Counter()
+    for table in past:
+        meetings.update(combinations(table, 2))
+    for tables in plan:
+        for members in tables:
+            meetings.update(combinations(sorted(members), 2))
     repeats = sum(times - 1 for times in meetings.values() if times > 1)
     same_club = sum(
         1
@@ -407,6 +428,40 @@ def _plan_once(
         if a in club_of and club_of.get(a) == club_of.get(b)
     )
     return _Plan(plan, sat_out, (repeats, same_club))
+
+
+def _refine(
+    plan: list[list[list[int]]],
+    past: list[list[int]],
+    club_of: Mapping[int, str],
+    rng: random.Random,
+) -> None:
+    """Each round of ``plan`` searched again against every other round (and the history), in
+    turn, while that lowers its cost: a round seated early could not see the rounds after it,
+    and the last round may find no seating free of repeats and same-club pairs until an earlier
+    one moves. A round is only replaced by one that costs no more, so the plan never gets
+    worse."""
+    for _ in range(REFINE_SWEEPS):
+        left = 0
+        for number, tables in enumerate(plan):
+            meetings: Counter[tuple[int, int]] = Counter()
+            for table in past:
+                meetings.update(combinations(sorted(table), 2))
+            for other, others in enumerate(plan):
+                if other != number:
+                    for members in others:
+                        meetings.update(combinations(sorted(members), 2))
+            playing = [p for members in tables for p in members]
+            weights = _weights(playing, meetings, set(), club_of)
+            before = _Round([list(members) for members in tables], weights).cost()
+            if before == 0:
+                continue
+            found, cost = _search([list(members) for members in tables], weights, rng)
+            if cost <= before:  # an equal one too: another round may then find its way
+                plan[number] = found
+            left += min(cost, before)
+        if left == 0:
+            break
 
 
 def _weights(

@@ -113,13 +113,15 @@ def account_pay_in(*, account: Game, player: Player, amount_minor: int, memo: st
 
 @transaction.atomic
 def account_refund(*, account: Game, player: Player, memo: str) -> int:
-    """What ``player`` paid into the open account goes back to them; returns the amount."""
+    """What ``player`` paid into the open account goes back to them, and they leave its roster
+    (their seat); returns the amount."""
     account = _locked(account)
     _require_open(account)
     paid = account_paid_in(account=account).get(player.pk, 0)
     if paid:
         lines = [Line.game(MONEY, -paid), Line.player(MONEY, player.pk, paid)]
         ledger_entry_create(game=account, kind=LedgerEntry.Kind.REFUND, lines=lines, memo=memo)
+    account.seats.filter(player=player).delete()
     return paid
 
 

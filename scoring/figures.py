@@ -21,6 +21,7 @@ from clubs.models import Player
 from rules.errors import InvariantError
 from rules.settle import settle_up
 from scoring.formats import (
+    HANDLERS,
     Column,
     format_label,
     formats_with_points,
@@ -128,7 +129,9 @@ def session_scoreboard(*, session: Session) -> Scoreboard:
     game_format = Subquery(Game.objects.filter(pk=OuterRef("scope_id")).values("format"))
     rows = (
         StandingRow.objects.filter(
-            scope=StandingScope.GAME, scope_id__in=_session_games(session).values("pk")
+            scope=StandingScope.GAME,
+            # A tie-breaker's points decide its tie only: not the night's figures.
+            scope_id__in=_session_games(session).filter(breaks_tie=False).values("pk"),
         )
         .annotate(fmt=game_format)
         .values(
@@ -229,17 +232,48 @@ class SettlementTransfer:
 CLUB_ACCOUNT = "club"
 
 
+def _paid_at_the_desk(session: Session) -> tuple[dict[int, int], dict[int, int], dict[int, str]]:
+    """What the players paid into the session's accounts (a tournament's fees, less what went
+    back): handed to the organiser when paid, so no debt of theirs at the settle-up. Returns
+    what each player paid, what each account took, and each account's table. One query."""
+    rows = (
+        Posting.objects.filter(
+            game__table__session=session,
+            quantity=Quantity.MONEY,
+            account=AccountKind.PLAYER,
+            entry__kind__in=[LedgerEntry.Kind.ENTRY_FEE, LedgerEntry.Kind.REFUND],
+        )
+        .exclude(game__format__in=list(HANDLERS))  # an account is no game format
+        .values_list("game_id", "game__table__name", "player_id")
+        .annotate(total=Sum("amount"))
+    )
+    by_player: dict[int, int] = {}
+    by_account: dict[int, int] = {}
+    tables: dict[int, str] = {}
+    for game_id, table, player_id, total in rows:
+        by_player[player_id] = by_player.get(player_id, 0) - total
+        by_account[game_id] = by_account.get(game_id, 0) - total
+        tables[game_id] = table
+    return by_player, by_account, tables
+
+
 def session_settlement(
     *, session: Session, scoreboard: Scoreboard | None = None
 ) -> list[SettlementTransfer]:
     """Who pays whom to settle the night's money in the fewest transfers. The club (its fees)
     and every pot still held (entry fees of a game not yet decided) are parties too, so the
-    balances always sum to zero, as the ledger does."""
+    balances always sum to zero, as the ledger does. What was paid into an account (a
+    tournament's fees) was paid at the desk: no one owes it, and the account (the organiser)
+    pays what it paid out (the prizes, the club's fee) from it."""
     board = scoreboard or session_scoreboard(session=session)
-    balances: dict[int | str, int] = {
-        line.player_id: line.money_minor for line in board.lines if line.money_minor
-    }
+    paid, taken, tables = _paid_at_the_desk(session)
+    balances: dict[int | str, int] = {line.player_id: line.money_minor for line in board.lines}
     names: dict[int | str, str] = {line.player_id: line.name for line in board.lines}
+    for player_id, amount in paid.items():
+        balances[player_id] = balances.get(player_id, 0) + amount
+    unnamed = [p for p in paid if p not in names]
+    if unnamed:  # paid at the desk and shown nowhere else (every figure of theirs nil)
+        names.update(Player.objects.filter(pk__in=unnamed).values_list("pk", "name"))
     if board.club_money_minor:
         balances[CLUB_ACCOUNT] = board.club_money_minor
     names[CLUB_ACCOUNT] = f"{session.club.name} (club)"
@@ -247,6 +281,11 @@ def session_settlement(
         key = f"pot:{pot.game_id}"
         balances[key] = pot.amount_minor
         names[key] = pot.label
+    for game_id, amount in taken.items():
+        key = f"pot:{game_id}"
+        balances[key] = balances.get(key, 0) - amount
+        names[key] = f"{tables[game_id]} (the organiser)"
+    balances = {party: amount for party, amount in balances.items() if amount}
     if sum(balances.values()) != 0:
         raise InvariantError(f"the night's money does not balance: {balances}")
     marks = {

@@ -20,7 +20,10 @@ from scoring.nights import require_open_session
 from scoring.posting import ledger_entry_create
 from scoring.preset_rules import game_rules
 
-GAME_FIELDS = ["format", "preset", "point_value_minor", "entry_fee_minor", "status"]
+GAME_FIELDS = [
+    "format", "preset", "point_value_minor", "entry_fee_minor", "qualifiers", "breaks_tie",
+    "status",
+]  # fmt: skip
 
 
 @transaction.atomic
@@ -65,7 +68,12 @@ def game_create(
     players: list[Player],
     point_value_minor: int | None = None,
     entry_fee_minor: int | None = None,
+    qualifiers: int | None = None,
+    breaks_tie: bool = False,
 ) -> Game:
+    """A game at ``table``. A tournament's table (``qualifiers``: how many go on) or tie-breaker
+    (``breaks_tie``) plays for the tournament: no stake, no entry fee, whatever its preset says
+    (the purse holds the money)."""
     session = Session.objects.select_for_update().get(pk=table.session_id)
     require_open_session(session)
     club = session.club
@@ -79,10 +87,14 @@ def game_create(
             f"players, not {len(players)}",
             details={"given": len(players)},
         )
+    if qualifiers is not None or breaks_tie:
+        point_value_minor, entry_fee_minor = 0, 0
     game = Game.objects.create(
         table=table,
         format=preset.format,
         preset=preset,
+        qualifiers=qualifiers,
+        breaks_tie=breaks_tie,
         point_value_minor=rules.point_value_minor
         if point_value_minor is None
         else point_value_minor,
@@ -192,6 +204,11 @@ def game_finish(*, game: Game, actor: AbstractBaseUser, end: str = GameEnd.BY_OR
     game = game_lock(game)
     if game.status != Game.Status.OPEN:
         raise Conflict("this game has finished", code="game_finished")
+    if game.breaks_tie:
+        raise Conflict(
+            "a tie-breaker is not ended by hand: it ends by itself when its deal counts",
+            code="tiebreaker_ends_itself",
+        )
     offered = handler_for(game).endings(game=game, rules=game_rules(game.preset))
     chosen = next((ending for ending in offered if ending.end == end), None)
     if chosen is None:

@@ -142,6 +142,17 @@ class Game(models.Model):
     entry_fee_minor = models.PositiveIntegerField(
         default=0, help_text="Entry fee in minor units (pool, deals)."
     )
+    qualifiers = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="A knock-out table: how many of its players go on (a pool ends once only they "
+        "are left in); it holds no money of its own (the tournament's purse does).",
+    )
+    breaks_tie = models.BooleanField(
+        default=False,
+        help_text="A tournament's tie-breaker: one deal between the tied players, ending when it "
+        "counts; its points decide the tie only (not in a night's or season's standings).",
+    )
 
     class End(models.TextChoices):
         PLAYED_OUT = "played_out", "Played out"

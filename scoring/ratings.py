@@ -59,7 +59,8 @@ def rating_game_update(*, game_id: int) -> str:
         )
         club_id = game.table.session.club_id
         family = handler_for(game).family
-        ranks = _ranks_json(game_finishing_order(game=game))
+        # A tie-breaker decides its tie and nothing else: it is not rated.
+        ranks = None if game.breaks_tie else _ranks_json(game_finishing_order(game=game))
         existing, later = _rated_and_later(club_id, family, game)
         if (
             existing is not None
@@ -283,6 +284,7 @@ def ratings_catch_up(*, limit: int = 500) -> list[int]:
             status=Game.Status.FINISHED, rated__isnull=True, format__in=list(HANDLERS)
         )
         .exclude(end=Game.End.ABANDONED)
+        .exclude(breaks_tie=True)
         .order_by("finished_at", "id")
         .values_list("pk", flat=True)[:limit]
     )

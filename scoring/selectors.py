@@ -156,8 +156,9 @@ def game_state(*, game: Game) -> GameState:
 
 
 def game_endings(*, game: Game) -> list[Ending]:
-    """The ways the organiser may end the open game now (none once it has ended)."""
-    if game.status != Game.Status.OPEN:
+    """The ways the organiser may end the open game now (none once it has ended, nor for a
+    tie-breaker, which ends by itself)."""
+    if game.status != Game.Status.OPEN or game.breaks_tie:
         return []
     return handler_for(game).endings(game=game, rules=game_rules(game.preset))
 

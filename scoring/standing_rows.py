@@ -26,8 +26,10 @@ Scope = tuple[str, int, str]  # (scope, scope id, game format or "" for all form
 
 def _scopes(game: Game) -> tuple[int, list[Scope]]:
     session = game.table.session
-    scopes: list[Scope] = [
-        (StandingScope.GAME, game.pk, ""),
+    scopes: list[Scope] = [(StandingScope.GAME, game.pk, "")]
+    if game.breaks_tie:  # a tie-breaker's points decide the tie only
+        return session.club_id, scopes
+    scopes += [
         (StandingScope.SESSION, session.pk, ""),
         (StandingScope.SESSION, session.pk, game.format),
     ]

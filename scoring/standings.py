@@ -186,6 +186,8 @@ def _scope_filter(scope: str, scope_id: int, game_format: str = "") -> Q:
         StandingScope.SEASON: "game__table__session__season_id",
     }[scope]
     condition = Q(**{path: scope_id})
+    if scope != StandingScope.GAME:  # a tie-breaker's points decide the tie only
+        condition &= Q(game__breaks_tie=False)
     if game_format:
         condition &= Q(game__format=game_format)
     return condition

@@ -132,7 +132,8 @@ def _count(
     )
     if game.status == Game.Status.FINISHED:  # a correction of a closed points table
         result_changed(game=game)
-    elif handler.game_decided(game=game, rules=rules):
+    elif game.breaks_tie or handler.game_decided(game=game, rules=rules):
+        # A tournament's tie-breaker is one deal: it ends when that deal counts.
         game_end(game=game, actor=None, end=GameEnd.PLAYED_OUT)
 
 

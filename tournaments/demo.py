@@ -20,9 +20,12 @@ GUESTS = ["Mira", "Nadia", "Omar", "Priya", "Quinn", "Ravi"]
 
 
 def _close(game: Game, actor: Any) -> None:
-    """Close a table and settle it now: the demo loads in one transaction, so the announcement
-    sent on commit would come too late for the next round."""
-    game_finish(game=game, actor=actor)
+    """Close a table (a tie-breaker has ended with its deal) and settle it now: the demo loads
+    in one transaction, so the announcement sent on commit would come too late for the next
+    round."""
+    game.refresh_from_db()
+    if game.status == Game.Status.OPEN:
+        game_finish(game=game, actor=actor)
     table_game_ended(game_id=game.pk)
 
 

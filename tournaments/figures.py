@@ -1,13 +1,32 @@
-"""Every money figure of a tournament, read from its purse in the ledger: the entrants whose fee
-is in it, the fees collected, the prize pool (computed here only) and the prize each player
-won."""
+"""Every money figure of a tournament: the entries that count (whose fee is in the purse), the
+fees collected, the prize pool (computed here only) and the prize each player won, the money
+read from its purse in the ledger."""
 
 from __future__ import annotations
 
+from django.db.models import Q, QuerySet
+
 from rules.prizes import prize_pool_of
 from scoring import accounts
-from tournaments.models import Tournament
+from tournaments.models import Entry, Tournament
 from tournaments.purse import purse_of
+
+E = Entry.Status
+
+#: Who counts whatever happened: in the field, out of it, or a no-show (whose fee stays).
+_IN_THE_FIELD = (E.REGISTERED, E.CHECKED_IN, E.ACTIVE, E.ELIMINATED, E.NO_SHOW)
+#: Who left: they count when they left after the start (seeded: their fee stays); before the
+#: start their fee went back and they never entered.
+_LEFT = (E.WITHDRAWN, E.DISQUALIFIED)
+
+
+def entries_counted(*, tournament: Tournament) -> QuerySet[Entry]:
+    """The entries that count, the one read of them for every page, the API and the prize
+    figures: every entry whose fee went in and stayed (not waitlisted, not withdrawn or
+    disqualified before the start)."""
+    return tournament.entries.filter(
+        Q(status__in=_IN_THE_FIELD) | Q(status__in=_LEFT, seed__isnull=False)
+    )
 
 
 def field_prize_pool(*, entrants: int, entry_fee_minor: int, club_fee_minor: int) -> int:
@@ -16,21 +35,17 @@ def field_prize_pool(*, entrants: int, entry_fee_minor: int, club_fee_minor: int
     return prize_pool_of(entrants, entry_fee_minor, club_fee_minor)
 
 
-def paid_entrants(*, tournament: Tournament) -> int:
-    """How many entrants have their fee in the purse (not those refunded before the start)."""
-    return sum(
-        1 for paid in accounts.account_paid_in(account=purse_of(tournament)).values() if paid
-    )
-
-
 def fees_collected_minor(*, tournament: Tournament) -> int:
     return sum(accounts.account_paid_in(account=purse_of(tournament)).values())
 
 
 def prize_pool_minor(*, tournament: Tournament) -> int:
-    """The tournament's prize pool: its paid entrants' fees less the club's fee of each."""
+    """The tournament's prize pool: the fees of the entries that count less the club's fee of
+    each."""
+    if tournament.status == Tournament.Status.CANCELLED:
+        return 0  # every fee went back
     return field_prize_pool(
-        entrants=paid_entrants(tournament=tournament),
+        entrants=entries_counted(tournament=tournament).count(),
         entry_fee_minor=tournament.entry_fee_minor,
         club_fee_minor=tournament.club_fee_minor,
     )

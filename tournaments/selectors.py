@@ -12,7 +12,12 @@ from django.db.models import QuerySet
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
 from scoring.models import Deal, Game, Submission
-from tournaments.figures import fees_collected_minor, prize_pool_minor, prizes_won_minor
+from tournaments.figures import (
+    entries_counted,
+    fees_collected_minor,
+    prize_pool_minor,
+    prizes_won_minor,
+)
 from tournaments.models import Entry, Round, RoundTable, Tournament
 
 
@@ -64,15 +69,22 @@ class RoundView:
 @dataclass
 class TournamentView:
     tournament: Tournament
-    entries: list[Entry]
+    entries: list[Entry]  # every entry, whatever its status
+    counted: list[Entry]  # the entries that count (``figures.entries_counted``)
     prize_pool_minor: int
     rounds: list[RoundView]
     places: list[Entry]
+
+    @property
+    def entries_counted(self) -> int:
+        return len(self.counted)
 
 
 def tournament_view(*, tournament: Tournament) -> TournamentView:
     """The whole tournament as the API and the pages show it; player ids throughout."""
     entries = list(tournament.entries.select_related("player").order_by("seed", "id"))
+    counting = set(entries_counted(tournament=tournament).values_list("pk", flat=True))
+    counted = [entry for entry in entries if entry.pk in counting]
     won = prizes_won_minor(tournament=tournament)
     for entry in entries:  # a place is paid as long as it stands (an unwound final's is not)
         entry.prize_won_minor = won.get(entry.player_id, 0) if entry.place else 0
@@ -111,7 +123,7 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
             )
         rounds.append(view)
     places = sorted((e for e in entries if e.place), key=lambda e: (e.place, e.seed or 0))
-    return TournamentView(tournament, entries, pool, rounds, places)
+    return TournamentView(tournament, entries, counted, pool, rounds, places)
 
 
 # --- what the pages show -------------------------------------------------------------------------
@@ -138,9 +150,11 @@ class Cell:
     state: str
     label: str
     names: list[str]
-    advanced: list[str]
+    advanced: list[str]  # who goes on (none from a final)
     tiebreaker_game: int | None
     missing: bool  # a result the round waits for
+    tied: list[str] = field(default_factory=list)  # who must play the tie-breaker
+    placings: list[tuple[int, str]] = field(default_factory=list)  # a final's (place, name)
 
 
 @dataclass
@@ -192,7 +206,9 @@ def tournament_desk(*, tournament: Tournament) -> Desk:
     )
     cells: dict[int, list[Cell]] = {}
     cost_words: dict[int, str] = {}
+    place_of = {e.player_id: e.place for e in view.places}
     for played in view.rounds:
+        final = played.stage == Round.Stage.FINAL
         row = []
         for table in played.tables:
             state = table.status
@@ -205,9 +221,13 @@ def tournament_desk(*, tournament: Tournament) -> Desk:
             cell = Cell(
                 round=played.number, number=table.number, game=table.game, state=state,
                 label=CELL_WORDS[state], names=[names[p] for p in table.players],
-                advanced=[names[p] for p in table.players if p in table.advancing],
+                advanced=[] if final else [names[p] for p in table.players if p in table.advancing],
                 tiebreaker_game=table.tiebreaker_game,
                 missing=state in ("waiting", "playing", "awaiting", "tiebreaker"),
+                tied=[names[p] for p in table.tiebreaker],
+                placings=sorted(
+                    (place_of[p], names[p]) for p in table.players if final and place_of.get(p)
+                ),
             )  # fmt: skip
             row.append(cell)
         cells[played.number] = row

@@ -127,6 +127,10 @@ class TournamentDetailOutput(serializers.Serializer[dict]):
     status = serializers.CharField(source="tournament.status")
     tournament = TournamentOutput()
     prize_pool_minor = serializers.IntegerField()
-    entries = EntryOutput(many=True)
+    entries_counted = serializers.IntegerField(
+        help_text="How many entries count (their fee is in the prize pool): not those "
+        "waitlisted, nor those withdrawn or disqualified before the start (refunded)."
+    )
+    entries = EntryOutput(many=True, help_text="Every entry, whatever its status.")
     rounds = RoundOutput(many=True)
     places = PlaceOutput(many=True)

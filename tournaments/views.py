@@ -41,7 +41,6 @@ from tournaments import selectors
 from tournaments.figures import field_prize_pool
 from tournaments.forms import PAYOUT_WORDS, EntryForm, SwapForm, TournamentForm, UnwindForm
 from tournaments.models import Entry, Round, Tournament
-from tournaments.services.common import PAID
 from tournaments.services.corrections import rounds_unwind
 from tournaments.services.draws import round_release, round_swap
 from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw
@@ -157,8 +156,6 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
         {"number": t.number, "seats": [(p, named[p]) for p in t.players]}
         for t in (draft.tables if draft else [])
     ]
-    playing = [e for e in desk.view.entries if e.status in Entry.Status.values]
-    paid_in = sum(1 for e in playing if e.status in PAID)
     return {
         "tournament": tournament, "desk": desk, "view": desk.view,
         "entry_picker_url": player_picker_url(club, active=True),
@@ -167,7 +164,7 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
         "fees": club_money(club, desk.fees_minor),
         "prize_pool": club_money(club, desk.view.prize_pool_minor),
         "preview": _prize_lines(
-            club, tournament.payout, paid_in, tournament.entry_fee_minor,
+            club, tournament.payout, len(desk.view.counted), tournament.entry_fee_minor,
             tournament.club_fee_minor,
         ),
         "places": [
@@ -400,8 +397,10 @@ def _public_context(request: HttpRequest, club: Club, tournament: Tournament) ->
         club=club, still_in=sorted(still_in, key=str.lower), public=True,
         live_url=reverse("public-tournament-live", args=[club.slug, tournament.pk]),
     )  # fmt: skip
+    # "Where do I sit" offers the entries that count (not one withdrawn before the start).
+    context["pickable"] = [(e.player_id, e.player.name) for e in context["view"].counted]
     raw = request.GET.get("player") or ""
-    if raw.isdigit() and int(raw) in context["desk"].names:
+    if raw.isdigit() and int(raw) in dict(context["pickable"]):
         entry = next(e for e in context["view"].entries if e.player_id == int(raw))
         context["me"] = {
             "name": context["desk"].names[int(raw)],

@@ -6,7 +6,7 @@ player left wins the pool. The points of each deal come from the hand scoring of
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
@@ -356,16 +356,29 @@ def split_equal(
 # --- finishing order ------------------------------------------------------------------------------
 
 
-def finishing_ranks(remaining: Sequence[K], eliminated_at: Mapping[K, int]) -> dict[K, int]:
-    """The finishing order of a decided pool: the players still in (the winner, or those who
-    split the prize) share first place; the others follow in reverse order of their final
-    elimination (``eliminated_at``: a number that grows with time, e.g. the deal; a rejoin
-    keeps only the last elimination). Players eliminated together share a rank."""
-    overlap = set(remaining) & set(eliminated_at)
-    if overlap:
-        raise InvariantError(f"players both in and out of the pool: {sorted(map(str, overlap))}")
-    ranks: dict[K, int] = dict.fromkeys(remaining, 1)
-    later_first = competition_ranks(eliminated_at, best="high")
+def finishing_ranks(
+    scores: Mapping[K, int], eliminated_at: Mapping[K, int], *, survivors_by_score: bool = False
+) -> dict[K, int]:
+    """The finishing order of a decided pool (``scores``: every player's pool score): the players
+    still in rank above everyone out, sharing first place (the winner, or those who split the
+    prize), or, with ``survivors_by_score`` (a knock-out table's qualifiers), in order of their
+    scores. The others follow in reverse order of their final elimination (``eliminated_at``: a
+    number that grows with time, e.g. the deal; a rejoin keeps only the last elimination);
+    players out in the same deal rank by their scores, lower first, and only equal scores
+    share a rank."""
+    unknown = set(eliminated_at) - set(scores)
+    if unknown:
+        raise InvariantError(
+            f"players out of the pool without a score: {sorted(map(str, unknown))}"
+        )
+    remaining = [player for player in scores if player not in eliminated_at]
+    if survivors_by_score:
+        ranks = competition_ranks({p: scores[p] for p in remaining}, best="low")
+    else:
+        ranks = dict.fromkeys(remaining, 1)
+    later_first = competition_ranks(
+        {p: (-eliminated_at[p], scores[p]) for p in eliminated_at}, best="low"
+    )
     for player, rank in later_first.items():
         ranks[player] = len(remaining) + rank
     return ranks

@@ -32,9 +32,11 @@ def seats_of(game_id: int) -> list[int]:
     )
 
 
-def play_on_the_pages(page: Any, game_id: int, points: dict[int, int]) -> None:
+def play_on_the_pages(
+    page: Any, game_id: int, points: dict[int, int], *, close: bool = True
+) -> None:
     """Enter the table's deal on its deal page (the seat without points wins), then close the
-    table from its game page."""
+    table from its game page (``close``; a tie-breaker ends with its deal)."""
     page.goto(f"/clubs/home/games/{game_id}/deals/new/")
     for player in seats_of(game_id):
         if player in points:
@@ -44,6 +46,8 @@ def play_on_the_pages(page: Any, game_id: int, points: dict[int, int]) -> None:
             page.locator(f"#id_p{player}-outcome").select_option("winner")
     page.locator(".submit-bar button[type=submit]").click()
     expect_text(page.locator("#result"), "Accepted")
+    if not close:
+        return
     page.goto(f"/clubs/home/games/{game_id}/")
     page.locator("#finish summary").click()
     page.get_by_role("button", name="Close the table").click()
@@ -145,11 +149,14 @@ def test_an_organiser_runs_a_knockout_from_the_pages(new_page: Any, standing: An
     page.goto(f"/clubs/home/tournaments/{tournament.pk}/")
     tie = page.locator("td.cell.tiebreaker")
     expect_text(tie, "Needs a tie-breaker")
-    shoot(page, "tournament-tiebreaker-desktop")
-    tie.get_by_role("link", name="Play the tie-breaker").click()
     tiebreak = RoundTable.objects.get(round__tournament=tournament, round__number=1, number=1)
     tied = seats_of(tiebreak.tiebreaker_id)
-    play_on_the_pages(page, tiebreak.tiebreaker_id, {tied[1]: 5})
+    names = dict(Player.objects.filter(pk__in=tied).values_list("pk", "name"))
+    expect_text(tie, f"Tied: {names[tied[0]]}, {names[tied[1]]}")
+    shoot(page, "tournament-tiebreaker-desktop")
+    tie.get_by_role("link", name="Enter the tie-breaker deal").click()
+    # Its one deal ends it: nothing to close by hand.
+    play_on_the_pages(page, tiebreak.tiebreaker_id, {tied[1]: 5}, close=False)
     assert tournament.round_set.get(number=1).status == Round.Status.COMPLETE
 
     # Round 2, then the final.

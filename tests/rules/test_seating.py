@@ -142,3 +142,40 @@ def test_the_batch_contract_and_command(tmp_path):
     call_command("plan_seating", "--input", str(requests), stdout=out)
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     assert lines[0]["repeat_pairs"] == 0 and lines[1]["error"]["code"] == "bad_json"
+
+
+def _same_club_pairs(plan, clubs) -> int:
+    return sum(
+        1
+        for tables in plan.rounds
+        for table in tables
+        for a, b in combinations(table, 2)
+        if clubs[a] == clubs[b]
+    )
+
+
+def test_twenty_four_from_six_clubs_in_fours_for_three_rounds_meet_no_one_twice_nor_a_clubmate():
+    """The held-out case: 24 players, 6 clubs of 4, tables of 4, 3 rounds, same-club pairs
+    avoided. A seating with neither exists (each table one player of four clubs, the three
+    rounds' tables pairwise apart); the search finds it, whatever the seed."""
+    players = list(range(1, 25))
+    clubs = {p: f"club {(p - 1) // 4}" for p in players}
+    for seed in range(8):
+        plan = plan_seating(
+            players, table_max=4, rounds=3, seed=seed, clubs=clubs, avoid_same_club=True
+        )
+        assert (plan.repeat_pairs, plan.same_club_pairs) == (0, 0), seed
+        assert max(meetings(plan).values()) == 1 and _same_club_pairs(plan, clubs) == 0
+
+
+@settings(max_examples=5, deadline=None, derandomize=True)
+@given(st.permutations(list(range(24))), st.integers(0, 2**31 - 1))
+def test_any_six_clubs_of_four_are_kept_apart_without_repeats(order, seed):
+    """Whichever players form the six clubs of four, and whatever the seed: three rounds of
+    fours with no repeat and no same-club pair (one exists for every such field)."""
+    clubs = {player: f"club {position // 4}" for position, player in enumerate(order)}
+    plan = plan_seating(
+        list(range(24)), table_max=4, rounds=3, seed=seed, clubs=clubs, avoid_same_club=True
+    )
+    assert (plan.repeat_pairs, plan.same_club_pairs) == (0, 0)
+    assert max(meetings(plan).values()) == 1 and _same_club_pairs(plan, clubs) == 0

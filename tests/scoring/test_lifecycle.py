@@ -138,19 +138,20 @@ def test_the_end_is_announced_once_after_commit_not_before(standing):
 
 
 def test_a_pool_played_out_pays_and_ranks_by_elimination_a_rejoin_keeping_the_last(standing):
-    """The last player standing first; then the reverse order of elimination; a player who
-    rejoined is ranked by the elimination that counted last."""
+    """The last player standing first; then the reverse order of elimination, players out in
+    the same deal by their scores (lower first); a player who rejoined is ranked by the
+    elimination that counted last."""
     game, ids = new_game(standing, "pool-101", FOUR, entry_fee_minor=1000)
     play(standing, game, results(ids, Asha="winner", Bilal=80, Chitra=30, Dev=40))
     play(standing, game, results(ids, Asha="winner", Bilal=30, Chitra=20, Dev=10))  # Bilal out
     bilal = game.seats.get(player_id=ids["Bilal"]).player
     assert pool_rejoin(game=game, actor=standing.organiser, player=bilal) == 51
-    play(standing, game, results(ids, Asha="winner", Bilal=80, Chitra=20, Dev=60))  # Bilal, Dev
+    play(standing, game, results(ids, Asha="winner", Bilal=80, Chitra=20, Dev=60))  # 131, 110
     play(standing, game, results(ids, Asha="winner", Chitra=80))  # Chitra out: Asha wins
     game.refresh_from_db()
     assert game.status == "finished" and game.end == GameEnd.PLAYED_OUT
     order = game_finishing_order(game=game)
-    assert order == {ids["Asha"]: 1, ids["Chitra"]: 2, ids["Bilal"]: 3, ids["Dev"]: 3}
+    assert order == {ids["Asha"]: 1, ids["Chitra"]: 2, ids["Dev"]: 3, ids["Bilal"]: 4}
     paid = figures.game_payouts(game=game)
     assert paid == {ids["Asha"]: 5000}  # 4 entries and one rejoin, no fee
 

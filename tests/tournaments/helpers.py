@@ -45,7 +45,8 @@ def enter(standing: Standing, tournament: Tournament, players: list[Player]) -> 
 
 def play_table(standing: Standing, game: Game, points: dict[int, int]) -> None:
     """One deal at the table, each loser counting ``points[player]`` (the winner the one with
-    none given, or the first), then the table closed; its end is announced (run on commit)."""
+    none given, or the first), then the table closed (a tie-breaker ends by itself with its
+    deal); its end is announced (run on commit)."""
     seats = list(game.seats.order_by("position").values_list("player_id", flat=True))
     winner = next((p for p in seats if p not in points), seats[0])
     lines = [
@@ -54,9 +55,12 @@ def play_table(standing: Standing, game: Game, points: dict[int, int]) -> None:
         else {"player": p, "outcome": "loser", "points": points.get(p, 10)}
         for p in seats
     ]
-    enter_deal(game, standing.scorer, {"results": lines})
     with TestCase.captureOnCommitCallbacks(execute=True):
-        game_finish(game=game, actor=standing.organiser)
+        enter_deal(game, standing.scorer, {"results": lines})
+    game.refresh_from_db()
+    if game.status == Game.Status.OPEN:
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            game_finish(game=game, actor=standing.organiser)
 
 
 def play_round(

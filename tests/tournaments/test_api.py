@@ -28,9 +28,12 @@ def wait_for(read, predicate, timeout: float = 30.0) -> Any:
         time.sleep(0.1)
 
 
-def play(client: APIClient, game: int, players: list[int], points: dict[int, int]) -> None:
+def play(
+    client: APIClient, game: int, players: list[int], points: dict[int, int], close: bool = True
+) -> None:
     """One deal: the seat without points wins, the others lose what ``points`` says; the
-    worker validates it; then the organiser closes the table."""
+    worker validates it; then the organiser closes the table (``close``: a tie-breaker ends
+    with its deal)."""
     lines = [
         {"player": p, "outcome": "loser", "points": points[p]}
         if p in points
@@ -41,6 +44,8 @@ def play(client: APIClient, game: int, players: list[int], points: dict[int, int
     assert answer.status_code == 202, answer.content
     url = answer.json()["url"]
     wait_for(lambda: client.get(url).json()["status"], lambda s: s == "accepted")
+    if not close:
+        return
     closed = client.post(f"{C}/games/{game}/finish/", {"end": "by_organiser"}, format="json")
     assert closed.status_code == 200, closed.content
 
@@ -89,7 +94,10 @@ def test_a_knockout_runs_through_the_api_with_a_worker(standing, celery_worker):
     table = next(t for t in tied["rounds"][0]["tables"] if t["tiebreaker_game"])
     assert sorted(table["tiebreaker"]) == sorted([two[1], two[2]])
     assert len(tied["rounds"]) == 1  # the round waits for its tie-breaker
-    play(client, table["tiebreaker_game"], [two[1], two[2]], {two[1]: 5})
+    # Its one deal ends the tie-breaker: no one closes it.
+    play(client, table["tiebreaker_game"], [two[1], two[2]], {two[1]: 5}, close=False)
+    refused = client.post(f"{C}/games/{table['tiebreaker_game']}/finish/", {}, format="json")
+    assert refused.status_code == 409, refused.content
 
     drawn = wait_for(detail, lambda d: len(d["rounds"]) == 2)
     assert sorted(drawn["rounds"][0]["advanced"]) == sorted([one[0], one[1], two[0], two[2]])

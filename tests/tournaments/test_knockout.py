@@ -196,7 +196,10 @@ def test_a_rounds_tournament_cuts_to_a_semifinal_dealt_by_rank_then_a_final(stan
 
 
 def test_a_tiebreaker_that_ties_again_is_followed_by_another(standing):
-    tournament = new_tournament(standing, table_max=4, advance_per_table=2)
+    """Three level for two places: the tie-breaker's winner goes on, and the two still level
+    after it play another; each tie-breaker ends by itself with its deal, and none is closed
+    by hand."""
+    tournament = new_tournament(standing, table_max=4, advance_per_table=3)
     enter(standing, tournament, roster(standing, 8))
     with TestCase.captureOnCommitCallbacks(execute=True):
         tournament_start(tournament=tournament, actor=standing.organiser)
@@ -205,21 +208,29 @@ def test_a_tiebreaker_that_ties_again_is_followed_by_another(standing):
     seats = list(second.seats.order_by("position").values_list("player_id", flat=True))
     others = list(first.seats.order_by("position").values_list("player_id", flat=True))[1:]
     play_table(standing, first, {p: 10 * n for n, p in enumerate(others, 1)})
-    play_table(standing, second, {seats[1]: 20, seats[2]: 20, seats[3]: 30})
+    play_table(standing, second, {seats[1]: 20, seats[2]: 20, seats[3]: 20})
     table = played.tables.get(game=second)
     tiebreak = table.tiebreaker
-    assert set(tiebreak.seats.values_list("player_id", flat=True)) == {seats[1], seats[2]}
-    with TestCase.captureOnCommitCallbacks(execute=True):  # closed unplayed: level again
+    assert set(tiebreak.seats.values_list("player_id", flat=True)) == set(seats[1:])
+    with pytest.raises(Conflict) as by_hand:
         game_finish(game=tiebreak, actor=standing.organiser)
+    assert by_hand.value.code == "tiebreaker_ends_itself"
+    play_table(standing, tiebreak, {seats[2]: 5, seats[3]: 5})  # level again
+    tiebreak.refresh_from_db()
+    assert tiebreak.status == "finished"
     table.refresh_from_db()
-    assert table.tiebreaker_id != tiebreak.pk and table.outcome["tied"]
+    assert table.tiebreaker_id != tiebreak.pk and set(table.outcome["tied"]) == {
+        e.pk for e in tournament.entries.filter(player_id__in=seats[2:])
+    }
     assert not tournament.round_set.filter(number=2).exists()
-    play_table(standing, table.tiebreaker, {seats[2]: 5})
+    again = table.tiebreaker
+    assert set(again.seats.values_list("player_id", flat=True)) == set(seats[2:])
+    play_table(standing, again, {seats[2]: 5})
     assert tournament.round_set.filter(number=2).exists()
     advanced = set(tournament.entries.filter(
         pk__in=tournament.round_set.get(number=1).advanced
     ).values_list("player_id", flat=True))  # fmt: skip
-    assert {seats[0], seats[1]} <= advanced and seats[2] not in advanced
+    assert {seats[0], seats[1], seats[3]} <= advanced and seats[2] not in advanced
 
 
 def test_late_entry_is_seated_where_it_costs_least_until_the_round_is_released(standing):

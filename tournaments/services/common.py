@@ -1,5 +1,5 @@
-"""Shared by the tournament's services: the entry statuses that count, the audit and the webhook
-event of a change, the tournament's row lock, and the rows every write looks up."""
+"""Shared by the tournament's services: the audit and the webhook event of a change, the
+tournament's row lock, the rows every write looks up, and how many go on from a table."""
 
 from __future__ import annotations
 
@@ -14,11 +14,6 @@ from tournaments.models import Entry, Round, Tournament
 from webhooks.services import event_emit
 
 E = Entry.Status
-
-
-#: Entrants whose fee is in the purse and who are counted for the prizes.
-PAID = (E.REGISTERED, E.CHECKED_IN, E.ACTIVE, E.ELIMINATED, E.WITHDRAWN, E.DISQUALIFIED,
-        E.NO_SHOW)  # fmt: skip
 
 
 def audit(
@@ -59,3 +54,14 @@ def event(tournament: Tournament, name: str, **data: Any) -> None:
     event_emit(
         club=tournament.club, name=name, data={"tournament": tournament.pk, "url": api, **data}
     )
+
+
+def advance_at(tournament: Tournament, played: Round, size: int) -> int:
+    """How many go on from a table of ``size``: the tournament's number, but at least one goes
+    out of every table while the field is larger than a final table (else the round would not
+    shrink it); at a final, everyone is placed."""
+    if played.stage == Round.Stage.FINAL:
+        return size
+    if tournament.kind == Tournament.Kind.ROUNDS and played.stage != Round.Stage.FINAL:
+        return size  # rounds before the cut eliminate nobody; a semi-final cuts on points
+    return max(1, min(tournament.advance_per_table, size - 1))

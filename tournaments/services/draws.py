@@ -16,7 +16,7 @@ from rules.errors import RuleViolation
 from rules.seating import plan_seating
 from scoring.games import game_create, table_create
 from tournaments.models import Entry, Round, RoundTable, Tournament
-from tournaments.services.common import audit, event, lock, round_locked
+from tournaments.services.common import advance_at, audit, event, lock, round_locked
 
 
 def stage_for(tournament: Tournament, players: int, number: int) -> str:
@@ -190,9 +190,13 @@ def round_release(*, tournament: Tournament, actor: AbstractBaseUser, number: in
     for index, table in enumerate(draft.draw["tables"], start=1):
         name = "Final" if draft.stage == Round.Stage.FINAL else f"R{number} T{index}"
         at = table_create(session=tournament.session, actor=actor, name=name)
+        advance = advance_at(tournament, draft, len(table))
         game = game_create(
             table=at, actor=actor, preset=preset,
             players=[roster[players[entry_id]] for entry_id in table],
+            # A pool table ends once its qualifiers are known; a final (and a table where no one
+            # goes out) plays down to its winner.
+            qualifiers=advance if advance < len(table) else 1,
         )  # fmt: skip
         RoundTable.objects.create(round=draft, number=index, game=game)
     draft.status = Round.Status.RELEASED

@@ -9,9 +9,10 @@ from django.db import transaction
 
 from clubs.models import Player
 from config.errors import Conflict, NotFoundError
+from tournaments.figures import entries_counted
 from tournaments.models import Entry, Round, Tournament
 from tournaments.purse import purse_pay_in, purse_refund
-from tournaments.services.common import PAID, E, audit, current_round, lock
+from tournaments.services.common import E, audit, current_round, lock
 from tournaments.services.draws import seat_late, unseat
 
 
@@ -46,7 +47,11 @@ def entry_add(
         )
     if not late and tournament.status != Tournament.Status.REGISTRATION:
         raise Conflict(f"entries closed: the tournament is {tournament.get_status_display()}")
-    taken = tournament.entries.filter(status__in=PAID).exclude(status=E.WITHDRAWN).count()
+    taken = (
+        entries_counted(tournament=tournament)
+        .exclude(status__in=[E.WITHDRAWN, E.DISQUALIFIED])
+        .count()
+    )
     full = tournament.max_entries is not None and taken >= tournament.max_entries
     status = E.WAITLISTED if full else (E.ACTIVE if late else E.REGISTERED)
     if late and full:

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from rules import knockout, prizes
 from scoring.figures import players_net_points
-from tournaments.figures import paid_entrants, prize_pool_minor
+from tournaments.figures import entries_counted, prize_pool_minor
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.purse import purse_pay_prizes
 from tournaments.services.common import E, audit, event
@@ -90,9 +90,13 @@ def _finish(tournament: Tournament, final: Round) -> None:
             }
         )
     places = knockout.final_places(final_ranks, knocked)
-    # The field the payout structure is scaled to: those whose fee is in the purse (everyone
-    # placed when entry is free).
-    entrants = paid_entrants(tournament=tournament) if tournament.entry_fee_minor else len(places)
+    # The field the payout structure is scaled to: the entries that count (everyone placed
+    # when entry is free).
+    entrants = (
+        entries_counted(tournament=tournament).count()
+        if tournament.entry_fee_minor
+        else len(places)
+    )
     percentages = prizes.payout_percentages(tournament.payout, entrants)
     pool = prize_pool_minor(tournament=tournament)
     won = prizes.prizes(pool, percentages, places) if places else {}

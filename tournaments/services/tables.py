@@ -17,7 +17,7 @@ from scoring.games import game_create
 from scoring.lifecycle import game_end, game_finishing_order
 from scoring.models import Game, RulePreset
 from tournaments.models import Round, RoundTable, Tournament
-from tournaments.services.common import E, audit, lock
+from tournaments.services.common import E, advance_at, audit, lock
 from tournaments.services.rounds import round_complete
 
 
@@ -79,7 +79,7 @@ def _settle_table(tournament: Tournament, table: RoundTable) -> str:
         return "table still playing"
     # Who left the tournament cannot go on: the cut is made among those still in.
     staying = {entry: place for entry, place in ranks.items() if entry not in gone}
-    advance = _advance_at(tournament, table.round, len(ranks))
+    advance = advance_at(tournament, table.round, len(ranks))
     outcome = (
         knockout.table_outcome(staying, advance)
         if staying
@@ -139,21 +139,11 @@ def _tiebreaker_for(
         chosen = game_create(
             table=game.table, actor=tournament.created_by,  # type: ignore[arg-type]
             preset=_tiebreak_preset(tournament), players=[roster[players[e]] for e in tied],
+            breaks_tie=True,
         )  # fmt: skip
         audit(tournament, None, "tiebreaker", table=table.pk, players=list(tied))
     table.tiebreaker = chosen
     return chosen
-
-
-def _advance_at(tournament: Tournament, played: Round, size: int) -> int:
-    """How many go on from a table of ``size``: the tournament's number, but at least one goes
-    out of every table while the field is larger than a final table (else the round would not
-    shrink it); at a final, everyone is placed."""
-    if played.stage == Round.Stage.FINAL:
-        return size
-    if tournament.kind == Tournament.Kind.ROUNDS and played.stage != Round.Stage.FINAL:
-        return size  # rounds before the cut eliminate nobody; a semi-final cuts on points
-    return max(1, min(tournament.advance_per_table, size - 1))
 
 
 def tables_catch_up() -> list[int]:

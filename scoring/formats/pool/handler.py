@@ -159,7 +159,7 @@ class PoolFormat(IndianDeal, FormatBase):
 
     def game_decided(self, *, game: Game, rules: GameRules) -> bool:
         assert rules.pool is not None
-        return len(still_in(pool_scores(game), rules.pool)) == 1
+        return len(still_in(pool_scores(game), rules.pool)) <= _left_at_end(game)
 
     def state(self, *, game: Game, rules: GameRules) -> PoolState:
         assert rules.pool is not None
@@ -215,6 +215,8 @@ class PoolFormat(IndianDeal, FormatBase):
         )
 
     def endings(self, *, game: Game, rules: GameRules) -> list[Ending]:
+        if game.qualifiers is not None:  # a knock-out table: no pot of its own to refund
+            return []
         what = "gives every entry fee back" if game.entry_fee_minor else "ends it with no winner"
         return [
             Ending(
@@ -233,11 +235,19 @@ class PoolFormat(IndianDeal, FormatBase):
         if end == GameEnd.ABANDONED:
             require_no_deal_waiting(game)
             return refund_entry(game)
+        active = still_in(pool_scores(game), rules.pool)
+        if game.qualifiers is not None:
+            if end != GameEnd.PLAYED_OUT or len(active) > game.qualifiers:
+                raise Conflict(
+                    f"a knock-out pool table ends when only {game.qualifiers} player(s) are "
+                    "left in",
+                    code="cannot_finish",
+                )
+            return []  # it holds no money: the tournament's purse does
         pot, prize, club_fee = pot_checked(game, entries=entry_count(game), fee=rules.fee)
         if end == GameEnd.SPLIT:
             assert shares is not None
             return payout_entry(pot, club_fee, shares, "split")
-        active = still_in(pool_scores(game), rules.pool)
         if end != GameEnd.PLAYED_OUT or len(active) != 1:
             raise Conflict(
                 "a pool game ends when one player is left, by an agreed split, or abandoned with "
@@ -248,9 +258,12 @@ class PoolFormat(IndianDeal, FormatBase):
 
     def finishing_order(self, *, game: Game, rules: GameRules) -> dict[int, int] | None:
         assert rules.pool is not None
-        active = still_in(pool_scores(game), rules.pool)
+        scores = pool_scores(game)
         eliminated = final_eliminations(game, rules.pool)
-        ranks = pool_rules.finishing_ranks(list(active), eliminated)
+        # A knock-out table's survivors go on in order of score; a cash pool's share first.
+        ranks = pool_rules.finishing_ranks(
+            scores, eliminated, survivors_by_score=game.qualifiers is not None
+        )
         return {pid: ranks[pid] for pid in seated_players(game)}
 
     def rejoin_lines(
@@ -291,6 +304,11 @@ class PoolFormat(IndianDeal, FormatBase):
     ) -> tuple[dict[int, int], dict[int, int]]:
         assert rules.pool is not None
         require_open_game(game)
+        if game.qualifiers is not None:
+            raise Conflict(
+                "a knock-out table has no pot to split: the tournament's purse pays the prizes",
+                code="no_split",
+            )
         active = still_in(pool_scores(game), rules.pool)
         prize, _ = prize_pool(entry_count(game), game.entry_fee_minor, rules.fee)
         seats = len(seated_players(game))
@@ -308,13 +326,20 @@ class PoolFormat(IndianDeal, FormatBase):
 def _split_kinds(
     game: Game, rules: pool_rules.PoolRules, active: dict[int, int], seats: int
 ) -> list[str]:
-    """The kinds of split the rules offer the remaining players of an open pool now."""
-    if game.status != Game.Status.OPEN or len(active) < 2:
+    """The kinds of split the rules offer the remaining players of an open pool now (none at a
+    knock-out table: its pot is the tournament's)."""
+    if game.status != Game.Status.OPEN or game.qualifiers is not None or len(active) < 2:
         return []
     try:
         return list(pool_rules.split_options(active, seats, rules))
     except RuleViolation:
         return []
+
+
+def _left_at_end(game: Game) -> int:
+    """How many players are left in when the pool ends: one, or a knock-out table's qualifiers
+    (the table ends as soon as they are known)."""
+    return game.qualifiers or 1
 
 
 def rejoin_refusal(active: dict[int, int], rules: GameRules, used: int) -> RuleViolation | None:

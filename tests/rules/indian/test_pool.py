@@ -12,6 +12,7 @@ from rules.errors import RuleViolation
 from rules.indian.pool import (
     PoolRules,
     drops_remaining,
+    finishing_ranks,
     is_eliminated,
     rejoin_score,
     split_by_drops,
@@ -275,3 +276,16 @@ class TestSplitOptions:
             split_options({"a": 10, "b": 101}, 6, P101)
         with pytest.raises(RuleViolation):
             split_options({"a": 10, "b": 20, "c": 30}, 2, P101)
+
+
+def test_players_out_in_the_same_deal_rank_by_their_scores_and_only_equal_scores_tie():
+    """Survivors above everyone out; out in the same deal (3), lower scores first; out
+    earlier (deal 2) below them; only equal scores share."""
+    scores = {"a": 40, "b": 10, "c": 130, "d": 120, "e": 110, "f": 120, "g": 104}
+    out = {"c": 3, "d": 3, "e": 3, "f": 3, "g": 2}
+    assert finishing_ranks(scores, out) == {
+        "a": 1, "b": 1, "e": 3, "d": 4, "f": 4, "c": 6, "g": 7,
+    }  # fmt: skip
+    # A knock-out table's survivors go on in order of score.
+    assert finishing_ranks(scores, out, survivors_by_score=True)["b"] == 1
+    assert finishing_ranks(scores, out, survivors_by_score=True)["a"] == 2
