@@ -345,6 +345,7 @@ class LedgerLine:
     points: int = 0  # as the ledger counts them, in the game format's unit
     chips: int = 0
     money_minor: int = 0
+    breaks_tie: bool = False  # a tie-breaker's deal: its points decide the tie, nothing else
 
     @property
     def kind_label(self) -> str:
@@ -399,7 +400,7 @@ def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) 
         for row in Game.objects.filter(pk__in={g["game"] for g in groups.values()}).values(
             "pk", "format", "table__name", "table__session_id", "table__session__name",
             "table__session__started_at", "table__session__season_id",
-            "table__session__season__name", "table__session__season__starts_on",
+            "table__session__season__name", "table__session__season__starts_on", "breaks_tie",
         )
     }  # fmt: skip
     lines: list[LedgerLine] = []
@@ -422,6 +423,7 @@ def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) 
             points=found["points"],
             chips=found["chips"],
             money_minor=found["money"],
+            breaks_tie=game["breaks_tie"],
         )
         if kind == "deal":
             line.deal_id = ref
@@ -495,7 +497,12 @@ def player_history(*, player: Player) -> PlayerHistory:
             points_after = (scores[-1] if scores else 0) + line.points
             scores.append(points_after)
         lines.append(HistoryLine(line, points_after, money))
-        for totals in (by_season.setdefault(line.season_id, Totals()), total):
+        # The ledger's sum overall; a season's, as its standings count it: a tie-breaker's
+        # points decide the tie only.
+        counted_in = (
+            [total] if line.breaks_tie else [by_season.setdefault(line.season_id, Totals()), total]
+        )
+        for totals in counted_in:
             totals.money_minor += line.money_minor
             totals.chips += line.chips
             totals.add_points(line.game_format, line.points)
