@@ -6,6 +6,8 @@ format reads its own sections with. ``scoring.preset_rules`` builds a preset's r
 overrides the documented default:
 
 - ``indian``: the fields of ``rules.indian.preset.IndianPreset`` (drops, cap, decks, ...);
+- ``house_rules`` (Indian formats): the fields of ``rules.indian.preset.HouseRules`` (the wild
+  joker, runs round the king, joker limits, the ace's points, what a declaration needs);
 - ``pool``: ``limit`` (101, 201, 61) and any field of ``rules.indian.pool.PoolRules``;
 - ``deals``: ``deals`` (2, 3, 6, ...) and any field of ``rules.indian.deals.DealsRules``;
 - ``rummikub``: ``base`` (a preset name of ``rules.rummikub.preset``) and any of its fields;
@@ -26,7 +28,7 @@ from rules.errors import RuleViolation
 from rules.indian.cards import format_card, parse_card, parse_wild
 from rules.indian.deals import DealsRules
 from rules.indian.pool import PoolRules
-from rules.indian.preset import IndianPreset
+from rules.indian.preset import DEFAULT_HOUSE_RULES, HouseRules, IndianPreset
 from rules.money import FeePolicy
 from rules.rummikub.preset import RummikubPreset
 
@@ -54,13 +56,14 @@ class GameRules:
     deals: DealsRules | None = None
     rummikub: RummikubPreset | None = None
     match: MatchRules | None = None
+    house_rules: HouseRules | None = None
 
     def normalise_wild(self, wild: str) -> str:
         """The cut card in canonical notation (``QH``, ``JK``) or a bare rank (``Q``)."""
         if self.indian is None:
             raise InvalidInput("wild: Rummikub deals have no wild joker")
         try:
-            parse_wild(wild)
+            parse_wild(wild, (self.house_rules or DEFAULT_HOUSE_RULES).cut_card_only)
             try:
                 return format_card(parse_card(wild))
             except RuleViolation:
@@ -81,6 +84,7 @@ class FormatRules:
     deals: DealsRules | None = None
     rummikub: RummikubPreset | None = None
     match: MatchRules | None = None
+    house_rules: HouseRules | None = None
 
 
 T = TypeVar("T")
