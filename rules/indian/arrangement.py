@@ -139,6 +139,7 @@ class _Hand:
             self.suit_ranks[card // 13].append(card % 13 + 1)
         # Runs wrapping round the king: every run of each suit, by its lowest rank.
         self.wrap_runs: list[dict[int, list[tuple[list[int], int]]]] | None = None
+        self._wild_pure_by_suit: dict[int, dict[int, list[list[int]]]] = {}
         if house.wrap_runs:
             self.wrap_runs = [_wrapping_runs(ranks, jokers) for ranks in self.suit_ranks]
         self.cands = [self._candidates(i, naturals[i] // 13 in wild_suits) for i in range(n)]
@@ -205,7 +206,7 @@ class _Hand:
         if suit_has_wild and jokers >= 1:
             seen: set[int] = set()
             wild_runs = (
-                _wrapping_wild_pure_runs(rank, self.wild_rank, ranks)
+                self._wrapping_wild_pure(suit).get(rank, [])
                 if self.wrap_runs is not None
                 else _wild_pure_runs(rank, self.wild_rank, ranks)
             )
@@ -217,6 +218,14 @@ class _Hand:
                         out.append((mask, skip, 1, value, _WILD_PURE))
         out.sort(key=lambda cand: (-cand[3], cand[2]))
         return out
+
+    def _wrapping_wild_pure(self, suit: int) -> dict[int, list[list[int]]]:
+        """The suit's wild-pure runs round the king by their lowest natural rank (found once)."""
+        found = self._wild_pure_by_suit.get(suit)
+        if found is None:
+            found = _wrapping_wild_pure_runs(self.wild_rank, self.suit_ranks[suit])
+            self._wild_pure_by_suit[suit] = found
+        return found
 
     def _variants(self, anchor: int, cards: list[int]) -> list[tuple[int, int, int]]:
         """(mask, redundant-copy mask, value) of the anchor with one copy of each card, for each
@@ -298,29 +307,30 @@ def _wrapping_runs(ranks: list[int], jokers: int) -> dict[int, list[tuple[list[i
     return out
 
 
-def _wrapping_wild_pure_runs(anchor: int, wild: int, suit_ranks: list[int]) -> list[list[int]]:
+def _wrapping_wild_pure_runs(wild: int, suit_ranks: list[int]) -> dict[int, list[list[int]]]:
     """As ``_wild_pure_runs`` for runs round the circle A..K: every window of 3 to 13 places
-    holding the wild rank and, at every other place, a card of the suit, with ``anchor`` its
-    lowest natural rank. A wild card at the end of a window of four or more is left out (the
-    run without it is as good)."""
+    holding the wild rank and, at every other place, a card of the suit, as its other natural
+    ranks by its lowest natural rank. A wild card at the end of a window of four or more is left
+    out (the run without it is as good)."""
     avail = set(suit_ranks)
-    seen: set[tuple[int, ...]] = set()
-    out: list[list[int]] = []
-    for start in range(1, 14):
-        for length in range(3, 14):
-            window = [(start - 1 + k) % 13 + 1 for k in range(length)]
-            if wild not in window:
+
+    def rank_at(offset: int) -> int:
+        return (wild - 1 + offset) % 13 + 1
+
+    below = 0  # the suit's cards in a row just below the wild place, round the circle
+    while below < 12 and rank_at(-below - 1) in avail:
+        below += 1
+    above = 0
+    while above + below < 12 and rank_at(above + 1) in avail:
+        above += 1
+    out: dict[int, list[list[int]]] = {}
+    for low in range(below + 1):
+        for high in range(above + 1):
+            length = low + high + 1
+            if length < 3 or (length >= 4 and (low == 0 or high == 0)):
                 continue
-            place = window.index(wild)
-            if length >= 4 and place in (0, length - 1):
-                continue
-            naturals = [q for q in window if q != wild]
-            if min(naturals) != anchor or not avail.issuperset(naturals):
-                continue
-            key = tuple(sorted(naturals))
-            if key not in seen:
-                seen.add(key)
-                out.append([q for q in key if q != anchor])
+            key = sorted(rank_at(k) for k in range(-low, high + 1) if k)
+            out.setdefault(key[0], []).append(key[1:])
     return out
 
 
