@@ -182,3 +182,27 @@ def test_the_preset_form_previews_the_house_rules_in_words(standing):
               "params": '{"rummikub": {"never_opened_penalty": 100, "joker_value": 25}}'},
     ).content.decode()  # fmt: skip
     assert "never opened scores -100" in rummikub and "counts 25" in rummikub
+
+
+def test_the_preset_form_saves_house_rules_as_a_new_version(standing):
+    from tests.pages.test_club_admin import _client
+
+    organiser = _client(standing.organiser)
+    form = {"key": "house", "name": "House", "format": "points", "variant": "indian"}
+    for house in ({}, {"declaration": "pure_sequence"}):
+        saved = organiser.post(
+            "/clubs/home/settings/presets/", {**form, "params": json.dumps({"house_rules": house})}
+        )
+        assert saved.status_code == 302
+    versions = RulePreset.objects.filter(club=standing.club, key="house").order_by("version")
+    assert [p.params for p in versions] == [
+        {"house_rules": {}}, {"house_rules": {"declaration": "pure_sequence"}},
+    ]  # fmt: skip
+    bad = organiser.post(
+        "/clubs/home/settings/presets/",
+        {**form, "params": json.dumps({"house_rules": {"declaration": "any"}})},
+    )
+    assert bad.status_code == 400 and "params.house_rules: declaration must be one of" in (
+        bad.content.decode()
+    )
+    assert versions.count() == 2

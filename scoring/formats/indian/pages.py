@@ -168,6 +168,8 @@ def entry_context(rules: GameRules, outcomes: tuple[OutcomeOption, ...]) -> dict
     rules and outcomes, and where to ask it about a whole hand."""
     assert rules.indian is not None
     return {
-        "entry_rules": deal_entry_rules(rules.indian, outcomes),
+        "entry_rules": deal_entry_rules(
+            rules.indian, outcomes, rules.house_rules or DEFAULT_HOUSE_RULES
+        ),
         "evaluate_url": reverse("rules:evaluate"),
     }

@@ -293,3 +293,31 @@ def test_a_bad_option_is_refused_naming_it(options, field):
 def test_defaults_are_the_seeds_rules():
     assert HouseRules() == DEFAULT_HOUSE_RULES
     assert parse_card("7H") != parse_wild("7H")
+
+
+def test_the_evaluate_contract_takes_the_house_rules():
+    """The deal entry page sends its preset's house rules with each hand, so it checks hands as
+    the deal check will; a bad option is ``bad_house_rules`` naming it."""
+    from rules.errors import RuleViolation
+    from rules.indian.evaluate import evaluate
+
+    hand = {"game": "indian", "wild": "5D", "cards": "QH KH AH 2H".split()}
+    hand["cards"] += "6S 7S 8S 9C 10C JC 3D 3C 3S".split()
+    assert evaluate(hand)["points"] == 2  # QH KH AH, and 2H left over
+    assert evaluate({**hand, "house_rules": {"wrap_runs": True}}) == {
+        "valid": True,
+        "points": 0,
+        "groups": [
+            {"cards": ["6S", "7S", "8S"], "kind": "pure_sequence"},
+            {"cards": ["QH", "KH", "AH", "2H"], "kind": "pure_sequence"},
+            {"cards": ["9C", "10C", "JC"], "kind": "pure_sequence"},
+            {"cards": ["3S", "3D", "3C"], "kind": "set"},
+        ],
+    }
+    for options, token in (({"ace_points": 2}, "ace_points"), ({"wrap": True}, "wrap")):
+        with pytest.raises(RuleViolation) as caught:
+            evaluate({**hand, "house_rules": options})
+        assert caught.value.code == "bad_house_rules" and caught.value.token == token
+    with pytest.raises(RuleViolation) as caught:
+        evaluate({**hand, "house_rules": {"wild_joker": "cut_card"}, "wild": "5"})
+    assert caught.value.code == "bad_wild"
