@@ -206,3 +206,24 @@ def test_the_preset_form_saves_house_rules_as_a_new_version(standing):
         bad.content.decode()
     )
     assert versions.count() == 2
+
+
+def test_a_sabra_game_under_the_never_opened_penalty(standing):
+    """The MSO-style penalty: who had melded comes with the racks; a loser who never opened
+    scores minus the penalty instead of the rack, and the game still sums to zero. Without the
+    penalty in the preset, ``melded`` is refused as International's."""
+    from tests.scoring.helpers import new_game, play
+    from tests.scoring.test_rummikub_matches import racks
+
+    params = {"rummikub": {"never_opened_penalty": 100, "joker_value": 50}}
+    game, ids = new_game(standing, "sabra", ["Asha", "Bilal", "Chitra"], params=params)
+    body = racks(ids, "Asha", Asha=[], Bilal=["R5", "JK"], Chitra=["K13"])
+    body["melded"] = {str(ids["Bilal"]): True, str(ids["Chitra"]): False}
+    submission = play(standing, game, body)
+    scores = {line["name"]: line["points"] for line in submission.result["players"]}
+    assert scores == {"Asha": 55 + 100, "Bilal": -55, "Chitra": -100}
+    plain, plain_ids = new_game(standing, "sabra", ["Asha", "Bilal"])
+    body = racks(plain_ids, "Asha", Asha=[], Bilal=["R5"])
+    body["melded"] = {str(plain_ids["Bilal"]): False}
+    refused = play(standing, plain, body, expect="rejected")
+    assert refused.reasons[0]["code"] == "bad_field" and "melded" in refused.reasons[0]["message"]
