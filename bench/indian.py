@@ -9,7 +9,10 @@ Figures:
 3. best arrangement (``best_arrangement``) on 13 ungrouped cards: hands dealt from two decks with
    the wild joker cut from the rest, and hands holding 4 to 8 jokers; mean, p50, p99, max and the
    slowest hand;
-4. (full run only) a hunt for slow hands among dense hands (few suits, narrow ranks, jokers).
+4. (full run only) a hunt for slow hands among dense hands (few suits, narrow ranks, jokers);
+5. the best arrangement under each house rule (``HouseRules``, and the preset's
+   ``pure_sequence_relief``) on the same hands, its p99 against the default's: no option may cost
+   more than 1.5 times the default's p99.
 """
 
 from __future__ import annotations
@@ -37,7 +40,9 @@ from rules.indian import (
     score_declaration,
 )
 from rules.indian.arrangement import search_stats
+from rules.indian.cards import EXACT_WILD
 from rules.indian.evaluate import evaluate
+from rules.indian.preset import DEFAULT_HOUSE_RULES, DEFAULT_PRESET, HouseRules, IndianPreset
 
 REPO = Path(__file__).resolve().parent.parent
 DECK: list[Card] = [CARDS[i % 53] for i in range(106)]  # two decks, two printed jokers
@@ -235,6 +240,63 @@ def dense_hand(rng: random.Random) -> tuple[list[Card], int]:
             return hand, wild
 
 
+#: Each house rule on its own (and two together), as the bench times them.
+OPTIONS: dict[str, tuple[IndianPreset, HouseRules]] = {
+    "wild_joker=cut_card": (DEFAULT_PRESET, HouseRules(wild_joker="cut_card")),  # type: ignore[arg-type]
+    "wrap_runs": (DEFAULT_PRESET, HouseRules(wrap_runs=True)),
+    "joker_limit=one_in_three": (DEFAULT_PRESET, HouseRules(joker_limit="one_in_three")),  # type: ignore[arg-type]
+    "joker_limit=not_with_one_natural": (
+        DEFAULT_PRESET,
+        HouseRules(joker_limit="not_with_one_natural"),  # type: ignore[arg-type]
+    ),
+    "jokers_only_set=false": (DEFAULT_PRESET, HouseRules(jokers_only_set=False)),
+    "ace_points=1": (DEFAULT_PRESET, HouseRules(ace_points=1)),
+    "declaration=pure_sequence": (DEFAULT_PRESET, HouseRules(declaration="pure_sequence")),  # type: ignore[arg-type]
+    "declaration=min_groups(4)": (
+        DEFAULT_PRESET,
+        HouseRules(declaration="min_groups", min_groups=4),  # type: ignore[arg-type]
+    ),
+    "pure_sequence_relief": (IndianPreset(pure_sequence_relief=True), DEFAULT_HOUSE_RULES),
+    "wrap_runs+cut_card": (DEFAULT_PRESET, HouseRules(wrap_runs=True, wild_joker="cut_card")),  # type: ignore[arg-type]
+}
+
+
+def _p99(hands: list[tuple[list[Card], int]], preset: IndianPreset, house: HouseRules) -> float:
+    """The p99 of one hand's best arrangement in CPU time (the process's own, so that other
+    processes on a shared machine do not decide which option looks slower)."""
+    best_arrangement(hands[0][0], hands[0][1], preset, house)
+    times = []
+    for cards, wild in hands:
+        started = time.process_time()
+        best_arrangement(cards, wild, preset, house)
+        times.append(time.process_time() - started)
+    times.sort()
+    return times[int(len(times) * 0.99)]
+
+
+def _exact_wild(cards: list[Card], wild: int) -> int:
+    """The cut card for the cut-card-only rule: the wild rank in hearts (so one suit's cards of
+    that rank stay wild, the others natural)."""
+    return EXACT_WILD + 13 + wild - 1
+
+
+def bench_options(label: str, hands: list[tuple[list[Card], int]]) -> None:
+    """The best arrangement's p99 under each option on the same hands, against the default's
+    (measured again just before, so both see the same machine)."""
+    default = _p99(hands, DEFAULT_PRESET, DEFAULT_HOUSE_RULES)
+    print(f"   house rules, {label}: default p99 {default * 1e3:.3f} ms CPU")
+    worst = 0.0
+    for name, (preset, house) in OPTIONS.items():
+        cases = hands
+        if house.cut_card_only:
+            cases = [(cards, _exact_wild(cards, wild)) for cards, wild in hands]
+        p99 = _p99(cases, preset, house)
+        worst = max(worst, p99 / default)
+        flag = "" if p99 <= 1.5 * default else "  OVER 1.5x"
+        print(f"     {name}: p99 {p99 * 1e3:.3f} ms CPU = {p99 / default:.2f}x{flag}")
+    print(f"     worst option: {worst:.2f}x the default's p99 (limit 1.5x)")
+
+
 def run(quick: bool) -> None:
     grouped = 10_000 if quick else 100_000
     best = 500 if quick else 10_000
@@ -255,6 +317,8 @@ def run(quick: bool) -> None:
     )
     print("   slowest dealt hand: " + describe(*slow_dealt))
     print("   slowest 4-8 joker hand: " + describe(*slow_heavy))
+    bench_options("dealt from two decks", dealt)
+    bench_options("4-8 jokers", heavy)
     if not quick:
         hunt = [dense_hand(rng) for _ in range(5_000)]
         slow_dense = bench_best("dense hunt (2-3 suits, 6 ranks, 1-4 jokers)", hunt)

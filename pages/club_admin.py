@@ -23,6 +23,7 @@ from pages.views import _settings_page, club_home_page, player_page_view
 from rules.indian.deal import outcome_options
 from scoring.club_settings import preset_create
 from scoring.preset_rules import game_rules_from
+from scoring.presets import example_hand, rule_words
 from tournaments.services import merge as tournament_merge
 
 
@@ -196,4 +197,6 @@ def preset_preview(request: HttpRequest, club_slug: str) -> HttpResponse:
             if rules.indian is not None else []
         )  # fmt: skip
         context["point_value"] = club_money(club, rules.point_value_minor)
+        context["rule_words"] = rule_words(rules)
+        context["example"] = example_hand(rules)
     return render(request, "clubs/_preset_preview.html", context)

@@ -87,6 +87,7 @@ def game_rules_from(*, format: str, variant: str, params: dict[str, Any]) -> Gam
         deals=parts.deals,
         rummikub=parts.rummikub,
         match=parts.match,
+        house_rules=parts.house_rules,
     )
 
 

@@ -28,19 +28,37 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
+from typing import NamedTuple
 
 from rules.errors import InvariantError
-from rules.indian.cards import CARDS, JOKER_CODE, Card, check_copies, joker_table, value_table
+from rules.indian.cards import (
+    CARDS,
+    JOKER_CODE,
+    Card,
+    check_copies,
+    face_value,
+    joker_table,
+    value_table,
+    wild_rank_of,
+)
 from rules.indian.groups import GroupKind, classify_group
 from rules.indian.hand import HandResult, check_hand_size, score_groups
-from rules.indian.preset import DEFAULT_PRESET, IndianPreset
+from rules.indian.preset import (
+    DEFAULT_HOUSE_RULES,
+    DEFAULT_PRESET,
+    Declaration,
+    HouseRules,
+    IndianPreset,
+    JokerLimit,
+)
 
 _NEG = -(1 << 30)
 
 # Candidate kinds.
 _PURE, _IMPURE, _SET, _WILD_PURE = 0, 1, 2, 3
-# Progress: 0 needs a pure sequence and another sequence, 1 has the pure one, 2 has an impure one,
-# 3 has both. _NEXT[kind][progress] is the progress after using a group of that kind (-1: skip).
+# Progress towards the declaration's need. Two sequences (the default): 0 needs a pure sequence
+# and another sequence, 1 has the pure one, 2 has an impure one, 3 has both. _NEXT[kind][progress]
+# is the progress after using a group of that kind (-1: skip).
 _DONE = 3
 _NEXT = (
     (1, 3, 3, 3),
@@ -48,13 +66,38 @@ _NEXT = (
     (0, 1, 2, 3),
     (1, -1, 3, -1),
 )
+# What a state still needs, for giving up early: a pure candidate, any sequence, or nothing known.
+_NEEDS_NOTHING, _NEEDS_PURE, _NEEDS_RUN = 0, 1, 2
+
+
+class _Progress(NamedTuple):
+    """The declaration's need as a small state machine: ``next[kind][state]``, the state that
+    meets it, and what each state still needs."""
+
+    next: tuple[tuple[int, ...], ...]
+    done: int
+    needs: tuple[int, ...]
+
+
+_TWO_SEQUENCES = _Progress(_NEXT, _DONE, (_NEEDS_PURE, _NEEDS_RUN, _NEEDS_PURE, _NEEDS_NOTHING))
+# One pure sequence: 0 needs it, 1 has it. A wild-pure run is only worth its place as the pure one.
+_PURE_SEQUENCE = _Progress(((1, 1), (0, 1), (0, 1), (1, -1)), 1, (_NEEDS_PURE, _NEEDS_NOTHING))
+
+
+def _progress_of(house: HouseRules) -> _Progress:
+    if house.declaration is Declaration.TWO_SEQUENCES:
+        return _TWO_SEQUENCES
+    if house.declaration is Declaration.PURE_SEQUENCE:
+        return _PURE_SEQUENCE
+    # At least N valid groups: the state counts them (capped at N). A wild-pure run is no better
+    # than the same cards as an impure run, which is a candidate too.
+    wanted = house.min_groups
+    step = tuple(min(state + 1, wanted) for state in range(wanted + 1))
+    return _Progress((step, step, step, (-1,) * (wanted + 1)), wanted, (0,) * (wanted + 1))
+
 
 # (group mask, redundant-copy mask, jokers needed, value, kind)
 Candidate = tuple[int, int, int, int, int]
-
-
-def _face(rank: int) -> int:
-    return 10 if rank == 1 or rank > 10 else rank
 
 
 class _Hand:
@@ -62,13 +105,23 @@ class _Hand:
     ``1 << i`` of a mask) and, for each position, the candidate groups in which it is the first
     card, best value first."""
 
-    def __init__(self, naturals: list[int], jokers: int, wild_rank: int, wild_suits: set[int]):
+    def __init__(
+        self,
+        naturals: list[int],
+        jokers: int,
+        wild_rank: int,
+        wild_suits: set[int],
+        house: HouseRules = DEFAULT_HOUSE_RULES,
+    ):
         n = len(naturals)
         self.nat = naturals
         self.n = n
         self.jokers = jokers
         self.wild_rank = wild_rank
-        self.values = [_face(card % 13 + 1) for card in naturals]
+        self.house = house
+        self.ace_points = ace = house.ace_points
+        self.progress = _progress_of(house)
+        self.values = [face_value(card % 13 + 1, ace) for card in naturals]
         # Identical copies: ``earlier[i]`` the copies before i, ``same_after[i]`` i and those after.
         self.earlier = earlier = [0] * n
         self.same_after = same_after = [1 << i for i in range(n)]
@@ -84,6 +137,11 @@ class _Hand:
         self.suit_ranks: list[list[int]] = [[], [], [], []]
         for card in self.where:  # naturals are sorted, so ranks come in order
             self.suit_ranks[card // 13].append(card % 13 + 1)
+        # Runs wrapping round the king: every run of each suit, by its lowest rank.
+        self.wrap_runs: list[dict[int, list[tuple[list[int], int]]]] | None = None
+        self._wild_pure_by_suit: dict[int, dict[int, list[list[int]]]] = {}
+        if house.wrap_runs:
+            self.wrap_runs = [_wrapping_runs(ranks, jokers) for ranks in self.suit_ranks]
         self.cands = [self._candidates(i, naturals[i] // 13 in wild_suits) for i in range(n)]
         self.coverable = 0
         self.pure_list: list[tuple[int, int]] = []  # (mask, jokers) of every pure candidate
@@ -98,8 +156,14 @@ class _Hand:
         self.run_list.sort(key=lambda run: run[1])
 
     def feasible(self) -> bool:
-        """Whether two sequences, one pure, can be made at all: a pure candidate and another
-        sequence candidate without a card in common, within the jokers."""
+        """Whether the declaration's need can be met at all. Two sequences: a pure candidate and
+        another sequence candidate without a card in common, within the jokers; a pure sequence:
+        a pure candidate; a number of groups: left to the search."""
+        need = self.house.declaration
+        if need is Declaration.PURE_SEQUENCE:
+            return bool(self.pure_list)
+        if need is Declaration.MIN_GROUPS:
+            return True
         jokers = self.jokers
         for pure, pure_jokers in self.pure_list:
             for run, run_jokers in self.run_list:
@@ -113,13 +177,17 @@ class _Hand:
         jokers = self.jokers
         runs: dict[int, Candidate] = {}
         found: list[tuple[list[int], int]] = []
-        if jokers >= 2:
-            found.append(([], 2))  # the card alone with two jokers
-        # Runs with this card lowest (ace low), and for an ace also ace high.
+        alone = _ALONE_JOKERS[self.house.joker_limit]
+        if alone is not None and jokers >= alone:
+            found.append(([], alone))  # the card alone with jokers
         ranks = self.suit_ranks[suit]
-        found += _run_rank_sets(rank, [q for q in ranks if q > rank], 1, jokers)
-        if rank == 1:
-            found += _run_rank_sets(14, [q for q in reversed(ranks) if q != 1], -1, jokers)
+        if self.wrap_runs is not None:
+            found += self.wrap_runs[suit].get(rank, [])
+        else:
+            # Runs with this card lowest (ace low), and for an ace also ace high.
+            found += _run_rank_sets(rank, [q for q in ranks if q > rank], 1, jokers)
+            if rank == 1:
+                found += _run_rank_sets(14, [q for q in reversed(ranks) if q != 1], -1, jokers)
         for others, cost in found:
             for mask, skip, value in self._variants(i, [suit * 13 + q - 1 for q in others]):
                 old = runs.get(mask)
@@ -137,7 +205,12 @@ class _Hand:
         # Runs made pure by the suit's wild-rank card at its own place.
         if suit_has_wild and jokers >= 1:
             seen: set[int] = set()
-            for pure_ranks in _wild_pure_runs(rank, self.wild_rank, ranks):
+            wild_runs = (
+                self._wrapping_wild_pure(suit).get(rank, [])
+                if self.wrap_runs is not None
+                else _wild_pure_runs(rank, self.wild_rank, ranks)
+            )
+            for pure_ranks in wild_runs:
                 combo = [suit * 13 + q - 1 for q in pure_ranks]
                 for mask, skip, value in self._variants(i, combo):
                     if mask not in seen:
@@ -146,12 +219,20 @@ class _Hand:
         out.sort(key=lambda cand: (-cand[3], cand[2]))
         return out
 
+    def _wrapping_wild_pure(self, suit: int) -> dict[int, list[list[int]]]:
+        """The suit's wild-pure runs round the king by their lowest natural rank (found once)."""
+        found = self._wild_pure_by_suit.get(suit)
+        if found is None:
+            found = _wrapping_wild_pure_runs(self.wild_rank, self.suit_ranks[suit])
+            self._wild_pure_by_suit[suit] = found
+        return found
+
     def _variants(self, anchor: int, cards: list[int]) -> list[tuple[int, int, int]]:
         """(mask, redundant-copy mask, value) of the anchor with one copy of each card, for each
         choice of copies; a choice is redundant while an earlier identical copy is still there."""
         value = self.values[anchor]
         for card in cards:
-            value += _face(card % 13 + 1)
+            value += face_value(card % 13 + 1, self.ace_points)
         choices = [self.where[card] for card in cards]
         out = []
         for pick in product(*choices):
@@ -184,6 +265,72 @@ def _run_rank_sets(
             walk(k + 1, members + 1, picked)
 
     walk(0, 1, [])
+    return out
+
+
+#: Jokers a natural card needs to make a group alone, by the joker limit (``None``: never).
+_ALONE_JOKERS: dict[JokerLimit, int | None] = {
+    JokerLimit.NONE: 2,
+    JokerLimit.ONE_IN_THREE: 3,  # three jokers make a four-card group
+    JokerLimit.NOT_WITH_ONE_NATURAL: None,
+}
+
+
+def _wrapping_runs(ranks: list[int], jokers: int) -> dict[int, list[tuple[list[int], int]]]:
+    """Every run of two or more of a suit's ``ranks`` round the circle A..K (at most 13 places)
+    within the joker budget, as (the other ranks, jokers needed) by the run's lowest rank (its
+    first card in the search's order). A run found from several starts keeps its fewest
+    jokers."""
+    best: dict[tuple[int, ...], int] = {}
+    for start in ranks:
+        after = sorted((q for q in ranks if q != start), key=lambda q: (q - start) % 13)
+        distances = [(q - start) % 13 for q in after]
+
+        def walk(first: int, members: int, chosen: list[int], distances: list[int] = distances,
+                 after: list[int] = after, start: int = start) -> None:  # fmt: skip
+            for k in range(first, len(after)):
+                span = distances[k] + 1
+                if span - members - 1 > jokers:
+                    break  # further ranks only widen the gap
+                cost = max(span, 3) - members - 1
+                picked = [*chosen, after[k]]
+                if cost <= jokers:
+                    key = tuple(sorted([start, *picked]))
+                    if best.get(key, jokers + 1) > cost:
+                        best[key] = cost
+                walk(k + 1, members + 1, picked)
+
+        walk(0, 1, [])
+    out: dict[int, list[tuple[list[int], int]]] = {}
+    for key, cost in best.items():
+        out.setdefault(key[0], []).append((list(key[1:]), cost))
+    return out
+
+
+def _wrapping_wild_pure_runs(wild: int, suit_ranks: list[int]) -> dict[int, list[list[int]]]:
+    """As ``_wild_pure_runs`` for runs round the circle A..K: every window of 3 to 13 places
+    holding the wild rank and, at every other place, a card of the suit, as its other natural
+    ranks by its lowest natural rank. A wild card at the end of a window of four or more is left
+    out (the run without it is as good)."""
+    avail = set(suit_ranks)
+
+    def rank_at(offset: int) -> int:
+        return (wild - 1 + offset) % 13 + 1
+
+    below = 0  # the suit's cards in a row just below the wild place, round the circle
+    while below < 12 and rank_at(-below - 1) in avail:
+        below += 1
+    above = 0
+    while above + below < 12 and rank_at(above + 1) in avail:
+        above += 1
+    out: dict[int, list[list[int]]] = {}
+    for low in range(below + 1):
+        for high in range(above + 1):
+            length = low + high + 1
+            if length < 3 or (length >= 4 and (low == 0 or high == 0)):
+                continue
+            key = sorted(rank_at(k) for k in range(-low, high + 1) if k)
+            out.setdefault(key[0], []).append(key[1:])
     return out
 
 
@@ -244,7 +391,7 @@ def _search(
     memo: dict[int, int] = {}
     choice: dict[int, Candidate | None] = {}
     width = hand.jokers + 1
-    nxt = _NEXT
+    nxt, done, needs = hand.progress
 
     def solve(nm: int, j: int, st: int, vsum: int) -> int:
         key = ((st * width + j) << n) | nm
@@ -252,11 +399,12 @@ def _search(
         if got is not None:
             return got
         if nm == 0:
-            best = 0 if st == _DONE else _NEG
+            best = 0 if st == done else _NEG
             memo[key] = best
             return best
-        if st != _DONE:  # give up when no candidate is left for the sequence still missing
-            for mask, cost in run_list if st == 1 else pure_list:
+        need = needs[st]
+        if need:  # give up when no candidate is left for the sequence still missing
+            for mask, cost in run_list if need == _NEEDS_RUN else pure_list:
                 if mask & nm == mask and cost <= j:
                     break
             else:
@@ -318,21 +466,27 @@ def _search(
 
 
 def arrange(
-    cards: Sequence[Card], wild_rank: int, preset: IndianPreset = DEFAULT_PRESET
+    cards: Sequence[Card],
+    wild_rank: int,
+    preset: IndianPreset = DEFAULT_PRESET,
+    house: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> HandResult:
     """The best arrangement of any number of cards (no count or copy checks; see
     ``best_arrangement``). ``valid`` says whether every card can be grouped into a valid
     declaration (at least two sequences, one pure)."""
-    return _arrange(cards, wild_rank, preset, None)
+    return _arrange(cards, wild_rank, preset, house, None)
 
 
 def search_stats(
-    cards: Sequence[Card], wild_rank: int, preset: IndianPreset = DEFAULT_PRESET
+    cards: Sequence[Card],
+    wild_rank: int,
+    preset: IndianPreset = DEFAULT_PRESET,
+    house: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> dict[str, int]:
     """How much work a hand's best arrangement takes (for benchmarks): natural cards, jokers,
     candidate groups and memoised search states."""
     stats: dict[str, int] = {}
-    _arrange(cards, wild_rank, preset, stats)
+    _arrange(cards, wild_rank, preset, house, stats)
     return stats
 
 
@@ -340,15 +494,16 @@ def _arrange(
     cards: Sequence[Card],
     wild_rank: int,
     preset: IndianPreset,
+    house: HouseRules,
     stats: dict[str, int] | None,
 ) -> HandResult:
     jokers_of = joker_table(wild_rank)
-    values = value_table(wild_rank)
+    values = value_table(wild_rank, house.ace_points)
     ordered: list[int] = sorted(cards)
     naturals = [card for card in ordered if not jokers_of[card]]
     joker_cards = [card for card in ordered if jokers_of[card]]
     wild_suits = {card // 13 for card in joker_cards if card != JOKER_CODE}
-    hand = _Hand(naturals, len(joker_cards), wild_rank, wild_suits)
+    hand = _Hand(naturals, len(joker_cards), wild_rank_of(wild_rank), wild_suits, house)
     total = sum(values[card] for card in ordered)
     if stats is not None:
         stats["naturals"] = hand.n
@@ -373,8 +528,8 @@ def _arrange(
         unmatched = ((1 << hand.n) - 1) & ~relief[0]
     elif not feasible:
         # Every card counts whatever the grouping: show the groups the cards do make.
-        _, used, unmatched = _search(hand, _DONE, stats)
-    result = _present(hand, used, unmatched, joker_cards, wild_rank, preset)
+        _, used, unmatched = _search(hand, hand.progress.done, stats)
+    result = _present(hand, used, unmatched, joker_cards, wild_rank, preset, house)
     expected = min(score, preset.cap)
     if result.score != expected:
         raise InvariantError(
@@ -385,7 +540,10 @@ def _arrange(
 
 
 def best_arrangement(
-    cards: Sequence[Card], wild_rank: int, preset: IndianPreset = DEFAULT_PRESET
+    cards: Sequence[Card],
+    wild_rank: int,
+    preset: IndianPreset = DEFAULT_PRESET,
+    house: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> HandResult:
     """The lowest-scoring grouping of 13 ungrouped cards, and whether a valid declaration exists.
 
@@ -393,7 +551,7 @@ def best_arrangement(
     last as one ``invalid`` group. Raises ``too_many_copies`` or ``wrong_card_count``."""
     check_copies(cards, preset.decks)
     check_hand_size(len(cards))
-    return arrange(cards, wild_rank, preset)
+    return arrange(cards, wild_rank, preset, house)
 
 
 _ORDER = {
@@ -409,11 +567,13 @@ def _present(
     used: list[Candidate],
     unmatched: int,
     joker_cards: list[int],
-    wild_rank: int,
+    wild: int,
     preset: IndianPreset,
+    house: HouseRules,
 ) -> HandResult:
     """Turn the search's groups into cards: hand out the jokers, order groups and cards."""
     nat = hand.nat
+    wild_rank = hand.wild_rank
     printed = [card for card in joker_cards if card == JOKER_CODE]
     wilds = [card for card in joker_cards if card != JOKER_CODE]
     built: list[list[int]] = []
@@ -432,67 +592,109 @@ def _present(
         built.append(cards)
     spare = printed + wilds
     leftover = [nat[i] for i in range(hand.n) if unmatched >> i & 1]
-    kinds = [classify_group(cards, wild_rank) for cards in built]
+    kinds = [classify_group(cards, wild, house) for cards in built]
     if spare and not leftover:
-        target = _spare_target(kinds, built, len(spare))
-        if target is None:
-            leftover = spare
-        else:
+        target = _spare_target(kinds, built, len(spare), house)
+        if target is not None:
             built[target].extend(spare)
-            kinds[target] = classify_group(built[target], wild_rank)
+            kinds[target] = classify_group(built[target], wild, house)
+        elif not _split_for_spares(built, kinds, spare, wild, house):
+            leftover = spare
     elif spare:
         leftover.extend(spare)
     order = sorted(range(len(built)), key=lambda k: _ORDER[kinds[k]])
-    groups = [_display(built[k], kinds[k], wild_rank) for k in order]
+    groups = [_display(built[k], kinds[k], wild, house) for k in order]
     if leftover:
-        groups.append(_display(leftover, GroupKind.INVALID, wild_rank))
-    return score_groups(groups, wild_rank, preset)
+        groups.append(_display(leftover, GroupKind.INVALID, wild, house))
+    return score_groups(groups, wild, preset, house)
 
 
-def _spare_target(kinds: list[GroupKind], built: list[list[int]], spare: int) -> int | None:
+def _spare_target(
+    kinds: list[GroupKind], built: list[list[int]], spare: int, house: HouseRules
+) -> int | None:
     """A group that can take the spare jokers and stay valid: a set, an impure sequence, or a pure
-    sequence when another pure one remains."""
+    sequence when another pure one remains (or the declaration needs none)."""
     for wanted in (GroupKind.SET, GroupKind.IMPURE_SEQUENCE):
         for k, kind in enumerate(kinds):
             if kind is wanted and (wanted is GroupKind.SET or len(built[k]) + spare <= 13):
                 return k
     pures = [k for k, kind in enumerate(kinds) if kind is GroupKind.PURE_SEQUENCE]
-    if len(pures) >= 2 and len(built[pures[-1]]) + spare <= 13:
+    needs_pure = house.declaration is not Declaration.MIN_GROUPS
+    if len(pures) >= 1 + needs_pure and len(built[pures[-1]]) + spare <= 13:
         return pures[-1]
     return None
 
 
-def _display(cards: list[int], kind: GroupKind, wild_rank: int) -> list[Card]:
+def _split_for_spares(
+    built: list[list[int]],
+    kinds: list[GroupKind],
+    spare: list[int],
+    wild: int,
+    house: HouseRules,
+) -> bool:
+    """When no group can take the spare jokers (a single pure sequence where the declaration needs
+    one), cut the pure sequence in two at either end so that its rest holds them in a valid
+    group; ``False`` when no cut does."""
+    for k, kind in enumerate(kinds):
+        if kind is not GroupKind.PURE_SEQUENCE:
+            continue
+        run = _display(built[k], kind, wild, house)
+        for keep in range(len(run) - 1, 2, -1):
+            for kept, moved in ((run[:keep], run[keep:]), (run[-keep:], run[:-keep])):
+                rest = [*moved, *spare]
+                if (
+                    classify_group(kept, wild, house) is GroupKind.PURE_SEQUENCE
+                    and classify_group(rest, wild, house).is_valid
+                ):
+                    built[k] = list(kept)
+                    kinds[k] = GroupKind.PURE_SEQUENCE
+                    built.append(rest)
+                    kinds.append(classify_group(rest, wild, house))
+                    return True
+    return False
+
+
+def _run_start(places: list[int], size: int, wrap: bool) -> tuple[int, int]:
+    """The first place of a run of ``size`` places holding ``places`` (ranks, an ace as 1), and
+    the highest place (13, or 14 when the ace is high). Round the circle, the run starts after
+    the widest gap; otherwise low, or high when it must, the jokers going on above."""
+    if wrap:
+        ranks = sorted(set(places))
+        gaps = [((ranks[(k + 1) % len(ranks)] - ranks[k]) % 13 or 13, k) for k in range(len(ranks))]
+        widest = max(gaps)[1]
+        return ranks[(widest + 1) % len(ranks)], 13 + ranks[(widest + 1) % len(ranks)] - 1
+    high = 1 in places and max(places) - 1 >= size
+    top = 14 if high else 13
+    coords = [14 if high and rank == 1 else rank for rank in places]
+    lo = min(coords)
+    return (top - size + 1 if lo + size - 1 > top else lo), top
+
+
+def _display(cards: list[int], kind: GroupKind, wild: int, house: HouseRules) -> list[Card]:
     """Cards in reading order: runs from low to high with each joker where it stands, sets and
     leftovers by suit with jokers last."""
-    jokers_of = joker_table(wild_rank)
+    jokers_of = joker_table(wild)
+    wild_rank = wild_rank_of(wild)
+    wrap = house.wrap_runs
     if kind is GroupKind.PURE_SEQUENCE:
-        ranks = [card % 13 + 1 for card in cards]
-        high = 1 in ranks and max(ranks) - 1 >= len(cards)
-        ordered = sorted(cards, key=lambda c: 14 if high and c % 13 == 0 else c % 13 + 1)
+        lo, _ = _run_start([card % 13 + 1 for card in cards], len(cards), wrap)
+        ordered = sorted(cards, key=lambda c: (c % 13 + 1 - lo) % 13)
         return [CARDS[card] for card in ordered]
     if kind is GroupKind.IMPURE_SEQUENCE:
         naturals = [card for card in cards if not jokers_of[card]]
         jokers = sorted(card for card in cards if jokers_of[card])
         suit = naturals[0] // 13
         size = len(cards)
-        ranks = [card % 13 + 1 for card in naturals]
-        high = 1 in ranks and max(ranks) - 1 >= size
-        top = 14 if high else 13
-        coords = {
-            (14 if high and rank == 1 else rank): card
-            for rank, card in zip(ranks, naturals, strict=True)
-        }
-        lo = min(coords)
-        if lo + size - 1 > top:
-            lo = top - size + 1
+        lo, _ = _run_start([card % 13 + 1 for card in naturals], size, wrap)
+        by_rank = {card % 13 + 1: card for card in naturals}
         own_wild = suit * 13 + wild_rank - 1
         out: list[int] = []
         for x in range(lo, lo + size):
-            if x in coords:
-                out.append(coords[x])
+            rank = (x - 1) % 13 + 1
+            if rank in by_rank:
+                out.append(by_rank.pop(rank))
                 continue
-            if (1 if x == 14 else x) == wild_rank and own_wild in jokers:
+            if rank == wild_rank and own_wild in jokers:
                 card = own_wild  # the wild card at its own place
             elif JOKER_CODE in jokers:
                 card = JOKER_CODE

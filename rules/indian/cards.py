@@ -19,6 +19,13 @@ DEFAULT_DECKS = 2
 
 _TOKEN_SHOWN = 40  # longest token echoed back in an error
 
+#: A wild is an int: 1..13, every card of that rank is wild; ``EXACT_WILD + card code``, only
+#: that one card is (the preset option ``wild_joker="cut_card"``; the printed joker's code means
+#: no natural card is wild).
+EXACT_WILD = 14
+WILD_CODES = range(1, EXACT_WILD + JOKER_CODE + 1)
+ACE_POINTS = (10, 1)
+
 
 class Card(int):
     """One card: an interned small int with readable attributes. ``str(card)`` is canonical."""
@@ -205,25 +212,46 @@ def format_hand_text(groups: Iterable[Iterable[int]]) -> str:
     return " | ".join(format_cards(group) for group in groups)
 
 
-def parse_wild(token: object) -> int:
-    """Read the cut card, or just its rank, and return the wild rank (1 ace .. 13 king).
+def parse_wild(token: object, cut_card_only: bool = False) -> int:
+    """Read the cut card, or just its rank, and return the wild (see ``wild_rank_of``).
 
-    ``"QH"``, ``"Q"``, ``"q"``, ``"10"``, ``"T"``, ``"10♦"`` name a rank; a printed joker cut
-    (``"JK"``, ``"PJ"``, ``"JOKER"``) makes Aces wild. Anything else raises ``bad_wild``."""
+    Every card of the cut rank is wild (a wild rank, 1 ace .. 13 king): ``"QH"``, ``"Q"``,
+    ``"q"``, ``"10"``, ``"T"``, ``"10♦"`` name a rank; a printed joker cut (``"JK"``, ``"PJ"``,
+    ``"JOKER"``) makes Aces wild. With ``cut_card_only`` (a preset option) only the cut card
+    itself is wild, so it must be given as a card (``EXACT_WILD + card``); a printed joker cut
+    then adds no wild card. Anything else raises ``bad_wild``."""
     if isinstance(token, str):
         text = token.strip().upper()
         rank = _RANK_SPELLINGS.get(text)
-        if rank is not None:
+        if rank is not None and not cut_card_only:
             return rank
         card = _TOKENS.get(text)
         if card is not None:
+            if cut_card_only:
+                return EXACT_WILD + card
             return 1 if card == JOKER_CODE else card % 13 + 1
     shown = token_text(token)
+    if cut_card_only:
+        raise RuleViolation(
+            "bad_wild",
+            f"unknown wild joker {shown!r}: give the cut card itself (7H) or JK; only that card "
+            "is wild under this preset",
+            token=shown,
+        )
     raise RuleViolation(
         "bad_wild",
         f"unknown wild joker {shown!r}: give the cut card (QH), its rank (Q, 10) or JK",
         token=shown,
     )
+
+
+def wild_rank_of(wild: int) -> int:
+    """The rank of the wild (1 ace .. 13 king), or 0 when no natural card is wild (a printed
+    joker cut with only the cut card wild)."""
+    if wild < EXACT_WILD:
+        return wild
+    code = wild - EXACT_WILD
+    return 0 if code == JOKER_CODE else code % 13 + 1
 
 
 def format_rank(rank: int) -> str:
@@ -281,34 +309,55 @@ def check_deal_copies(
                 )
 
 
-def joker_table(wild_rank: int) -> tuple[bool, ...]:
-    """``table[card]`` is true for the printed joker and every card of the wild rank."""
-    return _JOKERS[wild_rank]
+def joker_table(wild: int) -> tuple[bool, ...]:
+    """``table[card]`` is true for the printed joker and every wild card."""
+    return _JOKERS[wild]
 
 
-def value_table(wild_rank: int) -> tuple[int, ...]:
-    """``table[card]``: points a card counts (A K Q J 10, 2-10 face value, jokers 0)."""
-    return _VALUES[wild_rank]
+def wild_table(wild: int) -> tuple[bool, ...]:
+    """``table[card]`` is true for every wild natural card (not the printed joker)."""
+    return _WILDS[wild]
 
 
-def card_value(card: int, wild_rank: int) -> int:
-    return _VALUES[wild_rank][card]
+def value_table(wild: int, ace_points: int = 10) -> tuple[int, ...]:
+    """``table[card]``: points a card counts (A K Q J 10, 2-10 face value, jokers 0); an ace
+    counts ``ace_points`` (10, or 1 where the preset counts it low)."""
+    return _VALUES[ace_points][wild]
 
 
-def is_joker(card: int, wild_rank: int) -> bool:
-    return _JOKERS[wild_rank][card]
+def card_value(card: int, wild: int, ace_points: int = 10) -> int:
+    return _VALUES[ace_points][wild][card]
 
 
-def _face_value(code: int) -> int:
-    rank = code % 13 + 1
-    return 10 if rank == 1 or rank > 10 else rank
+def is_joker(card: int, wild: int) -> bool:
+    return _JOKERS[wild][card]
 
 
-_JOKERS: tuple[tuple[bool, ...], ...] = tuple(
-    tuple(code == JOKER_CODE or code % 13 + 1 == wild for code in range(JOKER_CODE + 1))
-    for wild in range(14)
-)
-_VALUES: tuple[tuple[int, ...], ...] = tuple(
-    tuple(0 if _JOKERS[wild][code] else _face_value(code) for code in range(JOKER_CODE + 1))
-    for wild in range(14)
-)
+def face_value(rank: int, ace_points: int = 10) -> int:
+    """Points of a natural card of ``rank`` (1 ace .. 13 king)."""
+    return ace_points if rank == 1 else 10 if rank > 10 else rank
+
+
+def _is_wild(code: int, wild: int) -> bool:
+    if code == JOKER_CODE:
+        return False
+    return code % 13 + 1 == wild if wild < EXACT_WILD else code == wild - EXACT_WILD
+
+
+_WILDS: dict[int, tuple[bool, ...]] = {
+    wild: tuple(_is_wild(code, wild) for code in range(JOKER_CODE + 1))
+    for wild in range(EXACT_WILD + JOKER_CODE + 1)
+}
+_JOKERS: dict[int, tuple[bool, ...]] = {
+    wild: tuple(code == JOKER_CODE or wilds[code] for code in range(JOKER_CODE + 1))
+    for wild, wilds in _WILDS.items()
+}
+_VALUES: dict[int, dict[int, tuple[int, ...]]] = {
+    ace: {
+        wild: tuple(
+            0 if jokers[code] else face_value(code % 13 + 1, ace) for code in range(JOKER_CODE + 1)
+        )
+        for wild, jokers in _JOKERS.items()
+    }
+    for ace in ACE_POINTS
+}

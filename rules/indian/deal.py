@@ -29,9 +29,9 @@ from rules.indian.cards import (
     token_text,
 )
 from rules.indian.groups import GroupKind
-from rules.indian.hand import HAND_SIZE, HandResult, score_groups
+from rules.indian.hand import HAND_SIZE, HandResult, score_groups, why_every_card_counts
 from rules.indian.outcomes import Outcome, deal_points
-from rules.indian.preset import IndianPreset
+from rules.indian.preset import DEFAULT_HOUSE_RULES, HouseRules, IndianPreset
 
 K = TypeVar("K", bound=Hashable)
 
@@ -195,7 +195,7 @@ def _describe(cards: Sequence[int]) -> str:
     return " ".join(NAMES[card] for card in cards)
 
 
-def _declaration_problem(hand: HandResult) -> tuple[str, str, dict[str, Any]]:
+def _declaration_problem(hand: HandResult, house: HouseRules) -> tuple[str, str, dict[str, Any]]:
     """Why a hand is not a valid declaration: code, sentence, details. Every invalid group is
     named (``groups``), the first also as ``group`` and ``cards``."""
     invalid = [
@@ -212,12 +212,13 @@ def _declaration_problem(hand: HandResult) -> tuple[str, str, dict[str, Any]]:
             f"{named} {verb}",
             {"group": index, "cards": cards.split(), "groups": [i for i, _ in invalid]},
         )
-    kinds = [group.kind for group in hand.groups]
-    sequences = sum(k in (GroupKind.PURE_SEQUENCE, GroupKind.IMPURE_SEQUENCE) for k in kinds)
-    if GroupKind.PURE_SEQUENCE not in kinds:
-        return "no_pure_sequence", "there is no pure sequence", {}
-    if sequences < 2:
-        return "one_sequence", "there is only one sequence; a declaration needs two", {}
+    why = why_every_card_counts([group.kind for group in hand.groups], house)
+    if why == "no_pure_sequence":
+        return why, "there is no pure sequence", {}
+    if why == "one_sequence":
+        return why, "there is only one sequence; a declaration needs two", {}
+    if why == "too_few_groups":
+        return why, f"a declaration needs at least {house.min_groups} valid groups", {}
     return "invalid_declaration", "not a valid declaration", {}
 
 
@@ -231,6 +232,7 @@ def evaluate_indian_deal(
     expected: Mapping[K, str],
     wild: object,
     preset: IndianPreset,
+    house: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> DealEvaluation[K]:
     """Check a deal and score it. ``expected`` maps each player who must appear (in seat order)
     to the name used in reasons. Every problem found is reported, not just the first."""
@@ -238,7 +240,7 @@ def evaluate_indian_deal(
     lines = _seated_lines(entries, expected, refusals)
     if _read_outcomes(lines, preset, refusals):  # an unknown outcome may be the missing winner
         _check_one_winner(lines, refusals)
-    wild_rank, cut = _read_wild(wild, lines, refusals)
+    wild_rank, cut = _read_wild(wild, lines, house, refusals)
     for line in lines:
         _read_hand(line, refusals)
     _check_copies(lines, preset.decks, cut, refusals)
@@ -246,7 +248,7 @@ def evaluate_indian_deal(
         return refusals.refused()
     assert wild_rank is not None or all(line.hand_cards is None for line in lines)
 
-    scored = [_score_line(line, wild_rank, preset, refusals) for line in lines]
+    scored = [_score_line(line, wild_rank, preset, house, refusals) for line in lines]
     if refusals.reasons:
         return refusals.refused()
     winner = next(line.entry.player for line in lines if line.outcome is Outcome.WINNER)
@@ -329,16 +331,16 @@ def _check_one_winner(lines: list[_Line[K]], refusals: _Refusals[K]) -> None:
 
 
 def _read_wild(
-    wild: object, lines: list[_Line[K]], refusals: _Refusals[K]
+    wild: object, lines: list[_Line[K]], house: HouseRules, refusals: _Refusals[K]
 ) -> tuple[int | None, int | None]:
-    """The wild rank and, when the cut card itself is given, that card (it takes one copy). The
-    wild is needed only when some line gives cards."""
+    """The wild (``parse_wild``) and, when the cut card itself is given, that card (it takes one
+    copy). The wild is needed only when some line gives cards."""
     if wild is None or wild == "":
         if any(line.entry.groups is not None or line.entry.cards is not None for line in lines):
             refusals.add(None, "wild_required", "give the wild joker (the cut card) to score cards")
         return None, None
     try:
-        wild_rank = parse_wild(wild)
+        wild_rank = parse_wild(wild, house.cut_card_only)
     except RuleViolation as exc:
         refusals.add(None, exc.code, exc.message, exc.token)
         return None, None
@@ -408,10 +410,14 @@ def _check_copies(
 
 
 def _score_line(
-    line: _Line[K], wild_rank: int | None, preset: IndianPreset, refusals: _Refusals[K]
+    line: _Line[K],
+    wild_rank: int | None,
+    preset: IndianPreset,
+    house: HouseRules,
+    refusals: _Refusals[K],
 ) -> PlayerScore[K] | None:
     """The line's score, or ``None`` when its points cannot be accepted (refused)."""
-    hand, basis = _hand_of(line, wild_rank, preset)
+    hand, basis = _hand_of(line, wild_rank, preset, house)
     entered = _whole(line.entry.points)
     if line.entry.points is not None and entered is None:
         refusals.add(
@@ -423,10 +429,10 @@ def _score_line(
         return None
     outcome = line.outcome
     if outcome is Outcome.WINNER:
-        return _score_winner(line, hand, basis, entered, preset, refusals)
+        return _score_winner(line, hand, basis, entered, preset, house, refusals)
     if outcome in (Outcome.HAND, Outcome.DEAL_SHOW, Outcome.VALID_NOT_DECLARED):
         if hand is not None:
-            return _score_counted_hand(line, hand, basis, entered, preset, refusals)
+            return _score_counted_hand(line, hand, basis, entered, preset, house, refusals)
         return _score_entered_points(line, entered, preset, refusals)
     # Drops, missed turns, wrong show, late declaration: the preset fixes the points.
     assert outcome is not None
@@ -438,15 +444,15 @@ def _score_line(
 
 
 def _hand_of(
-    line: _Line[K], wild_rank: int | None, preset: IndianPreset
+    line: _Line[K], wild_rank: int | None, preset: IndianPreset, house: HouseRules
 ) -> tuple[HandResult | None, str]:
     """The line's hand scored as grouped, or by its best arrangement, with that basis; no hand
     (basis ``fixed``) when no cards were given."""
     if line.hand_cards is None or wild_rank is None:
         return None, "fixed"
     if line.groups is not None:
-        return score_groups(line.groups, wild_rank, preset), "grouped"
-    return arrange(line.hand_cards, wild_rank, preset), "arranged"
+        return score_groups(line.groups, wild_rank, preset, house), "grouped"
+    return arrange(line.hand_cards, wild_rank, preset, house), "arranged"
 
 
 def _score_winner(
@@ -455,11 +461,12 @@ def _score_winner(
     basis: str,
     entered: int | None,
     preset: IndianPreset,
+    house: HouseRules,
     refusals: _Refusals[K],
 ) -> PlayerScore[K] | None:
     player = line.entry.player
     if hand is not None and not hand.valid:
-        code, why, details = _declaration_problem(hand)
+        code, why, details = _declaration_problem(hand, house)
         refusals.add(
             player,
             code,
@@ -486,6 +493,7 @@ def _score_counted_hand(
     basis: str,
     entered: int | None,
     preset: IndianPreset,
+    house: HouseRules,
     refusals: _Refusals[K],
 ) -> PlayerScore[K] | None:
     """A loser, a deal show or a valid hand not declared, with cards: the cards count."""
@@ -500,7 +508,7 @@ def _score_counted_hand(
         )
         return None
     if outcome is Outcome.VALID_NOT_DECLARED and not hand.valid:
-        _, why, details = _declaration_problem(hand)
+        _, why, details = _declaration_problem(hand, house)
         refusals.add(
             line.entry.player,
             "not_a_valid_hand",

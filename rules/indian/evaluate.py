@@ -24,6 +24,7 @@ Error codes: ``unknown_field``, ``missing_field``, ``conflicting_fields``, ``bad
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,13 +40,37 @@ from rules.indian.cards import (
 )
 from rules.indian.hand import HandResult, check_hand_size, score_groups
 from rules.indian.outcomes import Outcome, deal_points, parse_outcome
-from rules.indian.preset import POOL_DROPS, IndianPreset
+from rules.indian.preset import DEFAULT_HOUSE_RULES, POOL_DROPS, HouseRules, IndianPreset
 
-FIELDS = frozenset({"id", "game", "wild", "decks", "groups", "cards", "outcome", "pool"})
+FIELDS = frozenset(
+    {"id", "game", "wild", "decks", "groups", "cards", "outcome", "pool", "house_rules"}
+)
 IGNORED = frozenset({"expect", "note"})
 _KNOWN = FIELDS | IGNORED
 
 _presets: dict[tuple[object, int], IndianPreset] = {}
+
+
+def _house_rules(options: object) -> HouseRules:
+    """The request's ``house_rules`` (the fields of ``HouseRules``), each checked."""
+    if options is None:
+        return DEFAULT_HOUSE_RULES
+    if not isinstance(options, dict):
+        raise RuleViolation("bad_house_rules", "house_rules must be an object", "house_rules")
+    known = {field.name for field in dataclasses.fields(HouseRules)}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        shown = token_text(unknown[0])
+        raise RuleViolation(
+            "bad_house_rules",
+            f"house_rules: unknown option {shown!r}: use {', '.join(sorted(known))}",
+            shown,
+        )
+    try:
+        return HouseRules(**options)
+    except ValueError as exc:
+        name = next((key for key in options if str(exc).startswith(key)), "house_rules")
+        raise RuleViolation("bad_house_rules", f"house_rules: {exc}", name) from None
 
 
 def _preset(pool: object, decks: object) -> IndianPreset:
@@ -85,7 +110,8 @@ def evaluate(obj: Mapping[str, Any]) -> dict[str, Any]:
     wild_token = obj.get("wild")
     if wild_token is None:
         raise RuleViolation("missing_field", "wild is required (the cut card or its rank)", "wild")
-    wild = parse_wild(wild_token)
+    house = _house_rules(obj.get("house_rules"))
+    wild = parse_wild(wild_token, house.cut_card_only)
     preset = _preset(obj.get("pool"), obj.get("decks"))
     outcome_token = obj.get("outcome")
     outcome = Outcome.HAND if outcome_token is None else parse_outcome(outcome_token)
@@ -109,14 +135,14 @@ def evaluate(obj: Mapping[str, Any]) -> dict[str, Any]:
         if len(flat) - len(set(flat)) >= preset.decks:
             check_copies(flat, preset.decks, [token for group in groups for token in group])
         check_hand_size(len(flat))
-        result = score_groups(parsed, wild, preset)
+        result = score_groups(parsed, wild, preset, house)
     elif cards is not None:
         if not isinstance(cards, list | tuple):
             raise RuleViolation("bad_cards", "cards must be a list of cards", "cards")
         hand = parse_cards(cards)
         check_copies(hand, preset.decks, cards)
         check_hand_size(len(hand))
-        result = arrange(hand, wild, preset)
+        result = arrange(hand, wild, preset, house)
     else:
         raise RuleViolation(
             "missing_field", "give the hand: groups (as declared) or cards (13)", "groups"

@@ -13,6 +13,11 @@ The rules (``indian-rummy.md``, "Jokers" and "Groups"):
 - Decision: a group made only of jokers (printed or wild rank) is a set, never a sequence;
 - Decision: a group that reads as several kinds takes the most favourable: pure sequence, then
   impure sequence, then set.
+
+House rules (``HouseRules``): ``wrap_runs`` (a run may wrap round the king: ``KH AH 2H``),
+``joker_limit`` (counting every printed and wild card of a group that is not a pure sequence),
+``jokers_only_set`` (a group without a natural card is a set, or invalid) and ``wild_joker``
+(given as the wild, see ``rules.indian.cards.parse_wild``).
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 
-from rules.indian.cards import JOKER_CODE
+from rules.indian.cards import JOKER_CODE, wild_rank_of, wild_table
+from rules.indian.preset import DEFAULT_HOUSE_RULES, HouseRules, JokerLimit
 
 
 class GroupKind(enum.StrEnum):
@@ -48,6 +54,7 @@ _RANK_BIT = (*(1 << (code % 13 + 1) for code in range(JOKER_CODE)), 0)
 _SUIT_BIT = (*(1 << (code // 13) for code in range(JOKER_CODE)), 0)
 _ACE_BIT = 1 << 1
 _ACE_HIGH_BIT = 1 << 14
+_ALL_RANKS = 0b11111111111110  # bits 1..13
 
 
 def _gap_free(ranks: int) -> bool:
@@ -74,36 +81,69 @@ def _fits(ranks: int, length: int) -> bool:
     return False
 
 
-def classify_group(cards: Iterable[int], wild_rank: int) -> GroupKind:
-    """The most favourable kind the cards make with ``wild_rank`` (1 ace .. 13 king) wild.
+def _gap_free_wrapping(ranks: int) -> bool:
+    """Whether the ranks are one block round the circle A..K (a run may wrap round the king)."""
+    missing = _ALL_RANKS ^ ranks
+    return not missing or _gap_free(ranks) or _gap_free(missing)
+
+
+def _fits_wrapping(ranks: int, length: int) -> bool:
+    """Whether the ranks fit in ``length`` consecutive places round the circle A..K: some
+    ``13 - length`` places in a row, round the circle, hold none of them."""
+    if length >= 13:
+        return length == 13
+    free = (_ALL_RANKS ^ ranks) >> 1
+    row = free | free << 13
+    for _ in range(12 - length):
+        row &= row >> 1
+    return row != 0
+
+
+def classify_group(
+    cards: Iterable[int], wild: int, house: HouseRules = DEFAULT_HOUSE_RULES
+) -> GroupKind:
+    """The most favourable kind the cards make with ``wild`` wild (a rank 1 ace .. 13 king, or
+    one exact card: ``rules.indian.cards.parse_wild``) under the house rules.
 
     Order of the cards never matters."""
-    wild_bit = 1 << wild_rank
+    wild_bit = 1 << wild_rank_of(wild)
+    wild_cards = wild_table(wild)
     size = printed = wilds = naturals = 0
     wild_suits = suits = ranks = 0
     for card in cards:
         size += 1
-        rank_bit = _RANK_BIT[card]
-        if rank_bit == wild_bit:
+        if wild_cards[card]:
             wilds += 1
             wild_suits |= _SUIT_BIT[card]
-        elif rank_bit:
+        elif card != JOKER_CODE:
             naturals += 1
             suits |= _SUIT_BIT[card]
-            ranks |= rank_bit
+            ranks |= _RANK_BIT[card]
         else:
             printed += 1
     if size < 3:
         return INVALID
     distinct = ranks.bit_count() == naturals
-    # Pure: every card natural (a wild-rank card at its own place), one suit, no gap.
+    wrap = house.wrap_runs
+    # Pure: every card natural (a wild card at its own place), one suit, no gap.
     if not printed and wilds <= 1 and distinct:
         all_suits = suits | wild_suits
-        if all_suits & (all_suits - 1) == 0 and _gap_free(ranks | (wild_bit if wilds else 0)):
-            return PURE
+        if all_suits & (all_suits - 1) == 0:
+            run = ranks | (wild_bit if wilds else 0)
+            if _gap_free_wrapping(run) if wrap else _gap_free(run):
+                return PURE
     if not naturals:  # Decision: only jokers make a set, never a sequence
-        return SET
-    if distinct and suits & (suits - 1) == 0 and _fits(ranks, size):
+        return SET if house.jokers_only_set else INVALID
+    limit = house.joker_limit
+    if limit is not JokerLimit.NONE and (
+        naturals == 1 if limit is JokerLimit.NOT_WITH_ONE_NATURAL else size == 3 and naturals < 2
+    ):
+        return INVALID
+    if (
+        distinct
+        and suits & (suits - 1) == 0
+        and (_fits_wrapping(ranks, size) if wrap else _fits(ranks, size))
+    ):
         return IMPURE  # there is a joker: without one, the run above was pure or has a gap
     if ranks & (ranks - 1) == 0 and suits.bit_count() == naturals:
         return SET

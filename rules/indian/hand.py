@@ -1,10 +1,11 @@
 """Scoring a hand as the player grouped it: declaration validity and the points it counts.
 
-- Valid declaration: 13 cards, every group valid, at least two sequences, at least one pure.
-- Hand score: with at least two valid sequences, one of them pure, only the cards outside valid
-  groups count (cards of invalid groups do; jokers are worth 0); otherwise every card counts.
+- Valid declaration: 13 cards, every group valid, and the preset's ``declaration`` need met (by
+  default at least two sequences, at least one pure).
+- Hand score: when the grouping meets that need, only the cards outside valid groups count
+  (cards of invalid groups do; jokers are worth 0); otherwise every card counts.
   ``pure_sequence_relief`` (off by default) also excuses the cards of a pure sequence when the
-  second sequence is missing. The score is capped (80).
+  need is not met. The score is capped (80).
 """
 
 from __future__ import annotations
@@ -15,7 +16,13 @@ from typing import NamedTuple
 from rules.errors import RuleViolation
 from rules.indian.cards import NAMES, Card, check_copies, value_table
 from rules.indian.groups import IMPURE, INVALID, PURE, GroupKind, classify_group
-from rules.indian.preset import DEFAULT_PRESET, IndianPreset
+from rules.indian.preset import (
+    DEFAULT_HOUSE_RULES,
+    DEFAULT_PRESET,
+    Declaration,
+    HouseRules,
+    IndianPreset,
+)
 
 HAND_SIZE = 13
 
@@ -61,19 +68,32 @@ def check_hand_size(count: int, expected: int = HAND_SIZE) -> None:
         )
 
 
-def only_unmatched_count(sequences: int, pure: int) -> bool:
-    """The hand score's rule: with two sequences, one of them pure, only the cards outside valid
-    groups count; otherwise every card does."""
-    return sequences >= 2 and pure >= 1
+def only_unmatched_count(
+    sequences: int, pure: int, groups: int = 0, house: HouseRules = DEFAULT_HOUSE_RULES
+) -> bool:
+    """The hand score's rule: when the valid groups meet the declaration's need (by default two
+    sequences, one of them pure), only the cards outside valid groups count; otherwise every card
+    does. ``groups`` counts every valid group."""
+    need = house.declaration
+    if need is Declaration.TWO_SEQUENCES:
+        return sequences >= 2 and pure >= 1
+    if need is Declaration.PURE_SEQUENCE:
+        return pure >= 1
+    return groups >= house.min_groups
 
 
-def why_every_card_counts(kinds: Iterable[str]) -> str | None:
-    """For a grouping's kinds, why every card counts (``"no_pure_sequence"`` or
-    ``"one_sequence"``), or ``None`` when only the cards outside valid groups do."""
+def why_every_card_counts(
+    kinds: Iterable[str], house: HouseRules = DEFAULT_HOUSE_RULES
+) -> str | None:
+    """For a grouping's kinds, why every card counts (``"no_pure_sequence"``, ``"one_sequence"``
+    or ``"too_few_groups"``), or ``None`` when only the cards outside valid groups do."""
     kinds = list(kinds)
     pure = kinds.count(PURE)
-    if only_unmatched_count(pure + kinds.count(IMPURE), pure):
+    groups = len(kinds) - kinds.count(INVALID)
+    if only_unmatched_count(pure + kinds.count(IMPURE), pure, groups, house):
         return None
+    if house.declaration is Declaration.MIN_GROUPS:
+        return "too_few_groups"
     return "one_sequence" if pure else "no_pure_sequence"
 
 
@@ -81,35 +101,40 @@ def score_groups(
     groups: Iterable[Sequence[Card]],
     wild_rank: int,
     preset: IndianPreset = DEFAULT_PRESET,
+    house: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> HandResult:
     """Score a grouping of any number of cards (no count or copy checks; see
-    ``score_declaration``). ``valid`` means every group valid with two sequences, one pure."""
-    values = value_table(wild_rank)
+    ``score_declaration``). ``valid`` means every group valid and the declaration's need met.
+    ``wild_rank`` is the wild as ``rules.indian.cards.parse_wild`` reads it."""
+    values = value_table(wild_rank, house.ace_points)
     scored: list[ScoredGroup] = []
-    sequences = pure = 0
+    sequences = pure = groups_valid = 0
     total = unmatched = pure_points = 0
     all_valid = True
     get_value = values.__getitem__
     make = tuple.__new__
     for group in groups:
         cards = group if type(group) is tuple else tuple(group)
-        kind = classify_group(cards, wild_rank)
+        kind = classify_group(cards, wild_rank, house)
         points = sum(map(get_value, cards))
         total += points
         if kind is INVALID:
             all_valid = False
             unmatched += points
-        elif kind is PURE:
+            scored.append(make(ScoredGroup, (cards, kind)))
+            continue
+        groups_valid += 1
+        if kind is PURE:
             sequences += 1
             pure += 1
-            pure_points += points
+            pure_points = max(pure_points, points)
         elif kind is IMPURE:
             sequences += 1
         scored.append(make(ScoredGroup, (cards, kind)))
-    if only_unmatched_count(sequences, pure):
+    if only_unmatched_count(sequences, pure, groups_valid, house):
         return HandResult(all_valid, min(unmatched, preset.cap), tuple(scored))
     if pure and preset.pure_sequence_relief:
-        total -= pure_points
+        total -= pure_points  # one pure sequence is excused: the one worth most
     return HandResult(False, min(total, preset.cap), tuple(scored))
 
 
@@ -117,6 +142,7 @@ def score_declaration(
     groups: Sequence[Sequence[Card]],
     wild_rank: int,
     preset: IndianPreset = DEFAULT_PRESET,
+    house: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> HandResult:
     """Validate and score a declared 13-card hand, grouped as the player grouped it.
 
@@ -124,4 +150,4 @@ def score_declaration(
     cards = [card for group in groups for card in group]
     check_copies(cards, preset.decks)
     check_hand_size(len(cards))
-    return score_groups(groups, wild_rank, preset)
+    return score_groups(groups, wild_rank, preset, house)

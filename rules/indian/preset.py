@@ -6,11 +6,44 @@ and deals variants of ``formats.md``."""
 from __future__ import annotations
 
 import dataclasses
+import enum
 from dataclasses import dataclass
 
 from rules.errors import RuleViolation
 
 POOL_DROPS: dict[int, tuple[int, int]] = {101: (20, 40), 201: (25, 50)}
+
+
+class WildJoker(enum.StrEnum):
+    """Which cards the cut card makes wild."""
+
+    RANK = "rank"  # every card of the cut card's rank (the seeds)
+    CUT_CARD = "cut_card"  # only the cut card itself (both copies of it with two decks)
+
+
+class JokerLimit(enum.StrEnum):
+    """How many jokers a group with natural cards may hold (a pure sequence holds none)."""
+
+    NONE = "none"  # any number (the seeds)
+    ONE_IN_THREE = "one_in_three"  # a three-card group holds at most one joker
+    NOT_WITH_ONE_NATURAL = "not_with_one_natural"  # never jokers with a single natural card
+
+
+class Declaration(enum.StrEnum):
+    """What a valid declaration needs besides every card in a valid group; the same need decides
+    whether only the cards outside valid groups count in a loser's hand."""
+
+    TWO_SEQUENCES = "two_sequences"  # two sequences, at least one pure (the seeds)
+    PURE_SEQUENCE = "pure_sequence"  # one pure sequence; the other groups any valid groups
+    MIN_GROUPS = "min_groups"  # at least ``min_groups`` valid groups of any kind
+
+
+_CHOICES: dict[str, type[enum.StrEnum]] = {
+    "wild_joker": WildJoker,
+    "joker_limit": JokerLimit,
+    "declaration": Declaration,
+}
+ACE_POINT_CHOICES = (10, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,3 +126,50 @@ class IndianPreset:
 
 
 DEFAULT_PRESET = IndianPreset()
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """The house rules a club may play, read wherever the engine validates, scores or arranges a
+    hand; the defaults are the seeds' rules (``indian-rummy.md``). A preset's ``house_rules``
+    section; documented with an example each in ``docs/rules.md``.
+
+    - ``wild_joker``: ``rank`` (every card of the cut rank) or ``cut_card`` (the cut card only).
+    - ``wrap_runs``: runs may wrap round the king (``QH KH AH 2H``, ``KH AH 2H``).
+    - ``joker_limit``: ``none``, ``one_in_three`` or ``not_with_one_natural``.
+    - ``jokers_only_set``: a group of jokers only (``JK JK JK``) is a valid set.
+    - ``ace_points``: an ace counts 10 or 1.
+    - ``declaration``: ``two_sequences``, ``pure_sequence`` or ``min_groups`` (``min_groups``
+      valid groups, 1 to 13).
+    """
+
+    wild_joker: WildJoker = WildJoker.RANK
+    wrap_runs: bool = False
+    joker_limit: JokerLimit = JokerLimit.NONE
+    jokers_only_set: bool = True
+    ace_points: int = 10
+    declaration: Declaration = Declaration.TWO_SEQUENCES
+    min_groups: int = 4
+
+    def __post_init__(self) -> None:
+        for name, choice in _CHOICES.items():
+            value = getattr(self, name)
+            if type(value) is not choice:
+                allowed = ", ".join(member.value for member in choice)
+                if not isinstance(value, str) or value not in choice._value2member_map_:
+                    raise ValueError(f"{name} must be one of {allowed}, not {value!r}")
+                object.__setattr__(self, name, choice(value))
+        for name in ("wrap_runs", "jokers_only_set"):
+            if type(getattr(self, name)) is not bool:
+                raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
+        if type(self.ace_points) is not int or self.ace_points not in ACE_POINT_CHOICES:
+            raise ValueError(f"ace_points must be 10 or 1, not {self.ace_points!r}")
+        if type(self.min_groups) is not int or not 1 <= self.min_groups <= 13:
+            raise ValueError(f"min_groups must be a whole number 1 to 13, not {self.min_groups!r}")
+
+    @property
+    def cut_card_only(self) -> bool:
+        return self.wild_joker is WildJoker.CUT_CARD
+
+
+DEFAULT_HOUSE_RULES = HouseRules()

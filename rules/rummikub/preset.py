@@ -21,7 +21,11 @@ class RummikubPreset:
     ``one_high``: runs may use 1 after 13 (``R12 R13 R1``), never on both ends at once.
     ``joker_value``: what a joker left on a rack counts at the end of a game (30; 25 variant).
     The ``international_*`` numbers are only used by International scoring; ``trump_bonus`` is the
-    trump-tile variation (0 = off, 50 when a club plays it)."""
+    trump-tile variation (0 = off, 50 when a club plays it). House rules a club may set:
+    ``joker_value`` (25 in Belgian clubs, 50 at the MSO), ``initial_meld_threshold``, ``one_high``
+    (the 13-1 run outside closed hands, for Sabra) and ``never_opened_penalty``: in Sabra and
+    American, a loser who never made the initial meld scores minus this instead of their rack
+    (0 = off; 100 or 200 where the MSO's rules are played)."""
 
     name: str
     variant: Variant
@@ -37,6 +41,7 @@ class RummikubPreset:
     high_tile_value: int = 10
     joker_discard_factor: int = 2
     trump_bonus: int = 0
+    never_opened_penalty: int = 0
     closed_hand_values: HandValues = field(default=DEFAULT_CLOSED_HAND_VALUES)
 
     def __post_init__(self) -> None:
@@ -50,6 +55,7 @@ class RummikubPreset:
             "high_tile_value": self.high_tile_value,
             "joker_discard_factor": self.joker_discard_factor,
             "trump_bonus": self.trump_bonus,
+            "never_opened_penalty": self.never_opened_penalty,
         }
         for key, number in numbers.items():
             if isinstance(number, bool) or not isinstance(number, int) or number < 0:

@@ -8,7 +8,9 @@
   seat, so the first tied player in seating order gets the first point).
 
 Rack totals count number tiles at face value (a 1 counts 1) and a joker at the preset's
-``joker_value`` (30; 25 variant)."""
+``joker_value`` (30; 25 variant). Where the preset has a ``never_opened_penalty`` (a house rule,
+0 = off), a loser who never made the initial meld (``melded`` false) counts that instead of the
+rack, so the game still sums to zero."""
 
 from __future__ import annotations
 
@@ -97,6 +99,7 @@ def game_scores(
     rules: RummikubPreset | str = "sabra",
     *,
     last_mover: str | None = None,
+    melded: Mapping[str, bool] | None = None,
 ) -> dict[str, int]:
     """Zero-sum scores of one Sabra or American game from the racks left at the end.
 
@@ -116,6 +119,10 @@ def game_scores(
     parsed = {name: [parse_tile(tile) for tile in racks[name]] for name in players}
     check_copies(tile for tiles in parsed.values() for tile in tiles)
     totals = {name: rack_total(parsed[name], preset.joker_value) for name in players}
+    for name, opened in (melded or {}).items():
+        check_player(name, players, "melded")
+        if not opened and preset.never_opened_penalty and name != winner:
+            totals[name] = preset.never_opened_penalty
     if last_mover is not None:
         check_player(last_mover, players, "last_mover")
     if winner is None:

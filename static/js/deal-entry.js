@@ -341,6 +341,7 @@
       return g.map(function (t) { var c = parseCard(t); return c.known ? c.code : t; });
     });
     var body = { id: line.id, game: "indian", wild: wild.text, decks: decks, outcome: (offered(line) || {}).evaluate_as };
+    if (rules.house_rules && Object.keys(rules.house_rules).length) body.house_rules = rules.house_rules;
     if (codes.length > 1) body.groups = codes;
     else body.cards = codes[0];
     return body;

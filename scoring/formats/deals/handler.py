@@ -31,7 +31,7 @@ from scoring.formats.base import (
 )
 from scoring.formats.deals import pages
 from scoring.formats.deals.state import DealsPlayer, DealsState
-from scoring.formats.indian.deal import IndianDeal, indian_rules
+from scoring.formats.indian.deal import IndianDeal, house_rules, indian_rules
 from scoring.formats.pot import entry_fee_lines, payout_entry, pot_checked, refund_entry
 from scoring.formats.reads import (
     account_balance,
@@ -66,7 +66,7 @@ class DealsFormat(IndianDeal, FormatBase):
     )
     columns: ClassVar[tuple[Column, ...]] = (CHIPS, MONEY)
     panel_template: ClassVar[str] = "scoring/formats/deals/panel.html"
-    preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "deals"})
+    preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "house_rules", "deals"})
 
     def panel(
         self, *, club: Club, game: Game, rules: GameRules, state: GameState, open_game: bool
@@ -83,7 +83,7 @@ class DealsFormat(IndianDeal, FormatBase):
         indian = indian_rules(base, params)
         if indian.drops_allowed != deals.drops_allowed:
             raise invalid_setting("indian", "drops_allowed must agree with the deals section")
-        return FormatRules(2, 6, indian=indian, deals=deals)
+        return FormatRules(2, 6, indian=indian, deals=deals, house_rules=house_rules(params))
 
     def game_opened(self, *, game: Game, rules: GameRules) -> list[EndEntry]:
         assert rules.deals is not None

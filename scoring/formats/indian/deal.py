@@ -19,7 +19,7 @@ from rules.indian.deal import (
     evaluate_indian_deal,
     outcome_options,
 )
-from rules.indian.preset import IndianPreset
+from rules.indian.preset import DEFAULT_HOUSE_RULES, HouseRules, IndianPreset
 from scoring.formats.base import Checked, EntryForm, Initial, reason_dicts, refused
 from scoring.formats.indian import pages
 from scoring.formats.indian.forms import OUTCOME_WORDS, DealEntryForm
@@ -35,6 +35,14 @@ FULL_COUNTS = {"wrong_show", "late_declare"}
 def indian_rules(base: IndianPreset, params: dict[str, Any]) -> IndianPreset:
     """The ``indian`` section of a preset over a format's base numbers."""
     replaced: IndianPreset = preset_replace("indian", base, preset_section(params, "indian"))
+    return replaced
+
+
+def house_rules(params: dict[str, Any]) -> HouseRules:
+    """The ``house_rules`` section of a preset over the seeds' rules (``HouseRules``)."""
+    replaced: HouseRules = preset_replace(
+        "house_rules", DEFAULT_HOUSE_RULES, preset_section(params, "house_rules")
+    )
     return replaced
 
 
@@ -89,7 +97,9 @@ class IndianDeal:
         submission: Submission,
         names: dict[int, str],
     ) -> dict[str, Any]:
-        return pages.result_view(club, submission, names, rules.indian)
+        return pages.result_view(
+            club, submission, names, rules.indian, rules.house_rules or DEFAULT_HOUSE_RULES
+        )
 
     def outcomes(self, *, rules: GameRules) -> tuple[OutcomeOption, ...]:
         assert rules.indian is not None
@@ -121,7 +131,11 @@ class IndianDeal:
         ]
         wild = payload.get("wild") or submission.deal.wild or None
         evaluation = evaluate_indian_deal(
-            entries=entries, expected=players, wild=wild, preset=rules.indian
+            entries=entries,
+            expected=players,
+            wild=wild,
+            preset=rules.indian,
+            house=rules.house_rules or DEFAULT_HOUSE_RULES,
         )
         if not evaluation.ok:
             return Checked(evaluation, None, reason_dicts(evaluation, players))

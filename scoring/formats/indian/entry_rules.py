@@ -5,6 +5,7 @@ points) are asked of ``POST /api/v1/rules/evaluate/``."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from functools import cache
 from typing import Any
@@ -23,7 +24,7 @@ from rules.indian.cards import (
 from rules.indian.deal import OUTCOME_NAMES, OutcomeOption
 from rules.indian.hand import HAND_SIZE
 from rules.indian.outcomes import Outcome
-from rules.indian.preset import IndianPreset
+from rules.indian.preset import DEFAULT_HOUSE_RULES, HouseRules, IndianPreset
 
 
 @cache
@@ -51,7 +52,11 @@ def _card_notation() -> dict[str, Any]:
     }
 
 
-def deal_entry_rules(preset: IndianPreset, outcomes: Iterable[OutcomeOption]) -> dict[str, Any]:
+def deal_entry_rules(
+    preset: IndianPreset,
+    outcomes: Iterable[OutcomeOption],
+    house: HouseRules = DEFAULT_HOUSE_RULES,
+) -> dict[str, Any]:
     """The deal entry page's rules: the card notation, the hand size, the decks (copies of each
     card), the winner's outcome, and each outcome a deal may have: the points it may score
     without cards (``low``..``high``), whether its points follow the cards, whether cards given
@@ -61,6 +66,13 @@ def deal_entry_rules(preset: IndianPreset, outcomes: Iterable[OutcomeOption]) ->
         "cards": _card_notation(),
         "hand_size": HAND_SIZE,
         "decks": preset.decks,
+        # The house rules that differ from the defaults, sent with each hand to the evaluate
+        # endpoint so the page checks hands as the deal check will.
+        "house_rules": {
+            field.name: getattr(house, field.name)
+            for field in dataclasses.fields(house)
+            if getattr(house, field.name) != getattr(DEFAULT_HOUSE_RULES, field.name)
+        },
         "winner": winner,
         "outcomes": {
             option.code: {

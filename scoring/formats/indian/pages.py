@@ -12,7 +12,7 @@ from clubs.display import club_money
 from clubs.models import Club
 from rules.indian.deal import OutcomeOption
 from rules.indian.hand import why_every_card_counts
-from rules.indian.preset import IndianPreset
+from rules.indian.preset import DEFAULT_HOUSE_RULES, HouseRules, IndianPreset
 from scoring.formats.cards import card_view, cards_view
 from scoring.formats.indian.entry_rules import deal_entry_rules
 from scoring.formats.indian.forms import OUTCOME_WORDS
@@ -37,17 +37,20 @@ def _kind(kind: Any, outcome: Any, every_card_counts: bool) -> tuple[str, str, s
 COUNTING_REASONS = {
     "no_pure_sequence": "No pure sequence, so every card counts",
     "one_sequence": "One sequence only, so every card counts",
+    "too_few_groups": "Too few valid groups, so every card counts",
 }
 
 
-def _counting_note(hand: dict[str, Any], points: Any, indian: IndianPreset | None) -> str:
+def _counting_note(
+    hand: dict[str, Any], points: Any, indian: IndianPreset | None, house: HouseRules
+) -> str:
     """Why a loser's grouped cards count too, in words; empty when only the unmatched count."""
     kinds = [group.get("kind") for group in hand.get("groups", [])]
-    reason = why_every_card_counts(kinds) if kinds and not hand.get("valid") else None
+    reason = why_every_card_counts(kinds, house) if kinds and not hand.get("valid") else None
     if reason is None:
         return ""
     note = COUNTING_REASONS[reason]
-    if reason == "one_sequence" and indian is not None and indian.pure_sequence_relief:
+    if reason != "no_pure_sequence" and indian is not None and indian.pure_sequence_relief:
         note += " but the pure sequence"
     if indian is not None and points == indian.cap:
         note += f", up to {indian.cap}"
@@ -100,7 +103,11 @@ def _marked_hand(
 
 
 def result_view(
-    club: Club, submission: Submission, names: dict[int, str], indian: IndianPreset | None
+    club: Club,
+    submission: Submission,
+    names: dict[int, str],
+    indian: IndianPreset | None,
+    house: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> dict[str, Any]:
     """A version's hands as the deal page shows them: each player's outcome, points, money and
     groups; a rejected version's cards as entered, with what the reasons blame marked."""
@@ -111,7 +118,7 @@ def result_view(
         for line in submission.result.get("players", []):
             hand = line.get("hand") or {}
             note = (
-                _counting_note(hand, line.get("points"), indian)
+                _counting_note(hand, line.get("points"), indian, house)
                 if line.get("outcome") == "loser"
                 else ""
             )
@@ -161,6 +168,8 @@ def entry_context(rules: GameRules, outcomes: tuple[OutcomeOption, ...]) -> dict
     rules and outcomes, and where to ask it about a whole hand."""
     assert rules.indian is not None
     return {
-        "entry_rules": deal_entry_rules(rules.indian, outcomes),
+        "entry_rules": deal_entry_rules(
+            rules.indian, outcomes, rules.house_rules or DEFAULT_HOUSE_RULES
+        ),
         "evaluate_url": reverse("rules:evaluate"),
     }

@@ -21,7 +21,7 @@ from scoring.formats.base import (
     GameState,
     Words,
 )
-from scoring.formats.indian.deal import IndianDeal, indian_rules
+from scoring.formats.indian.deal import IndianDeal, house_rules, indian_rules
 from scoring.formats.reads import player_balances, require_no_deal_waiting, seated_balances
 from scoring.ledger import Line
 from scoring.models import Game, Quantity
@@ -55,10 +55,15 @@ class PointsFormat(IndianDeal, FormatBase):
     )
     columns: ClassVar[tuple[Column, ...]] = (POINTS, MONEY)
     seats_open: ClassVar[bool] = True
-    preset_sections: ClassVar[frozenset[str]] = frozenset({"indian"})
+    preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "house_rules"})
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
-        return FormatRules(2, 6, indian=indian_rules(IndianPreset.points(), params))
+        return FormatRules(
+            2,
+            6,
+            indian=indian_rules(IndianPreset.points(), params),
+            house_rules=house_rules(params),
+        )
 
     def deal_lines(
         self, *, game: Game, rules: GameRules, checked: Checked

@@ -29,7 +29,7 @@ from scoring.formats.base import (
     Words,
     require_open_game,
 )
-from scoring.formats.indian.deal import IndianDeal, indian_rules
+from scoring.formats.indian.deal import IndianDeal, house_rules, indian_rules
 from scoring.formats.pool import pages
 from scoring.formats.pool.state import PoolPlayer, PoolState
 from scoring.formats.pot import entry_fee_lines, payout_entry, pot_checked, refund_entry
@@ -98,7 +98,7 @@ class PoolFormat(IndianDeal, FormatBase):
     )
     columns: ClassVar[tuple[Column, ...]] = (SCORE, MONEY)
     panel_template: ClassVar[str] = "scoring/formats/pool/panel.html"
-    preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "pool"})
+    preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "house_rules", "pool"})
 
     def panel(
         self, *, club: Club, game: Game, rules: GameRules, state: GameState, open_game: bool
@@ -118,7 +118,9 @@ class PoolFormat(IndianDeal, FormatBase):
             wrong_show=pool.full_count,
             late_declare=pool.full_count,
         )
-        return FormatRules(2, 6, indian=indian_rules(base, params), pool=pool)
+        return FormatRules(
+            2, 6, indian=indian_rules(base, params), pool=pool, house_rules=house_rules(params)
+        )
 
     def game_opened(self, *, game: Game, rules: GameRules) -> list[EndEntry]:
         if not game.entry_fee_minor:

@@ -33,12 +33,15 @@ class RummikubEntryForm(OnceForm):
         seats: list[tuple[int, str]],
         international: bool = False,
         trump: bool = False,
+        opening_asked: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.seats = seats
         self.international = international
         self.trump = trump
+        # Who had melded: International's scores, or a house rule's penalty for never opening.
+        self.melded_asked = international or opening_asked
         players = [(str(pid), name) for pid, name in seats]
         self.fields["winner"] = forms.ChoiceField(
             label="Who went out",
@@ -54,14 +57,14 @@ class RummikubEntryForm(OnceForm):
             self.fields[f"p{pid}-rack"] = forms.CharField(
                 label=f"Tiles left on {name}'s rack", required=False, max_length=200
             )
-            if international:
+            if self.melded_asked:
                 self.fields[f"p{pid}-melded"] = forms.BooleanField(
                     label=f"{name} had melded", required=False
                 )
-                if trump:
-                    self.fields[f"p{pid}-trump"] = forms.BooleanField(
-                        label=f"{name} held the trump tile", required=False
-                    )
+            if international and trump:
+                self.fields[f"p{pid}-trump"] = forms.BooleanField(
+                    label=f"{name} held the trump tile", required=False
+                )
         if international:
             self.fields["win"] = forms.ChoiceField(
                 label="How the hand was won", required=False, choices=[("", "—"), *WINS]
@@ -80,7 +83,7 @@ class RummikubEntryForm(OnceForm):
                 "name": name,
                 "position": index + 1,
                 "rack": self[f"p{pid}-rack"],
-                "melded": self[f"p{pid}-melded"] if self.international else None,
+                "melded": self[f"p{pid}-melded"] if self.melded_asked else None,
                 "trump": self[f"p{pid}-trump"] if self.international and self.trump else None,
             }
             for index, (pid, name) in enumerate(self.seats)
@@ -107,6 +110,12 @@ class RummikubEntryForm(OnceForm):
         racks = {str(pid): split_tiles(self.cleaned_data.get(f"p{pid}-rack") or "")
                  for pid, _ in self.seats}  # fmt: skip
         payload: dict[str, Any] = {"racks": racks, "winner": winner}
+        if self.melded_asked:
+            payload["melded"] = {
+                str(pid): bool(self.cleaned_data.get(f"p{pid}-melded"))
+                for pid, _ in self.seats
+                if pid != winner
+            }
         if not self.international:
             mover = self.cleaned_data.get("last_mover")
             if winner is None and mover:
@@ -115,11 +124,6 @@ class RummikubEntryForm(OnceForm):
         win = self.cleaned_data.get("win") or None
         if winner is not None:
             payload["win"] = win
-        payload["melded"] = {
-            str(pid): bool(self.cleaned_data.get(f"p{pid}-melded"))
-            for pid, _ in self.seats
-            if pid != winner
-        }
         if winner is not None and win == "closed":
             payload["closed_hand"] = split_tiles(self.cleaned_data.get("closed_hand") or "")
         if winner is not None and self.cleaned_data.get("final_discard_joker"):

@@ -153,6 +153,7 @@ class RummikubFormat(FormatBase):
         return RummikubEntryForm(
             data, seats=list(players.items()), initial=initial, international=international,
             trump=international and bool(rules.rummikub.trump_bonus),
+            opening_asked=bool(rules.rummikub.never_opened_penalty),
         )  # fmt: skip
 
     def entry_initial(
@@ -283,14 +284,24 @@ class RummikubFormat(FormatBase):
                 scores = outcome.scores
                 closed = outcome.closed_hand
             else:
-                extra = [name for name in INTERNATIONAL_FIELDS if payload.get(name) is not None]
+                asked: tuple[str, ...] = INTERNATIONAL_FIELDS
+                if preset.never_opened_penalty:  # who had opened decides who pays the penalty
+                    asked = tuple(name for name in asked if name != "melded")
+                extra = [name for name in asked if payload.get(name) is not None]
                 if extra:
                     raise RuleViolation(
                         "bad_field",
                         f"{extra[0]} is for International Rummikub only",
                         token=extra[0],
                     )
-                scores = game_scores(racks, winner, preset, last_mover=last_mover)
+                opened = {
+                    key: bool(value)
+                    for raw, value in (payload.get("melded") or {}).items()
+                    if (key := _key(raw)) is not None
+                }
+                scores = game_scores(
+                    racks, winner, preset, last_mover=last_mover, melded=opened or None
+                )
                 closed = None
         except RuleViolation as exc:
             player = _player_of(exc.token, players)

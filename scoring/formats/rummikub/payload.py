@@ -30,7 +30,10 @@ def payload_fields() -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         "melded": serializers.DictField(
             child=serializers.BooleanField(),
             required=False,
-            help_text="International: for each loser, whether they had melded.",
+            help_text=(
+                "International, and Sabra or American under a never_opened_penalty: for each "
+                "loser, whether they had melded (made the initial meld)."
+            ),
         ),
         "closed_hand": serializers.ListField(
             child=serializers.CharField(max_length=8),

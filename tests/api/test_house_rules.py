@@ -1,0 +1,229 @@
+"""House rules through the API and the pages: a preset created with options scores its deals by
+them, a bad option value answers 400 naming the field, and the preset form's preview says the
+options in words with an example hand scored under them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scoring.games import game_create, table_create
+from scoring.models import RulePreset
+from scoring.nights import session_create
+from tests.api.test_errors import assert_error
+from tests.scoring.conftest import SIX, Night
+from tests.scoring.test_submissions import new_deal, points_of, read, submit
+
+HOUSE = {"wrap_runs": True, "ace_points": 1, "joker_limit": "one_in_three"}
+WRAPPED = [["QH", "KH", "AH", "2H"], ["5S", "6S", "7S"], ["9C", "10C", "JC"], ["4D", "4C", "4S"]]
+LOSER = [["8D", "9D", "10D"], ["JS", "QS", "KS"], ["AS", "AD"], ["4H", "JK", "JK"], ["2C", "6D"]]
+
+
+def _preset(standing, house: dict) -> dict:
+    response = standing.client("organiser").post(
+        "/api/v1/clubs/home/presets/",
+        {"key": "house", "name": "House", "format": "points", "params": {"house_rules": house}},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def _night(standing, preset_id: int) -> Night:
+    club = standing.club
+    players = {name: club.players.get_or_create(name=name)[0] for name in SIX}
+    session = session_create(club=club, actor=standing.organiser, name="Friday")
+    table = table_create(session=session, actor=standing.organiser)
+    game = game_create(
+        table=table, actor=standing.organiser, preset=RulePreset.objects.get(pk=preset_id),
+        players=[players[name] for name in SIX], point_value_minor=100,
+    )  # fmt: skip
+    return Night(standing, session, game, players)
+
+
+def _deal(night: Night) -> dict:
+    deal = new_deal(night, wild="3D")
+    body = {
+        "results": night.results(
+            Asha={"outcome": "loser", "groups": LOSER},
+            Bilal={"outcome": "loser", "points": 30},
+            Chitra={"outcome": "first_drop"},
+            Dev={"outcome": "first_drop"},
+            Esther={"outcome": "first_drop"},
+            Farid={"outcome": "winner", "groups": WRAPPED},
+        )
+    }
+    assert submit(night, deal["id"], body).status_code == 202
+    return read(night, f"/api/v1/clubs/home/deals/{deal['id']}/submissions/")
+
+
+def _latest(listing: dict) -> dict:
+    rows = listing["results"] if isinstance(listing, dict) and "results" in listing else listing
+    return rows[0] if isinstance(rows, list) else rows
+
+
+def test_a_preset_with_house_rules_scores_its_deals_by_them(standing):
+    preset = _preset(standing, HOUSE)
+    assert preset["params"] == {"house_rules": HOUSE} and preset["version"] == 1
+    submission = _latest(_deal(_night(standing, preset["id"])))
+    assert submission["status"] == "accepted", submission["reasons"]
+    # QH KH AH 2H wraps round the king; 4H JK JK breaks the joker limit, so it counts (4) with
+    # AS AD (1 each) and 2C 6D: the loser has two sequences, one pure.
+    assert points_of(submission["result"])["Asha"] == 1 + 1 + 4 + 2 + 6
+
+
+def test_the_same_deal_under_the_default_rules_refuses_the_wrapped_run(standing):
+    submission = _latest(_deal(_night(standing, _preset(standing, {})["id"])))
+    assert submission["status"] == "rejected"
+    assert [reason["code"] for reason in submission["reasons"]] == ["invalid_group"]
+    assert "QH KH AH 2H" in submission["reasons"][0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("house", "field"),
+    [
+        ({"wild_joker": "suit"}, "wild_joker"),
+        ({"wrap_runs": "yes"}, "wrap_runs"),
+        ({"joker_limit": 2}, "joker_limit"),
+        ({"jokers_only_set": None}, "jokers_only_set"),
+        ({"ace_points": 11}, "ace_points"),
+        ({"declaration": "three_sequences"}, "declaration"),
+        ({"declaration": "min_groups", "min_groups": 14}, "min_groups"),
+        ({"wrap": True}, "wrap"),
+    ],
+)
+def test_a_rejected_option_value_answers_400_naming_the_field(standing, house, field):
+    response = standing.client("organiser").post(
+        "/api/v1/clubs/home/presets/",
+        {"key": "bad", "name": "Bad", "format": "points", "params": {"house_rules": house}},
+        format="json",
+    )
+    error = assert_error(response, 400, "bad_preset")
+    assert error["message"].startswith("params.house_rules:") and field in error["message"]
+    assert error["details"]["section"] == "house_rules"
+    assert not RulePreset.objects.filter(key="bad").exists()
+
+
+def test_house_rules_are_for_indian_presets(standing):
+    response = standing.client("organiser").post(
+        "/api/v1/clubs/home/presets/",
+        {"key": "rk", "name": "R", "format": "rummikub", "variant": "sabra",
+         "params": {"house_rules": {"wrap_runs": True}}},
+        format="json",
+    )  # fmt: skip
+    assert_error(response, 400, "bad_preset")
+
+
+def test_rummikub_house_rules_are_numbers_of_its_section(standing):
+    response = standing.client("organiser").post(
+        "/api/v1/clubs/home/presets/",
+        {"key": "mso", "name": "MSO", "format": "rummikub", "variant": "sabra",
+         "params": {"rummikub": {"joker_value": 50, "never_opened_penalty": 200}}},
+        format="json",
+    )  # fmt: skip
+    assert response.status_code == 201, response.content
+    bad = standing.client("organiser").post(
+        "/api/v1/clubs/home/presets/",
+        {"key": "mso2", "name": "MSO", "format": "rummikub", "variant": "sabra",
+         "params": {"rummikub": {"never_opened_penalty": -100}}},
+        format="json",
+    )  # fmt: skip
+    error = assert_error(bad, 400, "bad_preset")
+    assert "never_opened_penalty" in error["message"]
+
+
+def test_the_schema_carries_the_options_as_typed_fields(standing):
+    schema = standing.client("owner").get("/api/schema/?format=json")
+    assert schema.status_code == 200
+    components = schema.json()["components"]["schemas"]
+    house = components["HouseRulesSchemaRequest"]["properties"]
+    assert house["wrap_runs"]["type"] == "boolean"
+    assert "enum" in str(house["joker_limit"]) or "$ref" in str(house["joker_limit"])
+    assert set(house) == {
+        "wild_joker", "wrap_runs", "joker_limit", "jokers_only_set", "ace_points",
+        "declaration", "min_groups",
+    }  # fmt: skip
+    assert "never_opened_penalty" in components["RummikubHouseRulesSchemaRequest"]["properties"]
+
+
+def test_the_preset_form_previews_the_house_rules_in_words(standing):
+    from tests.pages.test_club_admin import _client
+
+    organiser = _client(standing.organiser)
+    url = "/clubs/home/settings/presets/preview/"
+    params = json.dumps(
+        {
+            "house_rules": {"wrap_runs": True, "ace_points": 1},
+            "indian": {"pure_sequence_relief": True},
+        }
+    )
+    body = organiser.get(url, {"format": "points", "variant": "indian", "params": params})
+    text = body.content.decode()
+    assert body.status_code == 200
+    assert "Runs may wrap round the king" in text and "An ace counts 1 point" in text
+    assert "the pure sequence does not count" in text
+    assert "Example hand" in text and "<strong>6 points</strong>" in text
+    plain = organiser.get(url, {"format": "points", "variant": "indian", "params": "{}"})
+    assert "Runs do not wrap round the king" in plain.content.decode()
+    assert "<strong>15 points</strong>" in plain.content.decode()  # the same hand by default
+    wrapped = organiser.get(
+        url,
+        {"format": "points", "variant": "indian", "params": '{"house_rules": {"wrap_runs": true}}'},
+    ).content.decode()
+    assert "QH KH JK 2H" in wrapped and "<strong>13 points</strong>" in wrapped
+    wrong = organiser.get(
+        url,
+        {"format": "points", "variant": "indian", "params": '{"house_rules": {"ace_points": 5}}'},
+    ).content.decode()
+    assert "ace_points" in wrong and "alert" in wrong
+    rummikub = organiser.get(
+        url, {"format": "rummikub", "variant": "sabra",
+              "params": '{"rummikub": {"never_opened_penalty": 100, "joker_value": 25}}'},
+    ).content.decode()  # fmt: skip
+    assert "never opened scores -100" in rummikub and "counts 25" in rummikub
+
+
+def test_the_preset_form_saves_house_rules_as_a_new_version(standing):
+    from tests.pages.test_club_admin import _client
+
+    organiser = _client(standing.organiser)
+    form = {"key": "house", "name": "House", "format": "points", "variant": "indian"}
+    for house in ({}, {"declaration": "pure_sequence"}):
+        saved = organiser.post(
+            "/clubs/home/settings/presets/", {**form, "params": json.dumps({"house_rules": house})}
+        )
+        assert saved.status_code == 302
+    versions = RulePreset.objects.filter(club=standing.club, key="house").order_by("version")
+    assert [p.params for p in versions] == [
+        {"house_rules": {}}, {"house_rules": {"declaration": "pure_sequence"}},
+    ]  # fmt: skip
+    bad = organiser.post(
+        "/clubs/home/settings/presets/",
+        {**form, "params": json.dumps({"house_rules": {"declaration": "any"}})},
+    )
+    assert bad.status_code == 400 and "params.house_rules: declaration must be one of" in (
+        bad.content.decode()
+    )
+    assert versions.count() == 2
+
+
+def test_a_sabra_game_under_the_never_opened_penalty(standing):
+    """The MSO-style penalty: who had melded comes with the racks; a loser who never opened
+    scores minus the penalty instead of the rack, and the game still sums to zero. Without the
+    penalty in the preset, ``melded`` is refused as International's."""
+    from tests.scoring.helpers import new_game, play
+    from tests.scoring.test_rummikub_matches import racks
+
+    params = {"rummikub": {"never_opened_penalty": 100, "joker_value": 50}}
+    game, ids = new_game(standing, "sabra", ["Asha", "Bilal", "Chitra"], params=params)
+    body = racks(ids, "Asha", Asha=[], Bilal=["R5", "JK"], Chitra=["K13"])
+    body["melded"] = {str(ids["Bilal"]): True, str(ids["Chitra"]): False}
+    submission = play(standing, game, body)
+    scores = {line["name"]: line["points"] for line in submission.result["players"]}
+    assert scores == {"Asha": 55 + 100, "Bilal": -55, "Chitra": -100}
+    plain, plain_ids = new_game(standing, "sabra", ["Asha", "Bilal"])
+    body = racks(plain_ids, "Asha", Asha=[], Bilal=["R5"])
+    body["melded"] = {str(plain_ids["Bilal"]): False}
+    refused = play(standing, plain, body, expect="rejected")
+    assert refused.reasons[0]["code"] == "bad_field" and "melded" in refused.reasons[0]["message"]

@@ -1,0 +1,323 @@
+"""House rules (``HouseRules``, docs/rules.md "House rules"): each option against an exact search
+over every partition of small hands, with an independent, slow reading of the groups; and every
+spelling of an option or of the cut card reads the same."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.indian import CARDS, PRINTED_JOKER, arrange, parse_card, parse_cards, score_groups
+from rules.indian.cards import EXACT_WILD, parse_wild
+from rules.indian.groups import GroupKind, classify_group
+from rules.indian.hand import only_unmatched_count
+from rules.indian.preset import (
+    DEFAULT_HOUSE_RULES,
+    DEFAULT_PRESET,
+    Declaration,
+    HouseRules,
+    IndianPreset,
+    JokerLimit,
+    WildJoker,
+)
+
+# Oracle: a group read card by card, every window of places tried.
+
+
+def _is_joker(card: int, wild: int) -> bool:
+    if card == 52:
+        return True
+    if wild < EXACT_WILD:
+        return card % 13 + 1 == wild
+    return card == wild - EXACT_WILD
+
+
+def _windows(size: int, wrap: bool) -> Iterator[list[int]]:
+    """Every run of ``size`` places, as ranks (ace 1): low, ace high, or round the king."""
+    if size > 13:
+        return
+    for start in range(1, 14 if wrap else 16 - size):
+        places = [start + k for k in range(size)]
+        if not wrap and places[-1] > 14:
+            continue
+        yield [(place - 1) % 13 + 1 for place in places]
+
+
+def _oracle_kind(cards: list[int], wild: int, house: HouseRules) -> GroupKind:
+    if len(cards) < 3:
+        return GroupKind.INVALID
+    wild_rank = wild if wild < EXACT_WILD else (wild - EXACT_WILD) % 13 + 1
+    jokers = [card for card in cards if _is_joker(card, wild)]
+    naturals = [card for card in cards if not _is_joker(card, wild)]
+    # Pure: one suit, every card at its own place (a wild card too, at most one of them).
+    if PRINTED_JOKER not in cards and len(jokers) <= 1 and len({c // 13 for c in cards}) == 1:
+        ranks = sorted(card % 13 + 1 for card in cards)
+        for window in _windows(len(cards), house.wrap_runs):
+            if sorted(window) == ranks and (not jokers or wild_rank in ranks):
+                return GroupKind.PURE_SEQUENCE
+    if not naturals:
+        return GroupKind.SET if house.jokers_only_set else GroupKind.INVALID
+    if house.joker_limit is JokerLimit.ONE_IN_THREE and len(cards) == 3 and len(naturals) < 2:
+        return GroupKind.INVALID
+    if house.joker_limit is JokerLimit.NOT_WITH_ONE_NATURAL and len(naturals) == 1:
+        return GroupKind.INVALID
+    ranks = [card % 13 + 1 for card in naturals]
+    if len({c // 13 for c in naturals}) == 1 and len(set(ranks)) == len(ranks):
+        for window in _windows(len(cards), house.wrap_runs):
+            if set(ranks) <= set(window):
+                return GroupKind.IMPURE_SEQUENCE
+    if len(set(ranks)) == 1 and len({c // 13 for c in naturals}) == len(naturals):
+        return GroupKind.SET
+    return GroupKind.INVALID
+
+
+def _partitions(items: list[int]) -> Iterator[list[list[int]]]:
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for partition in _partitions(rest):
+        for index in range(len(partition)):
+            yield [*partition[:index], [first, *partition[index]], *partition[index + 1 :]]
+        yield [[first], *partition]
+
+
+def _oracle(
+    cards: list[int], wild: int, preset: IndianPreset, house: HouseRules
+) -> tuple[bool, int]:
+    """The lowest score and whether a valid declaration exists, over every partition."""
+
+    def value(card: int) -> int:
+        if _is_joker(card, wild):
+            return 0
+        rank = card % 13 + 1
+        return house.ace_points if rank == 1 else min(rank, 10)
+
+    best, valid = None, False
+    for partition in _partitions(cards):
+        kinds = [_oracle_kind(group, wild, house) for group in partition]
+        pure = kinds.count(GroupKind.PURE_SEQUENCE)
+        sequences = pure + kinds.count(GroupKind.IMPURE_SEQUENCE)
+        groups = len(kinds) - kinds.count(GroupKind.INVALID)
+        total = sum(value(card) for card in cards)
+        if only_unmatched_count(sequences, pure, groups, house):
+            score = sum(
+                value(card)
+                for group, kind in zip(partition, kinds, strict=True)
+                if kind is GroupKind.INVALID
+                for card in group
+            )
+            valid = valid or GroupKind.INVALID not in kinds
+        elif pure and preset.pure_sequence_relief:
+            score = total - max(
+                sum(value(card) for card in group)
+                for group, kind in zip(partition, kinds, strict=True)
+                if kind is GroupKind.PURE_SEQUENCE
+            )
+        else:
+            score = total
+        score = min(score, preset.cap)
+        best = score if best is None else min(best, score)
+    assert best is not None
+    return valid, best
+
+
+# Hands: few suits and ranks round the king, so that groups form often.
+_RANKS = [1, 2, 3, 4, 11, 12, 13]
+_NATURALS = [suit * 13 + rank - 1 for suit in (0, 1) for rank in _RANKS]
+_cards = st.lists(st.sampled_from([*_NATURALS, 52]), min_size=3, max_size=7).filter(
+    lambda cards: all(cards.count(card) <= 2 for card in cards)
+)
+_house = st.builds(
+    HouseRules,
+    wild_joker=st.sampled_from(list(WildJoker)),
+    wrap_runs=st.booleans(),
+    joker_limit=st.sampled_from(list(JokerLimit)),
+    jokers_only_set=st.booleans(),
+    ace_points=st.sampled_from([10, 1]),
+    declaration=st.sampled_from(list(Declaration)),
+    min_groups=st.integers(1, 3),
+)
+_cut = st.sampled_from([*_NATURALS, 52])
+
+
+def _wild(cut: int, house: HouseRules) -> int:
+    name = str(CARDS[cut])
+    return parse_wild(name, house.cut_card_only)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cards=_cards, house=_house, cut=_cut, relief=st.booleans())
+def test_every_option_agrees_with_an_exact_search_over_all_partitions(cards, house, cut, relief):
+    """The best arrangement's points and validity, and each group's kind, equal an exact search
+    over every partition with an independent reading of the groups, under every option."""
+    preset = IndianPreset(pure_sequence_relief=relief)
+    wild = _wild(cut, house)
+    hand = [CARDS[card] for card in cards]
+    result = arrange(hand, wild, preset, house)
+    assert (result.valid, result.score) == _oracle(cards, wild, preset, house)
+    assert sorted(result.cards) == sorted(hand)
+    assert score_groups([group.cards for group in result.groups], wild, preset, house) == result
+    for group in result.groups:
+        assert group.kind is _oracle_kind(list(group.cards), wild, house)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cards=_cards, house=_house, cut=_cut)
+def test_each_group_reads_as_the_oracle_reads_it(cards, house, cut):
+    wild = _wild(cut, house)
+    assert classify_group(cards, wild, house) is _oracle_kind(cards, wild, house)
+
+
+_SPELLINGS = {"H": ("H", "h", "♥", "♥️"), "S": ("S", "s", "♠", "♠️")}
+
+
+@settings(max_examples=200, deadline=None)
+@given(cards=_cards, house=_house, cut=st.sampled_from(_NATURALS), data=st.data())
+def test_no_hand_where_two_spellings_of_one_option_disagree(cards, house, cut, data):
+    """An option given as its enum or its JSON string, and the cut card in any of its spellings,
+    read the same."""
+    as_text = HouseRules(
+        **{
+            field.name: getattr(house, field.name).value
+            if isinstance(getattr(house, field.name), str)
+            else getattr(house, field.name)
+            for field in dataclasses.fields(house)
+        }
+    )
+    assert as_text == house
+    name = str(CARDS[cut])
+    rank, suit = name[:-1], name[-1]
+    spelled = data.draw(st.sampled_from(_SPELLINGS[suit])) + ""
+    rank_spelled = data.draw(st.sampled_from([rank, rank.lower(), "T" if rank == "10" else rank]))
+    wild_a = parse_wild(name, house.cut_card_only)
+    wild_b = parse_wild(f" {rank_spelled}{spelled} ", as_text.cut_card_only)
+    assert wild_a == wild_b
+    hand = [CARDS[card] for card in cards]
+    assert arrange(hand, wild_a, DEFAULT_PRESET, house) == arrange(
+        hand, wild_b, DEFAULT_PRESET, as_text
+    )
+
+
+def _kind(text: str, wild: str, **options: object) -> GroupKind:
+    house = HouseRules(**options)  # type: ignore[arg-type]
+    return classify_group(parse_cards(text.split()), parse_wild(wild, house.cut_card_only), house)
+
+
+def test_the_cut_card_only_is_wild():
+    """wild_joker=cut_card: with 7H cut, 7H is a joker and 7S a natural card."""
+    assert _kind("5S 6S 7S", "7H", wild_joker="cut_card") is GroupKind.PURE_SEQUENCE
+    assert _kind("5C 7H 9C", "7H", wild_joker="cut_card") is GroupKind.INVALID
+    assert _kind("5C 7H 6C", "7H", wild_joker="cut_card") is GroupKind.IMPURE_SEQUENCE
+    assert _kind("5C 7S 6C", "7H") is GroupKind.IMPURE_SEQUENCE  # every 7 wild by default
+    assert _kind("5C 7S 6C", "7H", wild_joker="cut_card") is GroupKind.INVALID
+
+
+def test_a_bare_rank_is_refused_when_only_the_cut_card_is_wild():
+    from rules.errors import RuleViolation
+
+    with pytest.raises(RuleViolation) as caught:
+        parse_wild("7", cut_card_only=True)
+    assert caught.value.code == "bad_wild"
+    assert parse_wild("JK", cut_card_only=True) == EXACT_WILD + 52  # no natural card wild
+
+
+def test_runs_wrap_round_the_king_only_when_the_preset_says():
+    for run in ("QH KH AH 2H", "KH AH 2H"):
+        assert _kind(run, "5") is GroupKind.INVALID
+        assert _kind(run, "5", wrap_runs=True) is GroupKind.PURE_SEQUENCE
+    assert _kind("KH JK 2H", "5", wrap_runs=True) is GroupKind.IMPURE_SEQUENCE
+    assert _kind("QH KH AH", "5") is GroupKind.PURE_SEQUENCE  # ace high as always
+
+
+def test_joker_limits():
+    assert _kind("5H JK JK", "9") is GroupKind.IMPURE_SEQUENCE
+    assert _kind("5H JK JK", "9", joker_limit="one_in_three") is GroupKind.INVALID
+    assert _kind("5H JK JK JK", "9", joker_limit="one_in_three") is GroupKind.IMPURE_SEQUENCE
+    assert _kind("5H JK JK JK", "9", joker_limit="not_with_one_natural") is GroupKind.INVALID
+    assert _kind("5H 5S JK", "9", joker_limit="not_with_one_natural") is GroupKind.SET
+
+
+def test_a_set_of_jokers_only_allowed_or_refused():
+    assert _kind("JK JK 9S", "9") is GroupKind.SET
+    assert _kind("JK JK 9S", "9", jokers_only_set=False) is GroupKind.INVALID
+
+
+def test_ace_low_in_points():
+    hand = parse_cards("AH AS 5D 9C KC 2D 4S 6H 8C 10D JS QH 3C".split())
+    assert arrange(hand, parse_wild("7")).score == 80
+    low = arrange(hand, parse_wild("7"), DEFAULT_PRESET, HouseRules(ace_points=1))
+    assert low.score == 79 and not low.valid  # 80 with two aces at 10: 98, capped
+    two = parse_cards("AH AS 5D".split())
+    assert arrange(two, 7, DEFAULT_PRESET, HouseRules(ace_points=1)).score == 7
+    assert arrange(two, 7).score == 25
+
+
+def test_what_a_declaration_needs():
+    """One pure sequence and sets: valid under pure_sequence, not under the default; four sets
+    are enough under min_groups 4."""
+    groups = [parse_cards(g.split()) for g in "2H 3H 4H|5S 5D 5C|9S 9D 9C|KS KD KC JK".split("|")]
+    wild = parse_wild("7")
+    assert not score_groups(groups, wild).valid
+    assert score_groups(groups, wild, DEFAULT_PRESET, HouseRules(declaration="pure_sequence")).valid
+    sets = [parse_cards(g.split()) for g in "2H 2S 2D|5S 5D 5C|9S 9D 9C|KS KD KC JK".split("|")]
+    assert not score_groups(
+        sets, wild, DEFAULT_PRESET, HouseRules(declaration="pure_sequence")
+    ).valid
+    four = HouseRules(declaration="min_groups", min_groups=4)
+    assert score_groups(sets, wild, DEFAULT_PRESET, four).valid
+    cards = [card for group in sets for card in group]
+    assert arrange(cards, wild, DEFAULT_PRESET, four).valid
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"wild_joker": "suit"}, "wild_joker"),
+        ({"joker_limit": 1}, "joker_limit"),
+        ({"ace_points": 5}, "ace_points"),
+        ({"declaration": "three_sequences"}, "declaration"),
+        ({"min_groups": 0}, "min_groups"),
+        ({"wrap_runs": "yes"}, "wrap_runs"),
+    ],
+)
+def test_a_bad_option_is_refused_naming_it(options, field):
+    with pytest.raises(ValueError, match=field):
+        HouseRules(**options)
+
+
+def test_defaults_are_the_seeds_rules():
+    assert HouseRules() == DEFAULT_HOUSE_RULES
+    assert parse_card("7H") != parse_wild("7H")
+
+
+def test_the_evaluate_contract_takes_the_house_rules():
+    """The deal entry page sends its preset's house rules with each hand, so it checks hands as
+    the deal check will; a bad option is ``bad_house_rules`` naming it."""
+    from rules.errors import RuleViolation
+    from rules.indian.evaluate import evaluate
+
+    hand = {"game": "indian", "wild": "5D", "cards": "QH KH AH 2H".split()}
+    hand["cards"] += "6S 7S 8S 9C 10C JC 3D 3C 3S".split()
+    assert evaluate(hand)["points"] == 2  # QH KH AH, and 2H left over
+    assert evaluate({**hand, "house_rules": {"wrap_runs": True}}) == {
+        "valid": True,
+        "points": 0,
+        "groups": [
+            {"cards": ["6S", "7S", "8S"], "kind": "pure_sequence"},
+            {"cards": ["QH", "KH", "AH", "2H"], "kind": "pure_sequence"},
+            {"cards": ["9C", "10C", "JC"], "kind": "pure_sequence"},
+            {"cards": ["3S", "3D", "3C"], "kind": "set"},
+        ],
+    }
+    for options, token in (({"ace_points": 2}, "ace_points"), ({"wrap": True}, "wrap")):
+        with pytest.raises(RuleViolation) as caught:
+            evaluate({**hand, "house_rules": options})
+        assert caught.value.code == "bad_house_rules" and caught.value.token == token
+    with pytest.raises(RuleViolation) as caught:
+        evaluate({**hand, "house_rules": {"wild_joker": "cut_card"}, "wild": "5"})
+    assert caught.value.code == "bad_wild"
