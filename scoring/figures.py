@@ -114,7 +114,7 @@ class Scoreboard:
             column = points_column(game_format)
             assert column is not None
             label = column.label if len(self.formats) == 1 else format_label(game_format)
-            columns.append(Column(game_format, label, column.quantity, column.unit, column.sign))
+            columns.append(Column(game_format, label, column.quantity, column.unit))
         return columns
 
 
@@ -203,7 +203,7 @@ def game_totals(*, game: Game) -> dict[int, dict[str, int]]:
     empty = {"points": 0, "chips": 0, "money_minor": 0}
     return {
         seat.player_id: {
-            column.key: column.of(rows.get(seat.player_id, empty)[ROW_FIELD[column.quantity]])
+            column.key: rows.get(seat.player_id, empty)[ROW_FIELD[column.quantity]]
             for column in columns
         }
         for seat in game.seats.all()
