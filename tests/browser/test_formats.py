@@ -48,8 +48,12 @@ def test_pool_elimination_rejoin_and_split(presets: Any, new_page: Any):
     expect_text(pool, seq("Dev", "✗ Out", "−110", "of −101"))
     expect_text(pool, seq("Entries", "4 × ₹25.00"))
     shoot(page, "pool-out-phone")
-    page.get_by_role("button", name=re.compile("Rejoin Dev")).click()
-    expect_text(page.locator(".messages"), r"Dev is back in at 41, paying ₹25\.00 again")
+    # The first tap asks, naming the fee and where Dev comes back in; the second pays.
+    page.locator("#pool summary", has_text="Rejoin Dev…").click()
+    expect_text(pool.locator("details.rejoin"), r"Dev pays the entry fee of ₹25\.00 again")
+    shoot(page, "pool-rejoin-asks-phone")
+    page.get_by_role("button", name="Yes: Dev pays ₹25.00 and rejoins").click()
+    expect_text(page.locator(".messages"), r"Dev is back in at −41, paying ₹25\.00 again")
     expect_text(pool, seq("Dev", "● In, rejoined once", "−41", "of −101"))
     expect_text(pool, seq("Prize pool", "₹125.00"))
     # Dev goes out again; three remain of four: the split by drops is offered.
@@ -58,7 +62,7 @@ def test_pool_elimination_rejoin_and_split(presets: Any, new_page: Any):
     split = page.locator("#split-drops")
     expect_text(split, r"Split by drops remaining")
     expect_text(split, seq("Asha", "at 0 · 5 drops left", "₹108.34"))
-    expect_text(split, seq("Bilal", "at 80 · 1 drop left", "₹8.33"))
+    expect_text(split, seq("Bilal", "at −80 · 1 drop left", "₹8.33"))
     shoot(page, "pool-split-phone")
     desktop = new_page(DESKTOP, user=standing.organiser)
     desktop.goto(f"/clubs/home/games/{game.pk}/")

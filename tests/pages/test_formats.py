@@ -64,8 +64,20 @@ def test_pool_page_shows_scores_status_drops_and_the_prize(standing):
 def test_pool_rejoin_from_the_page(standing):
     game, ids = _pool_with_chitra_out(standing, 40)
     organiser = client(standing, "organiser")
-    page = text(organiser.get(game_url(game)).content)
-    assert "Rejoin Chitra (pays ₹25.00)" in page
+    body = organiser.get(game_url(game)).content.decode()
+    page = text(body)
+    # One tap asks, naming the fee; the second pays: the button that posts is inside the question.
+    assert "Rejoin Chitra…" in page
+    assert (
+        "Chitra pays the entry fee of ₹25.00 again, into the prize pool, and comes back in at "
+        "−41, one point past the highest score still in. Yes: Chitra pays ₹25.00 and rejoins"
+    ) in page
+    question = re.search(r'<details class="rejoin"[^>]*>(.*?)</details>', body, re.S)
+    assert question and "<summary>Rejoin Chitra…</summary>" in question.group(1)
+    assert 'type="submit"' in question.group(1).split("</summary>", 1)[1]
+    assert (
+        'type="submit"' not in body.split('<details class="rejoin"')[0].rsplit("meter-foot", 1)[1]
+    )
     for who, expected in (("player", 403), ("scorer", 403)):
         refused = client(standing, who).post(game_url(game, "rejoin/"), {"player": ids["Chitra"]})
         assert refused.status_code == expected

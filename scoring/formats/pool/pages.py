@@ -50,6 +50,7 @@ def panel(
     with what it pays, ``offers``) and the pot."""
     limit = state.limit
     names = {line.player: line.name for line in state.players}
+    still_in = [line.score for line in state.players if line.status != "eliminated"]
     players: list[dict[str, Any]] = []
     for line in state.players:
         out = line.status == "eliminated"
@@ -101,6 +102,8 @@ def panel(
         "state": state,
         "limit": limit,
         "limit_shown": pool_points(limit),
+        # Where a rejoin brings a player back: one point past the highest score still in.
+        "rejoin_at": pool_points(max(still_in) + 1) if still_in else "",
         "players": players,
         "entry_fee": club_money(club, state.entry_fee_minor),
         "prize": club_money(club, state.prize_pool_minor),
