@@ -23,7 +23,7 @@ migrate: install
 	$(PY) manage.py migrate --noinput
 
 demo: migrate
-	$(PY) manage.py load_demo --if-empty
+	$(PY) manage.py load_demo --if-empty --address $(HOST):$(PORT)
 
 run: demo
 	@$(PY) -c "import socket; s = socket.socket(); s.bind(('$(HOST)', $(PORT)))" 2>/dev/null || \

@@ -17,7 +17,7 @@ from clubs.audit import audit_record, snapshot
 from clubs.authentication import KEY_PREFIX_LENGTH, token_digest
 from clubs.models import ROLE_RANK, ApiToken, Club, Invitation, Membership, Player, Role
 from config.errors import Conflict, InvalidInput, NotAllowed, NotFoundError
-from config.names import visible_name
+from config.names import require_length, visible_name
 
 CLUB_FIELDS = [
     "name", "slug", "currency", "timezone", "public_standings", "requires_confirmation"
@@ -238,9 +238,10 @@ def api_token_create(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, st
     name = visible_name(name)
     if not name:
         raise InvalidInput("name: give the token a name, e.g. the app that will use it")
+    require_length(name, field="name", limit=ApiToken._meta.get_field("name").max_length)
     key = secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
-        user=user, name=name[:80], prefix=key[:KEY_PREFIX_LENGTH], digest=token_digest(key)
+        user=user, name=name, prefix=key[:KEY_PREFIX_LENGTH], digest=token_digest(key)
     )
     audit_record(actor=user, club=None, action="token.create", obj=token, after={"name": name})
     return token, key

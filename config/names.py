@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from config.errors import InvalidInput
+
 # Characters that show nothing on their own: controls, format characters (zero-width space and
 # joiners, bidi marks), separators, private-use and unassigned code points, and combining marks
 # (which show only on a letter before them).
@@ -22,3 +24,9 @@ def visible_name(raw: str) -> str:
     callers refuse an empty name as they always have."""
     name = " ".join(str(raw).split())
     return name if has_visible_character(name) else ""
+
+
+def require_length(value: str, *, field: str, limit: int) -> None:
+    """Refuse a value longer than its column, naming the field: never cut it to fit unseen."""
+    if len(value) > limit:
+        raise InvalidInput(f"{field}: at most {limit} characters (this one has {len(value)})")

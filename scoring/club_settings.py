@@ -11,7 +11,7 @@ from django.db import transaction
 from clubs.audit import audit_record
 from clubs.models import Club
 from config.errors import Conflict, InvalidInput
-from config.names import visible_name
+from config.names import require_length, visible_name
 from scoring.models import RulePreset
 from scoring.preset_rules import preset_check_params
 from scoring.standings import check_metric_ids
@@ -32,6 +32,8 @@ def preset_create(
     name = visible_name(name)
     if not name:
         raise InvalidInput("name: give the preset a name")
+    for field, value in (("key", key), ("name", name), ("variant", variant)):
+        require_length(value, field=field, limit=RulePreset._meta.get_field(field).max_length)
     params = preset_check_params(format=format, variant=variant, params=params)
     latest = (
         RulePreset.objects.select_for_update()

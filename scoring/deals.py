@@ -14,11 +14,35 @@ from clubs.audit import audit_record
 from clubs.models import Club, Player
 from config.errors import Conflict, InvalidInput, NotFoundError
 from scoring.formats import handler_for
+from scoring.formats.reads import is_rejected_new_deal, latest_deal
 from scoring.lifecycle import correction_check
 from scoring.models import Deal, Game, Session, Submission
 from scoring.nights import require_open_session
 from scoring.preset_rules import game_rules
 from scoring.submissions import submission_validation_send
+
+
+def _game_lock(game: Game, club: Club | None) -> Game:
+    """The game's row locked, in play. With ``club``, the game must be one of its."""
+    games = Game.objects.select_for_update(of=("self",)).select_related(
+        "preset", "table__session__club"
+    )
+    if club is not None:
+        games = games.filter(table__session__club=club)
+    locked = games.filter(pk=game.pk).first()
+    if locked is None:
+        raise NotFoundError(f"no game #{game.pk} in {club.name if club else 'this club'}")
+    require_open_session(locked.table.session)
+    if locked.status != Game.Status.OPEN:
+        raise Conflict("this game has finished; no more deals", code="game_finished")
+    return locked
+
+
+def _deal_fields(game: Game, wild: str, dealer: Player | None) -> str:
+    """Check a deal's dealer and wild joker; the wild as stored."""
+    if dealer is not None and not game.seats.filter(player=dealer).exists():
+        raise InvalidInput(f"dealer: {dealer.name!r} has no seat in this game")
+    return game_rules(game.preset).normalise_wild(wild) if wild else wild
 
 
 def _deal_create(
@@ -32,29 +56,32 @@ def _deal_create(
     club: Club | None = None,
 ) -> Deal:
     """The game's next deal (or deal ``number``). With ``club``, the game must be one of its."""
-    games = Game.objects.select_for_update(of=("self",)).select_related(
-        "preset", "table__session__club"
-    )
-    if club is not None:
-        games = games.filter(table__session__club=club)
-    locked = games.filter(pk=game.pk).first()
-    if locked is None:
-        raise NotFoundError(f"no game #{game.pk} in {club.name if club else 'this club'}")
-    game = locked
-    require_open_session(game.table.session)
-    if game.status != Game.Status.OPEN:
-        raise Conflict("this game has finished; no more deals", code="game_finished")
-    # Its own statement, after the lock: a subquery of the locking SELECT would read the snapshot
-    # taken before waiting for the lock, and miss a deal committed meanwhile.
-    last = game.deals.aggregate(m=Max("number"))["m"] or 0
+    game = _game_lock(game, club)
+    return _deal_add(
+        game=game, latest=latest_deal(game), actor=actor, wild=wild, dealer=dealer,
+        number=number, is_tiebreaker=is_tiebreaker,
+    )  # fmt: skip
+
+
+def _deal_add(
+    *,
+    game: Game,
+    latest: Deal | None,
+    actor: AbstractBaseUser,
+    wild: str,
+    dealer: Player | None,
+    number: int | None,
+    is_tiebreaker: bool,
+) -> Deal:
+    """A new deal of the locked ``game``, whose ``latest`` deal was read after the lock (its own
+    statement: a subquery of the locking SELECT would read the snapshot taken before waiting for
+    the lock, and miss a deal committed meanwhile)."""
+    last = latest.number if latest is not None else 0
     if number is None:
         number = last + 1
     elif game.deals.filter(number=number).exists():
         raise Conflict(f"number: deal {number} of this game exists", code="deal_exists")
-    if dealer is not None and not game.seats.filter(player=dealer).exists():
-        raise InvalidInput(f"dealer: {dealer.name!r} has no seat in this game")
-    if wild:
-        wild = game_rules(game.preset).normalise_wild(wild)
+    wild = _deal_fields(game, wild, dealer)
     handler_for(game).deal_check_can_start(
         game=game, rules=game_rules(game.preset), is_tiebreaker=is_tiebreaker
     )
@@ -71,7 +98,34 @@ def _deal_create(
     return deal
 
 
-# Its own transaction; deal_create_with_result calls _deal_create inside its own (no savepoint).
+def _deal_enter_again(
+    *,
+    deal: Deal,
+    actor: AbstractBaseUser,
+    wild: str,
+    dealer: Player | None,
+    source: str,
+    payload: dict[str, Any],
+) -> Submission:
+    """A rejected new deal entered again: its wild and dealer as now given, and the entry as its
+    next version (the game's row is locked, so nobody else adds to it meanwhile)."""
+    game = deal.game
+    wild = _deal_fields(game, wild, dealer)
+    if (wild, dealer) != (deal.wild, deal.dealer):
+        Deal.objects.filter(pk=deal.pk).update(wild=wild, dealer=dealer)
+        deal.wild, deal.dealer = wild, dealer
+        audit_record(
+            actor=actor, club=game.table.session.club, action="deal.update", obj=deal,
+            after={"wild": wild, "dealer": dealer.pk if dealer else None},
+        )  # fmt: skip
+    version = (deal.submissions.aggregate(m=Max("version"))["m"] or 0) + 1
+    return _submission_store(
+        deal=deal, session=game.table.session, version=version, actor=actor, source=source,
+        payload=payload,
+    )  # fmt: skip
+
+
+# Its own transaction (deal_create_with_result locks the game and adds the deal in its own).
 deal_create = transaction.atomic(_deal_create)
 
 
@@ -144,16 +198,27 @@ def deal_create_with_result(
     payload: dict[str, Any] | None,
     club: Club | None = None,
 ) -> tuple[Deal, Submission | None]:
-    """Start a deal and, when the result is already known, store its first submission."""
-    deal = _deal_create(
-        game=game,
-        actor=actor,
-        wild=wild,
-        dealer=dealer,
-        number=number,
+    """Start a deal and, when the result is already known, store its first submission.
+
+    A new deal's entry that was rejected does not hold a number: while the game's latest deal is
+    open with only rejected entries, the next entry of a new deal (of the same kind, numbered by
+    the game) is that deal's next version, with the wild and dealer now given."""
+    game = _game_lock(game, club)
+    latest = latest_deal(game)
+    if (
+        number is None
+        and payload is not None
+        and is_rejected_new_deal(latest)
+        and latest is not None
+        and latest.is_tiebreaker == is_tiebreaker
+    ):
+        return latest, _deal_enter_again(
+            deal=latest, actor=actor, wild=wild, dealer=dealer, source=source, payload=payload
+        )
+    deal = _deal_add(
+        game=game, latest=latest, actor=actor, wild=wild, dealer=dealer, number=number,
         is_tiebreaker=is_tiebreaker,
-        club=club,
-    )
+    )  # fmt: skip
     if payload is None:
         return deal, None
     # The deal is new and not yet visible to anyone else: it needs no lock and has no versions.

@@ -115,7 +115,7 @@ class Scoreboard:
             column = points_column(game_format)
             assert column is not None
             label = column.label if len(self.formats) == 1 else format_label(game_format)
-            columns.append(Column(game_format, label, column.quantity, column.unit, column.sign))
+            columns.append(Column(game_format, label, column.quantity, column.unit))
         return columns
 
 
@@ -206,7 +206,7 @@ def game_totals(*, game: Game) -> dict[int, dict[str, int]]:
     empty = {"points": 0, "chips": 0, "money_minor": 0}
     return {
         seat.player_id: {
-            column.key: column.of(rows.get(seat.player_id, empty)[ROW_FIELD[column.quantity]])
+            column.key: rows.get(seat.player_id, empty)[ROW_FIELD[column.quantity]]
             for column in columns
         }
         for seat in game.seats.all()
@@ -337,7 +337,8 @@ class LedgerLine:
     game_id: int
     game_format: str
     deal_id: int | None = None
-    deal_number: int | None = None
+    deal_number: int | None = None  # every deal line has its deal's number, voided or not
+    deal_voided: bool = False  # the deal was voided: its entry and its reversal net to nothing
     version: int | None = None  # the counted version of a deal
     outcome: str = ""
     counted: int | None = None  # points as the rules counted them (a loser's cards, a score)
@@ -350,7 +351,8 @@ class LedgerLine:
     @property
     def kind_label(self) -> str:
         if self.kind == "deal":
-            return f"{handler_for(self.game_format).words.unit.capitalize()} {self.deal_number}"
+            unit = handler_for(self.game_format).words.unit.capitalize()
+            return f"{unit} {self.deal_number}{' (voided)' if self.deal_voided else ''}"
         return LedgerEntry.Kind(self.kind).label
 
 
@@ -371,12 +373,17 @@ def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) 
         return found
 
     rows = postings.filter(account=AccountKind.PLAYER).values(
-        "player_id", "player__name", "entry_id", "entry__kind", "entry__deal_id", "game_id",
-        "quantity",
+        "player_id", "player__name", "entry_id", "entry__kind", "entry__deal_id",
+        "entry__deal__number", "entry__deal__status", "game_id", "quantity",
     ).annotate(total=Sum("amount")).order_by()  # fmt: skip
     names: dict[int, str] = {}
+    # Each deal's number and whether it was voided (a voided deal has no counted result to say).
+    deals: dict[int, tuple[int, bool]] = {}
     for row in rows:
         deal_id = row["entry__deal_id"]
+        if deal_id is not None:
+            voided = row["entry__deal__status"] == Deal.Status.VOID
+            deals[deal_id] = (row["entry__deal__number"], voided)
         key = (
             (row["player_id"], "deal", deal_id)
             if deal_id is not None
@@ -427,6 +434,7 @@ def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) 
         )
         if kind == "deal":
             line.deal_id = ref
+            line.deal_number, line.deal_voided = deals.get(ref, (None, False))
             shown = counted.get((player_id, ref))
             if shown is not None:
                 line.deal_number = shown["deal__number"]

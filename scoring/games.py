@@ -11,7 +11,7 @@ from django.db.models import Max
 from clubs.audit import audit_record, snapshot
 from clubs.models import Club, Player
 from config.errors import Conflict, InvalidInput
-from config.names import visible_name
+from config.names import require_length, visible_name
 from scoring.formats import GameEnd, handler_for
 from scoring.formats.base import require_open_game
 from scoring.lifecycle import game_end
@@ -35,6 +35,7 @@ def table_create(*, session: Session, actor: AbstractBaseUser, name: str | None 
     name = visible_name(name)
     if not name:
         raise InvalidInput("name: give the table a name that shows, e.g. 'Table 2'")
+    require_length(name, field="name", limit=Table._meta.get_field("name").max_length)
     if session.tables.filter(name=name).exists():
         raise Conflict(f"name: this session already has a table named {name!r}")
     table = Table.objects.create(session=session, name=name)

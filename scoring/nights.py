@@ -16,7 +16,7 @@ from django.utils import timezone
 from clubs.audit import audit_record, snapshot
 from clubs.models import Club
 from config.errors import Conflict, InvalidInput, NotFoundError
-from config.names import visible_name
+from config.names import require_length, visible_name
 from scoring.accounts import is_account
 from scoring.events import session_closed_event
 from scoring.figures import session_settlement
@@ -33,6 +33,7 @@ def session_create(
     name = visible_name(name)
     if not name:
         raise InvalidInput("name: give the session a name, e.g. 'Friday 14 March'")
+    require_length(name, field="name", limit=Session._meta.get_field("name").max_length)
     started_at = started_at or timezone.now()
     session = Session.objects.create(
         club=club,

@@ -458,8 +458,20 @@ class HistoryLineOutput(serializers.Serializer[dict]):
         help_text="`deal`, or the ledger entry: `entry_fee`, `rejoin`, `payout`, `refund`, "
         "`settlement`, `opening`.",
     )
-    deal = serializers.IntegerField(source="line.deal_id", allow_null=True)
-    deal_number = serializers.IntegerField(source="line.deal_number", allow_null=True)
+    deal = serializers.IntegerField(
+        source="line.deal_id", allow_null=True, help_text="The deal's id; `null` for other kinds."
+    )
+    deal_number = serializers.IntegerField(
+        source="line.deal_number",
+        allow_null=True,
+        help_text="The deal's number in its game, voided or not; `null` only for kinds other "
+        "than `deal`.",
+    )
+    deal_voided = serializers.BooleanField(
+        source="line.deal_voided",
+        help_text="The deal was voided: its entry and the reversal net to nothing, and it has "
+        "no counted result (`version`, `outcome`, `counted` empty).",
+    )
     version = serializers.IntegerField(
         source="line.version", allow_null=True, help_text="The counted version."
     )

@@ -140,6 +140,11 @@ def prize_preview(request: HttpRequest, club_slug: str) -> HttpResponse:
         club_fee = to_minor(Decimal(query.get("club_fee") or 0), club.minor_places) or 0
     except ArithmeticError:
         return render(request, "tournaments/_prizes.html", {"preview": {"error": "check the fees"}})
+    # Said in money, as typed: the rules would speak of minor units.
+    for label, amount in (("entry fee", fee), ("club's fee an entry", club_fee)):
+        if amount < 0:
+            error = f"The {label} cannot be negative (it reads {club_money(club, amount)})."
+            return render(request, "tournaments/_prizes.html", {"preview": {"error": error}})
     return render(request, "tournaments/_prizes.html", {
         "preview": _prize_lines(club, payout, entries, fee, club_fee),
     })  # fmt: skip

@@ -47,23 +47,14 @@ class Checked:
 class Column:
     """A figure a format shows per player: what it is, which ledger quantity it reads, its unit.
 
-    Sign convention everywhere: a player's amount is what the player gained (+) or gave up (-);
-    a pool score is the one figure shown the other way, as the points a player has taken
-    (``sign=-1``: minus the ledger's balance, shown unsigned)."""
+    One sign convention on every page, the ledger's: a player's figure is what the player gained
+    (+) or gave up (−), a pool score included (−40: 40 points taken toward the limit), and the
+    unit in the column's heading says so where it could be read the other way."""
 
     key: str
     label: str
     quantity: str
     unit: str
-    sign: int = 1
-
-    @property
-    def signed(self) -> bool:
-        return self.sign > 0
-
-    def of(self, balance: int) -> int:
-        """The figure shown for a ledger balance of the column's quantity."""
-        return self.sign * balance
 
 
 MONEY = Column("money", "Money", Quantity.MONEY, "money")

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.db import connection
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 
 from config.errors import Conflict
-from scoring.models import AccountKind, Deal, Game, LedgerEntry, Posting, Seat
+from scoring.models import AccountKind, Deal, Game, LedgerEntry, Posting, Seat, Submission
 
 
 def seated_players(game: Game) -> dict[int, str]:
@@ -119,6 +119,33 @@ def deals_counted(game: Game, *, tiebreakers: bool = True, excluding: Deal | Non
     if excluding is not None:
         deals = deals.exclude(pk=excluding.pk)
     return deals.count()
+
+
+def latest_deal(game: Game) -> Deal | None:
+    """The game's latest deal, with ``entered`` (the versions entered for it) and ``refused``
+    (how many of them were rejected): one statement."""
+    rejected = Q(submissions__status=Submission.Status.REJECTED)
+    return (
+        game.deals.order_by("-number")
+        .annotate(entered=Count("submissions"), refused=Count("submissions", filter=rejected))
+        .first()
+    )
+
+
+def is_rejected_new_deal(deal: Deal | None) -> bool:
+    """A deal (from ``latest_deal``) still open whose every entered version was rejected: the
+    next entry of a new deal corrects it in place (its next version) rather than opening another
+    number behind it."""
+    if deal is None or deal.status != Deal.Status.OPEN:
+        return False
+    counts: tuple[int, int] = (deal.entered, deal.refused)  # type: ignore[attr-defined]
+    return 0 < counts[0] == counts[1]
+
+
+def rejected_new_deal(game: Game) -> Deal | None:
+    """The deal a new entry of the game goes to, if its latest was rejected (see above)."""
+    latest = latest_deal(game)
+    return latest if is_rejected_new_deal(latest) else None
 
 
 def require_no_deal_waiting(game: Game, what: str = "deal") -> None:

@@ -22,6 +22,7 @@ from scoring import selectors
 from scoring.deals import deal_create_with_result, submission_create
 from scoring.formats import handler_for
 from scoring.formats.base import EntryForm
+from scoring.formats.reads import rejected_new_deal
 from scoring.models import Deal, Game, Submission
 from scoring.preset_rules import game_rules
 from scoring.views.common import reason_who
@@ -36,6 +37,7 @@ def _entry_page(
     deal: Deal | None,
     number: int,
     tiebreaker: bool = False,
+    rejected: Deal | None = None,
     error: dict[str, str] | None = None,
     status: int = 200,
 ) -> HttpResponse:
@@ -51,6 +53,8 @@ def _entry_page(
         "lines": form.lines(),
         "error": error,
         "is_correction": deal is not None and deal.submissions.exists(),
+        # A new deal's entry goes to this rejected deal (``deals.deal_create_with_result``).
+        "rejected": rejected,
         "tiebreaker": tiebreaker or (deal is not None and deal.is_tiebreaker),
     }
     context.update(handler.entry_context(game=game, rules=game_rules(game.preset), form=form))
@@ -68,6 +72,13 @@ def _entry_form(
 ENTRY_FIELDS = {"wild", "dealer"}
 
 
+def _rejected(game: Game, tiebreaker: bool) -> Deal | None:
+    """The rejected deal a new entry of this kind goes to (``deals.deal_create_with_result``):
+    the page names its number and checks the entry against it."""
+    again = rejected_new_deal(game)
+    return again if again is not None and again.is_tiebreaker == tiebreaker else None
+
+
 def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: bool) -> HttpResponse:
     """Enter the next deal of a game (or its tie-breaker deal, between the players level at the
     top): the deal and its first version in one step."""
@@ -76,11 +87,16 @@ def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: boo
     if state is not None and not handler_for(game).tiebreaker_due(state=state):
         messages.error(request, "No tie-breaker deal is due in this game.")
         return redirect(club_url("game-page", club, game.pk))
-    number = (selectors.deal_list(game=game).last().number + 1) if game.deals.exists() else 1
-    players = selectors.deal_entry_players(game=game, is_tiebreaker=tiebreaker)
+    again = _rejected(game, tiebreaker)
+    if again is not None:
+        number = again.number
+    else:
+        number = (selectors.deal_list(game=game).last().number + 1) if game.deals.exists() else 1
+    players = selectors.deal_entry_players(game=game, deal=again, is_tiebreaker=tiebreaker)
     page = partial(
-        _entry_page, request, club, game, deal=None, number=number, tiebreaker=tiebreaker
-    )
+        _entry_page, request, club, game, deal=None, number=number, tiebreaker=tiebreaker,
+        rejected=again,
+    )  # fmt: skip
     if request.method != "POST":
         return page(_entry_form(game, players))
     form = _entry_form(game, players, request.POST)
@@ -209,7 +225,7 @@ def _check_answer(
 def deal_new_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.SCORER)
     game = found(selectors.game_played_get, club=club, game_id=game_id)
-    return _check_answer(request, game)
+    return _check_answer(request, game, deal=_rejected(game, False))
 
 
 @login_required
@@ -217,7 +233,7 @@ def deal_new_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpRe
 def deal_tiebreaker_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.SCORER)
     game = found(selectors.game_played_get, club=club, game_id=game_id)
-    return _check_answer(request, game, is_tiebreaker=True)
+    return _check_answer(request, game, deal=_rejected(game, True), is_tiebreaker=True)
 
 
 @login_required

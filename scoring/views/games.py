@@ -32,7 +32,7 @@ from scoring import figures, games, pool_moves, selectors, undo
 from scoring.accounts import is_account
 from scoring.formats import FORMAT_ORDER, Column, GameEnd, handler_for
 from scoring.formats.pool.forms import RejoinForm, SplitForm
-from scoring.formats.pool.pages import rejoin_reason
+from scoring.formats.pool.pages import pool_points, rejoin_reason
 from scoring.forms import GameForm, SeatAddForm, to_minor
 from scoring.models import Deal, Game, Quantity, Submission
 from scoring.preset_rules import game_rules
@@ -124,7 +124,7 @@ def game_new(request: HttpRequest, club_slug: str, table_id: int) -> HttpRespons
 def _figure(club: Club, column: Column, value: int) -> str:
     if column.quantity == Quantity.MONEY:
         return club_money(club, value, signed=True)
-    return signed_number(value) if column.signed else str(value)
+    return signed_number(value)
 
 
 def _next_action(club: Club, game: Game, rows: list[Any], state: Any) -> dict[str, str] | None:
@@ -314,7 +314,7 @@ def pool_rejoin(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
             request, club, game_id, error=error, form_name="rejoin", status=service_status(exc)
         )
     fee = f", paying {club_money(club, game.entry_fee_minor)} again" if game.entry_fee_minor else ""
-    messages.success(request, f"{player.name} is back in at {score}{fee}.")
+    messages.success(request, f"{player.name} is back in at {pool_points(score)}{fee}.")
     return redirect(club_url("game-page", club, game.pk) + "#pool")
 
 

@@ -4,6 +4,7 @@ session, adding a table, and the session as CSV."""
 from __future__ import annotations
 
 import csv
+import zoneinfo
 from functools import partial
 from typing import Any
 
@@ -291,7 +292,8 @@ def session_export(request: HttpRequest, club_slug: str, session_id: int) -> Htt
         writer.writerow([_csv_text(pot.label), _csv_amount(pot.amount_minor, places)])
     writer.writerow([])
     writer.writerow(["settle-up"])
-    writer.writerow(["payer", "payee", money_head, "paid"])
+    writer.writerow(["payer", "payee", money_head, "marked paid by", "marked paid at"])
+    zone = zoneinfo.ZoneInfo(club.timezone)
     for transfer in transfers:
         paid = transfer.paid
         writer.writerow(
@@ -299,8 +301,9 @@ def session_export(request: HttpRequest, club_slug: str, session_id: int) -> Htt
                 _csv_text(transfer.payer),
                 _csv_text(transfer.payee),
                 _csv_amount(transfer.amount_minor, places),
-                f"{paid.marked_by.get_username()} "
-                f"{timezone.localtime(paid.marked_at).strftime('%Y-%m-%d %H:%M')}"
+                _csv_text(paid.marked_by.get_username()) if paid else "",
+                # ISO 8601 with the offset, in the club's time zone: the time the page shows.
+                timezone.localtime(paid.marked_at, zone).isoformat(timespec="seconds")
                 if paid else "",
             ]
         )  # fmt: skip

@@ -404,6 +404,8 @@
   /* --- summary before submitting ---------------------------------------------------------- */
 
   var summary = document.getElementById("summary");
+  var submitButton = form.querySelector(".submit-bar button[type=submit]");
+  submitButton.setAttribute("aria-describedby", "summary-line");
 
   function usage() {
     var used = {};
@@ -481,22 +483,28 @@
     table.appendChild(body);
     var line = document.getElementById("summary-line");
     line.textContent = "";
-    if (winners.length === 1) {
+    var several = problems.length > 1 ? "s" : "";
+    if (problems.length && !touched) {
+      // A blank form is not a mistake: say what to do, in no alarm colour, until a change.
+      summary.appendChild(el("p", { class: "small muted", text: "Enter each player's outcome and cards or points; problems show here as you go." }));
+      line.appendChild(el("span", { class: "muted", text: "Enter the deal to submit it." }));
+    } else if (problems.length) {
+      // No "wins" line beside an error: the deal is not a result until its problems are fixed.
+      summary.appendChild(el("p", {}, [el("strong", { class: "no", text: "Not ready to submit" }), " · fix the problem" + several + " below"]));
+      var list = el("ul", { class: "problems small" });
+      problems.forEach(function (p) { list.appendChild(el("li", { text: "✗ " + p })); });
+      summary.appendChild(list);
+      line.appendChild(el("span", { class: "no", text: "✗ " + problems.length + " problem" + several + " to fix before submitting (see above)" }));
+    } else if (winners.length === 1) {
       var collects = missing ? " · " + missing + " player(s) need cards or points" : " and collects " + total + " points";
       summary.appendChild(el("p", {}, [el("strong", { text: winners[0].name + " wins" }), collects]));
       line.appendChild(el("span", { text: winners[0].name + " wins" + (missing ? "" : " · " + total + " points") }));
     } else {
       summary.appendChild(el("p", {}, [el("strong", { text: "No winner yet" })]));
     }
-    if (problems.length && !touched) {
-      // A blank form is not a mistake: say what to do, in no alarm colour, until a change.
-      summary.appendChild(el("p", { class: "small muted", text: "Enter each player's outcome and cards or points; problems show here as you go." }));
-    } else if (problems.length) {
-      var list = el("ul", { class: "problems small" });
-      problems.forEach(function (p) { list.appendChild(el("li", { text: "✗ " + p })); });
-      summary.appendChild(list);
-      line.appendChild(el("span", { class: "no", text: (winners.length === 1 ? " · " : "") + "✗ " + problems.length + " problem" + (problems.length > 1 ? "s" : "") + " (see above)" }));
-    }
+    // Submit waits while the check shows problems; the server still checks whatever is sent, and
+    // without this script the button is never disabled.
+    submitButton.disabled = problems.length > 0;
     if (checked.note) summary.appendChild(el("p", { class: "small muted", text: checked.note }));
     summary.appendChild(table);
     refreshPicker();

@@ -76,7 +76,10 @@ def test_every_offered_outcome_checks_alike_on_the_page_and_the_server(
             page.goto(f"/clubs/home/games/{game.pk}/deals/new/")
             _fill(page, ids, option.code, str(option.high + 1))
             expect_text(page.locator("#summary .problems"), "Bilal")
-            page.get_by_role("button", name="Submit deal").click()
+            # Submit waits while the check shows a problem; sent anyway, the server refuses too.
+            submit = page.locator(".submit-bar button[type=submit]")
+            assert submit.is_disabled(), option.code
+            submit.evaluate("button => button.form.submit()")
             expect_text(page.locator("#result"), "Rejected")
             shoot(page, f"entry-refused-{option.code}-phone")
             Deal.objects.filter(game=game, status="open").delete()  # a deal never played
@@ -98,3 +101,35 @@ def test_a_form_sent_again_after_going_back_makes_one_deal(new_page: Any, standi
     assert page.url == first
     assert Deal.objects.filter(game=game).count() == 1
     assert RulePreset.objects.filter(club=None, key="points").exists()
+
+
+def test_submit_waits_while_the_check_shows_problems_and_no_win_is_announced(
+    new_page: Any, standing: Any
+):
+    """An untouched form cannot be sent; −20 points is said to be negative, with no "wins" line
+    beside it; once fixed, the win shows and Submit is back. Without the script (the form alone)
+    the button is never disabled."""
+    ensure_builtin_presets()
+    game, ids = new_game(standing, "points", NAMES)
+    page = new_page(PHONE, user=standing.scorer)
+    page.goto(f"/clubs/home/games/{game.pk}/deals/new/")
+    submit = page.locator(".submit-bar button[type=submit]")
+    expect_text(page.locator("#summary-line"), "Enter the deal to submit it.")
+    assert submit.is_disabled()
+    _fill(page, ids, "loser", "-20")
+    expect_text(page.locator("#summary .problems"), "Bilal's points: cannot be negative")
+    expect_text(page.locator("#summary"), "Not ready to submit")
+    assert "wins" not in page.locator("#summary").inner_text()
+    assert "wins" not in page.locator("#summary-line").inner_text()
+    assert submit.is_disabled()
+    shoot(page, "entry-negative-points-phone")
+    page.get_by_label("Points of Bilal").fill("20")
+    expect_text(page.locator("#summary"), "Asha wins and collects 32 points")
+    assert submit.is_enabled()
+    submit.click()
+    expect_text(page.locator("#result"), "Accepted")
+    assert Deal.objects.get(game=game).number == 1
+    bare = new_page(PHONE, user=standing.scorer)
+    bare.context.route("**/*.js", lambda route: route.abort())
+    bare.goto(f"/clubs/home/games/{game.pk}/deals/new/")
+    assert bare.locator(".submit-bar button[type=submit]").is_enabled()

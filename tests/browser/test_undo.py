@@ -56,7 +56,7 @@ def test_an_organiser_voids_a_deal_removes_a_seat_reopens_and_marks_paid(
     expect_text(desk.locator(".messages"), "Marked paid")
     expect_text(desk.locator(".transfers li.paid"), "Paid")
     csv = desk.request.get(f"/clubs/home/sessions/{session.pk}/export.csv").text()
-    assert f",{standing.organiser.username} " in csv
+    assert f",{standing.organiser.username}," in csv
 
     # Close the night, then reopen it.
     desk.goto(f"/clubs/home/sessions/{session.pk}/")

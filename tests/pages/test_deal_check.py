@@ -70,3 +70,14 @@ def test_a_game_that_takes_no_tiebreaker_says_so(pages: Pages):
     answer = _check(pages, path, pages.form())
     assert answer["ok"] is False
     assert answer["problems"] and "tie-breaker" in answer["problems"][0]
+
+
+def test_negative_points_are_said_as_negative_not_as_a_whole_number(pages: Pages):
+    n = pages.night
+    data = pages.form()
+    data[f"p{n.pid('Bilal')}-points"] = "-20"
+    answer = _check(pages, f"/clubs/{pages.slug}/games/{n.game.pk}/deals/new/check/", data)
+    assert answer["ok"] is False
+    assert answer["problems"] == [
+        "Bilal's points: cannot be negative: give the points the player counts, like 20"
+    ]

@@ -84,3 +84,28 @@ def test_two_posts_of_one_form_at_the_same_moment_make_one_deal(standing):
     assert [status for status, _ in answers] == [302] * 4
     assert len({location for _, location in answers}) == 1
     assert Deal.objects.filter(game=pages.night.game).count() == 1
+
+
+def test_an_untouched_form_sent_five_times_keeps_one_deal_to_correct(pages: Pages):
+    """Five untouched forms (each a fresh page): each rejected, all versions of deal 1; the game
+    page offers "Correct deal 1" and the new-deal page says it enters deal 1 again."""
+    game = pages.night.game
+    path = f"/clubs/{pages.slug}/games/{game.pk}/deals/new/"
+    client = pages.client("scorer")
+    untouched = {f"p{player.pk}-outcome": "loser" for player in pages.night.players.values()}
+    for _ in range(5):
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            sent = client.post(path, {**untouched, "form_token": _token(pages, path)})
+        assert sent.status_code == 302
+    deal = Deal.objects.get(game=game)
+    assert deal.number == 1 and deal.status == Deal.Status.OPEN
+    assert set(deal.submissions.values_list("status", flat=True)) == {"rejected"}
+    assert deal.submissions.count() == 5
+    page = client.get(f"/clubs/{pages.slug}/games/{game.pk}/").content.decode()
+    assert "Correct deal 1" in page and "Correct deal 5" not in page
+    entry = client.get(path).content.decode()
+    assert "Submit deal 1" in entry and 'id="rejected-note"' in entry
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        client.post(path, pages.form(form_token=_token(pages, path)))
+    deal.refresh_from_db()
+    assert deal.status == Deal.Status.FINAL and Deal.objects.filter(game=game).count() == 1

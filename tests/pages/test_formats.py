@@ -53,9 +53,9 @@ def test_pool_page_shows_scores_status_drops_and_the_prize(standing):
     game, _ = _pool_with_chitra_out(standing, 40)
     page = text(client(standing, "player").get(game_url(game)).content)
     assert "Pool 101" in page
-    assert "Asha ● In 0 of 101 5 drops left" in page
-    assert "Bilal ● In 40 of 101 3 drops left" in page
-    assert "Chitra ✗ Out 110 of 101" in page
+    assert "Asha ● In 0 of −101 5 drops left" in page
+    assert "Bilal ● In −40 of −101 3 drops left" in page
+    assert "Chitra ✗ Out −110 of −101" in page
     assert "Entries 3 × ₹25.00" in page and "Prize pool ₹75.00" in page and "Club fee ₹0.00" in page
     # A player reads, but neither rejoins nor splits.
     assert "Rejoin Chitra" not in page and "Record the" not in page
@@ -64,15 +64,27 @@ def test_pool_page_shows_scores_status_drops_and_the_prize(standing):
 def test_pool_rejoin_from_the_page(standing):
     game, ids = _pool_with_chitra_out(standing, 40)
     organiser = client(standing, "organiser")
-    page = text(organiser.get(game_url(game)).content)
-    assert "Rejoin Chitra (pays ₹25.00)" in page
+    body = organiser.get(game_url(game)).content.decode()
+    page = text(body)
+    # One tap asks, naming the fee; the second pays: the button that posts is inside the question.
+    assert "Rejoin Chitra…" in page
+    assert (
+        "Chitra pays the entry fee of ₹25.00 again, into the prize pool, and comes back in at "
+        "−41, one point past the highest score still in. Yes: Chitra pays ₹25.00 and rejoins"
+    ) in page
+    question = re.search(r'<details class="rejoin"[^>]*>(.*?)</details>', body, re.S)
+    assert question and "<summary>Rejoin Chitra…</summary>" in question.group(1)
+    assert 'type="submit"' in question.group(1).split("</summary>", 1)[1]
+    assert (
+        'type="submit"' not in body.split('<details class="rejoin"')[0].rsplit("meter-foot", 1)[1]
+    )
     for who, expected in (("player", 403), ("scorer", 403)):
         refused = client(standing, who).post(game_url(game, "rejoin/"), {"player": ids["Chitra"]})
         assert refused.status_code == expected
     response = organiser.post(game_url(game, "rejoin/"), {"player": ids["Chitra"]}, follow=True)
     page = text(response.content)
-    assert "Chitra is back in at 41, paying ₹25.00 again." in page
-    assert "Chitra ● In, rejoined once 41 of 101" in page
+    assert "Chitra is back in at −41, paying ₹25.00 again." in page
+    assert "Chitra ● In, rejoined once −41 of −101" in page
     assert "Entries 4 × ₹25.00" in page and "Prize pool ₹100.00" in page
     assert by_name(state(game), "rejoins")["Chitra"] == 1
 
@@ -83,12 +95,12 @@ def test_pool_rejoin_refused_shows_the_reason(standing):
     organiser = client(standing, "organiser")
     page = text(organiser.get(game_url(game)).content)
     assert "Rejoin Chitra" not in page
-    assert "Out at 110 · No rejoin while Bilal is at 80, above 79" in page
+    assert "Out at −110 · No rejoin while Bilal is at −80, past −79" in page
     response = organiser.post(game_url(game, "rejoin/"), {"player": ids["Chitra"]})
     assert response.status_code == 409
     body = response.content.decode()
     assert 'role="alert"' in body
-    assert "Not done: no rejoin while Bilal is at 80, above 79" in text(body)
+    assert "Not done: no rejoin while Bilal is at −80, past −79" in text(body)
     # Someone still in cannot "rejoin"; a player of another game is refused too.
     response = organiser.post(game_url(game, "rejoin/"), {"player": ids["Asha"]})
     assert response.status_code == 409 and "still in" in response.content.decode()
@@ -112,12 +124,12 @@ def test_pool_split_offer_shares_and_agreement(standing):
     organiser = client(standing, "organiser")
     page = text(organiser.get(game_url(game)).content)
     assert "Split by drops remaining offered" in page
-    assert "P1 at 40 · 3 drops left ₹91.67" in page and "P2 at 79 · 1 drop left ₹41.67" in page
-    assert "P3 at 90 · 0 drops left ₹16.66" in page
+    assert "P1 at −40 · 3 drops left ₹91.67" in page and "P2 at −79 · 1 drop left ₹41.67" in page
+    assert "P3 at −90 · 0 drops left ₹16.66" in page
     assert "Record the split by drops remaining" in page
     # The player sees the shares, not the form.
     page = text(client(standing, "player").get(game_url(game)).content)
-    assert "P1 at 40 · 3 drops left ₹91.67" in page and "Record the split" not in page
+    assert "P1 at −40 · 3 drops left ₹91.67" in page and "Record the split" not in page
     # Not everyone agreed: refused, naming who did not.
     url = game_url(game, "split/")
     response = organiser.post(url, {"kind": "drops", "agreed": [ids["P1"], ids["P2"]]})
@@ -382,3 +394,25 @@ def test_no_tiebreaker_entry_when_none_is_due(standing):
     response = client(standing, "scorer").get(game_url(game, "deals/tiebreaker/"), follow=True)
     assert response.redirect_chain[-1][0] == game_url(game)
     assert "No tie-breaker deal is due in this game." in response.content.decode()
+
+
+def test_a_pool_score_has_one_sign_on_every_page(standing):
+    """Bilal's pool score of 40 taken reads −40 on the game page (the meter, the totals, the
+    seats), the scoreboard, the standings of the game and his own page: never 40 on one and −40
+    on another; the game page's headings say what the minus means."""
+    game, ids = _pool_with_chitra_out(standing, 40)
+    reader = client(standing, "player")
+    page = text(reader.get(game_url(game)).content)
+    assert "Bilal ● In −40 of −101" in page
+    assert "Pool score (total) pool points, − taken 0 −40 −110" in page
+    assert "2. Bilal −40" in page
+    assert "points taken, shown with a minus" in page
+    session = game.table.session
+    board = text(reader.get(f"/clubs/home/sessions/{session.pk}/").content)
+    assert "(pool points, − taken)" in board and re.search(r"Bilal −₹25\.00 −40 ", board)
+    standings = text(reader.get(f"/clubs/home/standings/?scope=game&id={game.pk}").content)
+    assert re.search(r"Bilal −40 ", standings)
+    player = text(reader.get(f"/clubs/home/players/{ids['Bilal']}/").content)
+    assert "Pool rummy −40" in player
+    for shown in (page, board, standings, player):
+        assert not re.search(r"Bilal[^−]{0,40}\b40 of", shown)

@@ -7,7 +7,8 @@ from django.test import TestCase
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.models import Deal, Session, Table
+from clubs.models import ApiToken, Player
+from scoring.models import Deal, RulePreset, Session, Table
 from tests.pages.conftest import Pages
 
 
@@ -206,3 +207,47 @@ def test_the_deal_entry_form_never_answers_500(pages: Pages, data):
     if response.status_code != 302:
         assert 'role="alert"' in response.content.decode()
         assert Deal.objects.count() == deals
+
+
+def test_an_overlong_name_is_refused_naming_the_field_never_cut(pages: Pages):
+    """A 500-character name is refused on every page that takes one, as the API refuses it: a
+    4xx naming the field and its limit, nothing stored. No input carries ``maxlength``, which
+    makes a browser cut a pasted name short without a word."""
+    organiser, owner = pages.client("organiser"), pages.client("owner")
+    slug, session = pages.slug, pages.night.session
+    long_name = "N" * 500
+    for client, page in (
+        (organiser, f"/clubs/{slug}/"),
+        (organiser, f"/clubs/{slug}/sessions/{session.pk}/"),
+        (organiser, f"/clubs/{slug}/players/{pages.night.pid('Asha')}/"),
+        (owner, f"/clubs/{slug}/settings/"),
+        (owner, "/account/"),
+        (pages.client("scorer"), f"/clubs/{slug}/games/{pages.night.game.pk}/deals/new/"),
+    ):
+        body = client.get(page).content.decode()
+        assert "maxlength" not in body, page
+    asha = pages.night.pid("Asha")
+    at_most = "Ensure this value has at most"
+    preset = {"key": "mine", "format": "points", "params": "{}"}
+    for client, path, data, said in (
+        (organiser, f"/clubs/{slug}/players/add/", {}, f"Name: {at_most} 80"),
+        (organiser, f"/clubs/{slug}/players/{asha}/rename/", {}, f"Name: {at_most} 80"),
+        (organiser, f"/clubs/{slug}/sessions/new/", {}, f"Name: {at_most} 120"),
+        (organiser, f"/clubs/{slug}/sessions/{session.pk}/tables/", {},
+         f"Table name: {at_most} 40"),
+        (owner, f"/clubs/{slug}/settings/club/", {"currency": "INR", "timezone": "UTC"},
+         f"Name: {at_most} 120"),
+        (owner, f"/clubs/{slug}/settings/presets/", preset,
+         "name: at most 120 characters (this one has 500)"),
+        (owner, "/account/tokens/", {}, "name: at most 80 characters (this one has 500)"),
+    ):  # fmt: skip
+        response = client.post(path, {**data, "name": long_name})
+        assert 400 <= response.status_code < 500, path
+        assert said in response.content.decode(), path
+    assert not Player.objects.filter(name__startswith="N" * 80).exists()
+    assert not Session.objects.filter(name__startswith="N" * 40).exists()
+    assert not Table.objects.filter(name__startswith="N" * 40).exists()
+    assert not RulePreset.objects.filter(name__startswith="N" * 80).exists()
+    assert not ApiToken.objects.filter(name__startswith="N" * 80).exists()
+    pages.s.club.refresh_from_db()
+    assert not pages.s.club.name.startswith("N" * 80)

@@ -7,11 +7,14 @@ from __future__ import annotations
 import csv
 import io
 import re
+import zoneinfo
+from datetime import datetime
 
 import pytest
 from django.test import TestCase
 
-from scoring.models import Deal, Submission
+from scoring import figures, nights
+from scoring.models import Deal, Submission, TransferPaid
 from tests.pages.conftest import LOSER_GROUPS, WRONG_GROUPS, Pages, text
 
 
@@ -214,3 +217,30 @@ def test_live_fragments_stop_when_nothing_more_will_change(pages: Pages):
     assert response["X-Live-Stop"] == "1"
     body = client.get(f"/clubs/{pages.slug}/sessions/{pages.night.session.pk}/").content.decode()
     assert "data-live-url" not in body and "Closed" in body and "Farid" in body
+
+
+def test_csv_paid_time_carries_the_club_zone_as_the_page_shows_it(pages: Pages):
+    """The settle-up's "marked paid" time: the page shows it in the club's time zone, and the
+    CSV says the same instant in ISO 8601 with the offset, never a bare UTC time."""
+    club = pages.s.club
+    club.timezone = "Asia/Kolkata"
+    club.save(update_fields=["timezone"])
+    pages.play_deal()
+    session = pages.night.session
+    transfer = figures.session_settlement(session=session)[0]
+    nights.transfer_mark_paid(
+        session=session, actor=pages.s.organiser, payer=transfer.payer_key,
+        payee=transfer.payee_key,
+    )  # fmt: skip
+    marked_at = TransferPaid.objects.get().marked_at
+    local = marked_at.astimezone(zoneinfo.ZoneInfo("Asia/Kolkata"))
+    page = pages.client("player").get(f"/clubs/{pages.slug}/sessions/{session.pk}/")
+    assert local.strftime("%H:%M") in page.content.decode()
+    response = pages.client("player").get(f"/clubs/{pages.slug}/sessions/{session.pk}/export.csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    settle = rows.index(["settle-up"])
+    assert rows[settle + 1][3:] == ["marked paid by", "marked paid at"]
+    paid = next(r for r in rows[settle + 2 :] if r[3])
+    assert paid[3] == pages.s.organiser.username
+    assert paid[4] == local.isoformat(timespec="seconds") and paid[4].endswith("+05:30")
+    assert datetime.fromisoformat(paid[4]) == marked_at.replace(microsecond=0)

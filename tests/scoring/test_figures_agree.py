@@ -246,7 +246,7 @@ def test_every_figure_equals_the_ledger(standing, plans, second_night):
                         if column.quantity == "points"
                         else want[column.quantity]
                     )
-                    assert values[column.key] == column.of(raw)
+                    assert values[column.key] == raw
         # Standings of the night, of all formats and of each format, are its postings.
         for game_format in ["", *sorted({g.format for g in Game.objects.filter(
                 table__session=session)})]:  # fmt: skip

@@ -4,6 +4,7 @@ nothing changed."""
 
 from __future__ import annotations
 
+import html
 import random
 
 from django.test import Client
@@ -136,3 +137,17 @@ def test_the_night_of_a_running_tournament_stays_open_while_its_purse_holds_the_
          "deal_number": None, "message": "Purse: the tournament purse game is still being played",
          "actions": []}
     ]  # fmt: skip
+
+
+def test_the_prize_preview_says_a_negative_fee_in_money(standing):
+    """The create form's preview speaks money as typed, never "minor units ... not -10000"."""
+    organiser = Client()
+    organiser.force_login(standing.organiser)
+    for query, said in (
+        ("fee=-100&club_fee=0", "The entry fee cannot be negative (it reads −₹100.00)."),
+        ("fee=100&club_fee=-5", "The club's fee an entry cannot be negative (it reads −₹5.00)."),
+    ):
+        page = organiser.get(f"/clubs/home/tournaments/prizes/?payout=by_field&entries=10&{query}")
+        body = html.unescape(page.content.decode())
+        assert page.status_code == 200 and said in body
+        assert "minor units" not in body and "-10000" not in body

@@ -16,6 +16,12 @@ class Command(BaseCommand):
             action="store_true",
             help="do nothing (but print the login) when the demo club is already loaded",
         )
+        parser.add_argument(
+            "--address",
+            default="127.0.0.1:8000",
+            help="host:port the server will listen on, for the login URL printed (make run "
+            "passes its own)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if demo_exists():
@@ -26,7 +32,7 @@ class Command(BaseCommand):
             demo_load()
             self.stdout.write(self.style.SUCCESS("Loaded the demo club."))
         self.stdout.write(
-            "\n  Log in at http://127.0.0.1:8000/login/\n"
+            f"\n  Log in at http://{options['address']}/login/\n"
             f"    owner     / {DEMO_PASSWORD}   (club owner, also admin)\n"
             f"    organiser / {DEMO_PASSWORD}   (organiser)\n"
             f"    asha      / {DEMO_PASSWORD}   (player)\n"

@@ -42,6 +42,15 @@ def cards_text(line: dict[str, Any]) -> str:
     return ""
 
 
+# A loser's points as a reader says what is wrong with them (Django's "Ensure this value is
+# greater than or equal to 0" is not said at a card table).
+POINTS_ERRORS = {
+    "invalid": "must be a whole number of points, like 20",
+    "min_value": "cannot be negative: give the points the player counts, like 20",
+    "max_value": "cannot be more than %(limit_value)s",
+}
+
+
 class DealEntryForm(OnceForm):
     """The wild joker once per deal, then for each seat: the outcome (one of those the game's
     format offers), optional points, and optional cards as typed (``|`` between groups)."""
@@ -69,8 +78,9 @@ class DealEntryForm(OnceForm):
                 label=f"Outcome of {name}", choices=choices, initial="loser"
             )
             self.fields[f"p{pid}-points"] = forms.IntegerField(
-                label=f"Points of {name}", required=False, min_value=0, max_value=1000
-            )
+                label=f"Points of {name}", required=False, min_value=0, max_value=1000,
+                error_messages=POINTS_ERRORS,
+            )  # fmt: skip
             self.fields[f"p{pid}-cards"] = forms.CharField(
                 label=f"Cards of {name}", required=False, max_length=400
             )

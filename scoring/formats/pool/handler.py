@@ -49,7 +49,8 @@ from scoring.presets import (
     preset_section_rules,
 )
 
-SCORE = Column("score", "Pool score", Quantity.POINTS, "pool points", sign=-1)
+# Shown as the ledger counts it, as on every other page: −40 is 40 points taken.
+SCORE = Column("score", "Pool score", Quantity.POINTS, "pool points, − taken")
 
 
 def pool_scores(game: Game, *, excluding_deal: Deal | None = None) -> dict[int, int]:

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from clubs.display import club_money
+from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
 from clubs.pages import can
 from scoring.formats.pool.state import PoolState
 from scoring.models import Game
+
+
+def pool_points(score: int | str) -> str:
+    """A pool score as every page shows it, the ledger's way: 40 points taken read −40."""
+    return signed_number(-int(score))
 
 
 def _times(n: int) -> str:
@@ -28,8 +33,8 @@ def rejoin_reason(code: str, message: str, details: dict[str, Any], names: dict[
     if code == "rejoin_closed" and str(details.get("player", "")).isdigit():
         name = names.get(int(details["player"]), details["player"])
         return (
-            f"no rejoin while {name} is at {details.get('score')}, above "
-            f"{details.get('rejoin_below')}"
+            f"no rejoin while {name} is at {pool_points(details['score'])}, past "
+            f"{pool_points(details['rejoin_below'])}"
         )
     return message
 
@@ -45,6 +50,7 @@ def panel(
     with what it pays, ``offers``) and the pot."""
     limit = state.limit
     names = {line.player: line.name for line in state.players}
+    still_in = [line.score for line in state.players if line.status != "eliminated"]
     players: list[dict[str, Any]] = []
     for line in state.players:
         out = line.status == "eliminated"
@@ -57,7 +63,7 @@ def panel(
             {
                 "player": line.player,
                 "name": line.name,
-                "score": line.score,
+                "score": pool_points(line.score),
                 "rejoins": line.rejoins,
                 "drops_remaining": line.drops_remaining,
                 "out": out,
@@ -95,6 +101,9 @@ def panel(
     return {
         "state": state,
         "limit": limit,
+        "limit_shown": pool_points(limit),
+        # Where a rejoin brings a player back: one point past the highest score still in.
+        "rejoin_at": pool_points(max(still_in) + 1) if still_in else "",
         "players": players,
         "entry_fee": club_money(club, state.entry_fee_minor),
         "prize": club_money(club, state.prize_pool_minor),
