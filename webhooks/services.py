@@ -495,7 +495,7 @@ def _endpoint_failed(endpoint_id: int, now: datetime, error: str, *, gave_up: bo
 def _publish_later(delivery_id: int, delay: float) -> None:
     """Send the delivery's task (after ``delay`` seconds); the sweep is the safety net."""
     if app.conf.task_always_eager:
-        if not delay:  # in-process: now; a retry waits for the sweep
+        if not delay:  # in-process: now; a retry waits for the embedded sender's next look
             delivery_attempt(delivery_id=delivery_id)
         return
     try:

@@ -27,7 +27,10 @@ API_TIME = serializers.DateTimeField()  # how the API writes a time
 @pytest.fixture
 def receiver(standing):
     made = Receiver()
-    endpoint_create(club=standing.club, actor=standing.organiser, url=made.url, events=[*EVENTS])
+    endpoint = endpoint_create(
+        club=standing.club, actor=standing.organiser, url=made.url, events=[*EVENTS]
+    )
+    made.secret = endpoint.secret  # it verifies each delivery (standardwebhooks), 401 if not
     yield made
     made.close()
 
@@ -85,6 +88,7 @@ def test_a_night_scored_corrected_voided_and_closed(standing, receiver):
     assert voided["status"] == "void" and "players" not in voided
     assert by_name["game.finished"]["data"]["game"] == game.pk
     assert by_name["session.closed"]["data"]["url"].endswith(f"/sessions/{game.table.session_id}/")
+    assert all(r.status == 200 for r in receiver.received)  # every delivery verified
     # One event each, whatever the deliveries; the same id on the wire.
     assert Event.objects.count() == len(receiver.received)
     assert {str(e) for e in Event.objects.values_list("id", flat=True)} == {
@@ -103,6 +107,7 @@ def test_a_knockout_released_and_finished(standing, receiver):
     assert [d["round"] for d in released] == [1, 2]
     assert released[0]["tournament"] == tournament.pk and len(released[0]["tables"]) == 2
     finished = next(r.json["data"] for r in receiver.received if r.event == "tournament.finished")
+    assert all(r.status == 200 for r in receiver.received)  # every delivery verified
     assert finished["places"] == 8
     assert (
         finished["url"] == f"http://127.0.0.1:8000/api/v1/clubs/home/tournaments/{tournament.pk}/"
