@@ -1,6 +1,6 @@
 """The scoring app's webhook events, written in the transaction of the change (the deal counted,
 rejected or corrected, the game finished, the night closed). Their data carries ids and the API
-URLs of what changed, as the API names them; a deal's events share its order key, so a
+URLs (absolute) of what changed, as the API names them; a deal's events share its order key, so a
 correction never reaches a receiver before the score it corrects."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.models import Deal, Game, Session, Submission
-from webhooks.services import endpoints_listening, event_emit, standings_changed
+from webhooks.services import api_url, endpoints_listening, event_emit, standings_changed
 
 
 def _club_api(slug: str) -> str:
-    return f"/api/v1/clubs/{slug}"
+    return api_url(f"/api/v1/clubs/{slug}")
 
 
 def deal_event(*, deal: Deal, submission: Submission | None, name: str) -> None:

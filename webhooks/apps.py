@@ -1,5 +1,6 @@
 from django.apps import AppConfig
 from django.core import checks
+from django.core.signals import request_finished, request_started
 
 
 class WebhooksConfig(AppConfig):
@@ -10,6 +11,10 @@ class WebhooksConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from webhooks import embedded
         from webhooks.checks import claim_outlasts_delivery_check
 
         checks.register(claim_outlasts_delivery_check)
+        # Tasks in-process: what a request's changes send goes after its answer.
+        request_started.connect(embedded.request_opened, dispatch_uid="webhooks-request-opened")
+        request_finished.connect(embedded.request_closed, dispatch_uid="webhooks-request-closed")

@@ -30,19 +30,26 @@ PING = "ping"
 class Endpoint(models.Model):
     class Health(models.TextChoices):
         OK = "ok", "Delivering"
-        FAILING = "failing", "Failing: an event could not be delivered within its retry window"
+        FAILING = "failing", "Failing: its last attempt failed"
         DISABLED = "disabled", "Disabled after repeated failures"
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="webhook_endpoints")
     url = models.URLField(max_length=500)
     events = models.JSONField(default=list, help_text="The event names it receives.")
     secret = models.CharField(
-        max_length=128, help_text="Signs each body (HMAC-SHA256); shown once, when created."
+        max_length=128,
+        help_text="Signs each delivery (Standard Webhooks, whsec_...); shown once, when created.",
     )
     enabled = models.BooleanField(default=True)
     health = models.CharField(max_length=10, choices=Health.choices, default=Health.OK)
     failures = models.PositiveIntegerField(
+        default=0, help_text="Failed attempts since the last delivered one (every one counts)."
+    )
+    given_up = models.PositiveIntegerField(
         default=0, help_text="Events given up on in a row (a delivered one resets it)."
+    )
+    last_error = models.CharField(
+        max_length=300, blank=True, help_text="What the last failed attempt met."
     )
     failing_since = models.DateTimeField(null=True, blank=True)
     sending_until = models.DateTimeField(
@@ -55,6 +62,10 @@ class Endpoint(models.Model):
 
     class Meta:
         ordering = ["id"]
+        constraints = [
+            # Two endpoints of one URL would send every event twice to the same receiver.
+            models.UniqueConstraint(fields=["club", "url"], name="webhook_endpoint_one_per_url"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.club_id} -> {self.url}"

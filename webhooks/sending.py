@@ -5,12 +5,14 @@ send and the answer together, however slowly a receiver trickles it."""
 
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import hmac
 import http.client
 import io
 import ipaddress
+import secrets
 import socket
 import ssl
 import time
@@ -113,8 +115,35 @@ def resolve(url: str, *, allow_private: bool | None = None) -> Target:
     return Target(parts.scheme, parts.hostname, port, path, str(addresses[0]))
 
 
+SECRET_PREFIX = "whsec_"
+
+
+def secret_new() -> str:
+    """A new endpoint secret in the Standard Webhooks form: ``whsec_`` and 32 random bytes in
+    base64."""
+    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()
+
+
+def signing_key(secret: str) -> bytes:
+    """The HMAC key of a secret: the bytes a ``whsec_`` secret encodes; for a secret from before
+    that form (any other string), its own bytes, so that its receivers keep working (their
+    ``whsec_`` form is ``whsec_`` + base64 of those bytes)."""
+    if secret.startswith(SECRET_PREFIX):
+        return base64.b64decode(secret.removeprefix(SECRET_PREFIX), validate=True)
+    return secret.encode()
+
+
+def standard_signature(secret: str, message_id: str, timestamp: int, body: bytes) -> str:
+    """The ``webhook-signature`` header (Standard Webhooks): ``v1,`` and the base64 HMAC-SHA256
+    of ``<id>.<timestamp>.<body>``."""
+    signed = f"{message_id}.{timestamp}.".encode() + body
+    digest = hmac.new(signing_key(secret), signed, hashlib.sha256).digest()
+    return "v1," + base64.b64encode(digest).decode()
+
+
 def signature(secret: str, body: bytes) -> str:
-    """``sha256=<hex>``: HMAC-SHA256 of the raw body with the endpoint's secret."""
+    """``sha256=<hex>``: HMAC-SHA256 of the raw body with the secret's own bytes (the header
+    before Standard Webhooks, kept for a release)."""
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 

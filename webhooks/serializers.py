@@ -14,7 +14,8 @@ class EndpointCreateInput(serializers.Serializer[dict]):
     )
     secret = serializers.CharField(
         required=False, min_length=16, max_length=128,
-        help_text="Signs each body; generated (and shown once) when not given.",
+        help_text="Signs each delivery: whsec_ and 24 to 64 bytes in base64 (Standard Webhooks); "
+        "generated (and shown once) when not given.",
     )  # fmt: skip
 
 
@@ -32,8 +33,8 @@ class EndpointUpdateInput(serializers.Serializer[dict]):
 class EndpointOutput(serializers.ModelSerializer[Endpoint]):
     class Meta:
         model = Endpoint
-        fields = ["id", "url", "events", "enabled", "health", "failures", "failing_since",
-                  "created_at"]  # fmt: skip
+        fields = ["id", "url", "events", "enabled", "health", "failures", "last_error",
+                  "given_up", "failing_since", "created_at"]  # fmt: skip
 
 
 class EndpointCreatedOutput(EndpointOutput):

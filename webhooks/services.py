@@ -5,25 +5,29 @@ Delivery, at least once: ``event_emit`` writes the event and a delivery per subs
 and sends each through the outbox (so a broker outage loses nothing). ``delivery_attempt`` claims
 a due delivery by compare-and-set (two workers never send the same attempt), waits while an
 earlier event of the same order key (a deal) is still undelivered to that endpoint, POSTs it
-signed, and on failure schedules the next attempt with exponential back-off and jitter until the
-retry window (24 h) ends; then the event is given up on and the endpoint marked failing, and
-disabled after repeated failures. ``deliveries_sweep`` (beat) sends whatever is due, which covers
-a lost message and a worker that died holding a claim. A receiver may see an event twice (a
-worker killed after the POST, before recording it): the event id tells duplicates apart."""
+signed (Standard Webhooks), and on failure (any answer but a 2xx, 4xx included) marks the
+endpoint failing with the error and schedules the next attempt with exponential back-off and
+jitter until the retry window (24 h) ends; then the event is given up on, and the endpoint is
+disabled after repeated events given up on. ``deliveries_sweep`` (beat) sends whatever is due,
+which covers a lost message and a worker that died holding a claim. A receiver may see an event
+twice (a worker killed after the POST, before recording it): the event id tells duplicates
+apart."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import logging
 import random
-import secrets
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import transaction
-from django.db.models import Q
+from django.db import IntegrityError, transaction
+from django.db.models import Case, F, Q, Value, When
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from clubs.audit import audit_record
@@ -31,9 +35,18 @@ from clubs.models import Club
 from config.celery import app
 from config.errors import Conflict, InvalidInput
 from outbox.services import outbox_enqueue
+from webhooks import embedded
 from webhooks.limits import manual_send_check
 from webhooks.models import EVENTS, PING, Attempt, Delivery, Endpoint, Event, StandingsChange
-from webhooks.sending import Refused, post, resolve, signature
+from webhooks.sending import (
+    SECRET_PREFIX,
+    Refused,
+    post,
+    resolve,
+    secret_new,
+    signature,
+    standard_signature,
+)
 
 logger = logging.getLogger("rummyclub.webhooks")
 
@@ -54,6 +67,34 @@ def _check_url(url: str) -> str:
     return url
 
 
+def _check_url_free(*, club: Club, url: str, endpoint: Endpoint | None = None) -> None:
+    others = Endpoint.objects.filter(club=club, url=url)
+    if endpoint is not None:
+        others = others.exclude(pk=endpoint.pk)
+    if others.exists():
+        raise _url_taken(url)
+
+
+def _url_taken(url: str) -> InvalidInput:
+    message = f"url: this club already has a webhook for {url}; change that one's events instead"
+    return InvalidInput(message, code="duplicate_url", details={"url": [message]})
+
+
+def _check_secret(secret: str) -> str:
+    """A ``whsec_`` secret must hold 24 to 64 bytes in base64 (Standard Webhooks); any other
+    string is taken as it is, as before that form (its bytes are the key)."""
+    if not secret.startswith(SECRET_PREFIX):
+        return secret
+    try:
+        key = base64.b64decode(secret.removeprefix(SECRET_PREFIX), validate=True)
+    except (binascii.Error, ValueError):
+        key = b""
+    if not 24 <= len(key) <= 64:
+        message = "secret: after whsec_ give 24 to 64 bytes in base64"
+        raise InvalidInput(message, code="invalid_secret", details={"secret": [message]})
+    return secret
+
+
 def _check_events(events: Any) -> list[str]:
     if not isinstance(events, list) or not events:
         raise InvalidInput("events: give at least one event name")
@@ -70,14 +111,21 @@ def _check_events(events: Any) -> list[str]:
 def endpoint_create(
     *, club: Club, actor: AbstractBaseUser, url: str, events: list[str], secret: str = ""
 ) -> Endpoint:
-    """A new endpoint; its secret is generated when none is given (and shown once)."""
-    endpoint = Endpoint.objects.create(
-        club=club,
-        url=_check_url(url),
-        events=_check_events(events),
-        secret=secret or secrets.token_urlsafe(32),
-        created_by=actor,
-    )
+    """A new endpoint, the club's only one for its URL; its secret is generated when none is
+    given (and shown once)."""
+    url = _check_url(url)
+    _check_url_free(club=club, url=url)
+    try:
+        with transaction.atomic():
+            endpoint = Endpoint.objects.create(
+                club=club,
+                url=url,
+                events=_check_events(events),
+                secret=_check_secret(secret) if secret else secret_new(),
+                created_by=actor,
+            )
+    except IntegrityError:  # the same URL added at the same moment
+        raise _url_taken(url) from None
     audit_record(
         actor=actor, club=club, action="webhook.create", obj=endpoint,
         after={"url": endpoint.url, "events": endpoint.events},
@@ -93,13 +141,19 @@ def endpoint_update(*, endpoint: Endpoint, actor: AbstractBaseUser, **changes: A
     before = {name: getattr(endpoint, name) for name in ENDPOINT_FIELDS}
     if "url" in changes:
         endpoint.url = _check_url(changes["url"])
+        _check_url_free(club=endpoint.club, url=endpoint.url, endpoint=endpoint)
     if "events" in changes:
         endpoint.events = _check_events(changes["events"])
     if "enabled" in changes:
         endpoint.enabled = bool(changes["enabled"])
         if endpoint.enabled:
-            endpoint.health, endpoint.failures, endpoint.failing_since = Endpoint.Health.OK, 0, None
-    endpoint.save()
+            endpoint.health, endpoint.failing_since = Endpoint.Health.OK, None
+            endpoint.failures, endpoint.given_up, endpoint.last_error = 0, 0, ""
+    try:
+        with transaction.atomic():
+            endpoint.save()
+    except IntegrityError:  # another endpoint took the URL at the same moment
+        raise _url_taken(endpoint.url) from None
     audit_record(
         actor=actor, club=endpoint.club, action="webhook.update", obj=endpoint, before=before,
         after={name: getattr(endpoint, name) for name in ENDPOINT_FIELDS},
@@ -120,7 +174,24 @@ def endpoint_delete(*, endpoint: Endpoint, actor: AbstractBaseUser) -> None:
 
 
 def _send(delivery_id: int) -> None:
+    """The delivery's first attempt, once the transaction commits: through the outbox to a
+    worker, or in-process after the request's answer (``webhooks.embedded``)."""
+    if app.conf.task_always_eager:
+        transaction.on_commit(
+            lambda: embedded.hand_off(lambda: delivery_attempt(delivery_id=delivery_id))
+        )
+        return
     outbox_enqueue(task=DELIVER_TASK, args=[delivery_id], key=f"webhook:{delivery_id}")
+
+
+def api_url(path: str) -> str:
+    """The absolute URL of an API path (``/api/v1/...``), as events carry them."""
+    return settings.PUBLIC_URL.rstrip("/") + path
+
+
+def api_time(moment: datetime) -> str:
+    """A time as the API writes it: ISO 8601 in UTC, ending ``Z``."""
+    return moment.astimezone(UTC).isoformat().removesuffix("+00:00") + "Z"
 
 
 def endpoints_listening(*, club: Club) -> list[Endpoint]:
@@ -182,20 +253,24 @@ def redeliver(*, delivery: Delivery, actor: AbstractBaseUser) -> Delivery:
 
 def standings_changed(*, club: Club, endpoints: list[Endpoint] | None = None) -> None:
     """The club's standings changed: one ``standings.changed`` goes out when the debounce window
-    ends, however many changes come meanwhile (at once when tasks run in-process)."""
+    (opened by the first change after the last one sent) ends, however many changes come
+    meanwhile, whether tasks run on a worker (beat's sweep flushes it) or in-process (the
+    embedded thread does)."""
     if endpoints is None:
         endpoints = endpoints_listening(club=club)
     if not any("standings.changed" in e.events for e in endpoints):
         return
-    if app.conf.task_always_eager:
-        event_emit(club=club, name="standings.changed", data=_standings_data(club))
-        return
     due = timezone.now() + timedelta(seconds=settings.WEBHOOK_STANDINGS_DEBOUNCE_SECONDS)
-    StandingsChange.objects.get_or_create(club=club, defaults={"due_at": due})
+    # Locked: a flush sending the club's window now either finishes first (the row is gone and
+    # this change opens the next window) or waits for this change to commit, so no change is
+    # left out of every event.
+    StandingsChange.objects.select_for_update().get_or_create(club=club, defaults={"due_at": due})
+    if app.conf.task_always_eager:
+        transaction.on_commit(lambda: embedded.hand_off(None))
 
 
 def _standings_data(club: Club) -> dict[str, Any]:
-    return {"club": club.slug, "url": f"/api/v1/clubs/{club.slug}/standings/"}
+    return {"club": club.slug, "url": api_url(f"/api/v1/clubs/{club.slug}/standings/")}
 
 
 def standings_flush() -> int:
@@ -208,11 +283,31 @@ def standings_flush() -> int:
             .filter(due_at__lte=timezone.now())
         )
         for change in due:
-            data = {**_standings_data(change.club), "since": change.first_at.isoformat()}
+            data = {**_standings_data(change.club), "since": api_time(change.first_at)}
             event_emit(club=change.club, name="standings.changed", data=data)
             change.delete()
             sent += 1
     return sent
+
+
+def due_work_send() -> float | None:
+    """The in-process stand-in for beat's sweep (``webhooks.embedded``): the standings events
+    due, then the deliveries due; the seconds until more falls due, ``None`` when nothing is
+    pending."""
+    standings_flush()
+    deliveries_sweep()
+    pending = Delivery.objects.filter(status=Delivery.Status.PENDING).order_by("next_attempt_at")
+    soonest = [
+        moment
+        for moment in (
+            pending.values_list("next_attempt_at", flat=True).first(),
+            StandingsChange.objects.order_by("due_at").values_list("due_at", flat=True).first(),
+        )
+        if moment is not None
+    ]
+    if not soonest:
+        return None
+    return max(0.05, (min(soonest) - timezone.now()).total_seconds())
 
 
 # --- delivery --------------------------------------------------------------------------------
@@ -223,7 +318,7 @@ def body_of(event: Event) -> bytes:
     document = {
         "id": str(event.id),
         "event": event.name,
-        "created_at": event.created_at.isoformat(),
+        "created_at": api_time(event.created_at),
         "club": event.club.slug,
         "data": event.data,
     }
@@ -327,11 +422,18 @@ def _attempt(delivery: Delivery) -> tuple[str, float]:
     the outcome and, for a retry, its delay."""
     endpoint = delivery.endpoint
     body = body_of(delivery.event)
+    message_id, timestamp = str(delivery.event_id), int(timezone.now().timestamp())
     headers = {
         "Content-Type": "application/json",
         "User-Agent": "rummyclub-webhooks/1",
+        # Standard Webhooks: the event id (the same on every retry and redelivery), the time of
+        # this attempt, and the signature over both and the body (a retry is signed anew).
+        "webhook-id": message_id,
+        "webhook-timestamp": str(timestamp),
+        "webhook-signature": standard_signature(endpoint.secret, message_id, timestamp, body),
         "X-Rummyclub-Event": delivery.event.name,
         "X-Rummyclub-Delivery": str(delivery.delivery_id),
+        # Deprecated, kept for a release: the body's HMAC alone (replayable for ever).
         "X-Rummyclub-Signature-256": signature(endpoint.secret, body),
     }
     answer = post(endpoint.url, body, headers)
@@ -347,15 +449,18 @@ def _attempt(delivery: Delivery) -> tuple[str, float]:
                 status=Delivery.Status.DELIVERED, attempts=attempts, delivered_at=now,
                 claimed_until=None,
             )  # fmt: skip
-            Endpoint.objects.filter(pk=endpoint.pk).exclude(failures=0, health="ok").update(
-                failures=0, health=Endpoint.Health.OK, failing_since=None
-            )
+            Endpoint.objects.filter(pk=endpoint.pk).exclude(
+                failures=0, given_up=0, health=Endpoint.Health.OK
+            ).update(
+                failures=0, given_up=0, health=Endpoint.Health.OK, failing_since=None,
+                last_error="",
+            )  # fmt: skip
             outcome = "delivered"
         elif now - delivery.created_at >= timedelta(seconds=settings.WEBHOOK_RETRY_WINDOW_SECONDS):
             Delivery.objects.filter(pk=delivery.pk).update(
                 status=Delivery.Status.ABANDONED, attempts=attempts, claimed_until=None
             )
-            _endpoint_failed(endpoint.pk, now)
+            _endpoint_failed(endpoint.pk, now, answer.error, gave_up=True)
             outcome = "abandoned"
         else:
             delay = backoff(attempts)
@@ -363,24 +468,34 @@ def _attempt(delivery: Delivery) -> tuple[str, float]:
                 attempts=attempts, next_attempt_at=now + timedelta(seconds=delay),
                 claimed_until=None,
             )  # fmt: skip
+            _endpoint_failed(endpoint.pk, now, answer.error, gave_up=False)
             outcome = "retry"
     return outcome, delay
 
 
-def _endpoint_failed(endpoint_id: int, now: Any) -> None:
-    endpoint = Endpoint.objects.select_for_update().get(pk=endpoint_id)
-    endpoint.failures += 1
-    endpoint.failing_since = endpoint.failing_since or now
-    endpoint.health = Endpoint.Health.FAILING
-    if endpoint.failures >= settings.WEBHOOK_DISABLE_AFTER:
-        endpoint.health, endpoint.enabled = Endpoint.Health.DISABLED, False
-    endpoint.save(update_fields=["failures", "failing_since", "health", "enabled"])
+def _endpoint_failed(endpoint_id: int, now: datetime, error: str, *, gave_up: bool) -> None:
+    """Every failed attempt counts: the endpoint is failing from the first one, with its
+    error; it is disabled once ``WEBHOOK_DISABLE_AFTER`` events in a row were given up on."""
+    Endpoint.objects.filter(pk=endpoint_id).update(
+        failures=F("failures") + 1,
+        given_up=F("given_up") + int(gave_up),
+        last_error=error[:300],
+        failing_since=Coalesce(F("failing_since"), now),
+        health=Case(
+            When(health=Endpoint.Health.DISABLED, then=Value(Endpoint.Health.DISABLED)),
+            default=Value(Endpoint.Health.FAILING),
+        ),
+    )
+    if gave_up:
+        Endpoint.objects.filter(
+            pk=endpoint_id, given_up__gte=settings.WEBHOOK_DISABLE_AFTER
+        ).update(health=Endpoint.Health.DISABLED, enabled=False)
 
 
 def _publish_later(delivery_id: int, delay: float) -> None:
     """Send the delivery's task (after ``delay`` seconds); the sweep is the safety net."""
     if app.conf.task_always_eager:
-        if not delay:  # in-process: now; a retry waits for the sweep
+        if not delay:  # in-process: now; a retry waits for the embedded sender's next look
             delivery_attempt(delivery_id=delivery_id)
         return
     try:

@@ -235,6 +235,9 @@ CELERY_BEAT_SCHEDULE = {
 # Webhooks (docs/api.md, "Webhooks"). Private and plain-http receivers only where allowed (a
 # laptop, the tests); production sends to public https addresses only.
 WEBHOOK_ALLOW_PRIVATE = env.bool("WEBHOOK_ALLOW_PRIVATE", False)
+# Where the site is reached: the API URLs that webhook events carry start with it (an event is
+# sent outside any request, so it cannot be read from one).
+PUBLIC_URL = env.str("PUBLIC_URL", "http://127.0.0.1:8000")
 WEBHOOK_TIMEOUT_SECONDS = env.int("WEBHOOK_TIMEOUT_SECONDS", 5)
 # Pings and redeliveries (sends an organiser asks for by hand) per club in any minute.
 WEBHOOK_MANUAL_SENDS_PER_MINUTE = env.int("WEBHOOK_MANUAL_SENDS_PER_MINUTE", 10)

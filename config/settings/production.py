@@ -9,6 +9,7 @@ SECRET_KEY = env.str("SECRET_KEY")
 if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
     raise ImproperlyConfigured("SECRET_KEY must be at least 50 characters with 5 distinct ones")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
+PUBLIC_URL = env.str("PUBLIC_URL", f"https://{ALLOWED_HOSTS[0]}")
 DEBUG = False
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -67,7 +67,7 @@ def test_a_refused_url_says_why_and_a_failing_webhook_is_flagged(standing, clien
     assert not Endpoint.objects.exists()
     Endpoint.objects.create(
         club=standing.club, url="https://example.com/hook", events=["deal.scored"], secret="s",
-        enabled=False, health="disabled", failures=3,
+        enabled=False, health="disabled", given_up=3,
     )  # fmt: skip
     page = client.get("/clubs/home/settings/").content.decode()
     assert "Disabled after repeated failures" in page and "3 times in a row" in page

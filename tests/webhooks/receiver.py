@@ -1,5 +1,7 @@
 """A real HTTP receiver for webhook tests: a server in a thread on 127.0.0.1 that records every
-request (when, headers, raw body) and answers from a script of status codes."""
+request (when, headers, raw body) and answers from a script of status codes; given the
+endpoint's secret, it checks each request as a receiver would, with the ``standardwebhooks``
+library, and answers 401 to one that does not verify."""
 
 from __future__ import annotations
 
@@ -11,6 +13,9 @@ import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from standardwebhooks import Webhook
+from standardwebhooks.webhooks import WebhookVerificationError
 
 
 @dataclass
@@ -28,6 +33,15 @@ class Received:
     def event(self) -> str:
         return self.headers["X-Rummyclub-Event"]
 
+    def verifies_with(self, secret: str) -> bool:
+        """Standard Webhooks: the library accepts it (signature and a timestamp within five
+        minutes)."""
+        try:
+            Webhook(secret).verify(self.body, self.headers)
+        except WebhookVerificationError:
+            return False
+        return True
+
     def signed_by(self, secret: str) -> bool:
         expected = "sha256=" + hmac.new(secret.encode(), self.body, hashlib.sha256).hexdigest()
         return hmac.compare_digest(expected, self.headers["X-Rummyclub-Signature-256"])
@@ -38,13 +52,15 @@ class Receiver:
     """``answers``: status codes for the requests in turn (then 200); ``hold``: seconds the
     first request is held before answering; ``trickle``: seconds between the bytes of every
     answer (a receiver that keeps the connection busy but never finishes in time); ``slow``:
-    seconds every request is held. ``most_in_flight``: the most requests it ever had at once."""
+    seconds every request is held. ``most_in_flight``: the most requests it ever had at once.
+    ``secret``: verify every request with it (401 when it does not verify)."""
 
     answers: list[int] = field(default_factory=list)
     hold: float = 0.0
     trickle: float = 0.0
     slow: float = 0.0
     most_in_flight: int = 0
+    secret: str = ""
     received: list[Received] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -68,13 +84,16 @@ class Receiver:
                     first = not receiver.received and not receiver._held
                     receiver._held = receiver._held or first
                     status = receiver.answers.pop(0) if receiver.answers else 200
+                headers = dict(self.headers)
+                if receiver.secret and not Received(0, headers, body, 0).verifies_with(
+                    receiver.secret
+                ):
+                    status = 401
                 if first and receiver.hold:
                     time.sleep(receiver.hold)
                 time.sleep(receiver.slow)
                 with lock:
-                    receiver.received.append(
-                        Received(time.monotonic(), dict(self.headers), body, status)
-                    )
+                    receiver.received.append(Received(time.monotonic(), headers, body, status))
                 if receiver.trickle:
                     self._trickle(f"HTTP/1.0 {status} OK\r\nContent-Length: 2\r\n\r\nok")
                     return

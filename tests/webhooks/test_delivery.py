@@ -93,7 +93,8 @@ def test_a_scored_deal_reaches_the_receiver_signed(standing, celery_worker, rece
     deal_id = score(standing, night, Asha=23)
     wait_for(lambda: receiver.accepted(), message="nothing delivered")
     got = receiver.accepted()[0]
-    assert got.signed_by(hook["secret"]) and not got.signed_by("another secret")
+    assert got.verifies_with(hook["secret"])  # Standard Webhooks
+    assert got.signed_by(hook["secret"]) and not got.signed_by("another secret")  # deprecated
     assert got.headers["Content-Type"] == "application/json"
     assert got.event == "deal.scored"
     uuid.UUID(got.headers["X-Rummyclub-Delivery"])
@@ -101,7 +102,7 @@ def test_a_scored_deal_reaches_the_receiver_signed(standing, celery_worker, rece
     assert set(body) == {"id", "event", "created_at", "club", "data"}
     assert (body["event"], body["club"]) == ("deal.scored", "home")
     assert body["data"]["deal"] == deal_id
-    assert body["data"]["url"] == f"/api/v1/clubs/home/deals/{deal_id}/"
+    assert body["data"]["url"] == f"http://127.0.0.1:8000/api/v1/clubs/home/deals/{deal_id}/"
     asha = next(p for p in body["data"]["players"] if p["name"] == "Asha")
     assert asha["points"] == 23
     # The API's own reading of the deal names the same deal.
@@ -131,6 +132,12 @@ def test_three_500s_then_a_200_deliver_the_event_once_with_growing_gaps(
     assert [r.status for r in requests] == [500, 500, 500, 200]
     assert len({r.json["id"] for r in requests}) == 1  # one event
     assert len({r.headers["X-Rummyclub-Delivery"] for r in requests}) == 1  # one series
+    # Each attempt signed anew, at its own time, under the event's id.
+    assert all(r.verifies_with(hook["secret"]) for r in requests)
+    assert {r.headers["webhook-id"] for r in requests} == {requests[0].json["id"]}
+    stamps = [int(r.headers["webhook-timestamp"]) for r in requests]
+    assert stamps == sorted(stamps) and stamps[-1] > stamps[0], stamps
+    assert requests[-1].headers["webhook-signature"] != requests[0].headers["webhook-signature"]
     gaps = [later.at - earlier.at for earlier, later in pairwise(requests)]
     # Back-off 0.4 s doubling, with a fifth of jitter either way.
     assert 0.3 < gaps[0] < gaps[1] < gaps[2], gaps
@@ -156,8 +163,10 @@ def test_a_receiver_down_for_the_window_marks_the_endpoint_failing_then_disabled
     client.post(f"/api/v1/clubs/home/webhooks/{hook['id']}/test/")
     wait_for(lambda: Delivery.objects.filter(status="abandoned").count() == 1, timeout=30)
     endpoint = Endpoint.objects.get()
-    assert (endpoint.health, endpoint.enabled, endpoint.failures) == ("failing", True, 1)
     first = Delivery.objects.get()
+    # Every failed attempt counted; one event given up on.
+    assert (endpoint.health, endpoint.enabled, endpoint.given_up) == ("failing", True, 1)
+    assert endpoint.failures == first.attempts and "ConnectionRefused" in endpoint.last_error
     assert first.attempts >= 2 and Attempt.objects.filter(delivery=first).count() == first.attempts
     assert all("ConnectionRefused" in a.error for a in Attempt.objects.all())
     # Nothing was lost on the way: every outbox message went out, the event is kept.
@@ -174,7 +183,12 @@ def test_a_receiver_down_for_the_window_marks_the_endpoint_failing_then_disabled
     again = client.patch(
         f"/api/v1/clubs/home/webhooks/{hook['id']}/", {"enabled": True}, format="json"
     ).json()
-    assert (again["health"], again["enabled"], again["failures"]) == ("ok", True, 0)
+    assert (again["health"], again["enabled"], again["failures"], again["given_up"]) == (
+        "ok",
+        True,
+        0,
+        0,
+    )
 
 
 @pytest.mark.usefixtures("postgres_tx")

@@ -5,11 +5,13 @@ the secret shown once, the delivery log and redelivery."""
 from __future__ import annotations
 
 import pytest
+from django.db import IntegrityError, transaction
 from rest_framework.test import APIClient
 
+from clubs.models import Club
 from tests.webhooks.receiver import Receiver
 from webhooks.models import Attempt, Delivery, Endpoint
-from webhooks.services import body_of
+from webhooks.services import body_of, endpoint_create
 
 HOOKS = "/api/v1/clubs/home/webhooks/"
 
@@ -112,3 +114,46 @@ def test_the_log_and_redelivery_resend_the_same_event_as_a_new_series(
     assert [a["status_code"] for a in log] == [200, 200]
     missing = api.post(f"{HOOKS}{made['id']}/deliveries/{first.event_id}/redeliver/")
     assert missing.status_code == 404
+
+
+def test_one_endpoint_per_url_per_club(api, receiver, standing):
+    first = api.post(HOOKS, {"url": receiver.url, "events": ["deal.scored"]}, format="json")
+    assert first.status_code == 201
+    again = api.post(HOOKS, {"url": receiver.url, "events": ["game.finished"]}, format="json")
+    assert again.status_code == 400, again.content
+    error = again.json()["error"]
+    assert error["code"] == "duplicate_url" and "url" in error["details"]
+    assert receiver.url in error["message"]
+    other = api.post(HOOKS, {"url": f"{receiver.url}/b", "events": ["deal.scored"]}, format="json")
+    moved = api.patch(f"{HOOKS}{other.json()['id']}/", {"url": receiver.url}, format="json")
+    assert moved.status_code == 400 and moved.json()["error"]["code"] == "duplicate_url"
+    # Another club may send to the same receiver.
+    away = Club.objects.get(slug="away")
+    endpoint_create(club=away, actor=standing.outsider, url=receiver.url, events=["deal.scored"])
+    # The database refuses it whatever the way in.
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Endpoint.objects.create(club=standing.club, url=receiver.url, events=[], secret="s")
+    assert Endpoint.objects.filter(club=standing.club).count() == 2
+
+
+def test_every_failed_attempt_counts_and_the_health_shows_the_last_error(
+    api, receiver, django_capture_on_commit_callbacks
+):
+    receiver.answers = [401, 401]
+    made = api.post(HOOKS, {"url": receiver.url, "events": ["deal.scored"]}, format="json").json()
+    for _ in range(2):
+        with django_capture_on_commit_callbacks(execute=True):
+            api.post(f"{HOOKS}{made['id']}/test/")
+    shown = api.get(f"{HOOKS}{made['id']}/").json()
+    assert (shown["health"], shown["failures"], shown["last_error"]) == (
+        "failing",
+        2,
+        "answered 401",
+    )
+    assert shown["failing_since"] is not None and shown["given_up"] == 0
+    # Both deliveries wait for their retry (by back-off), none given up yet.
+    assert list(Delivery.objects.values_list("status", "attempts")) == [("pending", 1)] * 2
+    with django_capture_on_commit_callbacks(execute=True):
+        api.post(f"{HOOKS}{made['id']}/test/")  # answered 200
+    shown = api.get(f"{HOOKS}{made['id']}/").json()
+    assert (shown["health"], shown["failures"], shown["last_error"]) == ("ok", 0, "")

@@ -11,7 +11,7 @@ from clubs.audit import audit_record
 from config.errors import NotFoundError
 from scoring.formats import handler_for
 from tournaments.models import Entry, Round, Tournament
-from webhooks.services import event_emit
+from webhooks.services import api_url, event_emit
 
 E = Entry.Status
 
@@ -50,7 +50,7 @@ def family_of(tournament: Tournament) -> str:
 
 def event(tournament: Tournament, name: str, **data: Any) -> None:
     """A webhook event of the tournament, in the transaction of the change."""
-    api = f"/api/v1/clubs/{tournament.club.slug}/tournaments/{tournament.pk}/"
+    api = api_url(f"/api/v1/clubs/{tournament.club.slug}/tournaments/{tournament.pk}/")
     event_emit(
         club=tournament.club, name=name, data={"tournament": tournament.pk, "url": api, **data}
     )
