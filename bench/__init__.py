@@ -3,4 +3,13 @@
 Each module named in ``BENCHES`` has ``run(quick: bool) -> None`` that prints its figures. Figures
 are recorded in docs/performance.md with the command that produced them."""
 
-BENCHES = ["indian", "rummikub", "scoring", "standings", "ratings", "tournaments", "webhooks"]
+BENCHES = [
+    "indian",
+    "rummikub",
+    "scoring",
+    "standings",
+    "ledger",
+    "ratings",
+    "tournaments",
+    "webhooks",
+]
