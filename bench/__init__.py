@@ -9,6 +9,7 @@ BENCHES = [
     "scoring",
     "standings",
     "ledger",
+    "memory",
     "ratings",
     "tournaments",
     "webhooks",
