@@ -8,6 +8,8 @@ BENCHES = [
     "rummikub",
     "scoring",
     "standings",
+    "ledger",
+    "memory",
     "ratings",
     "tournaments",
     "webhooks",

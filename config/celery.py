@@ -10,7 +10,7 @@ import os
 from typing import Any
 
 from celery import Celery, Task
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_init
 from django.db import OperationalError, close_old_connections, transaction
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
@@ -27,7 +27,8 @@ app.autodiscover_tasks()
 app.conf["CELERY_DB_REUSE_MAX"] = 1_000_000
 
 
-def _survive_acks_on_a_lost_connection() -> None:
+@worker_init.connect
+def _survive_acks_on_a_lost_connection(**kwargs: Any) -> None:
     """kombu 5.7.0: a task that finishes just as the Redis connection is lost acknowledges on a
     channel whose connection is already gone; ``_connparams`` then raises ``AttributeError:
     'NoneType' object has no attribute 'hostname'`` in the worker's main loop, which exits
@@ -35,8 +36,16 @@ def _survive_acks_on_a_lost_connection() -> None:
     when the channel is closed and gives its unacknowledged messages back. The message cannot
     be acknowledged then anyway: it is delivered again or, lost with the broker, sent again by
     the stale-submission sweep, and tasks are idempotent. So the failed acknowledgement is logged
-    and the worker goes on reconnecting. Remove when kombu handles it."""
+    and the worker goes on reconnecting. Remove when kombu handles it.
+
+    Done as a worker starts (``worker_init``, before it connects; its pool's processes inherit
+    it), not on import: only a consumer acknowledges, and importing kombu's Redis transport with
+    this module put 5 to 8 MB and some 75 modules into every process (web workers, beat,
+    commands) before it had anything to publish."""
     from kombu.transport import redis as kombu_redis
+
+    if getattr(kombu_redis.QoS.ack, "survives_a_lost_connection", False):
+        return  # a second worker in the same process (the tests')
 
     def guarded(method: Any) -> Any:
         def call(self: Any, delivery_tag: Any, *args: Any, **kwargs: Any) -> Any:
@@ -53,6 +62,7 @@ def _survive_acks_on_a_lost_connection() -> None:
                 logger.warning("broker connection lost: message %s not acknowledged", delivery_tag)
                 return None
 
+        call.survives_a_lost_connection = True  # type: ignore[attr-defined]
         return call
 
     def guarded_restore(method: Any) -> Any:
@@ -68,9 +78,6 @@ def _survive_acks_on_a_lost_connection() -> None:
     # Closing the channel after the loss gives unacknowledged messages back to a broker that is
     # gone: the same failure, on the way to reconnecting.
     kombu_redis.QoS.restore_unacked = guarded_restore(kombu_redis.QoS.restore_unacked)
-
-
-_survive_acks_on_a_lost_connection()
 
 
 @task_prerun.connect

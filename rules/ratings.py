@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
-
-from openskill.models import PlackettLuce
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from rules.errors import RuleViolation
+
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
 
 K = TypeVar("K", bound=Hashable)
 
@@ -38,6 +39,10 @@ class RatingModel:
     kappa: float = 0.0001
 
     def engine(self) -> PlackettLuce:
+        # Imported here: only rating a game needs the model (about 1 MB and 14 modules), and the
+        # web's pages and the other workers import this module for the defaults alone.
+        from openskill.models import PlackettLuce
+
         return PlackettLuce(
             mu=self.mu, sigma=self.sigma, beta=self.beta, tau=self.tau, kappa=self.kappa
         )
