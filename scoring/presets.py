@@ -198,7 +198,7 @@ def rule_words(rules: GameRules) -> list[str]:
             if preset.one_high
             else "A 1 is always low in a run (12 13 1 is refused)"
         )
-        if preset.variant != "international":
+        if preset.counts_racks:
             words.append(
                 f"A loser who never opened scores -{preset.never_opened_penalty}"
                 if preset.never_opened_penalty

@@ -67,6 +67,12 @@ class RummikubPreset:
         ):
             raise ValueError("closed_hand_values needs 40 rows of (0, 1, 2 jokers) values")
 
+    @property
+    def counts_racks(self) -> bool:
+        """Sabra and American count the losers' racks (and so may penalise never opening);
+        International scores by its own table."""
+        return self.variant != "international"
+
 
 SABRA = RummikubPreset("sabra", "sabra", initial_meld_threshold=30, one_high=False)
 #: The 1987 Pressman sheet (seed 000) and other editions: initial meld of 50.
