@@ -21,31 +21,16 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from bench.scoring import _fresh_database
+from bench.standings import REPO, _environment
 
-REPO = Path(__file__).resolve().parent.parent
 # Every name the "written by this transaction" guard has had (scoring 0011, then 0014).
 GUARD_TRIGGERS = {
     "scoring_posting": ["scoring_posting_entry_is_new"],
     "scoring_ledgerentry": ["scoring_ledgerentry_note_new"],
 }
-
-
-def _environment(db_url: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings.production",
-        DATABASE_URL=db_url,
-        SECRET_KEY="bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-        ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
-        SECURE_SSL_REDIRECT="false",
-        LOG_LEVEL="WARNING",
-    )
-    env.pop("REDIS_URL", None)
-    return env
 
 
 def _game() -> tuple[int, int, int]:

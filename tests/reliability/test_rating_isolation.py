@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import os
 import signal
-import statistics
-import time
 
 import psycopg
 import pytest
@@ -16,29 +14,14 @@ from django.conf import settings
 from django.db import connection
 
 from clubs.models import Club
-from scoring.models import Submission
 from scoring.tasks import rate_game
 from tests.conftest import Standing, worker_running
 from tests.scoring.conftest import make_night
 from tests.webhooks.receiver import wait_for
-from tests.webhooks.test_delivery import _worker, score
+from tests.webhooks.test_delivery import _worker
+from tests.webhooks.test_scoring_isolation import _p95, _scoring_latencies
 
-DEALS = 8
 REPLAYS = 3  # more than the scoring worker's 2 threads: routed there, they would hold them all
-
-
-def _p95(latencies: list[float]) -> float:
-    return statistics.quantiles(latencies, n=20, method="inclusive")[-1]
-
-
-def _scoring_latencies(standing, night) -> list[float]:
-    latencies = []
-    for _ in range(DEALS):
-        started = time.monotonic()
-        pending = Submission.objects.filter(deal_id=score(standing, night), status="pending")
-        wait_for(lambda q=pending: not q.exists(), timeout=30, message="not validated")
-        latencies.append(time.monotonic() - started)
-    return latencies
 
 
 def _waiting_on_the_club_lock() -> int:

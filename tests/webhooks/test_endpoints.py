@@ -6,28 +6,12 @@ from __future__ import annotations
 
 import pytest
 from django.db import IntegrityError, transaction
-from rest_framework.test import APIClient
 
 from clubs.models import Club
-from tests.webhooks.receiver import Receiver
 from webhooks.models import Attempt, Delivery, Endpoint
 from webhooks.services import body_of, endpoint_create
 
 HOOKS = "/api/v1/clubs/home/webhooks/"
-
-
-@pytest.fixture
-def api(standing) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(standing.organiser)
-    return client
-
-
-@pytest.fixture
-def receiver():
-    made = Receiver()
-    yield made
-    made.close()
 
 
 @pytest.mark.parametrize(

@@ -21,20 +21,6 @@ from webhooks.models import Delivery, Endpoint
 HOOKS = "/api/v1/clubs/home/webhooks/"
 
 
-@pytest.fixture
-def api(standing) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(standing.organiser)
-    return client
-
-
-@pytest.fixture
-def receiver():
-    made = Receiver()
-    yield made
-    made.close()
-
-
 def pinged(
     api: APIClient, receiver: Receiver, capture: Any, **fields: Any
 ) -> tuple[dict, Received]:
