@@ -172,6 +172,13 @@ def pool_split_offer(*, game: Game) -> dict[str, Any]:
     return {"offers": list(offers), "shares_minor": shares}
 
 
+def season_get(*, club: Club, season_id: int) -> Season:
+    found = club.seasons.filter(pk=season_id).first()
+    if found is None:
+        raise NotFoundError(f"no season #{season_id} in {club.name}")
+    return found
+
+
 def season_list(*, club: Club) -> QuerySet[Season]:
     return club.seasons.order_by("-starts_on")
 

@@ -249,6 +249,13 @@ def _lines(
     return lines
 
 
+def standings_count(*, club: Club, scope: str, scope_id: int, game_format: str = "") -> int:
+    """How many players a table ranks: one count of its kept rows."""
+    return StandingRow.objects.filter(
+        club=club, scope=scope, scope_id=scope_id, game_format=game_format
+    ).count()
+
+
 def standings_table(
     *,
     club: Club,

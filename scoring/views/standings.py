@@ -24,7 +24,7 @@ from clubs.pages import (
     render_club,
     service_status,
 )
-from config.errors import InvalidInput, ServiceError
+from config.errors import InvalidInput, NotFoundError, ServiceError
 from scoring import ratings, selectors, standings
 from scoring.formats import format_label
 from scoring.models import Game, GameFamily
@@ -390,36 +390,75 @@ def _turning_page(pages: int) -> int:
 def _projector_board(
     club: Club, scope: str, scope_id: int, *, after: int | None, game_format: str = ""
 ) -> dict[str, Any]:
-    first = _standings_board(
-        club, scope, scope_id, page=1, per_page=PROJECTOR_ROWS, after=after,
-        game_format=game_format,
-    )  # fmt: skip
-    page = _turning_page(first["pages"])
-    if page == 1:
-        return first
+    """The page of a table a projector shows now: counted first (one query), so only that page
+    is read."""
+    if after is None:
+        count = standings.standings_count(
+            club=club, scope=scope, scope_id=scope_id, game_format=game_format
+        )
+        page = _turning_page(-(-count // PROJECTOR_ROWS))
+    else:  # a table as it stood is recomputed whole; its first page says how many there are
+        first = _standings_board(
+            club, scope, scope_id, page=1, per_page=PROJECTOR_ROWS, after=after,
+            game_format=game_format,
+        )  # fmt: skip
+        page = _turning_page(first["pages"])
+        if page == 1:
+            return first
     return _standings_board(
         club, scope, scope_id, page=page, per_page=PROJECTOR_ROWS, after=after,
         game_format=game_format,
     )  # fmt: skip
 
 
+def _projector_title(club: Club, scope: str, scope_id: int, game_format: str) -> str:
+    if scope == "season":
+        title = f"Season {found(selectors.season_get, club=club, season_id=scope_id).name}"
+    elif scope == "session":
+        title = found(selectors.session_get, club=club, session_id=scope_id, with_tables=False).name
+    else:
+        title = _game_label(
+            found(selectors.game_get, club=club, game_id=scope_id, with_seats=False)
+        )
+    return f"{title} · {format_label(game_format)}" if game_format else title
+
+
 def _projector_context(request: HttpRequest, club: Club) -> tuple[dict[str, Any], int]:
     """The projector: the table asked for; asked nothing, the latest session beside the
-    current season. A table longer than a screen turns its pages by itself."""
+    current season. A table longer than a screen turns its pages by itself. Only what it shows
+    is read (no lists to choose from): its queries are as many whatever the club's history."""
     asked = any(request.GET.get(k) for k in ("table", "scope", "id", "as_of_session"))
-    context, status = _standings_context(request, club, per_page=PROJECTOR_ROWS)
+    context: dict[str, Any] = {
+        "error": None,
+        "after": None,
+        "updated_at": timezone.now(),
+        "query": request.GET.urlencode(),
+    }
     boards = []
-    if context["board"] is not None:
-        title = context["title"]
-        if context.get("after") is not None:
-            title += f" · after {context['after'].name}"
-        board = _projector_board(
-            club, context["scope"], context["scope_id"],
-            after=context["after"].pk if context.get("after") else None,
-            game_format=context.get("game_format", ""),
-        )  # fmt: skip
-        boards.append({"title": title, "board": board, "live": False})
-    if not asked and context["error"] is None:
+    try:
+        scope, raw_id, asked_format = _asked_scope(request)
+        after_id = _int_param(request.GET.get("as_of_session"), "as_of_session")
+        if after_id is not None:
+            context["after"] = found(
+                selectors.session_get, club=club, session_id=after_id, with_tables=False
+            )
+        try:
+            scope, scope_id = selectors.standings_scope(club=club, scope=scope, scope_id=raw_id)
+        except NotFoundError:
+            if not (scope == "season" and raw_id is None):
+                raise
+            scope_id = None  # a club without a season yet: the latest session alone
+        if scope_id is not None:
+            game_format = selectors.standings_format(scope=scope, game_format=asked_format)
+            title = _projector_title(club, scope, scope_id, game_format)
+            if context["after"] is not None:
+                title += f" · after {context['after'].name}"
+            board = _projector_board(club, scope, scope_id, after=after_id, game_format=game_format)
+            boards.append({"title": title, "board": board, "live": False})
+    except ServiceError as exc:
+        context.update(error=error_context(exc), boards=[], any_tied=False)
+        return context, service_status(exc)
+    if not asked:
         latest = selectors.session_list(club=club).first()
         if latest is not None:
             board = _projector_board(club, "session", latest.pk, after=None)
@@ -429,7 +468,7 @@ def _projector_context(request: HttpRequest, club: Club) -> tuple[dict[str, Any]
                 )
     context["boards"] = boards
     context["any_tied"] = any(b["board"]["any_tied"] for b in boards)
-    return context, status
+    return context, 200
 
 
 @GET

@@ -8,7 +8,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from scoring.models import Game
 from scoring.nights import session_create
@@ -284,3 +286,31 @@ def test_a_season_of_two_formats_offers_a_table_per_format(standing, two_nights)
     # A game has one format: no tabs.
     game = player.get(f"/clubs/home/standings/?table=game:{sabra.pk}").content.decode()
     assert "format-tabs" not in game
+
+
+@pytest.mark.parametrize(
+    "path", ["/p/home/standings/projector/", "/p/home/standings/live/?view=projector"]
+)
+def test_the_projector_reads_as_many_queries_however_long_the_history(
+    standing, client, django_assert_num_queries, path
+):
+    """The projector (and the fragment it polls) reads only the boards it shows: a club with
+    twelve nights of history costs it the queries one night did."""
+    standing.club.public_standings = True
+    standing.club.save()
+
+    def nights(count: int) -> None:
+        for _ in range(count):
+            game, ids = new_game(standing, "points", FOUR, point_value_minor=100)
+            play(standing, game, results(ids, Asha="winner", Bilal=20, Chitra=20, Dev=20))
+
+    nights(1)
+    with CaptureQueriesContext(connection) as one_night:
+        assert client.get(path).status_code == 200
+    nights(11)
+    # The club; the current season, its name, count and board (facts, page, names); the latest
+    # session, its count and board.
+    with django_assert_num_queries(len(one_night.captured_queries)):
+        body = client.get(path).content.decode()
+    assert "Season" in body and "+720" in text(body.encode())  # Asha: 12 nights of 60
+    assert len(one_night.captured_queries) == 12
