@@ -30,9 +30,13 @@ run: demo
 	  { echo "Port $(PORT) is taken: run on another one, e.g. make run PORT=8001"; exit 1; }
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
+# The suite runs on every core (pytest-xdist): each worker has its own test database and, with
+# REDIS_URL .../N, Redis database N + its number (config/settings/test.py).
+TEST_WORKERS ?= auto
+
 # pytest exits 5 when it collected nothing: a broken suite, never a pass.
 test: install
-	@$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	@$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: the suite is broken"; fi; exit $$rc
 
 check: install

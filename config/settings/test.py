@@ -2,8 +2,33 @@
 
 Tasks run eagerly in-process unless a test starts a real Celery worker (``tests/conftest.py``)."""
 
-from config.settings.base import *  # noqa: F403
-from config.settings.base import env
+import os
+from urllib.parse import urlsplit
+
+_CHOSEN_FOR = "TEST_REDIS_URL_CHOSEN_FOR"
+
+
+def _redis_database_per_test_worker() -> None:
+    """Parallel test workers (pytest-xdist ``gw0``, ``gw1``...) each take the Redis database after
+    the one given (``gw0`` the given one): one worker's queued tasks, throttles and cache never
+    reach another worker, whose test database is another too."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    url = os.environ.get("REDIS_URL", "")
+    # The processes a test starts (Celery workers, servers) inherit the worker's environment,
+    # its Redis URL already chosen: they must not move it again.
+    if not (url and worker.startswith("gw")) or os.environ.get(_CHOSEN_FOR):
+        return
+    parts = urlsplit(url)
+    given = int(parts.path.strip("/") or 0)
+    os.environ["REDIS_URL"] = parts._replace(path=f"/{given + int(worker[2:])}").geturl()
+    os.environ[_CHOSEN_FOR] = worker
+
+
+# Before the shared settings read the environment.
+_redis_database_per_test_worker()
+
+from config.settings.base import *  # noqa: E402, F403
+from config.settings.base import env  # noqa: E402
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

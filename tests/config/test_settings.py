@@ -109,3 +109,21 @@ def test_production_passes_check_deploy_without_warnings():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_parallel_test_workers_each_take_their_own_redis_database():
+    """``gw3`` of a run given Redis database 1 uses database 4; a process a test starts inherits
+    the chosen URL and keeps it."""
+    code = (
+        "import django; django.setup(); from django.conf import settings; print(settings.REDIS_URL)"
+    )
+    given = {"REDIS_URL": "redis://127.0.0.1:6379/1", "TEST_REDIS_URL_CHOSEN_FOR": ""}
+    worker = run_python(code, "config.settings.test", PYTEST_XDIST_WORKER="gw3", **given)
+    assert worker.stdout.strip() == "redis://127.0.0.1:6379/4", worker.stderr
+    alone = run_python(code, "config.settings.test", PYTEST_XDIST_WORKER="", **given)
+    assert alone.stdout.strip() == "redis://127.0.0.1:6379/1", alone.stderr
+    started = run_python(
+        code, "config.settings.test", PYTEST_XDIST_WORKER="gw3",
+        REDIS_URL="redis://127.0.0.1:6379/4", TEST_REDIS_URL_CHOSEN_FOR="gw3",
+    )  # fmt: skip
+    assert started.stdout.strip() == "redis://127.0.0.1:6379/4", started.stderr
