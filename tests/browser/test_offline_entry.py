@@ -115,10 +115,13 @@ def test_deals_entered_offline_wait_through_a_closed_tab_and_arrive_once(
     assert _bilal_points(game, ids) == [20, 30, 40]
 
 
-def test_a_deal_answered_503_is_sent_again_and_counted_once(new_page: Any, standing: Any):
+@pytest.mark.parametrize("lost", ["503", "connection-reset"])
+def test_a_deal_answered_503_is_sent_again_and_counted_once(
+    new_page: Any, standing: Any, lost: str
+):
     """The first answer is lost after the server stored the deal (a proxy answering 503 in its
-    place), the next two tries get a 503 without reaching it; the fourth is answered as the
-    first."""
+    place, or the connection reset as a server restarts), the next two tries get a 503 without
+    reaching it; the fourth is answered as the first."""
     ensure_builtin_presets()
     game, ids = new_game(standing, "points", NAMES)
     entry = f"/clubs/home/games/{game.pk}/deals/new/"
@@ -132,7 +135,10 @@ def test_a_deal_answered_503_is_sent_again_and_counted_once(new_page: Any, stand
         tries.append(1)
         if len(tries) == 1:
             route.fetch()  # reaches the server, which stores the deal
-            route.fulfill(status=503, body="Service Unavailable", headers={"Retry-After": "1"})
+            if lost == "503":
+                route.fulfill(status=503, body="Service Unavailable", headers={"Retry-After": "1"})
+            else:
+                route.abort("connectionreset")
         elif len(tries) <= 3:
             route.fulfill(status=503, body="Service Unavailable")
         else:
@@ -145,9 +151,9 @@ def test_a_deal_answered_503_is_sent_again_and_counted_once(new_page: Any, stand
     page.locator(".submit-bar button[type=submit]").click()
     expect_text(page.locator("#connection"), "1 deal waiting to send")
     expect_text(page.locator("#waiting-deals"), "answered 503")
-    shoot(page, "offline-entry-503-phone")
+    shoot(page, f"offline-entry-{lost}-phone")
     expect_text(page.locator("#waiting-deals li[data-state=sent]"), "Deal 1", timeout=20_000)
-    print(f"FIGURES {{'503 x3, then sent (s)': {time.monotonic() - submitted:.2f}}}")
+    print(f"FIGURES {{'{lost}, 503 x2, then sent (s)': {time.monotonic() - submitted:.2f}}}")
     expect_text(page.locator(".conn-line"), "^Online$")
     assert len(tries) == 4
     assert Deal.objects.filter(game=game).count() == 1
@@ -202,3 +208,26 @@ def test_a_queued_deal_refused_or_in_conflict_says_why_and_what_to_do(new_page: 
     expect_text(page.locator("#result"), "Accepted")
     assert _bilal_points(game, ids) == [33, 20, 5]
     assert Submission.objects.filter(deal__game=game).count() == 3
+
+
+def test_a_waiting_deal_can_be_discarded(new_page: Any, standing: Any):
+    ensure_builtin_presets()
+    game, ids = new_game(standing, "points", NAMES)
+    page = new_page(DESKTOP, user=standing.scorer)
+    page.goto(f"/clubs/home/games/{game.pk}/deals/new/")
+    _kept_offline(page)
+    page.context.set_offline(True)
+    _fill(page, ids, "20")
+    page.locator(".submit-bar button[type=submit]").click()
+    waiting = page.locator("#waiting-deals li[data-state=waiting]")
+    expect_text(waiting, "No connection to the server; trying again")
+    shoot(page, "offline-entry-waiting-desktop")
+    page.once("dialog", lambda dialog: dialog.accept())
+    waiting.get_by_role("button", name="Discard").click()
+    expect_text(page.locator(".conn-line"), "^Offline · a deal you submit is kept")
+    assert page.locator("#waiting-deals li").count() == 0
+    page.context.set_offline(False)
+    expect_text(page.locator(".conn-line"), "^Online$")
+    page.reload()
+    expect_text(page.locator(".conn-line"), "^Online$")
+    assert Deal.objects.filter(game=game).count() == 0
