@@ -129,10 +129,15 @@ def _expected_number_check(request: HttpRequest, game: Game, number: int) -> Non
     expected = request.POST.get("expected_number", "")
     if expected.isdigit() and int(expected) != number:
         unit = handler_for(game).words.unit
+        why = (
+            f"{unit} {expected} was entered elsewhere meanwhile"
+            if number > int(expected)
+            else f"an earlier {unit} was rejected, so {unit} {number} is still to enter"
+        )
         raise Conflict(
             f"This was typed as {unit} {expected}, but {unit} {number} is the game's next "
-            f"{unit} now: it was entered elsewhere meanwhile. Open the game to check, then "
-            f"send this one as the next {unit} or discard it.",
+            f"{unit} now: {why}. Open the game to check, then send this one as the next "
+            f"{unit} or discard it.",
             code="deal_number_moved",
         )
 

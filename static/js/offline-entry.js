@@ -29,17 +29,20 @@
   var action = new URL(form.getAttribute("action") || location.href, location.href);
   action.hash = "";
   var url = action.pathname + action.search;
-  var pageNumber = parseInt(form.dataset.dealNumber || "", 10);
+  // The game's next deal number as this page knows it (moved on as deals are sent), and the
+  // number the page shows: past the deals waiting from this form.
+  var baseNumber = parseInt(form.dataset.dealNumber || "", 10);
+  var shownNumber = baseNumber;
   var tokenInput = form.querySelector("input[name=form_token]");
   var backLink = form.querySelector(".actions a");
   var navigation = (performance.getEntriesByType && performance.getEntriesByType("navigation")[0]) || {};
 
   var items = [];
-  var sending = false;
   var retryTimer = null;
   var failures = 0;
   var reachable = true;  // the last try reached the server
   var sentHere = [];
+  var live = null;  // the deal just submitted here, until it is answered or kept
 
   /* --- small helpers ----------------------------------------------------------------------- */
 
@@ -131,7 +134,8 @@
 
   function stateNow() {
     var waiting = items.filter(function (item) { return !item.state || item.state === "waiting"; }).length;
-    var attention = items.length - waiting;
+    var attention = items.length - waiting +
+      sentHere.filter(function (sent) { return sent.reasons.length; }).length;
     var connection = !navigator.onLine ? "offline" : (reachable ? "online" : "unreachable");
     return { connection: connection, waiting: waiting, attention: attention };
   }
@@ -245,10 +249,27 @@
       if (actions.childNodes.length) entry.appendChild(actions);
       list.appendChild(entry);
     });
-    sentHere.slice(-3).forEach(function (sent) {
-      list.appendChild(el("li", { class: "queued queued-sent", "data-state": "sent" }, [
-        el("strong", { text: sent.label }), " · sent · ", el("a", { href: sent.url, text: "see it" })
-      ]));
+    // Sent and rejected by the rules: stays listed with the reasons; sent and fine: the last
+    // three, quietly.
+    var quiet = sentHere.filter(function (sent) { return !sent.reasons.length; }).slice(-3);
+    sentHere.forEach(function (sent) {
+      if (sent.reasons.length) {
+        var entry = el("li", { class: "queued queued-rejected", "data-state": "rejected" }, [
+          el("strong", { text: sent.label }), " · sent, then ",
+          el("span", { class: "queued-status", text: "rejected by the rules" })
+        ]);
+        entry.appendChild(el("ul", { class: "queued-reason" }, sent.reasons.map(function (reason) {
+          return el("li", { text: reason });
+        })));
+        entry.appendChild(el("p", { class: "queued-actions" }, [
+          el("a", { href: sent.url, text: "Open the deal to correct it" })
+        ]));
+        list.appendChild(entry);
+      } else if (quiet.indexOf(sent) >= 0) {
+        list.appendChild(el("li", { class: "queued queued-sent", "data-state": "sent" }, [
+          el("strong", { text: sent.label }), " · sent · ", el("a", { href: sent.url, text: "see it" })
+        ]));
+      }
     });
     list.hidden = !list.childNodes.length;
   }
@@ -256,6 +277,7 @@
   function refresh() {
     return Queue.all().then(function (now) {
       items = now;
+      showNumber(nextNumber());  // the deals waiting from this form come before the next one
       renderList();
       paint();
       return now;
@@ -265,18 +287,19 @@
   /* Deals sent (here or by the worker): listed as sent; the game's next number is past them. */
   function noteSent(sent) {
     sent.forEach(function (done) {
-      sentHere.push({ label: done.item.label, url: done.url });
-      if (done.item.url !== url || isNaN(pageNumber)) return;
+      sentHere.push({ label: done.item.label, url: done.url, reasons: done.reasons || [] });
+      // A deal rejected by the rules keeps its number: the next entry is its next version.
+      if (done.item.url !== url || isNaN(baseNumber) || (done.reasons || []).length) return;
       var expected = parseInt(field(done.item.fields, "expected_number") || "", 10);
-      setNumber(isNaN(expected) ? pageNumber + 1 : Math.max(pageNumber, expected + 1));
+      baseNumber = isNaN(expected) ? baseNumber + 1 : Math.max(baseNumber, expected + 1);
     });
   }
 
   /* The page's heading and button name the deal the form enters: keep them right as deals are
      kept and sent. */
-  function setNumber(number) {
-    if (isNaN(pageNumber) || number === pageNumber) { pageNumber = number; return; }
-    var old = String(pageNumber);
+  function showNumber(number) {
+    if (isNaN(shownNumber) || number === shownNumber) return;
+    var old = String(shownNumber);
     var heading = document.querySelector("h1");
     var targets = [heading && heading.firstChild, form.querySelector(".submit-bar button[type=submit]")];
     targets.forEach(function (node) {
@@ -285,14 +308,14 @@
       var changed = text.replace(new RegExp("\\b" + old + "\\b"), String(number));
       if (node.nodeType === 3) node.nodeValue = changed; else node.textContent = changed;
     });
-    pageNumber = number;
+    shownNumber = number;
   }
 
   function nextNumber() {
-    var number = pageNumber;
+    var number = baseNumber;
     items.forEach(function (item) {
       var expected = parseInt(field(item.fields, "expected_number") || "", 10);
-      if (item.url === url && !isNaN(expected)) number = Math.max(number, expected + 1);
+      if (item.url === url && item.id !== live && !isNaN(expected)) number = Math.max(number, expected + 1);
     });
     return number;
   }
@@ -307,12 +330,18 @@
     retryTimer = setTimeout(send, delay);
   }
 
+  /* One round at a time; a round asked for during another runs after it (a deal submitted
+     while the timer's round is out is sent by a round that knows of it). */
+  var rounds = Promise.resolve(null);
   function send() {
-    if (sending) return Promise.resolve(null);
-    sending = true;
+    var round = rounds.then(sendRound);
+    rounds = round.catch(function () { return null; });
+    return round;
+  }
+
+  function sendRound() {
     clearTimeout(retryTimer);
     return Queue.sendAll({ loginPath: loginPath }).then(function (report) {
-      sending = false;
       reachable = !report.stopped;
       failures = report.stopped ? failures + 1 : 0;
       noteSent(report.sent);
@@ -321,10 +350,11 @@
         schedule();
         return report;
       });
-    }, function () { sending = false; schedule(); return null; });
+    }, function () { schedule(); return null; });
   }
 
   function cleared() {
+    live = null;
     form.reset();
     if (tokenInput) tokenInput.value = freshToken();
     Array.prototype.forEach.call(form.elements, function (input) {
@@ -332,7 +362,7 @@
       input.dispatchEvent(new Event("input", { bubbles: true }));
       input.dispatchEvent(new Event("change", { bubbles: true }));
     });
-    setNumber(nextNumber());
+    showNumber(nextNumber());
     window.scrollTo(0, 0);
   }
 
@@ -356,6 +386,7 @@
     };
     Queue.add(item).then(function (id) {
       item.id = id;
+      live = id;
       return refresh();
     }).then(function () {
       if (!navigator.onLine) { cleared(); askForSync(); schedule(); return null; }
@@ -369,7 +400,9 @@
             // problem beside the field (a refusal writes nothing and keeps the token free).
             return Queue.remove(item.id).then(function () { HTMLFormElement.prototype.submit.call(form); });
           }
-          if (kept && (!kept.state || kept.state === "waiting")) cleared();
+          // Waiting, in conflict or waiting for a sign-in: it is safe in the list, with what
+          // to do; the form is free for the next deal.
+          if (kept) cleared();
           return null;
         });
       });
@@ -387,7 +420,6 @@
     var retry = now.filter(function (item) { return item.state === "signed-out"; });
     return Promise.all(retry.map(function (item) { item.state = "waiting"; return Queue.put(item); }));
   }).then(refresh).then(function () {
-    setNumber(nextNumber());  // the deals waiting from this form come before the one typed next
     if (navigator.onLine) send(); else schedule();
   });
 })();

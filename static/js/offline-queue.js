@@ -59,9 +59,23 @@
   function alertText(html) {
     var found = /id="form-error"[^>]*>([\s\S]*?)<\/div>/.exec(html || "");
     if (!found) return "";
-    return found[1].replace(/<[^>]+>/g, "").replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"')
-      .replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")
-      .replace(/^\s*Not done:\s*/, "").replace(/\s+/g, " ").trim();
+    return decode(found[1].replace(/<[^>]+>/g, "")).replace(/^\s*Not done:\s*/, "")
+      .replace(/\s+/g, " ").trim();
+  }
+
+  /* A deal stored and then rejected by the rules: its page lists the reasons
+     (templates/scoring/_deal_body.html). Empty while it is still being checked, or accepted. */
+  function reasonsFrom(html) {
+    var list = /<ul class="reasons"[^>]*>([\s\S]*?)<\/ul>/.exec(html || "");
+    if (!list) return [];
+    return list[1].split(/<li>/).slice(1).map(function (item) {
+      return decode(item.replace(/<[^>]+>/g, "")).replace(/\s+/g, " ").trim();
+    });
+  }
+
+  function decode(text) {
+    return text.replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">").replace(/&amp;/g, "&");
   }
 
   function csrfFrom(html) {
@@ -99,7 +113,10 @@
       }
       if (response.redirected && response.ok) {
         return response.text().then(function (html) {
-          return { outcome: "sent", url: response.url + (html.indexOf('id="result"') >= 0 ? "#result" : "") };
+          return {
+            outcome: "sent", url: response.url + (html.indexOf('id="result"') >= 0 ? "#result" : ""),
+            reasons: reasonsFrom(html)
+          };
         });
       }
       if (RETRY_STATUSES.indexOf(response.status) >= 0) {
@@ -149,7 +166,10 @@
           if (held[item.url] || report.stopped) { report.waiting++; return next(); }
           return sendOne(item, loginPath, false).then(function (result) {
             if (result.outcome === "sent") {
-              return remove(item.id).then(function () { report.sent.push({ item: item, url: result.url }); return next(); });
+              return remove(item.id).then(function () {
+                report.sent.push({ item: item, url: result.url, reasons: result.reasons });
+                return next();
+              });
             }
             item.tries = (item.tries || 0) + 1;
             item.message = result.message;

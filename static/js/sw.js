@@ -95,7 +95,7 @@ self.addEventListener("fetch", function (event) {
 
 function tellPages(report) {
   return self.clients.matchAll({ type: "window" }).then(function (pages) {
-    var sent = report.sent.map(function (done) { return { item: done.item, url: done.url }; });
+    var sent = report.sent.map(function (done) { return { item: done.item, url: done.url, reasons: done.reasons }; });
     pages.forEach(function (page) { page.postMessage({ type: "queue-changed", sent: sent }); });
   });
 }

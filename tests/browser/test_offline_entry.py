@@ -5,6 +5,7 @@ deal refused or in conflict when it is finally sent says why and what to do."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +16,7 @@ from scoring.models import Deal, LedgerEntry, PlayerResult, Submission
 from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.browser.test_night import expect_text, outcome
 from tests.conftest import ensure_builtin_presets
+from tests.pages.conftest import WRONG_GROUPS, text
 from tests.scoring.helpers import new_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -41,7 +43,7 @@ def _until(check: Callable[[], Any], timeout: float = 20.0) -> Any:
 
 def _kept_offline(page: Any) -> None:
     """Wait until the worker controls the page and keeps it and its scripts."""
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10_000)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10_000)
     page.wait_for_function(
         """() => caches.open("entry-pages-v1")
              .then(c => c.match(location.origin + location.pathname)).then(r => !!r)
@@ -231,3 +233,29 @@ def test_a_waiting_deal_can_be_discarded(new_page: Any, standing: Any):
     page.reload()
     expect_text(page.locator(".conn-line"), "^Online$")
     assert Deal.objects.filter(game=game).count() == 0
+
+
+def test_a_kept_deal_the_rules_reject_once_stored_shows_the_reasons(new_page: Any, standing: Any):
+    ensure_builtin_presets()
+    game, ids = new_game(standing, "points", NAMES)
+    page = new_page(PHONE, user=standing.scorer)
+    page.goto(f"/clubs/home/games/{game.pk}/deals/new/")
+    _kept_offline(page)
+    page.context.set_offline(True)
+    page.get_by_label("Wild joker").fill("QD")
+    _fill(page, ids, "20")
+    page.locator(f"#id_p{ids['Asha']}-cards").fill(text(WRONG_GROUPS))
+    page.locator(".submit-bar button[type=submit]").click()
+    expect_text(page.locator("#connection"), "1 deal waiting")
+    page.context.set_offline(False)
+    rejected = page.locator("#waiting-deals li[data-state=rejected]")
+    expect_text(rejected, re.escape("group 2 (5C 6C 7C 9C) is not a valid sequence or set"))
+    expect_text(page.locator(".conn-line"), "^Online · 1 to look at$")
+    # The rejected deal keeps its number (the next entry is its next version); the cleared
+    # form shows no problem before anything is typed.
+    expect_text(page.locator(".submit-bar button[type=submit]"), "Submit deal 1")
+    assert page.locator("#summary .problems").count() == 0
+    shoot(page, "offline-entry-rejected-phone")
+    rejected.get_by_role("link", name="Open the deal to correct it").click()
+    expect_text(page.locator("#result"), "Rejected")
+    assert Submission.objects.get(deal__game=game).status == Submission.Status.REJECTED

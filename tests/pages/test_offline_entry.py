@@ -54,7 +54,9 @@ def test_a_kept_deal_whose_number_was_taken_meanwhile_is_refused(pages: Pages):
     refused = client.post(path, kept)
     assert refused.status_code == 409
     text = refused.content.decode()
-    assert "typed as deal 1, but deal 2 is the game&#x27;s next deal" in text
+    assert (
+        "typed as deal 1, but deal 2 is the game&#x27;s next deal now: deal 1 was entered" in text
+    )
     assert 'data-deal-number="2"' in text  # the page as it is now, for the device to renumber
     assert Deal.objects.filter(game=pages.night.game).count() == 1
     # Sent as the next deal, it is stored as deal 2.
