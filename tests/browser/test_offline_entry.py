@@ -259,3 +259,30 @@ def test_a_kept_deal_the_rules_reject_once_stored_shows_the_reasons(new_page: An
     rejected.get_by_role("link", name="Open the deal to correct it").click()
     expect_text(page.locator("#result"), "Rejected")
     assert Submission.objects.get(deal__game=game).status == Submission.Status.REJECTED
+
+
+def test_background_sync_sends_a_waiting_deal_with_no_page_open(new_page: Any, standing: Any):
+    ensure_builtin_presets()
+    game, ids = new_game(standing, "points", NAMES)
+    entry = f"/clubs/home/games/{game.pk}/deals/new/"
+    page = new_page(PHONE, user=standing.scorer)
+    context = page.context
+    page.goto(entry)
+    _kept_offline(page)
+    context.set_offline(True)
+    _fill(page, ids, "20")
+    page.locator(".submit-bar button[type=submit]").click()
+    expect_text(page.locator("#connection"), "1 deal waiting")
+    page.wait_for_function(
+        "() => navigator.serviceWorker.ready.then(r => r.sync.getTags())"
+        ".then(tags => tags.includes('rummyclub-deals'))"
+    )
+    page.close()  # no page of the site open: only the worker can send it
+    context.set_offline(False)
+    assert _until(lambda: Deal.objects.filter(game=game).exists())
+    page = context.new_page()
+    page.goto(entry)
+    expect_text(page.locator(".conn-line"), "^Online$")
+    expect_text(page.locator(".submit-bar button[type=submit]"), "Submit deal 2")
+    assert Submission.objects.filter(deal__game=game).count() == 1
+    assert _bilal_points(game, ids) == [20]
