@@ -2,12 +2,14 @@
 
 from django.urls import path
 
-from scoring.views import entry, games, results, sessions, standings
+from scoring.views import entry, games, offline, results, sessions, standings
 
 club = "clubs/<slug:club_slug>/"
 public = "p/<slug:club_slug>/"
 
 urlpatterns = [
+    path("sw.js", offline.service_worker, name="offline-worker"),
+    path("manifest.webmanifest", offline.manifest, name="offline-manifest"),
     path(f"{club}sessions/<int:session_id>/", sessions.session_page, name="session-page"),
     path(
         f"{club}sessions/<int:session_id>/scoreboard/",

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods
 from clubs import selectors as club_selectors
 from clubs.models import Club, Role
 from clubs.pages import club_for_page, club_url, form_post_once, found, render_club
-from config.errors import ServiceError
+from config.errors import Conflict, ServiceError
 from scoring import selectors
 from scoring.deals import deal_create_with_result, submission_create
 from scoring.formats import handler_for
@@ -102,6 +102,7 @@ def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: boo
     form = _entry_form(game, players, request.POST)
 
     def create() -> HttpResponse:
+        _expected_number_check(request, game, number)
         wild, dealer_id = form.deal_fields()
         dealer = club_selectors.player_get(club=club, player_id=dealer_id) if dealer_id else None
         deal, submission = deal_create_with_result(
@@ -118,6 +119,27 @@ def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: boo
         return _after_submit(club, deal, submission)
 
     return form_post_once(request, form, create, partial(page, form), fields=ENTRY_FIELDS)
+
+
+def _expected_number_check(request: HttpRequest, game: Game, number: int) -> None:
+    """A deal kept on a device while offline is sent with the number its page gave it
+    (static/js/offline-entry.js): if the game has moved on meanwhile (an entry made elsewhere),
+    it is refused rather than stored under another number. Checked after the form's token is
+    claimed, so a deal sent again after its answer was lost is answered as the first time."""
+    expected = request.POST.get("expected_number", "")
+    if expected.isdigit() and int(expected) != number:
+        unit = handler_for(game).words.unit
+        why = (
+            f"{unit} {expected} was entered elsewhere meanwhile"
+            if number > int(expected)
+            else f"an earlier {unit} was rejected, so {unit} {number} is still to enter"
+        )
+        raise Conflict(
+            f"This was typed as {unit} {expected}, but {unit} {number} is the game's next "
+            f"{unit} now: {why}. Open the game to check, then send this one as the next "
+            f"{unit} or discard it.",
+            code="deal_number_moved",
+        )
 
 
 @login_required

@@ -664,6 +664,25 @@
   form.addEventListener("input", function () { touched = true; });
   form.addEventListener("change", function () { touched = true; });
   form.addEventListener("submit", function () { touched = true; });
+  /* Cleared for the next deal (static/js/offline-entry.js keeps the last one on the device):
+     back to the page as it opened, nothing red until something is typed. */
+  form.addEventListener("reset", function () {
+    setTimeout(function () {
+      touched = false;
+      showWild();
+      lines.forEach(function (line) {
+        line.selected = [];
+        line.result = null;
+        line.error = null;
+        line.sentKey = null;
+        line.fs.classList.toggle("is-winner", isWinner(line));
+        renderHand(line);
+        renderEval(line);
+      });
+      summarise();
+      schedule();
+    }, 0);
+  });
 
   function changed(line) {
     line.selected = line.selected.filter(function () { return false; });
