@@ -57,10 +57,13 @@ def production_environment(database_url: str, redis_url: str) -> dict[str, str]:
     }
 
 
-def nginx_command(workdir: Path, socket_path: str, port: int) -> list[str]:
-    """nginx with deploy/nginx.conf on ``port`` in front of gunicorn's ``socket_path``, run in
-    the foreground as the current user with its pid, logs and buffers under ``workdir`` (skips
-    without nginx; fails under ``REQUIRE_SERVICES=1``)."""
+def nginx_command(
+    workdir: Path, socket_path: str, port: int, live_socket_path: str | None = None
+) -> list[str]:
+    """nginx with deploy/nginx.conf on ``port`` in front of gunicorn's ``socket_path`` (and of
+    the live streams' ASGI server on ``live_socket_path``, by default ``live.sock`` in
+    ``workdir``), run in the foreground as the current user with its pid, logs and buffers under
+    ``workdir`` (skips without nginx; fails under ``REQUIRE_SERVICES=1``)."""
     nginx = shutil.which("nginx") or next(
         (path for path in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(path, os.X_OK)),
         None,
@@ -72,6 +75,7 @@ def nginx_command(workdir: Path, socket_path: str, port: int) -> list[str]:
         (REPO / "deploy" / "nginx.conf")
         .read_text()
         .replace("@LISTEN@", f"127.0.0.1:{port}")
+        .replace("@LIVE_SOCKET@", live_socket_path or str(workdir / "live.sock"))
         .replace("@SOCKET@", socket_path)
         .replace("@STATIC_ROOT@", str(REPO / "staticfiles"))
     )
