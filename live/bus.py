@@ -27,6 +27,8 @@ from django.db import transaction
 
 logger = logging.getLogger("rummyclub.live")
 
+#: Redis connections of one stream process.
+HUB_CONNECTIONS = 16
 #: A topic's last change is remembered this long (a screen away longer refetches on return).
 REMEMBER_SECONDS = 7 * 24 * 3600
 
@@ -159,7 +161,12 @@ class RedisHub:
     def __init__(self, url: str) -> None:
         self.url = url
         self.listeners: set[_Listener] = set()
-        self.client = aioredis.Redis.from_url(url, socket_connect_timeout=2)
+        # A few connections shared by every screen (the pub/sub one among them), waited for
+        # when all are busy: thousands of screens opening at once never open thousands.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=HUB_CONNECTIONS, timeout=10, socket_connect_timeout=2
+        )
+        self.client = aioredis.Redis(connection_pool=pool)
         self.task: asyncio.Task[None] | None = None
 
     def add(self, topics: frozenset[str]) -> _Listener:
@@ -172,9 +179,15 @@ class RedisHub:
     def remove(self, listener: _Listener) -> None:
         self.listeners.discard(listener)
 
-    async def latest(self, topics: Iterable[str]) -> int:
+    async def latest(self, topics: Iterable[str], otherwise: int) -> int:
+        """The newest change of ``topics``; ``otherwise`` when Redis cannot say (the hub
+        rechecks every screen once it is back)."""
         last = _keys()[1]
-        values = await self.client.mget([last + name for name in topics])
+        try:
+            values = await self.client.mget([last + name for name in topics])
+        except (redis.RedisError, OSError) as exc:
+            logger.warning("live: last changes not read (%s)", exc)
+            return otherwise
         return max((int(v) for v in values if v is not None), default=0)
 
     async def _listen(self) -> None:
@@ -228,7 +241,7 @@ async def changes(topics: frozenset[str], since: int, wait: float) -> AsyncItera
     listener = hub.add(topics)
     try:
         listener.newest = since
-        missed = await hub.latest(topics)
+        missed = await hub.latest(topics, since)
         if missed > since:
             listener.newest = since = missed
             yield missed
@@ -241,7 +254,7 @@ async def changes(topics: frozenset[str], since: int, wait: float) -> AsyncItera
             listener.wake.clear()
             if listener.recheck:
                 listener.recheck = False
-                listener.newest = max(listener.newest, await hub.latest(topics))
+                listener.newest = max(listener.newest, await hub.latest(topics, 0))
             if listener.newest > since:
                 since = listener.newest
                 yield since

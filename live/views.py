@@ -6,13 +6,17 @@ the last id it saw (``Last-Event-ID``); a change it missed meanwhile is sent at 
 
 The topics are those the page was rendered with, signed (``stream_url``): the stream reads no
 database, no session and no user, so an open screen holds no database connection, and a screen
-can only hear of what the page it came from already showed."""
+can only hear of what the page it came from already showed. A public page's part (``fragment``,
+its URL) comes in the stream itself (``live.fragments``): ``event: fragment``, its HTML in the
+data lines."""
 
 from __future__ import annotations
 
 import json
 import time
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core import signing
@@ -22,6 +26,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from live import bus
+from live.fragments import Fragment, is_public, render, renders
 
 SALT = "live.stream"
 
@@ -37,6 +42,18 @@ def _event(seq: int) -> str:
     return f"id: {seq}\nevent: change\ndata: {json.dumps({'id': seq})}\n\n"
 
 
+def _fragment_event(seq: int, fragment: Fragment | None) -> str:
+    """The part's new HTML (each of its lines a ``data:`` line), or the plain announcement
+    when it could not be rendered here (the screen refetches it)."""
+    if fragment is None or fragment.status != 200:
+        if fragment is not None and fragment.stop:
+            return f"id: {seq}\nevent: stop\ndata: {fragment.status}\n\n"
+        return _event(seq)
+    lines = "".join(f"data: {line}\n" for line in fragment.html.splitlines() or [""])
+    stop = "event: stop\ndata: 200\n\n" if fragment.stop else ""
+    return f"id: {seq}\nevent: fragment\n{lines}\n{stop}"
+
+
 def _opening(since: int) -> str:
     # The retry delay the browser waits before reconnecting, and the id it reconnects with.
     return f"retry: {settings.LIVE_RETRY_MS}\nid: {since}\n\n"
@@ -50,20 +67,38 @@ def _timing() -> tuple[float, float]:
     return time.monotonic() + lifetime, min(float(settings.LIVE_KEEPALIVE_SECONDS), lifetime)
 
 
-async def _async_events(topics: frozenset[str], since: int) -> AsyncIterator[str]:
+@dataclass(frozen=True)
+class Watch:
+    topics: frozenset[str]
+    since: int
+    fragment: str | None  # a public part's URL: its HTML goes in the stream
+    meta: dict[str, Any]
+
+
+async def _async_events(watch: Watch) -> AsyncIterator[str]:
     ends, quiet = _timing()
-    yield _opening(since)
-    async for seq in bus.changes(topics, since, quiet):
-        yield ": keep-alive\n\n" if seq is None else _event(seq)
+    yield _opening(watch.since)
+    async for seq in bus.changes(watch.topics, watch.since, quiet):
+        if seq is None:
+            yield ": keep-alive\n\n"
+        elif watch.fragment is None:
+            yield _event(seq)
+        else:
+            yield _fragment_event(seq, await renders().get(watch.fragment, seq, watch.meta))
         if time.monotonic() >= ends:
             return
 
 
-def _blocking_events(topics: frozenset[str], since: int) -> Iterator[str]:
+def _blocking_events(watch: Watch) -> Iterator[str]:
     ends, quiet = _timing()
-    yield _opening(since)
-    for seq in bus.changes_blocking(topics, since, quiet):
-        yield ": keep-alive\n\n" if seq is None else _event(seq)
+    yield _opening(watch.since)
+    for seq in bus.changes_blocking(watch.topics, watch.since, quiet):
+        if seq is None:
+            yield ": keep-alive\n\n"
+        elif watch.fragment is None:
+            yield _event(seq)
+        else:
+            yield _fragment_event(seq, render(watch.fragment, watch.meta))
         if time.monotonic() >= ends:
             return
 
@@ -81,11 +116,11 @@ def stream(request: HttpRequest) -> HttpResponse:
     since = _number(request.headers.get("Last-Event-ID"))
     if since is None:
         since = _number(request.GET.get("since")) or 0
-    events = (
-        _async_events(topics, since)
-        if isinstance(request, ASGIRequest)
-        else _blocking_events(topics, since)
+    fragment = request.GET.get("fragment") or None
+    watch = Watch(
+        topics, since, fragment if fragment and is_public(fragment) else None, dict(request.META)
     )
+    events = _async_events(watch) if isinstance(request, ASGIRequest) else _blocking_events(watch)
     response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # nginx passes each event on at once

@@ -28,14 +28,19 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def answers_200(port: int, path: str) -> bool:
-    """Whether a GET of ``path`` on the local ``port`` answers 200 (False while not up)."""
+def answers(port: int, path: str) -> int | None:
+    """The status a GET of ``path`` on the local ``port`` answers (None while not up)."""
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
         conn.request("GET", path)
-        return conn.getresponse().status == 200
+        return conn.getresponse().status
     except OSError:
-        return False
+        return None
+
+
+def answers_200(port: int, path: str) -> bool:
+    """Whether a GET of ``path`` on the local ``port`` answers 200 (False while not up)."""
+    return answers(port, path) == 200
 
 
 def database_url() -> str:

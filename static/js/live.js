@@ -1,8 +1,9 @@
 /* Live parts of a page: an element with data-live-url is replaced by that URL's HTML.
 
    Pushed: with data-live-stream (a Server-Sent Events URL the page was rendered with) the part
-   is refetched when the server announces a change of what it shows, and not otherwise. The
-   browser reconnects a lost stream by itself, sending the id of the last change it heard of
+   changes when the server announces a change of what it shows, and not otherwise: a public
+   part's new HTML comes in the stream itself (event "fragment"), any other part is refetched
+   (event "change"); "stop" says nothing more will change. The browser reconnects a lost stream by itself, sending the id of the last change it heard of
    (Last-Event-ID); the server then announces at once whatever it missed.
 
    Polled (the fallback): without a stream, without EventSource, or while the stream is down,
@@ -29,6 +30,12 @@
       entry.source.addEventListener("change", function () {
         entry.parts.forEach(function (p) { p.refetch(); });
       });
+      entry.source.addEventListener("fragment", function (event) {
+        entry.parts.forEach(function (p) { p.show(event.data); });
+      });
+      entry.source.addEventListener("stop", function () {
+        entry.parts.slice().forEach(function (p) { p.stop(); });
+      });
     }
     entry.parts.push(part);
     return entry;
@@ -46,7 +53,9 @@
 
   function watch(node) {
     var url = node.dataset.liveUrl;
-    var streamUrl = window.EventSource ? node.dataset.liveStream : null;
+    var streamUrl = window.EventSource && node.dataset.liveStream
+      ? node.dataset.liveStream + "&fragment=" + encodeURIComponent(url)
+      : null;
     var every = Math.max(1, Number(node.dataset.liveEvery) || 5) * 1000;
     var last = null;
     var timer = null;
@@ -66,6 +75,14 @@
       if (streamUrl) unsubscribe(streamUrl, part);
     }
 
+    function show(html) {
+      if (html === last) return;
+      last = html;
+      node.innerHTML = html;
+      node.dataset.liveUpdated = String(Date.now());
+      node.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));
+    }
+
     function tick() {
       if (stopped) return;
       if (document.visibilityState === "hidden" && !live) return later();
@@ -75,12 +92,7 @@
         .then(function (response) {
           var stopHeader = response.headers.get("X-Live-Stop");
           return response.text().then(function (html) {
-            if (response.ok && html !== last) {
-              last = html;
-              node.innerHTML = html;
-              node.dataset.liveUpdated = String(Date.now());
-              node.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));
-            }
+            if (response.ok) show(html);
             if (stopHeader || response.status === 404 || response.status === 403) stop();
           });
         })
@@ -103,6 +115,11 @@
         node.dataset.liveHeard = String(Date.now());
         tick();
       },
+      show: function (html) {
+        node.dataset.liveHeard = String(Date.now());
+        show(html);
+      },
+      stop: function () { stop(); },
     };
 
     document.addEventListener("visibilitychange", function () {
