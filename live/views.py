@@ -21,6 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.core import signing
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -89,6 +90,15 @@ async def _async_events(watch: Watch) -> AsyncIterator[str]:
             return
 
 
+def _render_alone(path: str, meta: dict[str, Any]) -> Fragment | None:
+    """A render on the stream's own thread (a threaded server), whose database connection is
+    closed after it: a thread held by a screen does not hold a connection too."""
+    try:
+        return render(path, meta)
+    finally:
+        connections.close_all()
+
+
 def _blocking_events(watch: Watch) -> Iterator[str]:
     ends, quiet = _timing()
     yield _opening(watch.since)
@@ -98,7 +108,7 @@ def _blocking_events(watch: Watch) -> Iterator[str]:
         elif watch.fragment is None:
             yield _event(seq)
         else:
-            yield _fragment_event(seq, render(watch.fragment, watch.meta))
+            yield _fragment_event(seq, _render_alone(watch.fragment, watch.meta))
         if time.monotonic() >= ends:
             return
 
