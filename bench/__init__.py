@@ -14,4 +14,5 @@ BENCHES = [
     "tournaments",
     "webhooks",
     "pages",
+    "live",
 ]

@@ -19,6 +19,7 @@ api_v1 = [
 urlpatterns = [
     path("", page_views.home, name="home"),
     path("health/", health, name="health"),
+    path("", include("live.urls")),
     # Browsers ask for /favicon.ico whatever the page says: send them to the one we have.
     path("favicon.ico", favicon),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),

@@ -27,6 +27,7 @@ urlpatterns = [
     path(f"{club}games/<int:game_id>/", games.game_page, name="game-page"),
     path(f"{club}games/<int:game_id>/seats/", games.seat_add, name="seat-add-page"),
     path(f"{club}games/<int:game_id>/deals/new/", entry.deal_new, name="deal-new"),
+    path(f"{club}games/<int:game_id>/deals/live/", entry.entry_live, name="deal-entry-live"),
     path(
         f"{club}games/<int:game_id>/deals/new/check/", entry.deal_new_check, name="deal-new-check"
     ),

@@ -258,6 +258,11 @@ def deal_list(*, game: Game) -> QuerySet[Deal]:
     return game.deals.order_by("number")
 
 
+def deal_list_newest(*, game: Game, count: int = 3) -> list[Deal]:
+    """The game's newest deals, newest first (what an entry page shows of the game so far)."""
+    return list(game.deals.order_by("-number")[:count])
+
+
 def deal_get(*, club: Club, deal_id: int) -> Deal:
     deal = (
         Deal.objects.select_related("game__preset", "game__table__session", "dealer")

@@ -28,14 +28,19 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def answers_200(port: int, path: str) -> bool:
-    """Whether a GET of ``path`` on the local ``port`` answers 200 (False while not up)."""
+def answers(port: int, path: str) -> int | None:
+    """The status a GET of ``path`` on the local ``port`` answers (None while not up)."""
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
         conn.request("GET", path)
-        return conn.getresponse().status == 200
+        return conn.getresponse().status
     except OSError:
-        return False
+        return None
+
+
+def answers_200(port: int, path: str) -> bool:
+    """Whether a GET of ``path`` on the local ``port`` answers 200 (False while not up)."""
+    return answers(port, path) == 200
 
 
 def database_url() -> str:
@@ -57,10 +62,13 @@ def production_environment(database_url: str, redis_url: str) -> dict[str, str]:
     }
 
 
-def nginx_command(workdir: Path, socket_path: str, port: int) -> list[str]:
-    """nginx with deploy/nginx.conf on ``port`` in front of gunicorn's ``socket_path``, run in
-    the foreground as the current user with its pid, logs and buffers under ``workdir`` (skips
-    without nginx; fails under ``REQUIRE_SERVICES=1``)."""
+def nginx_command(
+    workdir: Path, socket_path: str, port: int, live_socket_path: str | None = None
+) -> list[str]:
+    """nginx with deploy/nginx.conf on ``port`` in front of gunicorn's ``socket_path`` (and of
+    the live streams' ASGI server on ``live_socket_path``, by default ``live.sock`` in
+    ``workdir``), run in the foreground as the current user with its pid, logs and buffers under
+    ``workdir`` (skips without nginx; fails under ``REQUIRE_SERVICES=1``)."""
     nginx = shutil.which("nginx") or next(
         (path for path in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(path, os.X_OK)),
         None,
@@ -72,6 +80,7 @@ def nginx_command(workdir: Path, socket_path: str, port: int) -> list[str]:
         (REPO / "deploy" / "nginx.conf")
         .read_text()
         .replace("@LISTEN@", f"127.0.0.1:{port}")
+        .replace("@LIVE_SOCKET@", live_socket_path or str(workdir / "live.sock"))
         .replace("@SOCKET@", socket_path)
         .replace("@STATIC_ROOT@", str(REPO / "staticfiles"))
     )

@@ -33,6 +33,7 @@ from clubs.pages import (
 )
 from config.errors import InvalidInput
 from config.names import visible_name
+from live.fragments import public_fragment
 from rules import prizes
 from rules.errors import RuleViolation
 from scoring import selectors as scoring_selectors
@@ -433,6 +434,7 @@ def public_tournament(request: HttpRequest, club_slug: str, tournament_id: int) 
     return _render_public(request, club, "tournaments/public.html", context)
 
 
+@public_fragment
 @GET
 def public_tournament_live(
     request: HttpRequest, club_slug: str, tournament_id: int

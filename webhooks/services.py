@@ -34,6 +34,7 @@ from clubs.audit import audit_record
 from clubs.models import Club
 from config.celery import app
 from config.errors import Conflict, InvalidInput
+from live.bus import publish as live_publish
 from outbox.services import outbox_enqueue
 from webhooks import embedded
 from webhooks.limits import manual_send_check
@@ -199,6 +200,16 @@ def endpoints_listening(*, club: Club) -> list[Endpoint]:
     return list(Endpoint.objects.filter(club=club, enabled=True).only("pk", "events"))
 
 
+#: What an event's data may name, each a topic of the live screens (``session:12``).
+LIVE_KINDS = ("session", "game", "deal", "tournament")
+
+
+def live_topics(*, club: Club, data: dict[str, Any]) -> list[str]:
+    """The live topics an event concerns: its club's (the standings) and each thing it names."""
+    named = [f"{kind}:{data[kind]}" for kind in LIVE_KINDS if data.get(kind) is not None]
+    return [f"club:{club.pk}", *named]
+
+
 def event_emit(
     *,
     club: Club,
@@ -209,7 +220,9 @@ def event_emit(
 ) -> Event | None:
     """Record that ``name`` happened, in the caller's transaction, with a delivery to every
     enabled endpoint of the club that receives it (of ``endpoints`` when the caller read them).
-    Nothing is written when none does."""
+    Nothing is written when none does. The live screens showing what it names hear of it after
+    the commit, whatever the endpoints."""
+    live_publish(live_topics(club=club, data=data))
     if endpoints is None:
         endpoints = endpoints_listening(club=club)
     endpoints = [e for e in endpoints if name in e.events]

@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "outbox",
+    "live",
     "webhooks",
     "clubs",
     "rules",
@@ -248,6 +249,17 @@ WEBHOOK_CLAIM_SECONDS = env.int("WEBHOOK_CLAIM_SECONDS", 30)
 # Events given up on in a row before the endpoint is disabled.
 WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", 3)
 WEBHOOK_STANDINGS_DEBOUNCE_SECONDS = env.int("WEBHOOK_STANDINGS_DEBOUNCE_SECONDS", 10)
+
+# --- Live screens (live/): changes announced through Redis when it is there, else in memory.
+LIVE_REDIS_URL = REDIS_URL
+# Keys and the pub/sub channel start with it: two sites on one Redis keep apart.
+LIVE_PREFIX = env.str("LIVE_PREFIX", "rummyclub:live")
+# A comment on a quiet stream this often: the proxy and the browser see it is alive.
+LIVE_KEEPALIVE_SECONDS = env.int("LIVE_KEEPALIVE_SECONDS", 15)
+# A stream ends after this long and the browser reconnects with the id it last saw.
+LIVE_STREAM_SECONDS = env.int("LIVE_STREAM_SECONDS", 600)
+# How long a browser waits before reconnecting a stream it lost.
+LIVE_RETRY_MS = env.int("LIVE_RETRY_MS", 2000)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -25,7 +25,7 @@ from scoring.formats.base import EntryForm
 from scoring.formats.reads import rejected_new_deal
 from scoring.models import Deal, Game, Submission
 from scoring.preset_rules import game_rules
-from scoring.views.common import reason_who
+from scoring.views.common import LIVE_STOP, deal_status, reason_who
 
 
 def _entry_page(
@@ -58,7 +58,30 @@ def _entry_page(
         "tiebreaker": tiebreaker or (deal is not None and deal.is_tiebreaker),
     }
     context.update(handler.entry_context(game=game, rules=game_rules(game.preset), form=form))
+    context["entry_live"] = _entry_live(game)
     return render_club(request, club, handler.entry_template, context, status)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def entry_live(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
+    """The live part of an entry page: the game's newest deals, so that a deal entered
+    elsewhere while this one is typed (another device at the table, the desk) is seen."""
+    club = club_for_page(request, club_slug, Role.SCORER)
+    game = found(selectors.game_get, club=club, game_id=game_id, with_seats=False)
+    response = render_club(request, club, "scoring/_entry_live.html", _entry_live(game))
+    if game.status != Game.Status.OPEN:
+        response[LIVE_STOP] = "1"
+    return response
+
+
+def _entry_live(game: Game) -> dict[str, Any]:
+    deals = selectors.deal_list_newest(game=game)
+    return {
+        "game": game,
+        "newest": [{"deal": deal, "status": deal_status(deal, None)} for deal in deals],
+        "unit": handler_for(game).words.unit,
+    }
 
 
 def _entry_form(

@@ -25,6 +25,7 @@ from clubs.pages import (
     service_status,
 )
 from config.errors import InvalidInput, NotFoundError, ServiceError
+from live.fragments import public_fragment
 from scoring import ratings, selectors, standings
 from scoring.formats import format_label
 from scoring.models import Game, GameFamily
@@ -480,6 +481,7 @@ def public_projector(request: HttpRequest, club_slug: str) -> HttpResponse:
     return _render_public(request, club, "scoring/standings_projector.html", context, status)
 
 
+@public_fragment
 @GET
 def public_standings_fragment(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The live part of the public standings (or of the projector with ``?view=projector``)."""

@@ -1,50 +1,135 @@
-/* Live parts of a page: an element with data-live-url is replaced by that URL's HTML every
-   data-live-every seconds (default 5) while the page is visible. The server answers with the
-   header X-Live-Stop when nothing more will change (a closed session, a decided deal). */
+/* Live parts of a page: an element with data-live-url is replaced by that URL's HTML.
+
+   Pushed: with data-live-stream (a Server-Sent Events URL the page was rendered with) the part
+   changes when the server announces a change of what it shows, and not otherwise: a public
+   part's new HTML comes in the stream itself (event "fragment"), any other part is refetched
+   (event "change"); "stop" says nothing more will change. The browser reconnects a lost stream by itself, sending the id of the last change it heard of
+   (Last-Event-ID); the server then announces at once whatever it missed.
+
+   Polled (the fallback): without a stream, without EventSource, or while the stream is down,
+   the part is refetched every data-live-every seconds (default 5) while the page is visible.
+
+   The server answers a fragment with the header X-Live-Stop when nothing more will change (a
+   closed session, a decided deal): the part stops listening and polling. */
 (function () {
   "use strict";
 
+  var streams = {}; // one EventSource per stream URL, shared by the parts that name it
+
+  function subscribe(url, part) {
+    var entry = streams[url];
+    if (!entry) {
+      entry = streams[url] = { source: new EventSource(url), parts: [] };
+      entry.source.addEventListener("open", function () {
+        entry.parts.forEach(function (p) { p.pushed(true); });
+      });
+      entry.source.addEventListener("error", function () {
+        // CONNECTING: the browser retries by itself; CLOSED: it gave up (not a stream).
+        entry.parts.forEach(function (p) { p.pushed(false); });
+      });
+      entry.source.addEventListener("change", function () {
+        entry.parts.forEach(function (p) { p.refetch(); });
+      });
+      entry.source.addEventListener("fragment", function (event) {
+        entry.parts.forEach(function (p) { p.show(event.data); });
+      });
+      entry.source.addEventListener("stop", function () {
+        entry.parts.slice().forEach(function (p) { p.stop(); });
+      });
+    }
+    entry.parts.push(part);
+    return entry;
+  }
+
+  function unsubscribe(url, part) {
+    var entry = streams[url];
+    if (!entry) return;
+    entry.parts = entry.parts.filter(function (p) { return p !== part; });
+    if (!entry.parts.length) {
+      entry.source.close();
+      delete streams[url];
+    }
+  }
+
   function watch(node) {
     var url = node.dataset.liveUrl;
+    var streamUrl = window.EventSource && node.dataset.liveStream
+      ? node.dataset.liveStream + "&fragment=" + encodeURIComponent(url)
+      : null;
     var every = Math.max(1, Number(node.dataset.liveEvery) || 5) * 1000;
     var last = null;
     var timer = null;
     var stopped = false;
+    var live = false; // the stream is open: no polling
+    var busy = false;
+    var again = false;
 
     function later() {
       clearTimeout(timer);
-      timer = setTimeout(tick, every);
+      if (!stopped && !live) timer = setTimeout(tick, every);
+    }
+
+    function stop() {
+      stopped = true;
+      clearTimeout(timer);
+      if (streamUrl) unsubscribe(streamUrl, part);
+    }
+
+    function show(html) {
+      if (html === last) return;
+      last = html;
+      node.innerHTML = html;
+      node.dataset.liveUpdated = String(Date.now());
+      node.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));
     }
 
     function tick() {
-      if (document.visibilityState === "hidden") return later();
+      if (stopped) return;
+      if (document.visibilityState === "hidden" && !live) return later();
+      if (busy) { again = true; return; } // one fetch at a time; the newest wins
+      busy = true;
       fetch(url, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
         .then(function (response) {
-          var stop = response.headers.get("X-Live-Stop");
+          var stopHeader = response.headers.get("X-Live-Stop");
           return response.text().then(function (html) {
-            if (response.ok && html !== last) {
-              last = html;
-              node.innerHTML = html;
-              node.dataset.liveUpdated = String(Date.now());
-              node.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));
-            }
-            if (stop || response.status === 404 || response.status === 403) {
-              stopped = true;
-              return;
-            }
-            later();
+            if (response.ok) show(html);
+            if (stopHeader || response.status === 404 || response.status === 403) stop();
           });
         })
-        .catch(later);
+        .catch(function () {})
+        .then(function () {
+          busy = false;
+          if (again) { again = false; tick(); } else later();
+        });
     }
 
+    var part = {
+      pushed: function (open) {
+        var was = live;
+        live = open && !stopped;
+        node.dataset.livePush = live ? "open" : "down";
+        if (live) clearTimeout(timer);
+        else if (was || !timer) later();
+      },
+      refetch: function () {
+        node.dataset.liveHeard = String(Date.now());
+        tick();
+      },
+      show: function (html) {
+        node.dataset.liveHeard = String(Date.now());
+        show(html);
+      },
+      stop: function () { stop(); },
+    };
+
     document.addEventListener("visibilitychange", function () {
-      if (document.visibilityState === "visible" && !stopped) {
+      if (document.visibilityState === "visible" && !stopped && !live) {
         clearTimeout(timer);
         tick();
       }
     });
-    later();
+    if (streamUrl) subscribe(streamUrl, part);
+    later(); // polls until the stream opens
   }
 
   function start() {

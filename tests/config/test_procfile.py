@@ -1,6 +1,6 @@
 """The production run as the README describes it: every process of the ``Procfile`` (release,
-web, worker, background, beat), started as written on production settings, comes up, with web on
-a Unix socket behind the nginx of deploy/nginx.conf."""
+web, live, worker, background, beat), started as written on production settings, comes up, with
+web and the live screens' ASGI server on Unix sockets behind the nginx of deploy/nginx.conf."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import pytest
 
 from config.celery import app
 from tests.live import (
+    answers,
     answers_200,
     database_url,
     end_other_connections,
@@ -38,16 +39,17 @@ def _procfile() -> dict[str, str]:
 
 def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
     commands = _procfile()
-    assert set(commands) == {"release", "web", "worker", "background", "beat"}
+    assert set(commands) == {"release", "web", "live", "worker", "background", "beat"}
     port = free_port()
     # A short path: a Unix socket's path is limited to about 100 bytes.
     workdir = Path(tempfile.mkdtemp(prefix="rc-stack-"))
-    socket_path = str(workdir / "web.sock")
-    commands["nginx"] = shlex.join(nginx_command(workdir, socket_path, port))
+    socket_path, live_socket = str(workdir / "web.sock"), str(workdir / "live.sock")
+    commands["nginx"] = shlex.join(nginx_command(workdir, socket_path, port, live_socket))
     env = {
         **production_environment(database_url(), redis_url),
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         "WEB_BIND": f"unix:{socket_path}",
+        "LIVE_BIND": f"unix:{live_socket}",
         "WEB_CONCURRENCY": "1",
         "WORKER_CONCURRENCY": "1",
         "BACKGROUND_WORKER_CONCURRENCY": "1",
@@ -59,7 +61,8 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
     assert release.returncode == 0, release.stderr.decode()[-2000:]
 
     logs = {
-        name: tmp_path / f"{name}.log" for name in ("web", "nginx", "worker", "background", "beat")
+        name: tmp_path / f"{name}.log"
+        for name in ("web", "live", "nginx", "worker", "background", "beat")
     }
     processes = {}
     try:
@@ -70,6 +73,8 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
                     start_new_session=True, stdout=out, stderr=subprocess.STDOUT,
                 )  # fmt: skip
         wait_until(lambda: answers_200(port, "/health/"), 60, "web behind nginx")
+        # The live screens' server answers its streams through nginx (a bad one: refused).
+        wait_until(lambda: answers(port, "/live/stream/?t=x") == 400, 60, "live behind nginx")
         wait_until(lambda: b"ready." in logs["worker"].read_bytes(), 60, "worker")
         wait_until(lambda: b"ready." in logs["background"].read_bytes(), 60, "background worker")
         wait_until(lambda: b"beat: Starting" in logs["beat"].read_bytes(), 60, "beat")

@@ -38,6 +38,7 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
         "deal fragment": (f"{c}/deals/{deal.pk}/live/", read),
         "new game form": (f"{c}/tables/{n.game.table_id}/games/new/", organise),
         "deal entry": (f"{c}/games/{n.game.pk}/deals/new/", score),
+        "entry fragment": (f"{c}/games/{n.game.pk}/deals/live/", score),
         "correction form": (f"{c}/deals/{deal.pk}/result/", score),
         "club standings": (f"{c}/standings/", read),
         "club settings": (f"{c}/settings/", organise),
@@ -61,7 +62,8 @@ def _tournament(p: Pages) -> Any:
 
 PAGES = [
     "club home", "player page", "session page", "scoreboard fragment", "csv export", "game page",
-    "deal page", "deal fragment", "new game form", "deal entry", "correction form",
+    "deal page", "deal fragment", "new game form", "deal entry", "entry fragment",
+    "correction form",
     "club standings", "club settings", "tournaments", "tournament desk", "tournament grid",
     "table cards",
 ]  # fmt: skip

@@ -2,7 +2,9 @@
 on a Unix socket, nginx in front, both on production settings. Connections that send their
 headers one byte a second hold gunicorn's threads when they reach it directly; through nginx,
 ``/health/`` keeps answering at once. nginx serves the static files, refuses a body over the
-app's limit, and the app sees the client's address."""
+app's limit, and the app sees the client's address. A live screen's stream (the Procfile's live
+line: gunicorn with uvicorn workers) passes each change through nginx at once, and a screen that
+reconnects with the last id it saw is told at once of what it missed."""
 
 from __future__ import annotations
 
@@ -22,13 +24,24 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 from axes.models import AccessAttempt
+from django.core import signing
 
+from clubs.models import Role
 from config.middleware import MAX_BODY_BYTES
+from live import bus as live_bus
+from live import views as live_views
+from scoring.games import game_create, table_create
+from scoring.models import RulePreset
+from scoring.nights import session_create
+from tests.conftest import ensure_builtin_presets
+from tests.factories import ClubFactory, MembershipFactory, PlayerFactory
 from tests.live import (
+    SECRET_KEY,
     database_url,
     end_other_connections,
     free_port,
@@ -37,6 +50,7 @@ from tests.live import (
     stop,
     wait_until,
 )
+from tests.scoring.helpers import enter_deal
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.postgres]
@@ -62,6 +76,7 @@ class UnixHTTPConnection(http.client.HTTPConnection):
 class Stack:
     port: int  # nginx
     socket_path: str  # gunicorn
+    live_socket_path: str  # gunicorn with uvicorn workers: the live streams
 
     def proxied(self, timeout: float = 10) -> http.client.HTTPConnection:
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
@@ -70,9 +85,9 @@ class Stack:
         return UnixHTTPConnection(self.socket_path, timeout)
 
 
-def _web_command() -> str:
+def _procfile(name: str) -> str:
     lines = (REPO / "Procfile").read_text().splitlines()
-    return dict(line.split(": ", 1) for line in lines if line.strip())["web"]
+    return dict(line.split(": ", 1) for line in lines if line.strip())[name]
 
 
 def _answers(connect: Callable[[], http.client.HTTPConnection]) -> bool:
@@ -96,26 +111,30 @@ def _start(command: list[str], env: dict[str, str], log_path: Path) -> subproces
 def stack(postgres_tx, redis_url) -> Iterator[Stack]:
     # A short path: a Unix socket's path is limited to about 100 bytes.
     workdir = Path(tempfile.mkdtemp(prefix="rc-proxy-"))
-    socket_path = str(workdir / "web.sock")
+    socket_path, live_socket_path = str(workdir / "web.sock"), str(workdir / "live.sock")
     port = free_port()
     env = {
         **production_environment(database_url(), redis_url),
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         "WEB_BIND": f"unix:{socket_path}",
+        "LIVE_BIND": f"unix:{live_socket_path}",
     }
     env.pop("PORT", None)
-    nginx = nginx_command(workdir, socket_path, port)
+    nginx = nginx_command(workdir, socket_path, port, live_socket_path)
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
         cwd=REPO, env=env, check=True, timeout=180,
     )  # fmt: skip
     processes = []
     try:
-        processes.append(_start(["bash", "-c", f"exec {_web_command()}"], env, workdir / "web.log"))
+        for name in ("web", "live"):
+            command = ["bash", "-c", f"exec {_procfile(name)}"]
+            processes.append(_start(command, env, workdir / f"{name}.log"))
         processes.append(_start(nginx, env, workdir / "nginx.log"))
-        result = Stack(port, socket_path)
+        result = Stack(port, socket_path, live_socket_path)
         wait_until(lambda: _answers(result.direct), 60, "gunicorn")
         wait_until(lambda: _answers(result.proxied), 30, "nginx")
+        wait_until(lambda: os.path.exists(live_socket_path), 60, "the live server")
         yield result
     finally:
         for process in reversed(processes):
@@ -278,3 +297,70 @@ def test_the_app_sees_the_clients_address_not_a_forged_one(stack):
     assert conn.getresponse().status == 200  # the form again, with its error
     attempt = AccessAttempt.objects.get(username="nobody")
     assert attempt.ip_address == "127.0.0.1"
+
+
+def _stream(
+    stack: Stack, topics: list[str], last_event_id: int | None = None, timeout: float = 5
+) -> Any:
+    """A live screen's stream through nginx: the open answer, its opening read."""
+    token = signing.dumps(sorted(topics), salt=live_views.SALT, key=SECRET_KEY)
+    conn = stack.proxied(timeout=timeout)
+    headers = {"Host": "127.0.0.1", "Accept": "text/event-stream"}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = str(last_event_id)
+    conn.request("GET", f"/live/stream/?t={token}&since={live_bus.current()}", headers=headers)
+    response = conn.getresponse()
+    assert response.status == 200
+    assert response.getheader("Content-Type", "").startswith("text/event-stream")
+    assert response.getheader("Content-Encoding") is None
+    assert _next_event(response)["id"] is not None  # the opening: retry and id
+    return response
+
+
+def _next_event(response: Any) -> dict[str, str | None]:
+    """The next event of a stream (comments skipped): its fields."""
+    fields: dict[str, str | None] = {"id": None, "event": None, "data": None}
+    while True:
+        line = response.readline().decode()
+        if line in ("\n", ""):
+            if any(fields.values()) or not line:
+                return fields
+            continue
+        if line.startswith(":"):
+            continue
+        name, _, value = line.rstrip("\n").partition(": ")
+        fields[name] = value
+
+
+def test_a_counted_deal_goes_through_nginx_to_an_open_stream_at_once(stack, record_property):
+    ensure_builtin_presets()
+    club = ClubFactory(slug="live")
+    organiser = MembershipFactory(club=club, role=Role.ORGANISER).user
+    players = [PlayerFactory(club=club) for _ in range(3)]
+    session = session_create(club=club, actor=organiser, name="Live")
+    game = game_create(
+        table=table_create(session=session, actor=organiser), actor=organiser,
+        preset=RulePreset.objects.get(club=None, key="points"), players=players,
+    )  # fmt: skip
+    results = [{"player": players[0].pk, "outcome": "winner"}] + [
+        {"player": p.pk, "outcome": "loser", "points": 20} for p in players[1:]
+    ]
+    enter_deal(game, organiser, {"results": results})  # the first deal of this process: warm
+    screen = _stream(stack, [f"session:{session.pk}"])
+    other = _stream(stack, ["session:0"], timeout=1.5)  # another night's: hears nothing of it
+
+    started = time.monotonic()
+    enter_deal(game, organiser, {"results": results})
+    event = _next_event(screen)
+    elapsed = time.monotonic() - started
+    record_property("figures", f"deal entered to its event through nginx: {elapsed:.3f} s")
+    print(f"deal entered to its event through nginx: {elapsed:.3f} s")
+    assert event["event"] == "change" and event["id"] is not None
+    assert elapsed < 1.0
+    with pytest.raises(TimeoutError):
+        _next_event(other)
+
+    # A screen that was away reconnects with the last id it saw and is told at once.
+    seen = int(event["id"]) - 1
+    again = _stream(stack, [f"session:{session.pk}"], last_event_id=seen)
+    assert _next_event(again)["id"] == event["id"]

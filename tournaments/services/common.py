@@ -9,6 +9,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 
 from clubs.audit import audit_record
 from config.errors import NotFoundError
+from live.bus import publish as live_publish
 from scoring.formats import handler_for
 from tournaments.models import Entry, Round, Tournament
 from webhooks.services import api_url, event_emit
@@ -19,6 +20,9 @@ E = Entry.Status
 def audit(
     tournament: Tournament, actor: AbstractBaseUser | None, action: str, **after: Any
 ) -> None:
+    """The audit entry of a change of the tournament; its live screens hear of it after the
+    commit (every change of a tournament is audited, not every one is a webhook event)."""
+    live_publish([f"tournament:{tournament.pk}"])
     audit_record(
         actor=actor, club=tournament.club, action=f"tournament.{action}", obj=tournament,
         after=after,
