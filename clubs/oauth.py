@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -20,8 +21,10 @@ from rest_framework.request import Request
 from clubs import scopes as app_scopes
 from clubs import selectors
 from clubs.models import Membership
+from config.middleware import CONTENT_SECURITY_POLICY
 
 DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+SIGN_IN_GRANTS = {"authorization_code", "refresh_token", DEVICE_CODE_GRANT}
 # Writing the token's last use on every request would make each call a write; once a minute is
 # plenty (as for personal tokens).
 LAST_USED_RESOLUTION = timedelta(minutes=1)
@@ -54,6 +57,29 @@ class ClubOAuth2Validator(OAuth2Validator):
         if user is None or not user.is_authenticated:
             return False
         return clubs <= _member_club_ids(user)
+
+    def validate_grant_type(
+        self, client_id: str, grant_type: str, client: Any, request: Any, *args: Any, **kwargs: Any
+    ) -> bool:
+        """Only grants where the person chooses the clubs at consent (and refreshing them): no
+        password grant, no client credentials (a token with no person)."""
+        return grant_type in SIGN_IN_GRANTS and super().validate_grant_type(
+            client_id, grant_type, client, request, *args, **kwargs
+        )
+
+    def validate_response_type(
+        self,
+        client_id: str,
+        response_type: str,
+        client: Any,
+        request: Any,
+        *args: Any,
+        **kwargs: Any,
+    ) -> bool:
+        """The authorization code only (no implicit grant: its token would skip PKCE)."""
+        return response_type == "code" and super().validate_response_type(
+            client_id, response_type, client, request, *args, **kwargs
+        )
 
     def save_bearer_token(self, token: dict, request: Any, *args: Any, **kwargs: Any) -> Any:
         """The device grant's token acts for the person who approved it, with the scopes and
@@ -119,11 +145,29 @@ def _consent_context(request: HttpRequest, scopes: list[str]) -> dict[str, Any]:
     }
 
 
+def _consent_policy(application: Any) -> str:
+    """The page's Content-Security-Policy: the site's, with the app's redirect URIs added to
+    ``form-action`` (browsers apply it to the redirect that answers the consent form)."""
+    sources = ["'self'"]
+    for uri in (getattr(application, "redirect_uris", "") or "").split():
+        parts = urlsplit(uri)
+        if parts.scheme in ("http", "https") and parts.netloc:
+            sources.append(f"{parts.scheme}://{parts.netloc}")
+        elif parts.scheme:
+            sources.append(f"{parts.scheme}:")
+    return CONTENT_SECURITY_POLICY.replace("form-action 'self'", f"form-action {' '.join(sources)}")
+
+
 class ConsentView(AuthorizationView):
     """The authorization endpoint's page: which app, what it may do, and in which of the
     person's clubs (at least one)."""
 
     template_name = "oauth/authorize.html"
+
+    def render_to_response(self, context: dict[str, Any], **kwargs: Any) -> HttpResponse:
+        response = super().render_to_response(context, **kwargs)
+        response["Content-Security-Policy"] = _consent_policy(context.get("application"))
+        return response  # type: ignore[no-any-return]
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)

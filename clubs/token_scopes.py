@@ -12,13 +12,18 @@ from clubs import scopes as app_scopes
 from config.errors import NotAllowed
 
 
+def scope_for_method(view: Any, method: str) -> str:
+    """The scope ``method`` needs on ``view`` (see ``required_scope``)."""
+    if method.upper() in SAFE_METHODS:
+        return getattr(view, "read_scope", app_scopes.READ)
+    return getattr(view, "write_scope", app_scopes.MANAGE)
+
+
 def required_scope(view: Any, request: Request) -> str:
     """The scope a request needs: the view's ``read_scope`` for safe methods (``read`` unless it
     says otherwise), its ``write_scope`` for the others (``manage`` unless it says otherwise), so
     a route that declares nothing needs the most."""
-    if request.method in SAFE_METHODS:
-        return getattr(view, "read_scope", app_scopes.READ)
-    return getattr(view, "write_scope", app_scopes.MANAGE)
+    return scope_for_method(view, request.method or "GET")
 
 
 class TokenScopePermission(BasePermission):

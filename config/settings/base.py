@@ -298,8 +298,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "rummyclub API",
     "DESCRIPTION": (
         "Scoring for rummy clubs: validate hands, record deals, keep zero-sum ledgers, standings "
-        "and settle-ups. Authenticate with `Authorization: Token <key>` (create keys at "
-        "`/api/v1/tokens/`) or a browser session. Every error has the shape "
+        "and settle-ups. Apps sign in with OAuth2 (authorization code with PKCE, or the "
+        "device grant; scopes read, score, manage; bound to the clubs the person chose), or "
+        "send a personal token as `Authorization: Token <key>`; pages use a browser session. "
+        "Every error has the shape "
         '`{"error": {"code", "message", "details"}}`.'
     ),
     "VERSION": "1.0.0",

@@ -337,3 +337,21 @@ def test_introspection_for_a_confidential_client(
     )
     assert unknown.json() == {"active": False}
     assert _form(Client(), "/oauth/introspect/", {"token": access}).status_code in (401, 403)
+
+
+def test_no_grant_that_skips_the_consent(db: None, scorer_with_two_clubs: Any):
+    """The password grant and client credentials would give tokens without the person choosing
+    clubs at consent: refused even for an app registered with them."""
+    password_app = Application.objects.create(
+        name="Old app", client_type=Application.CLIENT_CONFIDENTIAL,
+        authorization_grant_type=Application.GRANT_PASSWORD, client_secret="s", algorithm="",
+    )  # fmt: skip
+    basic = base64.b64encode(f"{password_app.client_id}:s".encode()).decode()
+    refused = _form(
+        Client(), "/oauth/token/",
+        {"grant_type": "password", "username": "scorer", "password": PASSWORD, "scope": "read"},
+        HTTP_AUTHORIZATION=f"Basic {basic}",
+    )  # fmt: skip
+    assert refused.status_code in (400, 401) and "access_token" not in refused.json()
+    assert refused.json()["error"] == "unauthorized_client"
+    assert not AccessToken.objects.exists()
