@@ -355,3 +355,54 @@ def test_no_grant_that_skips_the_consent(db: None, scorer_with_two_clubs: Any):
     assert refused.status_code in (400, 401) and "access_token" not in refused.json()
     assert refused.json()["error"] == "unauthorized_client"
     assert not AccessToken.objects.exists()
+
+
+def test_personal_tokens_through_the_api_take_scopes_and_clubs(standing: Any):
+    from clubs.models import ApiToken
+
+    person = standing.client("organiser")
+    made = person.post(
+        "/api/v1/tokens/", {"name": "board", "scopes": ["read"], "clubs": ["home"]}, format="json"
+    )
+    assert made.status_code == 201, made.content
+    assert made.json()["scope"] == f"read club:{standing.club.pk}"
+    board = _api(made.json()["key"])
+    assert board.get("/api/v1/clubs/home/players/").status_code == 200
+    assert (
+        board.post("/api/v1/clubs/home/players/", {"name": "X"}, "application/json").status_code
+        == 403
+    )
+    everything = person.post("/api/v1/tokens/", {"name": "all"}, format="json").json()
+    assert everything["scope"] == f"read score manage club:{standing.club.pk}"
+    for body, field in [
+        ({"name": "x", "scopes": ["write"]}, "scopes"),
+        ({"name": "x", "clubs": ["away"]}, "clubs"),
+        ({"name": "x", "scopes": []}, "scopes"),
+    ]:
+        refused = person.post("/api/v1/tokens/", body, format="json")
+        assert refused.status_code == 400 and field in refused.json()["error"]["details"], body
+    assert ApiToken.objects.count() == 2
+
+
+def test_tokens_from_before_scopes_keep_working_everywhere(standing: Any):
+    """The migration that brought scopes gives every existing token all of them, in every club
+    its user belonged to, so nothing that worked stops."""
+    import importlib
+
+    from django.apps import apps
+
+    from clubs import services
+    from clubs.models import ApiToken
+
+    migration = importlib.import_module("clubs.migrations.0009_api_token_scope")
+    token, key = services.api_token_create(user=standing.outsider, name="old script")
+    ApiToken.objects.filter(pk=token.pk).update(scope="")  # as every token was before
+    assert _api(key).get("/api/v1/clubs/away/").status_code == 403
+    migration.give_existing_tokens_everything(apps, None)
+    token.refresh_from_db()
+    away = standing.club.__class__.objects.get(slug="away")
+    assert token.scope == f"read score manage club:{away.pk}"
+    assert (
+        _api(key).patch("/api/v1/clubs/away/", {"name": "Away!"}, "application/json").status_code
+        == 200
+    )
