@@ -164,6 +164,14 @@ class ConsentView(AuthorizationView):
 
     template_name = "oauth/authorize.html"
 
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # Never approved without the page (``approval_prompt=auto``): the person picks the
+        # clubs each time. (An app marked "skip authorization" would get tokens bound to no
+        # club, which see nothing; docs/api.md says not to.)
+        request.GET = request.GET.copy()
+        request.GET.pop("approval_prompt", None)
+        return super().get(request, *args, **kwargs)  # type: ignore[no-any-return]
+
     def render_to_response(self, context: dict[str, Any], **kwargs: Any) -> HttpResponse:
         response = super().render_to_response(context, **kwargs)
         response["Content-Security-Policy"] = _consent_policy(context.get("application"))

@@ -239,6 +239,18 @@ def test_an_app_cannot_name_clubs_itself(phone_app: Application, scorer_with_two
     }  # fmt: skip
     asked = browser.get("/oauth/authorize/?" + urlencode(query))
     assert asked.status_code == 302 and "error=invalid_scope" in asked["Location"]
+    # An earlier approval is no shortcut past the page: the clubs are chosen every time.
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    AccessToken.objects.create(
+        user=scorer_with_two_clubs, application=phone_app, token="earlier",
+        expires=timezone.now() + timedelta(hours=1), scope="read score club:1",
+    )  # fmt: skip
+    query["scope"] = "read"
+    again = browser.get("/oauth/authorize/?" + urlencode({**query, "approval_prompt": "auto"}))
+    assert again.status_code == 200 and "In these clubs" in again.content.decode()
     without_pkce = {k: v for k, v in query.items() if not k.startswith("code_")}
     without_pkce["scope"] = "read"
     refused = browser.get("/oauth/authorize/?" + urlencode(without_pkce))
