@@ -11,8 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs import scopes as app_scopes
 from clubs import selectors, services
-from clubs.models import ApiToken, Club, Player, Role
+from clubs.models import Club, Player, Role
 from clubs.permissions import ClubScopedAPIView
 from clubs.serializers import (
     ApiTokenCreatedOutput,
@@ -42,7 +43,12 @@ class ClubListApi(GenericAPIView):  # type: ignore[type-arg]
 
     @extend_schema(operation_id="clubs_list", responses=ClubOutput(many=True))
     def get(self, request: Request) -> Response:
-        clubs = self.paginate_queryset(selectors.club_list_for_user(user=request.user))
+        grant = app_scopes.token_grant(request.auth)
+        clubs = self.paginate_queryset(
+            selectors.club_list_for_user(
+                user=request.user, club_ids=None if grant is None else grant.club_ids
+            )
+        )
         return self.get_paginated_response(ClubOutput(clubs, many=True).data)
 
     @extend_schema(
@@ -209,8 +215,9 @@ def _member_account(club: Club, data: dict[str, Any]) -> Any:
 
 def _refuse_token_auth(request: Request, what: str) -> None:
     """A token is for a score app: it cannot mint more tokens or revoke its siblings (a stolen
-    key must not outlive its own revocation); that takes the person, signed in."""
-    if isinstance(request.auth, ApiToken):
+    key must not outlive its own revocation); that takes the person, signed in. So for an
+    OAuth2 app's token."""
+    if app_scopes.token_grant(request.auth) is not None:
         raise NotAllowed(
             f"a token cannot {what}; sign in with a password to do that",
             code="token_not_allowed",
@@ -225,6 +232,9 @@ class InvitationReceivedListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         invitations = selectors.invitation_list_received(user=request.user)
+        grant = app_scopes.token_grant(request.auth)
+        if grant is not None:  # a token sees nothing of clubs it is not bound to
+            invitations = invitations.filter(club_id__in=grant.club_ids)
         return Response(InvitationReceivedOutput(invitations, many=True).data)
 
 
@@ -268,7 +278,12 @@ class ApiTokenListApi(APIView):
     def post(self, request: Request) -> Response:
         _refuse_token_auth(request, "create tokens")
         data = input_valid(ApiTokenCreateInput, request.data)
-        token, key = services.api_token_create(user=request.user, name=data["name"])
+        token, key = services.api_token_create(
+            user=request.user,
+            name=data["name"],
+            scopes=data.get("scopes"),
+            club_slugs=data.get("clubs"),
+        )
         token.key = key  # type: ignore[attr-defined]
         return Response(ApiTokenCreatedOutput(token).data, status=status.HTTP_201_CREATED)
 

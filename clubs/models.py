@@ -137,7 +137,9 @@ class Player(models.Model):
 class ApiToken(models.Model):
     """A revocable key a score app sends as ``Authorization: Token <key>``.
 
-    Only a SHA-256 digest of the key is stored; the key is shown once, when created."""
+    Only a SHA-256 digest of the key is stored; the key is shown once, when created. Its
+    ``scope`` says what it may do and in which clubs, as an OAuth2 token's does
+    (``clubs.scopes``)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
@@ -148,6 +150,11 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    scope = models.TextField(
+        default="",
+        blank=True,
+        help_text="Scopes and clubs, space-separated, e.g. 'read score club:12'.",
+    )
 
     class Meta:
         ordering = ["-created_at"]

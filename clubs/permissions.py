@@ -1,4 +1,5 @@
-"""Club scoping for API views: every object is reached through a club the caller belongs to."""
+"""Club scoping for API views: every object is reached through a club the caller belongs to, and
+a token (personal or OAuth2) acts only within its scopes and the clubs it is bound to."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from clubs import scopes as app_scopes
 from clubs.models import Club, Role
 from clubs.selectors import club_get_for_user
 
@@ -15,9 +17,9 @@ from clubs.selectors import club_get_for_user
 class ClubScopedAPIView(APIView):
     """Resolves ``club_slug`` from the URL before the handler runs.
 
-    Outsiders get 404 (the club's existence is not leaked); members below ``read_role`` (safe
-    methods) or ``write_role`` (the others) get 403. Handlers read ``self.club`` and
-    ``self.role``."""
+    Outsiders get 404 (the club's existence is not leaked), and so does a token not bound to the
+    club; members below ``read_role`` (safe methods) or ``write_role`` (the others) get 403.
+    Handlers read ``self.club`` and ``self.role``."""
 
     read_role: str = Role.PLAYER
     write_role: str = Role.ORGANISER
@@ -29,7 +31,11 @@ class ClubScopedAPIView(APIView):
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)
+        grant = app_scopes.token_grant(request.auth)
         self.club = club_get_for_user(
-            user=request.user, slug=kwargs["club_slug"], min_role=self.required_role(request)
+            user=request.user,
+            slug=kwargs["club_slug"],
+            min_role=self.required_role(request),
+            club_ids=None if grant is None else grant.club_ids,
         )
         self.role = self.club.caller_role  # type: ignore[attr-defined]

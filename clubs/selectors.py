@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.db.models import F, QuerySet
 from django.db.models.functions import Lower
 
+from clubs import scopes as app_scopes
 from clubs.models import ROLE_RANK, ApiToken, Club, Invitation, Membership, Player, Role
 from config.errors import InvalidInput, NotAllowed, NotFoundError
 from config.names import visible_name
@@ -15,14 +21,14 @@ from config.names import visible_name
 User = AbstractBaseUser | AnonymousUser
 
 
-def club_list_for_user(*, user: User) -> QuerySet[Club]:
+def club_list_for_user(*, user: User, club_ids: Collection[int] | None = None) -> QuerySet[Club]:
+    """The clubs ``user`` belongs to; with ``club_ids`` (a token's clubs), only those."""
     if not user.is_authenticated:
         return Club.objects.none()
-    return (
-        Club.objects.filter(memberships__user=user)
-        .annotate(caller_role=F("memberships__role"))
-        .order_by("name")
-    )
+    clubs = Club.objects.filter(memberships__user=user)
+    if club_ids is not None:
+        clubs = clubs.filter(pk__in=club_ids)
+    return clubs.annotate(caller_role=F("memberships__role")).order_by("name")
 
 
 def club_role(*, user: User, club: Club) -> str | None:
@@ -32,14 +38,17 @@ def club_role(*, user: User, club: Club) -> str | None:
     return Membership.objects.filter(user=user, club=club).values_list("role", flat=True).first()
 
 
-def club_get_for_user(*, user: User, slug: str, min_role: str = Role.PLAYER) -> Club:
-    """The club named ``slug`` if the caller belongs to it with at least ``min_role``.
+def club_get_for_user(
+    *, user: User, slug: str, min_role: str = Role.PLAYER, club_ids: Collection[int] | None = None
+) -> Club:
+    """The club named ``slug`` if the caller belongs to it with at least ``min_role`` (and, for
+    a token, ``club_ids`` holds it).
 
     An outsider gets "not found" (never "forbidden") so that a club's existence is not leaked;
-    a member without the role gets "not allowed"."""
+    so does a token bound to other clubs; a member without the role gets "not allowed"."""
     club = _club_with_role(user.pk, slug) if user.is_authenticated else None
     role = getattr(club, "caller_role", None)
-    if club is None or role is None:
+    if club is None or role is None or (club_ids is not None and club.pk not in club_ids):
         raise NotFoundError(f"no club {slug!r} among your clubs")
     if ROLE_RANK[role] < ROLE_RANK[min_role]:
         raise NotAllowed(f"this needs the {min_role} role in {club.name}; you are {role}")
@@ -240,3 +249,92 @@ def invitation_get(*, club: Club, invitation_id: int) -> Invitation:
     if invitation is None:
         raise NotFoundError(f"no invitation #{invitation_id} in {club.name}")
     return invitation
+
+
+# --- apps signed in with OAuth2, and personal tokens, as the Apps pages show them -------------
+
+
+@dataclass
+class AppAccess:
+    """One app's access: an OAuth2 application a person granted (``application_id``), or one of
+    their personal tokens (``token_id``); its scopes, its clubs and when it was last used."""
+
+    name: str
+    user: Any
+    scopes: list[str]
+    club_ids: list[int]
+    last_used: datetime | None
+    application_id: int | None = None
+    token_id: int | None = None
+    clubs: list[Club] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        return "app" if self.application_id is not None else "personal token"
+
+
+def _club_pattern(club_id: int) -> str:
+    return rf"(^| ){app_scopes.club_scope(club_id)}( |$)"
+
+
+def _live_app_tokens() -> QuerySet[Any]:
+    """OAuth2 access tokens that still work, or whose refresh token still does."""
+    from django.db.models import Q
+    from django.utils import timezone
+    from oauth2_provider.models import AccessToken
+
+    return (
+        AccessToken.objects.filter(application__isnull=False, user__isnull=False)
+        .filter(Q(expires__gt=timezone.now()) | Q(refresh_token__revoked__isnull=True))
+        .select_related("application", "user")
+        .order_by("pk")
+    )
+
+
+def _app_access_rows(tokens: Any, personal: Any) -> list[AppAccess]:
+    rows: dict[tuple[str, int, int], AppAccess] = {}
+    for token in tokens:
+        grant = app_scopes.TokenGrant.parse(token.scope)
+        key = ("app", token.application_id, token.user_id)
+        row = rows.get(key)
+        if row is None:
+            row = rows[key] = AppAccess(
+                name=token.application.name, user=token.user, scopes=[], club_ids=[],
+                last_used=None, application_id=token.application_id,
+            )  # fmt: skip
+        row.scopes = sorted(set(row.scopes) | grant.scopes, key=app_scopes.ALL_SCOPES.index)
+        row.club_ids = sorted(set(row.club_ids) | grant.club_ids)
+        if row.last_used is None or token.updated > row.last_used:
+            row.last_used = token.updated
+    for api_token in personal:
+        grant = app_scopes.TokenGrant.parse(api_token.scope)
+        rows[("token", api_token.pk, api_token.user_id)] = AppAccess(
+            name=api_token.name, user=api_token.user,
+            scopes=sorted(grant.scopes, key=app_scopes.ALL_SCOPES.index),
+            club_ids=sorted(grant.club_ids), last_used=api_token.last_used_at,
+            token_id=api_token.pk,
+        )  # fmt: skip
+    names = Club.objects.in_bulk({c for row in rows.values() for c in row.club_ids})
+    for row in rows.values():
+        row.clubs = [names[c] for c in row.club_ids if c in names]
+    return list(rows.values())
+
+
+def app_access_list_for_user(*, user: User) -> list[AppAccess]:
+    """The apps ``user`` signed in to with OAuth2 and that can still act, one row per app."""
+    return _app_access_rows(_live_app_tokens().filter(user_id=user.pk), [])
+
+
+def app_access_list_for_club(*, club: Club) -> list[AppAccess]:
+    """Every app and personal token that can act in ``club``: one row per app and person, and
+    one per personal token."""
+    pattern = _club_pattern(club.pk)
+    tokens = _live_app_tokens().filter(scope__regex=pattern)
+    personal = (
+        ApiToken.objects.filter(revoked_at__isnull=True, scope__regex=pattern)
+        .select_related("user")
+        .order_by("pk")
+    )
+    return sorted(
+        _app_access_rows(tokens, personal), key=lambda row: (row.name.lower(), row.user.pk)
+    )

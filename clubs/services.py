@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from datetime import timedelta
 from typing import Any
 
@@ -13,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from clubs import scopes as app_scopes
 from clubs.audit import audit_record, snapshot
 from clubs.authentication import KEY_PREFIX_LENGTH, token_digest
 from clubs.models import ROLE_RANK, ApiToken, Club, Invitation, Membership, Player, Role
@@ -233,18 +235,76 @@ def player_update(*, player: Player, actor: AbstractBaseUser, **changes: Any) ->
 
 
 @transaction.atomic
-def api_token_create(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
-    """A new token and its key; the key is returned only here and never stored."""
+def api_token_create(
+    *,
+    user: AbstractBaseUser,
+    name: str,
+    scopes: Collection[str] | None = None,
+    club_slugs: Collection[str] | None = None,
+) -> tuple[ApiToken, str]:
+    """A new token and its key; the key is returned only here and never stored. Left out, its
+    scopes are all of them and its clubs all of the user's clubs (as tokens made before scopes
+    were); a club the user does not belong to is refused by name."""
     name = visible_name(name)
     if not name:
         raise InvalidInput("name: give the token a name, e.g. the app that will use it")
     require_length(name, field="name", limit=ApiToken._meta.get_field("name").max_length)
+    scopes = app_scopes.ALL_SCOPES if scopes is None else list(scopes)
+    unknown = [s for s in scopes if s not in app_scopes.SCOPES]
+    if unknown or not scopes:
+        message = (
+            f"scopes: unknown scope {unknown[0]!r}" if unknown else "scopes: give at least one"
+        ) + f"; the scopes are {', '.join(app_scopes.ALL_SCOPES)}"
+        raise InvalidInput(message, details={"scopes": message})
+    member_clubs = dict(Membership.objects.filter(user=user).values_list("club__slug", "club_id"))
+    slugs = list(member_clubs) if club_slugs is None else list(club_slugs)
+    outside = [slug for slug in slugs if slug not in member_clubs]
+    if outside or not slugs:
+        message = (
+            f"clubs: you are not a member of {outside[0]!r}"
+            if outside
+            else "clubs: give at least one of your clubs"
+        )
+        raise InvalidInput(message, details={"clubs": message})
     key = secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
-        user=user, name=name, prefix=key[:KEY_PREFIX_LENGTH], digest=token_digest(key)
+        user=user,
+        name=name,
+        prefix=key[:KEY_PREFIX_LENGTH],
+        digest=token_digest(key),
+        scope=app_scopes.scope_string(scopes, [member_clubs[slug] for slug in slugs]),
     )
-    audit_record(actor=user, club=None, action="token.create", obj=token, after={"name": name})
+    audit_record(
+        actor=user, club=None, action="token.create", obj=token,
+        after={"name": name, "scope": token.scope},
+    )  # fmt: skip
     return token, key
+
+
+@transaction.atomic
+def app_access_revoke(*, user: AbstractBaseUser, application_id: int) -> int:
+    """Sign ``user`` out of an OAuth2 app: every refresh token revoked and every access token
+    deleted, so its next call answers 401. Returns how many tokens stopped working."""
+    from oauth2_provider.models import AccessToken, Application, RefreshToken
+
+    application = Application.objects.filter(pk=application_id).first()
+    if application is None:
+        raise NotFoundError(f"no app #{application_id}")
+    refresh = RefreshToken.objects.filter(
+        user=user, application_id=application_id, revoked__isnull=True
+    )
+    stopped = 0
+    for token in refresh.select_for_update():
+        token.revoke()
+        stopped += 1
+    deleted, _ = AccessToken.objects.filter(user=user, application_id=application_id).delete()
+    stopped += deleted
+    if stopped:
+        audit_record(
+            actor=user, club=None, action="app.revoke", obj=application,
+            after={"application": application.name, "tokens": stopped},
+        )  # fmt: skip
+    return stopped
 
 
 @transaction.atomic

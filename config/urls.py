@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from oauth2_provider import views as oauth_views
 
 from config.health import health
 from config.views import favicon
@@ -25,6 +26,12 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("account/", include("pages.account_urls")),
+    path("oauth/", include("clubs.oauth_urls")),
+    path(
+        ".well-known/oauth-authorization-server",
+        oauth_views.OAuthServerMetadataView.as_view(),
+        name="oauth-server-metadata",
+    ),
     path("invite/<str:key>/", invitation_page, name="invitation"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),

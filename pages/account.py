@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from clubs import scopes as app_scopes
 from clubs import selectors, services
 from clubs.pages import GET, error_context
 from config.errors import ServiceError
@@ -18,9 +19,15 @@ def _account(
     request: HttpRequest, *, new_key: str = "", error: dict | None = None, status: int = 200
 ) -> HttpResponse:
     tokens = list(selectors.api_token_list(user=request.user))  # type: ignore[arg-type]
+    clubs = list(selectors.club_list_for_user(user=request.user))
+    names = {club.pk: club.name for club in clubs}
+    for token in tokens:
+        grant = app_scopes.TokenGrant.parse(token.scope)
+        token.scope_names = [s for s in app_scopes.ALL_SCOPES if s in grant.scopes]  # type: ignore[attr-defined]
+        token.club_names = [names[c] for c in sorted(grant.club_ids) if c in names]  # type: ignore[attr-defined]
     return render(request, "pages/account.html", {
-        "tokens": tokens, "new_key": new_key, "error": error,
-        "clubs": selectors.club_list_for_user(user=request.user),
+        "tokens": tokens, "new_key": new_key, "error": error, "scopes": app_scopes.SCOPES,
+        "clubs": clubs,
         "api_base": request.build_absolute_uri("/api/v1/"),
     }, status=status)  # fmt: skip
 
@@ -43,11 +50,16 @@ def token_create(request: HttpRequest) -> HttpResponse:
     """A new token: its key waits in the session for the next account page, which shows it once
     (it is never stored; the redirect keeps a reload from making another token)."""
     try:
+        # The form ticks scopes and clubs; a post without them (``choose`` absent) gets all.
+        choose = "choose" in request.POST
         _token, key = services.api_token_create(
-            user=request.user, name=request.POST.get("name", "")
+            user=request.user,
+            name=request.POST.get("name", ""),
+            scopes=request.POST.getlist("scopes") if choose else None,
+            club_slugs=request.POST.getlist("clubs") if choose else None,
         )
     except ServiceError as exc:
-        return _account(request, error=error_context(exc, {"name"}), status=400)
+        return _account(request, error=error_context(exc, {"name", "scopes", "clubs"}), status=400)
     request.session[NEW_KEY] = key
     return redirect("account")
 

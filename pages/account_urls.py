@@ -4,13 +4,15 @@ API tokens a score app uses."""
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from pages import account
+from pages import account, connected_apps
 from pages.invitations import invitation_received_answer
 from pages.password_reset import PasswordResetView
 
 urlpatterns = [
     path("", account.account_page, name="account"),
     path("tokens/", account.token_create, name="token-create-page"),
+    path("apps/", connected_apps.apps_page, name="account-apps"),
+    path("apps/<int:application_id>/revoke/", connected_apps.app_revoke, name="account-app-revoke"),
     path(
         "invitations/<int:invitation_id>/",
         invitation_received_answer,

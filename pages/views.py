@@ -489,6 +489,7 @@ def _settings_page(
         "currencies": sorted(CURRENCY_PLACES),
         "presets": [p for p in scoring_selectors.preset_list(club=club) if p.club_id == club.pk],
         "formats": [(f, format_label(f)) for f in FORMAT_ORDER if f in HANDLERS],
+        "club_apps": selectors.app_access_list_for_club(club=club),
         "webhooks": [
             {"endpoint": e, "log": list(webhook_selectors.attempt_log(endpoint=e))}
             for e in webhook_selectors.endpoint_list(club=club)

@@ -13,6 +13,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from clubs import scopes as app_scopes
 from clubs import selectors as club_selectors
 from clubs.models import Player, Role
 from clubs.permissions import ClubScopedAPIView
@@ -299,6 +300,8 @@ class GameFinishApi(ClubScopedAPIView):
 
 
 class RejoinApi(ClubScopedAPIView):
+    write_scope = app_scopes.SCORE
+
     @extend_schema(operation_id="pool_rejoin", request=RejoinInput, responses={201: RejoinOutput})
     def post(self, request: Request, club_slug: str, game_id: int) -> Response:
         data = input_valid(RejoinInput, request.data)
@@ -309,13 +312,16 @@ class RejoinApi(ClubScopedAPIView):
 
 
 class SplitApi(ClubScopedAPIView):
+    write_scope = app_scopes.SCORE
+
     @extend_schema(
         operation_id="pool_split_offer",
         responses=SplitOfferOutput,
         description="The splits offered now, and what each would pay (minor units).",
     )
     def get(self, request: Request, club_slug: str, game_id: int) -> Response:
-        game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
+        # A tournament's purse is no played game: not found, as on the pages.
+        game = selectors.game_played_get(club=self.club, game_id=game_id)
         return Response(selectors.pool_split_offer(game=game))
 
     @extend_schema(
@@ -361,6 +367,7 @@ class SeatDetailApi(ClubScopedAPIView):
 
 
 class DealListApi(ClubScopedAPIView):
+    write_scope = app_scopes.SCORE
     write_role = Role.SCORER
 
     @extend_schema(operation_id="deals_list", responses=DealOutput(many=True))
@@ -395,6 +402,7 @@ class DealListApi(ClubScopedAPIView):
 
 
 class DealVoidApi(ClubScopedAPIView):
+    write_scope = app_scopes.SCORE
     write_role = Role.ORGANISER
 
     @extend_schema(
@@ -410,6 +418,8 @@ class DealVoidApi(ClubScopedAPIView):
 
 
 class DealDetailApi(ClubScopedAPIView):
+    write_scope = app_scopes.SCORE
+
     @extend_schema(operation_id="deals_retrieve", responses=DealOutput)
     def get(self, request: Request, club_slug: str, deal_id: int) -> Response:
         return Response(DealOutput(selectors.deal_get(club=self.club, deal_id=deal_id)).data)
@@ -427,6 +437,7 @@ class DealDetailApi(ClubScopedAPIView):
 
 
 class SubmissionListApi(ClubScopedAPIView):
+    write_scope = app_scopes.SCORE
     write_role = Role.SCORER
 
     @extend_schema(operation_id="submissions_list", responses=SubmissionOutput(many=True))
@@ -460,6 +471,7 @@ class SubmissionDetailApi(ClubScopedAPIView):
 
 
 class SubmissionConfirmApi(ClubScopedAPIView):
+    write_scope = app_scopes.SCORE
     write_role = Role.SCORER
 
     @extend_schema(operation_id="submissions_confirm", request=None, responses=SubmissionOutput)

@@ -10,6 +10,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from clubs import scopes as app_scopes
 from clubs.models import Role
 from clubs.permissions import ClubScopedAPIView
 from config.api_input import input_valid
@@ -31,6 +32,8 @@ def _queued(delivery: Delivery) -> Response:
 
 
 class _WebhookView(ClubScopedAPIView):
+    # Reading endpoints is managing them too: their URLs are the club's own business.
+    read_scope = app_scopes.MANAGE
     read_role = Role.ORGANISER
     write_role = Role.ORGANISER
 

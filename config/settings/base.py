@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from clubs import scopes as app_scopes
 from config.env import Env
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -29,6 +30,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "oauth2_provider",
     "outbox",
     "live",
     "webhooks",
@@ -260,13 +262,36 @@ LIVE_KEEPALIVE_SECONDS = env.int("LIVE_KEEPALIVE_SECONDS", 15)
 LIVE_STREAM_SECONDS = env.int("LIVE_STREAM_SECONDS", 600)
 # How long a browser waits before reconnecting a stream it lost.
 LIVE_RETRY_MS = env.int("LIVE_RETRY_MS", 2000)
+# OAuth2 for score apps (django-oauth-toolkit): authorization code with PKCE, the device grant,
+# refresh tokens, revocation and introspection. docs/api.md says how an app signs in.
+OAUTH2_PROVIDER = {
+    "SCOPES": dict(app_scopes.SCOPES),
+    "DEFAULT_SCOPES": [app_scopes.READ],
+    # PKCE for every authorization code, public client or confidential (OAuth 2.1 asks it).
+    "PKCE_REQUIRED": True,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": env.int("OAUTH_ACCESS_TOKEN_SECONDS", 3600),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": env.int("OAUTH_REFRESH_TOKEN_SECONDS", 60 * 24 * 3600),
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "ROTATE_REFRESH_TOKEN": True,
+    # A refresh token used twice (stolen and replayed) revokes the whole family.
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "OAUTH2_VALIDATOR_CLASS": "clubs.oauth.ClubOAuth2Validator",
+    "OAUTH_DEVICE_VERIFICATION_URI": PUBLIC_URL.rstrip("/") + "/oauth/device/",
+    "DEVICE_FLOW_INTERVAL": 5,
+    # Native apps redirect to their own scheme (e.g. com.example.score:/cb) or to loopback.
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https", "rummyclub"],
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "clubs.oauth.AppTokenAuthentication",
         "clubs.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "clubs.token_scopes.TokenScopePermission",
+    ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -284,8 +309,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "rummyclub API",
     "DESCRIPTION": (
         "Scoring for rummy clubs: validate hands, record deals, keep zero-sum ledgers, standings "
-        "and settle-ups. Authenticate with `Authorization: Token <key>` (create keys at "
-        "`/api/v1/tokens/`) or a browser session. Every error has the shape "
+        "and settle-ups. Apps sign in with OAuth2 (authorization code with PKCE, or the "
+        "device grant; scopes read, score, manage; bound to the clubs the person chose), or "
+        "send a personal token as `Authorization: Token <key>`; pages use a browser session. "
+        "Every error has the shape "
         '`{"error": {"code", "message", "details"}}`.'
     ),
     "VERSION": "1.0.0",

@@ -40,7 +40,8 @@ def test_400_malformed_json(standing):
 def test_401_without_credentials(db):
     response = APIClient().get("/api/v1/clubs/")
     assert_error(response, 401, "not_authenticated")
-    assert response.headers["WWW-Authenticate"] == "Token"
+    # Bearer: what OAuth2 apps expect; personal tokens are accepted as Bearer too.
+    assert response.headers["WWW-Authenticate"] == 'Bearer realm="api"'
 
 
 def test_403_member_without_the_role(standing):

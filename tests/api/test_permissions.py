@@ -323,7 +323,97 @@ ROUTES = [
           _by_role(409, 409, 403, 403)),
 ]  # fmt: skip
 
+# Tokens: what each route needs (reads need ``read``, webhooks ``manage`` even to read; these
+# writes need ``score``; every other write ``manage``), then the club binding.
+SCORE_ROUTES = {
+    "deal create", "deal void", "deal delete", "submission create", "submission confirm",
+    "pool rejoin", "split accept",
+}  # fmt: skip
+
+
+def needed_scope(route: Route) -> str:
+    if route.url_name.startswith("webhooks:"):
+        return "manage"
+    if route.method == "get":
+        return "read"
+    return "score" if route.name in SCORE_ROUTES else "manage"
+
+
+@dataclass(frozen=True)
+class TokenCaller:
+    """The organiser calling with a token: an OAuth2 app's (``app``) or a personal one, with
+    ``scopes``, bound to the home club or to another of the organiser's clubs."""
+
+    name: str
+    scopes: tuple[str, ...]
+    app: bool = True
+    other_club: bool = False
+    revoked: bool = False
+
+    def expect(self, route: Route) -> int:
+        if self.revoked:
+            return 401
+        if needed_scope(route) not in self.scopes:
+            return 403
+        return 404 if self.other_club else route.expect["organiser"]
+
+
+TOKENS = [
+    TokenCaller("read app", ("read",)),
+    TokenCaller("score app", ("read", "score")),
+    TokenCaller("manage app", ("read", "manage")),
+    TokenCaller("full token", ("read", "score", "manage"), app=False),
+    TokenCaller("club B token", ("read", "score", "manage"), app=False, other_club=True),
+    TokenCaller("revoked token", ("read", "score", "manage"), app=False, revoked=True),
+]
+
+
+def _token_key(world: World, caller: TokenCaller) -> str:
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from oauth2_provider.models import AccessToken, Application
+
+    from clubs import services
+    from tests.factories import ClubFactory
+
+    organiser = world.s.organiser
+    club = world.club
+    if caller.other_club:
+        club = ClubFactory(name="Club B", slug="club-b")
+        MembershipFactory(user=organiser, club=club, role=Role.OWNER)
+    if not caller.app:
+        token, key = services.api_token_create(
+            user=organiser, name=caller.name, scopes=caller.scopes, club_slugs=[club.slug]
+        )
+        if caller.revoked:
+            services.api_token_revoke(token=token, actor=organiser)
+        return key
+    application = Application.objects.create(
+        name=caller.name, client_type=Application.CLIENT_PUBLIC,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+        redirect_uris="http://127.0.0.1:9/cb", algorithm="",
+    )  # fmt: skip
+    key = f"app-{caller.name.replace(' ', '-')}-key"
+    AccessToken.objects.create(
+        user=organiser, application=application, token=key,
+        expires=timezone.now() + timedelta(hours=1),
+        scope=" ".join([*caller.scopes, f"club:{club.pk}"]),
+    )  # fmt: skip
+    return key
+
+
 CASES = [(route, who) for route in ROUTES for who in WHO]
+TOKEN_CASES = [(route, caller) for route in ROUTES for caller in TOKENS]
+
+
+def _call(world: World, client: Any, route: Route) -> Any:
+    body = route.body(world) if route.body else None
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = getattr(client, route.method)(route.path(world), body, format="json")
+    if response.status_code >= 400:
+        assert set(response.json()["error"]) == {"code", "message", "details"}
+    return response
 
 
 @pytest.mark.parametrize(
@@ -331,13 +421,27 @@ CASES = [(route, who) for route in ROUTES for who in WHO]
 )
 def test_route_permissions(world, django_user_model, route: Route, who: str):
     django_user_model.objects.create(username="newbie")
-    client = world.s.client(who)
-    body = route.body(world) if route.body else None
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        response = getattr(client, route.method)(route.path(world), body, format="json")
+    response = _call(world, world.s.client(who), route)
     assert response.status_code == route.expect[who], response.content
-    if response.status_code >= 400:
-        assert set(response.json()["error"]) == {"code", "message", "details"}
+
+
+@pytest.mark.parametrize(
+    ("route", "caller"),
+    TOKEN_CASES,
+    ids=[f"{route.name}-{caller.name}" for route, caller in TOKEN_CASES],
+)
+def test_route_scopes_and_club_binding(world, django_user_model, route: Route, caller: TokenCaller):
+    """A read token cannot write, a score token enters results but manages nothing, a token for
+    club B sees nothing of the home club (404, as an outsider), a revoked token is refused."""
+    from rest_framework.test import APIClient
+
+    django_user_model.objects.create(username="newbie")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {_token_key(world, caller)}")
+    response = _call(world, client, route)
+    assert response.status_code == caller.expect(route), response.content
+    if response.status_code == 403 and needed_scope(route) not in caller.scopes:
+        assert response.json()["error"]["code"] == "insufficient_scope"
 
 
 def _club_scoped_endpoints() -> set[tuple[str, str]]:

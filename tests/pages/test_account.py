@@ -38,3 +38,24 @@ def test_the_favicon_and_the_not_found_page(db):
     icon = Client().get("/favicon.ico")
     assert icon.status_code == 301 and icon["Location"].endswith("favicon.svg")
     assert Client().get("/api/v1/nowhere/").json()["error"]["code"] == "not_found"
+
+
+def test_a_personal_token_gets_the_scopes_and_clubs_ticked(standing):
+    scorer = Client()
+    scorer.force_login(standing.scorer)
+    made = scorer.post(
+        "/account/tokens/", {"name": "Board", "choose": "1", "scopes": ["read"], "clubs": ["home"]}
+    )
+    assert made.status_code == 302
+    token = ApiToken.objects.get(user=standing.scorer)
+    assert token.scope == f"read club:{standing.club.pk}"
+    assert "may read in Home Club" in scorer.get("/account/").content.decode()
+    refused = scorer.post("/account/tokens/", {"name": "None", "choose": "1", "clubs": ["home"]})
+    assert refused.status_code == 400 and "scopes: give at least one" in refused.content.decode()
+    elsewhere = scorer.post(
+        "/account/tokens/", {"name": "Away", "choose": "1", "scopes": ["read"], "clubs": ["away"]}
+    )
+    assert (
+        elsewhere.status_code == 400 and "not a member of &#x27;away" in elsewhere.content.decode()
+    )
+    assert ApiToken.objects.filter(user=standing.scorer).count() == 1

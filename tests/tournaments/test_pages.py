@@ -117,6 +117,8 @@ def test_a_purse_has_its_account_page_and_takes_no_deal(standing):
     assert api.get(f"/api/v1/clubs/home/games/{purse.pk}/state/").status_code == 200
     refused = api.post(f"/api/v1/clubs/home/games/{purse.pk}/deals/", {}, format="json")
     assert refused.status_code == 409, refused.content
+    # A purse offers no split: not found, as the schema declares (not an undeclared 409).
+    assert api.get(f"/api/v1/clubs/home/games/{purse.pk}/split/").status_code == 404
     assert purse.entries.count() == entries
 
 

@@ -1,0 +1,36 @@
+"""The OAuth2 endpoints under ``/oauth/`` (django-oauth-toolkit's, with our consent pages). The
+namespace is the toolkit's own, which its views reverse."""
+
+from django.urls import path
+from oauth2_provider import views as oauth_views
+
+from clubs import oauth
+
+app_name = "oauth2_provider"
+
+urlpatterns = [
+    path("authorize/", oauth.ConsentView.as_view(), name="authorize"),
+    path("token/", oauth_views.TokenView.as_view(), name="token"),
+    path("revoke/", oauth_views.RevokeTokenView.as_view(), name="revoke-token"),
+    path("introspect/", oauth_views.IntrospectTokenView.as_view(), name="introspect"),
+    path(
+        "device-authorization/",
+        oauth_views.DeviceAuthorizationView.as_view(),
+        name="device-authorization",
+    ),
+    path(
+        "device/",
+        oauth_views.DeviceUserCodeView.as_view(template_name="oauth/device_code.html"),
+        name="device",
+    ),
+    path(
+        "device/<slug:client_id>/<slug:user_code>/",
+        oauth.DeviceConsentView.as_view(),
+        name="device-confirm",
+    ),
+    path(
+        "device/<slug:client_id>/<slug:user_code>/done/",
+        oauth_views.DeviceGrantStatusView.as_view(template_name="oauth/device_done.html"),
+        name="device-grant-status",
+    ),
+]

@@ -1,0 +1,44 @@
+"""The scope check every API route makes (``DEFAULT_PERMISSION_CLASSES``): a token acts only
+within its scopes. It imports no DRF views, so the settings can name it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.request import Request
+
+from clubs import scopes as app_scopes
+from config.errors import NotAllowed
+
+
+def scope_for_method(view: Any, method: str) -> str:
+    """The scope ``method`` needs on ``view`` (see ``required_scope``)."""
+    if method.upper() in SAFE_METHODS:
+        return getattr(view, "read_scope", app_scopes.READ)
+    return getattr(view, "write_scope", app_scopes.MANAGE)
+
+
+def required_scope(view: Any, request: Request) -> str:
+    """The scope a request needs: the view's ``read_scope`` for safe methods (``read`` unless it
+    says otherwise), its ``write_scope`` for the others (``manage`` unless it says otherwise), so
+    a route that declares nothing needs the most."""
+    return scope_for_method(view, request.method or "GET")
+
+
+class TokenScopePermission(BasePermission):
+    """A request with a token needs the route's scope (a browser session has every scope)."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        grant = app_scopes.token_grant(request.auth)
+        if grant is None:
+            return True
+        needed = required_scope(view, request)
+        if needed not in grant.scopes:
+            raise NotAllowed(
+                f"this token's scopes ({' '.join(sorted(grant.scopes)) or 'none'}) do not "
+                f"include {needed!r}, which this needs",
+                code="insufficient_scope",
+                details={"required_scope": needed},
+            )
+        return True
