@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import status
-from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import scopes as app_scopes
 from clubs import selectors, services
-from clubs.models import Club, Player, Role
+from clubs.models import Club, Role
 from clubs.permissions import ClubScopedAPIView
 from clubs.serializers import (
     ApiTokenCreatedOutput,
@@ -35,23 +34,22 @@ from clubs.serializers import (
 from config.api_input import input_valid
 from config.errors import InvalidInput, NotAllowed, NotFoundError
 from config.fields import query_bool
+from config.openapi import PAGE_PARAMETERS, api_operation, page_of
+from config.pagination import page_response
 
 
-class ClubListApi(GenericAPIView):  # type: ignore[type-arg]
-    serializer_class = ClubOutput
-    queryset = Club.objects.none()  # for the schema; the handler reads through the selector
-
-    @extend_schema(operation_id="clubs_list", responses=ClubOutput(many=True))
+class ClubListApi(APIView):
+    @api_operation(
+        operation_id="clubs_list", parameters=PAGE_PARAMETERS, responses=page_of(ClubOutput)
+    )
     def get(self, request: Request) -> Response:
         grant = app_scopes.token_grant(request.auth)
-        clubs = self.paginate_queryset(
-            selectors.club_list_for_user(
-                user=request.user, club_ids=None if grant is None else grant.club_ids
-            )
+        clubs = selectors.club_list_for_user(
+            user=request.user, club_ids=None if grant is None else grant.club_ids
         )
-        return self.get_paginated_response(ClubOutput(clubs, many=True).data)
+        return page_response(request, clubs, ClubOutput)
 
-    @extend_schema(
+    @api_operation(
         operation_id="clubs_create", request=ClubCreateInput, responses={201: ClubOutput}
     )
     def post(self, request: Request) -> Response:
@@ -72,11 +70,11 @@ class ClubListApi(GenericAPIView):  # type: ignore[type-arg]
 class ClubDetailApi(ClubScopedAPIView):
     write_role = Role.OWNER
 
-    @extend_schema(operation_id="clubs_retrieve", responses=ClubOutput)
+    @api_operation(operation_id="clubs_retrieve", responses=ClubOutput)
     def get(self, request: Request, club_slug: str) -> Response:
         return Response(ClubOutput(self.club).data)
 
-    @extend_schema(operation_id="clubs_update", request=ClubUpdateInput, responses=ClubOutput)
+    @api_operation(operation_id="clubs_update", request=ClubUpdateInput, responses=ClubOutput)
     def patch(self, request: Request, club_slug: str) -> Response:
         changes = input_valid(ClubUpdateInput, request.data)
         club = services.club_update(club=self.club, actor=request.user, **changes)
@@ -85,12 +83,16 @@ class ClubDetailApi(ClubScopedAPIView):
 
 
 class MemberListApi(ClubScopedAPIView):
-    @extend_schema(operation_id="members_list", responses=MembershipOutput(many=True))
+    @api_operation(
+        operation_id="members_list",
+        parameters=PAGE_PARAMETERS,
+        responses=page_of(MembershipOutput),
+    )
     def get(self, request: Request, club_slug: str) -> Response:
         members = selectors.membership_list(club=self.club)
-        return Response(MembershipOutput(members, many=True).data)
+        return page_response(request, members, MembershipOutput)
 
-    @extend_schema(
+    @api_operation(
         operation_id="members_create",
         request=MembershipCreateInput,
         responses={202: MembershipRequestOutput},
@@ -113,12 +115,12 @@ class MemberListApi(ClubScopedAPIView):
 
 
 class MemberDetailApi(ClubScopedAPIView):
-    @extend_schema(operation_id="members_retrieve", responses=MembershipOutput)
+    @api_operation(operation_id="members_retrieve", responses=MembershipOutput)
     def get(self, request: Request, club_slug: str, membership_id: int) -> Response:
         membership = selectors.membership_get(club=self.club, membership_id=membership_id)
         return Response(MembershipOutput(membership).data)
 
-    @extend_schema(
+    @api_operation(
         operation_id="members_update", request=MembershipUpdateInput, responses=MembershipOutput
     )
     def patch(self, request: Request, club_slug: str, membership_id: int) -> Response:
@@ -131,7 +133,7 @@ class MemberDetailApi(ClubScopedAPIView):
         )
         return Response(MembershipOutput(membership).data)
 
-    @extend_schema(operation_id="members_destroy", responses={204: None})
+    @api_operation(operation_id="members_destroy", responses={204: None})
     def delete(self, request: Request, club_slug: str, membership_id: int) -> Response:
         services.membership_remove(
             membership=selectors.membership_get(club=self.club, membership_id=membership_id),
@@ -141,11 +143,8 @@ class MemberDetailApi(ClubScopedAPIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class PlayerListApi(ClubScopedAPIView, GenericAPIView):  # type: ignore[type-arg]
-    serializer_class = PlayerOutput
-    queryset = Player.objects.none()  # for the schema; the handler reads through the selector
-
-    @extend_schema(
+class PlayerListApi(ClubScopedAPIView):
+    @api_operation(
         operation_id="players_list",
         parameters=[
             OpenApiParameter(
@@ -157,8 +156,9 @@ class PlayerListApi(ClubScopedAPIView, GenericAPIView):  # type: ignore[type-arg
             OpenApiParameter(
                 "active", bool, description="Only active players (true) or retired ones (false)."
             ),
+            *PAGE_PARAMETERS,
         ],
-        responses=PlayerOutput(many=True),
+        responses=page_of(PlayerOutput),
     )
     def get(self, request: Request, club_slug: str) -> Response:
         query = request.query_params
@@ -169,10 +169,9 @@ class PlayerListApi(ClubScopedAPIView, GenericAPIView):  # type: ignore[type-arg
             except ValueError as exc:
                 raise InvalidInput(str(exc), details={"active": str(exc)}) from None
         found = selectors.player_search(club=self.club, text=query.get("search", ""), active=active)
-        players = self.paginate_queryset(found)
-        return self.get_paginated_response(PlayerOutput(players, many=True).data)
+        return page_response(request, found, PlayerOutput)
 
-    @extend_schema(
+    @api_operation(
         operation_id="players_create", request=PlayerCreateInput, responses={201: PlayerOutput}
     )
     def post(self, request: Request, club_slug: str) -> Response:
@@ -187,13 +186,13 @@ class PlayerListApi(ClubScopedAPIView, GenericAPIView):  # type: ignore[type-arg
 
 
 class PlayerDetailApi(ClubScopedAPIView):
-    @extend_schema(operation_id="players_retrieve", responses=PlayerOutput)
+    @api_operation(operation_id="players_retrieve", responses=PlayerOutput)
     def get(self, request: Request, club_slug: str, player_id: int) -> Response:
         return Response(
             PlayerOutput(selectors.player_get(club=self.club, player_id=player_id)).data
         )
 
-    @extend_schema(operation_id="players_update", request=PlayerUpdateInput, responses=PlayerOutput)
+    @api_operation(operation_id="players_update", request=PlayerUpdateInput, responses=PlayerOutput)
     def patch(self, request: Request, club_slug: str, player_id: int) -> Response:
         changes = input_valid(PlayerUpdateInput, request.data)
         if "username" in changes:
@@ -225,9 +224,10 @@ def _refuse_token_auth(request: Request, what: str) -> None:
 
 
 class InvitationReceivedListApi(APIView):
-    @extend_schema(
+    @api_operation(
         operation_id="invitations_received",
-        responses=InvitationReceivedOutput(many=True),
+        parameters=PAGE_PARAMETERS,
+        responses=page_of(InvitationReceivedOutput),
         description="Invitations made out to the caller's account and still open.",
     )
     def get(self, request: Request) -> Response:
@@ -235,11 +235,11 @@ class InvitationReceivedListApi(APIView):
         grant = app_scopes.token_grant(request.auth)
         if grant is not None:  # a token sees nothing of clubs it is not bound to
             invitations = invitations.filter(club_id__in=grant.club_ids)
-        return Response(InvitationReceivedOutput(invitations, many=True).data)
+        return page_response(request, invitations, InvitationReceivedOutput)
 
 
 class InvitationAcceptApi(APIView):
-    @extend_schema(
+    @api_operation(
         operation_id="invitations_accept",
         request=None,
         responses={201: MembershipJoinedOutput},
@@ -254,7 +254,7 @@ class InvitationAcceptApi(APIView):
 
 
 class InvitationDeclineApi(APIView):
-    @extend_schema(
+    @api_operation(
         operation_id="invitations_decline",
         request=None,
         responses={204: None},
@@ -266,11 +266,13 @@ class InvitationDeclineApi(APIView):
 
 
 class ApiTokenListApi(APIView):
-    @extend_schema(operation_id="tokens_list", responses=ApiTokenOutput(many=True))
+    @api_operation(
+        operation_id="tokens_list", parameters=PAGE_PARAMETERS, responses=page_of(ApiTokenOutput)
+    )
     def get(self, request: Request) -> Response:
-        return Response(ApiTokenOutput(selectors.api_token_list(user=request.user), many=True).data)
+        return page_response(request, selectors.api_token_list(user=request.user), ApiTokenOutput)
 
-    @extend_schema(
+    @api_operation(
         operation_id="tokens_create",
         request=ApiTokenCreateInput,
         responses={201: ApiTokenCreatedOutput},
@@ -289,7 +291,7 @@ class ApiTokenListApi(APIView):
 
 
 class ApiTokenDetailApi(APIView):
-    @extend_schema(operation_id="tokens_revoke", responses=ApiTokenOutput)
+    @api_operation(operation_id="tokens_revoke", responses=ApiTokenOutput)
     def delete(self, request: Request, token_id: int) -> Response:
         _refuse_token_auth(request, "revoke tokens")
         token = selectors.api_token_list(user=request.user).filter(pk=token_id).first()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
@@ -169,3 +170,41 @@ class SecurityHeadersMiddleware:
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
         return response
+
+
+# DRF's switch of the response format (``?format=json``), taken by every operation.
+FORMAT_SWITCH = "format"
+
+
+class QueryParametersMiddleware:
+    """A query parameter an API operation does not take is refused with 400 naming it (a
+    misspelt filter would otherwise answer everything, unfiltered). What an operation takes is
+    what its schema declares (``config.openapi.api_operation``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
+    ) -> HttpResponse | None:
+        view_class = getattr(view, "cls", None)
+        if view_class is None or not request.path.startswith("/api/v1/") or not request.GET:
+            return None
+        handler = getattr(view_class, (request.method or "get").lower(), None)
+        if handler is None or request.method == "OPTIONS":
+            return None  # answered 405 (or the options) by the view itself
+        taken = getattr(handler, "query_parameters", frozenset())
+        unknown = sorted(set(request.GET) - taken - {FORMAT_SWITCH})
+        if not unknown:
+            return None
+        offered = ", ".join(sorted(taken)) if taken else "none"
+        return _api_error(
+            400,
+            "unknown_parameter",
+            f"unknown query parameter {', '.join(repr(n) for n in unknown)}; "
+            f"this operation takes: {offered}",
+            **{name: "unknown query parameter" for name in unknown},
+        )

@@ -4,9 +4,11 @@ running service (schemathesis, every check), so what is declared here must be wh
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
 
 from config.fields import ID_MAX, INT32_MAX
 
@@ -75,6 +77,49 @@ ERROR_SCHEMA: dict[str, Any] = {
 }
 
 
+def api_operation(**schema: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``extend_schema`` that also keeps the operation's query parameters on the handler: the
+    schema's list is the one the service accepts (``config.middleware.QueryParametersMiddleware``
+    answers 400 naming any other), so the two cannot differ."""
+
+    def decorate(handler: Callable[..., Any]) -> Callable[..., Any]:
+        handler.query_parameters = frozenset(  # type: ignore[attr-defined]
+            parameter.name
+            for parameter in schema.get("parameters", [])
+            if isinstance(parameter, OpenApiParameter) and parameter.location == "query"
+        )
+        return extend_schema(**schema)(handler)
+
+    return decorate
+
+
+class PageOutput(serializers.Serializer[dict]):
+    """The one shape of every list: a page of ``results`` and the links to the pages beside it."""
+
+    count = serializers.IntegerField(help_text="How many there are in all.")
+    # Links are the view's to give (``config.pagination.page_links``): null until it does.
+    next = serializers.URLField(
+        allow_null=True, default=None, help_text="The next page, or null at the end."
+    )
+    previous = serializers.URLField(
+        allow_null=True, default=None, help_text="The previous page, or null on the first."
+    )
+
+
+_PAGES: dict[type[serializers.BaseSerializer[Any]], type[serializers.Serializer[dict]]] = {}
+
+
+def page_of(
+    item: type[serializers.BaseSerializer[Any]],
+    base: type[serializers.Serializer[dict]] = PageOutput,
+) -> type[serializers.Serializer[dict]]:
+    """The page serializer of a list of ``item`` (``<Item>Page`` in the schema), made once."""
+    if item not in _PAGES:
+        name = item.__name__.removesuffix("Output") + "Page"
+        _PAGES[item] = type(name, (base,), {"results": item(many=True)})
+    return _PAGES[item]
+
+
 def int_query_parameter(
     name: str, *, low: int = 1, high: int = ID_MAX, **kwargs: Any
 ) -> OpenApiParameter:
@@ -93,6 +138,12 @@ PAGE_PARAMETERS = [
     int_query_parameter("offset", low=0, high=INT32_MAX, default=0, description="Lines skipped."),
 ]  # fmt: skip
 
+CURSOR_PARAMETERS = [
+    OpenApiParameter(
+        "cursor", str, description="Where a page starts: take it from `next` or `previous`."
+    ),
+    PAGE_PARAMETERS[0],
+]
 
 # No NUL in what a body stores (config.api_input refuses it), and DRF's text fields trim the
 # text (Python's whitespace) before refusing a blank one: said as patterns without look-ahead.

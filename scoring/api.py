@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,8 +20,13 @@ from clubs.permissions import ClubScopedAPIView
 from config.api_input import input_valid
 from config.errors import InvalidInput, NotFoundError
 from config.fields import ID_MAX, query_bool, query_int
-from config.openapi import PAGE_LIMIT_DEFAULT, PAGE_PARAMETERS, int_query_parameter
-from config.pagination import page_value
+from config.openapi import (
+    PAGE_PARAMETERS,
+    api_operation,
+    int_query_parameter,
+    page_of,
+)
+from config.pagination import page_links, page_params, page_response
 from rules.families import Family
 from scoring import figures, ratings, selectors, standings
 from scoring.club_settings import preset_create, standings_order_set
@@ -114,11 +119,13 @@ def _accepted(submission: Submission, club_slug: str) -> Response:
 
 
 class PresetListApi(ClubScopedAPIView):
-    @extend_schema(operation_id="presets_list", responses=PresetOutput(many=True))
+    @api_operation(
+        operation_id="presets_list", parameters=PAGE_PARAMETERS, responses=page_of(PresetOutput)
+    )
     def get(self, request: Request, club_slug: str) -> Response:
-        return Response(PresetOutput(selectors.preset_list(club=self.club), many=True).data)
+        return page_response(request, selectors.preset_list(club=self.club), PresetOutput)
 
-    @extend_schema(
+    @api_operation(
         operation_id="presets_create",
         request=PresetCreateInput,
         responses={201: PresetOutput},
@@ -131,16 +138,16 @@ class PresetListApi(ClubScopedAPIView):
 
 
 class SessionListApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="sessions_list",
-        parameters=[OpenApiParameter("status", str, enum=["open", "closed"])],
-        responses=SessionOutput(many=True),
+        parameters=[OpenApiParameter("status", str, enum=["open", "closed"]), *PAGE_PARAMETERS],
+        responses=page_of(SessionOutput),
     )
     def get(self, request: Request, club_slug: str) -> Response:
         sessions = selectors.session_list(club=self.club, status=request.query_params.get("status"))
-        return Response(SessionOutput(sessions, many=True).data)
+        return page_response(request, sessions, SessionOutput)
 
-    @extend_schema(
+    @api_operation(
         operation_id="sessions_create", request=SessionCreateInput, responses={201: SessionOutput}
     )
     def post(self, request: Request, club_slug: str) -> Response:
@@ -151,12 +158,12 @@ class SessionListApi(ClubScopedAPIView):
 
 
 class SessionDetailApi(ClubScopedAPIView):
-    @extend_schema(operation_id="sessions_retrieve", responses=SessionDetailOutput)
+    @api_operation(operation_id="sessions_retrieve", responses=SessionDetailOutput)
     def get(self, request: Request, club_slug: str, session_id: int) -> Response:
         session = selectors.session_get(club=self.club, session_id=session_id)
         return Response(SessionDetailOutput(session).data)
 
-    @extend_schema(
+    @api_operation(
         operation_id="sessions_destroy",
         responses={204: None},
         description="Delete a night started by mistake (409 `not_empty` once anything was "
@@ -169,7 +176,7 @@ class SessionDetailApi(ClubScopedAPIView):
 
 
 class SessionReopenApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="sessions_reopen",
         request=None,
         responses=SessionOutput,
@@ -183,7 +190,7 @@ class SessionReopenApi(ClubScopedAPIView):
 
 
 class TransferPaidApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="sessions_transfer_paid",
         request=TransferPaidInput,
         responses=SettlementOutput,
@@ -201,7 +208,7 @@ class TransferPaidApi(ClubScopedAPIView):
 
 
 class SessionCloseApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="sessions_close",
         request=None,
         responses=SessionOutput,
@@ -220,7 +227,7 @@ class SessionCloseApi(ClubScopedAPIView):
 
 
 class TableListApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="tables_create", request=TableCreateInput, responses={201: TableOutput}
     )
     def post(self, request: Request, club_slug: str, session_id: int) -> Response:
@@ -231,7 +238,7 @@ class TableListApi(ClubScopedAPIView):
 
 
 class GameListApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="games_create", request=GameCreateInput, responses={201: GameOutput}
     )
     def post(self, request: Request, club_slug: str, table_id: int) -> Response:
@@ -252,11 +259,11 @@ class GameListApi(ClubScopedAPIView):
 
 
 class GameDetailApi(ClubScopedAPIView):
-    @extend_schema(operation_id="games_retrieve", responses=GameOutput)
+    @api_operation(operation_id="games_retrieve", responses=GameOutput)
     def get(self, request: Request, club_slug: str, game_id: int) -> Response:
         return Response(GameOutput(selectors.game_get(club=self.club, game_id=game_id)).data)
 
-    @extend_schema(
+    @api_operation(
         operation_id="games_destroy",
         responses={204: None},
         description="Delete a game set up by mistake (409 `not_empty` once it has a deal or a "
@@ -269,7 +276,7 @@ class GameDetailApi(ClubScopedAPIView):
 
 
 class GameStateApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="games_state",
         responses=GameStateOutput,
         description="The game as it stands, derived from the ledger. Points: each seat's points "
@@ -284,7 +291,7 @@ class GameStateApi(ClubScopedAPIView):
 
 
 class GameFinishApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="games_finish",
         request=GameEndInput,
         responses=GameOutput,
@@ -302,7 +309,7 @@ class GameFinishApi(ClubScopedAPIView):
 class RejoinApi(ClubScopedAPIView):
     write_scope = app_scopes.SCORE
 
-    @extend_schema(operation_id="pool_rejoin", request=RejoinInput, responses={201: RejoinOutput})
+    @api_operation(operation_id="pool_rejoin", request=RejoinInput, responses={201: RejoinOutput})
     def post(self, request: Request, club_slug: str, game_id: int) -> Response:
         data = input_valid(RejoinInput, request.data)
         game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
@@ -314,7 +321,7 @@ class RejoinApi(ClubScopedAPIView):
 class SplitApi(ClubScopedAPIView):
     write_scope = app_scopes.SCORE
 
-    @extend_schema(
+    @api_operation(
         operation_id="pool_split_offer",
         responses=SplitOfferOutput,
         description="The splits offered now, and what each would pay (minor units).",
@@ -324,7 +331,7 @@ class SplitApi(ClubScopedAPIView):
         game = selectors.game_played_get(club=self.club, game_id=game_id)
         return Response(selectors.pool_split_offer(game=game))
 
-    @extend_schema(
+    @api_operation(
         operation_id="pool_split_accept",
         request=SplitInput,
         responses=SplitOutput,
@@ -341,7 +348,7 @@ class SplitApi(ClubScopedAPIView):
 
 
 class SeatListApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="seats_create", request=SeatCreateInput, responses={201: SeatOutput}
     )
     def post(self, request: Request, club_slug: str, game_id: int) -> Response:
@@ -354,7 +361,7 @@ class SeatListApi(ClubScopedAPIView):
 
 
 class SeatDetailApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="seats_destroy",
         responses={204: None},
         description="A player leaves a points table between deals: they play no later deal and "
@@ -370,12 +377,14 @@ class DealListApi(ClubScopedAPIView):
     write_scope = app_scopes.SCORE
     write_role = Role.SCORER
 
-    @extend_schema(operation_id="deals_list", responses=DealOutput(many=True))
+    @api_operation(
+        operation_id="deals_list", parameters=PAGE_PARAMETERS, responses=page_of(DealOutput)
+    )
     def get(self, request: Request, club_slug: str, game_id: int) -> Response:
         game = selectors.game_get(club=self.club, game_id=game_id)
-        return Response(DealOutput(selectors.deal_list(game=game), many=True).data)
+        return page_response(request, selectors.deal_list(game=game), DealOutput)
 
-    @extend_schema(
+    @api_operation(
         operation_id="deals_create",
         request=DealCreateInput,
         responses={201: DealOutput, 202: SubmissionAccepted},
@@ -405,7 +414,7 @@ class DealVoidApi(ClubScopedAPIView):
     write_scope = app_scopes.SCORE
     write_role = Role.ORGANISER
 
-    @extend_schema(
+    @api_operation(
         operation_id="deals_void",
         request=None,
         responses=DealOutput,
@@ -420,11 +429,11 @@ class DealVoidApi(ClubScopedAPIView):
 class DealDetailApi(ClubScopedAPIView):
     write_scope = app_scopes.SCORE
 
-    @extend_schema(operation_id="deals_retrieve", responses=DealOutput)
+    @api_operation(operation_id="deals_retrieve", responses=DealOutput)
     def get(self, request: Request, club_slug: str, deal_id: int) -> Response:
         return Response(DealOutput(selectors.deal_get(club=self.club, deal_id=deal_id)).data)
 
-    @extend_schema(
+    @api_operation(
         operation_id="deals_destroy",
         responses={204: None},
         description="Delete a deal opened by mistake: one with no result ever entered (409 "
@@ -440,12 +449,18 @@ class SubmissionListApi(ClubScopedAPIView):
     write_scope = app_scopes.SCORE
     write_role = Role.SCORER
 
-    @extend_schema(operation_id="submissions_list", responses=SubmissionOutput(many=True))
+    @api_operation(
+        operation_id="submissions_list",
+        parameters=PAGE_PARAMETERS,
+        responses=page_of(SubmissionOutput),
+        description="A deal's versions, oldest first: a new version only ever joins the end, "
+        "so a reader paging through misses none.",
+    )
     def get(self, request: Request, club_slug: str, deal_id: int) -> Response:
         deal = selectors.deal_get(club=self.club, deal_id=deal_id)
-        return Response(SubmissionOutput(selectors.submission_list(deal=deal), many=True).data)
+        return page_response(request, selectors.submission_list(deal=deal), SubmissionOutput)
 
-    @extend_schema(
+    @api_operation(
         operation_id="submissions_create",
         request=SubmissionInput,
         responses={202: SubmissionAccepted},
@@ -464,7 +479,7 @@ class SubmissionListApi(ClubScopedAPIView):
 
 
 class SubmissionDetailApi(ClubScopedAPIView):
-    @extend_schema(operation_id="submissions_retrieve", responses=SubmissionOutput)
+    @api_operation(operation_id="submissions_retrieve", responses=SubmissionOutput)
     def get(self, request: Request, club_slug: str, submission_id: int) -> Response:
         submission = selectors.submission_get(club=self.club, submission_id=submission_id)
         return Response(SubmissionOutput(submission).data)
@@ -474,7 +489,7 @@ class SubmissionConfirmApi(ClubScopedAPIView):
     write_scope = app_scopes.SCORE
     write_role = Role.SCORER
 
-    @extend_schema(operation_id="submissions_confirm", request=None, responses=SubmissionOutput)
+    @api_operation(operation_id="submissions_confirm", request=None, responses=SubmissionOutput)
     def post(self, request: Request, club_slug: str, submission_id: int) -> Response:
         submission = selectors.submission_get(club=self.club, submission_id=submission_id)
         submission = submission_confirm(submission=submission, actor=request.user)
@@ -483,14 +498,14 @@ class SubmissionConfirmApi(ClubScopedAPIView):
 
 
 class ScoreboardApi(ClubScopedAPIView):
-    @extend_schema(operation_id="sessions_scoreboard", responses=ScoreboardOutput)
+    @api_operation(operation_id="sessions_scoreboard", responses=ScoreboardOutput)
     def get(self, request: Request, club_slug: str, session_id: int) -> Response:
         session = selectors.session_get(club=self.club, session_id=session_id, with_tables=False)
         return Response(ScoreboardOutput(figures.session_scoreboard(session=session)).data)
 
 
 class SettlementApi(ClubScopedAPIView):
-    @extend_schema(operation_id="sessions_settlement", responses=SettlementOutput)
+    @api_operation(operation_id="sessions_settlement", responses=SettlementOutput)
     def get(self, request: Request, club_slug: str, session_id: int) -> Response:
         session = selectors.session_get(club=self.club, session_id=session_id, with_tables=False)
         return Response(_settlement(session))
@@ -503,7 +518,7 @@ def _settlement(session: Any) -> dict[str, Any]:
 
 
 class PlayerHistoryApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="players_history",
         parameters=[
             *PAGE_PARAMETERS,
@@ -513,7 +528,7 @@ class PlayerHistoryApi(ClubScopedAPIView):
     def get(self, request: Request, club_slug: str, player_id: int) -> Response:
         player = club_selectors.player_get(club=self.club, player_id=player_id)
         history = figures.player_history(player=player)
-        limit, offset = _page_params(request)
+        limit, offset = page_params(request)
         lines = history.lines[::-1]  # newest first
         body = {
             "player": player.pk,
@@ -521,8 +536,8 @@ class PlayerHistoryApi(ClubScopedAPIView):
             "formats": history.formats,
             "total": history.total,
             "seasons": history.seasons,
-            "count": len(lines),
-            "lines": lines[offset : offset + limit],
+            **page_links(request, count=len(lines), limit=limit, offset=offset),
+            "results": lines[offset : offset + limit],
         }
         return Response(PlayerHistoryOutput(body).data)
 
@@ -538,7 +553,7 @@ def _family(request: Request) -> str:
 
 
 class RatingTableApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="ratings_list",
         parameters=[
             FAMILY_PARAMETER,
@@ -551,6 +566,7 @@ class RatingTableApi(ClubScopedAPIView):
             int_query_parameter(
                 "as_of_session", description="The table as it stood after this session."
             ),
+            *PAGE_PARAMETERS,
         ],
         responses=RatingTableOutput,
         description="The club's skill ratings in a game family (OpenSkill, Weng-Lin "
@@ -568,12 +584,18 @@ class RatingTableApi(ClubScopedAPIView):
         lines = ratings.rating_table(
             club=self.club, family=family, include_provisional=provisional, as_of_session=as_of
         )
-        body = {"game_family": family, "as_of_session": as_of, "lines": lines}
+        limit, offset = page_params(request)
+        body = {
+            "game_family": family,
+            "as_of_session": as_of,
+            **page_links(request, count=len(lines), limit=limit, offset=offset),
+            "results": lines[offset : offset + limit],
+        }
         return Response(RatingTableOutput(body).data)
 
 
 class RatedGameListApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="ratings_games",
         parameters=[
             FAMILY_PARAMETER,
@@ -586,17 +608,17 @@ class RatedGameListApi(ClubScopedAPIView):
     def get(self, request: Request, club_slug: str) -> Response:
         family = _family(request)
         games = ratings.rated_games(club=self.club, family=family)
-        limit, offset = _page_params(request)
+        limit, offset = page_params(request)
         body = {
             "game_family": family,
-            "count": games.count(),
-            "games": list(games[offset : offset + limit]),
+            **page_links(request, count=games.count(), limit=limit, offset=offset),
+            "results": list(games[offset : offset + limit]),
         }
         return Response(RatedGamesOutput(body).data)
 
 
 class PlayerRatingsApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="players_ratings",
         responses=PlayerRatingsOutput,
         description="A player's rating, game by game: the rank, mu and sigma before and after.",
@@ -609,13 +631,15 @@ class PlayerRatingsApi(ClubScopedAPIView):
 
 
 class SeasonListApi(ClubScopedAPIView):
-    @extend_schema(operation_id="seasons_list", responses=SeasonOutput(many=True))
+    @api_operation(
+        operation_id="seasons_list", parameters=PAGE_PARAMETERS, responses=page_of(SeasonOutput)
+    )
     def get(self, request: Request, club_slug: str) -> Response:
-        return Response(SeasonOutput(selectors.season_list(club=self.club), many=True).data)
+        return page_response(request, selectors.season_list(club=self.club), SeasonOutput)
 
 
 class MetricListApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="standings_metrics",
         responses=MetricOrderOutput,
         description="The registry of tie-break metrics (stable ids) and the club's order.",
@@ -626,7 +650,7 @@ class MetricListApi(ClubScopedAPIView):
             MetricOrderOutput({"order": order, "metrics": list(standings.METRICS.values())}).data
         )
 
-    @extend_schema(
+    @api_operation(
         operation_id="standings_metrics_set",
         request=MetricOrderInput,
         responses=MetricOrderOutput,
@@ -649,7 +673,7 @@ METRIC_IDS_SCHEMA = {
 
 
 class StandingsApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="standings_retrieve",
         parameters=[
             OpenApiParameter("scope", str, enum=["season", "session", "game"], default="season"),
@@ -670,7 +694,11 @@ class StandingsApi(ClubScopedAPIView):
         responses=StandingsOutput,
     )  # fmt: skip
     def get(self, request: Request, club_slug: str) -> Response:
-        return Response(StandingsOutput(standings_for_request(self.club, request)).data)
+        table = standings_for_request(self.club, request)
+        limit, offset = page_params(request)
+        body = StandingsOutput(table).data
+        body.update(page_links(request, count=table.count, limit=limit, offset=offset))
+        return Response(body)
 
 
 def _int_param(request: Request, name: str, default: int | None = None) -> int | None:
@@ -682,16 +710,6 @@ def _int_param(request: Request, name: str, default: int | None = None) -> int |
         return query_int(raw, name=name, low=1, high=ID_MAX, default=0)
     except ValueError as exc:
         raise InvalidInput(str(exc), details={name: str(exc)}) from None
-
-
-def _page_params(request: Request) -> tuple[int, int]:
-    """``limit`` (1 to 500, 50 unless given) and ``offset`` of a paged read; 400 otherwise."""
-    try:
-        limit = page_value(request.query_params, "limit", PAGE_LIMIT_DEFAULT)
-        offset = page_value(request.query_params, "offset", 0)
-    except ValueError as exc:
-        raise InvalidInput(str(exc), details={str(exc).split(":")[0]: str(exc)}) from None
-    return limit, offset
 
 
 def standings_for_request(club: Any, request: Request) -> standings.StandingsTable:
@@ -708,7 +726,7 @@ def standings_for_request(club: Any, request: Request) -> standings.StandingsTab
     metrics = [m for m in raw_metrics.split(",") if m] if raw_metrics else None
     as_of_deal = _int_param(request, "as_of_deal")
     as_of_session = _int_param(request, "as_of_session")
-    limit, offset = _page_params(request)
+    limit, offset = page_params(request)
     if as_of_deal is not None or as_of_session is not None:
         entry = selectors.ledger_entry_as_of(
             club=club, deal_id=as_of_deal, session_id=as_of_session

@@ -7,6 +7,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.fields import id_field, int32_field
+from config.openapi import PageOutput
 from rules.indian.preset import ACE_POINT_CHOICES, Declaration, JokerLimit, WildJoker
 from scoring.formats import payload_fields, payload_keys, variants
 from scoring.models import Deal, Game, GameFormat, RulePreset, Seat, Session, Submission, Table
@@ -419,11 +420,10 @@ class StandingLineOutput(serializers.Serializer[dict]):
     )
 
 
-class StandingsOutput(serializers.Serializer[dict]):
+class StandingsOutput(PageOutput):
     scope = serializers.CharField()
     scope_id = serializers.IntegerField()
     metrics = serializers.SerializerMethodField()
-    count = serializers.IntegerField()
     as_of_entry = serializers.IntegerField(allow_null=True)
     game_format = serializers.CharField(
         help_text="The game format counted, or empty for all formats."
@@ -436,7 +436,7 @@ class StandingsOutput(serializers.Serializer[dict]):
     left_out = serializers.SerializerMethodField(
         help_text="Metrics of the club's order in points, which cannot rank a table mixing units."
     )
-    lines = StandingLineOutput(many=True)
+    results = StandingLineOutput(many=True, source="lines", help_text="A page of the table.")
 
     def get_metrics(self, table: Any) -> list[str]:
         return [metric.id for metric in table.metrics]
@@ -512,7 +512,7 @@ class HistorySeasonOutput(serializers.Serializer[dict]):
     totals = HistoryTotalOutput()
 
 
-class PlayerHistoryOutput(serializers.Serializer[dict]):
+class PlayerHistoryOutput(PageOutput):
     player = serializers.IntegerField()
     name = serializers.CharField()
     formats = serializers.ListField(
@@ -523,8 +523,7 @@ class PlayerHistoryOutput(serializers.Serializer[dict]):
     seasons = HistorySeasonOutput(
         many=True, help_text="Totals per season, newest first: the season standings' figures."
     )
-    count = serializers.IntegerField(help_text="Lines in all.")
-    lines = HistoryLineOutput(
+    results = HistoryLineOutput(
         many=True,
         help_text="A page of the player's ledger, newest first: each deal (net of corrections) "
         "and each fee, rejoin, prize, refund or settlement.",
@@ -561,10 +560,10 @@ class RatingLineOutput(serializers.Serializer[dict]):
     provisional = serializers.BooleanField(help_text="Fewer than 5 rated games.")
 
 
-class RatingTableOutput(serializers.Serializer[dict]):
+class RatingTableOutput(PageOutput):
     game_family = serializers.CharField()
     as_of_session = serializers.IntegerField(allow_null=True)
-    lines = RatingLineOutput(many=True)
+    results = RatingLineOutput(many=True)
 
 
 class RatedGameOutput(serializers.Serializer[dict]):
@@ -576,10 +575,9 @@ class RatedGameOutput(serializers.Serializer[dict]):
     )
 
 
-class RatedGamesOutput(serializers.Serializer[dict]):
+class RatedGamesOutput(PageOutput):
     game_family = serializers.CharField()
-    count = serializers.IntegerField()
-    games = RatedGameOutput(many=True)
+    results = RatedGameOutput(many=True)
 
 
 class RatingChangeOutput(serializers.Serializer[dict]):

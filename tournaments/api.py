@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,6 +15,8 @@ from clubs.permissions import ClubScopedAPIView
 from clubs.serializers import PlayerOutput
 from config.api_input import input_valid
 from config.errors import InvalidInput
+from config.openapi import PAGE_PARAMETERS, api_operation, page_of
+from config.pagination import page_response
 from scoring import selectors as scoring_selectors
 from tournaments import selectors
 from tournaments.serializers import (
@@ -38,17 +40,18 @@ from tournaments.services.setup import tournament_cancel, tournament_create, tou
 
 
 class TournamentListApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="tournaments_list",
         parameters=[OpenApiParameter("status", str, enum=["draft", "registration", "running",
-                                                          "finished", "cancelled"])],
-        responses=TournamentOutput(many=True),
+                                                          "finished", "cancelled"]),
+                    *PAGE_PARAMETERS],
+        responses=page_of(TournamentOutput),
     )  # fmt: skip
     def get(self, request: Request, club_slug: str) -> Response:
         found = selectors.tournament_list(club=self.club, status=request.query_params.get("status"))
-        return Response(TournamentOutput(found, many=True).data)
+        return page_response(request, found, TournamentOutput)
 
-    @extend_schema(
+    @api_operation(
         operation_id="tournaments_create",
         request=TournamentCreateInput,
         responses={201: TournamentOutput},
@@ -65,7 +68,7 @@ class TournamentListApi(ClubScopedAPIView):
 
 
 class TournamentDetailApi(ClubScopedAPIView):
-    @extend_schema(operation_id="tournaments_retrieve", responses=TournamentDetailOutput)
+    @api_operation(operation_id="tournaments_retrieve", responses=TournamentDetailOutput)
     def get(self, request: Request, club_slug: str, tournament_id: int) -> Response:
         tournament = selectors.tournament_get(club=self.club, tournament_id=tournament_id)
         return Response(
@@ -79,7 +82,7 @@ class _TournamentAction(ClubScopedAPIView):
 
 
 class EntryListApi(_TournamentAction):
-    @extend_schema(operation_id="tournaments_entries_create", request=EntryInput,
+    @api_operation(operation_id="tournaments_entries_create", request=EntryInput,
                    responses={201: EntryOutput})  # fmt: skip
     def post(self, request: Request, club_slug: str, tournament_id: int) -> Response:
         data = input_valid(EntryInput, request.data)
@@ -92,7 +95,7 @@ class EntryListApi(_TournamentAction):
 
 
 class EntryCheckInApi(_TournamentAction):
-    @extend_schema(operation_id="tournaments_entries_check_in", request=None,
+    @api_operation(operation_id="tournaments_entries_check_in", request=None,
                    responses=EntryOutput)  # fmt: skip
     def post(self, request: Request, club_slug: str, tournament_id: int, entry_id: int) -> Response:
         entry = entry_check_in(
@@ -104,7 +107,7 @@ class EntryCheckInApi(_TournamentAction):
 class EntryWithdrawApi(_TournamentAction):
     disqualify = False
 
-    @extend_schema(operation_id="tournaments_entries_withdraw", request=RemarksInput,
+    @api_operation(operation_id="tournaments_entries_withdraw", request=RemarksInput,
                    responses=EntryOutput)  # fmt: skip
     def post(self, request: Request, club_slug: str, tournament_id: int, entry_id: int) -> Response:
         data = input_valid(RemarksInput, request.data or {})
@@ -118,14 +121,14 @@ class EntryWithdrawApi(_TournamentAction):
 class EntryDisqualifyApi(EntryWithdrawApi):
     disqualify = True
 
-    @extend_schema(operation_id="tournaments_entries_disqualify", request=RemarksInput,
+    @api_operation(operation_id="tournaments_entries_disqualify", request=RemarksInput,
                    responses=EntryOutput)  # fmt: skip
     def post(self, request: Request, club_slug: str, tournament_id: int, entry_id: int) -> Response:
         return super().post(request, club_slug, tournament_id, entry_id)
 
 
 class StartApi(_TournamentAction):
-    @extend_schema(
+    @api_operation(
         operation_id="tournaments_start",
         request=StartInput,
         responses=RoundOutput,
@@ -140,7 +143,7 @@ class StartApi(_TournamentAction):
 
 
 class CancelApi(_TournamentAction):
-    @extend_schema(
+    @api_operation(
         operation_id="tournaments_cancel",
         request=None,
         responses=TournamentOutput,
@@ -162,7 +165,7 @@ def _round_out(tournament: Any, number: int) -> dict[str, Any]:
 
 
 class RoundSwapApi(_TournamentAction):
-    @extend_schema(
+    @api_operation(
         operation_id="tournaments_rounds_swap",
         request=SwapInput,
         responses=RoundOutput,
@@ -179,7 +182,7 @@ class RoundSwapApi(_TournamentAction):
 
 
 class RoundReleaseApi(_TournamentAction):
-    @extend_schema(
+    @api_operation(
         operation_id="tournaments_rounds_release",
         request=None,
         responses=RoundOutput,
@@ -192,7 +195,7 @@ class RoundReleaseApi(_TournamentAction):
 
 
 class RoundUnwindApi(_TournamentAction):
-    @extend_schema(
+    @api_operation(
         operation_id="tournaments_rounds_unwind",
         request=UnwindInput,
         responses=RoundOutput,
@@ -209,7 +212,7 @@ class RoundUnwindApi(_TournamentAction):
 
 
 class PlayerMergeApi(ClubScopedAPIView):
-    @extend_schema(
+    @api_operation(
         operation_id="players_merge",
         request=PlayerMergeInput,
         responses={200: PlayerOutput},

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,6 +13,8 @@ from clubs import scopes as app_scopes
 from clubs.models import Role
 from clubs.permissions import ClubScopedAPIView
 from config.api_input import input_valid
+from config.openapi import CURSOR_PARAMETERS, PAGE_PARAMETERS, api_operation, page_of
+from config.pagination import cursor_page_response, page_response
 from webhooks import selectors, services
 from webhooks.models import Delivery
 from webhooks.serializers import (
@@ -39,12 +40,13 @@ class _WebhookView(ClubScopedAPIView):
 
 
 class EndpointListApi(_WebhookView):
-    @extend_schema(operation_id="webhooks_list", responses=EndpointOutput(many=True))
+    @api_operation(
+        operation_id="webhooks_list", parameters=PAGE_PARAMETERS, responses=page_of(EndpointOutput)
+    )
     def get(self, request: Request, club_slug: str) -> Response:
-        endpoints = selectors.endpoint_list(club=self.club)
-        return Response(EndpointOutput(endpoints, many=True).data)
+        return page_response(request, selectors.endpoint_list(club=self.club), EndpointOutput)
 
-    @extend_schema(
+    @api_operation(
         operation_id="webhooks_create",
         request=EndpointCreateInput,
         responses={201: EndpointCreatedOutput},
@@ -57,12 +59,12 @@ class EndpointListApi(_WebhookView):
 
 
 class EndpointDetailApi(_WebhookView):
-    @extend_schema(operation_id="webhooks_retrieve", responses=EndpointOutput)
+    @api_operation(operation_id="webhooks_retrieve", responses=EndpointOutput)
     def get(self, request: Request, club_slug: str, endpoint_id: int) -> Response:
         endpoint = selectors.endpoint_get(club=self.club, endpoint_id=endpoint_id)
         return Response(EndpointOutput(endpoint).data)
 
-    @extend_schema(
+    @api_operation(
         operation_id="webhooks_update",
         request=EndpointUpdateInput,
         responses=EndpointOutput,
@@ -78,7 +80,7 @@ class EndpointDetailApi(_WebhookView):
         )
         return Response(EndpointOutput(endpoint).data)
 
-    @extend_schema(operation_id="webhooks_destroy", responses={204: None})
+    @api_operation(operation_id="webhooks_destroy", responses={204: None})
     def delete(self, request: Request, club_slug: str, endpoint_id: int) -> Response:
         services.endpoint_delete(
             endpoint=selectors.endpoint_get(club=self.club, endpoint_id=endpoint_id),
@@ -88,7 +90,7 @@ class EndpointDetailApi(_WebhookView):
 
 
 class EndpointPingApi(_WebhookView):
-    @extend_schema(
+    @api_operation(
         operation_id="webhooks_ping",
         request=None,
         responses={202: DeliveryQueuedOutput},
@@ -100,18 +102,21 @@ class EndpointPingApi(_WebhookView):
 
 
 class AttemptLogApi(_WebhookView):
-    @extend_schema(
+    @api_operation(
         operation_id="webhooks_deliveries",
-        responses=AttemptOutput(many=True),
-        description="The endpoint's last 100 attempts, newest first.",
+        parameters=CURSOR_PARAMETERS,
+        responses=page_of(AttemptOutput),
+        description="The endpoint's attempts, newest first (the last 100 are kept), by cursor: "
+        "attempts made while a reader pages do not shift its pages.",
     )
     def get(self, request: Request, club_slug: str, endpoint_id: int) -> Response:
         endpoint = selectors.endpoint_get(club=self.club, endpoint_id=endpoint_id)
-        return Response(AttemptOutput(selectors.attempt_log(endpoint=endpoint), many=True).data)
+        attempts = selectors.attempt_list(endpoint=endpoint)
+        return cursor_page_response(request, attempts, AttemptOutput)
 
 
 class RedeliverApi(_WebhookView):
-    @extend_schema(
+    @api_operation(
         operation_id="webhooks_redeliver",
         request=None,
         responses={202: DeliveryQueuedOutput},

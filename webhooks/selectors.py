@@ -30,6 +30,13 @@ def attempt_log(*, endpoint: Endpoint) -> QuerySet[Attempt]:
     )
 
 
+def attempt_list(*, endpoint: Endpoint) -> QuerySet[Attempt]:
+    """Every attempt the endpoint keeps, newest first, with the delivery and event of each."""
+    return (
+        Attempt.objects.filter(endpoint=endpoint).select_related("delivery__event").order_by("-id")
+    )
+
+
 def delivery_get(*, endpoint: Endpoint, delivery_id: str) -> Delivery:
     delivery = (
         Delivery.objects.filter(endpoint=endpoint, delivery_id=delivery_id)

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -15,6 +15,7 @@ from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from config.errors import InvalidInput
+from config.openapi import api_operation
 from rules.evaluate import evaluate_request
 
 MAX_BATCH = 1000
@@ -117,7 +118,7 @@ class EvaluateApi(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [AnonEvaluateThrottle]
 
-    @extend_schema(
+    @api_operation(
         operation_id="rules_evaluate",
         summary="Validate and score hands, melds, games and settlements",
         description=_DESCRIPTION,

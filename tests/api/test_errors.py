@@ -147,7 +147,7 @@ def test_tokens_api_create_list_revoke(standing):
     created = client.post("/api/v1/tokens/", {"name": "phone"}, format="json")
     assert created.status_code == 201
     key = created.json()["key"]
-    listed = client.get("/api/v1/tokens/").json()
+    listed = client.get("/api/v1/tokens/").json()["results"]
     assert [t["name"] for t in listed] == ["phone"]
     assert "key" not in listed[0]
     # Another user cannot revoke it.

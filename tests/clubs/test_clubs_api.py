@@ -124,14 +124,14 @@ def test_an_invited_account_accepts_or_declines_and_nobody_else_can(standing):
                        format="json")  # fmt: skip
     invitee = APIClient()
     invitee.force_authenticate(real)
-    received = invitee.get("/api/v1/invitations/").json()
+    received = invitee.get("/api/v1/invitations/").json()["results"]
     assert [(i["club"], i["role"], i["invited_by"]) for i in received] == [
         ("home", "player", "org"),
         ("home", "scorer", "org"),
     ]
     first, second = received[0]["id"], received[1]["id"]
     # Someone else cannot answer it, and it is not theirs to see.
-    assert standing.client("outsider").get("/api/v1/invitations/").json() == []
+    assert standing.client("outsider").get("/api/v1/invitations/").json()["results"] == []
     assert_error(
         standing.client("outsider").post(f"/api/v1/invitations/{first}/accept/"), 404, "not_found"
     )
@@ -141,7 +141,7 @@ def test_an_invited_account_accepts_or_declines_and_nobody_else_can(standing):
     assert_error(invitee.post(f"/api/v1/invitations/{first}/accept/"), 409, "invitation_used")
     assert_error(invitee.post(f"/api/v1/invitations/{second}/accept/"), 409, "already_member")
     assert invitee.post(f"/api/v1/invitations/{second}/decline/").status_code == 204
-    assert invitee.get("/api/v1/invitations/").json() == []
+    assert invitee.get("/api/v1/invitations/").json()["results"] == []
     assert AuditEntry.objects.filter(action="invitation.accept", actor=real).count() == 1
 
 

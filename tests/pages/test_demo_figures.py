@@ -74,5 +74,5 @@ def test_the_demo_is_rated_and_its_ratings_equal_a_replay_of_its_rated_games(db)
         ).json()
         assert games["count"] >= 1, family
         mine = {str(line["player"]): (line["mu"], line["sigma"], line["games"])
-                for line in board["lines"]}  # fmt: skip
-        assert_close(mine, openskill_replay([game["ranks"] for game in games["games"]]))
+                for line in board["results"]}  # fmt: skip
+        assert_close(mine, openskill_replay([game["ranks"] for game in games["results"]]))

@@ -44,6 +44,6 @@ def test_a_voided_deal_keeps_its_number_in_the_csv_the_history_and_the_api(pages
     assert "Deal 1 (voided)" in csv_text and "None" not in csv_text
     history = pages.s.client("player").get(f"/api/v1/clubs/{pages.slug}/players/{asha}/history/")
     assert history.status_code == 200
-    [line] = [line for line in history.json()["lines"] if line["kind"] == "deal"]
+    [line] = [line for line in history.json()["results"] if line["kind"] == "deal"]
     assert line["deal"] == deal.pk and line["deal_number"] == 1 and line["deal_voided"] is True
     assert line["points"] == 0 and line["version"] is None

@@ -233,10 +233,10 @@ def test_slow_clients_through_the_proxy_leave_health_fast(stack, record_property
                 assert slow.closed_by_server(within=5) == count
         figures.append(_figures(f"{count} slow clients, through nginx", latencies, failures))
         assert failures == 0, figures[-1]
-        # p95 under 100 ms; the slowest is only bounded well under the direct case's timeouts,
-        # as one request may wait on a CPU the machine's other work holds.
+        # p95 under 100 ms; the slowest is only bounded under the direct case's 2 s, as one
+        # request may wait on a CPU the machine's other work holds (the suite runs in parallel).
         assert statistics.quantiles(latencies, n=20)[-1] < 0.1, figures[-1]
-        assert max(latencies) < 0.5, figures[-1]
+        assert max(latencies) < 1.5, figures[-1]
 
     # The same attack straight at gunicorn: its threads wait on the slow headers.
     with SlowClients(to_gunicorn, 8):

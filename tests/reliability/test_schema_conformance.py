@@ -33,7 +33,8 @@ MAX_EXAMPLES = int(os.environ.get("SCHEMA_MAX_EXAMPLES", "40"))
 SEED = int(os.environ.get("SCHEMA_SEED", "20261125"))
 REDIS_DB = 12  # the server's own Redis database: its throttles and queued tasks, flushed
 
-pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
+# Every operation, every phase: minutes, more while the rest of the suite shares the machine.
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis, pytest.mark.timeout(1200)]
 
 
 def _redis_url(db: int) -> str:

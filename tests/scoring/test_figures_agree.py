@@ -257,7 +257,7 @@ def test_every_figure_equals_the_ledger(standing, plans, second_night):
             scoped = recompute(
                 postings.filter(game__format=game_format) if game_format else postings
             )
-            for line in table["lines"]:
+            for line in table["results"]:
                 want = scoped[line["player"]]
                 assert line["totals"]["money_minor"] == want["money"]
                 assert line["totals"]["chips"] == want["chips"]
@@ -272,7 +272,7 @@ def test_every_figure_equals_the_ledger(standing, plans, second_night):
     season = nights[0].season_id
     season_table = {
         line["player"]: line
-        for line in api.get(f"{base}/standings/", {"limit": 500}).json()["lines"]
+        for line in api.get(f"{base}/standings/", {"limit": 500}).json()["results"]
     }
     for player in Player.objects.filter(club=club):
         want = recompute(Posting.objects.filter(player=player))[player.pk]
@@ -282,7 +282,7 @@ def test_every_figure_equals_the_ledger(standing, plans, second_night):
         assert {f: v for f, v in total["points_by_format"].items() if v} == {
             f: v for f, v in want["points"].items() if v and f in formats_with_points([f])
         }
-        assert sum(line["money_minor"] for line in history["lines"]) == want["money"]
+        assert sum(line["money_minor"] for line in history["results"]) == want["money"]
         seasons = {s["season"]: s["totals"] for s in history["seasons"]}
         if player.pk in season_table:
             row = season_table[player.pk]

@@ -54,7 +54,7 @@ def test_one_win_in_34_ranks_above_one_in_35_live_and_as_it_stood(standing):
         .get("/api/v1/clubs/home/standings/", {"metrics": "win_rate"})
         .json()
     )
-    assert [(line["rank"], line["name"]) for line in body["lines"]] == _ranked(live)
+    assert [(line["rank"], line["name"]) for line in body["results"]] == _ranked(live)
     # A page that starts past the first keeps the exact ranks.
     page = standings.standings_table(
         club=standing.club, scope="season", scope_id=second.table.session.season_id,

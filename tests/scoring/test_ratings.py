@@ -216,17 +216,17 @@ def test_the_api_gives_the_leaderboard_the_games_and_a_players_history(standing)
     api = standing.client("player")
     board = api.get("/api/v1/clubs/home/ratings/", {"game_family": "indian"}).json()
     assert board["game_family"] == "indian" and board["as_of_session"] is None
-    assert next(line["name"] for line in board["lines"]) == "Asha"
-    line = board["lines"][0]
+    assert next(line["name"] for line in board["results"]) == "Asha"
+    line = board["results"][0]
     assert set(line) == {"rank", "player", "name", "mu", "sigma", "ordinal", "games",
                          "provisional"}  # fmt: skip
     assert line["games"] == 5 and line["provisional"] is False
     assert line["ordinal"] == pytest.approx(line["mu"] - 3 * line["sigma"])
     games = api.get("/api/v1/clubs/home/ratings/games/", {"game_family": "indian"}).json()
     assert games["count"] == 5
-    replayed = openskill_replay([g["ranks"] for g in games["games"]])
+    replayed = openskill_replay([g["ranks"] for g in games["results"]])
     mine = {str(line["player"]): (line["mu"], line["sigma"], line["games"])
-            for line in board["lines"]}  # fmt: skip
+            for line in board["results"]}  # fmt: skip
     assert_close(mine, replayed)
     history = api.get(f"/api/v1/clubs/home/players/{ids['Asha']}/ratings/").json()
     assert [c["rank"] for c in history["changes"]] == [1, 2, 1, 1, 2]
@@ -241,8 +241,8 @@ def test_provisional_players_are_left_out_unless_asked(standing):
     play(standing, game, results(ids, Asha="winner", Bilal=10))
     close_table(standing, game)
     api = standing.client("player")
-    assert api.get("/api/v1/clubs/home/ratings/").json()["lines"] == []
-    shown = api.get("/api/v1/clubs/home/ratings/", {"provisional": "true"}).json()["lines"]
+    assert api.get("/api/v1/clubs/home/ratings/").json()["results"] == []
+    shown = api.get("/api/v1/clubs/home/ratings/", {"provisional": "true"}).json()["results"]
     assert [(line["name"], line["provisional"]) for line in shown] == [
         ("Asha", True), ("Bilal", True),
     ]  # fmt: skip

@@ -207,7 +207,7 @@ def test_a_night_of_two_formats_keeps_their_points_apart(standing, django_assert
     assert [season["totals"]["points_by_format"] for season in history["seasons"]] == [
         {"points": -40, "rummikub": 19}
     ]
-    newest, oldest = history["lines"]
+    newest, oldest = history["results"]
     assert (newest["game_format"], newest["outcome"], newest["points"]) == (
         "rummikub", "winner", 19,
     )  # fmt: skip
@@ -217,7 +217,7 @@ def test_a_night_of_two_formats_keeps_their_points_apart(standing, django_assert
     page = api.get(
         f"/api/v1/clubs/home/players/{night.pid('Dev')}/history/", {"limit": 1, "offset": 1}
     ).json()
-    assert page["count"] == 2 and [line["deal"] for line in page["lines"]] == [oldest["deal"]]
+    assert page["count"] == 2 and [line["deal"] for line in page["results"]] == [oldest["deal"]]
     bad = api.get(f"/api/v1/clubs/home/players/{night.pid('Dev')}/history/", {"limit": "x"})
     assert bad.status_code == 400 and "limit" in bad.json()["error"]["message"]
     missing = api.get("/api/v1/clubs/home/players/999999/history/")

@@ -123,7 +123,8 @@ def test_standings_api_ranks_by_the_clubs_metrics_with_shared_ranks(standing):
     client = standing.client("player")
     body = client.get("/api/v1/clubs/home/standings/").json()
     assert body["metrics"] == ["points", "deals_won", "win_rate"]
-    assert [(line["rank"], line["name"], line["metrics"]["points"]) for line in body["lines"]] == [
+    ranked = [(line["rank"], line["name"], line["metrics"]["points"]) for line in body["results"]]
+    assert ranked == [
         (1, "Asha", 30), (1, "Bilal", 30), (3, "Chitra", -20), (4, "Dev", -40),
     ]  # fmt: skip
     organiser = standing.client("organiser")
@@ -132,8 +133,8 @@ def test_standings_api_ranks_by_the_clubs_metrics_with_shared_ranks(standing):
         format="json",
     ).status_code == 200  # fmt: skip
     body = client.get("/api/v1/clubs/home/standings/").json()
-    assert [line["name"] for line in body["lines"]][:2] == ["Asha", "Bilal"]
-    assert [line["metrics"]["fewest_conceded"] for line in body["lines"]] == [10, 10, 20, 40]
+    assert [line["name"] for line in body["results"]][:2] == ["Asha", "Bilal"]
+    assert [line["metrics"]["fewest_conceded"] for line in body["results"]] == [10, 10, 20, 40]
     bad = client.get("/api/v1/clubs/home/standings/", {"metrics": "points,luck"})
     assert bad.status_code == 400 and bad.json()["error"]["details"]["token"] == "luck"
     session = client.get(
@@ -144,7 +145,7 @@ def test_standings_api_ranks_by_the_clubs_metrics_with_shared_ranks(standing):
         "/api/v1/clubs/home/standings/",
         {"as_of_deal": Deal.objects.filter(game=game, number=1).get().pk},
     ).json()
-    assert [(line["name"], line["totals"]["points"]) for line in as_of["lines"]][:1] == [
+    assert [(line["name"], line["totals"]["points"]) for line in as_of["results"]][:1] == [
         ("Asha", 40)
     ]
     # A past table pages like the live one, and refuses a page it cannot give.
@@ -152,7 +153,7 @@ def test_standings_api_ranks_by_the_clubs_metrics_with_shared_ranks(standing):
     paged = client.get(
         "/api/v1/clubs/home/standings/", {"as_of_deal": first_deal, "limit": 1, "offset": 1}
     ).json()
-    assert paged["count"] == as_of["count"] and paged["lines"] == as_of["lines"][1:2]
+    assert paged["count"] == as_of["count"] and paged["results"] == as_of["results"][1:2]
     refused = client.get("/api/v1/clubs/home/standings/", {"as_of_deal": first_deal, "limit": 0})
     assert refused.status_code == 400 and "limit" in refused.json()["error"]["details"]
 
@@ -169,7 +170,7 @@ def test_standings_request_takes_a_fixed_number_of_queries(
     with django_assert_num_queries(5):
         response = client.get("/api/v1/clubs/home/standings/")
     assert response.status_code == 200
-    assert response.json()["lines"][0]["totals"]["deals_played"] == deals
+    assert response.json()["results"][0]["totals"]["deals_played"] == deals
 
 
 def test_ranks_past_the_first_page_count_the_players_ahead(standing):
@@ -210,7 +211,7 @@ def test_a_season_of_two_formats_has_standings_per_format(standing):
         for fmt in ("", "points", "rummikub")
     }
     assert by_format["points"]["game_format"] == "points" and by_format[""]["game_format"] == ""
-    points = {fmt: {line["name"]: line["totals"]["points"] for line in body["lines"]}
+    points = {fmt: {line["name"]: line["totals"]["points"] for line in body["results"]}
               for fmt, body in by_format.items() if fmt}  # fmt: skip
     assert points["points"] == {"Asha": 30, "Bilal": -10, "Chitra": -20}
     assert points["rummikub"] == {"Asha": -25, "Bilal": -1, "Chitra": 26}
@@ -218,18 +219,22 @@ def test_a_season_of_two_formats_has_standings_per_format(standing):
     everything = by_format[""]
     assert everything["formats"] == ["points", "rummikub"]
     assert everything["left_out"] == ["points"] and "points" not in everything["metrics"]
-    assert {line["name"]: line["points_by_format"] for line in everything["lines"]} == {
+    assert {line["name"]: line["points_by_format"] for line in everything["results"]} == {
         "Asha": {"points": 30, "rummikub": -25}, "Bilal": {"points": -10, "rummikub": -1},
         "Chitra": {"points": -20, "rummikub": 26},
     }  # fmt: skip
-    assert all("points" not in line["totals"] for line in everything["lines"])
-    assert [line["name"] for line in by_format["rummikub"]["lines"]] == ["Chitra", "Bilal", "Asha"]
+    assert all("points" not in line["totals"] for line in everything["results"])
+    assert [line["name"] for line in by_format["rummikub"]["results"]] == [
+        "Chitra",
+        "Bilal",
+        "Asha",
+    ]
 
     deal = Deal.objects.filter(game=rummy).get()
     as_of = client.get(
         "/api/v1/clubs/home/standings/", {"game_format": "rummikub", "as_of_deal": deal.pk}
     )
-    assert as_of.status_code == 200 and as_of.json()["lines"] == []
+    assert as_of.status_code == 200 and as_of.json()["results"] == []
 
     unknown = client.get("/api/v1/clubs/home/standings/", {"game_format": "chess"})
     assert unknown.status_code == 400

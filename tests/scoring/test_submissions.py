@@ -298,7 +298,7 @@ def test_correction_supersedes_and_reverses(night):
     history = (
         night.standing.client("player")
         .get(f"/api/v1/clubs/home/deals/{deal['id']}/submissions/")
-        .json()
+        .json()["results"]
     )
     assert [(s["version"], s["status"]) for s in history] == [(1, "superseded"), (2, "accepted")]
 

@@ -111,7 +111,11 @@ def test_a_scored_deal_reaches_the_receiver_signed(standing, celery_worker, rece
     delivery = Delivery.objects.get()
     wait_for(lambda: Delivery.objects.get().status == "delivered")
     assert str(delivery.event_id) == body["id"]
-    log = organiser(standing).get(f"/api/v1/clubs/home/webhooks/{hook['id']}/deliveries/").json()
+    log = (
+        organiser(standing)
+        .get(f"/api/v1/clubs/home/webhooks/{hook['id']}/deliveries/")
+        .json()["results"]
+    )
     assert [(a["event_name"], a["status_code"], a["delivery_status"]) for a in log] == [
         ("deal.scored", 200, "delivered")
     ]

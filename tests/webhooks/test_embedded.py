@@ -112,7 +112,9 @@ def test_a_slow_receiver_does_not_hold_up_the_request(standing, receiver, embedd
     assert not receiver.received  # the receiver is still taking its time
     wait_for(lambda: receiver.accepted(), timeout=30, message="never delivered")
     assert receiver.accepted()[0].json["data"]["deal"] == deal["deal"]
-    log = server.call("organiser", "GET", f"/api/v1/clubs/home/webhooks/{hook.pk}/deliveries/")[1]
+    log = server.call("organiser", "GET", f"/api/v1/clubs/home/webhooks/{hook.pk}/deliveries/")[1][
+        "results"
+    ]
     assert [(a["delivery_status"], a["status_code"]) for a in log] == [("delivered", 200)]
 
 
@@ -159,7 +161,7 @@ def test_a_receiver_answering_401_is_retried_counted_and_given_up(standing, rece
     assert server.call("organiser", "POST", f"{path}test/")[0] == 202
 
     def log() -> list[dict[str, Any]]:
-        return server.call("organiser", "GET", f"{path}deliveries/")[1]
+        return server.call("organiser", "GET", f"{path}deliveries/")[1]["results"]
 
     wait_for(lambda: log() and log()[0]["delivery_status"] == "abandoned", timeout=60,
              message="never given up")  # fmt: skip

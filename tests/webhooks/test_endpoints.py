@@ -61,7 +61,7 @@ def test_an_endpoint_s_events_secret_and_updates(api, receiver):
         HOOKS, {"url": receiver.url, "events": ["game.finished"], "secret": secret}, format="json"
     ).json()
     assert made["secret"] == secret
-    listed = api.get(HOOKS).json()
+    listed = api.get(HOOKS).json()["results"]
     assert [h["id"] for h in listed] == [made["id"]] and "secret" not in listed[0]
     assert "secret" not in api.get(f"{HOOKS}{made['id']}/").json()
     changed = api.patch(
@@ -94,7 +94,7 @@ def test_the_log_and_redelivery_resend_the_same_event_as_a_new_series(
     ids = [r.json["id"] for r in receiver.received]
     series = [r.headers["X-Rummyclub-Delivery"] for r in receiver.received]
     assert ids == [str(first.event_id)] * 2 and len(set(series)) == 2
-    log = api.get(f"{HOOKS}{made['id']}/deliveries/").json()
+    log = api.get(f"{HOOKS}{made['id']}/deliveries/").json()["results"]
     assert [a["status_code"] for a in log] == [200, 200]
     missing = api.post(f"{HOOKS}{made['id']}/deliveries/{first.event_id}/redeliver/")
     assert missing.status_code == 404
