@@ -40,6 +40,7 @@ def _entry_page(
     rejected: Deal | None = None,
     error: dict[str, str] | None = None,
     status: int = 200,
+    extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
     handler = handler_for(game)
     context: dict[str, Any] = {
@@ -58,6 +59,7 @@ def _entry_page(
         "tiebreaker": tiebreaker or (deal is not None and deal.is_tiebreaker),
     }
     context.update(handler.entry_context(game=game, rules=game_rules(game.preset), form=form))
+    context.update(extra or {})  # the table's own page (``scoring.views.table``)
     return render_club(request, club, handler.entry_template, context, status)
 
 

@@ -94,11 +94,13 @@ class Objects:
     spare: int
     webhook: int
     delivery: str
+    link: int
 
 
 def _objects(p: Pages) -> Objects:
     from clubs import services as club_services
     from clubs.models import Player, Role
+    from scoring import table_links
     from webhooks.models import Delivery, Endpoint, Event
 
     deal, submission = p.play_deal()
@@ -125,6 +127,9 @@ def _objects(p: Pages) -> Objects:
                 status="delivered",
             ).delivery_id
         ),
+        link=table_links.table_links_ensure(
+            tables=[p.night.game.table], actor=p.s.organiser, mode="confirm"
+        )[0].pk,
     )
 
 
@@ -210,6 +215,14 @@ WRITES: list[tuple[str, Callable[[Pages, Objects], str], Data, tuple[str, ...]]]
     ("deal delete", lambda p, o: f"/clubs/{p.slug}/deals/{o.deal}/delete/", {}, ORGANISER),
     ("submission confirm", lambda p, o: f"/clubs/{p.slug}/submissions/{o.submission}/confirm/",
      {}, SCORER),
+    ("submission reject", lambda p, o: f"/clubs/{p.slug}/submissions/{o.submission}/reject/",
+     {}, SCORER),
+    ("table link", lambda p, o: f"/clubs/{p.slug}/tables/{p.night.game.table_id}/link/", {},
+     SCORER),
+    ("table link revoke", lambda p, o: f"/clubs/{p.slug}/table-links/{o.link}/revoke/", {},
+     SCORER),
+    ("night's table links",
+     lambda p, o: f"/clubs/{p.slug}/sessions/{p.night.session.pk}/table-links/", {}, SCORER),
     ("tournament create", lambda p, o: f"/clubs/{p.slug}/tournaments/", {"name": "Cup"},
      ORGANISER),
     ("tournament entry", lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/entries/",
