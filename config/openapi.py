@@ -35,6 +35,7 @@ _ERROR_DESCRIPTIONS = {
     "403": "Your role in the club does not allow this, or a token asked for what only a login "
     "may do.",
     "404": "The club, or something the path or the body names, is not there (or not yours).",
+    "410": "The table link's table has no game in play any more, or its night is closed.",
     "409": "The request conflicts with the current state (named in the code), or a request "
     "with the same Idempotency-Key is still running (see Retry-After).",
     "413": "The body is larger than 1 MiB.",
@@ -143,6 +144,8 @@ def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[s
         statuses.append("415")
     if anonymous or operation.get("operationId") in RATE_LIMITED:
         statuses.append("429")
+    if path.startswith("/api/v1/table/"):  # reached with a table link (scoring.table_links)
+        statuses += ["403", "410"]  # a seat refused (its own entry); the table's game over
     return statuses
 
 

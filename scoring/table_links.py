@@ -248,6 +248,14 @@ def seat_at(*, game: Game, position: Any) -> Seat:
     return seat
 
 
+def table_entry_get(*, link: TableLink, submission_id: int) -> Submission:
+    """An entry of the link's table's game in play (any other is unknown to the link)."""
+    game = table_game(link=link)
+    if game is None:
+        raise Gone("this table's game has ended", code="table_closed")
+    return _submission_of(link, game, submission_id)
+
+
 def _submission_of(link: TableLink, game: Game, submission_id: int) -> Submission:
     """A submission of the link's table's game in play; any other is unknown to the link."""
     submission = (
@@ -278,6 +286,13 @@ def table_deal_enter(
     if game is None:
         raise Gone("this table's game has ended", code="table_closed")
     at = seat_at(game=game, position=seat)
+    if Submission.objects.filter(
+        deal__game=game,
+        status__in=[Submission.Status.PENDING, Submission.Status.AWAITING_CONFIRMATION],
+    ).exists():  # one deal at a time: the table confirms (or the director decides) it first
+        raise Conflict(
+            "the last entry is still waiting to be checked or confirmed", code="entry_waiting"
+        )
     if dealer is not None and not game.seats.filter(player=dealer).exists():
         raise InvalidInput(f"dealer: {dealer.name!r} has no seat at this table")
     again = rejected_new_deal(game)
