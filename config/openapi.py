@@ -119,6 +119,9 @@ def _text_patterns_declare(schema: dict[str, Any]) -> None:
             _text_patterns_declare(child)
 
 
+# Open to anyone holding a table link, and refused to the seat that entered the entry.
+SEAT_CHECKED = {"table_entries_confirm", "table_entries_dispute"}
+
 # Operations limited per club whoever calls them (webhooks.limits).
 RATE_LIMITED = {"webhooks_ping", "webhooks_redeliver"}
 
@@ -145,7 +148,9 @@ def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[s
     if anonymous or operation.get("operationId") in RATE_LIMITED:
         statuses.append("429")
     if path.startswith("/api/v1/table/"):  # reached with a table link (scoring.table_links)
-        statuses += ["403", "410"]  # a seat refused (its own entry); the table's game over
+        statuses.append("410")  # the table's game is over, or its night closed
+    if operation.get("operationId") in SEAT_CHECKED:
+        statuses.append("403")  # the seat that entered an entry neither confirms nor disputes it
     return statuses
 
 
