@@ -49,6 +49,11 @@ urlpatterns = [
         table.session_links_page,
         name="session-table-links",
     ),
+    path(
+        f"{club}sessions/<int:session_id>/table-cards/",
+        table.session_cards_page,
+        name="session-table-cards",
+    ),
     path(f"{club}games/<int:game_id>/", games.game_page, name="game-page"),
     path(f"{club}games/<int:game_id>/seats/", games.seat_add, name="seat-add-page"),
     path(f"{club}games/<int:game_id>/deals/new/", entry.deal_new, name="deal-new"),

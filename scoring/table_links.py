@@ -35,7 +35,7 @@ from scoring.submissions import submission_confirm_at_table, submission_dispute
 
 _SALT = "rummyclub.table-link"
 # Requests through one link, and requests with an unknown token from one address, per minute.
-LINK_LIMIT_PER_MINUTE = 120
+LINK_LIMIT_PER_MINUTE = 300
 UNKNOWN_LIMIT_PER_MINUTE = 20
 
 

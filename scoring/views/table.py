@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
 from clubs.models import Role
-from clubs.pages import club_for_page, club_url, form_post_once, found
+from clubs.pages import club_for_page, club_url, form_post_once, found, render_club
 from config.errors import Gone, NotFoundError, ServiceError, TooManyRequests
 from scoring import selectors, table_links
 from scoring.formats import handler_for
@@ -60,6 +60,8 @@ def _guarded(view: Any) -> Any:
             return view(request, token, *args, **kwargs)
         except _Refused as refused:
             return _refusal(request, refused.error)
+        except (Gone, TooManyRequests) as exc:  # the game ended while the request ran
+            return _refusal(request, exc)
 
     wrapped.__name__ = view.__name__
     wrapped.__doc__ = view.__doc__
@@ -256,3 +258,27 @@ def session_links_page(request: HttpRequest, club_slug: str, session_id: int) ->
     except ServiceError as exc:
         messages.error(request, exc.message)
     return _back(request, club_url("session-page", club, session.pk))
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def session_cards_page(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
+    """A night's table cards to print, one a page: each table's players and its QR code (for
+    scorers and above: a card lets whoever holds it enter that table)."""
+    club = club_for_page(request, club_slug, Role.SCORER)
+    session = found(selectors.session_get, club=club, session_id=session_id)
+    tables = list(session.tables.all())
+    links = table_links.table_links_live(tables=[t.pk for t in tables])
+    origin = f"{request.scheme}://{request.get_host()}"
+    cards = []
+    for table in tables:
+        game = table.games.filter(status="open").order_by("-pk").first()
+        link = links.get(table.pk)
+        cards.append({
+            "table": table,
+            "players": [s.player.name for s in game.seats.select_related("player")]
+            if game else [],
+            "card": table_links.link_card(link=link, origin=origin) if link else None,
+        })  # fmt: skip
+    return render_club(request, club, "scoring/table_cards.html",
+                       {"session": session, "cards": cards})  # fmt: skip

@@ -45,6 +45,7 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
         "tournament desk": (f"{t}/", read),
         "tournament grid": (f"{t}/grid/", read),
         "table cards": (f"{t}/rounds/1/cards/", read),
+        "night's table cards": (f"{c}/sessions/{n.session.pk}/table-cards/", score),
     }
 
 

@@ -246,6 +246,9 @@ def test_off_means_no_links(pages):
     desk.post(f"/clubs/{pages.slug}/tables/{pages.night.game.table_id}/link/")
     page = desk.get(f"/clubs/{pages.slug}/sessions/{pages.night.session.pk}/").content.decode()
     assert "<svg" in page and table_links.link_path(TableLink.objects.get()) in page
+    cards = desk.get(f"/clubs/{pages.slug}/sessions/{pages.night.session.pk}/table-cards/")
+    body = cards.content.decode()
+    assert cards.status_code == 200 and body.count('class="qr"') == 1 and "Farid" in body
     # A player of the club cannot make one.
     assert (
         pages.client("player")
