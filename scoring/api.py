@@ -326,7 +326,8 @@ class SplitApi(ClubScopedAPIView):
         description="The splits offered now, and what each would pay (minor units).",
     )
     def get(self, request: Request, club_slug: str, game_id: int) -> Response:
-        game = selectors.game_get(club=self.club, game_id=game_id, with_seats=False)
+        # A tournament's purse is no game played: not found, as on the pages.
+        game = selectors.game_played_get(club=self.club, game_id=game_id)
         return Response(selectors.pool_split_offer(game=game))
 
     @extend_schema(
