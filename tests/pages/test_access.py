@@ -236,6 +236,8 @@ WRITES: list[tuple[str, Callable[[Pages, Objects], str], Data, tuple[str, ...]]]
      ORGANISER),
     ("tournament release",
      lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/rounds/1/release/", {}, ORGANISER),
+    ("tournament table links",
+     lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/rounds/1/links/", {}, ORGANISER),
     ("tournament swap",
      lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/rounds/1/swap/",
      {"first": "1", "second": "2"}, ORGANISER),
