@@ -112,11 +112,11 @@ def test_three_tables_enter_and_confirm_their_own_round(new_page: Any, standing:
         wrong = {b: 40, c: 10, d: 5} if index == 0 else {b: 40, c: 30, d: 5}
         enter_at_table(third, url, game, 3, wrong)
         if index == 0:
-            # Seat 4 disputes it on the second phone: C had 30, not 10.
+            # Seat 4 disputes it on the second phone: seat 3 had 30, not 10.
             second.goto(url)
             second.locator(".dispute summary").click()
             second.locator("#dispute-seat").select_option("4")
-            second.locator("#dispute-reason").fill("Chitra had 30, not 10")
+            second.locator("#dispute-reason").fill("Seat 3 had 30, not 10")
             second.locator("#dispute").click()
             expect_text(second.locator("#disputed"), "Disputed by seat 4")
             shoot(second, "table-disputed-phone")
@@ -124,7 +124,7 @@ def test_three_tables_enter_and_confirm_their_own_round(new_page: Any, standing:
             desk.goto(f"/clubs/home/tournaments/{cup.pk}/#grid")
             cell = desk.locator('.results-grid td[data-state="disputed"]')
             expect_text(cell, "disputed by seat 4")
-            expect_text(cell, "Chitra had 30, not 10")
+            expect_text(cell, "Seat 3 had 30, not 10")
             shoot(desk, "table-entry-desk-disputed")
             cell.locator('[data-action="correct"]').click()
             points = desk.locator(f"#id_p{c}-points")
