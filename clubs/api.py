@@ -62,6 +62,7 @@ class ClubListApi(APIView):
             timezone_name=data["timezone"],
             public_standings=data["public_standings"],
             requires_confirmation=data["requires_confirmation"],
+            table_entry=data["table_entry"],
         )
         club.caller_role = Role.OWNER  # type: ignore[attr-defined]
         return Response(ClubOutput(club).data, status=status.HTTP_201_CREATED)

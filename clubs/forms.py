@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 
-from clubs.models import Role
+from clubs.models import Club, Role
 from config.fields import id_form_field
 
 
@@ -69,6 +69,9 @@ class PlayerMergeForm(forms.Form):
     )
 
 
+TABLE_ENTRY = Club._meta.get_field("table_entry").choices
+
+
 class ClubForm(forms.Form):
     name = forms.CharField(label="Name", max_length=120)
     currency = forms.CharField(label="Currency", max_length=3)
@@ -76,6 +79,13 @@ class ClubForm(forms.Form):
     requires_confirmation = forms.BooleanField(
         label="A second person confirms each deal", required=False
     )
+    table_entry = forms.ChoiceField(
+        label="Tables enter their own results", choices=TABLE_ENTRY, required=False
+    )
+
+    def clean_table_entry(self) -> str:
+        # Left out (an older form): unchanged is "off" only for a club that never chose.
+        return self.cleaned_data.get("table_entry") or "off"
 
 
 class OnceForm(forms.Form):

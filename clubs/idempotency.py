@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -34,9 +35,17 @@ MAX_KEY_LENGTH = 200
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
+_TABLE_PATH = re.compile(r"^/api/v1/table/([^/]+)/")
+
+
 def _identity(request: HttpRequest) -> str | None:
     """The authenticated principal: the token (whatever spelling of the header carried it) or
-    the session's user. None when nobody is authenticated: nothing is stored for them."""
+    the session's user. None when nobody is authenticated: nothing is stored for them. A table
+    link's requests (``/api/v1/table/<token>/``) are the link's own: its token is their
+    credential."""
+    table = _TABLE_PATH.match(request.path)
+    if table is not None:
+        return f"table:{hashlib.sha256(table[1].encode()).hexdigest()[:32]}"
     header = authentication.get_authorization_header(request).split()
     if header:
         if len(header) != 2 or header[0].lower() not in (b"token", b"bearer"):

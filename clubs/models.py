@@ -59,6 +59,17 @@ class Club(models.Model):
         default=False,
         help_text="An accepted deal counts only after a second person confirms it.",
     )
+    table_entry = models.CharField(
+        max_length=8,
+        choices=[
+            ("off", "Off: the director enters every result"),
+            ("confirm", "On: another player of the table confirms each entry"),
+            ("trusted", "On, trusted: an entry counts once it checks out"),
+        ],
+        default="off",
+        db_default="off",
+        help_text="Whether the tables of a night enter their own results through a table link.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -130,6 +130,7 @@ def form_post_once(
     write: Callable[[], HttpResponse],
     page: Callable[..., HttpResponse],
     fields: Collection[str] = frozenset(),
+    identity: str | None = None,
 ) -> HttpResponse:
     """``form_post`` for a form that must do its work once (a deal's result): the form's token
     is claimed in the same transaction as the write, so the same form sent twice, even at the
@@ -137,7 +138,8 @@ def form_post_once(
     invalid form keeps its token free for the corrected post."""
     if form is None or not form.is_valid() or not form.token():
         return form_post(form, write, page, fields)
-    identity = f"form:{request.user.pk}"
+    # The token is the sender's own: the signed-in user's, or ``identity`` (a table link's).
+    identity = identity or f"form:{request.user.pk}"
     with transaction.atomic():
         try:
             with transaction.atomic():

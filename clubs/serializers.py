@@ -22,7 +22,7 @@ class ClubOutput(serializers.ModelSerializer[Club]):
         model = Club
         fields = [
             "slug", "name", "currency", "timezone", "public_standings",
-            "requires_confirmation", "created_at", "role",
+            "requires_confirmation", "table_entry", "created_at", "role",
         ]  # fmt: skip
 
     def get_role(self, club: Club) -> str | None:
@@ -60,6 +60,11 @@ class ClubCreateInput(serializers.Serializer[dict]):
     timezone = TimezoneField(default="UTC")
     public_standings = serializers.BooleanField(default=False)
     requires_confirmation = serializers.BooleanField(default=False)
+    table_entry = serializers.ChoiceField(
+        choices=["off", "confirm", "trusted"], default="off",
+        help_text="Whether the tables of a night enter their own results through a table link: "
+        "off, confirm (another player of the table confirms each entry) or trusted.",
+    )  # fmt: skip
 
 
 class ClubUpdateInput(serializers.Serializer[dict]):
@@ -69,6 +74,7 @@ class ClubUpdateInput(serializers.Serializer[dict]):
     timezone = TimezoneField(required=False)
     public_standings = serializers.BooleanField(required=False)
     requires_confirmation = serializers.BooleanField(required=False)
+    table_entry = serializers.ChoiceField(choices=["off", "confirm", "trusted"], required=False)
 
 
 class MembershipOutput(serializers.ModelSerializer[Membership]):

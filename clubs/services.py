@@ -22,7 +22,8 @@ from config.errors import Conflict, InvalidInput, NotAllowed, NotFoundError
 from config.names import require_length, visible_name
 
 CLUB_FIELDS = [
-    "name", "slug", "currency", "timezone", "public_standings", "requires_confirmation"
+    "name", "slug", "currency", "timezone", "public_standings", "requires_confirmation",
+    "table_entry",
 ]  # fmt: skip
 PLAYER_FIELDS = ["name", "user", "active"]
 
@@ -47,6 +48,7 @@ def club_create(
     timezone_name: str = "UTC",
     public_standings: bool = False,
     requires_confirmation: bool = False,
+    table_entry: str = "off",
 ) -> Club:
     club = Club(
         name=visible_name(name),
@@ -56,6 +58,7 @@ def club_create(
         timezone=timezone_name,
         public_standings=public_standings,
         requires_confirmation=requires_confirmation,
+        table_entry=table_entry,
     )
     _full_clean(club, exclude=["slug"] if slug is None else None)
     if Club.objects.filter(slug=club.slug).exists():

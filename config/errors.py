@@ -33,6 +33,13 @@ class NotFoundError(ServiceError):
     default_code = "not_found"
 
 
+class Gone(ServiceError):
+    """It existed but is no longer usable (a table link whose table has finished)."""
+
+    status = 410
+    default_code = "gone"
+
+
 class Conflict(ServiceError):
     """The request is fine on its own but clashes with the current state."""
 

@@ -34,6 +34,7 @@ _CODES = {
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable",
+    410: "gone",
     413: "request_too_large",
     415: "unsupported_media_type",
     429: "throttled",

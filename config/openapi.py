@@ -37,6 +37,7 @@ _ERROR_DESCRIPTIONS = {
     "403": "Your role in the club does not allow this, or a token asked for what only a login "
     "may do.",
     "404": "The club, or something the path or the body names, is not there (or not yours).",
+    "410": "The table link's table has no game in play any more, or its night is closed.",
     "409": "The request conflicts with the current state (named in the code), or a request "
     "with the same Idempotency-Key is still running (see Retry-After).",
     "413": "The body is larger than 1 MiB.",
@@ -169,6 +170,9 @@ def _text_patterns_declare(schema: dict[str, Any]) -> None:
             _text_patterns_declare(child)
 
 
+# Open to anyone holding a table link, and refused to the seat that entered the entry.
+SEAT_CHECKED = {"table_entries_confirm", "table_entries_dispute"}
+
 # Operations limited per club whoever calls them (webhooks.limits).
 RATE_LIMITED = {"webhooks_ping", "webhooks_redeliver"}
 
@@ -194,6 +198,10 @@ def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[s
         statuses.append("415")
     if anonymous or operation.get("operationId") in RATE_LIMITED:
         statuses.append("429")
+    if path.startswith("/api/v1/table/"):  # reached with a table link (scoring.table_links)
+        statuses.append("410")  # the table's game is over, or its night closed
+    if operation.get("operationId") in SEAT_CHECKED:
+        statuses.append("403")  # the seat that entered an entry neither confirms nor disputes it
     return statuses
 
 

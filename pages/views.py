@@ -487,6 +487,7 @@ def _settings_page(
         "form_name": form_name,
         "values": request.POST if request.method == "POST" else {},
         "currencies": sorted(CURRENCY_PLACES),
+        "table_entry_choices": Club._meta.get_field("table_entry").choices,
         "presets": [p for p in scoring_selectors.preset_list(club=club) if p.club_id == club.pk],
         "formats": [(f, format_label(f)) for f in FORMAT_ORDER if f in HANDLERS],
         "club_apps": selectors.app_access_list_for_club(club=club),

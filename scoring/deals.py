@@ -16,10 +16,13 @@ from config.errors import Conflict, InvalidInput, NotFoundError
 from scoring.formats import handler_for
 from scoring.formats.reads import is_rejected_new_deal, latest_deal
 from scoring.lifecycle import correction_check
-from scoring.models import Deal, Game, Session, Submission
+from scoring.models import Deal, Game, Session, Submission, TableLink
 from scoring.nights import require_open_session
 from scoring.preset_rules import game_rules
 from scoring.submissions import submission_validation_send
+
+#: An entry made at the table: its link and the seat the entrant named (None: at the desk or API).
+Via = tuple[TableLink, int] | None
 
 
 def _game_lock(game: Game, club: Club | None) -> Game:
@@ -67,7 +70,7 @@ def _deal_add(
     *,
     game: Game,
     latest: Deal | None,
-    actor: AbstractBaseUser,
+    actor: AbstractBaseUser | None,
     wild: str,
     dealer: Player | None,
     number: int | None,
@@ -101,11 +104,12 @@ def _deal_add(
 def _deal_enter_again(
     *,
     deal: Deal,
-    actor: AbstractBaseUser,
+    actor: AbstractBaseUser | None,
     wild: str,
     dealer: Player | None,
     source: str,
     payload: dict[str, Any],
+    via: Via = None,
 ) -> Submission:
     """A rejected new deal entered again: its wild and dealer as now given, and the entry as its
     next version (the game's row is locked, so nobody else adds to it meanwhile)."""
@@ -121,7 +125,7 @@ def _deal_enter_again(
     version = (deal.submissions.aggregate(m=Max("version"))["m"] or 0) + 1
     return _submission_store(
         deal=deal, session=game.table.session, version=version, actor=actor, source=source,
-        payload=payload,
+        payload=payload, via=via,
     )  # fmt: skip
 
 
@@ -167,19 +171,21 @@ def _submission_store(
     deal: Deal,
     session: Session,
     version: int,
-    actor: AbstractBaseUser,
+    actor: AbstractBaseUser | None,
     source: str,
     payload: dict[str, Any],
+    via: Via = None,
 ) -> Submission:
+    link, seat = via if via is not None else (None, None)
     submission = Submission.objects.create(
-        deal=deal, version=version, source=source, payload=payload, submitted_by=actor
-    )
+        deal=deal, version=version, source=source, payload=payload, submitted_by=actor,
+        table_link=link, entered_seat=seat,
+    )  # fmt: skip
+    after: dict[str, Any] = {"deal": deal.pk, "version": version, "source": source}
+    if link is not None:  # entered at the table: who did it is the link and the seat they named
+        after.update(table_link=link.pk, seat=seat)
     audit_record(
-        actor=actor,
-        club=session.club,
-        action="submission.create",
-        obj=submission,
-        after={"deal": deal.pk, "version": version, "source": source},
+        actor=actor, club=session.club, action="submission.create", obj=submission, after=after
     )
     submission_validation_send(submission_id=submission.pk)
     return submission
@@ -189,7 +195,7 @@ def _submission_store(
 def deal_create_with_result(
     *,
     game: Game,
-    actor: AbstractBaseUser,
+    actor: AbstractBaseUser | None,
     wild: str,
     dealer: Player | None,
     number: int | None,
@@ -197,6 +203,7 @@ def deal_create_with_result(
     source: str,
     payload: dict[str, Any] | None,
     club: Club | None = None,
+    via: Via = None,
 ) -> tuple[Deal, Submission | None]:
     """Start a deal and, when the result is already known, store its first submission.
 
@@ -213,8 +220,9 @@ def deal_create_with_result(
         and latest.is_tiebreaker == is_tiebreaker
     ):
         return latest, _deal_enter_again(
-            deal=latest, actor=actor, wild=wild, dealer=dealer, source=source, payload=payload
-        )
+            deal=latest, actor=actor, wild=wild, dealer=dealer, source=source, payload=payload,
+            via=via,
+        )  # fmt: skip
     deal = _deal_add(
         game=game, latest=latest, actor=actor, wild=wild, dealer=dealer, number=number,
         is_tiebreaker=is_tiebreaker,
@@ -224,6 +232,6 @@ def deal_create_with_result(
     # The deal is new and not yet visible to anyone else: it needs no lock and has no versions.
     submission = _submission_store(
         deal=deal, session=deal.game.table.session, version=1, actor=actor, source=source,
-        payload=payload,
+        payload=payload, via=via,
     )  # fmt: skip
     return deal, submission

@@ -277,6 +277,24 @@ class Submission(models.Model):
     superseded_by = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", db_index=False
     )
+    # Entered at the table: the link it came through and the seat the entrant said they are.
+    table_link = models.ForeignKey(
+        "TableLink",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="submissions",
+        db_index=False,
+    )
+    entered_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    confirmed_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The seat that confirmed it through the table link."
+    )
+    disputed_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    dispute = models.CharField(
+        max_length=300, blank=True, default="", db_default="", help_text="Why a seat disputed it."
+    )
+    disputed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -299,6 +317,49 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"v{self.version} of {self.deal}"
+
+
+class TableEntry(models.TextChoices):
+    """Whether a table's players enter their own results through its table link, and whether
+    an entry then waits for another player of the table (or a director) to confirm it."""
+
+    OFF = "off", "Off: the director enters every result"
+    CONFIRM = "confirm", "On: another player of the table confirms each entry"
+    TRUSTED = "trusted", "On, trusted: an entry counts once it checks out"
+
+
+class TableLink(models.Model):
+    """A table's own entry link (shown as a QR code): whoever holds it may enter and confirm
+    that table's deals, and nothing else. Only a digest of its token is stored; the token is
+    derived from ``nonce`` with the server's secret key, so the desk can show the QR code again
+    (``scoring.table_links``). It stops working when revoked, and answers "gone" once every
+    game at its table has ended or the night is closed."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="links")
+    mode = models.CharField(
+        max_length=8,
+        choices=[(c.value, c.label) for c in TableEntry if c != TableEntry.OFF],
+        default=TableEntry.CONFIRM,
+        help_text="Whether an entry through this link waits for another seat's confirmation.",
+    )
+    nonce = models.CharField(max_length=32)
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the token.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(revoked_at__isnull=True), name="table_link_one_live"
+            )
+        ]
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"link of {self.table}"
 
 
 class Quantity(models.TextChoices):

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.views import entry, games, offline, results, sessions, standings
+from scoring.views import entry, games, offline, results, sessions, standings, table
 
 club = "clubs/<slug:club_slug>/"
 public = "p/<slug:club_slug>/"
@@ -10,6 +10,20 @@ public = "p/<slug:club_slug>/"
 urlpatterns = [
     path("sw.js", offline.service_worker, name="offline-worker"),
     path("manifest.webmanifest", offline.manifest, name="offline-manifest"),
+    # A table's own page, behind its table link (scoring.table_links): no login.
+    path("t/<str:token>/", table.table_page, name="table-link-page"),
+    path("t/<str:token>/enter/", table.table_enter, name="table-link-enter"),
+    path("t/<str:token>/enter/check/", table.table_enter_check, name="table-link-check"),
+    path(
+        "t/<str:token>/confirm/<int:submission_id>/",
+        table.table_confirm,
+        name="table-link-confirm",
+    ),
+    path(
+        "t/<str:token>/dispute/<int:submission_id>/",
+        table.table_dispute,
+        name="table-link-dispute",
+    ),
     path(f"{club}sessions/<int:session_id>/", sessions.session_page, name="session-page"),
     path(
         f"{club}sessions/<int:session_id>/scoreboard/",
@@ -24,6 +38,24 @@ urlpatterns = [
         f"{club}sessions/<int:session_id>/export.csv", sessions.session_export, name="session-csv"
     ),
     path(f"{club}tables/<int:table_id>/games/new/", games.game_new, name="game-new"),
+    path(
+        f"{club}tables/<int:table_id>/link/", table.table_link_create_page, name="table-link-create"
+    ),
+    path(
+        f"{club}table-links/<int:link_id>/revoke/",
+        table.table_link_revoke_page,
+        name="table-link-revoke",
+    ),
+    path(
+        f"{club}sessions/<int:session_id>/table-links/",
+        table.session_links_page,
+        name="session-table-links",
+    ),
+    path(
+        f"{club}sessions/<int:session_id>/table-cards/",
+        table.session_cards_page,
+        name="session-table-cards",
+    ),
     path(f"{club}games/<int:game_id>/", games.game_page, name="game-page"),
     path(f"{club}games/<int:game_id>/seats/", games.seat_add, name="seat-add-page"),
     path(f"{club}games/<int:game_id>/deals/new/", entry.deal_new, name="deal-new"),
@@ -80,6 +112,11 @@ urlpatterns = [
         f"{club}submissions/<int:submission_id>/confirm/",
         results.submission_confirm_view,
         name="submission-confirm-page",
+    ),
+    path(
+        f"{club}submissions/<int:submission_id>/reject/",
+        results.submission_reject_view,
+        name="submission-reject-page",
     ),
     path(f"{club}standings/", standings.club_standings, name="club-standings"),
     path(f"{public}standings/", standings.public_standings, name="public-standings"),

@@ -254,7 +254,8 @@ class SubmissionOutput(serializers.ModelSerializer[Submission]):
         fields = [
             "id", "deal", "version", "status", "source", "payload", "result", "reasons",
             "submitted_by", "submitted_at", "validated_at", "confirmed_by", "confirmed_at",
-            "superseded_by",
+            "superseded_by", "table_link", "entered_seat", "confirmed_seat", "dispute",
+            "disputed_seat", "disputed_at",
         ]  # fmt: skip
 
 
@@ -596,3 +597,80 @@ class PlayerRatingsOutput(serializers.Serializer[dict]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     changes = RatingChangeOutput(many=True)
+
+
+# --- table links (scoring.table_links) -----------------------------------------------------------
+
+
+class TableLinkCreateInput(serializers.Serializer[dict]):
+    mode = serializers.ChoiceField(
+        choices=["confirm", "trusted"], required=False,
+        help_text="Whether an entry through the link waits for another seat's confirmation "
+        "(confirm) or counts once it checks out (trusted); left out: the club's setting.",
+    )  # fmt: skip
+
+
+class TableLinkOutput(serializers.Serializer[dict]):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField()
+    mode = serializers.CharField()
+    token = serializers.CharField(help_text="The link's secret: whoever holds it enters the table.")
+    url = serializers.CharField(help_text="The table's own page (what its QR code opens).")
+    api_url = serializers.CharField(help_text="The table's API root, for a scorer app.")
+    created_at = serializers.DateTimeField()
+    revoked_at = serializers.DateTimeField(allow_null=True)
+
+
+class TableSeatOutput(serializers.Serializer[dict]):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class TableWaitingOutput(serializers.Serializer[dict]):
+    id = serializers.IntegerField(help_text="The submission waiting for a confirmation.")
+    deal = serializers.IntegerField()
+    number = serializers.IntegerField()
+    entered_seat = serializers.IntegerField(allow_null=True)
+    dispute = serializers.CharField(allow_blank=True)
+    disputed_seat = serializers.IntegerField(allow_null=True)
+    result = serializers.JSONField(allow_null=True, help_text="Points as the rules computed them.")
+
+
+class TableAtLinkOutput(serializers.Serializer[dict]):
+    table = serializers.CharField()
+    session = serializers.CharField()
+    game = serializers.IntegerField()
+    format = serializers.CharField()
+    mode = serializers.CharField()
+    seats = TableSeatOutput(many=True)
+    next_deal = serializers.IntegerField(help_text="The number the next entry gets.")
+    can_enter = serializers.BooleanField()
+    waiting = TableWaitingOutput(allow_null=True)
+
+
+class TableEntryInput(ResultFields):
+    """A deal's result entered at the table: the entrant's seat, the deal's wild joker and
+    dealer, and the result as for ``submissions_create``."""
+
+    seat = int32_field(min_value=1, help_text="The entrant's seat number at the table (1 first).")
+    dealer = id_field(required=False, allow_null=True)
+
+
+class TableEntryOutput(serializers.Serializer[dict]):
+    id = serializers.IntegerField()
+    deal = serializers.IntegerField()
+    number = serializers.IntegerField()
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    entered_seat = serializers.IntegerField(allow_null=True)
+    confirmed_seat = serializers.IntegerField(allow_null=True)
+    dispute = serializers.CharField(allow_blank=True)
+
+
+class TableSeatInput(serializers.Serializer[dict]):
+    seat = int32_field(min_value=1, help_text="Your seat number at the table (1 first).")
+
+
+class TableDisputeInput(TableSeatInput):
+    reason = serializers.CharField(max_length=300, help_text="What is wrong with the entry.")

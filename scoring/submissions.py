@@ -9,6 +9,7 @@ accepted (and one awaiting) version per deal."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -17,15 +18,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs.audit import audit_record
-from clubs.models import Role
+from clubs.models import Club, Role
 from clubs.selectors import club_role, role_at_least
-from config.errors import Conflict, NotAllowed
+from config.errors import Conflict, InvalidInput, NotAllowed
 from outbox.selectors import outbox_last_written
 from outbox.services import outbox_enqueue
 from scoring.events import deal_event
 from scoring.formats import Checked, GameEnd, handler_for
 from scoring.lifecycle import game_end, result_changed
-from scoring.models import Deal, Game, LedgerEntry, Submission
+from scoring.models import Deal, Game, LedgerEntry, Submission, TableEntry, TableLink
 from scoring.posting import ledger_entry_create, ledger_entry_reverse
 from scoring.preset_rules import game_rules
 
@@ -106,6 +107,12 @@ def _count(
         Submission.objects.filter(pk=previous.pk).update(
             status=S.SUPERSEDED, superseded_by=submission
         )
+    waiting = decided.get(S.AWAITING_CONFIRMATION)
+    if waiting is not None and waiting.pk != submission.pk:
+        # A director's correction of an entry still waiting at the table replaces it.
+        Submission.objects.filter(pk=waiting.pk).update(
+            status=S.SUPERSEDED, superseded_by=submission
+        )
     _claim(submission, S.ACCEPTED, from_status=from_status, result=result, **claim)
     winner = checked.evaluation.winner
     counted = [
@@ -135,6 +142,14 @@ def _count(
     elif game.breaks_tie or handler.game_decided(game=game, rules=rules):
         # A tournament's tie-breaker is one deal: it ends when that deal counts.
         game_end(game=game, actor=None, end=GameEnd.PLAYED_OUT)
+
+
+def _waits_for_confirmation(submission: Submission, club: Club) -> bool:
+    """An entry through a table link waits as its link says; any other as the club says."""
+    if submission.table_link_id is None:
+        return club.requires_confirmation
+    mode = TableLink.objects.filter(pk=submission.table_link_id).values_list("mode", flat=True)
+    return mode.first() != TableEntry.TRUSTED
 
 
 def submission_validate(*, submission_id: int) -> Submission:
@@ -186,7 +201,7 @@ def submission_validate(*, submission_id: int) -> Submission:
                     "submission.reject",
                     {"reasons": [r["code"] for r in checked.reasons]},
                 )
-            elif club.requires_confirmation:
+            elif _waits_for_confirmation(submission, club):
                 _claim(submission, S.AWAITING_CONFIRMATION, result=checked.result, validated_at=now)
                 waiting = decided.get(S.AWAITING_CONFIRMATION)
                 if waiting is not None:
@@ -212,8 +227,16 @@ def submission_validate(*, submission_id: int) -> Submission:
     return submission
 
 
-def submission_confirm(*, submission: Submission, actor: AbstractBaseUser) -> Submission:
-    """A second person confirms a valid submission; from then on it counts."""
+def _confirm(
+    *,
+    submission: Submission,
+    check: Callable[[Deal, Submission], None],
+    actor: AbstractBaseUser | None,
+    audit_after: dict[str, Any],
+    **claim: Any,
+) -> Submission:
+    """Count a submission waiting for confirmation, under its deal's lock, once ``check`` (who
+    confirms) allows it."""
     with transaction.atomic():
         deal = _lock_deal(submission.deal_id)
         submission = Submission.objects.get(pk=submission.pk)
@@ -224,13 +247,7 @@ def submission_confirm(*, submission: Submission, actor: AbstractBaseUser) -> Su
                 "only a submission waiting for confirmation can be confirmed",
                 code="not_awaiting_confirmation",
             )
-        if submission.submitted_by_id == actor.pk:
-            raise NotAllowed(
-                "the person who entered a result cannot also confirm it",
-                code="confirmer_is_submitter",
-            )
-        if not role_at_least(club_role(user=actor, club=club), Role.SCORER):
-            raise NotAllowed("confirming needs the scorer role or above")
+        check(deal, submission)
         submission.deal = deal
         checked = _check(deal, submission)
         if not checked.evaluation.ok:  # the game moved on since it was validated
@@ -240,7 +257,6 @@ def submission_confirm(*, submission: Submission, actor: AbstractBaseUser) -> Su
                 code="stale_submission",
                 details={"reasons": checked.reasons},
             )
-        now = timezone.now()
         try:
             _count(
                 deal=deal,
@@ -248,8 +264,8 @@ def submission_confirm(*, submission: Submission, actor: AbstractBaseUser) -> Su
                 checked=checked,
                 decided=_decided(deal),
                 from_status=S.AWAITING_CONFIRMATION,
-                confirmed_by=actor,
-                confirmed_at=now,
+                confirmed_at=timezone.now(),
+                **claim,
             )
         except _Lost:  # cannot happen under the deal's lock; kept as a guard
             raise Conflict("the submission changed meanwhile", code="conflict") from None
@@ -259,8 +275,112 @@ def submission_confirm(*, submission: Submission, actor: AbstractBaseUser) -> Su
             action="submission.confirm",
             obj=submission,
             before={"status": S.AWAITING_CONFIRMATION},
-            after={"status": S.ACCEPTED},
+            after={"status": S.ACCEPTED, **audit_after},
         )
+    return Submission.objects.get(pk=submission.pk)
+
+
+def submission_confirm(*, submission: Submission, actor: AbstractBaseUser) -> Submission:
+    """A second person confirms a valid submission; from then on it counts."""
+
+    def check(deal: Deal, submission: Submission) -> None:
+        if submission.submitted_by_id == actor.pk:
+            raise NotAllowed(
+                "the person who entered a result cannot also confirm it",
+                code="confirmer_is_submitter",
+            )
+        club = deal.game.table.session.club
+        if not role_at_least(club_role(user=actor, club=club), Role.SCORER):
+            raise NotAllowed("confirming needs the scorer role or above")
+
+    return _confirm(
+        submission=submission, check=check, actor=actor, audit_after={}, confirmed_by=actor
+    )
+
+
+def submission_confirm_at_table(
+    *, submission: Submission, link: TableLink, seat: int
+) -> Submission:
+    """Another seat of the table confirms an entry made through the table's link."""
+
+    def check(deal: Deal, submission: Submission) -> None:
+        if submission.table_link_id is None or submission.deal.game.table_id != link.table_id:
+            raise NotAllowed(
+                "an entry made at the desk is confirmed at the desk", code="not_a_table_entry"
+            )
+        if submission.entered_seat == seat:
+            raise NotAllowed(
+                f"seat {seat} entered this result: another player of the table confirms it",
+                code="confirmer_is_submitter",
+            )
+
+    return _confirm(
+        submission=submission, check=check, actor=None,
+        audit_after={"table_link": link.pk, "seat": seat}, confirmed_seat=seat,
+    )  # fmt: skip
+
+
+def submission_dispute(
+    *, submission: Submission, link: TableLink, seat: int, reason: str
+) -> Submission:
+    """Another seat of the table says an entry waiting for confirmation is wrong: it stays
+    uncounted, with the reason, until a director confirms, corrects or rejects it."""
+    reason = " ".join(reason.split())
+    if not reason:
+        raise InvalidInput("reason: say what is wrong with the entry", code="reason_required")
+    limit = Submission._meta.get_field("dispute").max_length or 300
+    if len(reason) > limit:
+        raise InvalidInput(f"reason: at most {limit} characters, not {len(reason)}")
+    with transaction.atomic():
+        deal = _lock_deal(submission.deal_id)
+        submission = Submission.objects.get(pk=submission.pk)
+        if submission.status != S.AWAITING_CONFIRMATION or submission.table_link_id is None:
+            raise Conflict(
+                "only an entry made at the table and waiting for confirmation can be disputed",
+                code="not_awaiting_confirmation",
+            )
+        if submission.entered_seat == seat:
+            raise NotAllowed(
+                f"seat {seat} entered this result: another player of the table disputes it",
+                code="disputer_is_submitter",
+            )
+        submission.dispute, submission.disputed_seat = reason, seat
+        submission.disputed_at = timezone.now()
+        submission.save(update_fields=["dispute", "disputed_seat", "disputed_at"])
+        audit_record(
+            actor=None, club=deal.game.table.session.club, action="submission.dispute",
+            obj=submission, after={"table_link": link.pk, "seat": seat, "reason": reason},
+        )  # fmt: skip
+    return submission
+
+
+def submission_reject_waiting(
+    *, submission: Submission, actor: AbstractBaseUser, reason: str
+) -> Submission:
+    """A director rejects an entry waiting for confirmation: it never counts, and the deal waits
+    for a new entry again (from the table or the desk)."""
+    reason = " ".join(reason.split()) or "rejected by the director"
+    with transaction.atomic():
+        deal = _lock_deal(submission.deal_id)
+        club = deal.game.table.session.club
+        if not role_at_least(club_role(user=actor, club=club), Role.SCORER):
+            raise NotAllowed("rejecting an entry needs the scorer role or above")
+        reasons = [{"player": None, "code": "rejected_by_director", "message": reason}]
+        claimed = Submission.objects.filter(
+            pk=submission.pk, status=S.AWAITING_CONFIRMATION
+        ).update(status=S.REJECTED, reasons=reasons)
+        if not claimed:
+            raise Conflict(
+                "only a submission waiting for confirmation can be rejected",
+                code="not_awaiting_confirmation",
+            )
+        if deal.status == Deal.Status.AWAITING_CONFIRMATION:
+            Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.OPEN)
+        audit_record(
+            actor=actor, club=club, action="submission.reject", obj=submission,
+            before={"status": S.AWAITING_CONFIRMATION},
+            after={"status": S.REJECTED, "reason": reason},
+        )  # fmt: skip
     return Submission.objects.get(pk=submission.pk)
 
 

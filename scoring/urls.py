@@ -7,6 +7,30 @@ app_name = "scoring"
 club = "clubs/<slug:club_slug>/"
 
 urlpatterns = [
+    path(f"{club}tables/<int:table_id>/links/", api.TableLinkApi.as_view(), name="table-links"),
+    path(
+        f"{club}table-links/<int:link_id>/revoke/",
+        api.TableLinkRevokeApi.as_view(),
+        name="table-link-revoke",
+    ),
+    # Reached with a table link's token, no other credential (scoring.table_links).
+    path("table/<str:token>/", api.TableApi.as_view(), name="table-api"),
+    path("table/<str:token>/deals/", api.TableDealApi.as_view(), name="table-deals"),
+    path(
+        "table/<str:token>/entries/<int:submission_id>/",
+        api.TableEntryApi.as_view(),
+        name="table-entry",
+    ),
+    path(
+        "table/<str:token>/entries/<int:submission_id>/confirm/",
+        api.TableConfirmApi.as_view(),
+        name="table-entry-confirm",
+    ),
+    path(
+        "table/<str:token>/entries/<int:submission_id>/dispute/",
+        api.TableDisputeApi.as_view(),
+        name="table-entry-dispute",
+    ),
     path(f"{club}presets/", api.PresetListApi.as_view(), name="preset-list"),
     path(f"{club}sessions/", api.SessionListApi.as_view(), name="session-list"),
     path(f"{club}seasons/", api.SeasonListApi.as_view(), name="season-list"),

@@ -18,6 +18,8 @@ from config.errors import InvalidInput
 from config.openapi import PAGE_PARAMETERS, api_operation, page_of
 from config.pagination import page_response
 from scoring import selectors as scoring_selectors
+from scoring.api import link_body
+from scoring.serializers import TableLinkOutput
 from tournaments import selectors
 from tournaments.serializers import (
     EntryInput,
@@ -35,6 +37,7 @@ from tournaments.serializers import (
 from tournaments.services.corrections import rounds_unwind
 from tournaments.services.draws import round_release, round_swap
 from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw
+from tournaments.services.links import round_links_ensure
 from tournaments.services.merge import player_merge
 from tournaments.services.setup import tournament_cancel, tournament_create, tournament_start
 
@@ -192,6 +195,21 @@ class RoundReleaseApi(_TournamentAction):
         tournament = self.tournament(tournament_id)
         round_release(tournament=tournament, actor=request.user, number=number)
         return Response(_round_out(tournament, number))
+
+
+class RoundLinksApi(_TournamentAction):
+    @api_operation(
+        operation_id="tournaments_rounds_links",
+        request=None,
+        responses=TableLinkOutput(many=True),
+        description="Every table of the round being played gets its table link (those that "
+        "have one keep it), in the mode of the tournament's table entry setting (or its "
+        "club's); made by themselves at release when that setting is on.",
+    )
+    def post(self, request: Request, club_slug: str, tournament_id: int, number: int) -> Response:
+        tournament = self.tournament(tournament_id)
+        links = round_links_ensure(tournament=tournament, actor=request.user, number=number)
+        return Response([link_body(request, link) for link in links])
 
 
 class RoundUnwindApi(_TournamentAction):

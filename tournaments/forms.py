@@ -44,6 +44,11 @@ class TournamentForm(forms.Form):
     )  # fmt: skip
     seeding = forms.ChoiceField(label="Seeding", choices=Tournament.Seeding.choices)
     avoid_same_club = forms.BooleanField(label="Keep players of one club apart", required=False)
+    table_entry = forms.ChoiceField(
+        label="Tables enter their own results",
+        choices=Tournament._meta.get_field("table_entry").choices,
+        required=False,
+    )
     max_entries = forms.IntegerField(label="Most entries", min_value=2, required=False)
     late_entry_until_round = forms.IntegerField(
         label="Late entry until round", min_value=1, max_value=50, initial=1

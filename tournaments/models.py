@@ -11,7 +11,7 @@ from django.db import models
 from django.db.models import Q
 
 from clubs.models import Club, Player
-from scoring.models import Game, RulePreset, Session
+from scoring.models import Game, RulePreset, Session, TableEntry
 
 
 class Tournament(models.Model):
@@ -59,6 +59,14 @@ class Tournament(models.Model):
     )
     seeding = models.CharField(max_length=8, choices=Seeding.choices, default=Seeding.RANDOM)
     avoid_same_club = models.BooleanField(default=False)
+    table_entry = models.CharField(
+        max_length=8,
+        choices=[("", "As the club's nights"), *TableEntry.choices],
+        blank=True,
+        default="",
+        db_default="",
+        help_text="Whether the tables enter their own results through a table link.",
+    )
     max_entries = models.PositiveIntegerField(
         null=True, blank=True, help_text="Entries beyond this are waitlisted."
     )

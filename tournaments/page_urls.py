@@ -30,6 +30,7 @@ urlpatterns = [
     path(f"{one}rounds/<int:number>/release/", views.release_page, name="tournament-release"),
     path(f"{one}rounds/<int:number>/unwind/", views.unwind_page, name="tournament-unwind"),
     path(f"{one}rounds/<int:number>/cards/", views.table_cards, name="tournament-cards"),
+    path(f"{one}rounds/<int:number>/links/", views.round_links_page, name="tournament-links"),
     path(public, views.public_tournament, name="public-tournament"),
     path(f"{public}live/", views.public_tournament_live, name="public-tournament-live"),
     path(

@@ -134,6 +134,7 @@ CELL_WORDS = {
     "waiting": "Waiting",
     "playing": "In play",
     "awaiting": "Awaiting confirmation",
+    "disputed": "Disputed",
     "tiebreaker": "Needs a tie-breaker",
     "finished": "Finished",
     "settled": "Settled",
@@ -155,6 +156,13 @@ class Cell:
     missing: bool  # a result the round waits for
     tied: list[str] = field(default_factory=list)  # who must play the tie-breaker
     placings: list[tuple[int, str]] = field(default_factory=list)  # a final's (place, name)
+    table_id: int | None = None  # the scoring table its games are played at
+    playing: int | None = None  # the game being played at it now (the tie-breaker, if one)
+    entry: dict[str, Any] | None = None  # the entry waiting for a confirmation (or disputed)
+    last: str = (
+        ""  # the latest counted entry, in words ("deal 2: seat 3 entered, seat 5 confirmed")
+    )
+    link: Any = None  # the table link's card, added by the page (it knows the site's address)
 
 
 @dataclass
@@ -204,6 +212,8 @@ def tournament_desk(*, tournament: Tournament) -> Desk:
             status__in=[Submission.Status.AWAITING_CONFIRMATION, Submission.Status.PENDING],
         ).values_list("deal__game_id", flat=True)
     )
+    entries = _table_entries(games)
+    table_of = dict(Game.objects.filter(pk__in=games).values_list("pk", "table_id"))
     cells: dict[int, list[Cell]] = {}
     cost_words: dict[int, str] = {}
     place_of = {e.player_id: e.place for e in view.places}
@@ -229,6 +239,13 @@ def tournament_desk(*, tournament: Tournament) -> Desk:
                     (place_of[p], names[p]) for p in table.players if final and place_of.get(p)
                 ),
             )  # fmt: skip
+            cell.table_id = table_of.get(table.game) if table.game else None
+            cell.playing = table.tiebreaker_game if state == "tiebreaker" else table.game
+            entry, cell.last = entries.get(cell.playing or 0, (None, ""))
+            if entry is not None and state in ("awaiting", "tiebreaker", "playing"):
+                cell.entry = entry
+                if entry["dispute"]:
+                    cell.state, cell.label = "disputed", CELL_WORDS["disputed"]
             row.append(cell)
         cells[played.number] = row
         cost_words[played.number] = _cost_words(played.cost, name_of_entry)
@@ -242,6 +259,49 @@ def tournament_desk(*, tournament: Tournament) -> Desk:
         for i in range(width)
     ]
     return Desk(view, names, cells, cost_words, fees, counts, rows)
+
+
+def _entrant(seat: int | None, user: str | None) -> str:
+    return f"seat {seat}" if seat is not None else (user or "the desk")
+
+
+def _table_entries(games: list[int]) -> dict[int, tuple[dict[str, Any] | None, str]]:
+    """Game id -> (its entry waiting for a confirmation, in words and ids; the latest counted
+    entry in words): the table entry flow as the results grid shows it, in two queries."""
+    found: dict[int, tuple[dict[str, Any] | None, str]] = {}
+    fields = ["pk", "deal_id", "deal__game_id", "deal__number", "entered_seat", "dispute",
+              "disputed_seat", "confirmed_seat", "submitted_by__username",
+              "confirmed_by__username"]  # fmt: skip
+    waiting = Submission.objects.filter(
+        deal__game_id__in=games, status=Submission.Status.AWAITING_CONFIRMATION
+    )
+    for row in waiting.order_by("deal__game_id", "-pk").values(*fields):
+        game = row["deal__game_id"]
+        if game in found:
+            continue
+        who = _entrant(row["entered_seat"], row["submitted_by__username"])
+        deal = f"Deal {row['deal__number']} entered by {who}"
+        words = f"{deal}, waiting for a confirmation"
+        if row["dispute"]:
+            words = f"{deal}, disputed by seat {row['disputed_seat']}"
+        entry = {"submission": row["pk"], "deal": row["deal_id"], "words": words,
+                 "dispute": row["dispute"]}  # fmt: skip
+        found[game] = (entry, "")
+    counted = Submission.objects.filter(deal__game_id__in=games, status=Submission.Status.ACCEPTED)
+    seen: set[int] = set()
+    for row in counted.order_by("deal__game_id", "-deal__number").values(*fields):
+        game = row["deal__game_id"]
+        if game in seen:
+            continue
+        seen.add(game)
+        who = _entrant(row["entered_seat"], row["submitted_by__username"])
+        words = f"Deal {row['deal__number']}: entered by {who}"
+        if row["confirmed_seat"] is not None or row["confirmed_by__username"]:
+            words += ", confirmed by " + _entrant(
+                row["confirmed_seat"], row["confirmed_by__username"]
+            )
+        found[game] = (found.get(game, (None, ""))[0], words)
+    return found
 
 
 def seat_of(*, desk: Desk, player_id: int) -> dict[str, Any] | None:

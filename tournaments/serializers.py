@@ -20,6 +20,12 @@ class TournamentCreateInput(serializers.Serializer[dict]):
     cut = serializers.IntegerField(min_value=0, max_value=1000, default=0)
     seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, default="random")
     avoid_same_club = serializers.BooleanField(default=False)
+    table_entry = serializers.ChoiceField(
+        choices=["", "off", "confirm", "trusted"], default="", allow_blank=True,
+        help_text="Whether the tables enter their own results through a table link: off, "
+        "confirm (another player of the table confirms each entry), trusted; empty: as the "
+        "club's nights.",
+    )  # fmt: skip
     max_entries = serializers.IntegerField(min_value=2, max_value=100_000, required=False)
     entry_fee_minor = serializers.IntegerField(min_value=0, max_value=BIG, default=0)
     club_fee_minor = serializers.IntegerField(min_value=0, max_value=BIG, default=0)
@@ -85,9 +91,9 @@ class TournamentOutput(serializers.ModelSerializer[Tournament]):
         model = Tournament
         fields = [
             "id", "name", "kind", "status", "preset", "final_preset", "table_max", "table_min",
-            "advance_per_table", "rounds", "cut", "seeding", "avoid_same_club", "max_entries",
-            "entry_fee_minor", "club_fee_minor", "late_entry_until_round", "payout", "seed",
-            "session", "purse", "created_at", "started_at", "finished_at",
+            "advance_per_table", "rounds", "cut", "seeding", "avoid_same_club", "table_entry",
+            "max_entries", "entry_fee_minor", "club_fee_minor", "late_entry_until_round", "payout",
+            "seed", "session", "purse", "created_at", "started_at", "finished_at",
         ]  # fmt: skip
 
 

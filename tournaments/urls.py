@@ -24,5 +24,6 @@ urlpatterns = [
     path(f"{one}cancel/", api.CancelApi.as_view(), name="tournament-cancel"),
     path(f"{one}rounds/<int:number>/swap/", api.RoundSwapApi.as_view(), name="round-swap"),
     path(f"{one}rounds/<int:number>/release/", api.RoundReleaseApi.as_view(), name="round-release"),
+    path(f"{one}rounds/<int:number>/links/", api.RoundLinksApi.as_view(), name="round-links"),
     path(f"{one}rounds/<int:number>/unwind/", api.RoundUnwindApi.as_view(), name="round-unwind"),
 ]

@@ -23,6 +23,7 @@ from clubs.display import club_money
 from clubs.models import Club, Role
 from clubs.pages import (
     GET,
+    can,
     club_for_page,
     club_url,
     error_context,
@@ -37,6 +38,7 @@ from live.fragments import public_fragment
 from rules import prizes
 from rules.errors import RuleViolation
 from scoring import selectors as scoring_selectors
+from scoring import table_links
 from scoring.forms import to_minor
 from tournaments import selectors
 from tournaments.figures import field_prize_pool
@@ -45,6 +47,7 @@ from tournaments.models import Entry, Round, Tournament
 from tournaments.services.corrections import rounds_unwind
 from tournaments.services.draws import round_release, round_swap
 from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw
+from tournaments.services.links import round_links_ensure, table_entry_of
 from tournaments.services.setup import tournament_cancel, tournament_create, tournament_start
 
 #: How often the live parts poll, in seconds.
@@ -114,7 +117,7 @@ def tournament_list_page(request: HttpRequest, club_slug: str) -> HttpResponse:
             table_max=data["table_max"], table_min=data["table_min"],
             advance_per_table=data["advance_per_table"], rounds=data["rounds"], cut=data["cut"],
             seeding=data["seeding"], avoid_same_club=data["avoid_same_club"],
-            max_entries=data.get("max_entries"),
+            table_entry=data.get("table_entry") or "", max_entries=data.get("max_entries"),
             entry_fee_minor=to_minor(data["entry_fee"], club.minor_places) or 0,
             club_fee_minor=to_minor(data["club_fee"], club.minor_places) or 0,
             late_entry_until_round=data["late_entry_until_round"], payout=form.payout_value(),
@@ -188,6 +191,33 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def _with_links(request: HttpRequest, club: Club, context: dict[str, Any]) -> dict[str, Any]:
+    """The table links (their QR codes) on the desk's cells and the printed cards: for scorers
+    and above only (a link enters that table's results; a player of the club must not get every
+    table's)."""
+    if not can(club, Role.SCORER):
+        return context
+    desk = context["desk"]
+    cells = [cell for row in desk.cells.values() for cell in row if cell.table_id]
+    links = table_links.table_links_live(tables=[cell.table_id for cell in cells])
+    origin = f"{request.scheme}://{request.get_host()}"
+    for cell in cells:
+        link = links.get(cell.table_id)
+        if link is not None and cell.state not in ("settled", "finished"):
+            cell.link = table_links.link_card(link=link, origin=origin)
+    current = next(
+        (r for r in reversed(desk.view.rounds) if r.status == Round.Status.RELEASED), None
+    )
+    context["current"] = current
+    context["links_missing"] = current is not None and any(
+        cell.link is None and cell.state not in ("settled", "finished")
+        for cell in desk.cells.get(current.number, [])
+    )
+    context["table_entry"] = table_entry_of(context["tournament"])
+    context["desk_url"] = _desk_url(club, context["tournament"])
+    return context
+
+
 def _desk_page(
     request: HttpRequest,
     club: Club,
@@ -197,7 +227,7 @@ def _desk_page(
     form_name: str = "",
     status: int = 200,
 ) -> HttpResponse:
-    context = _desk_context(club, tournament)
+    context = _with_links(request, club, _desk_context(club, tournament))
     context.update(error=error, form_name=form_name, values=request.POST)
     return render_club(request, club, "tournaments/desk.html", context, status=status)
 
@@ -216,7 +246,8 @@ def tournament_grid(request: HttpRequest, club_slug: str, tournament_id: int) ->
     """The results grid alone, for the desk's live part."""
     club = club_for_page(request, club_slug)
     tournament = found(selectors.tournament_get, club=club, tournament_id=tournament_id)
-    response = render_club(request, club, "tournaments/_grid.html", _desk_context(club, tournament))
+    context = _with_links(request, club, _desk_context(club, tournament))
+    response = render_club(request, club, "tournaments/_grid.html", context)
     if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
         response["X-Live-Stop"] = "1"
     return response
@@ -375,9 +406,24 @@ def table_cards(
         key=lambda s: (str(s["name"]).lower(), s["table"]),
     )
     played = next(r for r in desk.view.rounds if r.number == number)
+    context = _with_links(request, club, {"desk": desk, "tournament": tournament})
     return render_club(request, club, "tournaments/cards.html", {
-        "tournament": tournament, "cells": cells, "seats": seats, "round": played,
+        **context, "cells": cells, "seats": seats, "round": played,
     })  # fmt: skip
+
+
+@login_required
+@require_POST
+def round_links_page(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    """Every table of the round being played gets its link (those with one keep theirs)."""
+
+    def make(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
+        links = round_links_ensure(tournament=tournament, actor=request.user, number=number)
+        return f"Round {number}: {len(links)} table links ready."
+
+    return _action(request, club_slug, tournament_id, "grid", None, make, "")
 
 
 # --- public --------------------------------------------------------------------------------------

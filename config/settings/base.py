@@ -341,6 +341,14 @@ SPECTACULAR_SETTINGS = {
         "TournamentKindEnum": "tournaments.models.Tournament.Kind",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "LedgerEntryKindEnum": "scoring.models.LedgerEntry.Kind",
+        "TableEntryEnum": "scoring.models.TableEntry",
+        # A tournament's setting may also be empty: as its club's nights.
+        "TournamentTableEntryEnum": [
+            ("", ""),
+            ("off", "off"),
+            ("confirm", "confirm"),
+            ("trusted", "trusted"),
+        ],
     },
 }
 

@@ -55,3 +55,10 @@ def reason_who(reason: dict[str, Any], names: dict[Any, str]) -> str:
     """The player a reason is about, unless its message already starts with the name."""
     who = reason.get("player_name") or names.get(reason.get("player")) or ""
     return "" if str(reason.get("message", "")).startswith(who) else who
+
+
+def entered_by(submission: Submission) -> str:
+    """Who entered a version, in words: a seat at the table (through its link) or a user."""
+    if submission.table_link_id is not None:
+        return f"seat {submission.entered_seat} at the table"
+    return submission.submitted_by.get_username() if submission.submitted_by else ""

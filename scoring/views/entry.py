@@ -40,6 +40,7 @@ def _entry_page(
     rejected: Deal | None = None,
     error: dict[str, str] | None = None,
     status: int = 200,
+    extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
     handler = handler_for(game)
     context: dict[str, Any] = {
@@ -59,6 +60,7 @@ def _entry_page(
     }
     context.update(handler.entry_context(game=game, rules=game_rules(game.preset), form=form))
     context["entry_live"] = _entry_live(game)
+    context.update(extra or {})  # the table's own page (``scoring.views.table``)
     return render_club(request, club, handler.entry_template, context, status)
 
 

@@ -28,7 +28,7 @@ from clubs.pages import (
     service_status,
 )
 from config.errors import ServiceError
-from scoring import figures, games, pool_moves, selectors, undo
+from scoring import figures, games, pool_moves, selectors, table_links, undo
 from scoring.accounts import is_account
 from scoring.formats import FORMAT_ORDER, Column, GameEnd, handler_for
 from scoring.formats.pool.forms import RejoinForm, SplitForm
@@ -259,8 +259,17 @@ def _game_page(
         "can_delete_game": not game.deals.exists() and not game.entries.exists(),
         "error": error,
         "form_name": form_name,
+        # The table card: the table's own link (its QR code), where one is live.
+        "link_card": _link_card(request, game.table_id) if open_game else None,
+        "table_entry": table_links.night_table_entry(club=club),
     }
     return render_club(request, club, "scoring/game.html", context, status)
+
+
+def _link_card(request: HttpRequest, table_id: int) -> table_links.LinkCard | None:
+    link = table_links.table_links_live(tables=[table_id]).get(table_id)
+    origin = f"{request.scheme}://{request.get_host()}"
+    return table_links.link_card(link=link, origin=origin) if link is not None else None
 
 
 @login_required

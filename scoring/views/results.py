@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
@@ -21,8 +22,14 @@ from scoring.formats import handler_for
 from scoring.formats.cards import card_view
 from scoring.models import Deal, Game, Submission
 from scoring.preset_rules import game_rules
-from scoring.submissions import submission_confirm
-from scoring.views.common import LIVE_STOP, deal_status, reason_who, submission_status
+from scoring.submissions import submission_confirm, submission_reject_waiting
+from scoring.views.common import (
+    LIVE_STOP,
+    deal_status,
+    entered_by,
+    reason_who,
+    submission_status,
+)
 
 
 def _result_view(
@@ -88,7 +95,7 @@ def _deal_context(request: HttpRequest, club: Club, deal: Deal) -> tuple[dict[st
             {
                 "submission": submission,
                 "status": submission_status(submission),
-                "who": submission.submitted_by.get_username() if submission.submitted_by else "",
+                "who": entered_by(submission),
                 "points": " · ".join(points),
                 "reasons": len(submission.reasons or []),
                 "url": club_url("deal-page", club, deal.pk) + f"?v={submission.pk}#result",
@@ -96,6 +103,8 @@ def _deal_context(request: HttpRequest, club: Club, deal: Deal) -> tuple[dict[st
                 "can_confirm": submission.status == Submission.Status.AWAITING_CONFIRMATION
                 and can(club, Role.SCORER)
                 and submission.submitted_by_id != request.user.pk,
+                "can_reject": submission.status == Submission.Status.AWAITING_CONFIRMATION
+                and can(club, Role.SCORER),
             }
         )
     pending = any(s.status == Submission.Status.PENDING for s in submissions)
@@ -194,7 +203,34 @@ def submission_confirm_view(
         messages.error(request, exc.message)
     else:
         messages.success(request, f"Version {submission.version} is confirmed and counts.")
+    return _back(request, club, submission)
+
+
+def _back(request: HttpRequest, club: Club, submission: Submission) -> HttpResponse:
+    """To the page the button was on (the director's desk), else the deal's page."""
+    wanted = request.POST.get("next", "")
+    if wanted and url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()}):
+        return redirect(wanted)
     return redirect(club_url("deal-page", club, submission.deal_id) + f"?v={submission.pk}#result")
+
+
+@login_required
+@require_POST
+def submission_reject_view(
+    request: HttpRequest, club_slug: str, submission_id: int
+) -> HttpResponse:
+    """A director rejects an entry waiting for confirmation (the table enters it again)."""
+    club = club_for_page(request, club_slug, Role.SCORER)
+    submission = found(selectors.submission_get, club=club, submission_id=submission_id)
+    try:
+        submission = submission_reject_waiting(
+            submission=submission, actor=request.user, reason=request.POST.get("reason", "")
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Version {submission.version} is rejected; it never counted.")
+    return _back(request, club, submission)
 
 
 @login_required

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
 from clubs.pages import GET, club_for_page, club_url, form_post, found, render_club
-from scoring import figures, games, nights, selectors, undo
+from scoring import figures, games, nights, selectors, table_links, undo
 from scoring.formats import Column, format_label, points_column
 from scoring.forms import TableForm
 from scoring.models import Quantity, Session
@@ -82,6 +82,8 @@ def _session_page(
     session = found(selectors.session_get, club=club, session_id=session_id)
     tables = []
     busy = selectors.games_with_history(session=session)
+    links = table_links.table_links_live(tables=[t.pk for t in session.tables.all()])
+    origin = f"{request.scheme}://{request.get_host()}"
     for table in session.tables.all():
         table_games = []
         for game in table.games.all():
@@ -96,7 +98,9 @@ def _session_page(
                 }
             )
         played = any(g["game"].pk in busy for g in table_games)
-        tables.append({"table": table, "games": table_games, "played": played})
+        link = links.get(table.pk)
+        card = table_links.link_card(link=link, origin=origin) if link is not None else None
+        tables.append({"table": table, "games": table_games, "played": played, "card": card})
     blockers = []
     if session.status == Session.Status.OPEN:
         blockers = [
@@ -105,6 +109,7 @@ def _session_page(
     context = {
         "session": session,
         "tables": tables,
+        "table_entry": table_links.night_table_entry(club=club),
         "error": error,
         "form_name": form_name,
         "live": session.status == Session.Status.OPEN,

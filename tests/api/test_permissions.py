@@ -156,6 +156,14 @@ def _delivery(w: World) -> str:
                .delivery_id)  # fmt: skip
 
 
+def _table_link(w: World) -> int:
+    from scoring.models import Table
+    from scoring.table_links import table_links_ensure
+
+    table = Table.objects.get(pk=w.table)
+    return table_links_ensure(tables=[table], actor=w.s.organiser, mode="confirm")[0].pk
+
+
 W = f"{C}/webhooks"
 HOOKS = _by_role(200, 200, 403, 403)
 
@@ -277,6 +285,14 @@ ROUTES = [
           lambda w: f"{C}/deals/{w.deal}/submissions/", _results, _by_role(202, 202, 202, 403)),
     Route("submission read", "scoring:submission-detail", "get",
           lambda w: f"{C}/submissions/{w.submission}/", None, READ),
+    Route("table links list", "scoring:table-links", "get",
+          lambda w: f"{C}/tables/{w.table}/links/", None, _by_role(200, 200, 200, 403)),
+    Route("table link create", "scoring:table-links", "post",
+          lambda w: f"{C}/tables/{w.table}/links/", lambda w: {"mode": "confirm"},
+          _by_role(201, 201, 201, 403)),
+    Route("table link revoke", "scoring:table-link-revoke", "post",
+          lambda w: f"{C}/table-links/{_table_link(w)}/revoke/", None,
+          _by_role(200, 200, 200, 403)),
     Route("submission confirm", "scoring:submission-confirm", "post",
           lambda w: f"{C}/submissions/{w.awaiting}/confirm/", None, _by_role(200, 200, 200, 403)),
     # undo and the settle-up: organisers (the world's night has deals: what needs it empty
@@ -315,6 +331,10 @@ ROUTES = [
     Route("round swap", "tournaments:round-swap", "post",
           lambda w: f"{T}/{w.drawn_tournament}/rounds/1/swap/",
           lambda w: {"first": w.drawn_pair[0], "second": w.drawn_pair[1]}, RUN),
+    # round 1 of the drawn tournament is not released yet: no tables to link
+    Route("round links", "tournaments:round-links", "post",
+          lambda w: f"{T}/{w.drawn_tournament}/rounds/1/links/", None,
+          _by_role(409, 409, 403, 403)),
     Route("round release", "tournaments:round-release", "post",
           lambda w: f"{T}/{w.drawn_tournament}/rounds/1/release/", None, RUN),
     # round 1 of the drawn tournament is not complete: a member who may run it hears why

@@ -46,6 +46,7 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
         "tournament desk": (f"{t}/", read),
         "tournament grid": (f"{t}/grid/", read),
         "table cards": (f"{t}/rounds/1/cards/", read),
+        "night's table cards": (f"{c}/sessions/{n.session.pk}/table-cards/", score),
     }
 
 
@@ -96,11 +97,13 @@ class Objects:
     spare: int
     webhook: int
     delivery: str
+    link: int
 
 
 def _objects(p: Pages) -> Objects:
     from clubs import services as club_services
     from clubs.models import Player, Role
+    from scoring import table_links
     from webhooks.models import Delivery, Endpoint, Event
 
     deal, submission = p.play_deal()
@@ -127,6 +130,9 @@ def _objects(p: Pages) -> Objects:
                 status="delivered",
             ).delivery_id
         ),
+        link=table_links.table_links_ensure(
+            tables=[p.night.game.table], actor=p.s.organiser, mode="confirm"
+        )[0].pk,
     )
 
 
@@ -212,6 +218,14 @@ WRITES: list[tuple[str, Callable[[Pages, Objects], str], Data, tuple[str, ...]]]
     ("deal delete", lambda p, o: f"/clubs/{p.slug}/deals/{o.deal}/delete/", {}, ORGANISER),
     ("submission confirm", lambda p, o: f"/clubs/{p.slug}/submissions/{o.submission}/confirm/",
      {}, SCORER),
+    ("submission reject", lambda p, o: f"/clubs/{p.slug}/submissions/{o.submission}/reject/",
+     {}, SCORER),
+    ("table link", lambda p, o: f"/clubs/{p.slug}/tables/{p.night.game.table_id}/link/", {},
+     SCORER),
+    ("table link revoke", lambda p, o: f"/clubs/{p.slug}/table-links/{o.link}/revoke/", {},
+     SCORER),
+    ("night's table links",
+     lambda p, o: f"/clubs/{p.slug}/sessions/{p.night.session.pk}/table-links/", {}, SCORER),
     ("tournament create", lambda p, o: f"/clubs/{p.slug}/tournaments/", {"name": "Cup"},
      ORGANISER),
     ("tournament entry", lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/entries/",
@@ -224,6 +238,8 @@ WRITES: list[tuple[str, Callable[[Pages, Objects], str], Data, tuple[str, ...]]]
      ORGANISER),
     ("tournament release",
      lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/rounds/1/release/", {}, ORGANISER),
+    ("tournament table links",
+     lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/rounds/1/links/", {}, ORGANISER),
     ("tournament swap",
      lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/rounds/1/swap/",
      {"first": "1", "second": "2"}, ORGANISER),

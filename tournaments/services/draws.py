@@ -17,6 +17,7 @@ from rules.seating import plan_seating
 from scoring.games import game_create, table_create
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.services.common import advance_at, audit, event, lock, round_locked
+from tournaments.services.links import links_on_release
 
 
 def stage_for(tournament: Tournament, players: int, number: int) -> str:
@@ -201,6 +202,7 @@ def round_release(*, tournament: Tournament, actor: AbstractBaseUser, number: in
         RoundTable.objects.create(round=draft, number=index, game=game)
     draft.status = Round.Status.RELEASED
     draft.save(update_fields=["status"])
+    links_on_release(tournament, draft, actor)
     audit(tournament, actor, "release", round=number, tables=len(draft.draw["tables"]))
     event(tournament, "tournament.round_released", round=number, stage=draft.stage,
            tables=[t.game_id for t in draft.tables.order_by("number")])  # fmt: skip

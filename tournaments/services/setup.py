@@ -18,7 +18,7 @@ from rules import prizes
 from rules.errors import RuleViolation
 from rules.ratings import initial_skill
 from rules.seating import TABLE_LIMITS
-from scoring.models import Rating, RulePreset
+from scoring.models import Rating, RulePreset, TableEntry
 from scoring.nights import session_create
 from tournaments.models import Entry, Round, Tournament
 from tournaments.purse import purse_open, purse_refund_all
@@ -46,6 +46,7 @@ def tournament_create(
     cut: int = 0,
     seeding: str = Tournament.Seeding.RANDOM,
     avoid_same_club: bool = False,
+    table_entry: str = "",
     max_entries: int | None = None,
     entry_fee_minor: int = 0,
     club_fee_minor: int = 0,
@@ -72,6 +73,10 @@ def tournament_create(
         )
     if kind == Tournament.Kind.ROUNDS and rounds < 1:
         raise InvalidInput("rounds: a rounds tournament plays one round or more before its cut")
+    if table_entry not in ("", *TableEntry.values):
+        raise InvalidInput(
+            f"table_entry: one of off, confirm, trusted (or empty), not {table_entry!r}"
+        )
     if not 0 <= club_fee_minor <= entry_fee_minor:
         raise InvalidInput("club_fee_minor: the club's share is 0 to the entry fee")
     try:
@@ -84,7 +89,7 @@ def tournament_create(
         club=club, name=name, kind=kind, status=Tournament.Status.REGISTRATION, preset=preset,
         final_preset=final_preset, table_max=table_max, table_min=table_min,
         advance_per_table=advance_per_table, rounds=rounds, cut=cut, seeding=seeding,
-        avoid_same_club=avoid_same_club, max_entries=max_entries,
+        avoid_same_club=avoid_same_club, max_entries=max_entries, table_entry=table_entry,
         entry_fee_minor=entry_fee_minor, club_fee_minor=club_fee_minor,
         late_entry_until_round=late_entry_until_round, payout=payout,
         seed=random.SystemRandom().randrange(2**31) if seed is None else seed,

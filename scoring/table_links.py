@@ -1,0 +1,333 @@
+"""Tables that enter their own results: a table link (its QR code on the table card) lets whoever
+holds it enter that table's next deal, saying which seat they are, and confirm or dispute an
+entry made from another seat. It grants nothing else: no other table, no other deal, no deal
+already counted, no club page.
+
+A link's token is never stored: it is an HMAC of the link's ``nonce`` under the server's secret
+key, so the desk can show the same QR code again, and the database keeps only its SHA-256 digest
+(what a request's token is looked up by). A revoked link is unknown (404); a link whose table has
+no game in play, or whose night is closed, is gone (410). Requests through links are counted per
+link and per client address (``table_link_allow``)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import segno
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+from django.utils.crypto import salted_hmac
+from django.utils.safestring import SafeString, mark_safe
+
+from clubs.audit import audit_record
+from clubs.models import Club, Player
+from config.errors import Conflict, Gone, InvalidInput, NotAllowed, NotFoundError, TooManyRequests
+from scoring.deals import deal_create_with_result
+from scoring.formats.reads import rejected_new_deal
+from scoring.models import Deal, Game, Seat, Session, Submission, Table, TableEntry, TableLink
+from scoring.submissions import submission_confirm_at_table, submission_dispute
+
+_SALT = "rummyclub.table-link"
+# Requests through one link, and requests with an unknown token from one address, per minute.
+LINK_LIMIT_PER_MINUTE = 300
+UNKNOWN_LIMIT_PER_MINUTE = 20
+
+
+def link_token(link: TableLink) -> str:
+    return salted_hmac(_SALT, link.nonce, algorithm="sha256").hexdigest()[:40]
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def link_path(link: TableLink) -> str:
+    return f"/t/{link_token(link)}/"
+
+
+def qr_svg(url: str) -> SafeString:
+    """The QR code of ``url`` as inline SVG (no script, no image file), scaled by its box."""
+    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#111", light="#fff")
+    return mark_safe(svg.replace("<svg ", '<svg class="qr" role="img" aria-label="QR code" ', 1))
+
+
+# --- writes --------------------------------------------------------------------------------------
+
+
+def _check_mode(mode: str) -> str:
+    if mode == TableEntry.OFF:
+        raise Conflict(
+            "table entry is off: turn it on in the club's (or tournament's) settings first",
+            code="table_entry_off",
+        )
+    if mode not in (TableEntry.CONFIRM, TableEntry.TRUSTED):
+        raise InvalidInput(f"mode: {mode!r} is not one of confirm, trusted")
+    return mode
+
+
+def _new_link(table: Table, actor: AbstractBaseUser | None, mode: str) -> TableLink:
+    link = TableLink(table=table, mode=mode, nonce=secrets.token_hex(16), created_by=actor)
+    link.digest = _digest(link_token(link))
+    link.save()
+    audit_record(
+        actor=actor, club=table.session.club, action="table_link.create", obj=link,
+        after={"table": table.pk, "mode": mode},
+    )  # fmt: skip
+    return link
+
+
+@transaction.atomic
+def table_links_ensure(
+    *, tables: Iterable[Table], actor: AbstractBaseUser | None, mode: str
+) -> list[TableLink]:
+    """Each table's live link, created where it has none (a round's tables in bulk, or one)."""
+    mode = _check_mode(mode)
+    tables = list(tables)
+    live = {
+        link.table_id: link
+        for link in TableLink.objects.select_for_update().filter(
+            table__in=tables, revoked_at__isnull=True
+        )
+    }
+    return [live.get(t.pk) or _new_link(t, actor, mode) for t in tables]
+
+
+@transaction.atomic
+def table_link_revoke(*, link: TableLink, actor: AbstractBaseUser) -> TableLink:
+    """The link stops working at once (anyone holding it gets "not found"); a new one can be
+    made for the table."""
+    link = TableLink.objects.select_for_update().select_related("table__session").get(pk=link.pk)
+    if link.revoked_at is None:
+        link.revoked_at = timezone.now()
+        link.save(update_fields=["revoked_at"])
+        audit_record(
+            actor=actor, club=link.table.session.club, action="table_link.revoke", obj=link,
+            after={"table": link.table_id},
+        )  # fmt: skip
+    return link
+
+
+# --- reads ---------------------------------------------------------------------------------------
+
+
+def table_link_get(*, club: Club, link_id: int) -> TableLink:
+    link = TableLink.objects.filter(pk=link_id, table__session__club=club).first()
+    if link is None:
+        raise NotFoundError(f"no table link #{link_id} in {club.name}")
+    return link
+
+
+def table_get(*, club: Club, table_id: int) -> Table:
+    table = (
+        Table.objects.select_related("session__club")
+        .filter(pk=table_id, session__club=club)
+        .first()
+    )
+    if table is None:
+        raise NotFoundError(f"no table #{table_id} in {club.name}")
+    return table
+
+
+def table_links_live(*, tables: Iterable[int]) -> dict[int, TableLink]:
+    """Table id -> its live link, for the tables that have one."""
+    return {
+        link.table_id: link
+        for link in TableLink.objects.filter(table_id__in=list(tables), revoked_at__isnull=True)
+    }
+
+
+@dataclass
+class LinkCard:
+    """A table's link as the desk, the table card and the printed card show it."""
+
+    link: TableLink
+    url: str
+    qr: SafeString
+
+
+def link_card(*, link: TableLink, origin: str) -> LinkCard:
+    """``origin``: the site as the browser asked for it (scheme and host), so the QR code opens
+    the same site on a phone."""
+    url = origin.rstrip("/") + link_path(link)
+    return LinkCard(link, url, qr_svg(url))
+
+
+def night_table_entry(*, club: Club) -> str:
+    """A club night's table entry setting (a tournament has its own)."""
+    return club.table_entry
+
+
+def _counted(key: str) -> int:
+    cache.add(key, 0, timeout=60)
+    try:
+        return cache.incr(key)
+    except ValueError:  # the minute ended between the two calls
+        cache.add(key, 1, timeout=60)
+        return 1
+
+
+def table_link_resolve(*, token: str, client_address: str) -> TableLink:
+    """The live link a token names, counted: unknown or revoked, 404; its table finished or
+    its night closed, 410; too many requests through it or too many unknown tokens from this
+    address within the minute, 429."""
+    link = (
+        TableLink.objects.select_related("table__session__club")
+        .filter(digest=_digest(token), revoked_at__isnull=True)
+        .first()
+        if 16 <= len(token) <= 64
+        else None
+    )
+    if link is None:
+        if _counted(f"table-link:unknown:{client_address}") > UNKNOWN_LIMIT_PER_MINUTE:
+            raise TooManyRequests("too many unknown table links; wait a minute", retry_after=60)
+        raise NotFoundError("no such table link (it may have been replaced)")
+    if _counted(f"table-link:{link.pk}") > LINK_LIMIT_PER_MINUTE:
+        raise TooManyRequests("too many requests through this table link", retry_after=60)
+    if link.table.session.status != Session.Status.OPEN:
+        raise Gone("this table's night is closed", code="table_closed")
+    if table_game(link=link) is None:
+        raise Gone("this table's game has ended; the link no longer enters results",
+                   code="table_closed")  # fmt: skip
+    return link
+
+
+def table_game(*, link: TableLink) -> Game | None:
+    """The game in play at the link's table (its latest: a tie-breaker played after the table's
+    game), if any."""
+    return (
+        Game.objects.filter(table_id=link.table_id, status=Game.Status.OPEN)
+        .select_related("preset", "table__session__club")
+        .order_by("-pk")
+        .first()
+    )
+
+
+@dataclass
+class AtTable:
+    """What the table's page shows: its game, seats, the deal waiting for a confirmation (if
+    any) and whether a new deal can be entered now."""
+
+    link: TableLink
+    game: Game
+    seats: list[Seat]
+    waiting: Submission | None  # a deal's entry waiting for another seat (or a director)
+    can_enter: bool
+
+
+def table_view(*, link: TableLink) -> AtTable:
+    game = table_game(link=link)
+    if game is None:
+        raise Gone("this table's game has ended", code="table_closed")
+    seats = list(game.seats.select_related("player").order_by("position"))
+    waiting = (
+        Submission.objects.filter(deal__game=game, status=Submission.Status.AWAITING_CONFIRMATION)
+        .select_related("deal")
+        .order_by("-pk")
+        .first()
+    )
+    pending = Submission.objects.filter(deal__game=game, status=Submission.Status.PENDING).exists()
+    return AtTable(link, game, seats, waiting, can_enter=waiting is None and not pending)
+
+
+def seat_at(*, game: Game, position: Any) -> Seat:
+    """The seat the entrant says they are, by its number (1 first), refused when not one of the
+    game's seats."""
+    try:
+        number = int(position)
+    except (TypeError, ValueError):
+        raise InvalidInput("seat: say which seat you are", code="seat_required") from None
+    seat = game.seats.select_related("player").filter(position=number).first()
+    if seat is None:
+        raise InvalidInput(f"seat: this table has no seat {number}", code="seat_unknown")
+    return seat
+
+
+def table_entry_get(*, link: TableLink, submission_id: int) -> Submission:
+    """An entry of the link's table's game in play (any other is unknown to the link)."""
+    game = table_game(link=link)
+    if game is None:
+        raise Gone("this table's game has ended", code="table_closed")
+    return _submission_of(link, game, submission_id)
+
+
+def _submission_of(link: TableLink, game: Game, submission_id: int) -> Submission:
+    """A submission of the link's table's game in play; any other is unknown to the link."""
+    submission = (
+        Submission.objects.select_related("deal")
+        .filter(pk=submission_id, deal__game=game, deal__game__table_id=link.table_id)
+        .first()
+    )
+    if submission is None:
+        raise NotFoundError(f"no entry #{submission_id} at this table")
+    return submission
+
+
+# --- entering, confirming and disputing through the link ------------------------------------------
+
+
+def table_deal_enter(
+    *,
+    link: TableLink,
+    seat: Any,
+    wild: str,
+    dealer: Player | None,
+    payload: dict[str, Any],
+) -> tuple[Deal, Submission]:
+    """The table's next deal (or the rejected one it must enter again) as entered by ``seat``:
+    validated after commit like any other entry; with the link's mode "confirm" it then waits
+    for another seat (or a director)."""
+    game = table_game(link=link)
+    if game is None:
+        raise Gone("this table's game has ended", code="table_closed")
+    at = seat_at(game=game, position=seat)
+    if Submission.objects.filter(
+        deal__game=game,
+        status__in=[Submission.Status.PENDING, Submission.Status.AWAITING_CONFIRMATION],
+    ).exists():  # one deal at a time: the table confirms (or the director decides) it first
+        raise Conflict(
+            "the last entry is still waiting to be checked or confirmed", code="entry_waiting"
+        )
+    if dealer is not None and not game.seats.filter(player=dealer).exists():
+        raise InvalidInput(f"dealer: {dealer.name!r} has no seat at this table")
+    again = rejected_new_deal(game)
+    deal, submission = deal_create_with_result(
+        game=game, actor=None, wild=wild, dealer=dealer, number=None,
+        is_tiebreaker=again.is_tiebreaker if again is not None else False,
+        source=Submission.Source.WEB, payload=payload, club=link.table.session.club,
+        via=(link, at.position),
+    )  # fmt: skip
+    assert submission is not None
+    return deal, submission
+
+
+def table_entry_confirm(*, link: TableLink, submission_id: int, seat: Any) -> Submission:
+    """Another seat of the table accepts an entry waiting for confirmation: from then on it
+    counts and the table can no longer change it (the director can)."""
+    game = table_game(link=link)
+    if game is None:
+        raise Gone("this table's game has ended", code="table_closed")
+    submission = _submission_of(link, game, submission_id)
+    at = seat_at(game=game, position=seat)
+    if submission.dispute:
+        raise NotAllowed(
+            "this entry was disputed: the director decides it now", code="entry_disputed"
+        )
+    return submission_confirm_at_table(submission=submission, link=link, seat=at.position)
+
+
+def table_entry_dispute(
+    *, link: TableLink, submission_id: int, seat: Any, reason: str
+) -> Submission:
+    """Another seat says an entry is wrong, with the reason: it waits for the director."""
+    game = table_game(link=link)
+    if game is None:
+        raise Gone("this table's game has ended", code="table_closed")
+    submission = _submission_of(link, game, submission_id)
+    at = seat_at(game=game, position=seat)
+    return submission_dispute(submission=submission, link=link, seat=at.position, reason=reason)

@@ -1,0 +1,284 @@
+"""The table's own page, behind its table link (no login): the table's players, the deal it
+enters next (the same card-checked form as the desk's), and an entry made from another seat to
+confirm or dispute. Nothing else of the club is reachable from it (``scoring.table_links``)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST
+
+from clubs import selectors as club_selectors
+from clubs.models import Role
+from clubs.pages import club_for_page, club_url, form_post_once, found, render_club
+from config.errors import Gone, NotFoundError, ServiceError, TooManyRequests
+from scoring import selectors, table_links
+from scoring.formats import handler_for
+from scoring.formats.reads import rejected_new_deal
+from scoring.models import TableLink
+from scoring.views.entry import ENTRY_FIELDS, _check_answer, _entry_form, _entry_page
+from scoring.views.results import _result_view
+
+SEAT_COOKIE = "table-seat"
+
+
+def _link(request: HttpRequest, token: str) -> TableLink:
+    """The live link, or the page's 404 / 410 / 429."""
+    try:
+        return table_links.table_link_resolve(
+            token=token, client_address=request.META.get("REMOTE_ADDR", "")
+        )
+    except NotFoundError as exc:
+        raise Http404(exc.message) from None
+    except (Gone, TooManyRequests) as exc:
+        raise _Refused(exc) from None
+
+
+class _Refused(Exception):
+    def __init__(self, error: ServiceError) -> None:
+        self.error = error
+
+
+def _refusal(request: HttpRequest, error: ServiceError) -> HttpResponse:
+    response = render(request, "scoring/table_gone.html", {"message": error.message},
+                      status=error.status)  # fmt: skip
+    if isinstance(error, TooManyRequests):
+        response["Retry-After"] = str(error.retry_after)
+    return response
+
+
+def _guarded(view: Any) -> Any:
+    def wrapped(request: HttpRequest, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, token, *args, **kwargs)
+        except _Refused as refused:
+            return _refusal(request, refused.error)
+        except (Gone, TooManyRequests) as exc:  # the game ended while the request ran
+            return _refusal(request, exc)
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+def _seat_chosen(request: HttpRequest, link: TableLink) -> int | None:
+    value = request.POST.get("seat") or request.COOKIES.get(f"{SEAT_COOKIE}-{link.pk}", "")
+    return int(value) if str(value).isdigit() else None
+
+
+def _remember_seat(response: HttpResponse, link: TableLink, seat: Any) -> HttpResponse:
+    if str(seat).isdigit():  # this phone is this seat until it says otherwise
+        response.set_cookie(
+            f"{SEAT_COOKIE}-{link.pk}", str(seat), max_age=12 * 3600, samesite="Lax",
+            httponly=True, path=f"/t/{table_links.link_token(link)}/",
+        )  # fmt: skip
+    return response
+
+
+def _home(link: TableLink) -> str:
+    return table_links.link_path(link)
+
+
+@_guarded
+@require_http_methods(["GET", "HEAD"])
+def table_page(request: HttpRequest, token: str) -> HttpResponse:
+    """The table: its players, the entry waiting for a confirmation, the deal to enter next."""
+    link = _link(request, token)
+    at = table_links.table_view(link=link)
+    club = link.table.session.club
+    seat = _seat_chosen(request, link)
+    waiting = None
+    if at.waiting is not None:
+        seats = at.seats
+        waiting = {
+            "submission": at.waiting,
+            "chosen": _result_view(
+                club, at.waiting, seats, at.game, club_selectors.player_aliases(club=club)
+            ),
+            "by": next(
+                (s for s in seats if s.position == at.waiting.entered_seat), None
+            ),
+        }  # fmt: skip
+    counted = [
+        {"number": deal.number, "status": deal.status}
+        for deal in selectors.deal_list(game=at.game).order_by("-number")[:5]
+    ]
+    again = rejected_new_deal(at.game)
+    next_number = again.number if again else (counted[0]["number"] + 1 if counted else 1)
+    with timezone.override(club.timezone):
+        return render(request, "scoring/table.html", {
+            "link": link, "at": at, "game": at.game, "table": link.table, "seat": seat,
+            "waiting": waiting, "counted": counted, "home": _home(link), "next_number": next_number,
+            "words": handler_for(at.game).words, "live_every": 5,
+        })  # fmt: skip
+
+
+@_guarded
+@require_http_methods(["GET", "HEAD", "POST"])
+def table_enter(request: HttpRequest, token: str) -> HttpResponse:
+    """The table's next deal, entered on a phone: the desk's form and checks, and the seat."""
+    link = _link(request, token)
+    at = table_links.table_view(link=link)
+    game, club = at.game, link.table.session.club
+    if not at.can_enter and request.method != "POST":  # a repeated post is answered below
+        messages.info(request, "An entry is waiting to be confirmed first.")
+        return redirect(_home(link))
+    again = rejected_new_deal(game)
+    if again is not None:
+        number = again.number
+    else:
+        last = selectors.deal_list(game=game).last()
+        number = last.number + 1 if last is not None else 1
+    players = selectors.deal_entry_players(game=game, deal=again)
+    extra = {
+        "at_table": {"home": _home(link), "seats": at.seats, "seat": _seat_chosen(request, link)}
+    }
+    page = partial(
+        _entry_page, request, club, game, deal=None, number=number, rejected=again, extra=extra
+    )
+    if request.method != "POST":
+        return page(_entry_form(game, players))
+    form = _entry_form(game, players, request.POST)
+
+    def enter() -> HttpResponse:
+        wild, dealer_id = form.deal_fields()
+        dealer = club_selectors.player_get(club=club, player_id=dealer_id) if dealer_id else None
+        _deal, submission = table_links.table_deal_enter(
+            link=link, seat=request.POST.get("seat"), wild=wild, dealer=dealer,
+            payload=form.payload(),
+        )  # fmt: skip
+        response = redirect(_home(link) + f"?entered={submission.pk}")
+        return _remember_seat(response, link, request.POST.get("seat"))
+
+    return form_post_once(
+        request, form, enter, partial(page, form), fields={*ENTRY_FIELDS, "seat"},
+        identity=f"link:{link.pk}",
+    )  # fmt: skip
+
+
+@_guarded
+@require_POST
+def table_enter_check(request: HttpRequest, token: str) -> HttpResponse:
+    """The entry form's live check, for the table's next deal only."""
+    link = _link(request, token)
+    at = table_links.table_view(link=link)
+    return _check_answer(request, at.game, deal=rejected_new_deal(at.game))
+
+
+def _decide(request: HttpRequest, token: str, submission_id: int, *, dispute: bool) -> HttpResponse:
+    link = _link(request, token)
+    seat = request.POST.get("seat")
+    try:
+        if dispute:
+            table_links.table_entry_dispute(
+                link=link, submission_id=submission_id, seat=seat,
+                reason=request.POST.get("reason", ""),
+            )  # fmt: skip
+            messages.success(request, "Disputed: the director will look at it.")
+        else:
+            table_links.table_entry_confirm(link=link, submission_id=submission_id, seat=seat)
+            messages.success(request, "Confirmed: the deal counts.")
+    except NotFoundError as exc:
+        raise Http404(exc.message) from None
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        response = redirect(_home(link))
+        response.status_code = 303
+        return response
+    return _remember_seat(redirect(_home(link)), link, seat)
+
+
+@_guarded
+@require_POST
+def table_confirm(request: HttpRequest, token: str, submission_id: int) -> HttpResponse:
+    """Another seat confirms the entry waiting at the table."""
+    return _decide(request, token, submission_id, dispute=False)
+
+
+@_guarded
+@require_POST
+def table_dispute(request: HttpRequest, token: str, submission_id: int) -> HttpResponse:
+    """Another seat disputes the entry waiting at the table, with the reason."""
+    return _decide(request, token, submission_id, dispute=True)
+
+
+# --- the director's side: making and revoking links (club pages) ---------------------------------
+
+
+def _back(request: HttpRequest, fallback: str) -> HttpResponse:
+    wanted = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()})
+    return redirect(wanted if wanted and safe else fallback)
+
+
+@login_required
+@require_POST
+def table_link_create_page(request: HttpRequest, club_slug: str, table_id: int) -> HttpResponse:
+    """A night's table gets its link (the club's table entry setting says how entries count)."""
+    club = club_for_page(request, club_slug, Role.SCORER)
+    table = found(table_links.table_get, club=club, table_id=table_id)
+    try:
+        table_links.table_links_ensure(
+            tables=[table], actor=request.user, mode=table_links.night_table_entry(club=club)
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return _back(request, club_url("session-page", club, table.session_id))
+
+
+@login_required
+@require_POST
+def table_link_revoke_page(request: HttpRequest, club_slug: str, link_id: int) -> HttpResponse:
+    club = club_for_page(request, club_slug, Role.SCORER)
+    link = found(table_links.table_link_get, club=club, link_id=link_id)
+    table_links.table_link_revoke(link=link, actor=request.user)
+    messages.success(request, f"The link of {link.table.name} no longer works.")
+    return _back(request, club_url("session-page", club, link.table.session_id))
+
+
+@login_required
+@require_POST
+def session_links_page(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
+    """Every table of a night gets its link at once."""
+    club = club_for_page(request, club_slug, Role.SCORER)
+    session = found(selectors.session_get, club=club, session_id=session_id)
+    try:
+        made = table_links.table_links_ensure(
+            tables=session.tables.all(), actor=request.user,
+            mode=table_links.night_table_entry(club=club),
+        )  # fmt: skip
+        messages.success(request, f"{len(made)} table link{'s' if len(made) != 1 else ''} ready.")
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return _back(request, club_url("session-page", club, session.pk))
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def session_cards_page(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
+    """A night's table cards to print, one a page: each table's players and its QR code (for
+    scorers and above: a card lets whoever holds it enter that table)."""
+    club = club_for_page(request, club_slug, Role.SCORER)
+    session = found(selectors.session_get, club=club, session_id=session_id)
+    tables = list(session.tables.all())
+    links = table_links.table_links_live(tables=[t.pk for t in tables])
+    origin = f"{request.scheme}://{request.get_host()}"
+    cards = []
+    for table in tables:
+        game = table.games.filter(status="open").order_by("-pk").first()
+        link = links.get(table.pk)
+        cards.append({
+            "table": table,
+            "players": [s.player.name for s in game.seats.select_related("player")]
+            if game else [],
+            "card": table_links.link_card(link=link, origin=origin) if link else None,
+        })  # fmt: skip
+    return render_club(request, club, "scoring/table_cards.html",
+                       {"session": session, "cards": cards})  # fmt: skip
