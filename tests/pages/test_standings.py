@@ -166,7 +166,12 @@ def test_public_standings_and_projector(standing, two_nights, client):
     projector = text(client.get("/p/home/standings/projector/").content)
     # The latest session beside the current season.
     assert projector.index("Night") < projector.index("Season")
-    assert "1 Bilal +45" in projector and "1 Asha +50" in projector
+    assert "1 new Bilal +45" in projector  # new to the night's table with its last deal
+    assert "1 Asha +50" in projector  # still first in the season
+    # Level second before it, Chitra and Dev fell behind Bilal with the last deal.
+    assert "2 Bilal +25" in projector and "3 ▼1 down 1 Dev" in projector
+    assert "4 ▼2 down 2 Chitra" in projector
+    assert "Just now · Table 1, deal 1" in projector
     live = client.get("/p/home/standings/live/?view=projector")
     assert live.status_code == 200 and "Season" in live.content.decode()
     # A past table does not poll: it will not change.
@@ -309,8 +314,9 @@ def test_the_projector_reads_as_many_queries_however_long_the_history(
         assert client.get(path).status_code == 200
     nights(11)
     # The club; the current season, its name, count and board (facts, page, names); the latest
-    # session, its count and board.
+    # session, its count and board; for each of the two boards, its last change (the ledger
+    # entry, its postings and results, the rows it touched, one count of the rows before them).
     with django_assert_num_queries(len(one_night.captured_queries)):
         body = client.get(path).content.decode()
     assert "Season" in body and "+720" in text(body.encode())  # Asha: 12 nights of 60
-    assert len(one_night.captured_queries) == 12
+    assert len(one_night.captured_queries) == 12 + 2 * 5
