@@ -5,6 +5,7 @@ queries whatever its size."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
@@ -64,6 +65,7 @@ class RoundView:
     advanced: list[int]
     byes: list[int]
     tables: list[TableView] = field(default_factory=list)
+    ends_at: datetime | None = None  # the round clock, where the director set one
 
 
 @dataclass
@@ -101,6 +103,7 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
             played.number, played.stage, played.status, played.cost,
             [player_of[e] for e in played.advanced if e in player_of],
             [player_of[e] for e in played.draw.get("byes", []) if e in player_of],
+            ends_at=played.ends_at,
         )  # fmt: skip
         if played.status == Round.Status.DRAFT:
             for number, table in enumerate(played.draw.get("tables", []), start=1):

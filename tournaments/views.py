@@ -39,10 +39,17 @@ from scoring import selectors as scoring_selectors
 from scoring.forms import to_minor
 from tournaments import selectors
 from tournaments.figures import field_prize_pool
-from tournaments.forms import PAYOUT_WORDS, EntryForm, SwapForm, TournamentForm, UnwindForm
+from tournaments.forms import (
+    PAYOUT_WORDS,
+    EntryForm,
+    RoundClockForm,
+    SwapForm,
+    TournamentForm,
+    UnwindForm,
+)
 from tournaments.models import Entry, Round, Tournament
 from tournaments.services.corrections import rounds_unwind
-from tournaments.services.draws import round_release, round_swap
+from tournaments.services.draws import round_clock_set, round_release, round_swap
 from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw
 from tournaments.services.setup import tournament_cancel, tournament_create, tournament_start
 
@@ -184,6 +191,10 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
         "public_url": reverse("public-tournament", args=[club.slug, tournament.pk])
         if club.public_standings else "",
         "completed": [r for r in desk.view.rounds if r.status == Round.Status.COMPLETE],
+        # The round a clock can be set for: the one being played.
+        "clock_round": next(
+            (r for r in reversed(desk.view.rounds) if r.status == Round.Status.RELEASED), None
+        ),
     }  # fmt: skip
 
 
@@ -323,6 +334,30 @@ def release_page(
         return f"Round {number} is released: its tables are open for deals."
 
     return _action(request, club_slug, tournament_id, "grid", None, release, "")
+
+
+@login_required
+@require_POST
+def round_clock_page(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    """Set the round clock (minutes from now) or, with ``clear``, take it off."""
+
+    def clock(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
+        minutes = None if request.POST.get("clear") else data.get("minutes")
+        if minutes is None and not request.POST.get("clear"):
+            raise InvalidInput("minutes: say in how many minutes the round ends")
+        played = round_clock_set(
+            tournament=tournament, actor=request.user, number=number, minutes=minutes
+        )
+        if played.ends_at is None:
+            return f"Round {number} has no clock."
+        with timezone.override(club.timezone):
+            ends = timezone.localtime(played.ends_at).strftime("%H:%M")
+        return f"Round {number} ends at {ends}: the projector counts down to it."
+
+    form = RoundClockForm(request.POST)
+    return _action(request, club_slug, tournament_id, "clock", form, clock, "")
 
 
 @login_required
