@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Max, QuerySet
 
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
-from scoring.models import Deal, Game, Submission
+from scoring.models import Deal, Game, LedgerEntry, Submission
 from tournaments.figures import (
     entries_counted,
     fees_collected_minor,
@@ -261,3 +261,22 @@ def seat_of(*, desk: Desk, player_id: int) -> dict[str, Any] | None:
         if player_id in played.byes:
             return {"round": played.number, "bye": True}
     return None
+
+
+def tables_settled_at(*, cells: list[Cell]) -> dict[int, datetime]:
+    """When each settled (or finished) table of a round was last counted: table number -> the
+    time of its game's (or tie-breaker's) last ledger entry. One query."""
+    done = [c for c in cells if c.state in ("settled", "finished") and c.game]
+    games = {c.game: c.number for c in done} | {
+        c.tiebreaker_game: c.number for c in done if c.tiebreaker_game
+    }
+    found: dict[int, datetime] = {}
+    for game_id, at in (
+        LedgerEntry.objects.filter(game_id__in=list(games))
+        .values("game_id")
+        .annotate(at=Max("created_at"))
+        .values_list("game_id", "at")
+    ):
+        number = games[game_id]
+        found[number] = max(at, found.get(number, at))
+    return found

@@ -194,3 +194,59 @@ def test_formats_stand_in_their_own_columns(new_page: Any, standing: Any, monkey
     assert "Points rummy" in heads and "Rummikub" in heads  # each in its own column
     assert "Points\n" not in heads + "\n"  # no column adding the two units
     shoot(page, "projector-formats-wide")
+
+
+def test_the_tournament_projector_fills_the_screen_with_the_round_its_clock_and_who_went_on(
+    new_page: Any, standing: Any
+):
+    from tests.tournaments.helpers import enter, new_tournament, play_table, roster
+    from tournaments.models import RoundTable
+    from tournaments.services.draws import round_clock_set, round_release
+    from tournaments.services.setup import tournament_start
+
+    ensure_builtin_presets()
+    club_services.club_update(club=standing.club, actor=standing.owner, public_standings=True)
+    cup = new_tournament(standing)
+    enter(standing, cup, roster(standing, 72))
+    tournament_start(tournament=cup, actor=standing.organiser)
+    round_release(tournament=cup, actor=standing.organiser, number=1)
+    tables = list(RoundTable.objects.filter(round__tournament=cup).order_by("number"))
+    assert len(tables) == 12
+    for table in (tables[4], tables[1]):  # table 2 settles last
+        seats = list(table.game.seats.order_by("position").values_list("player_id", flat=True))
+        play_table(standing, table.game, {p: 10 + 5 * i for i, p in enumerate(seats[1:])})
+    round_clock_set(tournament=cup, actor=standing.organiser, number=1, minutes=25)
+
+    page = new_page(WIDE)
+    page.goto(f"/p/{standing.club.slug}/tournaments/{cup.pk}/projector/")
+    shoot(page, "tournament-projector-72-wide")
+    assert page.evaluate("document.documentElement.scrollHeight") <= WIDE["height"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDE["width"]
+    cards = page.locator(".projector-tables > li")
+    assert cards.count() == 12  # every table of the round on one screen
+    # The cards use the screen: their grid spans nearly its whole width.
+    first, last = cards.first.bounding_box(), cards.last.bounding_box()
+    assert last["x"] + last["width"] - first["x"] >= 0.9 * WIDE["width"]
+    assert last["y"] + last["height"] >= 0.85 * WIDE["height"]  # and its height
+    assert _font_px(page, ".projector-tables ol li") >= NAMES_PX
+    for small in ("h1 .turn", ".projector-tables h2 .turn", ".projector-qr p", ".just-now p"):
+        assert _font_px(page, small) >= BODY_PX, small
+    # What just changed first: the table that settled last, and who went on from it.
+    just_now = page.locator(".just-now")
+    assert "Just now · table 2 settled" in just_now.inner_text()
+    going = just_now.locator("strong").inner_text().split(", ")
+    assert len(going) == 2
+    card = page.locator(".projector-tables > li[data-table='2']")
+    assert "just" in (card.get_attribute("class") or "")
+    marked = [" ".join(t.split()) for t in card.locator("li.went-on").all_inner_texts()]
+    assert sorted(marked) == sorted(f"{name} goes on" for name in going)
+    # The round clock counts down by itself between updates.
+    clock = page.locator(".round-clock .clock-left")
+    shown = clock.inner_text()
+    assert shown.startswith(("24:", "25:0"))
+    page.wait_for_function(
+        "shown => document.querySelector('.round-clock .clock-left').textContent !== shown",
+        arg=shown,
+        timeout=3000,
+    )
+    assert page.locator(".projector-qr svg").is_visible()
