@@ -657,3 +657,51 @@ def standings_last_change(
         deal=last.deal.number if last.deal else None, ranks=ranks, names=names,
         keys_now=keys_now, keys_before=keys_before, order=order,
     )  # fmt: skip
+
+
+@dataclass
+class FoundLine:
+    player_id: int
+    name: str
+    rank: int
+
+
+def standings_find(
+    *, club: Club, scope: str, scope_id: int, name: str, game_format: str = "", limit: int = 10
+) -> list[FoundLine]:
+    """The players of a table whose names contain ``name`` (any case), best first, each with
+    their rank: a player looking for their row. Three queries whatever the table's length (its
+    facts, the players found with their keys, one count of the rows ranked before each)."""
+    facts = _scope_facts(club, scope, scope_id, game_format)
+    order, _ = _order_for(club, None, bool(facts.mixed_formats))
+    rows = StandingRow.objects.filter(
+        club=club, scope=scope, scope_id=scope_id, game_format=game_format
+    )
+    rated = [metric for metric in order if metric.rating is not None]
+    if rated:
+        family = _table_family(facts, scope, scope_id, game_format)
+        rows = rows.annotate(**{m.field: _rating_of(m, family) for m in rated})
+    keys = {f"m{index}": _sql_key(metric) for index, metric in enumerate(order)}
+    keyed = rows.annotate(**keys)
+    ordering = [
+        F(key).desc() if metric.descending else F(key).asc()
+        for key, metric in zip(keys, order, strict=True)
+    ]
+    found = list(
+        keyed.filter(player__name__icontains=name.strip())
+        .order_by(*ordering, "player_id")
+        .values("player_id", "player__name", *keys)[:limit]
+    )
+    if not found:
+        return []
+    counts = {
+        f"before_{row['player_id']}": Count(
+            "pk", filter=_better_than(tuple(row[k] for k in keys), list(keys), order)
+        )
+        for row in found
+    }
+    before = keyed.aggregate(**counts)
+    return [
+        FoundLine(row["player_id"], row["player__name"], 1 + before[f"before_{row['player_id']}"])
+        for row in found
+    ]

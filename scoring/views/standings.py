@@ -214,8 +214,10 @@ def _scope_options(choices: Any, games: list[dict[str, Any]], picked: str) -> li
     return [group for group in groups if group["items"]]
 
 
-def _page_link(request: HttpRequest, page: int) -> str:
+def _page_link(request: HttpRequest, page: int, without: tuple[str, ...] = ()) -> str:
     query = request.GET.copy()
+    for name in without:
+        query.pop(name, None)
     query["page"] = str(page)
     return "?" + query.urlencode()
 
@@ -308,6 +310,20 @@ def _standings_context(
         next_url=_page_link(request, board["page"] + 1) if board["page"] < board["pages"] else "",
         query=request.GET.urlencode(),
     )
+    context["find"] = (request.GET.get("find") or "").strip()[:60]
+    if context["find"] and after is None:
+        context["found"] = [
+            {
+                "name": line.name,
+                "rank": _ordinal(line.rank),
+                "url": _page_link(request, (line.rank - 1) // per_page + 1, without=("find",))
+                + f"#p-{line.player_id}",
+            }
+            for line in standings.standings_find(
+                club=club, scope=scope, scope_id=scope_id, name=context["find"],
+                game_format=game_format,
+            )
+        ]  # fmt: skip
     return context, status
 
 
@@ -569,7 +585,7 @@ def public_projector(request: HttpRequest, club_slug: str) -> HttpResponse:
 def _public_qr(request: HttpRequest, club: Club) -> str:
     """The public standings page's address as a QR code (inline SVG), for a phone in the room."""
     url = request.build_absolute_uri(reverse("public-standings", args=[club.slug]))
-    return qr_svg(url)
+    return qr_svg(url + "#find")
 
 
 @GET

@@ -250,3 +250,25 @@ def test_the_tournament_projector_fills_the_screen_with_the_round_its_clock_and_
         timeout=3000,
     )
     assert page.locator(".projector-qr svg").is_visible()
+
+
+def test_on_a_phone_a_player_finds_their_row_from_the_qr_code(new_page: Any, standing: Any):
+    from tests.browser.conftest import PHONE
+
+    players = _night_of(standing, 72)
+    wanted = players[40]
+    page = new_page(PHONE)
+    page.goto(f"/p/{standing.club.slug}/standings/projector/")
+    target = page.locator(".projector-qr svg").evaluate("e => e.outerHTML")
+    assert "<path" in target  # a code, not an empty box
+    page.goto(f"/p/{standing.club.slug}/standings/#find")  # where the code leads
+    page.locator("#st-find").fill("player 40")
+    page.get_by_role("button", name="Find").click()
+    result = page.locator(".found a")
+    assert result.count() == 1 and result.inner_text() == wanted.name
+    result.click()
+    row = page.locator(f"#p-{wanted.pk}")
+    row.wait_for(state="visible")
+    assert row.is_visible()
+    shoot(page, "standings-find-your-row-phone")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -181,6 +181,29 @@ def test_public_standings_and_projector(standing, two_nights, client):
     assert client.get(f"/p/home/standings/live/?as_of_session={session}")["X-Live-Stop"] == "1"
 
 
+def test_a_player_finds_their_row_on_the_public_standings(standing, two_nights, client):
+    """The projector's QR code leads to the public standings, where a name (any part, any case)
+    finds the player's rank and links to the page holding their row."""
+    standing.club.public_standings = True
+    standing.club.save()
+    projector = client.get("/p/home/standings/projector/").content.decode()
+    assert "<svg" in projector and 'class="projector-qr"' in projector
+    body = client.get("/p/home/standings/?find=bil").content.decode()
+    assert 'id="find"' in body and "Find your row" in body
+    found = text(body[body.index('<ul class="found">') : body.index("</ul>")].encode())
+    assert " ".join(found.split()) == "Bilal : 2nd of 4"
+    bilal = standing.club.players.get(name="Bilal").pk
+    assert f'href="?page=1#p-{bilal}"' in body and f'id="p-{bilal}"' in body
+    nobody = client.get("/p/home/standings/?find=zed").content.decode()
+    assert "No player named “zed” in this table." in nobody
+    # Finding costs three queries more, whatever the length of the table.
+    with CaptureQueriesContext(connection) as plain:
+        client.get("/p/home/standings/")
+    with CaptureQueriesContext(connection) as finding:
+        client.get("/p/home/standings/?find=a")
+    assert len(finding.captured_queries) == len(plain.captured_queries) + 3
+
+
 # --- club settings --------------------------------------------------------------------------------
 
 
