@@ -458,9 +458,12 @@ def _projector_board(
         change = None
     _mark_moves(board, change)
     board["turn"] = projector_turn(board["pages"])
+    # The page's lines in as few columns as hold them, shared evenly (18 lines: 9 and 9).
+    columns = max(1, -(-len(board["lines"]) // PROJECTOR_ROWS))
+    per_column = max(1, -(-len(board["lines"]) // columns))
     board["columns"] = [
-        board["lines"][start : start + PROJECTOR_ROWS]
-        for start in range(0, len(board["lines"]), PROJECTOR_ROWS)
+        board["lines"][start : start + per_column]
+        for start in range(0, len(board["lines"]), per_column)
     ] or [[]]
     board["change"] = change
     return board
