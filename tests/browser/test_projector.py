@@ -165,13 +165,14 @@ def test_the_projector_fills_the_screen_and_marks_what_the_last_deal_moved(
 def test_a_player_finds_their_row_within_the_cycle_measured_in_the_browser(
     new_page: Any, standing: Any, monkeypatch: Any
 ):
-    """With the cycle shortened to 3 s, a screen left running shows a given player's row within
-    one cycle (and a little for the answer to arrive), whatever page it started on."""
+    """With the cycle shortened to 6 s (pages of 2 s, asked for every second: live.js asks at
+    most once a second), a screen left running shows a given player's row within one cycle
+    (and a little for the answer to arrive), whatever page it started on."""
     players = _night_of(standing, 72)
     club = standing.club
-    monkeypatch.setattr(standings_views, "PROJECTOR_CYCLE", 3.0)
-    monkeypatch.setattr(standings_views, "PROJECTOR_TURN_MIN", 0.5)
-    cycle = 3.0
+    monkeypatch.setattr(standings_views, "PROJECTOR_CYCLE", 6.0)
+    monkeypatch.setattr(standings_views, "PROJECTOR_TURN_MIN", 2.0)
+    cycle = 6.0
     page = new_page(WIDE)
     page.goto(f"/p/{club.slug}/standings/projector/")
     season = page.locator("section[data-pages]").nth(1)
@@ -183,7 +184,7 @@ def test_a_player_finds_their_row_within_the_cycle_measured_in_the_browser(
         state="visible", timeout=int(cycle * 1000 * 3)
     )
     waited = time.monotonic() - started
-    assert waited <= cycle + 1.0, f"{wanted.name} appeared after {waited:.1f}s"
+    assert waited <= cycle + 1.5, f"{wanted.name} appeared after {waited:.1f}s"
 
 
 def test_formats_stand_in_their_own_columns(new_page: Any, standing: Any, monkeypatch: Any):
