@@ -18,9 +18,13 @@ from scoring.games import game_create, table_create
 from scoring.models import RulePreset
 from scoring.nights import session_create
 from scoring.views import standings as standings_views
-from tests.browser.conftest import WIDE, shoot
+from tests.browser.conftest import PHONE, WIDE, shoot
 from tests.conftest import ensure_builtin_presets
 from tests.scoring.helpers import enter_deal
+from tests.tournaments.helpers import enter, new_tournament, play_table, roster
+from tournaments.models import RoundTable
+from tournaments.services.draws import round_release
+from tournaments.services.setup import tournament_start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -200,11 +204,6 @@ def test_formats_stand_in_their_own_columns(new_page: Any, standing: Any, monkey
 def test_the_tournament_projector_fills_the_screen_with_the_round_its_clock_and_who_went_on(
     new_page: Any, standing: Any
 ):
-    from tests.tournaments.helpers import enter, new_tournament, play_table, roster
-    from tournaments.models import RoundTable
-    from tournaments.services.draws import round_clock_set, round_release
-    from tournaments.services.setup import tournament_start
-
     ensure_builtin_presets()
     club_services.club_update(club=standing.club, actor=standing.owner, public_standings=True)
     cup = new_tournament(standing)
@@ -216,7 +215,14 @@ def test_the_tournament_projector_fills_the_screen_with_the_round_its_clock_and_
     for table in (tables[4], tables[1]):  # table 2 settles last
         seats = list(table.game.seats.order_by("position").values_list("player_id", flat=True))
         play_table(standing, table.game, {p: 10 + 5 * i for i, p in enumerate(seats[1:])})
-    round_clock_set(tournament=cup, actor=standing.organiser, number=1, minutes=25)
+    # The director sets the round clock on the desk (a phone at the desk will do).
+    desk = new_page(PHONE, user=standing.organiser)
+    desk.goto(f"/clubs/{standing.club.slug}/tournaments/{cup.pk}/")
+    desk.locator("#clock-minutes").fill("25")
+    desk.get_by_role("button", name="Set the round clock").click()
+    assert "Round 1 ends at" in desk.locator(".messages").inner_text()
+    assert desk.get_by_role("button", name="Clear the clock").is_visible()
+    assert desk.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
     page = new_page(WIDE)
     page.goto(f"/p/{standing.club.slug}/tournaments/{cup.pk}/projector/")
@@ -254,7 +260,6 @@ def test_the_tournament_projector_fills_the_screen_with_the_round_its_clock_and_
 
 
 def test_on_a_phone_a_player_finds_their_row_from_the_qr_code(new_page: Any, standing: Any):
-    from tests.browser.conftest import PHONE
 
     players = _night_of(standing, 72)
     wanted = players[40]
