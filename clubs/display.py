@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import segno
+
 from clubs.models import Club
 
 CURRENCY_SYMBOLS = {
@@ -27,3 +29,10 @@ def club_money(club: Club, minor: int | None, *, signed: bool = False) -> str:
 def signed_number(value: int | None) -> str:
     value = value or 0
     return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
+
+
+def qr_svg(url: str) -> str:
+    """``url`` as a QR code in inline SVG (dark on light, a quiet zone round it), sized by its
+    container: a phone's camera in the room opens it."""
+    code = segno.make(url, error="m")
+    return code.svg_inline(scale=1, border=2, dark="#0d1f18", light="#ffffff", omitsize=True)

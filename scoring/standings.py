@@ -525,3 +525,183 @@ def standings_table_as_of(
         scope, scope_id, order, lines, count, as_of_entry, game_format=game_format,
         formats=formats, left_out=left_out,
     )  # fmt: skip
+
+
+@dataclass
+class LastChange:
+    """The ledger entry a table last changed by (a deal counted, a correction, a fee) and the
+    ranks of the players it touched before and after: what a projector shows first."""
+
+    entry_id: int
+    at: Any  # when it was counted
+    table: str
+    deal: int | None
+    #: Player id -> (rank now, rank before; None when the player was new to the table).
+    ranks: dict[int, tuple[int, int | None]]
+    names: dict[int, str]
+    #: The rank keys of the touched players now and before, to tell a line the entry did not
+    #: touch how far it was pushed (``rank_before``).
+    keys_now: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    keys_before: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    order: list[Metric] = field(default_factory=list)
+
+    def rank_before(self, line: StandingLine) -> int | None:
+        """Where a line of the table stood before the entry: a touched player's own rank; any
+        other line's rank less the touched players who passed it, plus those who fell behind."""
+        if line.player_id in self.ranks:
+            return self.ranks[line.player_id][1]
+        key = rank_key(self.order, line.totals)
+        ahead_now = sum(1 for k in self.keys_now.values() if k < key)
+        ahead_before = sum(1 for k in self.keys_before.values() if k < key)
+        return line.rank - ahead_now + ahead_before
+
+
+def standings_last_change(
+    *, club: Club, scope: str, scope_id: int, order: list[Metric], game_format: str = ""
+) -> LastChange | None:
+    """The table's last change read from the ledger: its last entry, what that entry added to
+    each player's totals (its postings and counted results, less the results a correction took
+    back), and each touched player's rank before and after. Five queries whatever the history
+    (the entry, its postings, its results, the touched rows, one count of the rows ranked
+    before each of them); ``order`` is the table's (``StandingsTable.metrics``). ``None`` when
+    nothing is counted, or when the table ranks by rating (a rating before a deal is not kept
+    beside the rows)."""
+    if any(metric.rating is not None for metric in order):
+        return None
+    in_scope = _scope_filter(scope, scope_id, game_format)
+    last = (
+        LedgerEntry.objects.filter(
+            pk=Subquery(
+                Posting.objects.filter(in_scope, account=AccountKind.PLAYER)
+                .order_by("-entry_id")
+                .values("entry_id")[:1]
+            )
+        )
+        .select_related("game__table", "deal")
+        .first()
+    )
+    if last is None:
+        return None
+    delta: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(TOTAL_FIELDS, 0))
+    for player_id, quantity, total in (
+        Posting.objects.filter(in_scope, account=AccountKind.PLAYER, entry_id=last.pk)
+        .values_list("player_id", "quantity")
+        .annotate(total=Sum("amount"))
+    ):
+        delta[player_id][QUANTITY_FIELD[quantity]] += total
+    for player_id, entry_id, fmt, outcome, points, won in PlayerResult.objects.filter(
+        in_scope, Q(entry_id=last.pk) | Q(entry__reversed_by__id=last.pk)
+    ).values_list("player_id", "entry_id", "game__format", "outcome", "points", "won"):
+        sign = 1 if entry_id == last.pk else -1  # a corrected result no longer counts
+        for name, value in (
+            handler_for(fmt).deal_tallies(outcome=outcome, points=points, won=won).items()
+        ):
+            delta[player_id][name] += sign * value
+    touched = list(delta)
+    rows = StandingRow.objects.filter(
+        club=club, scope=scope, scope_id=scope_id, game_format=game_format, player_id__in=touched
+    ).values("player_id", "player__name", *TOTAL_FIELDS)
+    now: dict[int, dict[str, Any]] = {}
+    names: dict[int, str] = {}
+    for row in rows:
+        now[row["player_id"]] = {name: row[name] for name in TOTAL_FIELDS}
+        names[row["player_id"]] = row["player__name"]
+    before = {
+        pid: {name: totals[name] - delta[pid][name] for name in TOTAL_FIELDS}
+        for pid, totals in now.items()
+    }
+    keys_now = {pid: rank_key(order, totals) for pid, totals in now.items()}
+    keys_before = {
+        pid: rank_key(order, totals) for pid, totals in before.items() if any(totals.values())
+    }
+    # One query counts, for each touched player, the untouched rows ranked before them now
+    # and before the entry (the untouched rows did not move).
+    keys = {f"m{index}": _sql_key(metric) for index, metric in enumerate(order)}
+    untouched = ~Q(player_id__in=touched)
+
+    def sql_values(key: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple(
+            float(-v if m.descending else v) if m.per is not None else (-v if m.descending else v)
+            for v, m in zip(key, order, strict=True)
+        )
+
+    counts: dict[str, Any] = {}
+    for pid, key in keys_now.items():
+        counts[f"now_{pid}"] = Count(
+            "pk", filter=untouched & _better_than(sql_values(key), list(keys), order)
+        )
+    for pid, key in keys_before.items():
+        counts[f"before_{pid}"] = Count(
+            "pk", filter=untouched & _better_than(sql_values(key), list(keys), order)
+        )
+    found = (
+        StandingRow.objects.filter(
+            club=club, scope=scope, scope_id=scope_id, game_format=game_format
+        )
+        .annotate(**keys)
+        .aggregate(**counts)
+        if counts
+        else {}
+    )
+    ranks: dict[int, tuple[int, int | None]] = {}
+    for pid, key in keys_now.items():
+        rank_now = 1 + found[f"now_{pid}"] + sum(1 for k in keys_now.values() if k < key)
+        rank_then = None
+        if pid in keys_before:
+            then = keys_before[pid]
+            rank_then = 1 + found[f"before_{pid}"]
+            rank_then += sum(1 for k in keys_before.values() if k < then)
+        ranks[pid] = (rank_now, rank_then)
+    return LastChange(
+        entry_id=last.pk, at=last.created_at, table=last.game.table.name,
+        deal=last.deal.number if last.deal else None, ranks=ranks, names=names,
+        keys_now=keys_now, keys_before=keys_before, order=order,
+    )  # fmt: skip
+
+
+@dataclass
+class FoundLine:
+    player_id: int
+    name: str
+    rank: int
+
+
+def standings_find(
+    *, club: Club, scope: str, scope_id: int, name: str, game_format: str = "", limit: int = 10
+) -> list[FoundLine]:
+    """The players of a table whose names contain ``name`` (any case), best first, each with
+    their rank: a player looking for their row. Three queries whatever the table's length (its
+    facts, the players found with their keys, one count of the rows ranked before each)."""
+    facts = _scope_facts(club, scope, scope_id, game_format)
+    order, _ = _order_for(club, None, bool(facts.mixed_formats))
+    rows = StandingRow.objects.filter(
+        club=club, scope=scope, scope_id=scope_id, game_format=game_format
+    )
+    rated = [metric for metric in order if metric.rating is not None]
+    if rated:
+        family = _table_family(facts, scope, scope_id, game_format)
+        rows = rows.annotate(**{m.field: _rating_of(m, family) for m in rated})
+    keys = {f"m{index}": _sql_key(metric) for index, metric in enumerate(order)}
+    keyed = rows.annotate(**keys)
+    ordering = [
+        F(key).desc() if metric.descending else F(key).asc()
+        for key, metric in zip(keys, order, strict=True)
+    ]
+    found = list(
+        keyed.filter(player__name__icontains=name.strip())
+        .order_by(*ordering, "player_id")
+        .values("player_id", "player__name", *keys)[:limit]
+    )
+    if not found:
+        return []
+    counts = {
+        f"before_{row['player_id']}": Count(
+            "pk", filter=_better_than(tuple(row[k] for k in keys), list(keys), order)
+        )
+        for row in found
+    }
+    before = keyed.aggregate(**counts)
+    return [
+        FoundLine(row["player_id"], row["player__name"], 1 + before[f"before_{row['player_id']}"])
+        for row in found
+    ]

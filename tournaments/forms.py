@@ -92,5 +92,9 @@ class SwapForm(forms.Form):
     second = id_form_field(label="Second player")
 
 
+class RoundClockForm(forms.Form):
+    minutes = forms.IntegerField(label="Round ends in (minutes)", required=False, min_value=1)
+
+
 class UnwindForm(forms.Form):
     confirm = forms.BooleanField(label="Take the later rounds out", required=False)

@@ -170,6 +170,9 @@ class Round(models.Model):
     draw = models.JSONField(default=dict, help_text='{"tables": [[entry ids]], "byes": [ids]}')
     cost = models.JSONField(default=dict, help_text="The draw's repeat and same-club pairs.")
     advanced = models.JSONField(default=list, help_text="Entry ids who went on.")
+    ends_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the director calls time; the projector counts down."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

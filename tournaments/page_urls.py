@@ -28,6 +28,7 @@ urlpatterns = [
     path(f"{one}cancel/", views.cancel_page, name="tournament-cancel-page"),
     path(f"{one}rounds/<int:number>/swap/", views.swap_page, name="tournament-swap"),
     path(f"{one}rounds/<int:number>/release/", views.release_page, name="tournament-release"),
+    path(f"{one}rounds/<int:number>/clock/", views.round_clock_page, name="tournament-clock"),
     path(f"{one}rounds/<int:number>/unwind/", views.unwind_page, name="tournament-unwind"),
     path(f"{one}rounds/<int:number>/cards/", views.table_cards, name="tournament-cards"),
     path(f"{one}rounds/<int:number>/links/", views.round_links_page, name="tournament-links"),

@@ -5,13 +5,14 @@ queries whatever its size."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Max, QuerySet
 
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
-from scoring.models import Deal, Game, Submission
+from scoring.models import Deal, Game, LedgerEntry, Submission
 from tournaments.figures import (
     entries_counted,
     fees_collected_minor,
@@ -64,6 +65,7 @@ class RoundView:
     advanced: list[int]
     byes: list[int]
     tables: list[TableView] = field(default_factory=list)
+    ends_at: datetime | None = None  # the round clock, where the director set one
 
 
 @dataclass
@@ -101,6 +103,7 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
             played.number, played.stage, played.status, played.cost,
             [player_of[e] for e in played.advanced if e in player_of],
             [player_of[e] for e in played.draw.get("byes", []) if e in player_of],
+            ends_at=played.ends_at,
         )  # fmt: skip
         if played.status == Round.Status.DRAFT:
             for number, table in enumerate(played.draw.get("tables", []), start=1):
@@ -318,3 +321,22 @@ def seat_of(*, desk: Desk, player_id: int) -> dict[str, Any] | None:
         if player_id in played.byes:
             return {"round": played.number, "bye": True}
     return None
+
+
+def tables_settled_at(*, cells: list[Cell]) -> dict[int, datetime]:
+    """When each settled (or finished) table of a round was last counted: table number -> the
+    time of its game's (or tie-breaker's) last ledger entry. One query."""
+    done = [c for c in cells if c.state in ("settled", "finished") and c.game]
+    games = {c.game: c.number for c in done} | {
+        c.tiebreaker_game: c.number for c in done if c.tiebreaker_game
+    }
+    found: dict[int, datetime] = {}
+    for game_id, at in (
+        LedgerEntry.objects.filter(game_id__in=list(games))
+        .values("game_id")
+        .annotate(at=Max("created_at"))
+        .values_list("game_id", "at")
+    ):
+        number = games[game_id]
+        found[number] = max(at, found.get(number, at))
+    return found

@@ -119,6 +119,9 @@ class RoundOutput(serializers.Serializer[dict]):
     advanced = serializers.ListField(child=serializers.IntegerField())
     byes = serializers.ListField(child=serializers.IntegerField())
     tables = RoundTableOutput(many=True)
+    ends_at = serializers.DateTimeField(
+        allow_null=True, help_text="The round clock: when the director calls time; null if unset."
+    )
 
 
 class PlaceOutput(serializers.Serializer[dict]):

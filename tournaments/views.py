@@ -5,6 +5,7 @@ selectors, as in the API."""
 
 from __future__ import annotations
 
+import time
 from decimal import Decimal
 from functools import partial
 from typing import Any
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
 from clubs import services as club_services
-from clubs.display import club_money
+from clubs.display import club_money, qr_svg
 from clubs.models import Club, Role
 from clubs.pages import (
     GET,
@@ -40,12 +41,20 @@ from rules.errors import RuleViolation
 from scoring import selectors as scoring_selectors
 from scoring import table_links
 from scoring.forms import to_minor
+from scoring.views.standings import PROJECTOR_JUST_NOW, projector_turn
 from tournaments import selectors
 from tournaments.figures import field_prize_pool
-from tournaments.forms import PAYOUT_WORDS, EntryForm, SwapForm, TournamentForm, UnwindForm
+from tournaments.forms import (
+    PAYOUT_WORDS,
+    EntryForm,
+    RoundClockForm,
+    SwapForm,
+    TournamentForm,
+    UnwindForm,
+)
 from tournaments.models import Entry, Round, Tournament
 from tournaments.services.corrections import rounds_unwind
-from tournaments.services.draws import round_release, round_swap
+from tournaments.services.draws import round_clock_set, round_release, round_swap
 from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw
 from tournaments.services.links import round_links_ensure, table_entry_of
 from tournaments.services.setup import tournament_cancel, tournament_create, tournament_start
@@ -188,6 +197,10 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
         "public_url": reverse("public-tournament", args=[club.slug, tournament.pk])
         if club.public_standings else "",
         "completed": [r for r in desk.view.rounds if r.status == Round.Status.COMPLETE],
+        # The round a clock can be set for: the one being played.
+        "clock_round": next(
+            (r for r in reversed(desk.view.rounds) if r.status == Round.Status.RELEASED), None
+        ),
     }  # fmt: skip
 
 
@@ -359,6 +372,30 @@ def release_page(
 
 @login_required
 @require_POST
+def round_clock_page(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    """Set the round clock (minutes from now) or, with ``clear``, take it off."""
+
+    def clock(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
+        minutes = None if request.POST.get("clear") else data.get("minutes")
+        if minutes is None and not request.POST.get("clear"):
+            raise InvalidInput("minutes: say in how many minutes the round ends")
+        played = round_clock_set(
+            tournament=tournament, actor=request.user, number=number, minutes=minutes
+        )
+        if played.ends_at is None:
+            return f"Round {number} has no clock."
+        with timezone.override(club.timezone):
+            ends = timezone.localtime(played.ends_at).strftime("%H:%M")
+        return f"Round {number} ends at {ends}: the projector counts down to it."
+
+    form = RoundClockForm(request.POST)
+    return _action(request, club_slug, tournament_id, "clock", form, clock, "")
+
+
+@login_required
+@require_POST
 def unwind_page(
     request: HttpRequest, club_slug: str, tournament_id: int, number: int
 ) -> HttpResponse:
@@ -480,6 +517,44 @@ def public_tournament(request: HttpRequest, club_slug: str, tournament_id: int) 
     return _render_public(request, club, "tournaments/public.html", context)
 
 
+#: Table cards a projector page holds (six across, three down on 1920x1080); a round with more
+#: tables turns its pages as the standings projector does (every table within 30 s).
+PROJECTOR_TABLES = 18
+
+
+def _projector_context(request: HttpRequest, context: dict[str, Any]) -> dict[str, Any]:
+    """What the tournament projector adds: the page of the round's tables it shows now, the
+    table that settled last and who went on from it (for ``PROJECTOR_JUST_NOW`` seconds), and
+    the round clock's time left."""
+    cells = context["current_cells"]
+    pages = max(1, -(-len(cells) // PROJECTOR_TABLES))
+    turn = projector_turn(pages)
+    page = int(time.time() // turn) % pages + 1
+    shown = cells[(page - 1) * PROJECTOR_TABLES : page * PROJECTOR_TABLES]
+    now = timezone.now()
+    settled = selectors.tables_settled_at(cells=cells) if cells else {}
+    recent = {
+        n: at for n, at in settled.items() if (now - at).total_seconds() <= PROJECTOR_JUST_NOW
+    }
+    just = None
+    if recent:
+        number = max(recent, key=lambda n: recent[n])
+        cell = next(c for c in cells if c.number == number)
+        just = {"cell": cell, "at": recent[number]}
+    current = context["current"]
+    left = None
+    if current is not None and current.ends_at is not None and current.status == "released":
+        left = max(0, int((current.ends_at - now).total_seconds()))
+    return {
+        "shown_cells": shown, "page": page, "pages": pages, "turn": turn,
+        "first_table": (page - 1) * PROJECTOR_TABLES + 1,
+        "last_table": (page - 1) * PROJECTOR_TABLES + len(shown),
+        "just_settled": just, "recent_tables": set(recent), "clock_left": left,
+        "clock_text": f"{left // 60}:{left % 60:02d}" if left is not None else "",
+        "live_every": min(LIVE_EVERY, turn / 2),
+    }  # fmt: skip
+
+
 @public_fragment
 @GET
 def public_tournament_live(
@@ -487,11 +562,10 @@ def public_tournament_live(
 ) -> HttpResponse:
     club, tournament = _public(club_slug, tournament_id)
     context = _public_context(request, club, tournament)
-    template = (
-        "tournaments/_projector_body.html"
-        if request.GET.get("view") == "projector"
-        else "tournaments/_public_body.html"
-    )
+    template = "tournaments/_public_body.html"
+    if request.GET.get("view") == "projector":
+        context.update(_projector_context(request, context))
+        template = "tournaments/_projector_body.html"
     return _render_public(request, club, template, context)
 
 
@@ -501,4 +575,7 @@ def public_tournament_projector(
 ) -> HttpResponse:
     club, tournament = _public(club_slug, tournament_id)
     context = _public_context(request, club, tournament)
+    context.update(_projector_context(request, context))
+    public = reverse("public-tournament", args=[club.slug, tournament.pk])
+    context["qr"] = qr_svg(request.build_absolute_uri(public))
     return _render_public(request, club, "tournaments/projector.html", context)

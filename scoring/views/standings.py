@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from clubs.display import club_money, signed_number
+from clubs.display import club_money, qr_svg, signed_number
 from clubs.models import Club
 from clubs.pages import (
     GET,
@@ -32,10 +32,18 @@ from scoring.models import Game, GameFamily
 from scoring.views.common import LIVE_STOP
 
 PER_PAGE = 25
-#: Rows a projector board shows at once (sized with site.css to fit 1920x1080 with two boards);
-#: a longer table turns a page every ``PROJECTOR_TURN`` seconds.
-PROJECTOR_ROWS = 12
-PROJECTOR_TURN = 15
+#: Rows of a projector board's column (sized with site.css to fit 1920x1080 with two boards
+#: side by side); a table longer than one column fills ``PROJECTOR_COLUMNS`` columns a page.
+PROJECTOR_ROWS = 17
+PROJECTOR_COLUMNS = 2
+#: Every row of a table passes on the screen within ``PROJECTOR_CYCLE`` seconds: a page stays
+#: ``PROJECTOR_CYCLE / pages`` seconds, never less than ``PROJECTOR_TURN_MIN`` (time to read a
+#: page) nor more than ``PROJECTOR_TURN_MAX``. 34 rows a page: 204 players pass within 30 s.
+PROJECTOR_CYCLE = 30.0
+PROJECTOR_TURN_MIN = 5.0
+PROJECTOR_TURN_MAX = 15.0
+#: How long the projector shows the last change at its top, in seconds.
+PROJECTOR_JUST_NOW = 300
 SCOPE_WORDS = {"season": "Season", "session": "Session", "game": "Game"}
 
 
@@ -176,6 +184,7 @@ def _standings_board(
         "pages": max(1, -(-table.count // per_page)),
         "first": offset + 1,
         "last": offset + len(lines),
+        "table_lines": lines,
     }
 
 
@@ -206,8 +215,10 @@ def _scope_options(choices: Any, games: list[dict[str, Any]], picked: str) -> li
     return [group for group in groups if group["items"]]
 
 
-def _page_link(request: HttpRequest, page: int) -> str:
+def _page_link(request: HttpRequest, page: int, without: tuple[str, ...] = ()) -> str:
     query = request.GET.copy()
+    for name in without:
+        query.pop(name, None)
     query["page"] = str(page)
     return "?" + query.urlencode()
 
@@ -300,6 +311,20 @@ def _standings_context(
         next_url=_page_link(request, board["page"] + 1) if board["page"] < board["pages"] else "",
         query=request.GET.urlencode(),
     )
+    context["find"] = (request.GET.get("find") or "").strip()[:60]
+    if context["find"] and after is None:
+        context["found"] = [
+            {
+                "name": line.name,
+                "rank": _ordinal(line.rank),
+                "url": _page_link(request, (line.rank - 1) // per_page + 1, without=("find",))
+                + f"#p-{line.player_id}",
+            }
+            for line in standings.standings_find(
+                club=club, scope=scope, scope_id=scope_id, name=context["find"],
+                game_format=game_format,
+            )
+        ]  # fmt: skip
     return context, status
 
 
@@ -382,34 +407,104 @@ def public_standings(request: HttpRequest, club_slug: str) -> HttpResponse:
     return _render_public(request, club, "scoring/standings.html", context, status)
 
 
+def projector_page_size(count: int) -> int:
+    """Rows a projector board shows a page: one column, or several when the table is longer."""
+    return PROJECTOR_ROWS if count <= PROJECTOR_ROWS else PROJECTOR_ROWS * PROJECTOR_COLUMNS
+
+
+def projector_turn(pages: int) -> float:
+    """Seconds a projector board shows each page, so that every page passes within
+    ``PROJECTOR_CYCLE`` (where ``PROJECTOR_TURN_MIN`` allows)."""
+    return min(PROJECTOR_TURN_MAX, max(PROJECTOR_TURN_MIN, PROJECTOR_CYCLE / max(1, pages)))
+
+
 def _turning_page(pages: int) -> int:
-    """The page a projector shows now: pages turn every ``PROJECTOR_TURN`` seconds, the same for
-    every screen and every poll, so the whole table passes in turn with no state kept."""
-    return int(time.time() // PROJECTOR_TURN) % max(1, pages) + 1
+    """The page a projector shows now: pages turn every ``projector_turn(pages)`` seconds, the
+    same for every screen and every poll, so the whole table passes in turn with no state kept."""
+    return int(time.time() // projector_turn(pages)) % max(1, pages) + 1
 
 
 def _projector_board(
     club: Club, scope: str, scope_id: int, *, after: int | None, game_format: str = ""
 ) -> dict[str, Any]:
     """The page of a table a projector shows now: counted first (one query), so only that page
-    is read."""
+    is read; then the rows that moved since the table's last ledger entry."""
     if after is None:
         count = standings.standings_count(
             club=club, scope=scope, scope_id=scope_id, game_format=game_format
         )
-        page = _turning_page(-(-count // PROJECTOR_ROWS))
-    else:  # a table as it stood is recomputed whole; its first page says how many there are
-        first = _standings_board(
-            club, scope, scope_id, page=1, per_page=PROJECTOR_ROWS, after=after,
+        size = projector_page_size(count)
+        page = _turning_page(-(-count // size))
+        board = _standings_board(
+            club, scope, scope_id, page=page, per_page=size, after=None,
             game_format=game_format,
         )  # fmt: skip
-        page = _turning_page(first["pages"])
-        if page == 1:
-            return first
-    return _standings_board(
-        club, scope, scope_id, page=page, per_page=PROJECTOR_ROWS, after=after,
-        game_format=game_format,
-    )  # fmt: skip
+        change = standings.standings_last_change(
+            club=club, scope=scope, scope_id=scope_id, order=board["metrics"],
+            game_format=game_format,
+        )  # fmt: skip
+    else:  # a table as it stood is recomputed whole; its first page says how many there are
+        size = PROJECTOR_ROWS * PROJECTOR_COLUMNS
+        board = _standings_board(
+            club, scope, scope_id, page=1, per_page=size, after=after, game_format=game_format
+        )
+        if board["count"] <= PROJECTOR_ROWS:
+            size = PROJECTOR_ROWS
+        page = _turning_page(-(-board["count"] // size))
+        if page != 1 or size == PROJECTOR_ROWS:
+            board = _standings_board(
+                club, scope, scope_id, page=page, per_page=size, after=after,
+                game_format=game_format,
+            )  # fmt: skip
+        change = None
+    _mark_moves(board, change)
+    board["turn"] = projector_turn(board["pages"])
+    # The page's lines in as few columns as hold them, shared evenly (18 lines: 9 and 9).
+    columns = max(1, -(-len(board["lines"]) // PROJECTOR_ROWS))
+    per_column = max(1, -(-len(board["lines"]) // columns))
+    board["columns"] = [
+        board["lines"][start : start + per_column]
+        for start in range(0, len(board["lines"]), per_column)
+    ] or [[]]
+    board["change"] = change
+    return board
+
+
+def _ordinal(rank: int) -> str:
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return f"{rank}{suffix}"
+
+
+def _mark_moves(board: dict[str, Any], change: standings.LastChange | None) -> None:
+    """Each line's move since the table's last ledger entry: ``up``/``down`` by so many places,
+    ``new`` to the table, and whether the entry touched the player (``touched``)."""
+    for shown, line in zip(board["lines"], board["table_lines"], strict=True):
+        shown.update(move="", by=0, touched=False)
+        if change is None:
+            continue
+        before = change.rank_before(line)
+        shown["touched"] = line.player_id in change.ranks
+        if before is None:
+            shown["move"] = "new"
+        elif before != line.rank:
+            shown["move"] = "up" if before > line.rank else "down"
+            shown["by"] = abs(before - line.rank)
+
+
+def _just_now(board: dict[str, Any]) -> dict[str, Any] | None:
+    """What the top of the projector says for ``PROJECTOR_JUST_NOW`` seconds after a change:
+    the table, the deal, and where each player of it stands now and stood before."""
+    change = board.get("change")
+    if change is None or (timezone.now() - change.at).total_seconds() > PROJECTOR_JUST_NOW:
+        return None
+    moves = []
+    for pid, (now, then) in sorted(change.ranks.items(), key=lambda item: item[1][0]):
+        move = "new" if then is None else ("up" if then > now else "down" if then < now else "")
+        moves.append(
+            {"name": change.names[pid], "rank": _ordinal(now), "move": move,
+             "by": abs(then - now) if then is not None else 0}
+        )  # fmt: skip
+    return {"table": change.table, "deal": change.deal, "at": change.at, "moves": moves}
 
 
 def _projector_title(club: Club, scope: str, scope_id: int, game_format: str) -> str:
@@ -469,6 +564,15 @@ def _projector_context(request: HttpRequest, club: Club) -> tuple[dict[str, Any]
                 )
     context["boards"] = boards
     context["any_tied"] = any(b["board"]["any_tied"] for b in boards)
+    context["just_now"] = _just_now(boards[0]["board"]) if boards else None
+    # Two boards side by side show one figure a line when their lines stand in two columns.
+    for b in boards:
+        crowded = len(boards) > 1 and len(b["board"]["columns"]) > 1
+        b["figures"] = 1 if crowded or b["board"]["formats"] else 3
+        b["show_formats"] = not crowded
+    context["formats_apart"] = any(b["show_formats"] and b["board"]["formats"] for b in boards)
+    # A screen asks again twice a page, so that no page is missed between two answers.
+    context["live_every"] = min((b["board"]["turn"] for b in boards), default=10) / 2
     return context, 200
 
 
@@ -478,7 +582,14 @@ def public_projector(request: HttpRequest, club_slug: str) -> HttpResponse:
     context, status = _projector_context(request, club)
     live = reverse("public-live", args=[club.slug]) + "?view=projector"
     context["live_url"] = live + (f"&{context['query']}" if context.get("query") else "")
+    context["qr"] = _public_qr(request, club)
     return _render_public(request, club, "scoring/standings_projector.html", context, status)
+
+
+def _public_qr(request: HttpRequest, club: Club) -> str:
+    """The public standings page's address as a QR code (inline SVG), for a phone in the room."""
+    url = request.build_absolute_uri(reverse("public-standings", args=[club.slug]))
+    return qr_svg(url + "#find")
 
 
 @public_fragment

@@ -9,6 +9,9 @@
    Polled (the fallback): without a stream, without EventSource, or while the stream is down,
    the part is refetched every data-live-every seconds (default 5) while the page is visible.
 
+   A part whose content follows a clock as well as its changes (a projector turning its pages)
+   says so with data-live-turn (seconds): it is also refetched that often while pushed.
+
    The server answers a fragment with the header X-Live-Stop when nothing more will change (a
    closed session, a decided deal): the part stops listening and polling. */
 (function () {
@@ -57,6 +60,7 @@
       ? node.dataset.liveStream + "&fragment=" + encodeURIComponent(url)
       : null;
     var every = Math.max(1, Number(node.dataset.liveEvery) || 5) * 1000;
+    var turn = Math.max(0, Number(node.dataset.liveTurn) || 0) * 1000;
     var last = null;
     var timer = null;
     var stopped = false;
@@ -66,7 +70,9 @@
 
     function later() {
       clearTimeout(timer);
-      if (!stopped && !live) timer = setTimeout(tick, every);
+      if (stopped) return;
+      if (!live) timer = setTimeout(tick, every);
+      else if (turn) timer = setTimeout(tick, Math.max(1000, turn));
     }
 
     function stop() {
@@ -108,7 +114,7 @@
         var was = live;
         live = open && !stopped;
         node.dataset.livePush = live ? "open" : "down";
-        if (live) clearTimeout(timer);
+        if (live) { clearTimeout(timer); later(); }
         else if (was || !timer) later();
       },
       refetch: function () {

@@ -166,7 +166,12 @@ def test_public_standings_and_projector(standing, two_nights, client):
     projector = text(client.get("/p/home/standings/projector/").content)
     # The latest session beside the current season.
     assert projector.index("Night") < projector.index("Season")
-    assert "1 Bilal +45" in projector and "1 Asha +50" in projector
+    assert "1 new Bilal +45" in projector  # new to the night's table with its last deal
+    assert "1 Asha +50" in projector  # still first in the season
+    # Level second before it, Chitra and Dev fell behind Bilal with the last deal.
+    assert "2 Bilal +25" in projector and "3 ▼1 down 1 Dev" in projector
+    assert "4 ▼2 down 2 Chitra" in projector
+    assert "Just now · Table 1, deal 1" in projector
     live = client.get("/p/home/standings/live/?view=projector")
     assert live.status_code == 200 and "Season" in live.content.decode()
     # A past table does not poll: it will not change.
@@ -174,6 +179,29 @@ def test_public_standings_and_projector(standing, two_nights, client):
     body = client.get(f"/p/home/standings/?as_of_session={session}").content.decode()
     assert "data-live-url" not in body and "As it stood after" in body
     assert client.get(f"/p/home/standings/live/?as_of_session={session}")["X-Live-Stop"] == "1"
+
+
+def test_a_player_finds_their_row_on_the_public_standings(standing, two_nights, client):
+    """The projector's QR code leads to the public standings, where a name (any part, any case)
+    finds the player's rank and links to the page holding their row."""
+    standing.club.public_standings = True
+    standing.club.save()
+    projector = client.get("/p/home/standings/projector/").content.decode()
+    assert "<svg" in projector and 'class="projector-qr"' in projector
+    body = client.get("/p/home/standings/?find=bil").content.decode()
+    assert 'id="find"' in body and "Find your row" in body
+    found = text(body[body.index('<ul class="found">') : body.index("</ul>")].encode())
+    assert " ".join(found.split()) == "Bilal : 2nd of 4"
+    bilal = standing.club.players.get(name="Bilal").pk
+    assert f'href="?page=1#p-{bilal}"' in body and f'id="p-{bilal}"' in body
+    nobody = client.get("/p/home/standings/?find=zed").content.decode()
+    assert "No player named “zed” in this table." in nobody
+    # Finding costs three queries more, whatever the length of the table.
+    with CaptureQueriesContext(connection) as plain:
+        client.get("/p/home/standings/")
+    with CaptureQueriesContext(connection) as finding:
+        client.get("/p/home/standings/?find=a")
+    assert len(finding.captured_queries) == len(plain.captured_queries) + 3
 
 
 # --- club settings --------------------------------------------------------------------------------
@@ -309,8 +337,9 @@ def test_the_projector_reads_as_many_queries_however_long_the_history(
         assert client.get(path).status_code == 200
     nights(11)
     # The club; the current season, its name, count and board (facts, page, names); the latest
-    # session, its count and board.
+    # session, its count and board; for each of the two boards, its last change (the ledger
+    # entry, its postings and results, the rows it touched, one count of the rows before them).
     with django_assert_num_queries(len(one_night.captured_queries)):
         body = client.get(path).content.decode()
     assert "Season" in body and "+720" in text(body.encode())  # Asha: 12 nights of 60
-    assert len(one_night.captured_queries) == 12
+    assert len(one_night.captured_queries) == 12 + 2 * 5

@@ -153,3 +153,56 @@ def test_the_prize_preview_says_a_negative_fee_in_money(standing):
         body = html.unescape(page.content.decode())
         assert page.status_code == 200 and said in body
         assert "minor units" not in body and "-10000" not in body
+
+
+def test_the_round_clock_is_set_and_cleared_on_the_desk_and_counts_down_on_the_projector(
+    standing,
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from clubs.models import AuditEntry
+    from tournaments.models import Round
+
+    cup = new_tournament(standing)
+    enter(standing, cup, roster(standing, 12))
+    tournament_start(tournament=cup, actor=standing.organiser)
+    organiser = Client()
+    organiser.force_login(standing.organiser)
+    clock = f"/clubs/home/tournaments/{cup.pk}/rounds/1/clock/"
+    # A drawn round not yet released has no clock: refused, nothing stored.
+    refused = organiser.post(clock, {"minutes": "20"})
+    assert refused.status_code == 409 and "not being played" in refused.content.decode()
+    assert Round.objects.get(tournament=cup, number=1).ends_at is None
+    organiser.post(f"/clubs/home/tournaments/{cup.pk}/rounds/1/release/")
+    for bad, said in (("0", "minutes"), ("601", "between 1 and 600"), ("", "how many minutes")):
+        page = organiser.post(clock, {"minutes": bad})
+        assert page.status_code == 400, bad
+        assert said in html.unescape(page.content.decode()), bad
+        assert Round.objects.get(tournament=cup, number=1).ends_at is None
+    desk = organiser.get(f"/clubs/home/tournaments/{cup.pk}/").content.decode()
+    assert 'id="clock"' in desk and "Round 1 ends in (minutes)" in desk
+    before = timezone.now()
+    done = organiser.post(clock, {"minutes": "25"}, follow=True)
+    assert "the projector counts down to it" in done.content.decode()
+    ends = Round.objects.get(tournament=cup, number=1).ends_at
+    assert before + timedelta(minutes=25) <= ends <= timezone.now() + timedelta(minutes=25)
+    assert AuditEntry.objects.filter(action="tournament.round_clock").count() == 1
+    # The API shows it on the round; the projector counts down from it.
+    api = organiser.get(f"/api/v1/clubs/home/tournaments/{cup.pk}/").json()
+    assert api["rounds"][0]["ends_at"] is not None
+    standing.club.public_standings = True
+    standing.club.save()
+    projector = Client().get(f"/p/home/tournaments/{cup.pk}/projector/").content.decode()
+    left = int(projector.split('data-seconds-left="')[1].split('"')[0])
+    assert 24 * 60 <= left <= 25 * 60 and ("24:5" in projector or "25:00" in projector)
+    # Cleared, the projector shows no clock.
+    organiser.post(clock, {"clear": "1"})
+    assert Round.objects.get(tournament=cup, number=1).ends_at is None
+    projector = Client().get(f"/p/home/tournaments/{cup.pk}/projector/").content.decode()
+    assert "data-seconds-left" not in projector
+    assert (
+        organiser.get(f"/api/v1/clubs/home/tournaments/{cup.pk}/").json()["rounds"][0]["ends_at"]
+        is None
+    )

@@ -4,14 +4,16 @@ players of a draft, releasing it (each table a game of the tournament's session)
 
 from __future__ import annotations
 
+from datetime import timedelta
 from itertools import combinations
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
 from clubs.models import Player
-from config.errors import Conflict, NotFoundError
+from config.errors import Conflict, InvalidInput, NotFoundError
 from rules.errors import RuleViolation
 from rules.seating import plan_seating
 from scoring.games import game_create, table_create
@@ -207,3 +209,29 @@ def round_release(*, tournament: Tournament, actor: AbstractBaseUser, number: in
     event(tournament, "tournament.round_released", round=number, stage=draft.stage,
            tables=[t.game_id for t in draft.tables.order_by("number")])  # fmt: skip
     return draft
+
+
+#: The longest round clock the desk sets, in minutes.
+ROUND_CLOCK_MAX_MINUTES = 600
+
+
+@transaction.atomic
+def round_clock_set(
+    *, tournament: Tournament, actor: AbstractBaseUser, number: int, minutes: int | None
+) -> Round:
+    """Set a released round's clock to end ``minutes`` from now, or clear it (``None``): the
+    projector counts down to it. A round drawn but not released, or complete, has no clock."""
+    tournament = lock(tournament)
+    played = round_locked(tournament, number)
+    if minutes is not None:
+        if played.status != Round.Status.RELEASED:
+            raise Conflict(f"round {number} is not being played: its clock cannot be set")
+        if not 1 <= minutes <= ROUND_CLOCK_MAX_MINUTES:
+            raise InvalidInput(f"minutes: {minutes} is not between 1 and {ROUND_CLOCK_MAX_MINUTES}")
+        played.ends_at = timezone.now() + timedelta(minutes=minutes)
+    else:
+        played.ends_at = None
+    played.save(update_fields=["ends_at"])
+    ends = played.ends_at.isoformat() if played.ends_at else None
+    audit(tournament, actor, "round_clock", round=number, ends_at=ends)
+    return played
