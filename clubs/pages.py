@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from clubs import selectors
@@ -60,6 +61,15 @@ def render_club(
             {"club": club, **role_flags(club), **context},
             status=status,
         )
+
+
+def redirect_back(request: HttpRequest, fallback: str) -> HttpResponse:
+    """To the page a button was on (the form's ``next``, when it is this site's), else
+    ``fallback``."""
+    wanted = request.POST.get("next", "")
+    if wanted and url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()}):
+        return redirect(wanted)
+    return redirect(fallback)
 
 
 def found(function: Any, **kwargs: Any) -> Any:

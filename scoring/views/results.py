@@ -9,13 +9,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from clubs.display import signed_number
 from clubs.models import Club, Role
-from clubs.pages import GET, can, club_for_page, club_url, found, render_club
+from clubs.pages import GET, can, club_for_page, club_url, found, redirect_back, render_club
 from config.errors import ServiceError
 from scoring import selectors, undo
 from scoring.formats import handler_for
@@ -208,10 +207,8 @@ def submission_confirm_view(
 
 def _back(request: HttpRequest, club: Club, submission: Submission) -> HttpResponse:
     """To the page the button was on (the director's desk), else the deal's page."""
-    wanted = request.POST.get("next", "")
-    if wanted and url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()}):
-        return redirect(wanted)
-    return redirect(club_url("deal-page", club, submission.deal_id) + f"?v={submission.pk}#result")
+    deal_page = club_url("deal-page", club, submission.deal_id) + f"?v={submission.pk}#result"
+    return redirect_back(request, deal_page)
 
 
 @login_required

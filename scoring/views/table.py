@@ -12,12 +12,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
 from clubs.models import Role
-from clubs.pages import club_for_page, club_url, form_post_once, found, render_club
+from clubs.pages import club_for_page, club_url, form_post_once, found, redirect_back, render_club
 from config.errors import Gone, NotFoundError, ServiceError, TooManyRequests
 from scoring import selectors, table_links
 from scoring.formats import handler_for
@@ -212,12 +211,6 @@ def table_dispute(request: HttpRequest, token: str, submission_id: int) -> HttpR
 # --- the director's side: making and revoking links (club pages) ---------------------------------
 
 
-def _back(request: HttpRequest, fallback: str) -> HttpResponse:
-    wanted = request.POST.get("next", "")
-    safe = url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()})
-    return redirect(wanted if wanted and safe else fallback)
-
-
 @login_required
 @require_POST
 def table_link_create_page(request: HttpRequest, club_slug: str, table_id: int) -> HttpResponse:
@@ -230,7 +223,7 @@ def table_link_create_page(request: HttpRequest, club_slug: str, table_id: int) 
         )
     except ServiceError as exc:
         messages.error(request, exc.message)
-    return _back(request, club_url("session-page", club, table.session_id))
+    return redirect_back(request, club_url("session-page", club, table.session_id))
 
 
 @login_required
@@ -240,7 +233,7 @@ def table_link_revoke_page(request: HttpRequest, club_slug: str, link_id: int) -
     link = found(table_links.table_link_get, club=club, link_id=link_id)
     table_links.table_link_revoke(link=link, actor=request.user)
     messages.success(request, f"The link of {link.table.name} no longer works.")
-    return _back(request, club_url("session-page", club, link.table.session_id))
+    return redirect_back(request, club_url("session-page", club, link.table.session_id))
 
 
 @login_required
@@ -257,7 +250,7 @@ def session_links_page(request: HttpRequest, club_slug: str, session_id: int) ->
         messages.success(request, f"{len(made)} table link{'s' if len(made) != 1 else ''} ready.")
     except ServiceError as exc:
         messages.error(request, exc.message)
-    return _back(request, club_url("session-page", club, session.pk))
+    return redirect_back(request, club_url("session-page", club, session.pk))
 
 
 @login_required
