@@ -281,7 +281,19 @@ OAUTH2_PROVIDER = {
     "DEVICE_FLOW_INTERVAL": 5,
     # Native apps redirect to their own scheme (e.g. com.example.score:/cb) or to loopback.
     "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https", "rummyclub"],
+    # The OAuth 2.0 Security BCP (RFC 9700), ahead of the toolkit's 4.0 defaults: no implicit or
+    # password grant, no "plain" PKCE, no tokens in query strings, the `iss` of RFC 9207 in
+    # every authorization answer, and tokens kept only as hashes.
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
 }
+# A native app's loopback redirect (http://127.0.0.1:<port>/..., RFC 8252 section 7.3) is
+# plain http by design: the toolkit warns of any http redirect scheme.
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -15,7 +15,8 @@ from oauth2_provider.models import AccessToken, Application
 from scoring.models import Submission
 from tests.scoring.conftest import make_night
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The app's own process reads what this test commits (the built-in presets included).
+pytestmark = pytest.mark.usefixtures("committing_db")
 
 SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "score_app.py"
 REDIRECT = "http://127.0.0.1:8765/callback"

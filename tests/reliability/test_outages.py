@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from clubs.services import api_token_create
-from tests.factories import UserFactory
+from tests.factories import MembershipFactory
 from tests.live import database_url, end_other_connections, free_port, production_environment
 
 REPO = Path(__file__).resolve().parents[2]
@@ -95,7 +95,7 @@ def test_health_names_what_failed_and_nothing_more(server_without_backends):
 
 @pytest.mark.usefixtures("postgres_tx")
 def test_terminated_backends_cost_no_request(redis_url, tmp_path):
-    key = api_token_create(user=UserFactory(), name="app")[1]
+    key = api_token_create(user=MembershipFactory().user, name="app")[1]
     env = {**production_environment(database_url(), redis_url), "DB_CONN_MAX_AGE": "60"}
     port = free_port()
     server = _gunicorn(env, port, tmp_path / "web.log", "-k", "gthread", "--threads", "4")

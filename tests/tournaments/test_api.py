@@ -122,7 +122,7 @@ def test_a_knockout_runs_through_the_api_with_a_worker(standing, celery_worker):
             ).values_list("amount", flat=True)
         )
         assert net == prize - 500
-    listed = client.get(f"{T}/?status=finished").json()
+    listed = client.get(f"{T}/?status=finished").json()["results"]
     assert [t["id"] for t in listed] == [tid]
 
 
