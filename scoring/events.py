@@ -7,8 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from live.bus import publish as live_publish
 from scoring.models import Deal, Game, Session, Submission
-from webhooks.services import api_url, endpoints_listening, event_emit, standings_changed
+from webhooks.services import (
+    api_url,
+    endpoints_listening,
+    event_emit,
+    live_topics,
+    standings_changed,
+)
 
 
 def _club_api(slug: str) -> str:
@@ -44,6 +51,15 @@ def deal_event(*, deal: Deal, submission: Submission | None, name: str) -> None:
     event_emit(club=club, name=name, data=data, order_key=f"deal:{deal.pk}", endpoints=endpoints)
     if name != "deal.rejected":
         standings_changed(club=club, endpoints=endpoints)
+
+
+def deal_waiting_announce(*, deal: Deal) -> None:
+    """A deal's entry now waits: for another player's confirmation, or for the director after a
+    dispute. No webhook event names that, but the screens following the deal (the desk's grid,
+    the table's page) hear of it after the commit."""
+    game = deal.game
+    data = {"session": game.table.session_id, "game": game.pk, "deal": deal.pk}
+    live_publish(live_topics(club=game.table.session.club, data=data))
 
 
 def game_finished_event(*, game: Game) -> None:

@@ -23,7 +23,7 @@ from clubs.selectors import club_role, role_at_least
 from config.errors import Conflict, InvalidInput, NotAllowed
 from outbox.selectors import outbox_last_written
 from outbox.services import outbox_enqueue
-from scoring.events import deal_event
+from scoring.events import deal_event, deal_waiting_announce
 from scoring.formats import Checked, GameEnd, handler_for
 from scoring.lifecycle import game_end, result_changed
 from scoring.models import Deal, Game, LedgerEntry, Submission, TableEntry, TableLink
@@ -210,6 +210,7 @@ def submission_validate(*, submission_id: int) -> Submission:
                     )
                 if deal.status == Deal.Status.OPEN:
                     Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.AWAITING_CONFIRMATION)
+                deal_waiting_announce(deal=deal)
                 action, after = "submission.validate", {"status": S.AWAITING_CONFIRMATION}
             else:
                 _count(
@@ -351,6 +352,7 @@ def submission_dispute(
             actor=None, club=deal.game.table.session.club, action="submission.dispute",
             obj=submission, after={"table_link": link.pk, "seat": seat, "reason": reason},
         )  # fmt: skip
+        deal_waiting_announce(deal=deal)
     return submission
 
 
