@@ -263,15 +263,15 @@ class SubmissionAccepted(serializers.Serializer[dict]):
     id = serializers.IntegerField()
     deal = serializers.IntegerField()
     version = serializers.IntegerField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=Submission.Status.choices)
     url = serializers.CharField()
 
 
 class GameStateOutput(serializers.Serializer[dict]):
     """The game as it stands (fields depend on the format: see the API guide)."""
 
-    format = serializers.CharField()
-    status = serializers.CharField()
+    format = serializers.ChoiceField(choices=GameFormat.choices)
+    status = serializers.ChoiceField(choices=Game.Status.choices)
     players = serializers.ListField(child=serializers.DictField())
 
 
@@ -662,7 +662,7 @@ class TableEntryOutput(serializers.Serializer[dict]):
     deal = serializers.IntegerField()
     number = serializers.IntegerField()
     version = serializers.IntegerField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=Submission.Status.choices)
     entered_seat = serializers.IntegerField(allow_null=True)
     confirmed_seat = serializers.IntegerField(allow_null=True)
     dispute = serializers.CharField(allow_blank=True)

@@ -3,7 +3,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from config.fields import id_field
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Round, Tournament
 
 BIG = 2**62  # money fits a 64-bit column
 
@@ -101,7 +101,11 @@ class RoundTableOutput(serializers.Serializer[dict]):
     number = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True, help_text="Null while the round is drawn.")
     players = serializers.ListField(child=serializers.IntegerField(), help_text="Seat order.")
-    status = serializers.CharField(help_text="draft, playing, finished, tiebreaker, settled.")
+    status = serializers.ChoiceField(
+        choices=["draft", "playing", "finished", "tiebreaker", "settled"],
+        help_text="Drawn; being played; played out; its tied players play a tie-breaker; "
+        "settled (who goes on is known).",
+    )
     tiebreaker = serializers.ListField(
         child=serializers.IntegerField(), help_text="Players who must play a tie-breaker."
     )
@@ -113,8 +117,8 @@ class RoundTableOutput(serializers.Serializer[dict]):
 
 class RoundOutput(serializers.Serializer[dict]):
     number = serializers.IntegerField()
-    stage = serializers.CharField()
-    status = serializers.CharField()
+    stage = serializers.ChoiceField(choices=Round.Stage.choices)
+    status = serializers.ChoiceField(choices=Round.Status.choices)
     cost = serializers.DictField(help_text="The draw's repeat and same-club pairs.")
     advanced = serializers.ListField(child=serializers.IntegerField())
     byes = serializers.ListField(child=serializers.IntegerField())
@@ -133,7 +137,7 @@ class PlaceOutput(serializers.Serializer[dict]):
 
 class TournamentDetailOutput(serializers.Serializer[dict]):
     id = serializers.IntegerField(source="tournament.pk")
-    status = serializers.CharField(source="tournament.status")
+    status = serializers.ChoiceField(choices=Tournament.Status.choices, source="tournament.status")
     tournament = TournamentOutput()
     prize_pool_minor = serializers.IntegerField()
     entries_counted = serializers.IntegerField(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from webhooks.models import EVENTS, Attempt, Endpoint
+from webhooks.models import EVENTS, Attempt, Delivery, Endpoint
 
 
 class EndpointCreateInput(serializers.Serializer[dict]):
@@ -47,14 +47,16 @@ class EndpointCreatedOutput(EndpointOutput):
 class DeliveryQueuedOutput(serializers.Serializer[dict]):
     delivery = serializers.UUIDField()
     event = serializers.UUIDField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=Delivery.Status.choices)
 
 
 class AttemptOutput(serializers.ModelSerializer[Attempt]):
     delivery = serializers.UUIDField(source="delivery.delivery_id")
     event = serializers.UUIDField(source="delivery.event_id")
     event_name = serializers.CharField(source="delivery.event.name")
-    delivery_status = serializers.CharField(source="delivery.status")
+    delivery_status = serializers.ChoiceField(
+        choices=Delivery.Status.choices, source="delivery.status"
+    )
 
     class Meta:
         model = Attempt

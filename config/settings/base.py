@@ -353,6 +353,10 @@ SPECTACULAR_SETTINGS = {
         "TournamentKindEnum": "tournaments.models.Tournament.Kind",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "LedgerEntryKindEnum": "scoring.models.LedgerEntry.Kind",
+        "RoundStageEnum": "tournaments.models.Round.Stage",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "RoundTableStatusEnum": ["draft", "playing", "finished", "tiebreaker", "settled"],
+        "DeliveryStatusEnum": "webhooks.models.Delivery.Status",
         "TableEntryEnum": "scoring.models.TableEntry",
         # A tournament's setting may also be empty: as its club's nights.
         "TournamentTableEntryEnum": [

@@ -30,6 +30,13 @@ def _p95(latencies: list[float]) -> float:
     return statistics.quantiles(latencies, n=20, method="inclusive")[-1]
 
 
+def _not_held_up(beside: list[float], alone: list[float]) -> bool:
+    """Scoring beside the other work is as fast as alone, give or take the machine's noise: the
+    suite runs on every core, so another test may take one for a moment (0.5 s at most). Held up
+    by that work, a deal would wait for it: seconds."""
+    return _p95(beside) <= max(2 * _p95(alone), _p95(alone) + 0.5)
+
+
 def _scoring_latencies(standing, night) -> list[float]:
     """Seconds from each deal's 202 to its validation, one deal after another."""
     latencies = []
@@ -69,7 +76,7 @@ def test_a_trickling_receiver_does_not_slow_another_clubs_scoring(standing, tmp_
         )
         # Scoring kept its pace: within twice its p95 alone (and a 0.2 s floor for the noise of
         # latencies of a few tens of milliseconds).
-        assert _p95(beside) <= max(2 * _p95(alone), _p95(alone) + 0.2)
+        assert _not_held_up(beside, alone)
         assert attempt.error == "timeout: no complete answer within 5 s"
         assert attempt.duration_ms < 6000
         assert Delivery.objects.filter(endpoint=endpoint, status="pending").count() == 5
