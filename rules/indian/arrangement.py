@@ -594,7 +594,7 @@ def _present(
     leftover = [nat[i] for i in range(hand.n) if unmatched >> i & 1]
     kinds = [classify_group(cards, wild, house) for cards in built]
     if spare and not leftover:
-        target = _spare_target(kinds, built, len(spare), house)
+        target = _spare_target(kinds, built, len(spare))
         if target is not None:
             built[target].extend(spare)
             kinds[target] = classify_group(built[target], wild, house)
@@ -609,18 +609,17 @@ def _present(
     return score_groups(groups, wild, preset, house)
 
 
-def _spare_target(
-    kinds: list[GroupKind], built: list[list[int]], spare: int, house: HouseRules
-) -> int | None:
+def _spare_target(kinds: list[GroupKind], built: list[list[int]], spare: int) -> int | None:
     """A group that can take the spare jokers and stay valid: a set, an impure sequence, or a pure
-    sequence when another pure one remains (or the declaration needs none)."""
+    sequence when another pure one remains. Never the only pure sequence, even where the
+    declaration needs none: a hand that does not declare may be excused its pure sequence (the
+    relief), which a joker would make impure."""
     for wanted in (GroupKind.SET, GroupKind.IMPURE_SEQUENCE):
         for k, kind in enumerate(kinds):
             if kind is wanted and (wanted is GroupKind.SET or len(built[k]) + spare <= 13):
                 return k
     pures = [k for k, kind in enumerate(kinds) if kind is GroupKind.PURE_SEQUENCE]
-    needs_pure = house.declaration is not Declaration.MIN_GROUPS
-    if len(pures) >= 1 + needs_pure and len(built[pures[-1]]) + spare <= 13:
+    if len(pures) >= 2 and len(built[pures[-1]]) + spare <= 13:
         return pures[-1]
     return None
 
