@@ -96,6 +96,20 @@ def _authorize(browser: Client, app: Application, challenge: str, scope: str) ->
     return {name: form[name].value() or "" for name in form.fields if name != "allow"}
 
 
+def _signed_in(browser: Client, app: Application, club_pk: int) -> dict[str, Any]:
+    """A read token for ``club_pk``: consent in ``browser``, the code exchanged with PKCE."""
+    verifier, challenge = _pkce()
+    fields = _authorize(browser, app, challenge, "read")
+    allowed = browser.post(
+        "/oauth/authorize/", {**fields, "allow": "Authorize", "clubs": [str(club_pk)]}
+    )
+    code = parse_qs(urlsplit(allowed["Location"]).query)["code"][0]
+    return _form(Client(), "/oauth/token/", {
+        "grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT,
+        "client_id": app.client_id, "code_verifier": verifier,
+    }).json()  # fmt: skip
+
+
 def test_pkce_sign_in_consent_with_clubs_token_refresh_and_revoke(
     world: Any, phone_app: Application, scorer_with_two_clubs: Any
 ):
@@ -191,16 +205,7 @@ def test_signing_out_from_the_apps_page_stops_the_app(
     world: Any, phone_app: Application, scorer_with_two_clubs: Any
 ):
     browser = _logged_in(scorer_with_two_clubs)
-    verifier, challenge = _pkce()
-    fields = _authorize(browser, phone_app, challenge, "read")
-    allowed = browser.post(
-        "/oauth/authorize/", {**fields, "allow": "Authorize", "clubs": [str(world.club.pk)]}
-    )
-    code = parse_qs(urlsplit(allowed["Location"]).query)["code"][0]
-    tokens = _form(Client(), "/oauth/token/", {
-        "grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT,
-        "client_id": phone_app.client_id, "code_verifier": verifier,
-    }).json()  # fmt: skip
+    tokens = _signed_in(browser, phone_app, world.club.pk)
     app = _api(tokens["access_token"])
     assert app.get("/api/v1/clubs/home/sessions/").status_code == 200
     # read only: no deal, no result
@@ -326,16 +331,7 @@ def test_introspection_for_a_confidential_client(
         client_secret="server-secret", algorithm="",
     )  # fmt: skip
     browser = _logged_in(scorer_with_two_clubs)
-    verifier, challenge = _pkce()
-    fields = _authorize(browser, phone_app, challenge, "read")
-    allowed = browser.post(
-        "/oauth/authorize/", {**fields, "allow": "Authorize", "clubs": [str(world.club.pk)]}
-    )
-    code = parse_qs(urlsplit(allowed["Location"]).query)["code"][0]
-    access = _form(Client(), "/oauth/token/", {
-        "grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT,
-        "client_id": phone_app.client_id, "code_verifier": verifier,
-    }).json()["access_token"]  # fmt: skip
+    access = _signed_in(browser, phone_app, world.club.pk)["access_token"]
     basic = base64.b64encode(f"{server.client_id}:server-secret".encode()).decode()
     looked = _form(
         Client(), "/oauth/introspect/", {"token": access}, HTTP_AUTHORIZATION=f"Basic {basic}"
