@@ -28,7 +28,7 @@ from scoring.preset_rules import game_rules
 from scoring.views.common import LIVE_STOP, deal_status, reason_who
 
 
-def _entry_page(
+def entry_page(
     request: HttpRequest,
     club: Club,
     game: Game,
@@ -86,7 +86,7 @@ def _entry_live(game: Game) -> dict[str, Any]:
     }
 
 
-def _entry_form(
+def entry_form(
     game: Game, players: dict[int, str], data: Any = None, initial: Any = None
 ) -> EntryForm:
     rules = game_rules(game.preset)
@@ -119,12 +119,12 @@ def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: boo
         number = (selectors.deal_list(game=game).last().number + 1) if game.deals.exists() else 1
     players = selectors.deal_entry_players(game=game, deal=again, is_tiebreaker=tiebreaker)
     page = partial(
-        _entry_page, request, club, game, deal=None, number=number, tiebreaker=tiebreaker,
+        entry_page, request, club, game, deal=None, number=number, tiebreaker=tiebreaker,
         rejected=again,
     )  # fmt: skip
     if request.method != "POST":
-        return page(_entry_form(game, players))
-    form = _entry_form(game, players, request.POST)
+        return page(entry_form(game, players))
+    form = entry_form(game, players, request.POST)
 
     def create() -> HttpResponse:
         _expected_number_check(request, game, number)
@@ -201,15 +201,15 @@ def deal_result(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespo
     deal = found(selectors.deal_get, club=club, deal_id=deal_id)
     game = found(selectors.game_get, club=club, game_id=deal.game_id)
     players = selectors.deal_entry_players(game=game, deal=deal)
-    page = partial(_entry_page, request, club, game, deal=deal, number=deal.number)
+    page = partial(entry_page, request, club, game, deal=deal, number=deal.number)
     if request.method != "POST":
         latest = selectors.submission_list(deal=deal).last()
         payload = latest.payload if latest else None
         initial = handler_for(game).entry_initial(
             payload=payload, wild=deal.wild, aliases=club_selectors.player_aliases(club=club)
         )
-        return page(_entry_form(game, players, initial=initial))
-    form = _entry_form(game, players, request.POST)
+        return page(entry_form(game, players, initial=initial))
+    form = entry_form(game, players, request.POST)
 
     def correct() -> HttpResponse:
         submission = submission_create(
@@ -240,7 +240,7 @@ def _form_problems(form: EntryForm, players: dict[int, str]) -> list[str]:
     return problems
 
 
-def _check_answer(
+def check_answer(
     request: HttpRequest, game: Game, *, deal: Deal | None = None, is_tiebreaker: bool = False
 ) -> JsonResponse:
     """The entry page's script asks this as it is typed: the form as it stands, read and then
@@ -248,7 +248,7 @@ def _check_answer(
     problem names the player and the card, group or field; ``points`` what each line scores."""
     try:
         players = selectors.deal_entry_players(game=game, deal=deal, is_tiebreaker=is_tiebreaker)
-        form = _entry_form(game, players, request.POST)
+        form = entry_form(game, players, request.POST)
         if not form.is_valid():
             problems = _form_problems(form, players)
             return JsonResponse({"ok": False, "problems": problems, "points": {}})
@@ -272,7 +272,7 @@ def _check_answer(
 def deal_new_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.SCORER)
     game = found(selectors.game_played_get, club=club, game_id=game_id)
-    return _check_answer(request, game, deal=_rejected(game, False))
+    return check_answer(request, game, deal=_rejected(game, False))
 
 
 @login_required
@@ -280,7 +280,7 @@ def deal_new_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpRe
 def deal_tiebreaker_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.SCORER)
     game = found(selectors.game_played_get, club=club, game_id=game_id)
-    return _check_answer(request, game, deal=_rejected(game, True), is_tiebreaker=True)
+    return check_answer(request, game, deal=_rejected(game, True), is_tiebreaker=True)
 
 
 @login_required
@@ -289,4 +289,4 @@ def deal_result_check(request: HttpRequest, club_slug: str, deal_id: int) -> Htt
     club = club_for_page(request, club_slug, Role.SCORER)
     deal = found(selectors.deal_get, club=club, deal_id=deal_id)
     game = found(selectors.game_get, club=club, game_id=deal.game_id)
-    return _check_answer(request, game, deal=deal)
+    return check_answer(request, game, deal=deal)

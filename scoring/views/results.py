@@ -31,7 +31,7 @@ from scoring.views.common import (
 )
 
 
-def _result_view(
+def result_view(
     club: Club,
     submission: Submission,
     seats: list[Any],
@@ -135,7 +135,7 @@ def _deal_context(request: HttpRequest, club: Club, deal: Deal) -> tuple[dict[st
         "deal_status": deal_status(deal, submissions[-1] if submissions else None),
         "wild": card_view(deal.wild) if deal.wild else None,
         "history": history,
-        "chosen": _result_view(club, chosen, seats, game, club_selectors.player_aliases(club=club))
+        "chosen": result_view(club, chosen, seats, game, club_selectors.player_aliases(club=club))
         if chosen
         else None,
         "pending": pending,

@@ -22,8 +22,8 @@ from scoring import selectors, table_links
 from scoring.formats import handler_for
 from scoring.formats.reads import rejected_new_deal
 from scoring.models import TableLink
-from scoring.views.entry import ENTRY_FIELDS, _check_answer, _entry_form, _entry_page
-from scoring.views.results import _result_view
+from scoring.views.entry import ENTRY_FIELDS, check_answer, entry_form, entry_page
+from scoring.views.results import result_view
 
 SEAT_COOKIE = "table-seat"
 
@@ -98,7 +98,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         seats = at.seats
         waiting = {
             "submission": at.waiting,
-            "chosen": _result_view(
+            "chosen": result_view(
                 club, at.waiting, seats, at.game, club_selectors.player_aliases(club=club)
             ),
             "by": next(
@@ -140,11 +140,11 @@ def table_enter(request: HttpRequest, token: str) -> HttpResponse:
         "at_table": {"home": _home(link), "seats": at.seats, "seat": _seat_chosen(request, link)}
     }
     page = partial(
-        _entry_page, request, club, game, deal=None, number=number, rejected=again, extra=extra
+        entry_page, request, club, game, deal=None, number=number, rejected=again, extra=extra
     )
     if request.method != "POST":
-        return page(_entry_form(game, players))
-    form = _entry_form(game, players, request.POST)
+        return page(entry_form(game, players))
+    form = entry_form(game, players, request.POST)
 
     def enter() -> HttpResponse:
         wild, dealer_id = form.deal_fields()
@@ -168,7 +168,7 @@ def table_enter_check(request: HttpRequest, token: str) -> HttpResponse:
     """The entry form's live check, for the table's next deal only."""
     link = _link(request, token)
     at = table_links.table_view(link=link)
-    return _check_answer(request, at.game, deal=rejected_new_deal(at.game))
+    return check_answer(request, at.game, deal=rejected_new_deal(at.game))
 
 
 def _decide(request: HttpRequest, token: str, submission_id: int, *, dispute: bool) -> HttpResponse:
