@@ -24,18 +24,36 @@
       });
     }
 
+    var pending = null;
+
     function ask() {
       var text = input.value.trim();
       if (text === asked) return;
       asked = text;
+      // Only the answer to what is typed now is wanted: an earlier question still on its way
+      // is called off, so a slow answer to a shorter text can never replace a newer list.
+      if (pending) pending.abort();
+      pending = typeof AbortController === "function" ? new AbortController() : null;
       var query = (url.indexOf("?") === -1 ? "?" : "&") + "search=" + encodeURIComponent(text);
-      fetch(url + query, { credentials: "same-origin", headers: { Accept: "application/json" } })
-        .then(function (response) { return response.ok ? response.json() : null; })
-        .then(function (body) {
-          // A slower answer to an earlier text is dropped: the list is for what is typed now.
-          if (body && input.value.trim() === text) fill(body.results || []);
+      fetch(url + query, {
+        credentials: "same-origin",
+        headers: { Accept: "application/json" },
+        signal: pending ? pending.signal : undefined,
+      })
+        .then(function (response) {
+          if (!response.ok) throw new Error("players answered " + response.status);
+          return response.json();
         })
-        .catch(function () { asked = null; });
+        .then(function (body) {
+          if (input.value.trim() !== text) return;
+          fill(body.results || []);
+          // Which text the suggestions answer, for anything that waits on them.
+          input.dataset.suggestedFor = text;
+        })
+        .catch(function () {
+          // Not answered (called off, offline, refused): the next keystroke or focus asks again.
+          if (asked === text) asked = null;
+        });
     }
 
     input.addEventListener("input", function () {

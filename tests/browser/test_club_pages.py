@@ -51,15 +51,27 @@ def test_a_member_s_role_is_changed_from_the_club_home(new_page: Any, standing: 
     assert scorer.role == "player"
 
 
-def _pick(page: Any, picker: str, typed: str, name: str) -> None:
-    """Type ``typed`` into the picker ``picker``, wait for the suggestions the script asks the
-    players API for to offer ``name``, and choose it (what picking a suggestion does: the input
-    takes its value)."""
+def _suggestions(page: Any, picker: str, typed: str) -> list[str]:
+    """Type ``typed`` into the picker ``picker`` and return the suggestions once the script has
+    filled its datalist with the players API's answer to the whole text in the box (not to a
+    prefix of it that was asked on the way)."""
     box = page.locator(picker)
     box.press_sequentially(typed, delay=30)
-    suggestion = page.locator(f"{picker}-names option[value='{name}']")
-    suggestion.wait_for(state="attached")
-    box.fill(suggestion.get_attribute("value"))
+    whole = box.input_value().strip()
+    page.locator(f"{picker}[data-suggested-for='{whole}']").wait_for(state="attached")
+    names: list[str] = page.locator(f"{picker}-names option").evaluate_all(
+        "os => os.map(o => o.value)"
+    )
+    return names
+
+
+def _pick(page: Any, picker: str, typed: str, name: str) -> list[str]:
+    """Type ``typed``, wait for the suggestions, and choose ``name`` among them (what picking a
+    suggestion does: the input takes its value). Returns the suggestions offered."""
+    names = _suggestions(page, picker, typed)
+    assert name in names
+    page.locator(picker).fill(name)
+    return names
 
 
 def test_a_player_joins_a_game_through_the_type_ahead(new_page: Any, standing: Any):
@@ -75,9 +87,7 @@ def test_a_player_joins_a_game_through_the_type_ahead(new_page: Any, standing: A
     page.goto(f"/clubs/home/games/{game.pk}/")
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url) if "/api/v1/" in r.url else None)
-    _pick(page, "#seat-player", "gau", "Gauri")
-    names = page.locator("#seat-player-names option").evaluate_all("os => os.map(o => o.value)")
-    assert names == ["Gauri", "Gautam"]
+    assert _pick(page, "#seat-player", "gau", "Gauri") == ["Gauri", "Gautam"]
     assert any("search=gau" in url and "limit=20" in url for url in asked)
     shoot(page, "seat-picker-phone")
     page.get_by_role("button", name="Seat them").click()
@@ -85,9 +95,44 @@ def test_a_player_joins_a_game_through_the_type_ahead(new_page: Any, standing: A
     assert game.seats.filter(player__name="Gauri").exists()
     # A page of suggestions at most, however many names fit.
     page.locator("#seat-player").fill("")
-    page.locator("#seat-player").press_sequentially("p", delay=30)
-    page.locator("#seat-player-names option[value='Player 19']").wait_for(state="attached")
-    assert page.locator("#seat-player-names option").count() == 20
+    assert len(_suggestions(page, "#seat-player", "p")) == 20
+
+
+def test_a_slow_answer_to_an_earlier_prefix_never_replaces_the_newer_suggestions(
+    new_page: Any, standing: Any
+):
+    """The players API answers the first question ("g") last: the list must still be the
+    answer to what is typed ("gau"), however the answers cross."""
+    from tests.scoring.helpers import new_game
+
+    ensure_builtin_presets()
+    game, _ = new_game(standing, "points", ["Asha", "Bilal"])
+    for name in ("Gauri", "Gautam", "Gopal", "Govind"):
+        Player.objects.create(club=standing.club, name=name)
+    page = new_page(PHONE, user=standing.organiser)
+    page.goto(f"/clubs/home/games/{game.pk}/")
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:
+        if "search=g&" in route.request.url or route.request.url.endswith("search=g"):
+            held.append(route)  # answered only after the newer question has its answer
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/**", hold_the_first)
+    box = page.locator("#seat-player")
+    box.press_sequentially("g", delay=30)
+    for _ in range(100):  # the "g" question leaves the page after the script's pause
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the script asked nothing for 'g'"
+    assert _suggestions(page, "#seat-player", "au") == ["Gauri", "Gautam"]
+    held[0].continue_()
+    page.wait_for_timeout(500)
+    names = page.locator("#seat-player-names option").evaluate_all("os => os.map(o => o.value)")
+    assert names == ["Gauri", "Gautam"]
+    assert box.get_attribute("data-suggested-for") == "gau"
 
 
 def test_the_seat_pickers_of_a_new_game_take_typed_names(new_page: Any, standing: Any):
