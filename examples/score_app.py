@@ -6,83 +6,23 @@ enter a deal of a points game, read it back, refresh the token, sign out.
         --club demo --game 12
 
 A real app opens the authorization URL in the person's browser and receives the code at its
-redirect URI; so that this runs unattended, the script plays the person too: it logs in on the
-login page and ticks the club on the consent page. Register the app first (docs/api.md):
+redirect URI; so that this runs unattended, the script plays the person too (``pkce.py``): it
+logs in on the login page and ticks the club on the consent page. Register the app first
+(docs/api.md):
 ``python manage.py createapplication public authorization-code --name "Score app"
 --redirect-uris http://127.0.0.1:8765/callback``."""
 
 from __future__ import annotations
 
 import argparse
-import base64
-import hashlib
-import html
 import json
-import re
 import secrets
 import sys
 import time
 from typing import Any
-from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx
-
-_INPUT = re.compile(r"<input\b[^>]*>")
-_ATTR = re.compile(r'(\w[\w-]*)="([^"]*)"')
-
-
-def _inputs(page: str) -> list[dict[str, str]]:
-    return [{k: html.unescape(v) for k, v in _ATTR.findall(tag)} for tag in _INPUT.findall(page)]
-
-
-def _log_in(browser: httpx.Client, username: str, password: str) -> None:
-    page = browser.get("/login/").text
-    csrf = next(i["value"] for i in _inputs(page) if i.get("name") == "csrfmiddlewaretoken")
-    answer = browser.post(
-        "/login/",
-        data={"username": username, "password": password, "csrfmiddlewaretoken": csrf},
-        headers={"Referer": str(browser.base_url) + "/login/"},
-    )
-    if answer.status_code != 302:
-        sys.exit(f"login refused ({answer.status_code})")
-
-
-def sign_in(args: argparse.Namespace) -> dict[str, Any]:
-    """Authorization code with PKCE: the tokens, with the scope the person granted."""
-    verifier = secrets.token_urlsafe(48)
-    challenge = (
-        base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
-    )
-    state = secrets.token_urlsafe(16)
-    query = {
-        "response_type": "code", "client_id": args.client_id, "redirect_uri": args.redirect_uri,
-        "scope": "read score", "state": state, "code_challenge": challenge,
-        "code_challenge_method": "S256",
-    }  # fmt: skip
-    with httpx.Client(base_url=args.base, timeout=30) as browser:
-        _log_in(browser, args.username, args.password)
-        consent = browser.get("/oauth/authorize/?" + urlencode(query))
-        consent.raise_for_status()
-        fields = _inputs(consent.text)
-        form = {i["name"]: i.get("value", "") for i in fields if i.get("type") == "hidden"}
-        club = next((i for i in fields if i.get("data-slug") == args.club), None)
-        if club is None:
-            sys.exit(f"the consent page offers no club {args.club!r}")
-        allowed = browser.post(
-            "/oauth/authorize/",
-            data={**form, "allow": "Authorize", "clubs": club["value"]},
-            headers={"Referer": str(consent.url)},
-        )
-    back = urlsplit(allowed.headers.get("location", ""))
-    answer = parse_qs(back.query)
-    if answer.get("state") != [state] or "code" not in answer:
-        sys.exit(f"the consent did not answer a code: {allowed.status_code} {back.query}")
-    tokens = httpx.post(f"{args.base}/oauth/token/", data={
-        "grant_type": "authorization_code", "code": answer["code"][0],
-        "redirect_uri": args.redirect_uri, "client_id": args.client_id, "code_verifier": verifier,
-    })  # fmt: skip
-    tokens.raise_for_status()
-    return tokens.json()  # type: ignore[no-any-return]
+from pkce import SignInRefused, sign_in
 
 
 def enter_a_deal(api: httpx.Client, club: str, game_id: int) -> dict[str, Any]:
@@ -118,7 +58,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.base = args.base.rstrip("/")
 
-    tokens = sign_in(args)
+    try:
+        tokens = sign_in(
+            args.base, client_id=args.client_id, redirect_uri=args.redirect_uri,
+            username=args.username, password=args.password, club=args.club, scope="read score",
+        )  # fmt: skip
+    except SignInRefused as refused:
+        sys.exit(str(refused))
     print(f"signed in: scope {tokens['scope']!r}, expires in {tokens['expires_in']} s")
     bearer = {"Authorization": f"Bearer {tokens['access_token']}"}
     with httpx.Client(base_url=args.base, headers=bearer, timeout=30) as api:
