@@ -119,6 +119,11 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def chip_rules(self) -> dict[str, object] | None:
+        """The chip-level settings as stored, or ``None`` for the other kinds."""
+        return self.chip_levels if self.kind == self.Kind.CHIPS else None
+
 
 class Entry(models.Model):
     class Status(models.TextChoices):
@@ -152,6 +157,8 @@ class Entry(models.Model):
 
     #: The prize won: not a column, read from the purse by ``tournaments.selectors``.
     prize_won_minor: int = 0
+    #: A chip-level tournament's chips: read from the purse by ``tournaments.selectors``.
+    chips: int | None = None
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="entry_once")]

@@ -199,9 +199,7 @@ def test_a_chip_level_tournament_of_30_runs_to_the_end_with_a_rebuy(standing):
     # Everyone placed; the winner has the most chips of the final table.
     places = {e.player_id: e.place for e in entries}
     assert all(places.values())
-    final_players = {
-        player_of[e] for t in rounds[-1].draw["tables"] for e in t
-    }
+    final_players = {player_of[e] for t in rounds[-1].draw["tables"] for e in t}
     final_chips = {p: chips_held(tournament=tournament)[p] for p in final_players}
     best = max(final_chips.values())
     assert all(places[p] == 1 for p, c in final_chips.items() if c == best)
