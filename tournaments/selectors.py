@@ -123,7 +123,10 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
                 status = "settled"
             else:
                 status = "playing" if table.game.status == Game.Status.OPEN else "finished"
-            going = [player_of[e] for e in table.outcome.get("advancing", []) if e in player_of]
+            advancing = table.outcome.get("advancing", [])
+            if tournament.kind == Tournament.Kind.CHIPS:  # the level's end says who went on
+                advancing = [e for e in advancing if e in played.advanced]
+            going = [player_of[e] for e in advancing if e in player_of]
             view.tables.append(
                 TableView(
                     table.number, table.game_id, seated, status, tied, table.tiebreaker_id, going
