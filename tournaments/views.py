@@ -226,7 +226,9 @@ def _chip_rows(
             "name": e.player.name,
             "chips": e.chips or 0,
             "status": e.status,
-            "status_words": e.get_status_display(),
+            "status_words": "Went on"
+            if e.status == Entry.Status.ACTIVE and last is not None and e.player_id in last.advanced
+            else e.get_status_display(),
             "rebuys": e.rebuys,
             "rebuy": offer
             and e.status == Entry.Status.ELIMINATED
