@@ -155,3 +155,16 @@ def test_a_rebuy_is_refused_where_the_rules_allow_none(standing):
     with pytest.raises(Conflict) as refused:
         entry_rebuy(tournament=tournament, actor=standing.organiser, entry_id=out.pk)
     assert refused.value.code == "rebuy_not_allowed"
+
+
+def test_a_late_entrant_gets_the_starting_stack(standing):
+    tournament = chip_tournament(standing)
+    players = roster(standing, 13)
+    enter(standing, tournament, players[:12])
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        tournament_start(tournament=tournament, actor=standing.organiser)
+    enter(standing, tournament, players[12:])
+    assert chips_held(tournament=tournament)[players[12].pk] == 1000
+    draft = tournament.round_set.get(number=1)
+    late = tournament.entries.get(player=players[12])
+    assert late.pk in {e for t in draft.draw["tables"] for e in t}
