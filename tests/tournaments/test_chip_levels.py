@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.test import TestCase
+from django.test import Client, TestCase
 
 from config.errors import Conflict, InvalidInput
 from scoring.models import AccountKind, Posting, Quantity, RulePreset
@@ -168,3 +168,22 @@ def test_a_late_entrant_gets_the_starting_stack(standing):
     draft = tournament.round_set.get(number=1)
     late = tournament.entries.get(player=players[12])
     assert late.pk in {e for t in draft.draw["tables"] for e in t}
+
+
+@pytest.mark.parametrize(
+    ("levels", "said"),
+    [("5/800", "point value/minimum/qualifying chips"), ("5/900/800", "qualify (800)")],
+)
+def test_the_create_form_refuses_bad_levels_naming_them(standing, levels, said):
+    organiser = Client()
+    organiser.force_login(standing.organiser)
+    before = Tournament.objects.count()
+    page = organiser.post("/clubs/home/tournaments/", {
+        "name": "Chips", "kind": "chips",
+        "preset": RulePreset.objects.get(club=None, key="points").pk, "table_max": 6,
+        "table_min": 3, "advance_per_table": 2, "rounds": 0, "cut": 0, "entry_fee": "5",
+        "club_fee": "0", "payout": "by_field", "seeding": "random", "late_entry_until_round": 1,
+        "levels": levels,
+    })  # fmt: skip
+    assert page.status_code == 400 and said in page.content.decode()
+    assert Tournament.objects.count() == before
