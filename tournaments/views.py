@@ -209,6 +209,16 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def _chip_status(entry: Entry, last: Any) -> str:
+    """An entrant's standing in words: out, at the final table, gone on from the last level
+    played (and waiting for the next), or playing."""
+    if entry.status != Entry.Status.ACTIVE or last is None:
+        return entry.get_status_display()
+    if last.stage == Round.Stage.FINAL:
+        return f"Final table, place {entry.place}" if entry.place else "Final table"
+    return "Went on" if entry.player_id in last.advanced else entry.get_status_display()
+
+
 def _chip_rows(
     club: Club, tournament: Tournament, desk: selectors.Desk, draft: Any
 ) -> dict[str, Any] | None:
@@ -226,9 +236,7 @@ def _chip_rows(
             "name": e.player.name,
             "chips": e.chips or 0,
             "status": e.status,
-            "status_words": "Went on"
-            if e.status == Entry.Status.ACTIVE and last is not None and e.player_id in last.advanced
-            else e.get_status_display(),
+            "status_words": _chip_status(e, last),
             "rebuys": e.rebuys,
             "rebuy": offer
             and e.status == Entry.Status.ELIMINATED
