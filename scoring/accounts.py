@@ -23,7 +23,12 @@ from config.errors import Conflict
 from rules.errors import InvariantError
 from rules.money import require_int
 from scoring.formats import EndEntry, GameEnd, GameState
-from scoring.formats.reads import account_balance, player_paid_in, seated_players
+from scoring.formats.reads import (
+    account_balance,
+    player_paid_in,
+    seated_balances,
+    seated_players,
+)
 from scoring.ledger import Line
 from scoring.lifecycle import game_close
 from scoring.models import (
@@ -41,6 +46,7 @@ from scoring.models import (
 from scoring.posting import ledger_entry_create, ledger_entry_reverse
 
 MONEY = Quantity.MONEY
+CHIPS = Quantity.CHIPS
 
 
 @dataclass
@@ -175,6 +181,34 @@ def account_pay_out_again(
         ledger_entry_create(game=account, kind=LedgerEntry.Kind.PAYOUT, lines=lines, memo=memo)
 
 
+@transaction.atomic
+def account_chips_issue(*, account: Game, chips: Mapping[int, int], memo: str) -> None:
+    """The open account gives players chips (each player ``+chips``, the account the total
+    less): a tournament's opening stacks, a rebuy's. Each player must have a seat of it."""
+    account = _locked(account)
+    _require_open(account)
+    given = {pid: require_int(n, "chips", minimum=0, code="bad_chips") for pid, n in chips.items()}
+    given = {pid: n for pid, n in given.items() if n}
+    if not given:
+        return
+    lines = [Line.player(CHIPS, pid, n) for pid, n in given.items()]
+    lines.append(Line.game(CHIPS, -sum(given.values())))
+    ledger_entry_create(game=account, kind=LedgerEntry.Kind.OPENING, lines=lines, memo=memo)
+
+
+@transaction.atomic
+def account_chips_move(*, account: Game, moves: Mapping[int, int], memo: str) -> None:
+    """Chips change hands among the account's players (``moves`` sum to zero): what they won
+    and lost at a table, kept where the account keeps their chips."""
+    account = _locked(account)
+    _require_open(account)
+    if sum(moves.values()) != 0:
+        raise InvariantError(f"chip moves must sum to zero, not {sum(moves.values())}")
+    lines = [Line.player(CHIPS, pid, n) for pid, n in moves.items() if n]
+    if lines:
+        ledger_entry_create(game=account, kind=LedgerEntry.Kind.SETTLEMENT, lines=lines, memo=memo)
+
+
 # --- reads -------------------------------------------------------------------------------------
 
 
@@ -186,6 +220,11 @@ def account_held(*, account: Game) -> int:
 def account_paid_in(*, account: Game) -> dict[int, int]:
     """What each player has paid into the account, less what went back to them."""
     return player_paid_in(account, MONEY)
+
+
+def account_chips(*, account: Game) -> dict[int, int]:
+    """Each player's chips kept in the account (every seated player, 0 for one with none)."""
+    return seated_balances(account, CHIPS)
 
 
 def account_paid_out(*, account: Game) -> dict[int, int]:

@@ -34,6 +34,7 @@ from tournaments.serializers import (
     TournamentOutput,
     UnwindInput,
 )
+from tournaments.services.chips import entry_rebuy
 from tournaments.services.corrections import rounds_unwind
 from tournaments.services.draws import round_release, round_swap
 from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw
@@ -128,6 +129,24 @@ class EntryDisqualifyApi(EntryWithdrawApi):
                    responses=EntryOutput)  # fmt: skip
     def post(self, request: Request, club_slug: str, tournament_id: int, entry_id: int) -> Response:
         return super().post(request, club_slug, tournament_id, entry_id)
+
+
+class EntryRebuyApi(_TournamentAction):
+    @api_operation(
+        operation_id="tournaments_entries_rebuy",
+        request=None,
+        responses=EntryOutput,
+        description="A chip-level tournament: a player knocked out at the end of the last level "
+        "buys back in (the rebuy's price into the purse, its chips to the player), where the "
+        "tournament's rules allow it, while the next round is drawn and not released; seated "
+        "in it. 409 says why not (`no_rebuys`, `rebuy_closed`, `rebuy_not_allowed`, "
+        "`rebuy_too_small`).",
+    )
+    def post(self, request: Request, club_slug: str, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.tournament(tournament_id)
+        entry_rebuy(tournament=tournament, actor=request.user, entry_id=entry_id)
+        view = selectors.tournament_view(tournament=tournament)
+        return Response(EntryOutput(next(e for e in view.entries if e.pk == entry_id)).data)
 
 
 class StartApi(_TournamentAction):

@@ -1,6 +1,6 @@
-"""Every money figure of a tournament: the entries that count (whose fee is in the purse), the
-fees collected, the prize pool (computed here only) and the prize each player won, the money
-read from its purse in the ledger."""
+"""Every money figure of a tournament (and a chip-level one's chips): the entries that count
+(whose fee is in the purse), the fees collected, the prize pool (computed here only) and the
+prize each player won, the money read from its purse in the ledger."""
 
 from __future__ import annotations
 
@@ -44,11 +44,32 @@ def prize_pool_minor(*, tournament: Tournament) -> int:
     each."""
     if tournament.status == Tournament.Status.CANCELLED:
         return 0  # every fee went back
-    return field_prize_pool(
-        entrants=entries_counted(tournament=tournament).count(),
+    entrants = entries_counted(tournament=tournament).count()
+    pool = field_prize_pool(
+        entrants=entrants,
         entry_fee_minor=tournament.entry_fee_minor,
         club_fee_minor=tournament.club_fee_minor,
     )
+    return pool + rebuys_collected_minor(tournament=tournament, entrants=entrants)
+
+
+def rebuys_collected_minor(*, tournament: Tournament, entrants: int | None = None) -> int:
+    """What the rebuys of a chip-level tournament brought into the purse (all of it goes to the
+    prize pool): everything paid in beyond the entry fees of the entries that count."""
+    if tournament.kind != Tournament.Kind.CHIPS:
+        return 0
+    if entrants is None:
+        entrants = entries_counted(tournament=tournament).count()
+    fees = entrants * tournament.entry_fee_minor
+    return max(0, fees_collected_minor(tournament=tournament) - fees)
+
+
+def chips_held(*, tournament: Tournament) -> dict[int, int]:
+    """Each player's chips in a chip-level tournament (player id -> chips), from the ledger;
+    empty for the other kinds."""
+    if tournament.kind != Tournament.Kind.CHIPS:
+        return {}
+    return accounts.account_chips(account=purse_of(tournament))
 
 
 def prizes_won_minor(*, tournament: Tournament) -> dict[int, int]:

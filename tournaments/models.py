@@ -18,6 +18,7 @@ class Tournament(models.Model):
     class Kind(models.TextChoices):
         KNOCKOUT = "knockout", "Knock-out"
         ROUNDS = "rounds", "Rounds, then a cut"
+        CHIPS = "chips", "Chip levels"
 
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
@@ -56,6 +57,11 @@ class Tournament(models.Model):
     )
     cut = models.PositiveSmallIntegerField(
         default=0, help_text="Rounds kind: how many go to the semi-final (0: straight to a final)."
+    )
+    chip_levels = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Chip-level kind: its settings (rules.chip_levels.ChipLevelRules.as_dict).",
     )
     seeding = models.CharField(max_length=8, choices=Seeding.choices, default=Seeding.RANDOM)
     avoid_same_club = models.BooleanField(default=False)
@@ -113,6 +119,11 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def chip_rules(self) -> dict[str, object] | None:
+        """The chip-level settings as stored, or ``None`` for the other kinds."""
+        return self.chip_levels if self.kind == self.Kind.CHIPS else None
+
 
 class Entry(models.Model):
     class Status(models.TextChoices):
@@ -139,10 +150,15 @@ class Entry(models.Model):
         null=True, blank=True, help_text="Place at the table the entrant went out from."
     )
     remarks = models.CharField(max_length=200, blank=True)
+    rebuys = models.PositiveSmallIntegerField(
+        default=0, help_text="Chip-level kind: how many times the entrant bought back in."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     #: The prize won: not a column, read from the purse by ``tournaments.selectors``.
     prize_won_minor: int = 0
+    #: A chip-level tournament's chips: read from the purse by ``tournaments.selectors``.
+    chips: int | None = None
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="entry_once")]
@@ -170,6 +186,9 @@ class Round(models.Model):
     draw = models.JSONField(default=dict, help_text='{"tables": [[entry ids]], "byes": [ids]}')
     cost = models.JSONField(default=dict, help_text="The draw's repeat and same-club pairs.")
     advanced = models.JSONField(default=list, help_text="Entry ids who went on.")
+    level = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Chip-level kind: the level this round plays."
+    )
     ends_at = models.DateTimeField(
         null=True, blank=True, help_text="When the director calls time; the projector counts down."
     )

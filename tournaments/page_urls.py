@@ -24,6 +24,9 @@ urlpatterns = [
         views.entry_withdraw_page,
         name="tournament-entry-withdraw",
     ),
+    path(
+        f"{one}entries/<int:entry_id>/rebuy/", views.entry_rebuy_page, name="tournament-entry-rebuy"
+    ),
     path(f"{one}start/", views.start_page, name="tournament-start-page"),
     path(f"{one}cancel/", views.cancel_page, name="tournament-cancel-page"),
     path(f"{one}rounds/<int:number>/swap/", views.swap_page, name="tournament-swap"),

@@ -82,3 +82,29 @@ def purse_pay_prizes(*, tournament: Tournament, shares: dict[int, int]) -> None:
 def purse_refund_all(*, tournament: Tournament, actor: AbstractBaseUser) -> None:
     """The tournament is called off: every fee goes back."""
     accounts.account_close(account=purse_of(tournament), actor=actor, shares=None, memo="")
+
+
+def purse_chips_issue(*, tournament: Tournament, chips: dict[int, int], memo: str) -> None:
+    """A chip-level tournament's chips are kept in its purse: the purse gives each player
+    ``chips[player]`` (the opening stacks, a rebuy's chips)."""
+    accounts.account_chips_issue(account=purse_of(tournament), chips=chips, memo=memo)
+
+
+def purse_chips_move(*, tournament: Tournament, moves: dict[int, int], memo: str) -> None:
+    """Chips won and lost at a table of a level (zero-sum among the players)."""
+    accounts.account_chips_move(account=purse_of(tournament), moves=moves, memo=memo)
+
+
+def purse_rebuy(
+    *, tournament: Tournament, actor: AbstractBaseUser, player: Player, price_minor: int,
+    chips: int,
+) -> None:  # fmt: skip
+    """A player buys back in: the price into the purse, the chips out of it."""
+    accounts.account_pay_in(
+        account=purse_of(tournament), player=player, amount_minor=price_minor,
+        memo=f"{player.name}: rebuy",
+    )  # fmt: skip
+    accounts.account_chips_issue(
+        account=purse_of(tournament), chips={player.pk: chips}, memo=f"{player.name}: rebuy chips"
+    )
+    _audit(tournament, actor, "rebuy", player=player.pk, price_minor=price_minor, chips=chips)

@@ -14,6 +14,7 @@ from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
 from scoring.models import Deal, Game, LedgerEntry, Submission
 from tournaments.figures import (
+    chips_held,
     entries_counted,
     fees_collected_minor,
     prize_pool_minor,
@@ -66,6 +67,7 @@ class RoundView:
     byes: list[int]
     tables: list[TableView] = field(default_factory=list)
     ends_at: datetime | None = None  # the round clock, where the director set one
+    level: int | None = None  # a chip-level tournament's level
 
 
 @dataclass
@@ -88,8 +90,11 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
     counting = set(entries_counted(tournament=tournament).values_list("pk", flat=True))
     counted = [entry for entry in entries if entry.pk in counting]
     won = prizes_won_minor(tournament=tournament)
+    chips = chips_held(tournament=tournament)
     for entry in entries:  # a place is paid as long as it stands (an unwound final's is not)
         entry.prize_won_minor = won.get(entry.player_id, 0) if entry.place else 0
+        if tournament.kind == Tournament.Kind.CHIPS:
+            entry.chips = chips.get(entry.player_id, 0)
     player_of = {entry.pk: entry.player_id for entry in entries}
     pool = prize_pool_minor(tournament=tournament)
     tables_by_round: dict[int, list[RoundTable]] = {}
@@ -103,7 +108,7 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
             played.number, played.stage, played.status, played.cost,
             [player_of[e] for e in played.advanced if e in player_of],
             [player_of[e] for e in played.draw.get("byes", []) if e in player_of],
-            ends_at=played.ends_at,
+            ends_at=played.ends_at, level=played.level,
         )  # fmt: skip
         if played.status == Round.Status.DRAFT:
             for number, table in enumerate(played.draw.get("tables", []), start=1):
@@ -118,7 +123,10 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
                 status = "settled"
             else:
                 status = "playing" if table.game.status == Game.Status.OPEN else "finished"
-            going = [player_of[e] for e in table.outcome.get("advancing", []) if e in player_of]
+            advancing = table.outcome.get("advancing", [])
+            if tournament.kind == Tournament.Kind.CHIPS:  # the level's end says who went on
+                advancing = [e for e in advancing if e in played.advanced]
+            going = [player_of[e] for e in advancing if e in player_of]
             view.tables.append(
                 TableView(
                     table.number, table.game_id, seated, status, tied, table.tiebreaker_id, going

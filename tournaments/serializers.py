@@ -8,6 +8,34 @@ from tournaments.models import Entry, Round, Tournament
 BIG = 2**62  # money fits a 64-bit column
 
 
+class ChipLevelSettings(serializers.Serializer[dict]):
+    point_value = serializers.IntegerField(
+        min_value=1, max_value=10_000, help_text="Chips a point."
+    )
+    minimum = serializers.IntegerField(
+        min_value=0, max_value=BIG, help_text="Out below this many chips at the level's end."
+    )
+    qualify = serializers.IntegerField(
+        min_value=1, max_value=BIG, help_text="On to the next level at this many chips or more."
+    )
+
+
+class ChipLevelsSettings(serializers.Serializer[dict]):
+    """A chip-level tournament's settings; what is left out takes the default preset's value."""
+
+    starting_chips = serializers.IntegerField(min_value=1, max_value=BIG, required=False)
+    levels = ChipLevelSettings(many=True, required=False, help_text="The levels, in order.")
+    rebuys = serializers.IntegerField(
+        min_value=0, max_value=10, required=False, help_text="Rebuys a player may take (0: none)."
+    )
+    rebuy_price_minor = serializers.IntegerField(min_value=0, max_value=BIG, required=False)
+    rebuy_chips = serializers.IntegerField(min_value=1, max_value=BIG, required=False)
+    rebuy_until_level = serializers.IntegerField(
+        min_value=1, max_value=20, required=False,
+        help_text="A player knocked out at the end of this level or an earlier one may rebuy.",
+    )  # fmt: skip
+
+
 class TournamentCreateInput(serializers.Serializer[dict]):
     name = serializers.CharField(max_length=120)
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default="knockout")
@@ -36,6 +64,11 @@ class TournamentCreateInput(serializers.Serializer[dict]):
         "percentages by place (adding up to 100).",
     )
     seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
+    chip_levels = ChipLevelsSettings(
+        required=False,
+        help_text="Kind chips only: starting chips, the levels (point value, minimum, "
+        "qualifying chips) and rebuys; the default preset when left out.",
+    )
 
 
 class EntryInput(serializers.Serializer[dict]):
@@ -82,18 +115,26 @@ class EntryOutput(serializers.ModelSerializer[Entry]):
         model = Entry
         fields = [
             "id", "player", "name", "status", "seed", "rating", "affiliation", "place",
-            "prize_minor", "out_in_round", "table_place", "remarks",
+            "prize_minor", "out_in_round", "table_place", "remarks", "chips", "rebuys",
         ]  # fmt: skip
+
+    # A chip-level tournament's chips, read from the purse; null for the other kinds.
+    chips = serializers.IntegerField(read_only=True, allow_null=True, min_value=-BIG, max_value=BIG)
 
 
 class TournamentOutput(serializers.ModelSerializer[Tournament]):
+    chip_levels = ChipLevelsSettings(
+        source="chip_rules", allow_null=True, read_only=True,
+        help_text="A chip-level tournament's settings; null for the other kinds.",
+    )  # fmt: skip
+
     class Meta:
         model = Tournament
         fields = [
             "id", "name", "kind", "status", "preset", "final_preset", "table_max", "table_min",
             "advance_per_table", "rounds", "cut", "seeding", "avoid_same_club", "table_entry",
             "max_entries", "entry_fee_minor", "club_fee_minor", "late_entry_until_round", "payout",
-            "seed", "session", "purse", "created_at", "started_at", "finished_at",
+            "seed", "session", "purse", "created_at", "started_at", "finished_at", "chip_levels",
         ]  # fmt: skip
 
 
@@ -125,6 +166,9 @@ class RoundOutput(serializers.Serializer[dict]):
     tables = RoundTableOutput(many=True)
     ends_at = serializers.DateTimeField(
         allow_null=True, help_text="The round clock: when the director calls time; null if unset."
+    )
+    level = serializers.IntegerField(
+        allow_null=True, help_text="A chip-level tournament's level this round plays; else null."
     )
 
 

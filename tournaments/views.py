@@ -53,6 +53,8 @@ from tournaments.forms import (
     UnwindForm,
 )
 from tournaments.models import Entry, Round, Tournament
+from tournaments.services.chips import entry_rebuy
+from tournaments.services.chips import rules_of as chip_rules_of
 from tournaments.services.corrections import rounds_unwind
 from tournaments.services.draws import round_clock_set, round_release, round_swap
 from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw
@@ -121,6 +123,7 @@ def tournament_list_page(request: HttpRequest, club_slug: str) -> HttpResponse:
     def create() -> HttpResponse:
         data = form.cleaned_data
         preset = found(scoring_selectors.preset_get, club=club, preset_id=data["preset"])
+        rebuy_price = to_minor(data.get("rebuy_price"), club.minor_places)
         tournament = tournament_create(
             club=club, actor=request.user, name=data["name"], kind=data["kind"], preset=preset,
             table_max=data["table_max"], table_min=data["table_min"],
@@ -130,6 +133,7 @@ def tournament_list_page(request: HttpRequest, club_slug: str) -> HttpResponse:
             entry_fee_minor=to_minor(data["entry_fee"], club.minor_places) or 0,
             club_fee_minor=to_minor(data["club_fee"], club.minor_places) or 0,
             late_entry_until_round=data["late_entry_until_round"], payout=form.payout_value(),
+            chip_levels=form.chip_levels_value(rebuy_price),
         )  # fmt: skip
         messages.success(request, f"“{tournament.name}” is open for entries.")
         return redirect(_desk_url(club, tournament))
@@ -197,10 +201,66 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
         "public_url": reverse("public-tournament", args=[club.slug, tournament.pk])
         if club.public_standings else "",
         "completed": [r for r in desk.view.rounds if r.status == Round.Status.COMPLETE],
+        "chips": _chip_rows(club, tournament, desk, draft),
         # The round a clock can be set for: the one being played.
         "clock_round": next(
             (r for r in reversed(desk.view.rounds) if r.status == Round.Status.RELEASED), None
         ),
+    }  # fmt: skip
+
+
+def _chip_status(entry: Entry, last: Any) -> str:
+    """An entrant's standing in words: out, at the final table, gone on from the last level
+    played (and waiting for the next), or playing."""
+    if entry.status != Entry.Status.ACTIVE or last is None:
+        return entry.get_status_display()
+    if last.stage == Round.Stage.FINAL:
+        return f"Final table, place {entry.place}" if entry.place else "Final table"
+    return "Went on" if entry.player_id in last.advanced else entry.get_status_display()
+
+
+def _chip_rows(
+    club: Club, tournament: Tournament, desk: selectors.Desk, draft: Any
+) -> dict[str, Any] | None:
+    """A chip-level tournament's chip counts, most first, and its levels in words; a rebuy is
+    offered to those knocked out at the end of the last level while the next round is drawn
+    (the service says why when it is not allowed)."""
+    if tournament.kind != Tournament.Kind.CHIPS:
+        return None
+    rules = chip_rules_of(tournament)
+    last = next((r for r in reversed(desk.view.rounds) if r.status == Round.Status.COMPLETE), None)
+    offer = rules.rebuys > 0 and draft is not None and last is not None
+    rows = [
+        {
+            "entry": e.pk,
+            "name": e.player.name,
+            "chips": e.chips or 0,
+            "status": e.status,
+            "status_words": _chip_status(e, last),
+            "rebuys": e.rebuys,
+            "rebuy": offer
+            and e.status == Entry.Status.ELIMINATED
+            and last is not None
+            and e.out_in_round == last.number
+            and e.rebuys < rules.rebuys,
+        }
+        for e in desk.view.entries
+        if e.chips is not None and e.seed is not None
+    ]
+    rows.sort(key=lambda r: (r["status"] != Entry.Status.ACTIVE, -r["chips"], r["name"]))
+    current = desk.view.rounds[-1] if desk.view.rounds else None
+    return {
+        "rows": rows,
+        "level": current.level if current else None,
+        "levels": [
+            {"number": n, "value": lv.point_value, "minimum": lv.minimum, "qualify": lv.qualify}
+            for n, lv in enumerate(rules.levels, start=1)
+        ],
+        "starting": rules.starting_chips,
+        "rebuys": rules.rebuys,
+        "rebuy_price": club_money(club, rules.rebuy_price_minor),
+        "rebuy_chips": rules.rebuy_chips,
+        "rebuy_until": rules.rebuy_until_level,
     }  # fmt: skip
 
 
@@ -331,6 +391,18 @@ def entry_withdraw_page(
         return f"{entry.player.name}: {entry.get_status_display().lower()}."
 
     return _action(request, club_slug, tournament_id, "entries", None, withdraw, "")
+
+
+@login_required
+@require_POST
+def entry_rebuy_page(
+    request: HttpRequest, club_slug: str, tournament_id: int, entry_id: int
+) -> HttpResponse:
+    def rebuy(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
+        entry = entry_rebuy(tournament=tournament, actor=request.user, entry_id=entry_id)
+        return f"{entry.player.name} bought back in and is drawn in the next round."
+
+    return _action(request, club_slug, tournament_id, "chips", None, rebuy, "")
 
 
 @login_required

@@ -324,6 +324,10 @@ ROUTES = [
           lambda w: f"{T}/{w.open_tournament}/entries/{w.open_entry}/withdraw/", None, RUN),
     Route("entry disqualify", "tournaments:entry-disqualify", "post",
           lambda w: f"{T}/{w.open_tournament}/entries/{w.open_entry}/disqualify/", None, RUN),
+    # a knock-out takes no rebuys: a member who may run it hears why
+    Route("entry rebuy", "tournaments:entry-rebuy", "post",
+          lambda w: f"{T}/{w.open_tournament}/entries/{w.open_entry}/rebuy/", None,
+          _by_role(409, 409, 403, 403)),
     Route("tournament start", "tournaments:tournament-start", "post",
           lambda w: f"{T}/{w.open_tournament}/start/", None, RUN),
     Route("tournament cancel", "tournaments:tournament-cancel", "post",

@@ -8,6 +8,7 @@ import pytest
 from django.db import transaction
 
 from config.errors import Conflict
+from rules.errors import InvariantError
 from scoring import accounts, figures, selectors
 from scoring.models import Game, LedgerEntry, RulePreset
 from scoring.nights import session_create
@@ -81,3 +82,20 @@ def test_a_game_played_in_a_format_is_no_account(standing):
     assert not accounts.is_account(game)
     with pytest.raises(Conflict):
         accounts.account_pay_in(account=game, player=player, amount_minor=100, memo="fee")
+
+
+def test_chips_kept_in_an_account_beside_its_money(standing, account):
+    """Chips given from the account, moved among its players (zero-sum), read back; money
+    untouched, and a move that does not sum to zero refused."""
+    asha, bilal, _ = standing.club.players.order_by("name")
+    for player in (asha, bilal):
+        accounts.account_pay_in(account=account, player=player, amount_minor=500, memo="fee")
+    accounts.account_chips_issue(account=account, chips={asha.pk: 1000, bilal.pk: 1000}, memo="")
+    accounts.account_chips_move(account=account, moves={asha.pk: 250, bilal.pk: -250}, memo="t1")
+    assert accounts.account_chips(account=account) == {asha.pk: 1250, bilal.pk: 750}
+    assert accounts.account_held(account=account) == 1000
+    assert accounts.account_paid_in(account=account) == {asha.pk: 500, bilal.pk: 500}
+    with pytest.raises(InvariantError):
+        accounts.account_chips_move(account=account, moves={asha.pk: 10}, memo="unbalanced")
+    assert accounts.account_chips(account=account) == {asha.pk: 1250, bilal.pk: 750}
+    assert ledger_balanced()

@@ -27,6 +27,12 @@ def correction_guard(game: Game) -> None:
     table = _table_of(game)
     if table is None or table.round.status != Round.Status.COMPLETE:
         return
+    if table.round.tournament.kind == Tournament.Kind.CHIPS:
+        raise Conflict(
+            "this table's level is complete: its chips are posted and decided who went on, so "
+            "its result stands",
+            code="level_complete",
+        )
     later = list(
         table.round.tournament.round_set.filter(number__gt=table.round.number)
         .exclude(status=Round.Status.DRAFT)
@@ -89,6 +95,10 @@ def rounds_unwind(
     tournament = lock(tournament)
     if tournament.status == Tournament.Status.CANCELLED:
         raise Conflict("the tournament is cancelled")
+    if tournament.kind == Tournament.Kind.CHIPS:
+        raise Conflict(
+            "a chip-level tournament's levels stand once complete", code="level_complete"
+        )
     played = round_locked(tournament, number)
     if played.status != Round.Status.COMPLETE:
         raise Conflict(f"round {number} is not complete: its tables can be corrected as they are")

@@ -89,7 +89,12 @@ def _finish(tournament: Tournament, final: Round) -> None:
                 if place is not None  # whoever went out of a round has their table place
             }
         )
-    places = knockout.final_places(final_ranks, knocked)
+    finish_placed(tournament, knockout.final_places(final_ranks, knocked))
+
+
+def finish_placed(tournament: Tournament, places: dict[int, int]) -> None:
+    """Everyone placed (entry id -> place): the places kept, the prizes paid from the purse,
+    the tournament finished."""
     # The field the payout structure is scaled to: the entries that count (everyone placed
     # when entry is free).
     entrants = (

@@ -18,10 +18,12 @@ from rules import prizes
 from rules.errors import RuleViolation
 from rules.ratings import initial_skill
 from rules.seating import TABLE_LIMITS
+from scoring.formats import handler_for
 from scoring.models import Rating, RulePreset, TableEntry
 from scoring.nights import session_create
 from tournaments.models import Entry, Round, Tournament
 from tournaments.purse import purse_open, purse_refund_all
+from tournaments.services.chips import chip_rules_checked, chips_open, stage_for_chips
 from tournaments.services.common import E, audit, family_of, lock
 from tournaments.services.draws import draw_round, stage_for
 
@@ -53,8 +55,11 @@ def tournament_create(
     late_entry_until_round: int = 1,
     payout: str | list[Any] = "by_field",
     seed: int | None = None,
+    chip_levels: dict[str, Any] | None = None,
 ) -> Tournament:
-    """A tournament open for entries, with its own session and purse."""
+    """A tournament open for entries, with its own session and purse. A chip-level tournament
+    (``kind="chips"``) takes its ``chip_levels`` settings (the default preset when none) and
+    plays a points game at each table."""
     name = visible_name(name)
     if not name:
         raise InvalidInput("name: give the tournament a name")
@@ -73,6 +78,19 @@ def tournament_create(
         )
     if kind == Tournament.Kind.ROUNDS and rounds < 1:
         raise InvalidInput("rounds: a rounds tournament plays one round or more before its cut")
+    chip_settings: dict[str, Any] = {}
+    if kind == Tournament.Kind.CHIPS:
+        chip_settings = chip_rules_checked(chip_levels).as_dict()
+        # Chips follow points won and lost between the players (zero-sum): a format whose
+        # figure is a score (pool's penalties, Rummikub's) does not convert.
+        if "points" not in {column.key for column in handler_for(preset.format).columns}:
+            raise InvalidInput(
+                "preset: a chip-level tournament's tables play points rummy (each deal's "
+                "points turn into chips)",
+                code="chips_need_points",
+            )
+    elif chip_levels:
+        raise InvalidInput("chip_levels: only a chip-level tournament (kind chips) has them")
     if table_entry not in ("", *TableEntry.values):
         raise InvalidInput(
             f"table_entry: one of off, confirm, trusted (or empty), not {table_entry!r}"
@@ -91,7 +109,7 @@ def tournament_create(
         advance_per_table=advance_per_table, rounds=rounds, cut=cut, seeding=seeding,
         avoid_same_club=avoid_same_club, max_entries=max_entries, table_entry=table_entry,
         entry_fee_minor=entry_fee_minor, club_fee_minor=club_fee_minor,
-        late_entry_until_round=late_entry_until_round, payout=payout,
+        late_entry_until_round=late_entry_until_round, payout=payout, chip_levels=chip_settings,
         seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
         session=session, purse=purse,
         # The project's user model is the one every actor is; the stubs know only its base.
@@ -132,9 +150,15 @@ def tournament_start(
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = timezone.now()
     tournament.save(update_fields=["status", "started_at"])
-    first = draw_round(
-        tournament, 1, stage_for(tournament, len(ordered), 1), [e.pk for e in ordered]
-    )
+    if tournament.kind == Tournament.Kind.CHIPS:
+        chips_open(tournament, ordered)
+        stage = stage_for_chips(tournament, len(ordered))
+    else:
+        stage = stage_for(tournament, len(ordered), 1)
+    first = draw_round(tournament, 1, stage, [e.pk for e in ordered])
+    if tournament.kind == Tournament.Kind.CHIPS:
+        first.level = 1
+        first.save(update_fields=["level"])
     audit(tournament, actor, "start", entries=len(ordered), seeding=tournament.seeding)
     return first
 

@@ -17,6 +17,7 @@ from scoring.games import game_create
 from scoring.lifecycle import game_end, game_finishing_order
 from scoring.models import Game, RulePreset
 from tournaments.models import Round, RoundTable, Tournament
+from tournaments.services.chips import level_complete
 from tournaments.services.common import E, advance_at, audit, lock
 from tournaments.services.rounds import round_complete
 
@@ -54,7 +55,10 @@ def table_game_ended(*, game_id: int) -> str:
         t.outcome.get("tied") for t in played.tables.all()
     ):
         return "waiting for other tables"
-    round_complete(tournament, played)
+    if tournament.kind == Tournament.Kind.CHIPS:
+        level_complete(tournament, played)
+    else:
+        round_complete(tournament, played)
     return "round complete"
 
 
