@@ -243,3 +243,25 @@ def error_responses_declare(
                     response["headers"] = _RETRY_AFTER
                 responses[status] = response
     return result
+
+
+def _union_tags(node: Any) -> None:
+    if isinstance(node, dict):
+        values = node.pop("x-discriminator-values", None)
+        if values is not None:
+            node["enum"] = values
+        for child in node.values():
+            _union_tags(child)
+    elif isinstance(node, list):
+        for child in node:
+            _union_tags(child)
+
+
+def union_tags_declare(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook, after the enums are named: each member of a union
+    declares the value (or values) of its discriminator as an enum of its own, inline. Named
+    enums would merge the members' one-value sets under one name, or clash."""
+    _union_tags(result.get("components", {}).get("schemas", {}))
+    return result

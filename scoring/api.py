@@ -40,6 +40,7 @@ from scoring.games import game_create, game_finish, seat_add, seat_remove, table
 from scoring.models import Game, Submission, TableLink
 from scoring.nights import session_close, session_create, session_reopen, transfer_mark_paid
 from scoring.pool_moves import pool_rejoin, pool_split
+from scoring.formats import format_tagged
 from scoring.serializers import (
     DealCreateInput,
     DealOutput,
@@ -859,7 +860,8 @@ class TableApi(TableLinkScopedApi):
             "waiting": None if waiting is None else {
                 "id": waiting.pk, "deal": waiting.deal_id, "number": waiting.deal.number,
                 "entered_seat": waiting.entered_seat, "dispute": waiting.dispute,
-                "disputed_seat": waiting.disputed_seat, "result": waiting.result,
+                "disputed_seat": waiting.disputed_seat,
+                "result": format_tagged(at.game.format, waiting.result),
             },
         })  # fmt: skip
 

@@ -9,8 +9,28 @@ from rest_framework import serializers
 from config.fields import id_field, int32_field
 from config.openapi import PageOutput
 from rules.indian.preset import ACE_POINT_CHOICES, Declaration, JokerLimit, WildJoker
-from scoring.formats import payload_fields, payload_keys, variants
-from scoring.models import Deal, Game, GameFormat, RulePreset, Seat, Session, Submission, Table
+from scoring.formats import (
+    format_tagged,
+    payload_fields,
+    payload_keys,
+    payload_union,
+    result_outcomes,
+    result_union,
+    state_union,
+    variants,
+)
+from scoring.formats.outputs import ReasonOutput
+from scoring.models import (
+    Deal,
+    Game,
+    GameFormat,
+    LedgerEntry,
+    RulePreset,
+    Seat,
+    Session,
+    Submission,
+    Table,
+)
 from scoring.standings import METRICS
 
 
@@ -239,8 +259,45 @@ def submission_url(submission: Submission, club_slug: str) -> str:
     )
 
 
+class FormatTaggedField(serializers.Field):
+    """A submission's stored ``payload`` or ``result`` with its game's ``format`` (the key the
+    schema's union of the formats' components is told apart by)."""
+
+    def __init__(self, key: str, **kwargs: Any) -> None:
+        super().__init__(source="*", read_only=True, **kwargs)
+        self.key = key
+
+    def to_representation(self, submission: Submission) -> dict[str, Any] | None:
+        return format_tagged(submission.deal.game.format, getattr(submission, self.key))
+
+
+@extend_schema_field(payload_union())
+class PayloadField(FormatTaggedField):
+    pass
+
+
+@extend_schema_field(result_union())
+class ResultField(FormatTaggedField):
+    pass
+
+
+@extend_schema_field(result_union())
+class TaggedResultField(serializers.JSONField):
+    """A result already tagged with its ``format`` (``format_tagged``)."""
+
+
 class SubmissionOutput(serializers.ModelSerializer[Submission]):
     deal = serializers.IntegerField(source="deal_id")
+    format = serializers.ChoiceField(
+        source="deal.game.format", choices=GameFormat.choices, read_only=True,
+        help_text="The game's format: the shape of `payload` and `result`.",
+    )  # fmt: skip
+    payload = PayloadField("payload", help_text="The result as entered.")
+    result = ResultField(
+        "result", allow_null=True,
+        help_text="Points as the rules computed them (null until the version checks out).",
+    )  # fmt: skip
+    reasons = ReasonOutput(many=True, help_text="Why it did not count (empty when it did).")
     submitted_by = serializers.CharField(
         source="submitted_by.username", default=None, allow_null=True
     )
@@ -252,7 +309,7 @@ class SubmissionOutput(serializers.ModelSerializer[Submission]):
     class Meta:
         model = Submission
         fields = [
-            "id", "deal", "version", "status", "source", "payload", "result", "reasons",
+            "id", "deal", "format", "version", "status", "source", "payload", "result", "reasons",
             "submitted_by", "submitted_at", "validated_at", "confirmed_by", "confirmed_at",
             "superseded_by", "table_link", "entered_seat", "confirmed_seat", "dispute",
             "disputed_seat", "disputed_at",
@@ -267,12 +324,8 @@ class SubmissionAccepted(serializers.Serializer[dict]):
     url = serializers.CharField()
 
 
-class GameStateOutput(serializers.Serializer[dict]):
-    """The game as it stands (fields depend on the format: see the API guide)."""
-
-    format = serializers.ChoiceField(choices=GameFormat.choices)
-    status = serializers.ChoiceField(choices=Game.Status.choices)
-    players = serializers.ListField(child=serializers.DictField())
+#: The game as it stands: one component per format, told apart by ``format``.
+GameStateOutput = state_union()
 
 
 class RejoinInput(serializers.Serializer[dict]):
@@ -295,14 +348,14 @@ class SplitInput(serializers.Serializer[dict]):
 
 
 class SplitOfferOutput(serializers.Serializer[dict]):
-    offers = serializers.ListField(child=serializers.CharField())
+    offers = serializers.ListField(child=serializers.ChoiceField(choices=["drops", "equal"]))
     shares_minor = serializers.DictField(
         child=serializers.DictField(child=serializers.IntegerField())
     )
 
 
 class SplitOutput(serializers.Serializer[dict]):
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["drops", "equal"])
     shares_minor = serializers.DictField(child=serializers.IntegerField())
 
 
@@ -453,11 +506,16 @@ class SeasonOutput(serializers.Serializer[dict]):
     ends_on = serializers.DateField()
 
 
+#: What a line of a player's history is: a deal, or a ledger entry of another kind (a corrected
+#: deal's reversal is netted into the deal's line).
+HISTORY_KINDS = [kind for kind in LedgerEntry.Kind.values if kind != LedgerEntry.Kind.REVERSAL]
+
+
 class HistoryLineOutput(serializers.Serializer[dict]):
-    kind = serializers.CharField(
+    kind = serializers.ChoiceField(
         source="line.kind",
-        help_text="`deal`, or the ledger entry: `entry_fee`, `rejoin`, `payout`, `refund`, "
-        "`settlement`, `opening`.",
+        choices=HISTORY_KINDS,
+        help_text="`deal`, or the ledger entry (a fee, a rejoin, a prize, a refund, ...).",
     )
     deal = serializers.IntegerField(
         source="line.deal_id", allow_null=True, help_text="The deal's id; `null` for other kinds."
@@ -481,8 +539,13 @@ class HistoryLineOutput(serializers.Serializer[dict]):
     started_at = serializers.DateTimeField(source="line.started_at")
     season = serializers.IntegerField(source="line.season_id", allow_null=True)
     game = serializers.IntegerField(source="line.game_id")
-    game_format = serializers.CharField(source="line.game_format")
-    outcome = serializers.CharField(source="line.outcome")
+    game_format = serializers.ChoiceField(source="line.game_format", choices=GameFormat.choices)
+    outcome = serializers.ChoiceField(
+        source="line.outcome",
+        choices=["", *result_outcomes()],
+        help_text="The player's outcome in the counted deal (empty for other kinds, and for a "
+        "voided deal).",
+    )
     counted = serializers.IntegerField(
         source="line.counted", allow_null=True, help_text="What the rules counted for the player."
     )
@@ -634,7 +697,7 @@ class TableWaitingOutput(serializers.Serializer[dict]):
     entered_seat = serializers.IntegerField(allow_null=True)
     dispute = serializers.CharField(allow_blank=True)
     disputed_seat = serializers.IntegerField(allow_null=True)
-    result = serializers.JSONField(allow_null=True, help_text="Points as the rules computed them.")
+    result = TaggedResultField(allow_null=True, help_text="Points as the rules computed them.")
 
 
 class TableAtLinkOutput(serializers.Serializer[dict]):

@@ -31,6 +31,7 @@ from scoring.formats.base import (
 )
 from scoring.formats.deals import pages
 from scoring.formats.deals.state import DealsPlayer, DealsState
+from scoring.formats.deals.schema import DealsPayloadOutput, DealsResultOutput, DealsStateOutput
 from scoring.formats.indian.deal import IndianDeal, house_rules, indian_rules
 from scoring.formats.pot import entry_fee_lines, payout_entry, pot_checked, refund_entry
 from scoring.formats.reads import (
@@ -57,6 +58,9 @@ def chip_counts(game: Game, *, excluding_deal: Deal | None = None) -> dict[int, 
 
 class DealsFormat(IndianDeal, FormatBase):
     format: ClassVar[str] = "deals"
+    result_output = DealsResultOutput
+    payload_output = DealsPayloadOutput
+    state_output = DealsStateOutput
     words: ClassVar[Words] = Words(
         unit="deal",
         finish="",

@@ -21,6 +21,7 @@ from scoring.formats.base import (
     GameState,
     Words,
 )
+from scoring.formats.points.schema import PointsPayloadOutput, PointsResultOutput, PointsStateOutput
 from scoring.formats.indian.deal import IndianDeal, house_rules, indian_rules
 from scoring.formats.reads import player_balances, require_no_deal_waiting, seated_balances
 from scoring.ledger import Line
@@ -46,6 +47,9 @@ class PointsState(GameState):
 
 class PointsFormat(IndianDeal, FormatBase):
     format: ClassVar[str] = "points"
+    result_output = PointsResultOutput
+    payload_output = PointsPayloadOutput
+    state_output = PointsStateOutput
     words: ClassVar[Words] = Words(
         unit="deal",
         finish="Close the table",

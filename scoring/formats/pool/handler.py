@@ -29,6 +29,7 @@ from scoring.formats.base import (
     Words,
     require_open_game,
 )
+from scoring.formats.pool.schema import PoolPayloadOutput, PoolResultOutput, PoolStateOutput
 from scoring.formats.indian.deal import IndianDeal, house_rules, indian_rules
 from scoring.formats.pool import pages
 from scoring.formats.pool.state import PoolPlayer, PoolState
@@ -90,6 +91,9 @@ def final_eliminations(game: Game, rules: pool_rules.PoolRules) -> dict[int, int
 
 class PoolFormat(IndianDeal, FormatBase):
     format: ClassVar[str] = "pool"
+    result_output = PoolResultOutput
+    payload_output = PoolPayloadOutput
+    state_output = PoolStateOutput
     words: ClassVar[Words] = Words(
         unit="deal",
         finish="",

@@ -50,6 +50,12 @@ from scoring.formats.reads import (
 from scoring.formats.rummikub import pages
 from scoring.formats.rummikub.forms import RummikubEntryForm
 from scoring.formats.rummikub.payload import payload_fields
+from scoring.formats.rummikub.schema import (
+    OUTCOMES,
+    RummikubPayloadOutput,
+    RummikubResultOutput,
+    RummikubStateOutput,
+)
 from scoring.formats.rummikub.state import MatchLimits, RummikubPlayer, RummikubState
 from scoring.ledger import Line
 from scoring.models import Deal, Game, LedgerEntry, Quantity, Submission
@@ -105,6 +111,10 @@ def _named(message: str, players: dict[int, str]) -> str:
 
 class RummikubFormat(FormatBase):
     format: ClassVar[str] = "rummikub"
+    result_output = RummikubResultOutput
+    payload_output = RummikubPayloadOutput
+    state_output = RummikubStateOutput
+    result_outcomes: ClassVar[tuple[str, ...]] = tuple(OUTCOMES)
     family: ClassVar[str] = Family.RUMMIKUB
     tiebreak_preset: ClassVar[str] = "sabra"
     words: ClassVar[Words] = Words(
