@@ -107,6 +107,55 @@ class PageOutput(serializers.Serializer[dict]):
     )
 
 
+# Why something was not accepted: one shape for the rules' evaluate endpoint and for every
+# submitted result, whatever its format.
+
+
+class ReasonDetailsOutput(serializers.Serializer[dict]):
+    """More about a reason; which keys it has depends on the ``code`` (others may come)."""
+
+    group = serializers.IntegerField(
+        required=False, help_text="The group of the hand at fault (from 0)."
+    )
+    position = serializers.IntegerField(
+        required=False,
+        help_text="The place of the card at fault in its group or list, or of the tile on "
+        "the rack (from 0).",
+    )
+    groups = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="Every invalid group."
+    )
+    cards = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="The invalid group's cards."
+    )
+    card = serializers.CharField(required=False, help_text="The card over the decks' copies.")
+    count = serializers.IntegerField(required=False, help_text="How many were given.")
+
+
+class ReasonOutput(serializers.Serializer[dict]):
+    """Why something was not accepted. ``player`` is null only when the reason blames the whole
+    (no winner, a missing wild joker, a newer version, a director's rejection, a hand evaluated
+    on its own)."""
+
+    player = serializers.IntegerField(
+        allow_null=True, default=None,
+        help_text="The player the reason blames (the id as entered, for one with no seat).",
+    )  # fmt: skip
+    player_name = serializers.CharField(
+        allow_null=True, default=None, help_text="Their name, when they are in the game."
+    )
+    seat = serializers.IntegerField(
+        allow_null=True, default=None, help_text="Their seat at the table (1 first)."
+    )
+    code = serializers.CharField(help_text="Stable, machine-readable (`bad_card`, ...).")
+    message = serializers.CharField(help_text="Says what is wrong, naming the player.")
+    token = serializers.CharField(
+        allow_null=True, default=None,
+        help_text="The card, tile or field at fault as it was entered, or null.",
+    )  # fmt: skip
+    details = ReasonDetailsOutput(default=dict)
+
+
 _PAGES: dict[type[serializers.BaseSerializer[Any]], type[serializers.Serializer[dict]]] = {}
 
 

@@ -34,13 +34,12 @@ from rules.families import Family
 from scoring import figures, ratings, selectors, standings, table_links
 from scoring.club_settings import preset_create, standings_order_set
 from scoring.deals import deal_create_with_result, submission_create
-from scoring.formats import FORMAT_ORDER, payload_fields
+from scoring.formats import FORMAT_ORDER, format_tagged, payload_fields
 from scoring.formats.reads import rejected_new_deal
 from scoring.games import game_create, game_finish, seat_add, seat_remove, table_create
 from scoring.models import Game, Submission, TableLink
 from scoring.nights import session_close, session_create, session_reopen, transfer_mark_paid
 from scoring.pool_moves import pool_rejoin, pool_split
-from scoring.formats import format_tagged
 from scoring.serializers import (
     DealCreateInput,
     DealOutput,

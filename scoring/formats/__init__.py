@@ -21,6 +21,8 @@ from scoring.formats.base import (
     GameFormatHandler,
     GameState,
     Words,
+    reason_dict,
+    reasons_placed,
 )
 from scoring.formats.deals.handler import DealsFormat
 from scoring.formats.points.handler import PointsFormat
@@ -142,9 +144,11 @@ __all__ = [
     "payload_fields",
     "payload_keys",
     "payload_union",
+    "points_column",
+    "reason_dict",
+    "reasons_placed",
     "result_outcomes",
     "result_union",
     "state_union",
-    "points_column",
     "variants",
 ]

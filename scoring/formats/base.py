@@ -279,17 +279,17 @@ def reason_dict(
     message: str,
     player: int | None = None,
     player_name: str | None = None,
-    position: int | None = None,
+    seat: int | None = None,
     token: str | None = None,
     details: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One reason a version did not count, in the one shape every reason has (``ReasonOutput``):
-    the player it blames (``None`` only when it blames the deal as a whole), their seat
-    ``position``, and the card, tile or field at fault (``token``)."""
+    the player it blames (``None`` only when it blames the deal as a whole), their ``seat``, and
+    the card, tile or field at fault (``token``; its place in ``details``)."""
     return {
         "player": player,
         "player_name": player_name,
-        "position": position,
+        "seat": seat,
         "code": code,
         "message": message,
         "token": token,
@@ -311,12 +311,10 @@ def reason_dicts(evaluation: DealEvaluation[int], names: dict[int, str]) -> list
     ]
 
 
-def reasons_placed(
-    reasons: list[dict[str, Any]], positions: Mapping[int, int]
-) -> list[dict[str, Any]]:
-    """``reasons`` with each blamed player's seat position (``positions``: player -> seat)."""
+def reasons_placed(reasons: list[dict[str, Any]], seats: Mapping[int, int]) -> list[dict[str, Any]]:
+    """``reasons`` with each blamed player's seat (``seats``: player -> seat position)."""
     return [
-        {**reason, "position": positions.get(reason["player"])}
+        {**reason, "seat": seats.get(reason["player"])}
         if isinstance(reason.get("player"), int)
         else reason
         for reason in reasons

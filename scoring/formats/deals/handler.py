@@ -30,8 +30,8 @@ from scoring.formats.base import (
     require_open_game,
 )
 from scoring.formats.deals import pages
-from scoring.formats.deals.state import DealsPlayer, DealsState
 from scoring.formats.deals.schema import DealsPayloadOutput, DealsResultOutput, DealsStateOutput
+from scoring.formats.deals.state import DealsPlayer, DealsState
 from scoring.formats.indian.deal import IndianDeal, house_rules, indian_rules
 from scoring.formats.pot import entry_fee_lines, payout_entry, pot_checked, refund_entry
 from scoring.formats.reads import (

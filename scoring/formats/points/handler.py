@@ -21,8 +21,8 @@ from scoring.formats.base import (
     GameState,
     Words,
 )
-from scoring.formats.points.schema import PointsPayloadOutput, PointsResultOutput, PointsStateOutput
 from scoring.formats.indian.deal import IndianDeal, house_rules, indian_rules
+from scoring.formats.points.schema import PointsPayloadOutput, PointsResultOutput, PointsStateOutput
 from scoring.formats.reads import player_balances, require_no_deal_waiting, seated_balances
 from scoring.ledger import Line
 from scoring.models import Game, Quantity

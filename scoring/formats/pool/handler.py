@@ -29,9 +29,9 @@ from scoring.formats.base import (
     Words,
     require_open_game,
 )
-from scoring.formats.pool.schema import PoolPayloadOutput, PoolResultOutput, PoolStateOutput
 from scoring.formats.indian.deal import IndianDeal, house_rules, indian_rules
 from scoring.formats.pool import pages
+from scoring.formats.pool.schema import PoolPayloadOutput, PoolResultOutput, PoolStateOutput
 from scoring.formats.pool.state import PoolPlayer, PoolState
 from scoring.formats.pot import entry_fee_lines, payout_entry, pot_checked, refund_entry
 from scoring.formats.reads import (
