@@ -83,9 +83,7 @@ def _checked(
     assert answer.status_code == 202, answer.json()
     body = _submission(standing, answer.json()["id"])
     assert body["status"] == expect, body["reasons"]
-    listed = standing.client("player").get(
-        f"/api/v1/clubs/home/deals/{body['deal']}/submissions/"
-    )
+    listed = standing.client("player").get(f"/api/v1/clubs/home/deals/{body['deal']}/submissions/")
     assert_valid("SubmissionPage", listed.json())
     return body
 
