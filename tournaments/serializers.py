@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.fields import id_field
+from rules.prizes import STRUCTURES
 from tournaments.models import Entry, Round, Tournament
 
 BIG = 2**62  # money fits a 64-bit column
@@ -86,7 +88,26 @@ class EntryOutput(serializers.ModelSerializer[Entry]):
         ]  # fmt: skip
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "enum": list(STRUCTURES), "description": "A structure's name."},
+            {
+                "type": "array",
+                "items": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+                "description": "Percentages by place, first place first (whole numbers or "
+                'decimal strings such as "33.3"), adding up to 100.',
+            },
+        ]
+    }
+)
+class PayoutField(serializers.JSONField):
+    """A payout structure as set: a structure's name, or percentages by place."""
+
+
 class TournamentOutput(serializers.ModelSerializer[Tournament]):
+    payout = PayoutField(help_text="A payout structure's name, or percentages by place.")
+
     class Meta:
         model = Tournament
         fields = [
@@ -115,11 +136,16 @@ class RoundTableOutput(serializers.Serializer[dict]):
     )
 
 
+class DrawCostOutput(serializers.Serializer[dict]):
+    repeat_pairs = serializers.IntegerField(help_text="Pairs who met at a table before.")
+    same_club_pairs = serializers.IntegerField(help_text="Pairs from one club at a table.")
+
+
 class RoundOutput(serializers.Serializer[dict]):
     number = serializers.IntegerField()
     stage = serializers.ChoiceField(choices=Round.Stage.choices)
     status = serializers.ChoiceField(choices=Round.Status.choices)
-    cost = serializers.DictField(help_text="The draw's repeat and same-club pairs.")
+    cost = DrawCostOutput(help_text="The draw's repeat and same-club pairs.")
     advanced = serializers.ListField(child=serializers.IntegerField())
     byes = serializers.ListField(child=serializers.IntegerField())
     tables = RoundTableOutput(many=True)
