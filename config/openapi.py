@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
 
 from config.fields import ID_MAX, INT32_MAX
@@ -132,6 +132,11 @@ class ReasonDetailsOutput(serializers.Serializer[dict]):
     count = serializers.IntegerField(required=False, help_text="How many were given.")
 
 
+@extend_schema_field(ReasonDetailsOutput)
+class ReasonDetailsField(serializers.DictField):
+    """A reason's ``details`` as they are (every key kept), typed as ``ReasonDetailsOutput``."""
+
+
 class ReasonOutput(serializers.Serializer[dict]):
     """Why something was not accepted. ``player`` is null only when the reason blames the whole
     (no winner, a missing wild joker, a newer version, a director's rejection, a hand evaluated
@@ -153,7 +158,7 @@ class ReasonOutput(serializers.Serializer[dict]):
         allow_null=True, default=None,
         help_text="The card, tile or field at fault as it was entered, or null.",
     )  # fmt: skip
-    details = ReasonDetailsOutput(default=dict)
+    details = ReasonDetailsField(default=dict)
 
 
 _PAGES: dict[type[serializers.BaseSerializer[Any]], type[serializers.Serializer[dict]]] = {}

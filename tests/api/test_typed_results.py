@@ -156,6 +156,7 @@ def test_a_rummikub_game_answers_its_components_and_names_the_rack(standing, pre
     copies = _racks(ids, "Asha", Asha=[], Bilal=["R5", "R5"], Chitra=["R5"])
     [reason] = _checked(standing, game, {**copies, **extra}, "rejected", deal=again)["reasons"]
     assert reason["code"] == "too_many_copies" and reason["player"] == ids["Chitra"]
+    assert reason["token"] == "R5" and reason["details"]["count"] == 3
 
     stranger = {**_racks(ids, "Asha", Asha=[], Bilal=["R5"]), **extra}
     stranger["racks"]["999999"] = ["B9"]
