@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.fields import id_field, int32_field
-from config.openapi import PageOutput
+from config.openapi import PageOutput, ReasonOutput
 from rules.indian.preset import ACE_POINT_CHOICES, Declaration, JokerLimit, WildJoker
 from scoring.formats import (
     format_tagged,
@@ -19,7 +19,6 @@ from scoring.formats import (
     state_union,
     variants,
 )
-from scoring.formats.outputs import ReasonOutput
 from scoring.models import (
     Deal,
     Game,

@@ -321,6 +321,11 @@ def reasons_placed(reasons: list[dict[str, Any]], seats: Mapping[int, int]) -> l
     ]
 
 
+def game_status_field() -> serializers.ChoiceField:
+    """A game state component's ``status``."""
+    return serializers.ChoiceField(choices=Game.Status.choices)
+
+
 def format_tag(*formats: str, help_text: str = "The game format: which shape this is.") -> Any:
     """The ``format`` field of a format's schema component: the value (or values) that pick the
     component out of its union. Declared as an ``x-discriminator-values`` extension that the

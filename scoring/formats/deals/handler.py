@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rest_framework import serializers
+
 from clubs.models import Club
 from config.errors import Conflict
 from rules.indian import deals as deals_rules
@@ -58,9 +60,9 @@ def chip_counts(game: Game, *, excluding_deal: Deal | None = None) -> dict[int, 
 
 class DealsFormat(IndianDeal, FormatBase):
     format: ClassVar[str] = "deals"
-    result_output = DealsResultOutput
-    payload_output = DealsPayloadOutput
-    state_output = DealsStateOutput
+    result_output: ClassVar[type[serializers.Serializer[Any]]] = DealsResultOutput
+    payload_output: ClassVar[type[serializers.Serializer[Any]]] = DealsPayloadOutput
+    state_output: ClassVar[type[serializers.Serializer[Any]]] = DealsStateOutput
     words: ClassVar[Words] = Words(
         unit="deal",
         finish="",

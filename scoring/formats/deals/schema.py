@@ -3,11 +3,12 @@ entered, and the game as it stands."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
-from scoring.formats.base import format_tag
+from scoring.formats.base import format_tag, game_status_field
 from scoring.formats.indian.schema import IndianPayloadOutput, IndianResultOutput
-from scoring.formats.outputs import game_status_field
 
 FORMAT = "deals"
 
@@ -23,13 +24,13 @@ class DealsPayloadOutput(IndianPayloadOutput):
     format = format_tag(FORMAT)
 
 
-class DealsPlayerOutput(serializers.Serializer[dict]):
+class DealsPlayerOutput(serializers.Serializer[dict[str, Any]]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     chips = serializers.IntegerField()
 
 
-class DealsStateOutput(serializers.Serializer[dict]):
+class DealsStateOutput(serializers.Serializer[dict[str, Any]]):
     """A deals game: chips, deals counted, whether a tie-breaker deal is due, the winner."""
 
     format = format_tag(FORMAT)

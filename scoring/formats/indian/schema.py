@@ -20,12 +20,12 @@ BASES = ["grouped", "arranged", "entered", "fixed"]
 GROUP_KINDS = [kind.value for kind in GroupKind]
 
 
-class IndianGroupOutput(serializers.Serializer[dict]):
+class IndianGroupOutput(serializers.Serializer[dict[str, Any]]):
     cards = serializers.ListField(child=serializers.CharField(), help_text="E.g. 2H 3H 4H.")
     kind = serializers.ChoiceField(choices=GROUP_KINDS)
 
 
-class IndianHandOutput(serializers.Serializer[dict]):
+class IndianHandOutput(serializers.Serializer[dict[str, Any]]):
     valid = serializers.BooleanField(help_text="A valid declaration.")
     score = serializers.IntegerField(help_text="The points the hand counts (capped).")
     groups = IndianGroupOutput(
@@ -33,7 +33,7 @@ class IndianHandOutput(serializers.Serializer[dict]):
     )
 
 
-class IndianLineOutput(serializers.Serializer[dict]):
+class IndianLineOutput(serializers.Serializer[dict[str, Any]]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     outcome = serializers.ChoiceField(choices=OUTCOMES)
@@ -42,7 +42,7 @@ class IndianLineOutput(serializers.Serializer[dict]):
     hand = IndianHandOutput(allow_null=True, help_text="Null when no cards were given.")
 
 
-class IndianResultOutput(serializers.Serializer[dict]):
+class IndianResultOutput(serializers.Serializer[dict[str, Any]]):
     """A counted Indian rummy deal: the wild joker, the winner, each player's line in seat
     order. Each format's component adds its ``format`` and its own figures."""
 
@@ -51,7 +51,7 @@ class IndianResultOutput(serializers.Serializer[dict]):
     players = IndianLineOutput(many=True)
 
 
-class IndianPayloadOutput(serializers.Serializer[dict]):
+class IndianPayloadOutput(serializers.Serializer[dict[str, Any]]):
     """An Indian rummy deal as entered."""
 
     wild = serializers.CharField(required=False, allow_blank=True, allow_null=True)

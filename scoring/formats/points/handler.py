@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rest_framework import serializers
+
 from config.errors import Conflict
 from rules.indian.points import points_deal
 from rules.indian.preset import IndianPreset
@@ -47,9 +49,9 @@ class PointsState(GameState):
 
 class PointsFormat(IndianDeal, FormatBase):
     format: ClassVar[str] = "points"
-    result_output = PointsResultOutput
-    payload_output = PointsPayloadOutput
-    state_output = PointsStateOutput
+    result_output: ClassVar[type[serializers.Serializer[Any]]] = PointsResultOutput
+    payload_output: ClassVar[type[serializers.Serializer[Any]]] = PointsPayloadOutput
+    state_output: ClassVar[type[serializers.Serializer[Any]]] = PointsStateOutput
     words: ClassVar[Words] = Words(
         unit="deal",
         finish="Close the table",

@@ -3,16 +3,17 @@ rate), a deal as entered, and the table as it stands."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
-from scoring.formats.base import format_tag
+from scoring.formats.base import format_tag, game_status_field
 from scoring.formats.indian.schema import IndianPayloadOutput, IndianResultOutput
-from scoring.formats.outputs import game_status_field
 
 FORMAT = "points"
 
 
-class PointsMoneyOutput(serializers.Serializer[dict]):
+class PointsMoneyOutput(serializers.Serializer[dict[str, Any]]):
     point_value_minor = serializers.IntegerField(help_text="The table's rate per point.")
     winnings_minor = serializers.IntegerField(help_text="What the winner collects.")
     club_fee_minor = serializers.IntegerField(help_text="The club's cut of the winnings.")
@@ -32,7 +33,7 @@ class PointsPayloadOutput(IndianPayloadOutput):
     format = format_tag(FORMAT)
 
 
-class PointsPlayerOutput(serializers.Serializer[dict]):
+class PointsPlayerOutput(serializers.Serializer[dict[str, Any]]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     position = serializers.IntegerField()
@@ -40,7 +41,7 @@ class PointsPlayerOutput(serializers.Serializer[dict]):
     money_minor = serializers.IntegerField()
 
 
-class PointsStateOutput(serializers.Serializer[dict]):
+class PointsStateOutput(serializers.Serializer[dict[str, Any]]):
     """A points table: each seat's points and money."""
 
     format = format_tag(FORMAT)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar
 
+from rest_framework import serializers
+
 from clubs.models import Club
 from config.errors import Conflict
 from rules.errors import RuleViolation
@@ -91,9 +93,9 @@ def final_eliminations(game: Game, rules: pool_rules.PoolRules) -> dict[int, int
 
 class PoolFormat(IndianDeal, FormatBase):
     format: ClassVar[str] = "pool"
-    result_output = PoolResultOutput
-    payload_output = PoolPayloadOutput
-    state_output = PoolStateOutput
+    result_output: ClassVar[type[serializers.Serializer[Any]]] = PoolResultOutput
+    payload_output: ClassVar[type[serializers.Serializer[Any]]] = PoolPayloadOutput
+    state_output: ClassVar[type[serializers.Serializer[Any]]] = PoolStateOutput
     words: ClassVar[Words] = Words(
         unit="deal",
         finish="",

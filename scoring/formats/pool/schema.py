@@ -3,11 +3,12 @@ it stands (scores, eliminations, rejoins, the pot, the split offers)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
-from scoring.formats.base import format_tag
+from scoring.formats.base import format_tag, game_status_field
 from scoring.formats.indian.schema import IndianPayloadOutput, IndianResultOutput
-from scoring.formats.outputs import game_status_field
 
 FORMAT = "pool"
 #: The splits of the prize a pool may offer.
@@ -23,13 +24,13 @@ class PoolPayloadOutput(IndianPayloadOutput):
     format = format_tag(FORMAT)
 
 
-class NoRejoinOutput(serializers.Serializer[dict]):
+class NoRejoinOutput(serializers.Serializer[dict[str, Any]]):
     code = serializers.CharField()
     message = serializers.CharField()
     details = serializers.DictField()
 
 
-class PoolPlayerOutput(serializers.Serializer[dict]):
+class PoolPlayerOutput(serializers.Serializer[dict[str, Any]]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     score = serializers.IntegerField(help_text="Points taken toward the limit.")
@@ -42,7 +43,7 @@ class PoolPlayerOutput(serializers.Serializer[dict]):
     )
 
 
-class PoolStateOutput(serializers.Serializer[dict]):
+class PoolStateOutput(serializers.Serializer[dict[str, Any]]):
     """A pool game: scores, who is out, rejoins, drops remaining, the pot, splits, the winner."""
 
     format = format_tag(FORMAT)

@@ -52,6 +52,7 @@ from scoring.formats.rummikub.forms import RummikubEntryForm
 from scoring.formats.rummikub.payload import payload_fields
 from scoring.formats.rummikub.schema import (
     OUTCOMES,
+    VARIANTS,
     RummikubPayloadOutput,
     RummikubResultOutput,
     RummikubStateOutput,
@@ -133,9 +134,9 @@ def _named(message: str, players: dict[int, str]) -> str:
 
 class RummikubFormat(FormatBase):
     format: ClassVar[str] = "rummikub"
-    result_output = RummikubResultOutput
-    payload_output = RummikubPayloadOutput
-    state_output = RummikubStateOutput
+    result_output: ClassVar[type[serializers.Serializer[Any]]] = RummikubResultOutput
+    payload_output: ClassVar[type[serializers.Serializer[Any]]] = RummikubPayloadOutput
+    state_output: ClassVar[type[serializers.Serializer[Any]]] = RummikubStateOutput
     result_outcomes: ClassVar[tuple[str, ...]] = tuple(OUTCOMES)
     family: ClassVar[str] = Family.RUMMIKUB
     tiebreak_preset: ClassVar[str] = "sabra"
@@ -155,7 +156,7 @@ class RummikubFormat(FormatBase):
     # The game page's deal rows name a game's winner and losers as Indian rummy's rows do.
     outcome_words: ClassVar[Mapping[str, str]] = {"winner": "Winner", "loser": "Loser"}
     payload_key: ClassVar[str] = "racks"
-    variants: ClassVar[Collection[str]] = ("sabra", "american", INTERNATIONAL)
+    variants: ClassVar[Collection[str]] = tuple(VARIANTS)
     preset_sections: ClassVar[frozenset[str]] = frozenset({"rummikub", "match"})
 
     def payload_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:

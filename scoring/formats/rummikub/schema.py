@@ -7,8 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from scoring.formats.base import format_tag
-from scoring.formats.outputs import game_status_field
+from scoring.formats.base import format_tag, game_status_field
 from scoring.formats.rummikub.payload import WINS, payload_fields
 
 FORMAT = "rummikub"
@@ -17,7 +16,7 @@ VARIANTS = ["sabra", "american", "international"]
 OUTCOMES = ["winner", "loser", "no_winner"]
 
 
-class RummikubLineOutput(serializers.Serializer[dict]):
+class RummikubLineOutput(serializers.Serializer[dict[str, Any]]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     outcome = serializers.ChoiceField(choices=OUTCOMES)
@@ -25,7 +24,7 @@ class RummikubLineOutput(serializers.Serializer[dict]):
     rack = serializers.ListField(child=serializers.CharField(), help_text="Tiles left.")
 
 
-class ClosedHandOutput(serializers.Serializer[dict]):
+class ClosedHandOutput(serializers.Serializer[dict[str, Any]]):
     type = serializers.IntegerField(help_text="The closed hand type, 1 to 40.")
     name = serializers.CharField()
     value = serializers.IntegerField()
@@ -33,7 +32,7 @@ class ClosedHandOutput(serializers.Serializer[dict]):
     arrangement = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
 
 
-class RummikubResultOutput(serializers.Serializer[dict]):
+class RummikubResultOutput(serializers.Serializer[dict[str, Any]]):
     """A counted game of a Rummikub match; International adds ``win`` and, for a closed win,
     ``closed_hand``."""
 
@@ -47,7 +46,7 @@ class RummikubResultOutput(serializers.Serializer[dict]):
     closed_hand = ClosedHandOutput(required=False, help_text="International, a closed win.")
 
 
-class RummikubPayloadOutput(serializers.Serializer[dict]):
+class RummikubPayloadOutput(serializers.Serializer[dict[str, Any]]):
     """A game of a Rummikub match as entered."""
 
     format = format_tag(FORMAT)
@@ -56,18 +55,18 @@ class RummikubPayloadOutput(serializers.Serializer[dict]):
         return {**super().get_fields(), **payload_fields()}
 
 
-class RummikubPlayerOutput(serializers.Serializer[dict]):
+class RummikubPlayerOutput(serializers.Serializer[dict[str, Any]]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     total = serializers.IntegerField()
 
 
-class MatchLimitsOutput(serializers.Serializer[dict]):
+class MatchLimitsOutput(serializers.Serializer[dict[str, Any]]):
     games = serializers.IntegerField(allow_null=True)
     target_score = serializers.IntegerField(allow_null=True)
 
 
-class RummikubStateOutput(serializers.Serializer[dict]):
+class RummikubStateOutput(serializers.Serializer[dict[str, Any]]):
     """A Rummikub match: totals, games counted, the limits, the leaders, and International's
     settlement at the game's rate."""
 
