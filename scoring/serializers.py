@@ -24,6 +24,7 @@ from scoring.models import (
     Game,
     GameFormat,
     LedgerEntry,
+    Quantity,
     RulePreset,
     Seat,
     Session,
@@ -31,17 +32,6 @@ from scoring.models import (
     Table,
 )
 from scoring.standings import METRICS
-
-
-class PresetOutput(serializers.ModelSerializer[RulePreset]):
-    builtin = serializers.SerializerMethodField()
-
-    class Meta:
-        model = RulePreset
-        fields = ["id", "key", "version", "name", "format", "variant", "params", "builtin"]
-
-    def get_builtin(self, preset: RulePreset) -> bool:
-        return preset.club_id is None
 
 
 class HouseRulesSchema(serializers.Serializer[dict]):
@@ -117,6 +107,19 @@ class PresetParamsSchema(serializers.Serializer[dict]):
 class PresetParamsField(serializers.DictField):
     """A preset's ``params``: read as an object here, checked section by section by the rules
     engine (``scoring.preset_rules``), typed in the schema."""
+
+
+class PresetOutput(serializers.ModelSerializer[RulePreset]):
+    variant = serializers.ChoiceField(choices=variants())
+    params = PresetParamsField()
+    builtin = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RulePreset
+        fields = ["id", "key", "version", "name", "format", "variant", "params", "builtin"]
+
+    def get_builtin(self, preset: RulePreset) -> bool:
+        return preset.club_id is None
 
 
 class PresetCreateInput(serializers.Serializer[dict]):
@@ -398,14 +401,14 @@ class TransferPaidInput(serializers.Serializer[dict]):
 class HeldPotOutput(serializers.Serializer[dict]):
     game = serializers.IntegerField(source="game_id")
     table = serializers.CharField()
-    game_format = serializers.CharField()
+    game_format = serializers.ChoiceField(choices=GameFormat.choices)
     amount_minor = serializers.IntegerField()
 
 
 class ColumnOutput(serializers.Serializer[dict]):
     key = serializers.CharField()
     label = serializers.CharField()
-    quantity = serializers.CharField()
+    quantity = serializers.ChoiceField(choices=Quantity.choices)
     unit = serializers.CharField()
 
 
@@ -675,7 +678,7 @@ class TableLinkCreateInput(serializers.Serializer[dict]):
 class TableLinkOutput(serializers.Serializer[dict]):
     id = serializers.IntegerField()
     table = serializers.IntegerField()
-    mode = serializers.CharField()
+    mode = serializers.ChoiceField(choices=["confirm", "trusted"])
     token = serializers.CharField(help_text="The link's secret: whoever holds it enters the table.")
     url = serializers.CharField(help_text="The table's own page (what its QR code opens).")
     api_url = serializers.CharField(help_text="The table's API root, for a scorer app.")
@@ -703,8 +706,8 @@ class TableAtLinkOutput(serializers.Serializer[dict]):
     table = serializers.CharField()
     session = serializers.CharField()
     game = serializers.IntegerField()
-    format = serializers.CharField()
-    mode = serializers.CharField()
+    format = serializers.ChoiceField(choices=GameFormat.choices)
+    mode = serializers.ChoiceField(choices=["confirm", "trusted"])
     seats = TableSeatOutput(many=True)
     next_deal = serializers.IntegerField(help_text="The number the next entry gets.")
     can_enter = serializers.BooleanField()
