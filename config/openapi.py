@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
 
 from config.fields import ID_MAX, INT32_MAX
@@ -105,6 +105,60 @@ class PageOutput(serializers.Serializer[dict]):
     previous = serializers.URLField(
         allow_null=True, default=None, help_text="The previous page, or null on the first."
     )
+
+
+# Why something was not accepted: one shape for the rules' evaluate endpoint and for every
+# submitted result, whatever its format.
+
+
+class ReasonDetailsOutput(serializers.Serializer[dict]):
+    """More about a reason; which keys it has depends on the ``code`` (others may come)."""
+
+    group = serializers.IntegerField(
+        required=False, help_text="The group of the hand at fault (from 0)."
+    )
+    position = serializers.IntegerField(
+        required=False,
+        help_text="The place of the card at fault in its group or list, or of the tile on "
+        "the rack (from 0).",
+    )
+    groups = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="Every invalid group."
+    )
+    cards = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="The invalid group's cards."
+    )
+    card = serializers.CharField(required=False, help_text="The card over the decks' copies.")
+    count = serializers.IntegerField(required=False, help_text="How many were given.")
+
+
+@extend_schema_field(ReasonDetailsOutput)
+class ReasonDetailsField(serializers.DictField):
+    """A reason's ``details`` as they are (every key kept), typed as ``ReasonDetailsOutput``."""
+
+
+class ReasonOutput(serializers.Serializer[dict]):
+    """Why something was not accepted. ``player`` is null only when the reason blames the whole
+    (no winner, a missing wild joker, a newer version, a director's rejection, a hand evaluated
+    on its own)."""
+
+    player = serializers.IntegerField(
+        allow_null=True, default=None,
+        help_text="The player the reason blames (the id as entered, for one with no seat).",
+    )  # fmt: skip
+    player_name = serializers.CharField(
+        allow_null=True, default=None, help_text="Their name, when they are in the game."
+    )
+    seat = serializers.IntegerField(
+        allow_null=True, default=None, help_text="Their seat at the table (1 first)."
+    )
+    code = serializers.CharField(help_text="Stable, machine-readable (`bad_card`, ...).")
+    message = serializers.CharField(help_text="Says what is wrong, naming the player.")
+    token = serializers.CharField(
+        allow_null=True, default=None,
+        help_text="The card, tile or field at fault as it was entered, or null.",
+    )  # fmt: skip
+    details = ReasonDetailsField(default=dict)
 
 
 _PAGES: dict[type[serializers.BaseSerializer[Any]], type[serializers.Serializer[dict]]] = {}
@@ -242,4 +296,26 @@ def error_responses_declare(
                 if status in {"409", "429", "503"}:
                     response["headers"] = _RETRY_AFTER
                 responses[status] = response
+    return result
+
+
+def _union_tags(node: Any) -> None:
+    if isinstance(node, dict):
+        values = node.pop("x-discriminator-values", None)
+        if values is not None:
+            node["enum"] = values
+        for child in node.values():
+            _union_tags(child)
+    elif isinstance(node, list):
+        for child in node:
+            _union_tags(child)
+
+
+def union_tags_declare(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook, after the enums are named: each member of a union
+    declares the value (or values) of its discriminator as an enum of its own, inline. Named
+    enums would merge the members' one-value sets under one name, or clash."""
+    _union_tags(result.get("components", {}).get("schemas", {}))
     return result

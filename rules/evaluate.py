@@ -32,16 +32,19 @@ def _evaluator(game: str) -> Evaluator:
     return _loaded[game]
 
 
+def reason(exc: RuleViolation) -> dict[str, Any]:
+    """A violation in the shape of every reason the service gives (the API's ``ReasonOutput``):
+    a hand evaluated on its own blames no player or seat."""
+    return {"player": None, "player_name": None, "seat": None, "details": {}, **exc.as_dict()}
+
+
 def evaluate_request(obj: Any) -> dict[str, Any]:
-    """Evaluate one request object; never raises for bad input."""
+    """Evaluate one request object; never raises for bad input. An answer that could not be
+    evaluated is ``{"id", "error": <reason>}``."""
     if not isinstance(obj, Mapping):
         return {
             "id": None,
-            "error": {
-                "code": "bad_request",
-                "message": "each request must be a JSON object",
-                "token": None,
-            },
+            "error": reason(RuleViolation("bad_request", "each request must be a JSON object")),
         }
     ident = obj.get("id")
     try:
@@ -54,5 +57,5 @@ def evaluate_request(obj: Any) -> dict[str, Any]:
             )
         answer = _evaluator(game)(obj)
     except RuleViolation as exc:
-        return {"id": ident, "error": exc.as_dict()}
+        return {"id": ident, "error": reason(exc)}
     return {"id": ident, **answer}

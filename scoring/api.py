@@ -34,7 +34,7 @@ from rules.families import Family
 from scoring import figures, ratings, selectors, standings, table_links
 from scoring.club_settings import preset_create, standings_order_set
 from scoring.deals import deal_create_with_result, submission_create
-from scoring.formats import FORMAT_ORDER, payload_fields
+from scoring.formats import FORMAT_ORDER, format_tagged, payload_fields
 from scoring.formats.reads import rejected_new_deal
 from scoring.games import game_create, game_finish, seat_add, seat_remove, table_create
 from scoring.models import Game, Submission, TableLink
@@ -859,7 +859,8 @@ class TableApi(TableLinkScopedApi):
             "waiting": None if waiting is None else {
                 "id": waiting.pk, "deal": waiting.deal_id, "number": waiting.deal.number,
                 "entered_seat": waiting.entered_seat, "dispute": waiting.dispute,
-                "disputed_seat": waiting.disputed_seat, "result": waiting.result,
+                "disputed_seat": waiting.disputed_seat,
+                "result": format_tagged(at.game.format, waiting.result),
             },
         })  # fmt: skip
 

@@ -275,7 +275,9 @@ def deal_get(*, club: Club, deal_id: int) -> Deal:
 
 
 def submission_list(*, deal: Deal) -> QuerySet[Submission]:
-    return deal.submissions.select_related("submitted_by", "confirmed_by").order_by("version")
+    return deal.submissions.select_related("deal__game", "submitted_by", "confirmed_by").order_by(
+        "version"
+    )
 
 
 def submission_get(*, club: Club, submission_id: int) -> Submission:

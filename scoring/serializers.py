@@ -7,22 +7,31 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.fields import id_field, int32_field
-from config.openapi import PageOutput
+from config.openapi import PageOutput, ReasonOutput
 from rules.indian.preset import ACE_POINT_CHOICES, Declaration, JokerLimit, WildJoker
-from scoring.formats import payload_fields, payload_keys, variants
-from scoring.models import Deal, Game, GameFormat, RulePreset, Seat, Session, Submission, Table
+from scoring.formats import (
+    format_tagged,
+    payload_fields,
+    payload_keys,
+    payload_union,
+    result_outcomes,
+    result_union,
+    state_union,
+    variants,
+)
+from scoring.models import (
+    Deal,
+    Game,
+    GameFormat,
+    LedgerEntry,
+    Quantity,
+    RulePreset,
+    Seat,
+    Session,
+    Submission,
+    Table,
+)
 from scoring.standings import METRICS
-
-
-class PresetOutput(serializers.ModelSerializer[RulePreset]):
-    builtin = serializers.SerializerMethodField()
-
-    class Meta:
-        model = RulePreset
-        fields = ["id", "key", "version", "name", "format", "variant", "params", "builtin"]
-
-    def get_builtin(self, preset: RulePreset) -> bool:
-        return preset.club_id is None
 
 
 class HouseRulesSchema(serializers.Serializer[dict]):
@@ -98,6 +107,19 @@ class PresetParamsSchema(serializers.Serializer[dict]):
 class PresetParamsField(serializers.DictField):
     """A preset's ``params``: read as an object here, checked section by section by the rules
     engine (``scoring.preset_rules``), typed in the schema."""
+
+
+class PresetOutput(serializers.ModelSerializer[RulePreset]):
+    variant = serializers.ChoiceField(choices=variants())
+    params = PresetParamsField()
+    builtin = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RulePreset
+        fields = ["id", "key", "version", "name", "format", "variant", "params", "builtin"]
+
+    def get_builtin(self, preset: RulePreset) -> bool:
+        return preset.club_id is None
 
 
 class PresetCreateInput(serializers.Serializer[dict]):
@@ -239,8 +261,45 @@ def submission_url(submission: Submission, club_slug: str) -> str:
     )
 
 
+class FormatTaggedField(serializers.Field):
+    """A submission's stored ``payload`` or ``result`` with its game's ``format`` (the key the
+    schema's union of the formats' components is told apart by)."""
+
+    def __init__(self, key: str, **kwargs: Any) -> None:
+        super().__init__(source="*", read_only=True, **kwargs)
+        self.key = key
+
+    def to_representation(self, submission: Submission) -> dict[str, Any] | None:
+        return format_tagged(submission.deal.game.format, getattr(submission, self.key))
+
+
+@extend_schema_field(payload_union())
+class PayloadField(FormatTaggedField):
+    pass
+
+
+@extend_schema_field(result_union())
+class ResultField(FormatTaggedField):
+    pass
+
+
+@extend_schema_field(result_union())
+class TaggedResultField(serializers.JSONField):
+    """A result already tagged with its ``format`` (``format_tagged``)."""
+
+
 class SubmissionOutput(serializers.ModelSerializer[Submission]):
     deal = serializers.IntegerField(source="deal_id")
+    format = serializers.ChoiceField(
+        source="deal.game.format", choices=GameFormat.choices, read_only=True,
+        help_text="The game's format: the shape of `payload` and `result`.",
+    )  # fmt: skip
+    payload = PayloadField("payload", help_text="The result as entered.")
+    result = ResultField(
+        "result", allow_null=True,
+        help_text="Points as the rules computed them (null until the version checks out).",
+    )  # fmt: skip
+    reasons = ReasonOutput(many=True, help_text="Why it did not count (empty when it did).")
     submitted_by = serializers.CharField(
         source="submitted_by.username", default=None, allow_null=True
     )
@@ -252,7 +311,7 @@ class SubmissionOutput(serializers.ModelSerializer[Submission]):
     class Meta:
         model = Submission
         fields = [
-            "id", "deal", "version", "status", "source", "payload", "result", "reasons",
+            "id", "deal", "format", "version", "status", "source", "payload", "result", "reasons",
             "submitted_by", "submitted_at", "validated_at", "confirmed_by", "confirmed_at",
             "superseded_by", "table_link", "entered_seat", "confirmed_seat", "dispute",
             "disputed_seat", "disputed_at",
@@ -267,12 +326,8 @@ class SubmissionAccepted(serializers.Serializer[dict]):
     url = serializers.CharField()
 
 
-class GameStateOutput(serializers.Serializer[dict]):
-    """The game as it stands (fields depend on the format: see the API guide)."""
-
-    format = serializers.ChoiceField(choices=GameFormat.choices)
-    status = serializers.ChoiceField(choices=Game.Status.choices)
-    players = serializers.ListField(child=serializers.DictField())
+#: The game as it stands: one component per format, told apart by ``format``.
+GameStateOutput = state_union()
 
 
 class RejoinInput(serializers.Serializer[dict]):
@@ -295,14 +350,14 @@ class SplitInput(serializers.Serializer[dict]):
 
 
 class SplitOfferOutput(serializers.Serializer[dict]):
-    offers = serializers.ListField(child=serializers.CharField())
+    offers = serializers.ListField(child=serializers.ChoiceField(choices=["drops", "equal"]))
     shares_minor = serializers.DictField(
         child=serializers.DictField(child=serializers.IntegerField())
     )
 
 
 class SplitOutput(serializers.Serializer[dict]):
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["drops", "equal"])
     shares_minor = serializers.DictField(child=serializers.IntegerField())
 
 
@@ -346,14 +401,14 @@ class TransferPaidInput(serializers.Serializer[dict]):
 class HeldPotOutput(serializers.Serializer[dict]):
     game = serializers.IntegerField(source="game_id")
     table = serializers.CharField()
-    game_format = serializers.CharField()
+    game_format = serializers.ChoiceField(choices=GameFormat.choices)
     amount_minor = serializers.IntegerField()
 
 
 class ColumnOutput(serializers.Serializer[dict]):
     key = serializers.CharField()
     label = serializers.CharField()
-    quantity = serializers.CharField()
+    quantity = serializers.ChoiceField(choices=Quantity.choices)
     unit = serializers.CharField()
 
 
@@ -453,11 +508,16 @@ class SeasonOutput(serializers.Serializer[dict]):
     ends_on = serializers.DateField()
 
 
+#: What a line of a player's history is: a deal, or a ledger entry of another kind (a corrected
+#: deal's reversal is netted into the deal's line).
+HISTORY_KINDS = [kind for kind in LedgerEntry.Kind.values if kind != LedgerEntry.Kind.REVERSAL]
+
+
 class HistoryLineOutput(serializers.Serializer[dict]):
-    kind = serializers.CharField(
+    kind = serializers.ChoiceField(
         source="line.kind",
-        help_text="`deal`, or the ledger entry: `entry_fee`, `rejoin`, `payout`, `refund`, "
-        "`settlement`, `opening`.",
+        choices=HISTORY_KINDS,
+        help_text="`deal`, or the ledger entry (a fee, a rejoin, a prize, a refund, ...).",
     )
     deal = serializers.IntegerField(
         source="line.deal_id", allow_null=True, help_text="The deal's id; `null` for other kinds."
@@ -481,8 +541,13 @@ class HistoryLineOutput(serializers.Serializer[dict]):
     started_at = serializers.DateTimeField(source="line.started_at")
     season = serializers.IntegerField(source="line.season_id", allow_null=True)
     game = serializers.IntegerField(source="line.game_id")
-    game_format = serializers.CharField(source="line.game_format")
-    outcome = serializers.CharField(source="line.outcome")
+    game_format = serializers.ChoiceField(source="line.game_format", choices=GameFormat.choices)
+    outcome = serializers.ChoiceField(
+        source="line.outcome",
+        choices=["", *result_outcomes()],
+        help_text="The player's outcome in the counted deal (empty for other kinds, and for a "
+        "voided deal).",
+    )
     counted = serializers.IntegerField(
         source="line.counted", allow_null=True, help_text="What the rules counted for the player."
     )
@@ -613,7 +678,7 @@ class TableLinkCreateInput(serializers.Serializer[dict]):
 class TableLinkOutput(serializers.Serializer[dict]):
     id = serializers.IntegerField()
     table = serializers.IntegerField()
-    mode = serializers.CharField()
+    mode = serializers.ChoiceField(choices=["confirm", "trusted"])
     token = serializers.CharField(help_text="The link's secret: whoever holds it enters the table.")
     url = serializers.CharField(help_text="The table's own page (what its QR code opens).")
     api_url = serializers.CharField(help_text="The table's API root, for a scorer app.")
@@ -634,15 +699,15 @@ class TableWaitingOutput(serializers.Serializer[dict]):
     entered_seat = serializers.IntegerField(allow_null=True)
     dispute = serializers.CharField(allow_blank=True)
     disputed_seat = serializers.IntegerField(allow_null=True)
-    result = serializers.JSONField(allow_null=True, help_text="Points as the rules computed them.")
+    result = TaggedResultField(allow_null=True, help_text="Points as the rules computed them.")
 
 
 class TableAtLinkOutput(serializers.Serializer[dict]):
     table = serializers.CharField()
     session = serializers.CharField()
     game = serializers.IntegerField()
-    format = serializers.CharField()
-    mode = serializers.CharField()
+    format = serializers.ChoiceField(choices=GameFormat.choices)
+    mode = serializers.ChoiceField(choices=["confirm", "trusted"])
     seats = TableSeatOutput(many=True)
     next_deal = serializers.IntegerField(help_text="The number the next entry gets.")
     can_enter = serializers.BooleanField()

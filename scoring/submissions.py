@@ -8,6 +8,7 @@ accepted (and one awaiting) version per deal."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from datetime import timedelta
@@ -24,7 +25,7 @@ from config.errors import Conflict, InvalidInput, NotAllowed
 from outbox.selectors import outbox_last_written
 from outbox.services import outbox_enqueue
 from scoring.events import deal_event, deal_waiting_announce
-from scoring.formats import Checked, GameEnd, handler_for
+from scoring.formats import Checked, GameEnd, handler_for, reason_dict, reasons_placed
 from scoring.lifecycle import game_end, result_changed
 from scoring.models import Deal, Game, LedgerEntry, Submission, TableEntry, TableLink
 from scoring.posting import ledger_entry_create, ledger_entry_reverse
@@ -51,9 +52,13 @@ def _check(deal: Deal, submission: Submission) -> Checked:
     game = deal.game
     rules = game_rules(game.preset)
     handler = handler_for(game)
-    return handler.submission_check(
+    checked = handler.submission_check(
         submission=submission, rules=rules, players=handler.deal_players(deal=deal, rules=rules)
     )
+    if not checked.reasons:
+        return checked
+    seats = dict(game.seats.values_list("player_id", "position"))
+    return dataclasses.replace(checked, reasons=reasons_placed(checked.reasons, seats))
 
 
 def _claim(
@@ -184,11 +189,10 @@ def submission_validate(*, submission_id: int) -> Submission:
                     S.SUPERSEDED,
                     validated_at=now,
                     reasons=[
-                        {
-                            "player": None,
-                            "code": "newer_version",
-                            "message": f"version {newer} of this deal was accepted first",
-                        }
+                        reason_dict(
+                            code="newer_version",
+                            message=f"version {newer} of this deal was accepted first",
+                        )
                     ],
                 )
                 return submission
@@ -367,7 +371,7 @@ def submission_reject_waiting(
         club = deal.game.table.session.club
         if not role_at_least(club_role(user=actor, club=club), Role.SCORER):
             raise NotAllowed("rejecting an entry needs the scorer role or above")
-        reasons = [{"player": None, "code": "rejected_by_director", "message": reason}]
+        reasons = [reason_dict(code="rejected_by_director", message=reason)]
         claimed = Submission.objects.filter(
             pk=submission.pk, status=S.AWAITING_CONFIRMATION
         ).update(status=S.REJECTED, reasons=reasons)

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.fields import id_field
+from rules.prizes import STRUCTURES
 from tournaments.models import Entry, Round, Tournament
 
 BIG = 2**62  # money fits a 64-bit column
@@ -122,11 +124,29 @@ class EntryOutput(serializers.ModelSerializer[Entry]):
     chips = serializers.IntegerField(read_only=True, allow_null=True, min_value=-BIG, max_value=BIG)
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "enum": list(STRUCTURES), "description": "A structure's name."},
+            {
+                "type": "array",
+                "items": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+                "description": "Percentages by place, first place first (whole numbers or "
+                'decimal strings such as "33.3"), adding up to 100.',
+            },
+        ]
+    }
+)
+class PayoutField(serializers.JSONField):
+    """A payout structure as set: a structure's name, or percentages by place."""
+
+
 class TournamentOutput(serializers.ModelSerializer[Tournament]):
     chip_levels = ChipLevelsSettings(
         source="chip_rules", allow_null=True, read_only=True,
         help_text="A chip-level tournament's settings; null for the other kinds.",
     )  # fmt: skip
+    payout = PayoutField(help_text="A payout structure's name, or percentages by place.")
 
     class Meta:
         model = Tournament
@@ -156,11 +176,16 @@ class RoundTableOutput(serializers.Serializer[dict]):
     )
 
 
+class DrawCostOutput(serializers.Serializer[dict]):
+    repeat_pairs = serializers.IntegerField(help_text="Pairs who met at a table before.")
+    same_club_pairs = serializers.IntegerField(help_text="Pairs from one club at a table.")
+
+
 class RoundOutput(serializers.Serializer[dict]):
     number = serializers.IntegerField()
     stage = serializers.ChoiceField(choices=Round.Stage.choices)
     status = serializers.ChoiceField(choices=Round.Status.choices)
-    cost = serializers.DictField(help_text="The draw's repeat and same-club pairs.")
+    cost = DrawCostOutput(help_text="The draw's repeat and same-club pairs.")
     advanced = serializers.ListField(child=serializers.IntegerField())
     byes = serializers.ListField(child=serializers.IntegerField())
     tables = RoundTableOutput(many=True)

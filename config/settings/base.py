@@ -341,6 +341,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.openapi.error_responses_declare",
+        "config.openapi.union_tags_declare",
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameFormatEnum": "scoring.models.GameFormat",
@@ -358,6 +359,16 @@ SPECTACULAR_SETTINGS = {
         "RoundTableStatusEnum": ["draft", "playing", "finished", "tiebreaker", "settled"],
         "DeliveryStatusEnum": "webhooks.models.Delivery.Status",
         "TableEntryEnum": "scoring.models.TableEntry",
+        # The formats' own choice sets (each format's package lists its values).
+        "VariantEnum": "scoring.formats.variants",
+        "LineOutcomeEnum": "scoring.formats.result_outcomes",
+        "IndianOutcomeEnum": "scoring.formats.indian.schema.OUTCOMES",
+        "GroupKindEnum": "scoring.formats.indian.schema.GROUP_KINDS",
+        "SplitKindEnum": "scoring.formats.pool.schema.SPLIT_KINDS",
+        "PoolPlayerStatusEnum": "scoring.formats.pool.schema.PLAYER_STATUSES",
+        "RummikubOutcomeEnum": "scoring.formats.rummikub.schema.OUTCOMES",
+        "RummikubVariantEnum": "scoring.formats.rummikub.schema.VARIANTS",
+        "HistoryKindEnum": "scoring.serializers.HISTORY_KINDS",
         # A tournament's setting may also be empty: as its club's nights.
         "TournamentTableEntryEnum": [
             ("", ""),

@@ -44,18 +44,25 @@ _NEEDS_HAND = frozenset(
 )
 
 
+#: A submitted deal's word for ``hand`` (a loser who counts their cards): what the API's results
+#: say, and so what it reads too (``hand`` is still read).
+LOSER = "loser"
+
+
 def parse_outcome(token: object) -> Outcome:
-    """Read an outcome name; raises ``bad_outcome`` naming it."""
+    """Read an outcome name (``loser`` or ``hand`` for a counted hand); raises ``bad_outcome``
+    naming it."""
+    if token == LOSER:
+        return Outcome.HAND
     if isinstance(token, str):
         try:
             return Outcome(token)
         except ValueError:
             pass
     shown = token_text(token)
+    names = [LOSER if o is Outcome.HAND else o.value for o in Outcome]
     raise RuleViolation(
-        "bad_outcome",
-        f"unknown outcome {shown!r}: use one of {', '.join(o.value for o in Outcome)}",
-        token=shown,
+        "bad_outcome", f"unknown outcome {shown!r}: use one of {', '.join(names)}", token=shown
     )
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,7 +14,7 @@ from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from config.errors import InvalidInput
-from config.openapi import api_operation
+from config.openapi import ReasonOutput, api_operation
 from rules.evaluate import evaluate_request
 
 MAX_BATCH = 1000
@@ -72,8 +71,9 @@ for one JSON line. Open to anyone (throttled without login).
 
 **Indian rummy** — `{"id", "game": "indian", "wild": "QH" | "Q" | "JK", "decks": 2,
 "groups": [["2H","3H","4H"], ...]}` scores the grouping as declared; `"cards": [13 cards]`
-finds the best arrangement. Optional `"outcome"`: `hand` (default), `winner`, `first_drop`,
-`middle_drop`, `missed_turns`, `wrong_show`, `late_declare`, `valid_not_declared`, `deal_show`;
+finds the best arrangement. Optional `"outcome"`, as a submitted result names it: `loser`
+(default; `hand` is read too), `winner`, `first_drop`, `middle_drop`, `missed_turns`,
+`wrong_show`, `late_declare`, `valid_not_declared`, `deal_show`;
 optional `"pool": 101 | 201`. Answer: `{"id", "valid", "points", "groups": [{"cards", "kind"}]}`
 with kind `pure_sequence`, `impure_sequence`, `set` or `invalid`.
 
@@ -86,9 +86,12 @@ melds (`"melds"`, `"initial_meld"`) answer `{"valid", "value", "meets_initial_me
 "name", "value", "jokers", "arrangement"}`; a settlement (`"session_scores"`, `"rate"` as a
 string) answers `{"net"}` with amounts as decimal strings.
 
-A single object that cannot be evaluated answers 400 with `{"id", "error": {"code", "message",
-"token", "details"}}`, naming the offending card or tile in `token`; in a list, each item gets its
-own answer (errors included) and the list answers 200.
+In a list, each item gets its own answer and the list answers 200; an item that cannot be
+evaluated answers `{"id", "error": <reason>}`, the reason in the shape every rejected deal's
+reasons have (`ReasonOutput`: `code`, `message`, the card or tile at fault in `token`, its place
+in `details`; `player` and `seat` null, as a hand evaluated here belongs to no game). A single
+object that cannot be evaluated answers 400 in the one error shape, with that reason in
+`details.reasons` and the request's `id` in `details.id`.
 """
 
 
@@ -110,8 +113,37 @@ EVALUATE_REQUEST = {
         {"type": "array", "minItems": 1, "maxItems": MAX_BATCH, "items": _BATCH_ITEM},
     ]
 }
-_ANSWER = {"type": "object", "additionalProperties": True}
+# An answer's fields depend on what was asked (see the description); one that could not be
+# evaluated has ``error``, a reason.
+_ANSWER = {
+    "type": "object",
+    "properties": {
+        "id": {"description": "The request's id, as given."},
+        "error": {"$ref": "#/components/schemas/ReasonOutput"},
+    },
+    "additionalProperties": True,
+}
 EVALUATE_ANSWER = {"oneOf": [_ANSWER, {"type": "array", "items": _ANSWER}]}
+
+
+class EvaluateErrorDetailsOutput(serializers.Serializer[dict]):
+    id = serializers.JSONField(
+        required=False, allow_null=True, help_text="The request's id, as given."
+    )
+    reasons = ReasonOutput(many=True, required=False, help_text="Why it was not evaluated.")
+
+
+class EvaluateErrorBodyOutput(serializers.Serializer[dict]):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    details = EvaluateErrorDetailsOutput()
+
+
+class EvaluateErrorOutput(serializers.Serializer[dict]):
+    """The one error shape; a request that could not be evaluated gives its reason in
+    ``details.reasons``."""
+
+    error = EvaluateErrorBodyOutput()
 
 
 class EvaluateApi(APIView):
@@ -123,7 +155,7 @@ class EvaluateApi(APIView):
         summary="Validate and score hands, melds, games and settlements",
         description=_DESCRIPTION,
         request={"application/json": EVALUATE_REQUEST},
-        responses={200: EVALUATE_ANSWER, 400: OpenApiTypes.OBJECT},
+        responses={200: EVALUATE_ANSWER, 400: EvaluateErrorOutput},
         examples=[
             OpenApiExample(
                 "A grouped Indian rummy hand",
@@ -176,7 +208,11 @@ class EvaluateApi(APIView):
             return Response([evaluate_request(item) for item in payload])
         answer = evaluate_request(payload)
         if "error" in answer:
-            error = answer["error"]
-            error.setdefault("details", {"token": error.get("token")})
-            return Response(answer, status=status.HTTP_400_BAD_REQUEST)
+            reason = answer["error"]
+            error = {
+                "code": reason["code"],
+                "message": reason["message"],
+                "details": {"id": answer["id"], "reasons": [reason]},
+            }
+            return Response({"error": error}, status=status.HTTP_400_BAD_REQUEST)
         return Response(answer)

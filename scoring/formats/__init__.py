@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from config.errors import Conflict
@@ -20,6 +21,8 @@ from scoring.formats.base import (
     GameFormatHandler,
     GameState,
     Words,
+    reason_dict,
+    reasons_placed,
 )
 from scoring.formats.deals.handler import DealsFormat
 from scoring.formats.points.handler import PointsFormat
@@ -52,6 +55,43 @@ def payload_fields() -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         for name, field in handler.payload_fields().items():
             fields.setdefault(name, field)
     return fields
+
+
+def _union(component_name: str, attribute: str) -> PolymorphicProxySerializer:
+    """The formats' components named by ``attribute`` as one union, told apart by ``format``."""
+    return PolymorphicProxySerializer(
+        component_name=component_name,
+        serializers={key: getattr(handler, attribute) for key, handler in HANDLERS.items()},
+        resource_type_field_name="format",
+    )
+
+
+def result_union() -> PolymorphicProxySerializer:
+    """A counted result in any format (``DealResult``: one component per format)."""
+    return _union("DealResult", "result_output")
+
+
+def payload_union() -> PolymorphicProxySerializer:
+    """A result as entered, in any format (``DealPayload``)."""
+    return _union("DealPayload", "payload_output")
+
+
+def state_union() -> PolymorphicProxySerializer:
+    """A game as it stands, in any format (``GameState``)."""
+    return _union("GameState", "state_output")
+
+
+def result_outcomes() -> list[str]:
+    """Every outcome a counted result of any format may give a player, in registry order."""
+    return list(dict.fromkeys(o for handler in HANDLERS.values() for o in handler.result_outcomes))
+
+
+def format_tagged(game_format: str, record: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A stored result or payload as the API shows it: with its game's ``format`` first (the
+    key its schema's union is told apart by)."""
+    if record is None:
+        return None
+    return {"format": game_format, **{k: v for k, v in record.items() if k != "format"}}
 
 
 def variants() -> list[str]:
@@ -98,10 +138,17 @@ __all__ = [
     "GameState",
     "Words",
     "format_label",
+    "format_tagged",
     "formats_with_points",
     "handler_for",
     "payload_fields",
     "payload_keys",
+    "payload_union",
     "points_column",
+    "reason_dict",
+    "reasons_placed",
+    "result_outcomes",
+    "result_union",
+    "state_union",
     "variants",
 ]

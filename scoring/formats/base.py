@@ -14,6 +14,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.models import Club
@@ -144,6 +145,13 @@ class GameFormatHandler(Protocol):
     payload_key: ClassVar[str]  # the field of a submitted result that holds the players' lines
     seats_open: ClassVar[bool]  # players may sit down between deals
     preset_sections: ClassVar[frozenset[str]]  # its own sections of a preset's params
+    # The API schema's components of the format (each carries ``format``, the unions'
+    # discriminator): a counted result, a result as entered, and the game as it stands.
+    result_output: ClassVar[type[serializers.Serializer[Any]]]
+    payload_output: ClassVar[type[serializers.Serializer[Any]]]
+    state_output: ClassVar[type[serializers.Serializer[Any]]]
+    # Every outcome a counted result may give a player (a history line's ``outcome``).
+    result_outcomes: ClassVar[tuple[str, ...]]
 
     @property
     def variants(self) -> Collection[str]:
@@ -265,18 +273,68 @@ class GameFormatHandler(Protocol):
         """The view-model of one version's result on the deal page."""
 
 
+def reason_dict(
+    *,
+    code: str,
+    message: str,
+    player: int | None = None,
+    player_name: str | None = None,
+    seat: int | None = None,
+    token: str | None = None,
+    details: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One reason a version did not count, in the one shape every reason has (``ReasonOutput``):
+    the player it blames (``None`` only when it blames the deal as a whole), their ``seat``, and
+    the card, tile or field at fault (``token``; its place in ``details``)."""
+    return {
+        "player": player,
+        "player_name": player_name,
+        "seat": seat,
+        "code": code,
+        "message": message,
+        "token": token,
+        "details": details or {},
+    }
+
+
 def reason_dicts(evaluation: DealEvaluation[int], names: dict[int, str]) -> list[dict[str, Any]]:
     return [
-        {
-            "player": reason.player,
-            "player_name": names.get(reason.player) if reason.player is not None else None,
-            "code": reason.code,
-            "message": reason.message,
-            "token": reason.token,
-            "details": reason.details,
-        }
+        reason_dict(
+            player=reason.player,
+            player_name=names.get(reason.player) if reason.player is not None else None,
+            code=reason.code,
+            message=reason.message,
+            token=reason.token,
+            details=reason.details,
+        )
         for reason in evaluation.reasons
     ]
+
+
+def reasons_placed(reasons: list[dict[str, Any]], seats: Mapping[int, int]) -> list[dict[str, Any]]:
+    """``reasons`` with each blamed player's seat (``seats``: player -> seat position)."""
+    return [
+        {**reason, "seat": seats.get(reason["player"])}
+        if isinstance(reason.get("player"), int)
+        else reason
+        for reason in reasons
+    ]
+
+
+def game_status_field() -> serializers.ChoiceField:
+    """A game state component's ``status``."""
+    return serializers.ChoiceField(choices=Game.Status.choices)
+
+
+def format_tag(*formats: str, help_text: str = "The game format: which shape this is.") -> Any:
+    """The ``format`` field of a format's schema component: the value (or values) that pick the
+    component out of its union. Declared as an ``x-discriminator-values`` extension that the
+    schema's last hook (``config.openapi.union_tags_declare``) makes the property's enum, so that
+    each component keeps its own one-value enum instead of the enum naming merging them. (A class
+    per tag: a serializer copies its fields by their class and arguments.)"""
+    schema = {"type": "string", "x-discriminator-values": list(formats)}
+    tag = extend_schema_field(schema)(type("FormatTag", (serializers.CharField,), {}))
+    return tag(help_text=help_text)
 
 
 def refused(players: dict[int, str], reasons: list[Reason[int]]) -> Checked:

@@ -21,11 +21,13 @@ def test_malformed_json_gets_400_with_the_error_shape(db):
 def test_single_object_that_cannot_be_evaluated_is_400_naming_the_token(db):
     response = APIClient().post(URL, {"id": "x", "game": "chess"}, format="json")
     assert response.status_code == 400
-    body = response.json()
-    assert body["id"] == "x"
-    assert body["error"]["code"] == "bad_game"
-    assert body["error"]["token"] == "chess"
-    assert body["error"]["details"] == {"token": "chess"}
+    error = response.json()["error"]
+    assert set(error) == {"code", "message", "details"}  # the one error shape, nothing beside
+    assert error["code"] == "bad_game"
+    assert error["details"]["id"] == "x"
+    [reason] = error["details"]["reasons"]
+    assert reason["code"] == "bad_game" and reason["token"] == "chess"
+    assert reason["player"] is None and reason["seat"] is None
 
 
 def test_a_list_answers_each_item_in_order(db):

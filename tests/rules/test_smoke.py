@@ -6,9 +6,13 @@ def test_unknown_game_is_an_error_answer():
     assert answer == {
         "id": 7,
         "error": {
+            "player": None,
+            "player_name": None,
+            "seat": None,
             "code": "bad_game",
             "message": "unknown game 'poker': use one of indian, rummikub",
             "token": "poker",
+            "details": {},
         },
     }
 

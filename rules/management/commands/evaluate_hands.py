@@ -6,7 +6,8 @@ import json
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from rules.evaluate import evaluate_request
+from rules.errors import RuleViolation
+from rules.evaluate import evaluate_request, reason
 from rules.management.jsonlines import JsonLinesCommand
 
 
@@ -38,23 +39,13 @@ def evaluate_stream(source: TextIO, sink: TextIO) -> int:
         try:
             obj: Any = json.loads(line)
         except json.JSONDecodeError as exc:
-            answer: dict[str, Any] = {
-                "id": None,
-                "error": {
-                    "code": "bad_json",
-                    "message": f"line is not valid JSON: {exc.msg} at column {exc.colno}",
-                    "token": None,
-                },
-            }
+            refusal = RuleViolation(
+                "bad_json", f"line is not valid JSON: {exc.msg} at column {exc.colno}"
+            )
+            answer: dict[str, Any] = {"id": None, "error": reason(refusal)}
         except ValueError as exc:  # e.g. an integer too long to convert
-            answer = {
-                "id": None,
-                "error": {
-                    "code": "bad_json",
-                    "message": f"line cannot be read: {exc}",
-                    "token": None,
-                },
-            }
+            refusal = RuleViolation("bad_json", f"line cannot be read: {exc}")
+            answer = {"id": None, "error": reason(refusal)}
         else:
             answer = evaluate_request(obj)
         write(dumps(answer) + "\n")

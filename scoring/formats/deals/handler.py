@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rest_framework import serializers
+
 from clubs.models import Club
 from config.errors import Conflict
 from rules.indian import deals as deals_rules
@@ -30,6 +32,7 @@ from scoring.formats.base import (
     require_open_game,
 )
 from scoring.formats.deals import pages
+from scoring.formats.deals.schema import DealsPayloadOutput, DealsResultOutput, DealsStateOutput
 from scoring.formats.deals.state import DealsPlayer, DealsState
 from scoring.formats.indian.deal import IndianDeal, house_rules, indian_rules
 from scoring.formats.pot import entry_fee_lines, payout_entry, pot_checked, refund_entry
@@ -57,6 +60,9 @@ def chip_counts(game: Game, *, excluding_deal: Deal | None = None) -> dict[int, 
 
 class DealsFormat(IndianDeal, FormatBase):
     format: ClassVar[str] = "deals"
+    result_output: ClassVar[type[serializers.Serializer[Any]]] = DealsResultOutput
+    payload_output: ClassVar[type[serializers.Serializer[Any]]] = DealsPayloadOutput
+    state_output: ClassVar[type[serializers.Serializer[Any]]] = DealsStateOutput
     words: ClassVar[Words] = Words(
         unit="deal",
         finish="",

@@ -24,6 +24,7 @@ from scoring.formats.base import Checked, EntryForm, Initial, reason_dicts, refu
 from scoring.formats.indian import pages
 from scoring.formats.indian.forms import OUTCOME_WORDS, DealEntryForm
 from scoring.formats.indian.payload import payload_fields
+from scoring.formats.indian.schema import OUTCOMES
 from scoring.models import Game, Submission
 from scoring.presets import GameRules, preset_replace, preset_section
 
@@ -57,6 +58,7 @@ class IndianDeal:
     result_template: ClassVar[str] = "scoring/formats/indian/result.html"
     outcome_words: ClassVar[Mapping[str, str]] = OUTCOME_WORDS
     payload_key: ClassVar[str] = "results"
+    result_outcomes: ClassVar[tuple[str, ...]] = tuple(OUTCOMES)
 
     def payload_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return payload_fields()

@@ -8,6 +8,7 @@ from typing import Any
 from rest_framework import serializers
 
 from config.fields import id_field, int32_field
+from rules.indian.deal import OUTCOME_NAMES
 
 
 class CardList(serializers.ListField):
@@ -40,10 +41,8 @@ class CardList(serializers.ListField):
 
 class ResultLineInput(serializers.Serializer[dict[str, Any]]):
     player = id_field(help_text="Player id (seated in the game).")
-    outcome = serializers.CharField(
-        max_length=24,
-        help_text="winner, loser, first_drop, middle_drop, missed_turns, wrong_show, "
-        "late_declare, valid_not_declared or deal_show.",
+    outcome = serializers.ChoiceField(
+        choices=list(OUTCOME_NAMES), help_text="How the player's deal ended."
     )
     groups = serializers.ListField(
         child=CardList(max_length=13), max_length=13, required=False,

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rest_framework import serializers
+
 from config.errors import Conflict
 from rules.indian.points import points_deal
 from rules.indian.preset import IndianPreset
@@ -22,6 +24,7 @@ from scoring.formats.base import (
     Words,
 )
 from scoring.formats.indian.deal import IndianDeal, house_rules, indian_rules
+from scoring.formats.points.schema import PointsPayloadOutput, PointsResultOutput, PointsStateOutput
 from scoring.formats.reads import player_balances, require_no_deal_waiting, seated_balances
 from scoring.ledger import Line
 from scoring.models import Game, Quantity
@@ -46,6 +49,9 @@ class PointsState(GameState):
 
 class PointsFormat(IndianDeal, FormatBase):
     format: ClassVar[str] = "points"
+    result_output: ClassVar[type[serializers.Serializer[Any]]] = PointsResultOutput
+    payload_output: ClassVar[type[serializers.Serializer[Any]]] = PointsPayloadOutput
+    state_output: ClassVar[type[serializers.Serializer[Any]]] = PointsStateOutput
     words: ClassVar[Words] = Words(
         unit="deal",
         finish="Close the table",

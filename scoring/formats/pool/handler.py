@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar
 
+from rest_framework import serializers
+
 from clubs.models import Club
 from config.errors import Conflict
 from rules.errors import RuleViolation
@@ -31,6 +33,7 @@ from scoring.formats.base import (
 )
 from scoring.formats.indian.deal import IndianDeal, house_rules, indian_rules
 from scoring.formats.pool import pages
+from scoring.formats.pool.schema import PoolPayloadOutput, PoolResultOutput, PoolStateOutput
 from scoring.formats.pool.state import PoolPlayer, PoolState
 from scoring.formats.pot import entry_fee_lines, payout_entry, pot_checked, refund_entry
 from scoring.formats.reads import (
@@ -90,6 +93,9 @@ def final_eliminations(game: Game, rules: pool_rules.PoolRules) -> dict[int, int
 
 class PoolFormat(IndianDeal, FormatBase):
     format: ClassVar[str] = "pool"
+    result_output: ClassVar[type[serializers.Serializer[Any]]] = PoolResultOutput
+    payload_output: ClassVar[type[serializers.Serializer[Any]]] = PoolPayloadOutput
+    state_output: ClassVar[type[serializers.Serializer[Any]]] = PoolStateOutput
     words: ClassVar[Words] = Words(
         unit="deal",
         finish="",

@@ -50,6 +50,13 @@ from scoring.formats.reads import (
 from scoring.formats.rummikub import pages
 from scoring.formats.rummikub.forms import RummikubEntryForm
 from scoring.formats.rummikub.payload import payload_fields
+from scoring.formats.rummikub.schema import (
+    OUTCOMES,
+    VARIANTS,
+    RummikubPayloadOutput,
+    RummikubResultOutput,
+    RummikubStateOutput,
+)
 from scoring.formats.rummikub.state import MatchLimits, RummikubPlayer, RummikubState
 from scoring.ledger import Line
 from scoring.models import Deal, Game, LedgerEntry, Quantity, Submission
@@ -96,6 +103,28 @@ def _player_of(token: str | None, players: dict[int, str]) -> int | None:
     return None
 
 
+def _rack_problems(player: int, name: str, tiles: list[Any]) -> list[Reason[int]]:
+    """Each tile of a player's rack that is not a tile, named with its place on the rack."""
+    problems: list[Reason[int]] = []
+    for index, tile in enumerate(tiles):
+        try:
+            parse_tile(tile)
+        except RuleViolation as exc:
+            details = {**exc.details, "position": index}
+            problems.append(Reason(player, exc.code, f"{name}: {exc.message}", exc.token, details))
+    return problems
+
+
+def _copy_over(token: str, racks: dict[str, list[str]]) -> int | None:
+    """The player whose rack holds the copy of ``token``'s tile that is one too many: the last,
+    in seat order, holding one."""
+    code = parse_tile(token).code
+    holders = [
+        key for key, tiles in racks.items() if any(parse_tile(t).code == code for t in tiles)
+    ]
+    return int(holders[-1]) if holders else None
+
+
 def _named(message: str, players: dict[int, str]) -> str:
     """The engine names players by key (``'12'``); say their names instead."""
     for pid, name in players.items():
@@ -105,6 +134,10 @@ def _named(message: str, players: dict[int, str]) -> str:
 
 class RummikubFormat(FormatBase):
     format: ClassVar[str] = "rummikub"
+    result_output: ClassVar[type[serializers.Serializer[Any]]] = RummikubResultOutput
+    payload_output: ClassVar[type[serializers.Serializer[Any]]] = RummikubPayloadOutput
+    state_output: ClassVar[type[serializers.Serializer[Any]]] = RummikubStateOutput
+    result_outcomes: ClassVar[tuple[str, ...]] = tuple(OUTCOMES)
     family: ClassVar[str] = Family.RUMMIKUB
     tiebreak_preset: ClassVar[str] = "sabra"
     words: ClassVar[Words] = Words(
@@ -123,7 +156,7 @@ class RummikubFormat(FormatBase):
     # The game page's deal rows name a game's winner and losers as Indian rummy's rows do.
     outcome_words: ClassVar[Mapping[str, str]] = {"winner": "Winner", "loser": "Loser"}
     payload_key: ClassVar[str] = "racks"
-    variants: ClassVar[Collection[str]] = ("sabra", "american", INTERNATIONAL)
+    variants: ClassVar[Collection[str]] = tuple(VARIANTS)
     preset_sections: ClassVar[frozenset[str]] = frozenset({"rummikub", "match"})
 
     def payload_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
@@ -240,7 +273,12 @@ class RummikubFormat(FormatBase):
             key = _key(raw)
             if key is None or int(key) not in players:
                 reasons.append(
-                    Reason(None, "not_seated", f"player {raw!r} has no seat in this game", str(raw))
+                    Reason(
+                        int(key) if key is not None else None,
+                        "not_seated",
+                        f"player {raw!r} has no seat in this game",
+                        str(raw),
+                    )
                 )
                 continue
             if not isinstance(tiles, list):
@@ -248,6 +286,7 @@ class RummikubFormat(FormatBase):
                     Reason(int(key), "bad_tiles", f"{players[int(key)]}: a rack is a list")
                 )
                 continue
+            reasons += _rack_problems(int(key), players[int(key)], tiles)
             given[int(key)] = tiles
         for pid, name in players.items():
             if pid in given:
@@ -256,7 +295,7 @@ class RummikubFormat(FormatBase):
                 reasons.append(Reason(pid, "missing_player", f"{name} has no rack in this game"))
         winner = _key(payload.get("winner"))
         if payload.get("winner") is not None and winner is None:
-            reasons.append(Reason(None, "bad_field", "winner must be a player id"))
+            reasons.append(Reason(None, "bad_field", "winner must be a player id", "winner"))
         last_mover = _key(payload.get("last_mover"))
         if reasons:
             return refused(players, reasons)
@@ -307,6 +346,8 @@ class RummikubFormat(FormatBase):
             player = _player_of(exc.token, players)
             if player is None and isinstance(exc.details.get("player"), str):
                 player = _player_of(exc.details["player"], players)
+            if player is None and exc.code == "too_many_copies" and exc.token is not None:
+                player = _copy_over(exc.token, racks)
             return refused(
                 players,
                 [Reason(player, exc.code, _named(exc.message, players), exc.token, exc.details)],

@@ -9,6 +9,9 @@ from rest_framework import serializers
 
 from config.fields import id_field
 
+#: How an International hand is won.
+WINS = ["open", "foot", "closed"]
+
 
 def payload_fields() -> dict[str, serializers.Field[Any, Any, Any, Any]]:
     return {
@@ -22,7 +25,7 @@ def payload_fields() -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         ),
         "last_mover": id_field(required=False, allow_null=True),
         "win": serializers.ChoiceField(
-            choices=["open", "foot", "closed"],
+            choices=WINS,
             required=False,
             allow_null=True,
             help_text="International: how the winner won.",

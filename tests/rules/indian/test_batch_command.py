@@ -96,6 +96,9 @@ def test_stdin_and_errors_name_the_token():
     assert first["error"]["token"] == "4X"
     assert first["error"]["details"] == {"group": 0, "position": 2}
     assert second["error"] == {
+        "player": None,
+        "player_name": None,
+        "seat": None,
         "code": "too_many_copies",
         "message": "2H appears 3 times; 2 deck(s) hold only 2",
         "token": "2H",
