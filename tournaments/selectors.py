@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Max, OuterRef, QuerySet, Subquery
+from django.db.models import Max, QuerySet
 
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
@@ -243,21 +243,17 @@ def tournament_grid(*, tournament: Tournament, view: TournamentView | None = Non
     names = {e.player_id: e.player.name for e in entries}
     place_of = {e.player_id: e.place for e in entries if e.place}
     tables = [t for r in rounds for t in r.tables]
-    # Only the tables still being played read their deals: a settled one's state is in its
-    # outcome, so the statement stays the size of a round, however many rounds were played.
-    in_play = [t.game for t in tables if t.game and t.status in ("playing", "finished")]
-    deal_states: dict[int, set[str]] = {}
-    for game_id, status in (
-        Deal.objects.filter(game_id__in=in_play)
-        .order_by()
-        .values_list("game_id", "status")
-        .distinct()
-    ):
-        deal_states.setdefault(game_id, set()).add(status)
     games = [t.game for t in tables if t.game] + [
         t.tiebreaker_game for t in tables if t.tiebreaker_game
     ]
-    entries_of, waiting = _table_entries(games)
+    # The tournament's deals, by their games' index: the submissions are then read by their
+    # deals' ids, a plan that does not depend on the club's history (joined to the deals and
+    # filtered by game, PostgreSQL scanned every submission of the club).
+    deals = list(Deal.objects.filter(game_id__in=games).values_list("pk", "game_id", "status"))
+    deal_states: dict[int, set[str]] = {}
+    for _, game_id, status in deals:
+        deal_states.setdefault(game_id, set()).add(status)
+    entries_of, waiting = _table_entries([pk for pk, _, _ in deals])
     cells: dict[int, list[Cell]] = {}
     for played in rounds:
         final = played.stage == Round.Stage.FINAL
@@ -316,7 +312,7 @@ def _entrant(seat: int | None, user: str | None) -> str:
 
 
 def _table_entries(
-    games: list[int],
+    deals: list[int],
 ) -> tuple[dict[int, tuple[dict[str, Any] | None, str]], set[int]]:
     """Game id -> (its entry waiting for a confirmation, in words and ids; the latest counted
     entry in words): the table entry flow as the results grid shows it; and the games with an
@@ -326,7 +322,7 @@ def _table_entries(
               "disputed_seat", "confirmed_seat", "submitted_by__username",
               "confirmed_by__username", "status"]  # fmt: skip
     not_counted = Submission.objects.filter(
-        deal__game_id__in=games,
+        deal_id__in=deals,
         status__in=[Submission.Status.AWAITING_CONFIRMATION, Submission.Status.PENDING],
     )
     waiting: set[int] = set()
@@ -343,19 +339,13 @@ def _table_entries(
         entry = {"submission": row["pk"], "deal": row["deal_id"], "words": words,
                  "dispute": row["dispute"]}  # fmt: skip
         found[game] = (entry, "")
-    # The latest counted entry of each game: one row a game, whatever its number of deals.
-    latest = (
-        Submission.objects.filter(
-            deal__game_id=OuterRef("deal__game_id"), status=Submission.Status.ACCEPTED
-        )
-        .order_by("-deal__number")
-        .values("pk")[:1]
-    )
-    counted = Submission.objects.filter(
-        deal__game_id__in=games, status=Submission.Status.ACCEPTED, pk=Subquery(latest)
-    )
-    for row in counted.values(*fields):
+    counted = Submission.objects.filter(deal_id__in=deals, status=Submission.Status.ACCEPTED)
+    seen: set[int] = set()
+    for row in counted.order_by("deal__game_id", "-deal__number").values(*fields):
         game = row["deal__game_id"]
+        if game in seen:
+            continue
+        seen.add(game)
         who = _entrant(row["entered_seat"], row["submitted_by__username"])
         words = f"Deal {row['deal__number']}: entered by {who}"
         if row["confirmed_seat"] is not None or row["confirmed_by__username"]:
