@@ -5,6 +5,7 @@ and the registry that finds a game's handler. Adding a format is a package here,
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from rest_framework import serializers
@@ -46,12 +47,24 @@ def handler_for(game: Game | str) -> GameFormatHandler:
 
 def payload_fields() -> dict[str, serializers.Field[Any, Any, Any, Any]]:
     """The API's input fields of a result in every format, side by side (a field the formats of
-    a family share once), in registry order."""
+    a family share once), in registry order. Built for every input serializer: the formats of a
+    family share their method, which builds their fields once."""
     fields: dict[str, serializers.Field[Any, Any, Any, Any]] = {}
+    built = set()
     for handler in HANDLERS.values():
+        make = type(handler).payload_fields
+        if make in built:
+            continue
+        built.add(make)
         for name, field in handler.payload_fields().items():
             fields.setdefault(name, field)
     return fields
+
+
+@cache
+def payload_field_names() -> tuple[str, ...]:
+    """The names of ``payload_fields``, which never change."""
+    return tuple(payload_fields())
 
 
 def variants() -> list[str]:
