@@ -11,27 +11,6 @@ from django.db import models
 from clubs.models import AuditEntry, Club
 
 
-def audit_entry(
-    *,
-    actor: AbstractBaseUser | AnonymousUser | None,
-    club: Club | None,
-    action: str,
-    obj: models.Model,
-    before: dict[str, Any] | None = None,
-    after: dict[str, Any] | None = None,
-) -> AuditEntry:
-    """An audit entry not yet saved: ``audit_records`` writes several in one statement."""
-    return AuditEntry(
-        actor=actor if actor is not None and actor.is_authenticated else None,
-        club=club,
-        action=action,
-        object_type=obj._meta.label_lower,
-        object_id=str(obj.pk),
-        before=before,
-        after=after,
-    )
-
-
 def audit_record(
     *,
     actor: AbstractBaseUser | AnonymousUser | None,
@@ -41,14 +20,15 @@ def audit_record(
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
 ) -> AuditEntry:
-    entry = audit_entry(actor=actor, club=club, action=action, obj=obj, before=before, after=after)
-    entry.save(force_insert=True)
-    return entry
-
-
-def audit_records(entries: list[AuditEntry]) -> list[AuditEntry]:
-    """Several entries of one change, in the order given, in one statement."""
-    return AuditEntry.objects.bulk_create(entries)
+    return AuditEntry.objects.create(
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        club=club,
+        action=action,
+        object_type=obj._meta.label_lower,
+        object_id=str(obj.pk),
+        before=before,
+        after=after,
+    )
 
 
 def snapshot(obj: models.Model, fields: list[str]) -> dict[str, Any]:

@@ -10,8 +10,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
-from clubs.audit import audit_entry, audit_record, audit_records
-from clubs.models import AuditEntry, Club, Player
+from clubs.audit import audit_record
+from clubs.models import Club, Player
 from config.errors import Conflict, InvalidInput, NotFoundError
 from scoring.formats import handler_for
 from scoring.formats.reads import is_rejected_new_deal, latest_deal
@@ -75,12 +75,10 @@ def _deal_add(
     dealer: Player | None,
     number: int | None,
     is_tiebreaker: bool,
-    audit: list[AuditEntry] | None = None,
 ) -> Deal:
     """A new deal of the locked ``game``, whose ``latest`` deal was read after the lock (its own
     statement: a subquery of the locking SELECT would read the snapshot taken before waiting for
-    the lock, and miss a deal committed meanwhile). Its audit entry is added to ``audit`` when
-    given (the caller writes it with its own), else written here."""
+    the lock, and miss a deal committed meanwhile)."""
     last = latest.number if latest is not None else 0
     if number is None:
         number = last + 1
@@ -93,17 +91,13 @@ def _deal_add(
     deal = Deal.objects.create(
         game=game, number=number, wild=wild, dealer=dealer, is_tiebreaker=is_tiebreaker
     )
-    entry = audit_entry(
+    audit_record(
         actor=actor,
         club=game.table.session.club,
         action="deal.create",
         obj=deal,
         after={"game": game.pk, "number": number, "wild": wild, "tiebreaker": is_tiebreaker},
     )
-    if audit is None:
-        audit_records([entry])
-    else:
-        audit.append(entry)
     return deal
 
 
@@ -181,10 +175,7 @@ def _submission_store(
     source: str,
     payload: dict[str, Any],
     via: Via = None,
-    audit: list[AuditEntry] | None = None,
 ) -> Submission:
-    """Store a version of a deal's result and have it validated after commit; its audit entry
-    written with those in ``audit`` (a new deal's), in one statement."""
     link, seat = via if via is not None else (None, None)
     submission = Submission.objects.create(
         deal=deal, version=version, source=source, payload=payload, submitted_by=actor,
@@ -193,13 +184,9 @@ def _submission_store(
     after: dict[str, Any] = {"deal": deal.pk, "version": version, "source": source}
     if link is not None:  # entered at the table: who did it is the link and the seat they named
         after.update(table_link=link.pk, seat=seat)
-    audit_records([
-        *(audit or []),
-        audit_entry(
-            actor=actor, club=session.club, action="submission.create", obj=submission,
-            after=after,
-        ),
-    ])  # fmt: skip
+    audit_record(
+        actor=actor, club=session.club, action="submission.create", obj=submission, after=after
+    )
     submission_validation_send(submission_id=submission.pk)
     return submission
 
@@ -236,18 +223,15 @@ def deal_create_with_result(
             deal=latest, actor=actor, wild=wild, dealer=dealer, source=source, payload=payload,
             via=via,
         )  # fmt: skip
-    # The new deal's audit entry is written with its submission's, in one statement.
-    audit: list[AuditEntry] = []
     deal = _deal_add(
         game=game, latest=latest, actor=actor, wild=wild, dealer=dealer, number=number,
-        is_tiebreaker=is_tiebreaker, audit=audit,
+        is_tiebreaker=is_tiebreaker,
     )  # fmt: skip
     if payload is None:
-        audit_records(audit)
         return deal, None
     # The deal is new and not yet visible to anyone else: it needs no lock and has no versions.
     submission = _submission_store(
         deal=deal, session=deal.game.table.session, version=1, actor=actor, source=source,
-        payload=payload, via=via, audit=audit,
+        payload=payload, via=via,
     )  # fmt: skip
     return deal, submission

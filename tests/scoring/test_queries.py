@@ -87,9 +87,9 @@ def test_submitting_and_validating_a_deal_take_a_fixed_number_of_statements(stan
     assert submission is not None
     with CaptureQueriesContext(connection) as validate:
         assert submission_validate(submission_id=submission.pk).status == Submission.Status.ACCEPTED
-    # Submit: lock the game, last deal number, deal, submission, the deal's and the
-    # submission's audit entries (one statement), the outbox message that has it validated.
-    assert len(_statements(submit)) == 6, _statements(submit)
+    # Submit: lock the game, last deal number, deal, audit, submission, audit, the outbox
+    # message that has it validated.
+    assert len(_statements(submit)) == 7, _statements(submit)
     # Validate: submission with its deal locked, seats, claim, ledger entry, postings, standing
     # rows, player results, deal status, the club's webhook endpoints (none here), audit (the
     # deal is open: no other version counts yet).
