@@ -4,10 +4,11 @@ Two clubs of 10,000 players on PostgreSQL (a fresh database ``rummyclub_bench_pa
 ``BENCH_REUSE=1`` the one a previous run left): ``small`` with 10,000 deals of history and ``big``
 with 1,000,000 (``--quick``: 100,000), loaded in SQL as the standings benchmark loads them
 (``bench.standings``), each with a 240-entrant knock-out whose first round is half played
-through the services. Every page an organiser or a player lives on, and every fragment a screen
-polls, is requested through the whole Django stack on production settings (the organiser signed
-in, or anonymous on the public pages) and timed: p50 and p95 of 30 requests (``--quick``: 10),
-the number of queries and the size of the HTML, for both clubs, and the ratio of the two p95s."""
+through the services, and a tournament taking entries with 60 entered (the desk's entry list).
+Every page an organiser or a player lives on, and every fragment a screen polls, is requested
+through the whole Django stack on production settings (the organiser signed in, or anonymous on
+the public pages) and timed: p50 and p95 of 30 requests (``--quick``: 10), the number of
+queries and the size of the HTML, for both clubs, and the ratio of the two p95s."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from bench.scoring import _fresh_database, _percentile
 from bench.standings import REPO, _environment, _load_club
 
 ENTRANTS = 240
+TAKING_ENTRIES = 60
 REQUESTS = 30
 
 
@@ -63,6 +65,23 @@ def _tournament(club: Any, user: Any) -> Any:
     return tournament
 
 
+def _taking_entries(club: Any, user: Any) -> Any:
+    """A tournament open for entries, 60 of the club's players (after the knock-out's) entered."""
+    from clubs.models import Player
+    from scoring.models import RulePreset
+    from tournaments.services.entries import entry_add
+    from tournaments.services.setup import tournament_create
+
+    tournament = tournament_create(
+        club=club, actor=user, name="Bench cup (entries)", table_max=6, advance_per_table=2,
+        preset=RulePreset.objects.get(club=None, key="points"), seed=7,
+    )  # fmt: skip
+    players = Player.objects.filter(club=club).order_by("pk")[ENTRANTS : ENTRANTS + TAKING_ENTRIES]
+    for player in players:
+        entry_add(tournament=tournament, actor=user, player=player)
+    return tournament
+
+
 def _world(slug: str, deals: int, reuse: bool) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
@@ -77,12 +96,14 @@ def _world(slug: str, deals: int, reuse: bool) -> dict[str, Any]:
     user = get_user_model().objects.get(username=f"bench-{slug}")
     if not club.public_standings:
         club = club_update(club=club, actor=user, public_standings=True)
-    tournament = Tournament.objects.filter(club=club).first() or _tournament(club, user)
+    tournaments = Tournament.objects.filter(club=club)
+    tournament = tournaments.filter(name="Bench knock-out").first() or _tournament(club, user)
+    taking = tournaments.filter(name="Bench cup (entries)").first() or _taking_entries(club, user)
     night = club.sessions.exclude(name="seed").order_by("-started_at").first()
     game = night.tables.first().games.first()
     player = club.players.order_by("pk").first()
-    return {"club": club, "user": user, "tournament": tournament, "night": night,
-            "game": game, "player": player}  # fmt: skip
+    return {"club": club, "user": user, "tournament": tournament, "taking": taking,
+            "night": night, "game": game, "player": player}  # fmt: skip
 
 
 def _pages(world: dict[str, Any]) -> dict[str, tuple[str, bool]]:
@@ -101,6 +122,7 @@ def _pages(world: dict[str, Any]) -> dict[str, tuple[str, bool]]:
         "game page (500 deals)": (f"{club}games/{game}/", True),
         "tournament list": (f"{club}tournaments/", True),
         "tournament desk": (f"{club}tournaments/{t}/", True),
+        "desk taking entries": (f"{club}tournaments/{world['taking'].pk}/", True),
         "desk grid (polled)": (f"{club}tournaments/{t}/grid/", True),
         "public standings": (f"{public}standings/", False),
         "public standings (polled)": (f"{public}standings/live/", False),

@@ -83,8 +83,8 @@ def _load_club(slug: str, deals: int) -> dict[str, Any]:
             " t AS (INSERT INTO scoring_table (session_id, name) SELECT id, 'Table 1' FROM s"
             " RETURNING id)"
             " INSERT INTO scoring_game (table_id, format, preset_id, point_value_minor,"
-            " entry_fee_minor, status, started_at, breaks_tie) SELECT id, 'points', %s, 0, 0,"
-            " 'finished', now(), false"
+            " entry_fee_minor, status, started_at, breaks_tie)"
+            " SELECT id, 'points', %s, 0, 0, 'finished', now(), false"
             " FROM t",
             [club.pk, season_id, preset_id],
         )

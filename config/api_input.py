@@ -51,6 +51,15 @@ def _type_error(field: serializers.Field, value: Any) -> str | list | dict | Non
 
 
 def _items_errors(child: Any, items: list[Any]) -> dict[int, Any] | None:
+    if isinstance(child, serializers.CharField):
+        # The common case (a list of card or tile tokens) in one pass: what ``_type_error``
+        # says of each item, without a call per item.
+        wrong = {
+            index: [f"must be a string, not {_json_type(item)}"]
+            for index, item in enumerate(items)
+            if item is not None and not isinstance(item, str)
+        }
+        return wrong or None
     errors = {}
     for index, item in enumerate(items):
         error = _type_error(child, item) if child is not None else None

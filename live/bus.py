@@ -65,6 +65,13 @@ def _sync_client() -> redis.Redis:
     return _client(str(settings.LIVE_REDIS_URL))
 
 
+@cache
+def _publish_script(url: str) -> Any:
+    """The announcement as a script Redis keeps: each call sends its digest (EVALSHA), not its
+    text, and loads it again only where Redis lost it."""
+    return _client(url).register_script(_PUBLISH)
+
+
 # --- the embedded default: one process's memory ------------------------------------------------
 
 
@@ -106,9 +113,8 @@ def publish_now(topics: Iterable[str]) -> int | None:
         return memory.publish(names)
     seq, last, channel = _keys()
     try:
-        return int(
-            _sync_client().eval(_PUBLISH, 4, seq, last, channel, REMEMBER_SECONDS, *names)  # type: ignore[arg-type]
-        )
+        script = _publish_script(str(settings.LIVE_REDIS_URL))
+        return int(script(keys=[seq, last, channel, REMEMBER_SECONDS], args=names))
     except redis.RedisError as exc:
         logger.warning("live: %s not announced (%s)", " ".join(names), exc)
         return None

@@ -34,7 +34,7 @@ from rules.families import Family
 from scoring import figures, ratings, selectors, standings, table_links
 from scoring.club_settings import preset_create, standings_order_set
 from scoring.deals import deal_create_with_result, submission_create
-from scoring.formats import FORMAT_ORDER, format_tagged, payload_fields
+from scoring.formats import FORMAT_ORDER, format_tagged, payload_field_names
 from scoring.formats.reads import rejected_new_deal
 from scoring.games import game_create, game_finish, seat_add, seat_remove, table_create
 from scoring.models import Game, Submission, TableLink
@@ -100,7 +100,7 @@ def _player(club: Any, player_id: int, field: str) -> Player:
 def _payload(data: dict[str, Any]) -> dict[str, Any] | None:
     """The submission as entered, in plain JSON types (``None`` when no result was given)."""
     payload: dict[str, Any] = {}
-    for name in payload_fields():
+    for name in payload_field_names():
         if name in data:
             value = data[name]
             if isinstance(value, list):

@@ -39,12 +39,13 @@ def fees_collected_minor(*, tournament: Tournament) -> int:
     return sum(accounts.account_paid_in(account=purse_of(tournament)).values())
 
 
-def prize_pool_minor(*, tournament: Tournament) -> int:
+def prize_pool_minor(*, tournament: Tournament, entrants: int | None = None) -> int:
     """The tournament's prize pool: the fees of the entries that count less the club's fee of
-    each."""
+    each. ``entrants``: how many count, where the caller has read them already."""
     if tournament.status == Tournament.Status.CANCELLED:
         return 0  # every fee went back
-    entrants = entries_counted(tournament=tournament).count()
+    if entrants is None:
+        entrants = entries_counted(tournament=tournament).count()
     pool = field_prize_pool(
         entrants=entrants,
         entry_fee_minor=tournament.entry_fee_minor,

@@ -1,6 +1,6 @@
-"""Reads of tournaments, scoped to a club: the list, one tournament, and its whole state (rounds
-with their tables and who must play a tie-breaker, places and prizes) in a fixed number of
-queries whatever its size."""
+"""Reads of tournaments, scoped to a club: the list, one tournament, its whole state (rounds
+with their tables and who must play a tie-breaker, places and prizes) and its results grid, each
+in a fixed number of queries whatever its size."""
 
 from __future__ import annotations
 
@@ -55,6 +55,7 @@ class TableView:
     tiebreaker: list[int]
     tiebreaker_game: int | None = None
     advancing: list[int] = field(default_factory=list)  # who goes on from it, once settled
+    table_id: int | None = None  # the scoring table its games are played at
 
 
 @dataclass
@@ -84,19 +85,13 @@ class TournamentView:
         return len(self.counted)
 
 
-def tournament_view(*, tournament: Tournament) -> TournamentView:
-    """The whole tournament as the API and the pages show it; player ids throughout."""
-    entries = list(tournament.entries.select_related("player").order_by("seed", "id"))
-    counting = set(entries_counted(tournament=tournament).values_list("pk", flat=True))
-    counted = [entry for entry in entries if entry.pk in counting]
-    won = prizes_won_minor(tournament=tournament)
-    chips = chips_held(tournament=tournament)
-    for entry in entries:  # a place is paid as long as it stands (an unwound final's is not)
-        entry.prize_won_minor = won.get(entry.player_id, 0) if entry.place else 0
-        if tournament.kind == Tournament.Kind.CHIPS:
-            entry.chips = chips.get(entry.player_id, 0)
-    player_of = {entry.pk: entry.player_id for entry in entries}
-    pool = prize_pool_minor(tournament=tournament)
+def _entries(tournament: Tournament) -> list[Entry]:
+    return list(tournament.entries.select_related("player").order_by("seed", "id"))
+
+
+def _rounds(tournament: Tournament, player_of: dict[int, int]) -> list[RoundView]:
+    """Every round with its tables, player ids throughout (``player_of``: entry id -> player
+    id). Two queries."""
     tables_by_round: dict[int, list[RoundTable]] = {}
     for table in RoundTable.objects.filter(round__tournament=tournament).select_related(
         "game", "tiebreaker"
@@ -129,10 +124,27 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
             going = [player_of[e] for e in advancing if e in player_of]
             view.tables.append(
                 TableView(
-                    table.number, table.game_id, seated, status, tied, table.tiebreaker_id, going
+                    table.number, table.game_id, seated, status, tied, table.tiebreaker_id, going,
+                    table_id=table.game.table_id,
                 )
-            )
+            )  # fmt: skip
         rounds.append(view)
+    return rounds
+
+
+def tournament_view(*, tournament: Tournament) -> TournamentView:
+    """The whole tournament as the API and the pages show it; player ids throughout."""
+    entries = _entries(tournament)
+    counting = set(entries_counted(tournament=tournament).values_list("pk", flat=True))
+    counted = [entry for entry in entries if entry.pk in counting]
+    won = prizes_won_minor(tournament=tournament)
+    chips = chips_held(tournament=tournament)
+    for entry in entries:  # a place is paid as long as it stands (an unwound final's is not)
+        entry.prize_won_minor = won.get(entry.player_id, 0) if entry.place else 0
+        if tournament.kind == Tournament.Kind.CHIPS:
+            entry.chips = chips.get(entry.player_id, 0)
+    pool = prize_pool_minor(tournament=tournament, entrants=len(counted))
+    rounds = _rounds(tournament, {entry.pk: entry.player_id for entry in entries})
     places = sorted((e for e in entries if e.place), key=lambda e: (e.place, e.seed or 0))
     return TournamentView(tournament, entries, counted, pool, rounds, places)
 
@@ -177,17 +189,38 @@ class Cell:
 
 
 @dataclass
-class Desk:
-    """A tournament as its pages show it: the API's view with names, each round's tables as
-    grid cells, the draft's cost in words, and the fees collected so far."""
+class Grid:
+    """The results grid as the desk, its live part, the public page and the projector show it:
+    each round's tables as cells, with the names of who sits at them."""
 
-    view: TournamentView
+    rounds: list[RoundView]
     names: dict[int, str]  # player id -> name
     cells: dict[int, list[Cell]]  # round number -> its tables
+    rows: list[list[Cell | None]]  # a row per table number, a cell per round
+
+
+@dataclass
+class Desk:
+    """A tournament as the director's desk shows it: the API's view, its grid, the draft's cost
+    in words, and the fees collected so far."""
+
+    view: TournamentView
+    grid: Grid
     cost_words: dict[int, str]  # round number -> the draw's cost in words
     fees_minor: int
     counts: dict[str, int]  # entry status -> how many
-    rows: list[list[Cell | None]]  # the results grid: a row per table number, a cell per round
+
+    @property
+    def names(self) -> dict[int, str]:
+        return self.grid.names
+
+    @property
+    def cells(self) -> dict[int, list[Cell]]:
+        return self.grid.cells
+
+    @property
+    def rows(self) -> list[list[Cell | None]]:
+        return self.grid.rows
 
 
 def _cost_words(cost: dict[str, Any], name_of_entry: dict[int, str]) -> str:
@@ -205,30 +238,32 @@ def _cost_words(cost: dict[str, Any], name_of_entry: dict[int, str]) -> str:
     return words
 
 
-def tournament_desk(*, tournament: Tournament) -> Desk:
-    """Everything the director's desk, the public page and the projector show, in a fixed
-    number of queries."""
-    view = tournament_view(tournament=tournament)
-    names = {e.player_id: e.player.name for e in view.entries}
-    name_of_entry = {e.pk: e.player.name for e in view.entries}
-    games = [t.game for r in view.rounds for t in r.tables if t.game] + [
-        t.tiebreaker_game for r in view.rounds for t in r.tables if t.tiebreaker_game
+def tournament_grid(*, tournament: Tournament, view: TournamentView | None = None) -> Grid:
+    """The results grid, read for what it shows: the entries' names, the rounds and their
+    tables, and the state of the games being played (their deals and the entries waiting for a
+    confirmation). Six queries whatever the field or its history; four with a ``view`` already
+    read, whose entries and rounds it reuses."""
+    if view is not None:
+        entries, rounds = view.entries, view.rounds
+    else:
+        entries = _entries(tournament)
+        rounds = _rounds(tournament, {entry.pk: entry.player_id for entry in entries})
+    names = {e.player_id: e.player.name for e in entries}
+    place_of = {e.player_id: e.place for e in entries if e.place}
+    tables = [t for r in rounds for t in r.tables]
+    games = [t.game for t in tables if t.game] + [
+        t.tiebreaker_game for t in tables if t.tiebreaker_game
     ]
+    # The tournament's deals, by their games' index: the submissions are then read by their
+    # deals' ids, a plan that does not depend on the club's history (joined to the deals and
+    # filtered by game, PostgreSQL scanned every submission of the club).
+    deals = list(Deal.objects.filter(game_id__in=games).values_list("pk", "game_id", "status"))
     deal_states: dict[int, set[str]] = {}
-    for game_id, status in Deal.objects.filter(game_id__in=games).values_list("game_id", "status"):
+    for _, game_id, status in deals:
         deal_states.setdefault(game_id, set()).add(status)
-    waiting = set(
-        Submission.objects.filter(
-            deal__game_id__in=games,
-            status__in=[Submission.Status.AWAITING_CONFIRMATION, Submission.Status.PENDING],
-        ).values_list("deal__game_id", flat=True)
-    )
-    entries = _table_entries(games)
-    table_of = dict(Game.objects.filter(pk__in=games).values_list("pk", "table_id"))
+    entries_of, waiting = _table_entries([pk for pk, _, _ in deals])
     cells: dict[int, list[Cell]] = {}
-    cost_words: dict[int, str] = {}
-    place_of = {e.player_id: e.place for e in view.places}
-    for played in view.rounds:
+    for played in rounds:
         final = played.stage == Round.Stage.FINAL
         row = []
         for table in played.tables:
@@ -249,46 +284,60 @@ def tournament_desk(*, tournament: Tournament) -> Desk:
                 placings=sorted(
                     (place_of[p], names[p]) for p in table.players if final and place_of.get(p)
                 ),
+                table_id=table.table_id,
             )  # fmt: skip
-            cell.table_id = table_of.get(table.game) if table.game else None
             cell.playing = table.tiebreaker_game if state == "tiebreaker" else table.game
-            entry, cell.last = entries.get(cell.playing or 0, (None, ""))
+            entry, cell.last = entries_of.get(cell.playing or 0, (None, ""))
             if entry is not None and state in ("awaiting", "tiebreaker", "playing"):
                 cell.entry = entry
                 if entry["dispute"]:
                     cell.state, cell.label = "disputed", CELL_WORDS["disputed"]
             row.append(cell)
         cells[played.number] = row
-        cost_words[played.number] = _cost_words(played.cost, name_of_entry)
-    fees = fees_collected_minor(tournament=tournament)
+    width = max((len(row) for row in cells.values()), default=0)
+    rows = [
+        [cells[r.number][i] if i < len(cells[r.number]) else None for r in rounds]
+        for i in range(width)
+    ]
+    return Grid(rounds, names, cells, rows)
+
+
+def tournament_desk(*, tournament: Tournament) -> Desk:
+    """Everything the director's desk shows, in a fixed number of queries."""
+    view = tournament_view(tournament=tournament)
+    grid = tournament_grid(tournament=tournament, view=view)
+    name_of_entry = {e.pk: e.player.name for e in view.entries}
+    cost_words = {r.number: _cost_words(r.cost, name_of_entry) for r in view.rounds}
     counts: dict[str, int] = {}
     for entry in view.entries:
         counts[entry.status] = counts.get(entry.status, 0) + 1
-    width = max((len(row) for row in cells.values()), default=0)
-    rows = [
-        [cells[r.number][i] if i < len(cells[r.number]) else None for r in view.rounds]
-        for i in range(width)
-    ]
-    return Desk(view, names, cells, cost_words, fees, counts, rows)
+    fees = fees_collected_minor(tournament=tournament)
+    return Desk(view, grid, cost_words, fees, counts)
 
 
 def _entrant(seat: int | None, user: str | None) -> str:
     return f"seat {seat}" if seat is not None else (user or "the desk")
 
 
-def _table_entries(games: list[int]) -> dict[int, tuple[dict[str, Any] | None, str]]:
+def _table_entries(
+    deals: list[int],
+) -> tuple[dict[int, tuple[dict[str, Any] | None, str]], set[int]]:
     """Game id -> (its entry waiting for a confirmation, in words and ids; the latest counted
-    entry in words): the table entry flow as the results grid shows it, in two queries."""
+    entry in words): the table entry flow as the results grid shows it; and the games with an
+    entry not yet counted (waiting for a confirmation, or for its validation). Two queries."""
     found: dict[int, tuple[dict[str, Any] | None, str]] = {}
     fields = ["pk", "deal_id", "deal__game_id", "deal__number", "entered_seat", "dispute",
               "disputed_seat", "confirmed_seat", "submitted_by__username",
-              "confirmed_by__username"]  # fmt: skip
-    waiting = Submission.objects.filter(
-        deal__game_id__in=games, status=Submission.Status.AWAITING_CONFIRMATION
+              "confirmed_by__username", "status"]  # fmt: skip
+    not_counted = Submission.objects.filter(
+        deal_id__in=deals,
+        status__in=[Submission.Status.AWAITING_CONFIRMATION, Submission.Status.PENDING],
     )
-    for row in waiting.order_by("deal__game_id", "-pk").values(*fields):
+    waiting: set[int] = set()
+    for row in not_counted.order_by("deal__game_id", "-pk").values(*fields):
         game = row["deal__game_id"]
-        if game in found:
+        waiting.add(game)
+        if game in found or row["status"] != Submission.Status.AWAITING_CONFIRMATION:
             continue
         who = _entrant(row["entered_seat"], row["submitted_by__username"])
         deal = f"Deal {row['deal__number']} entered by {who}"
@@ -298,7 +347,7 @@ def _table_entries(games: list[int]) -> dict[int, tuple[dict[str, Any] | None, s
         entry = {"submission": row["pk"], "deal": row["deal_id"], "words": words,
                  "dispute": row["dispute"]}  # fmt: skip
         found[game] = (entry, "")
-    counted = Submission.objects.filter(deal__game_id__in=games, status=Submission.Status.ACCEPTED)
+    counted = Submission.objects.filter(deal_id__in=deals, status=Submission.Status.ACCEPTED)
     seen: set[int] = set()
     for row in counted.order_by("deal__game_id", "-deal__number").values(*fields):
         game = row["deal__game_id"]
@@ -312,19 +361,19 @@ def _table_entries(games: list[int]) -> dict[int, tuple[dict[str, Any] | None, s
                 row["confirmed_seat"], row["confirmed_by__username"]
             )
         found[game] = (found.get(game, (None, ""))[0], words)
-    return found
+    return found, waiting
 
 
-def seat_of(*, desk: Desk, player_id: int) -> dict[str, Any] | None:
+def seat_of(*, grid: Grid, player_id: int) -> dict[str, Any] | None:
     """Where a player sits in the latest round that seats them: the round, the table, the seat
     and who else is there; ``None`` when they are not seated (out, a bye, or not drawn yet)."""
-    for played in reversed(desk.view.rounds):
+    for played in reversed(grid.rounds):
         for table in played.tables:
             if player_id in table.players:
                 return {
                     "round": played.number, "stage": played.stage, "status": played.status,
                     "table": table.number, "seat": table.players.index(player_id) + 1,
-                    "with": [desk.names[p] for p in table.players if p != player_id],
+                    "with": [grid.names[p] for p in table.players if p != player_id],
                 }  # fmt: skip
         if player_id in played.byes:
             return {"round": played.number, "bye": True}

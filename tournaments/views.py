@@ -170,18 +170,41 @@ def prize_preview(request: HttpRequest, club_slug: str) -> HttpResponse:
 # --- the director's desk -------------------------------------------------------------------------
 
 
+def _grid_context(club: Club, tournament: Tournament, grid: selectors.Grid) -> dict[str, Any]:
+    """What the results grid and the director's next step show, from the grid alone."""
+    rounds = grid.rounds
+    return {
+        "tournament": tournament, "grid": grid,
+        "draft": next((r for r in rounds if r.status == Round.Status.DRAFT), None),
+        "completed": [r for r in rounds if r.status == Round.Status.COMPLETE],
+        "grid_url": club_url("tournament-grid", club, tournament.pk),
+        "live_every": LIVE_EVERY,
+    }  # fmt: skip
+
+
+def _places(club: Club, view: selectors.TournamentView) -> list[dict[str, Any]]:
+    return [
+        {"place": e.place, "name": e.player.name, "prize": club_money(club, e.prize_won_minor),
+         "won": e.prize_won_minor > 0,
+         "tied": sum(1 for o in view.places if o.place == e.place) > 1,
+         "player": e.player_id}
+        for e in view.places
+    ]  # fmt: skip
+
+
 def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
     desk = selectors.tournament_desk(tournament=tournament)
-    draft = next((r for r in desk.view.rounds if r.status == Round.Status.DRAFT), None)
+    context = _grid_context(club, tournament, desk.grid)
+    draft = context["draft"]
     named = desk.names
     draft_tables = [
         {"number": t.number, "seats": [(p, named[p]) for p in t.players]}
         for t in (draft.tables if draft else [])
     ]
-    return {
-        "tournament": tournament, "desk": desk, "view": desk.view,
+    context.update({
+        "desk": desk, "view": desk.view,
         "entry_picker_url": player_picker_url(club, active=True),
-        "draft": draft, "draft_tables": draft_tables, "rounds": list(reversed(desk.view.rounds)),
+        "draft_tables": draft_tables, "rounds": list(reversed(desk.view.rounds)),
         "draft_byes": [(p, named[p]) for p in (draft.byes if draft else [])],
         "fees": club_money(club, desk.fees_minor),
         "prize_pool": club_money(club, desk.view.prize_pool_minor),
@@ -189,24 +212,16 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
             club, tournament.payout, len(desk.view.counted), tournament.entry_fee_minor,
             tournament.club_fee_minor,
         ),
-        "places": [
-            {"place": e.place, "name": e.player.name, "prize": club_money(club, e.prize_won_minor),
-             "won": e.prize_won_minor > 0,
-             "tied": sum(1 for o in desk.view.places if o.place == e.place) > 1,
-             "player": e.player_id}
-            for e in desk.view.places
-        ],
-        "grid_url": club_url("tournament-grid", club, tournament.pk),
-        "live_every": LIVE_EVERY,
+        "places": _places(club, desk.view),
         "public_url": reverse("public-tournament", args=[club.slug, tournament.pk])
         if club.public_standings else "",
-        "completed": [r for r in desk.view.rounds if r.status == Round.Status.COMPLETE],
         "chips": _chip_rows(club, tournament, desk, draft),
         # The round a clock can be set for: the one being played.
         "clock_round": next(
             (r for r in reversed(desk.view.rounds) if r.status == Round.Status.RELEASED), None
         ),
-    }  # fmt: skip
+    })  # fmt: skip
+    return context
 
 
 def _chip_status(entry: Entry, last: Any) -> str:
@@ -265,26 +280,24 @@ def _chip_rows(
 
 
 def _with_links(request: HttpRequest, club: Club, context: dict[str, Any]) -> dict[str, Any]:
-    """The table links (their QR codes) on the desk's cells and the printed cards: for scorers
+    """The table links (their QR codes) on the grid's cells and the printed cards: for scorers
     and above only (a link enters that table's results; a player of the club must not get every
     table's)."""
     if not can(club, Role.SCORER):
         return context
-    desk = context["desk"]
-    cells = [cell for row in desk.cells.values() for cell in row if cell.table_id]
+    grid = context["grid"]
+    cells = [cell for row in grid.cells.values() for cell in row if cell.table_id]
     links = table_links.table_links_live(tables=[cell.table_id for cell in cells])
     origin = f"{request.scheme}://{request.get_host()}"
     for cell in cells:
         link = links.get(cell.table_id)
         if link is not None and cell.state not in ("settled", "finished"):
             cell.link = table_links.link_card(link=link, origin=origin)
-    current = next(
-        (r for r in reversed(desk.view.rounds) if r.status == Round.Status.RELEASED), None
-    )
+    current = next((r for r in reversed(grid.rounds) if r.status == Round.Status.RELEASED), None)
     context["current"] = current
     context["links_missing"] = current is not None and any(
         cell.link is None and cell.state not in ("settled", "finished")
-        for cell in desk.cells.get(current.number, [])
+        for cell in grid.cells.get(current.number, [])
     )
     context["table_entry"] = table_entry_of(context["tournament"])
     context["desk_url"] = _desk_url(club, context["tournament"])
@@ -319,7 +332,8 @@ def tournament_grid(request: HttpRequest, club_slug: str, tournament_id: int) ->
     """The results grid alone, for the desk's live part."""
     club = club_for_page(request, club_slug)
     tournament = found(selectors.tournament_get, club=club, tournament_id=tournament_id)
-    context = _with_links(request, club, _desk_context(club, tournament))
+    grid = selectors.tournament_grid(tournament=tournament)
+    context = _with_links(request, club, _grid_context(club, tournament, grid))
     response = render_club(request, club, "tournaments/_grid.html", context)
     if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
         response["X-Live-Stop"] = "1"
@@ -499,8 +513,8 @@ def table_cards(
     """A round's table cards to print (one a page) and its seat list sorted by name."""
     club = club_for_page(request, club_slug)
     tournament = found(selectors.tournament_get, club=club, tournament_id=tournament_id)
-    desk = selectors.tournament_desk(tournament=tournament)
-    cells = desk.cells.get(number)
+    grid = selectors.tournament_grid(tournament=tournament)
+    cells = grid.cells.get(number)
     if cells is None:
         return _desk_page(
             request, club, tournament, status=404,
@@ -514,8 +528,8 @@ def table_cards(
         ),
         key=lambda s: (str(s["name"]).lower(), s["table"]),
     )
-    played = next(r for r in desk.view.rounds if r.number == number)
-    context = _with_links(request, club, {"desk": desk, "tournament": tournament})
+    played = next(r for r in grid.rounds if r.number == number)
+    context = _with_links(request, club, {"grid": grid, "tournament": tournament})
     return render_club(request, club, "tournaments/cards.html", {
         **context, "cells": cells, "seats": seats, "round": played,
     })  # fmt: skip
@@ -545,27 +559,31 @@ def _public(club_slug: str, tournament_id: int) -> tuple[Club, Tournament]:
 
 
 def _public_context(request: HttpRequest, club: Club, tournament: Tournament) -> dict[str, Any]:
-    context = _desk_context(club, tournament)
+    """What the public page, its live part and the projector show: the field's figures, the
+    places and the grid (not the desk's fees, draw costs or prize previews)."""
+    view = selectors.tournament_view(tournament=tournament)
+    grid = selectors.tournament_grid(tournament=tournament, view=view)
     still_in = [
         e.player.name
-        for e in context["view"].entries
+        for e in view.entries
         if e.status in (Entry.Status.ACTIVE, Entry.Status.CHECKED_IN, Entry.Status.REGISTERED)
     ]
-    current = context["view"].rounds[-1] if context["view"].rounds else None
-    context.update(
-        current=current,
-        current_cells=context["desk"].cells.get(current.number, []) if current else [],
-        club=club, still_in=sorted(still_in, key=str.lower), public=True,
-        live_url=reverse("public-tournament-live", args=[club.slug, tournament.pk]),
-    )  # fmt: skip
-    # "Where do I sit" offers the entries that count (not one withdrawn before the start).
-    context["pickable"] = [(e.player_id, e.player.name) for e in context["view"].counted]
+    current = view.rounds[-1] if view.rounds else None
+    context = {
+        "tournament": tournament, "view": view, "grid": grid, "club": club, "public": True,
+        "prize_pool": club_money(club, view.prize_pool_minor), "places": _places(club, view),
+        "current": current, "current_cells": grid.cells.get(current.number, []) if current else [],
+        "still_in": sorted(still_in, key=str.lower), "live_every": LIVE_EVERY,
+        "live_url": reverse("public-tournament-live", args=[club.slug, tournament.pk]),
+        # "Where do I sit" offers the entries that count (not one withdrawn before the start).
+        "pickable": [(e.player_id, e.player.name) for e in view.counted],
+    }  # fmt: skip
     raw = request.GET.get("player") or ""
     if raw.isdigit() and int(raw) in dict(context["pickable"]):
-        entry = next(e for e in context["view"].entries if e.player_id == int(raw))
+        entry = next(e for e in view.entries if e.player_id == int(raw))
         context["me"] = {
-            "name": context["desk"].names[int(raw)],
-            "seat": selectors.seat_of(desk=context["desk"], player_id=int(raw)),
+            "name": grid.names[int(raw)],
+            "seat": selectors.seat_of(grid=grid, player_id=int(raw)),
             "id": int(raw),
             "entry": entry,
             "prize": club_money(club, entry.prize_won_minor) if entry.prize_won_minor else "",

@@ -5,6 +5,7 @@ and the registry that finds a game's handler. Adding a format is a package here,
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from drf_spectacular.utils import PolymorphicProxySerializer
@@ -49,9 +50,15 @@ def handler_for(game: Game | str) -> GameFormatHandler:
 
 def payload_fields() -> dict[str, serializers.Field[Any, Any, Any, Any]]:
     """The API's input fields of a result in every format, side by side (a field the formats of
-    a family share once), in registry order."""
+    a family share once), in registry order. Built for every input serializer: the formats of a
+    family share their method, which builds their fields once."""
     fields: dict[str, serializers.Field[Any, Any, Any, Any]] = {}
+    built = set()
     for handler in HANDLERS.values():
+        make = type(handler).payload_fields
+        if make in built:
+            continue
+        built.add(make)
         for name, field in handler.payload_fields().items():
             fields.setdefault(name, field)
     return fields
@@ -92,6 +99,12 @@ def format_tagged(game_format: str, record: dict[str, Any] | None) -> dict[str, 
     if record is None:
         return None
     return {"format": game_format, **{k: v for k, v in record.items() if k != "format"}}
+
+
+@cache
+def payload_field_names() -> tuple[str, ...]:
+    """The names of ``payload_fields``, which never change."""
+    return tuple(payload_fields())
 
 
 def variants() -> list[str]:
