@@ -82,6 +82,15 @@ class TournamentView:
         return len(self.counted)
 
 
+def entry_list(*, tournament: Tournament) -> list[Entry]:
+    """The tournament's entries in seed order, each with the prize its place won."""
+    entries = list(tournament.entries.select_related("player").order_by("seed", "id"))
+    won = prizes_won_minor(tournament=tournament)
+    for entry in entries:  # as ``tournament_view``: a place is paid as long as it stands
+        entry.prize_won_minor = won.get(entry.player_id, 0) if entry.place else 0
+    return entries
+
+
 def tournament_view(*, tournament: Tournament) -> TournamentView:
     """The whole tournament as the API and the pages show it; player ids throughout."""
     entries = list(tournament.entries.select_related("player").order_by("seed", "id"))
