@@ -484,11 +484,22 @@ class HistoryLineOutput(serializers.Serializer[dict]):
     game_format = serializers.CharField(source="line.game_format")
     outcome = serializers.CharField(source="line.outcome")
     counted = serializers.IntegerField(
-        source="line.counted", allow_null=True, help_text="What the rules counted for the player."
+        source="line.counted",
+        allow_null=True,
+        help_text="What the rules counted for the player: in Indian rummy the points against "
+        "(as `against`), in Rummikub the signed score (as `points`).",
+    )
+    against = serializers.IntegerField(
+        source="line.against",
+        allow_null=True,
+        help_text="Indian rummy: the points the rules counted against the player (a loser's "
+        "count or drop, the winner 0); `null` in Rummikub and on lines other than a deal.",
     )
     won = serializers.BooleanField(source="line.won")
     points = serializers.IntegerField(
-        source="line.points", help_text="What the ledger moved, in the game format's points."
+        source="line.points",
+        help_text="What the ledger moved, in the game format's points, signed (+ gained, − given "
+        "up; a pool loser's points go to the pot).",
     )
     chips = serializers.IntegerField(source="line.chips")
     money_minor = serializers.IntegerField(source="line.money_minor")

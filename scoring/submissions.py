@@ -8,6 +8,7 @@ accepted (and one awaiting) version per deal."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from datetime import timedelta
@@ -24,7 +25,7 @@ from config.errors import Conflict, InvalidInput, NotAllowed
 from outbox.selectors import outbox_last_written
 from outbox.services import outbox_enqueue
 from scoring.events import deal_event, deal_waiting_announce
-from scoring.formats import Checked, GameEnd, handler_for
+from scoring.formats import Checked, GameEnd, handler_for, result_moved
 from scoring.lifecycle import game_end, result_changed
 from scoring.models import Deal, Game, LedgerEntry, Submission, TableEntry, TableLink
 from scoring.posting import ledger_entry_create, ledger_entry_reverse
@@ -48,12 +49,18 @@ def _lock_deal(deal_id: int) -> Deal:
 
 
 def _check(deal: Deal, submission: Submission) -> Checked:
+    """The submission checked by the game's rules; a result that passes says what the deal
+    moves for each player (a version waiting for confirmation too, before it is counted)."""
     game = deal.game
     rules = game_rules(game.preset)
     handler = handler_for(game)
-    return handler.submission_check(
+    checked = handler.submission_check(
         submission=submission, rules=rules, players=handler.deal_players(deal=deal, rules=rules)
     )
+    if not checked.evaluation.ok:
+        return checked
+    lines, _extra = handler.deal_lines(game=game, rules=rules, checked=checked)
+    return dataclasses.replace(checked, result=result_moved(checked.result, lines))
 
 
 def _claim(

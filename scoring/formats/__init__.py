@@ -20,6 +20,7 @@ from scoring.formats.base import (
     GameFormatHandler,
     GameState,
     Words,
+    result_moved,
 )
 from scoring.formats.deals.handler import DealsFormat
 from scoring.formats.points.handler import PointsFormat
@@ -103,5 +104,6 @@ __all__ = [
     "payload_fields",
     "payload_keys",
     "points_column",
+    "result_moved",
     "variants",
 ]
