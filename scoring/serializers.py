@@ -297,13 +297,19 @@ class SplitInput(serializers.Serializer[dict]):
 class SplitOfferOutput(serializers.Serializer[dict]):
     offers = serializers.ListField(child=serializers.CharField())
     shares_minor = serializers.DictField(
-        child=serializers.DictField(child=serializers.IntegerField())
+        child=serializers.DictField(child=serializers.IntegerField()),
+        help_text="Per offer (`drops`, `equal`): player id (as a string, a JSON object's key) "
+        "-> what the split would pay them, in minor units.",
     )
 
 
 class SplitOutput(serializers.Serializer[dict]):
     kind = serializers.CharField()
-    shares_minor = serializers.DictField(child=serializers.IntegerField())
+    shares_minor = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Player id (as a string, a JSON object's key) -> what the split paid them, in "
+        "minor units.",
+    )
 
 
 class ScoreLineOutput(serializers.Serializer[dict]):
@@ -583,7 +589,7 @@ class RatedGameOutput(serializers.Serializer[dict]):
     family = serializers.CharField()
     finished_at = serializers.DateTimeField()
     ranks = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Player id -> finishing place (1 best)."
+        child=serializers.IntegerField(), help_text="Player id (as a string, a JSON object's key) -> finishing place (1 best)."
     )
 
 
