@@ -589,7 +589,8 @@ class RatedGameOutput(serializers.Serializer[dict]):
     family = serializers.CharField()
     finished_at = serializers.DateTimeField()
     ranks = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Player id (as a string, a JSON object's key) -> finishing place (1 best)."
+        child=serializers.IntegerField(),
+        help_text="Player id (as a string, a JSON object's key) -> finishing place (1 best).",
     )
 
 
@@ -651,7 +652,11 @@ class TableWaitingOutput(serializers.Serializer[dict]):
     entered_seat = serializers.IntegerField(allow_null=True)
     dispute = serializers.CharField(allow_blank=True)
     disputed_seat = serializers.IntegerField(allow_null=True)
-    result = serializers.JSONField(allow_null=True, help_text="Points as the rules computed them.")
+    result = serializers.JSONField(
+        allow_null=True,
+        help_text="The result as the rules computed it, as a submission's `result` (each "
+        "player's `points` signed, `against` the rules' count).",
+    )
 
 
 class TableAtLinkOutput(serializers.Serializer[dict]):
