@@ -239,6 +239,13 @@ class SessionCloseApi(ClubScopedAPIView):
 
 class TableListApi(ClubScopedAPIView):
     @api_operation(
+        operation_id="tables_list", parameters=PAGE_PARAMETERS, responses=page_of(TableOutput)
+    )
+    def get(self, request: Request, club_slug: str, session_id: int) -> Response:
+        session = selectors.session_get(club=self.club, session_id=session_id, with_tables=False)
+        return page_response(request, selectors.table_list(session=session), TableOutput)
+
+    @api_operation(
         operation_id="tables_create", request=TableCreateInput, responses={201: TableOutput}
     )
     def post(self, request: Request, club_slug: str, session_id: int) -> Response:

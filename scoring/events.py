@@ -17,6 +17,10 @@ from webhooks.services import (
     standings_changed,
 )
 
+# A player's line of a deal event: ``points`` signed as the ledger moves them; ``against`` the
+# points the rules counted against the player (Indian rummy); ``chips`` in deals rummy.
+DEAL_PLAYER_KEYS = ("player", "name", "outcome", "points", "against", "chips")
+
 
 def _club_api(slug: str) -> str:
     return api_url(f"/api/v1/clubs/{slug}")
@@ -43,10 +47,9 @@ def deal_event(*, deal: Deal, submission: Submission | None, name: str) -> None:
             data["reasons"] = submission.reasons
         else:
             data["players"] = [
-                {"player": line.get("player"), "name": line.get("name"),
-                 "outcome": line.get("outcome"), "points": line.get("points")}
+                {key: line[key] for key in DEAL_PLAYER_KEYS if key in line}
                 for line in (submission.result or {}).get("players", [])
-            ]  # fmt: skip
+            ]
     endpoints = endpoints_listening(club=club)
     event_emit(club=club, name=name, data=data, order_key=f"deal:{deal.pk}", endpoints=endpoints)
     if name != "deal.rejected":

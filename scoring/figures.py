@@ -342,6 +342,7 @@ class LedgerLine:
     version: int | None = None  # the counted version of a deal
     outcome: str = ""
     counted: int | None = None  # points as the rules counted them (a loser's cards, a score)
+    against: int | None = None  # Indian rummy: the points counted against the player
     won: bool = False
     points: int = 0  # as the ledger counts them, in the game format's unit
     chips: int = 0
@@ -441,6 +442,8 @@ def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) 
                 line.version = shown["submission__version"]
                 line.outcome = shown["outcome"]
                 line.counted = shown["points"]
+                if not handler_for(line.game_format).words.signed_points:
+                    line.against = shown["points"]  # a count of points given up, not a score
                 line.won = shown["won"]
         lines.append(line)
     lines.sort(key=lambda line: (line.started_at, line.session_id, line.order, line.player_id))

@@ -118,6 +118,18 @@ def session_get(*, club: Club, session_id: int, with_tables: bool = True) -> Ses
     return session
 
 
+def table_list(*, session: Session) -> QuerySet[Table]:
+    """The session's tables in the order they were added, with their games and seats."""
+    return session.tables.order_by("id").prefetch_related(
+        Prefetch(
+            "games",
+            queryset=Game.objects.select_related("preset").prefetch_related(
+                Prefetch("seats", queryset=Seat.objects.select_related("player"))
+            ),
+        )
+    )
+
+
 def table_get(*, club: Club, table_id: int) -> Table:
     table = Table.objects.select_related("session").filter(session__club=club, pk=table_id).first()
     if table is None:

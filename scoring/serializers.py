@@ -352,13 +352,19 @@ class SplitInput(serializers.Serializer[dict]):
 class SplitOfferOutput(serializers.Serializer[dict]):
     offers = serializers.ListField(child=serializers.ChoiceField(choices=["drops", "equal"]))
     shares_minor = serializers.DictField(
-        child=serializers.DictField(child=serializers.IntegerField())
+        child=serializers.DictField(child=serializers.IntegerField()),
+        help_text="Per offer (`drops`, `equal`): player id (as a string, a JSON object's key) "
+        "-> what the split would pay them, in minor units.",
     )
 
 
 class SplitOutput(serializers.Serializer[dict]):
     kind = serializers.ChoiceField(choices=["drops", "equal"])
-    shares_minor = serializers.DictField(child=serializers.IntegerField())
+    shares_minor = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Player id (as a string, a JSON object's key) -> what the split paid them, in "
+        "minor units.",
+    )
 
 
 class ScoreLineOutput(serializers.Serializer[dict]):
@@ -549,11 +555,22 @@ class HistoryLineOutput(serializers.Serializer[dict]):
         "voided deal).",
     )
     counted = serializers.IntegerField(
-        source="line.counted", allow_null=True, help_text="What the rules counted for the player."
+        source="line.counted",
+        allow_null=True,
+        help_text="What the rules counted for the player: in Indian rummy the points against "
+        "(as `against`), in Rummikub the signed score (as `points`).",
+    )
+    against = serializers.IntegerField(
+        source="line.against",
+        allow_null=True,
+        help_text="Indian rummy: the points the rules counted against the player (a loser's "
+        "count or drop, the winner 0); `null` in Rummikub and on lines other than a deal.",
     )
     won = serializers.BooleanField(source="line.won")
     points = serializers.IntegerField(
-        source="line.points", help_text="What the ledger moved, in the game format's points."
+        source="line.points",
+        help_text="What the ledger moved, in the game format's points, signed (+ gained, − given "
+        "up; a pool loser's points go to the pot).",
     )
     chips = serializers.IntegerField(source="line.chips")
     money_minor = serializers.IntegerField(source="line.money_minor")
@@ -637,7 +654,8 @@ class RatedGameOutput(serializers.Serializer[dict]):
     family = serializers.CharField()
     finished_at = serializers.DateTimeField()
     ranks = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Player id -> finishing place (1 best)."
+        child=serializers.IntegerField(),
+        help_text="Player id (as a string, a JSON object's key) -> finishing place (1 best).",
     )
 
 
@@ -699,7 +717,11 @@ class TableWaitingOutput(serializers.Serializer[dict]):
     entered_seat = serializers.IntegerField(allow_null=True)
     dispute = serializers.CharField(allow_blank=True)
     disputed_seat = serializers.IntegerField(allow_null=True)
-    result = TaggedResultField(allow_null=True, help_text="Points as the rules computed them.")
+    result = TaggedResultField(
+        allow_null=True,
+        help_text="The result as the rules computed it, as a submission's `result` (each "
+        "player's `points` signed, `against` the rules' count).",
+    )
 
 
 class TableAtLinkOutput(serializers.Serializer[dict]):

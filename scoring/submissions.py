@@ -25,7 +25,7 @@ from config.errors import Conflict, InvalidInput, NotAllowed
 from outbox.selectors import outbox_last_written
 from outbox.services import outbox_enqueue
 from scoring.events import deal_event, deal_waiting_announce
-from scoring.formats import Checked, GameEnd, handler_for, reason_dict, reasons_placed
+from scoring.formats import Checked, GameEnd, handler_for, reason_dict, reasons_placed, result_moved
 from scoring.lifecycle import game_end, result_changed
 from scoring.models import Deal, Game, LedgerEntry, Submission, TableEntry, TableLink
 from scoring.posting import ledger_entry_create, ledger_entry_reverse
@@ -49,16 +49,21 @@ def _lock_deal(deal_id: int) -> Deal:
 
 
 def _check(deal: Deal, submission: Submission) -> Checked:
+    """The submission checked by the game's rules; a result that passes says what the deal
+    moves for each player (a version waiting for confirmation too, before it is counted)."""
     game = deal.game
     rules = game_rules(game.preset)
     handler = handler_for(game)
     checked = handler.submission_check(
         submission=submission, rules=rules, players=handler.deal_players(deal=deal, rules=rules)
     )
-    if not checked.reasons:
+    if checked.reasons:
+        seats = dict(game.seats.values_list("player_id", "position"))
+        checked = dataclasses.replace(checked, reasons=reasons_placed(checked.reasons, seats))
+    if not checked.evaluation.ok:
         return checked
-    seats = dict(game.seats.values_list("player_id", "position"))
-    return dataclasses.replace(checked, reasons=reasons_placed(checked.reasons, seats))
+    lines, _extra = handler.deal_lines(game=game, rules=rules, checked=checked)
+    return dataclasses.replace(checked, result=result_moved(checked.result, lines))
 
 
 def _claim(

@@ -84,7 +84,8 @@ def _deal_uncount(deal: Deal) -> None:
 @transaction.atomic
 def deal_delete(*, deal: Deal, actor: AbstractBaseUser) -> int:
     """Delete a deal opened by mistake: one that never had a result entered (with any version,
-    even a refused one, it is voided instead, so its history stays). Returns the deal's id."""
+    even a refused one, it is voided instead, so its history stays). Later deals keep their
+    numbers (a number is a label, and deals may be numbered with gaps). Returns the deal's id."""
     deal = (
         Deal.objects.select_for_update(of=("self",))
         .select_related("game__table__session__club")
@@ -95,10 +96,6 @@ def deal_delete(*, deal: Deal, actor: AbstractBaseUser) -> int:
         raise Conflict(
             f"deal {deal.number} has a result entered; void it instead (its history stays)",
             code="deal_has_history",
-        )
-    if deal.game.deals.filter(number__gt=deal.number).exists():
-        raise Conflict(
-            f"deal {deal.number} has later deals; void it instead", code="deal_has_history"
         )
     deal_id = deal.pk
     audit_record(

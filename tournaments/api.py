@@ -86,6 +86,12 @@ class _TournamentAction(ClubScopedAPIView):
 
 
 class EntryListApi(_TournamentAction):
+    @api_operation(operation_id="tournaments_entries_list", parameters=PAGE_PARAMETERS,
+                   responses=page_of(EntryOutput))  # fmt: skip
+    def get(self, request: Request, club_slug: str, tournament_id: int) -> Response:
+        entries = selectors.entry_list(tournament=self.tournament(tournament_id))
+        return page_response(request, entries, EntryOutput)
+
     @api_operation(operation_id="tournaments_entries_create", request=EntryInput,
                    responses={201: EntryOutput})  # fmt: skip
     def post(self, request: Request, club_slug: str, tournament_id: int) -> Response:

@@ -89,6 +89,25 @@ def _entries(tournament: Tournament) -> list[Entry]:
     return list(tournament.entries.select_related("player").order_by("seed", "id"))
 
 
+def _entries_paid(tournament: Tournament, entries: list[Entry]) -> None:
+    """Each entry's prize (a place is paid as long as it stands: an unwound final's is not)
+    and, in a chip-level tournament, its chips."""
+    won = prizes_won_minor(tournament=tournament)
+    chips = chips_held(tournament=tournament)
+    for entry in entries:
+        entry.prize_won_minor = won.get(entry.player_id, 0) if entry.place else 0
+        if tournament.kind == Tournament.Kind.CHIPS:
+            entry.chips = chips.get(entry.player_id, 0)
+
+
+def entry_list(*, tournament: Tournament) -> list[Entry]:
+    """The tournament's entries in seed order, each with the prize its place won (and its
+    chips, in a chip-level tournament)."""
+    entries = _entries(tournament)
+    _entries_paid(tournament, entries)
+    return entries
+
+
 def _rounds(tournament: Tournament, player_of: dict[int, int]) -> list[RoundView]:
     """Every round with its tables, player ids throughout (``player_of``: entry id -> player
     id). Two queries."""
@@ -137,12 +156,7 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
     entries = _entries(tournament)
     counting = set(entries_counted(tournament=tournament).values_list("pk", flat=True))
     counted = [entry for entry in entries if entry.pk in counting]
-    won = prizes_won_minor(tournament=tournament)
-    chips = chips_held(tournament=tournament)
-    for entry in entries:  # a place is paid as long as it stands (an unwound final's is not)
-        entry.prize_won_minor = won.get(entry.player_id, 0) if entry.place else 0
-        if tournament.kind == Tournament.Kind.CHIPS:
-            entry.chips = chips.get(entry.player_id, 0)
+    _entries_paid(tournament, entries)
     pool = prize_pool_minor(tournament=tournament, entrants=len(counted))
     rounds = _rounds(tournament, {entry.pk: entry.player_id for entry in entries})
     places = sorted((e for e in entries if e.place), key=lambda e: (e.place, e.seed or 0))

@@ -321,7 +321,7 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "rummyclub API",
     "DESCRIPTION": (
-        "Scoring for rummy clubs: validate hands, record deals, keep zero-sum ledgers, standings "
+        "Scoring for rummy clubs: validate hands, record deals, keep balanced ledgers, standings "
         "and settle-ups. Apps sign in with OAuth2 (authorization code with PKCE, or the "
         "device grant; scopes read, score, manage; bound to the clubs the person chose), or "
         "send a personal token as `Authorization: Token <key>`; pages use a browser session. "
@@ -338,6 +338,19 @@ SPECTACULAR_SETTINGS = {
     # serializer whose fields may all be left out says so itself).
     "COMPONENT_SPLIT_PATCH": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # 3.1 for ``webhooks``: every event a club's endpoints receive, its body typed.
+    "OAS_VERSION": "3.1.0",
+    "WEBHOOKS": [
+        "scoring.event_schema.deal_scored",
+        "scoring.event_schema.deal_rejected",
+        "scoring.event_schema.deal_corrected",
+        "scoring.event_schema.game_finished",
+        "scoring.event_schema.session_closed",
+        "tournaments.event_schema.round_released",
+        "tournaments.event_schema.tournament_finished",
+        "webhooks.schema.standings_changed",
+        "webhooks.schema.ping",
+    ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.openapi.error_responses_declare",

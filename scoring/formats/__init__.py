@@ -24,6 +24,7 @@ from scoring.formats.base import (
     Words,
     reason_dict,
     reasons_placed,
+    result_moved,
 )
 from scoring.formats.deals.handler import DealsFormat
 from scoring.formats.points.handler import PointsFormat
@@ -163,5 +164,6 @@ __all__ = [
     "result_outcomes",
     "result_union",
     "state_union",
+    "result_moved",
     "variants",
 ]

@@ -449,4 +449,32 @@ class FormatBase:
         return {"deals_played": 1, "deals_won": int(won)}
 
 
+def result_moved(result: dict[str, Any] | None, lines: list[Line]) -> dict[str, Any] | None:
+    """``result`` with each player's line saying what the deal's ``lines`` move for them, signed
+    as the ledger moves it: ``points`` always (0 where the deal moves none), ``chips`` where the
+    deal moves chips. One meaning of ``points`` in every format: a rules figure of points given
+    up (an Indian loser's count) is the line's ``against``, never its ``points``."""
+    if result is None:
+        return None
+    moved: dict[str, dict[int, int]] = {Quantity.POINTS: {}, Quantity.CHIPS: {}}
+    for line in lines:
+        if line.player_id is not None and line.quantity in moved:
+            by_player = moved[line.quantity]
+            by_player[line.player_id] = by_player.get(line.player_id, 0) + line.amount
+    players = []
+    for player_line in result.get("players", []):
+        player = player_line.get("player")
+        counted = {"points": moved[Quantity.POINTS].get(player, 0)}
+        if moved[Quantity.CHIPS]:
+            counted["chips"] = moved[Quantity.CHIPS].get(player, 0)
+        shown: dict[str, Any] = {}
+        for key, value in player_line.items():
+            if key not in counted:
+                shown[key] = value
+            if key == "outcome":  # the figures follow the outcome, ahead of hand or rack
+                shown |= counted
+        players.append(shown | counted)
+    return {**result, "players": players}
+
+
 ENTRY_KINDS_AT_END = (LedgerEntry.Kind.PAYOUT, LedgerEntry.Kind.SETTLEMENT, LedgerEntry.Kind.REFUND)

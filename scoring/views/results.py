@@ -87,7 +87,8 @@ def _deal_context(request: HttpRequest, club: Club, deal: Deal) -> tuple[dict[st
         signed = words.signed_points
         points = [
             f"{line.get('name')} "
-            + (signed_number(line.get("points")) if signed else str(line.get("points")))
+            # As the rules speak: a Rummikub score signed, an Indian count of points against.
+            + (signed_number(line.get("points")) if signed else str(line.get("against")))
             for line in (submission.result or {}).get("players", [])
         ]
         history.append(

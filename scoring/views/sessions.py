@@ -252,7 +252,7 @@ def session_export(request: HttpRequest, club_slug: str, session_id: int) -> Htt
     writer.writerow(
         [
             "session", "table", "game", "format", "what", "version", "player", "outcome",
-            "counted", "points", "unit", "chips", money_head,
+            "against", "points", "unit", "chips", money_head,
         ]
     )  # fmt: skip
     for row in rows:
@@ -267,7 +267,7 @@ def session_export(request: HttpRequest, club_slug: str, session_id: int) -> Htt
                 row.version or "",
                 _csv_text(row.player_name),
                 _csv_text(row.outcome),
-                "" if row.counted is None else row.counted,
+                "" if row.against is None else row.against,
                 row.points if column is not None else "",
                 column.unit if column is not None else "",
                 row.chips,

@@ -13,7 +13,7 @@ from scoring.models import RulePreset
 from scoring.nights import session_create
 from tests.api.test_errors import assert_error
 from tests.scoring.conftest import SIX, Night
-from tests.scoring.test_submissions import new_deal, points_of, read, submit
+from tests.scoring.test_submissions import against_of, new_deal, read, submit
 
 HOUSE = {"wrap_runs": True, "ace_points": 1, "joker_limit": "one_in_three"}
 WRAPPED = [["QH", "KH", "AH", "2H"], ["5S", "6S", "7S"], ["9C", "10C", "JC"], ["4D", "4C", "4S"]]
@@ -70,7 +70,7 @@ def test_a_preset_with_house_rules_scores_its_deals_by_them(standing):
     assert submission["status"] == "accepted", submission["reasons"]
     # QH KH AH 2H wraps round the king; 4H JK JK breaks the joker limit, so it counts (4) with
     # AS AD (1 each) and 2C 6D: the loser has two sequences, one pure.
-    assert points_of(submission["result"])["Asha"] == 1 + 1 + 4 + 2 + 6
+    assert against_of(submission["result"])["Asha"] == 1 + 1 + 4 + 2 + 6
 
 
 def test_the_same_deal_under_the_default_rules_refuses_the_wrapped_run(standing):

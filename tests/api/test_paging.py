@@ -8,7 +8,9 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
+from scoring.games import table_create
 from scoring.nights import session_create
+from tests.tournaments.helpers import enter, new_tournament, roster
 
 
 @pytest.fixture
@@ -53,6 +55,24 @@ def test_a_page_links_its_neighbours_with_absolute_urls(standing):
     assert last["next"] is None
     seen = [page["results"][0]["name"] for page in (first, second, last)]
     assert sorted(seen) == ["Monday", "Tuesday", "Wednesday"]  # each once, none missed
+
+
+def test_a_nights_tables_and_a_tournaments_entries_are_lists_in_the_one_shape(standing):
+    session = session_create(club=standing.club, actor=standing.organiser, name="Friday")
+    made = [table_create(session=session, actor=standing.organiser) for _ in range(3)]
+    client = standing.client("player")
+    tables = f"/api/v1/clubs/home/sessions/{session.pk}/tables/"
+    first = client.get(tables, {"limit": 2}).json()
+    assert first["count"] == 3 and first["next"].endswith("?limit=2&offset=2")
+    rest = client.get(first["next"]).json()
+    assert [t["id"] for t in first["results"] + rest["results"]] == [t.pk for t in made]
+    assert all(t["games"] == [] for t in first["results"])
+    tournament = new_tournament(standing)
+    enter(standing, tournament, roster(standing, 5))
+    entries = f"/api/v1/clubs/home/tournaments/{tournament.pk}/entries/"
+    page = client.get(entries, {"limit": 4}).json()
+    assert page["count"] == 5 and len(page["results"]) == 4 and page["next"]
+    assert {"id", "player", "name", "status", "seed", "prize_minor"} <= set(page["results"][0])
 
 
 @pytest.mark.parametrize(

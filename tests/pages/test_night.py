@@ -144,7 +144,7 @@ def test_csv_export(pages: Pages):
     assert "attachment" in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[1] == [
-        "session", "table", "game", "format", "what", "version", "player", "outcome", "counted",
+        "session", "table", "game", "format", "what", "version", "player", "outcome", "against",
         "points", "unit", "chips", "money (INR)",
     ]  # fmt: skip
     deal_lines = rows[2:8]

@@ -87,7 +87,7 @@ def test_twenty_threads_submitting_and_correcting_one_deal(standing):
         .exists()
     )
     # The balances are exactly the accepted version's, nothing lost or counted twice.
-    expected = {line["player"]: line["points"] for line in accepted.result["players"]}
+    expected = {line["player"]: line["against"] for line in accepted.result["players"]}
     total = sum(expected.values())
     balances = dict(
         Posting.objects.filter(entry__deal=deal, quantity="points")

@@ -36,8 +36,11 @@ def test_201_pool_drop_values_25_and_50(standing):
     submission = play(
         standing, game, results(ids, Asha="winner", Bilal="first_drop", Chitra="middle_drop")
     )
+    against = {line["name"]: line["against"] for line in submission.result["players"]}
+    assert against == {"Asha": 0, "Bilal": 25, "Chitra": 50}
+    # Given up to the pot: signed, as the ledger moves them.
     points = {line["name"]: line["points"] for line in submission.result["players"]}
-    assert points == {"Asha": 0, "Bilal": 25, "Chitra": 50}
+    assert points == {"Asha": 0, "Bilal": -25, "Chitra": -50}
     assert by_name(state(game), "score") == {"Asha": 0, "Bilal": 25, "Chitra": 50}
 
 

@@ -53,7 +53,13 @@ def read(night: Night, url: str) -> dict:
     return response.json()
 
 
+def against_of(result: dict) -> dict[str, int]:
+    """What the rules counted against each player."""
+    return {line["name"]: line["against"] for line in result["players"]}
+
+
 def points_of(result: dict) -> dict[str, int]:
+    """What the deal moved for each player, signed."""
     return {line["name"]: line["points"] for line in result["players"]}
 
 
@@ -76,8 +82,11 @@ def test_seed_six_player_table_scores_and_pays(night):
     assert response["Location"] == response.json()["url"]
     submission = read(night, response.json()["url"])
     assert submission["status"] == "accepted", submission["reasons"]
-    assert points_of(submission["result"]) == {
+    assert against_of(submission["result"]) == {
         "Asha": 35, "Bilal": 68, "Chitra": 23, "Dev": 20, "Esther": 40, "Farid": 0,
+    }  # fmt: skip
+    assert points_of(submission["result"]) == {
+        "Asha": -35, "Bilal": -68, "Chitra": -23, "Dev": -20, "Esther": -40, "Farid": 186,
     }  # fmt: skip
     money = submission["result"]["money"]
     assert money["winnings_minor"] == 400 * (35 + 68 + 23 + 20 + 40) == 74400

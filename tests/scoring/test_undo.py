@@ -111,6 +111,15 @@ def test_a_deal_opened_by_mistake_is_deleted_one_with_history_is_not(standing):
     assert kept.value.code == "deal_has_history" and Deal.objects.filter(pk=refused.deal_id)
 
 
+def test_a_never_played_deal_is_deleted_though_later_deals_were_played(standing):
+    game, ids = new_game(standing, "points", FOUR)
+    empty = deal_create(game=game, actor=standing.scorer)
+    later = play(standing, game, results(ids, Asha="winner", Bilal=20, Chitra=30, Dev=40))
+    deal_delete(deal=empty, actor=standing.organiser)
+    assert not Deal.objects.filter(pk=empty.pk).exists()
+    assert Deal.objects.get(pk=later.deal_id).number == 2 and ledger_balanced(game)
+
+
 def test_empty_games_tables_and_nights_are_deleted_played_ones_are_not(standing):
     game, ids = new_game(standing, "points", FOUR)
     session = game.table.session

@@ -104,7 +104,7 @@ def test_a_scored_deal_reaches_the_receiver_signed(standing, celery_worker, rece
     assert body["data"]["deal"] == deal_id
     assert body["data"]["url"] == f"http://127.0.0.1:8000/api/v1/clubs/home/deals/{deal_id}/"
     asha = next(p for p in body["data"]["players"] if p["name"] == "Asha")
-    assert asha["points"] == 23
+    assert (asha["points"], asha["against"]) == (-23, 23)  # given up, and counted against
     # The API's own reading of the deal names the same deal.
     deal = organiser(standing).get(body["data"]["url"]).json()
     assert deal["id"] == deal_id
@@ -215,7 +215,8 @@ def test_a_correction_never_arrives_before_the_score_it_corrects(
     ], order
     corrected = receiver.accepted()[1].json["data"]
     assert corrected["version"] == 2
-    assert next(p for p in corrected["players"] if p["name"] == "Asha")["points"] == 40
+    asha = next(p for p in corrected["players"] if p["name"] == "Asha")
+    assert (asha["points"], asha["against"]) == (-40, 40)
 
 
 def _worker_env(tmp: Path) -> dict[str, str]:

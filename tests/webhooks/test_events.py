@@ -82,7 +82,8 @@ def test_a_night_scored_corrected_voided_and_closed(standing, receiver):
     assert (scored["deal"], scored["version"], scored["status"]) == (first.deal_id, 1, "final")
     corrected = receiver.received[1].json["data"]
     assert corrected["version"] == 2
-    assert {p["name"]: p["points"] for p in corrected["players"]}["Bilal"] == 25
+    bilal = {p["name"]: p for p in corrected["players"]}["Bilal"]
+    assert (bilal["points"], bilal["against"]) == (-25, 25)
     assert by_name["deal.rejected"]["data"]["reasons"][0]["code"]
     voided = receiver.received[3].json["data"]
     assert voided["status"] == "void" and "players" not in voided

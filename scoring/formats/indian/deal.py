@@ -149,7 +149,9 @@ class IndianDeal:
                     "player": score.player,
                     "name": players[score.player],
                     "outcome": score.outcome,
-                    "points": score.points,
+                    # What the rules counted against the player (the winner 0); the signed
+                    # ``points`` the deal moves are added beside it (``result_moved``).
+                    "against": score.points,
                     "basis": score.basis,
                     "hand": score.hand.as_dict() if score.hand is not None else None,
                 }

@@ -118,7 +118,7 @@ def result_view(
         for line in submission.result.get("players", []):
             hand = line.get("hand") or {}
             note = (
-                _counting_note(hand, line.get("points"), indian, house)
+                _counting_note(hand, line.get("against"), indian, house)
                 if line.get("outcome") == "loser"
                 else ""
             )
@@ -127,7 +127,7 @@ def result_view(
                     "name": line.get("name") or names.get(line.get("player"), "?"),
                     "outcome": OUTCOME_WORDS.get(line.get("outcome"), line.get("outcome")),
                     "won": line.get("outcome") == "winner",
-                    "points": line.get("points"),
+                    "points": line.get("against"),
                     "basis": line.get("basis"),
                     "money": club_money(club, money[str(line["player"])], signed=True)
                     if str(line.get("player")) in money

@@ -37,7 +37,17 @@ class IndianLineOutput(serializers.Serializer[dict[str, Any]]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     outcome = serializers.ChoiceField(choices=OUTCOMES)
-    points = serializers.IntegerField(help_text="Points counted against the player.")
+    points = serializers.IntegerField(
+        help_text="What the deal moved for the player, signed as the ledger moves it: won (+) "
+        "or given up (-); 0 where the deal moves no points (deals rummy moves chips)."
+    )
+    against = serializers.IntegerField(
+        help_text="The points the rules counted against the player: a loser's count, a drop's "
+        "or a missed declaration's fixed points; the winner 0."
+    )
+    chips = serializers.IntegerField(
+        required=False, help_text="Deals rummy: the chips the deal moved for the player, signed."
+    )
     basis = serializers.ChoiceField(choices=BASES)
     hand = IndianHandOutput(allow_null=True, help_text="Null when no cards were given.")
 
