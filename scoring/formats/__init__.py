@@ -161,9 +161,9 @@ __all__ = [
     "points_column",
     "reason_dict",
     "reasons_placed",
+    "result_moved",
     "result_outcomes",
     "result_union",
     "state_union",
-    "result_moved",
     "variants",
 ]
