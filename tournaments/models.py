@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 
 from clubs.models import Club, Player
+from config.change_times import updated_at_field
 from scoring.models import Game, RulePreset, Session, TableEntry
 
 
@@ -93,9 +94,11 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = updated_at_field()
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["club", "updated_at"], name="tournament_club_updated")]
         constraints = [
             models.CheckConstraint(
                 condition=Q(table_min__gte=2)
@@ -140,6 +143,7 @@ class Entry(models.Model):
     )
     remarks = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = updated_at_field()
 
     #: The prize won: not a column, read from the purse by ``tournaments.selectors``.
     prize_won_minor: int = 0
