@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from config.filters import ChoiceFilter, IdFilter, ListFilterSet
-from scoring.models import Deal, Game, GameFormat, Session, Submission
-
-PLAYED_FORMATS = [f.value for f in GameFormat if f != GameFormat.PURSE]
+from scoring.accounts import PLAYED_FORMATS
+from scoring.models import Deal, Game, Session, Submission
 
 
 class SessionFilterSet(ListFilterSet):

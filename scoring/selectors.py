@@ -13,13 +13,12 @@ from django.utils import timezone
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
 from rules.indian.deal import OutcomeOption
-from scoring.accounts import account_state, is_account
+from scoring.accounts import account_state, games_played, is_account
 from scoring.figures import game_deal_money
 from scoring.formats import FORMAT_ORDER, Checked, Ending, GameState, handler_for
 from scoring.models import (
     Deal,
     Game,
-    GameFormat,
     LedgerEntry,
     PlayerResult,
     RulePreset,
@@ -255,8 +254,7 @@ def game_list(*, club: Club) -> QuerySet[Game]:
     """The club's games played in a format (a tournament's purse is an account, not one), in
     the order they were set up, with their presets and seats."""
     return (
-        Game.objects.filter(table__session__club=club)
-        .exclude(format=GameFormat.PURSE)
+        games_played(Game.objects.filter(table__session__club=club))
         .select_related("preset")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .order_by("id")

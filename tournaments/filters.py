@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from config.filters import ChoiceFilter, IdFilter, ListFilterSet
-from scoring.filters import PLAYED_FORMATS
+from scoring.accounts import PLAYED_FORMATS
 from tournaments.models import Tournament
 
 
