@@ -31,7 +31,6 @@ class _TimeField(forms.Field):
     default_error_messages = {
         "invalid": "give a time with its offset, e.g. 2026-11-26T19:30:00Z (a '+' in a URL is "
         "written %2B)",
-        "range": "is out of range",
     }
 
     def to_python(self, value: Any) -> datetime | None:
@@ -45,8 +44,10 @@ class _TimeField(forms.Field):
             return moment.astimezone(UTC)
         except ValueError:  # a day or an hour that is not one (2026-02-30, 25:00)
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
-        except OverflowError:  # year 1 or 9999 moved past the calendar's edge by its offset
-            raise forms.ValidationError(self.error_messages["range"], code="range") from None
+        except OverflowError:  # year 1 or 9999 moved past the calendar's edge by its offset:
+            # before every row (or after every one) all the same
+            edge = datetime.min if moment.year == 1 else datetime.max
+            return edge.replace(tzinfo=UTC)
 
 
 class _BoolField(forms.Field):
