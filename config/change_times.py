@@ -4,7 +4,8 @@ The services change rows in many ways that skip ``auto_now`` (``QuerySet.update(
 ``bulk_update``, ``save(update_fields=...)``), so a trigger stamps the row instead: on
 PostgreSQL before every insert and every update that changes the row, with ``clock_timestamp()``
 (one clock for every web and worker process, and distinct times within one transaction); on
-SQLite after every update. No write path can forget it, including ones written later.
+SQLite (the embedded default) after every update, a write that changes nothing included. No
+write path can forget it, including ones written later.
 
 A migration adds the field, fills existing rows from the times each row already has
 (``fill``), then ``touch_triggers`` for its table."""

@@ -114,12 +114,14 @@ class ChoiceFilter(ApiFilter):
         self.value_schema = {"type": "string", "enum": list(choices)}
 
 
-class TextFilter(ApiFilter):
-    field_class = forms.CharField
+class _TextField(forms.Field):
+    # Any text, as given: what it may hold (a NUL, which no name holds) is the filter's to say.
+    def to_python(self, value: Any) -> str | None:
+        return None if value in self.empty_values else str(value)
 
-    def __init__(self, field_name: str | None = None, **kwargs: Any):
-        super().__init__(field_name, **kwargs)
-        self.extra["strip"] = False
+
+class TextFilter(ApiFilter):
+    field_class = _TextField
 
 
 class UpdatedSinceFilter(ApiFilter):

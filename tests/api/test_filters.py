@@ -214,6 +214,9 @@ def test_updated_since_answers_what_each_write_path_changed_oldest_change_first(
     assert rows[0]["updated_at"] <= rows[1]["updated_at"]
 
 
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="SQLite's trigger stamps every update of a row"
+)
 def test_a_write_that_changes_nothing_is_no_change(club):
     s = club.standing
     moment = db_now()
