@@ -4,7 +4,7 @@ filters with it (``filtered``) and its operation's schema declares its query par
 
 Every filter here is strict: a value it cannot read is a 400 naming the parameter (django-filter's
 own boolean reads ``yes`` as "no filter", its number filter takes decimals), and an empty value
-is as if left out, as for every query parameter. ``updated_since`` is on every list: the rows
+is as if left out, as for every query parameter. ``updated_since`` is on each of them: the rows
 changed at or after a time, oldest change first (``updated_at``, then id), so an app can sync
 (docs/api.md)."""
 
