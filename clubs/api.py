@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,6 +11,7 @@ from rest_framework.views import APIView
 
 from clubs import scopes as app_scopes
 from clubs import selectors, services
+from clubs.filters import MemberFilterSet, PlayerFilterSet
 from clubs.models import Club, Role
 from clubs.permissions import ClubScopedAPIView
 from clubs.serializers import (
@@ -32,8 +32,8 @@ from clubs.serializers import (
     PlayerUpdateInput,
 )
 from config.api_input import input_valid
-from config.errors import InvalidInput, NotAllowed, NotFoundError
-from config.fields import query_bool
+from config.errors import NotAllowed, NotFoundError
+from config.filters import filtered
 from config.openapi import PAGE_PARAMETERS, api_operation, page_of
 from config.pagination import page_response
 
@@ -86,11 +86,13 @@ class ClubDetailApi(ClubScopedAPIView):
 class MemberListApi(ClubScopedAPIView):
     @api_operation(
         operation_id="members_list",
+        filterset=MemberFilterSet,
         parameters=PAGE_PARAMETERS,
         responses=page_of(MembershipOutput),
     )
     def get(self, request: Request, club_slug: str) -> Response:
         members = selectors.membership_list(club=self.club)
+        members = filtered(MemberFilterSet, request.query_params, members)
         return page_response(request, members, MembershipOutput)
 
     @api_operation(
@@ -147,30 +149,15 @@ class MemberDetailApi(ClubScopedAPIView):
 class PlayerListApi(ClubScopedAPIView):
     @api_operation(
         operation_id="players_list",
-        parameters=[
-            OpenApiParameter(
-                "search",
-                str,
-                description="Only players whose name starts with this, ignoring case (what a "
-                "type-ahead asks, with e.g. `limit=20`).",
-            ),
-            OpenApiParameter(
-                "active", bool, description="Only active players (true) or retired ones (false)."
-            ),
-            *PAGE_PARAMETERS,
-        ],
+        filterset=PlayerFilterSet,
+        parameters=PAGE_PARAMETERS,
         responses=page_of(PlayerOutput),
     )
     def get(self, request: Request, club_slug: str) -> Response:
-        query = request.query_params
-        active = None  # left out: active and retired players alike
-        if query.get("active"):
-            try:
-                active = query_bool(query["active"], name="active", default=True)
-            except ValueError as exc:
-                raise InvalidInput(str(exc), details={"active": str(exc)}) from None
-        found = selectors.player_search(club=self.club, text=query.get("search", ""), active=active)
-        return page_response(request, found, PlayerOutput)
+        found = selectors.player_search(club=self.club, text="")  # the roster, in name order
+        return page_response(
+            request, filtered(PlayerFilterSet, request.query_params, found), PlayerOutput
+        )
 
     @api_operation(
         operation_id="players_create", request=PlayerCreateInput, responses={201: PlayerOutput}

@@ -7,6 +7,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
 
+from config.change_times import updated_at_field
+
 # ISO 4217 currencies a club may keep its money in, with the number of minor-unit places.
 CURRENCY_PLACES: dict[str, int] = {
     "INR": 2, "USD": 2, "EUR": 2, "GBP": 2, "ILS": 2, "AUD": 2, "CAD": 2, "NZD": 2, "SGD": 2,
@@ -90,6 +92,7 @@ class Membership(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=16, choices=Role.choices)
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = updated_at_field()
 
     class Meta:
         constraints = [
@@ -126,6 +129,7 @@ class Player(models.Model):
         related_name="merged_from",
         help_text="The player this duplicate entry was merged into: its history is theirs now.",
     )
+    updated_at = updated_at_field()
 
     class Meta:
         constraints = [
@@ -139,6 +143,7 @@ class Player(models.Model):
                 name="player_one_per_user_in_club",
             ),
         ]
+        indexes = [models.Index(fields=["club", "updated_at"], name="player_club_updated")]
         ordering = ["name"]
 
     def __str__(self) -> str:

@@ -124,7 +124,11 @@ def player_search(*, club: Club, text: str, active: bool | None = None) -> Query
     """Roster players whose name starts with ``text``, ignoring case, in name order (all of
     them for an empty ``text``). On PostgreSQL the partial index ``player_name_prefix``
     (``club_id, lower(name) text_pattern_ops``) serves the prefix (docs/performance.md)."""
-    players = player_list(club=club, active=active)
+    return players_named_from(player_list(club=club, active=active), text)
+
+
+def players_named_from(players: QuerySet[Player], text: str) -> QuerySet[Player]:
+    """Of ``players``, those whose name starts with ``text`` (ignoring case), in name order."""
     prefix = visible_name(text).lower()
     if "\x00" in prefix:  # no name holds one (PostgreSQL keeps none in text)
         return players.none()

@@ -82,7 +82,7 @@ class MembershipOutput(serializers.ModelSerializer[Membership]):
 
     class Meta:
         model = Membership
-        fields = ["id", "username", "role", "created_at"]
+        fields = ["id", "username", "role", "created_at", "updated_at"]
 
 
 class MembershipCreateInput(serializers.Serializer[dict]):
@@ -123,7 +123,7 @@ class PlayerOutput(serializers.ModelSerializer[Player]):
 
     class Meta:
         model = Player
-        fields = ["id", "name", "username", "active", "created_at", "merged_into"]
+        fields = ["id", "name", "username", "active", "created_at", "updated_at", "merged_into"]
 
 
 class PlayerCreateInput(serializers.Serializer[dict]):

@@ -11,6 +11,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import serializers
 
 from config.fields import ID_MAX, INT32_MAX
+from config.filters import ApiFilter, ListFilterSet
 
 PAGE_LIMIT_MAX = 500
 PAGE_LIMIT_DEFAULT = 50
@@ -78,12 +79,30 @@ ERROR_SCHEMA: dict[str, Any] = {
 }
 
 
-def api_operation(**schema: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def filter_parameters(filterset: type[ListFilterSet]) -> list[OpenApiParameter]:
+    """The query parameters of a list's FilterSet, as the schema declares them."""
+    parameters = []
+    for name, found in filterset.base_filters.items():
+        assert isinstance(found, ApiFilter), f"{filterset.__name__}.{name}: not an ApiFilter"
+        parameters.append(
+            OpenApiParameter(name, dict(found.value_schema), description=found.description)
+        )
+    return parameters
+
+
+def api_operation(
+    *, filterset: type[ListFilterSet] | None = None, **schema: Any
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``extend_schema`` that also keeps the operation's query parameters on the handler: the
     schema's list is the one the service accepts (``config.middleware.QueryParametersMiddleware``
-    answers 400 naming any other), so the two cannot differ."""
+    answers 400 naming any other), so the two cannot differ. A list's ``filterset`` (the one its
+    view filters with, ``config.filters.filtered``) gives its filter parameters, before the
+    ``parameters`` given (paging)."""
+    if filterset is not None:
+        schema["parameters"] = [*filter_parameters(filterset), *schema.get("parameters", [])]
 
     def decorate(handler: Callable[..., Any]) -> Callable[..., Any]:
+        handler.filterset = filterset  # type: ignore[attr-defined]
         handler.query_parameters = frozenset(  # type: ignore[attr-defined]
             parameter.name
             for parameter in schema.get("parameters", [])

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max, Sum
+from django.db.models import Max, QuerySet, Sum
 
 from clubs.models import Player
 from config.errors import Conflict
@@ -55,6 +55,15 @@ class AccountState(GameState):
 
     pot_minor: int = 0
     paid_in: dict[str, int] = field(default_factory=dict)
+
+
+#: The formats of games played (every format but the account's), e.g. what a list filters by.
+PLAYED_FORMATS = [f.value for f in GameFormat if f != GameFormat.PURSE]
+
+
+def games_played(games: QuerySet[Game]) -> QuerySet[Game]:
+    """Of ``games``, those played in a format (not a session's account)."""
+    return games.exclude(format=GameFormat.PURSE)
 
 
 def is_account(game: Game) -> bool:

@@ -23,6 +23,7 @@ from clubs.permissions import ClubScopedAPIView
 from config.api_input import input_valid
 from config.errors import InvalidInput, NotFoundError
 from config.fields import ID_MAX, query_bool, query_int
+from config.filters import filtered
 from config.openapi import (
     PAGE_PARAMETERS,
     api_operation,
@@ -34,6 +35,14 @@ from rules.families import Family
 from scoring import figures, ratings, selectors, standings, table_links
 from scoring.club_settings import preset_create, standings_order_set
 from scoring.deals import deal_create_with_result, submission_create
+from scoring.filters import (
+    ClubDealFilterSet,
+    ClubSubmissionFilterSet,
+    DealFilterSet,
+    GameFilterSet,
+    SessionFilterSet,
+    SubmissionFilterSet,
+)
 from scoring.formats import FORMAT_ORDER, format_tagged, payload_field_names
 from scoring.formats.reads import rejected_new_deal
 from scoring.games import game_create, game_finish, seat_add, seat_remove, table_create
@@ -151,11 +160,13 @@ class PresetListApi(ClubScopedAPIView):
 class SessionListApi(ClubScopedAPIView):
     @api_operation(
         operation_id="sessions_list",
-        parameters=[OpenApiParameter("status", str, enum=["open", "closed"]), *PAGE_PARAMETERS],
+        filterset=SessionFilterSet,
+        parameters=PAGE_PARAMETERS,
         responses=page_of(SessionOutput),
     )
     def get(self, request: Request, club_slug: str) -> Response:
-        sessions = selectors.session_list(club=self.club, status=request.query_params.get("status"))
+        sessions = selectors.session_list(club=self.club)
+        sessions = filtered(SessionFilterSet, request.query_params, sessions)
         return page_response(request, sessions, SessionOutput)
 
     @api_operation(
@@ -274,6 +285,20 @@ class GameListApi(ClubScopedAPIView):
         )
         game = selectors.game_get(club=self.club, game_id=game.pk)
         return Response(GameOutput(game).data, status=status.HTTP_201_CREATED)
+
+
+class ClubGameListApi(ClubScopedAPIView):
+    @api_operation(
+        operation_id="games_list",
+        filterset=GameFilterSet,
+        parameters=PAGE_PARAMETERS,
+        responses=page_of(GameOutput),
+        description="The club's games, in the order they were set up (a tournament's purse is "
+        "not one).",
+    )
+    def get(self, request: Request, club_slug: str) -> Response:
+        games = filtered(GameFilterSet, request.query_params, selectors.game_list(club=self.club))
+        return page_response(request, games, GameOutput)
 
 
 class GameDetailApi(ClubScopedAPIView):
@@ -396,11 +421,15 @@ class DealListApi(ClubScopedAPIView):
     write_role = Role.SCORER
 
     @api_operation(
-        operation_id="deals_list", parameters=PAGE_PARAMETERS, responses=page_of(DealOutput)
+        operation_id="deals_list",
+        filterset=DealFilterSet,
+        parameters=PAGE_PARAMETERS,
+        responses=page_of(DealOutput),
     )
     def get(self, request: Request, club_slug: str, game_id: int) -> Response:
         game = selectors.game_get(club=self.club, game_id=game_id)
-        return page_response(request, selectors.deal_list(game=game), DealOutput)
+        deals = filtered(DealFilterSet, request.query_params, selectors.deal_list(game=game))
+        return page_response(request, deals, DealOutput)
 
     @api_operation(
         operation_id="deals_create",
@@ -426,6 +455,21 @@ class DealListApi(ClubScopedAPIView):
         if submission is not None:
             return _accepted(submission, club_slug)
         return Response(DealOutput(deal).data, status=status.HTTP_201_CREATED)
+
+
+class ClubDealListApi(ClubScopedAPIView):
+    @api_operation(
+        operation_id="deals_list_club",
+        filterset=ClubDealFilterSet,
+        parameters=PAGE_PARAMETERS,
+        responses=page_of(DealOutput),
+        description="Every deal of the club's games, in the order they were started.",
+    )
+    def get(self, request: Request, club_slug: str) -> Response:
+        deals = selectors.deal_list_in_club(club=self.club)
+        return page_response(
+            request, filtered(ClubDealFilterSet, request.query_params, deals), DealOutput
+        )
 
 
 class DealVoidApi(ClubScopedAPIView):
@@ -469,6 +513,7 @@ class SubmissionListApi(ClubScopedAPIView):
 
     @api_operation(
         operation_id="submissions_list",
+        filterset=SubmissionFilterSet,
         parameters=PAGE_PARAMETERS,
         responses=page_of(SubmissionOutput),
         description="A deal's versions, oldest first: a new version only ever joins the end, "
@@ -476,7 +521,9 @@ class SubmissionListApi(ClubScopedAPIView):
     )
     def get(self, request: Request, club_slug: str, deal_id: int) -> Response:
         deal = selectors.deal_get(club=self.club, deal_id=deal_id)
-        return page_response(request, selectors.submission_list(deal=deal), SubmissionOutput)
+        versions = selectors.submission_list(deal=deal)
+        versions = filtered(SubmissionFilterSet, request.query_params, versions)
+        return page_response(request, versions, SubmissionOutput)
 
     @api_operation(
         operation_id="submissions_create",
@@ -494,6 +541,21 @@ class SubmissionListApi(ClubScopedAPIView):
             deal=deal, actor=request.user, source=_source(request), payload=payload
         )
         return _accepted(submission, club_slug)
+
+
+class ClubSubmissionListApi(ClubScopedAPIView):
+    @api_operation(
+        operation_id="submissions_list_club",
+        filterset=ClubSubmissionFilterSet,
+        parameters=PAGE_PARAMETERS,
+        responses=page_of(SubmissionOutput),
+        description="Every version of every deal's result in the club, in the order they were "
+        "entered.",
+    )
+    def get(self, request: Request, club_slug: str) -> Response:
+        versions = selectors.submission_list_in_club(club=self.club)
+        versions = filtered(ClubSubmissionFilterSet, request.query_params, versions)
+        return page_response(request, versions, SubmissionOutput)
 
 
 class SubmissionDetailApi(ClubScopedAPIView):

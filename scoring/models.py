@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from clubs.models import Club, Player
+from config.change_times import updated_at_field
 from rules.families import Family
 
 
@@ -103,10 +104,14 @@ class Session(models.Model):
     season = models.ForeignKey(
         Season, on_delete=models.PROTECT, null=True, blank=True, related_name="sessions"
     )
+    updated_at = updated_at_field()
 
     class Meta:
         ordering = ["-started_at", "-id"]
-        indexes = [models.Index(fields=["club", "-started_at"], name="session_club_time")]
+        indexes = [
+            models.Index(fields=["club", "-started_at"], name="session_club_time"),
+            models.Index(fields=["club", "updated_at"], name="session_club_updated"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -171,6 +176,8 @@ class Game(models.Model):
         db_default="",
         help_text="How it ended.",
     )
+    # The club's games are listed by it (through table and session), so indexed alone.
+    updated_at = updated_at_field(db_index=True)
 
     class Meta:
         ordering = ["id"]
@@ -219,6 +226,7 @@ class Deal(models.Model):
     status = models.CharField(max_length=24, choices=Status.choices, default=Status.OPEN)
     is_tiebreaker = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = updated_at_field(db_index=True)  # the club's deals are listed by it
 
     class Meta:
         constraints = [
@@ -295,6 +303,7 @@ class Submission(models.Model):
         max_length=300, blank=True, default="", db_default="", help_text="Why a seat disputed it."
     )
     disputed_at = models.DateTimeField(null=True, blank=True)
+    updated_at = updated_at_field(db_index=True)  # as deals
 
     class Meta:
         constraints = [

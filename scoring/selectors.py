@@ -13,7 +13,7 @@ from django.utils import timezone
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
 from rules.indian.deal import OutcomeOption
-from scoring.accounts import account_state, is_account
+from scoring.accounts import account_state, games_played, is_account
 from scoring.figures import game_deal_money
 from scoring.formats import FORMAT_ORDER, Checked, Ending, GameState, handler_for
 from scoring.models import (
@@ -51,19 +51,11 @@ def preset_get(*, club: Club, preset_id: int) -> RulePreset:
     return preset
 
 
-def session_list(*, club: Club, status: str | None = None) -> QuerySet[Session]:
-    sessions = club.sessions.annotate(
+def session_list(*, club: Club) -> QuerySet[Session]:
+    return club.sessions.annotate(
         table_count=Count("tables", distinct=True),
         deal_count=Count("tables__games__deals", distinct=True),
     ).order_by("-started_at", "-id")
-    if status:  # empty: as if left out, like every query parameter
-        if status not in Session.Status.values:
-            raise InvalidInput(
-                f"status: use {', '.join(Session.Status.values)}, not {status!r}",
-                code="bad_status",
-            )
-        sessions = sessions.filter(status=status)
-    return sessions
 
 
 def session_search(*, club: Club, text: str = "", status: str | None = None) -> QuerySet[Session]:
@@ -268,6 +260,31 @@ def ledger_entry_as_of(
 
 def deal_list(*, game: Game) -> QuerySet[Deal]:
     return game.deals.order_by("number")
+
+
+def game_list(*, club: Club) -> QuerySet[Game]:
+    """The club's games played in a format (a tournament's purse is an account, not one), in
+    the order they were set up, with their presets and seats."""
+    return (
+        games_played(Game.objects.filter(table__session__club=club))
+        .select_related("preset")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .order_by("id")
+    )
+
+
+def deal_list_in_club(*, club: Club) -> QuerySet[Deal]:
+    """Every deal of the club's games, in the order they were started."""
+    return Deal.objects.filter(game__table__session__club=club).order_by("id")
+
+
+def submission_list_in_club(*, club: Club) -> QuerySet[Submission]:
+    """Every version of every deal's result in the club, in the order they were entered."""
+    return (
+        Submission.objects.filter(deal__game__table__session__club=club)
+        .select_related("submitted_by", "confirmed_by")
+        .order_by("id")
+    )
 
 
 def deal_list_newest(*, game: Game, count: int = 3) -> list[Deal]:

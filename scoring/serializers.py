@@ -154,7 +154,7 @@ class GameOutput(serializers.ModelSerializer[Game]):
         model = Game
         fields = [
             "id", "table", "format", "preset", "status", "point_value_minor", "entry_fee_minor",
-            "started_at", "finished_at", "seats",
+            "started_at", "finished_at", "updated_at", "seats",
         ]  # fmt: skip
 
 
@@ -172,7 +172,10 @@ class SessionOutput(serializers.ModelSerializer[Session]):
 
     class Meta:
         model = Session
-        fields = ["id", "name", "status", "started_at", "closed_at", "table_count", "deal_count"]
+        fields = [
+            "id", "name", "status", "started_at", "closed_at", "updated_at", "table_count",
+            "deal_count",
+        ]  # fmt: skip
 
 
 class SessionDetailOutput(serializers.ModelSerializer[Session]):
@@ -251,7 +254,10 @@ class DealOutput(serializers.ModelSerializer[Deal]):
 
     class Meta:
         model = Deal
-        fields = ["id", "game", "number", "wild", "dealer", "status", "is_tiebreaker", "created_at"]
+        fields = [
+            "id", "game", "number", "wild", "dealer", "status", "is_tiebreaker", "created_at",
+            "updated_at",
+        ]  # fmt: skip
 
 
 def submission_url(submission: Submission, club_slug: str) -> str:
@@ -314,7 +320,7 @@ class SubmissionOutput(serializers.ModelSerializer[Submission]):
             "id", "deal", "format", "version", "status", "source", "payload", "result", "reasons",
             "submitted_by", "submitted_at", "validated_at", "confirmed_by", "confirmed_at",
             "superseded_by", "table_link", "entered_seat", "confirmed_seat", "dispute",
-            "disputed_seat", "disputed_at",
+            "disputed_seat", "disputed_at", "updated_at",
         ]  # fmt: skip
 
 

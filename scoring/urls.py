@@ -78,6 +78,7 @@ urlpatterns = [
         name="session-settlement",
     ),
     path(f"{club}tables/<int:table_id>/games/", api.GameListApi.as_view(), name="game-list"),
+    path(f"{club}games/", api.ClubGameListApi.as_view(), name="club-game-list"),
     path(f"{club}games/<int:game_id>/", api.GameDetailApi.as_view(), name="game-detail"),
     path(f"{club}games/<int:game_id>/seats/", api.SeatListApi.as_view(), name="seat-list"),
     path(
@@ -90,6 +91,7 @@ urlpatterns = [
     path(f"{club}games/<int:game_id>/rejoin/", api.RejoinApi.as_view(), name="pool-rejoin"),
     path(f"{club}games/<int:game_id>/split/", api.SplitApi.as_view(), name="pool-split"),
     path(f"{club}games/<int:game_id>/deals/", api.DealListApi.as_view(), name="deal-list"),
+    path(f"{club}deals/", api.ClubDealListApi.as_view(), name="club-deal-list"),
     path(f"{club}deals/<int:deal_id>/", api.DealDetailApi.as_view(), name="deal-detail"),
     path(f"{club}deals/<int:deal_id>/void/", api.DealVoidApi.as_view(), name="deal-void"),
     path(
@@ -97,6 +99,7 @@ urlpatterns = [
         api.SubmissionListApi.as_view(),
         name="submission-list",
     ),
+    path(f"{club}submissions/", api.ClubSubmissionListApi.as_view(), name="club-submission-list"),
     path(
         f"{club}submissions/<int:submission_id>/",
         api.SubmissionDetailApi.as_view(),

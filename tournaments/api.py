@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,12 +14,14 @@ from clubs.permissions import ClubScopedAPIView
 from clubs.serializers import PlayerOutput
 from config.api_input import input_valid
 from config.errors import InvalidInput
+from config.filters import filtered
 from config.openapi import PAGE_PARAMETERS, api_operation, page_of
 from config.pagination import page_response
 from scoring import selectors as scoring_selectors
 from scoring.api import link_body
 from scoring.serializers import TableLinkOutput
 from tournaments import selectors
+from tournaments.filters import EntryFilterSet, TournamentFilterSet
 from tournaments.serializers import (
     EntryInput,
     EntryOutput,
@@ -46,13 +47,13 @@ from tournaments.services.setup import tournament_cancel, tournament_create, tou
 class TournamentListApi(ClubScopedAPIView):
     @api_operation(
         operation_id="tournaments_list",
-        parameters=[OpenApiParameter("status", str, enum=["draft", "registration", "running",
-                                                          "finished", "cancelled"]),
-                    *PAGE_PARAMETERS],
+        filterset=TournamentFilterSet,
+        parameters=PAGE_PARAMETERS,
         responses=page_of(TournamentOutput),
-    )  # fmt: skip
+    )
     def get(self, request: Request, club_slug: str) -> Response:
-        found = selectors.tournament_list(club=self.club, status=request.query_params.get("status"))
+        found = selectors.tournament_list(club=self.club)
+        found = filtered(TournamentFilterSet, request.query_params, found)
         return page_response(request, found, TournamentOutput)
 
     @api_operation(
@@ -86,10 +87,14 @@ class _TournamentAction(ClubScopedAPIView):
 
 
 class EntryListApi(_TournamentAction):
-    @api_operation(operation_id="tournaments_entries_list", parameters=PAGE_PARAMETERS,
-                   responses=page_of(EntryOutput))  # fmt: skip
+    @api_operation(operation_id="tournaments_entries_list", filterset=EntryFilterSet,
+                   parameters=PAGE_PARAMETERS, responses=page_of(EntryOutput))  # fmt: skip
     def get(self, request: Request, club_slug: str, tournament_id: int) -> Response:
-        entries = selectors.entry_list(tournament=self.tournament(tournament_id))
+        tournament = self.tournament(tournament_id)
+        found = filtered(
+            EntryFilterSet, request.query_params, selectors.entry_query(tournament=tournament)
+        )
+        entries = selectors.entry_list(tournament=tournament, entries=found)
         return page_response(request, entries, EntryOutput)
 
     @api_operation(operation_id="tournaments_entries_create", request=EntryInput,

@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 
 from clubs.models import Club, Player
+from config.change_times import updated_at_field
 from scoring.models import Game, RulePreset, Session, TableEntry
 
 
@@ -99,9 +100,11 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = updated_at_field()
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["club", "updated_at"], name="tournament_club_updated")]
         constraints = [
             models.CheckConstraint(
                 condition=Q(table_min__gte=2)
@@ -154,6 +157,7 @@ class Entry(models.Model):
         default=0, help_text="Chip-level kind: how many times the entrant bought back in."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = updated_at_field()
 
     #: The prize won: not a column, read from the purse by ``tournaments.selectors``.
     prize_won_minor: int = 0

@@ -86,7 +86,7 @@ class TournamentView:
 
 
 def _entries(tournament: Tournament) -> list[Entry]:
-    return list(tournament.entries.select_related("player").order_by("seed", "id"))
+    return list(entry_query(tournament=tournament))
 
 
 def _entries_paid(tournament: Tournament, entries: list[Entry]) -> None:
@@ -100,12 +100,17 @@ def _entries_paid(tournament: Tournament, entries: list[Entry]) -> None:
             entry.chips = chips.get(entry.player_id, 0)
 
 
-def entry_list(*, tournament: Tournament) -> list[Entry]:
-    """The tournament's entries in seed order, each with the prize its place won (and its
-    chips, in a chip-level tournament)."""
-    entries = _entries(tournament)
-    _entries_paid(tournament, entries)
-    return entries
+def entry_query(*, tournament: Tournament) -> QuerySet[Entry]:
+    """The tournament's entries in seed order (for a list to narrow, then ``entries_paid``)."""
+    return tournament.entries.select_related("player").order_by("seed", "id")
+
+
+def entry_list(*, tournament: Tournament, entries: QuerySet[Entry] | None = None) -> list[Entry]:
+    """The tournament's entries (or ``entries``, a narrowed ``entry_query``), each with the
+    prize its place won (and its chips, in a chip-level tournament)."""
+    found = list(entry_query(tournament=tournament) if entries is None else entries)
+    _entries_paid(tournament, found)
+    return found
 
 
 def _rounds(tournament: Tournament, player_of: dict[int, int]) -> list[RoundView]:

@@ -154,7 +154,8 @@ class TournamentOutput(serializers.ModelSerializer[Tournament]):
             "id", "name", "kind", "status", "preset", "final_preset", "table_max", "table_min",
             "advance_per_table", "rounds", "cut", "seeding", "avoid_same_club", "table_entry",
             "max_entries", "entry_fee_minor", "club_fee_minor", "late_entry_until_round", "payout",
-            "seed", "session", "purse", "created_at", "started_at", "finished_at", "chip_levels",
+            "seed", "session", "purse", "created_at", "started_at", "finished_at", "updated_at",
+            "chip_levels",
         ]  # fmt: skip
 
 

@@ -13,9 +13,11 @@ from clubs import scopes as app_scopes
 from clubs.models import Role
 from clubs.permissions import ClubScopedAPIView
 from config.api_input import input_valid
+from config.filters import filtered
 from config.openapi import CURSOR_PARAMETERS, PAGE_PARAMETERS, api_operation, page_of
 from config.pagination import cursor_page_response, page_response
 from webhooks import selectors, services
+from webhooks.filters import AttemptFilterSet
 from webhooks.models import Delivery
 from webhooks.serializers import (
     AttemptOutput,
@@ -104,6 +106,7 @@ class EndpointPingApi(_WebhookView):
 class AttemptLogApi(_WebhookView):
     @api_operation(
         operation_id="webhooks_deliveries",
+        filterset=AttemptFilterSet,
         parameters=CURSOR_PARAMETERS,
         responses=page_of(AttemptOutput),
         description="The endpoint's attempts, newest first (the last 100 are kept), by cursor: "
@@ -112,6 +115,7 @@ class AttemptLogApi(_WebhookView):
     def get(self, request: Request, club_slug: str, endpoint_id: int) -> Response:
         endpoint = selectors.endpoint_get(club=self.club, endpoint_id=endpoint_id)
         attempts = selectors.attempt_list(endpoint=endpoint)
+        attempts = filtered(AttemptFilterSet, request.query_params, attempts)
         return cursor_page_response(request, attempts, AttemptOutput)
 
 

@@ -68,8 +68,9 @@ def test_a_blank_query_parameter_is_one_left_out(standing):
     everything = client.get("/api/v1/clubs/home/sessions/").json()
     assert client.get("/api/v1/clubs/home/sessions/?status=").json() == everything
     assert client.get("/api/v1/clubs/home/ratings/?as_of_session=&provisional=").status_code == 200
-    error = assert_error(client.get("/api/v1/clubs/home/sessions/?status=AAA"), 400, "bad_status")
-    assert "open, closed" in error["message"]
+    error = assert_error(client.get("/api/v1/clubs/home/sessions/?status=AAA"), 400, "invalid")
+    assert error["message"] == "status: use open, closed, not 'AAA'"
+    assert error["details"] == {"status": ["use open, closed, not 'AAA'"]}
     error = assert_error(client.get("/api/v1/clubs/home/ratings/?provisional=yes"), 400, "invalid")
     assert error["message"] == "provisional: use true or false, not 'yes'"
 

@@ -97,7 +97,8 @@ def test_an_unknown_query_parameter_is_refused_naming_it(standing, url, unknown)
 def test_the_parameters_an_operation_takes_are_said_with_the_refusal(standing):
     response = standing.client("player").get("/api/v1/clubs/home/sessions/?statsu=open")
     assert response.json()["error"]["message"] == (
-        "unknown query parameter 'statsu'; this operation takes: limit, offset, status"
+        "unknown query parameter 'statsu'; this operation takes: limit, offset, season, status, "
+        "updated_since"
     )
 
 

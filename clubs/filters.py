@@ -1,0 +1,27 @@
+"""The filters of the club lists of the API (one FilterSet per list: ``config.filters``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from clubs.models import Role
+from clubs.selectors import players_named_from
+from config.filters import BoolFilter, ChoiceFilter, ListFilterSet, TextFilter
+
+
+class PlayerFilterSet(ListFilterSet):
+    search = TextFilter(
+        method="name_starts",
+        description="Only players whose name starts with this, ignoring case (what a "
+        "type-ahead asks, with e.g. `limit=20`).",
+    )
+    active = BoolFilter(description="Only active players (true) or retired ones (false).")
+
+    def name_starts(self, queryset: QuerySet[Any], name: str, value: str) -> QuerySet[Any]:
+        return players_named_from(queryset, value)
+
+
+class MemberFilterSet(ListFilterSet):
+    role = ChoiceFilter(choices=Role.values, description="Only the members of this role.")
