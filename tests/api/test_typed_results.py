@@ -106,7 +106,10 @@ def test_an_indian_deal_answers_its_formats_components(standing, preset, fee, ra
     lines = {line["name"]: line for line in counted["result"]["players"]}
     assert lines["Asha"]["outcome"] == "winner" and lines["Asha"]["hand"]["valid"]
     assert {group["kind"] for group in lines["Asha"]["hand"]["groups"]} >= {"pure_sequence"}
-    assert lines["Bilal"]["basis"] == "arranged" and lines["Bilal"]["points"] > 0
+    assert lines["Bilal"]["basis"] == "arranged" and lines["Bilal"]["against"] > 0
+    # Points as the ledger moved them: what the loser gave up, or none in deals (chips move).
+    moved = lines["Bilal"]["chips"] if game.format == "deals" else lines["Bilal"]["points"]
+    assert moved < 0 and (game.format != "deals" or lines["Bilal"]["points"] == 0)
 
     refused = copy.deepcopy(_indian_deal(ids, "Bilal"))
     refused["results"][0]["groups"][1][2] = "7X"  # Bilal's second group, its third card
