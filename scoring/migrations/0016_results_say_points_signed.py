@@ -9,7 +9,6 @@ points or deals deal takes the rest, capped at 80 a loser in deals)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
 from django.db import migrations
@@ -31,57 +30,94 @@ def _worked_out(game_format: str, lines: list[dict[str, Any]]) -> dict[str, dict
     return {"points": taken, "chips": {}}
 
 
+#: Versions read, and written back, a batch at a time: two queries and one bulk update a batch,
+#: so a club with a long history migrates in minutes, not a query pair a version.
+BATCH = 2000
+
+
+def _batches(rows: Any) -> Any:
+    batch: list[Any] = []
+    for row in rows.iterator(chunk_size=BATCH):
+        batch.append(row)
+        if len(batch) == BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _moved_by_submission(Posting: Any, ids: list[int]) -> dict[int, dict[str, dict[int, int]]]:
+    """What each version's own deal entry moved, per quantity and player."""
+    moved: dict[int, dict[str, dict[int, int]]] = {}
+    postings = Posting.objects.filter(
+        entry__submission_id__in=ids, entry__kind="deal", account="player"
+    ).values_list("entry__submission_id", "player_id", "quantity", "amount")
+    for submission_id, player_id, quantity, amount in postings:
+        by_quantity = moved.setdefault(submission_id, {"points": {}, "chips": {}})
+        if quantity in by_quantity:
+            by_player = by_quantity[quantity]
+            by_player[player_id] = by_player.get(player_id, 0) + amount
+    return moved
+
+
+def _signed(result: dict[str, Any], game_format: str, moved: Any) -> None:
+    lines = result["players"]
+    if game_format in INDIAN:
+        for line in lines:
+            line["against"] = line.pop("points", 0)
+    if moved is None and game_format in INDIAN:
+        moved = _worked_out(game_format, lines)
+    elif moved is None:  # a Rummikub score is what its deal moves
+        moved = {"points": {line["player"]: line.get("points") or 0 for line in lines}}
+    for line in lines:
+        figures = {"points": moved["points"].get(line["player"], 0)}
+        if game_format == "deals":
+            figures["chips"] = moved.get("chips", {}).get(line["player"], 0)
+        shown: dict[str, Any] = {}
+        for key, value in line.items():
+            if key not in figures:
+                shown[key] = value
+            if key == "outcome":
+                shown |= figures
+        line.clear()
+        line.update(shown | figures)
+
+
 def forwards(apps: Any, schema_editor: Any) -> None:
     Submission = apps.get_model("scoring", "Submission")
     Posting = apps.get_model("scoring", "Posting")
-    rows = Submission.objects.filter(result__isnull=False).select_related("deal__game")
-    for submission in rows.iterator():
-        result = submission.result or {}
-        lines = result.get("players") or []
-        if not lines or "against" in lines[0] and "points" in lines[0]:
-            continue
-        game_format = submission.deal.game.format
-        if game_format in INDIAN:
-            for line in lines:
-                line["against"] = line.pop("points", 0)
-        moved: dict[str, dict[int, int]] = {"points": defaultdict(int), "chips": defaultdict(int)}
-        postings = Posting.objects.filter(
-            entry__submission=submission, entry__kind="deal", account="player"
-        ).values_list("player_id", "quantity", "amount")
-        found = False
-        for player_id, quantity, amount in postings:
-            found = True
-            if quantity in moved:
-                moved[quantity][player_id] += amount
-        if not found and game_format in INDIAN:
-            moved = _worked_out(game_format, lines)  # type: ignore[assignment]
-        elif not found:  # a Rummikub score is what its deal moves
-            moved["points"] = {line["player"]: line.get("points") or 0 for line in lines}
-        for line in lines:
-            figures = {"points": moved["points"].get(line["player"], 0)}
-            if game_format == "deals":
-                figures["chips"] = moved["chips"].get(line["player"], 0)
-            shown: dict[str, Any] = {}
-            for key, value in line.items():
-                if key not in figures:
-                    shown[key] = value
-                if key == "outcome":
-                    shown |= figures
-            line.clear()
-            line.update(shown | figures)
-        Submission.objects.filter(pk=submission.pk).update(result=result)
+    rows = (
+        Submission.objects.filter(result__isnull=False)
+        .select_related("deal__game")
+        .only("pk", "result", "deal__game__format")
+        .order_by("pk")
+    )
+    for batch in _batches(rows):
+        todo = []
+        for submission in batch:
+            lines = (submission.result or {}).get("players") or []
+            if lines and not ("against" in lines[0] and "points" in lines[0]):
+                todo.append(submission)
+        moved = _moved_by_submission(Posting, [s.pk for s in todo])
+        for submission in todo:
+            _signed(submission.result, submission.deal.game.format, moved.get(submission.pk))
+        Submission.objects.bulk_update(todo, ["result"])
 
 
 def backwards(apps: Any, schema_editor: Any) -> None:
     Submission = apps.get_model("scoring", "Submission")
-    for submission in Submission.objects.filter(result__isnull=False).iterator():
-        lines = (submission.result or {}).get("players") or []
-        if not lines or "against" not in lines[0]:
-            continue
-        for line in lines:
-            line.pop("chips", None)
-            line["points"] = line.pop("against")
-        Submission.objects.filter(pk=submission.pk).update(result=submission.result)
+    rows = Submission.objects.filter(result__isnull=False).only("pk", "result").order_by("pk")
+    for batch in _batches(rows):
+        todo = []
+        for submission in batch:
+            lines = (submission.result or {}).get("players") or []
+            if not lines or "against" not in lines[0]:
+                continue
+            for line in lines:
+                line.pop("chips", None)
+                line["points"] = line.pop("against")
+            todo.append(submission)
+        Submission.objects.bulk_update(todo, ["result"])
 
 
 class Migration(migrations.Migration):
