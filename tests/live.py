@@ -55,6 +55,14 @@ def redis_answers(port: int) -> bool:
         return False
 
 
+def own_redis_port(base: int) -> int:
+    """The port of a test's own Redis (one it kills): ``base`` for the first parallel test
+    worker (pytest-xdist ``gw0``), 10 more for each next one, so that tests with their own
+    Redis on different workers never share one (nor kill another's)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return base + 10 * (int(worker[2:]) if worker.startswith("gw") else 0)
+
+
 def redis_server(port: int, log: Path) -> subprocess.Popen[bytes]:
     """A Redis of the test's own on ``port`` (never the machine's: the test kills it), once it
     answers; skips without redis-server."""

@@ -28,6 +28,7 @@ from tests.live import (
     gunicorn_command,
     hold_inserts,
     inserts_waiting,
+    own_redis_port,
     production_environment,
     redis_server,
     start,
@@ -37,7 +38,7 @@ from tests.live import (
 )
 from tests.scoring.conftest import make_night
 
-REDIS_PORT = 6390
+REDIS_PORT = own_redis_port(6390)  # 6390 for the first test worker
 CLIENTS = 4
 DEALS_PER_CLIENT = 10
 OUTAGE_SECONDS = 15

@@ -38,6 +38,7 @@ from tests.live import (
     gunicorn_command,
     hold_inserts,
     inserts_waiting,
+    own_redis_port,
     production_environment,
     redis_server,
     start,
@@ -47,7 +48,7 @@ from tests.live import (
 )
 from tests.scoring.conftest import SIX, Night, make_night
 
-REDIS_PORT = 6391
+REDIS_PORT = own_redis_port(6391)  # 6391 for the first test worker
 DEALS_PER_TABLE = 5
 OUTAGE_SECONDS = 12
 
