@@ -12,6 +12,7 @@ urlpatterns = [
     path("manifest.webmanifest", offline.manifest, name="offline-manifest"),
     # A table's own page, behind its table link (scoring.table_links): no login.
     path("t/<str:token>/", table.table_page, name="table-link-page"),
+    path("t/<str:token>/live/", table.table_live, name="table-link-live"),
     path("t/<str:token>/enter/", table.table_enter, name="table-link-enter"),
     path("t/<str:token>/enter/check/", table.table_enter_check, name="table-link-check"),
     path(

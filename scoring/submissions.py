@@ -243,14 +243,18 @@ def _confirm(
     check: Callable[[Deal, Submission], None],
     actor: AbstractBaseUser | None,
     audit_after: dict[str, Any],
+    repeated: Callable[[Submission], bool] = lambda submission: False,
     **claim: Any,
 ) -> Submission:
     """Count a submission waiting for confirmation, under its deal's lock, once ``check`` (who
-    confirms) allows it."""
+    confirms) allows it. A confirmation ``repeated`` (the same one, sent again after its answer
+    was lost) answers as the first did and does nothing more."""
     with transaction.atomic():
         deal = _lock_deal(submission.deal_id)
         submission = Submission.objects.get(pk=submission.pk)
         club = deal.game.table.session.club
+        if submission.status == S.ACCEPTED and repeated(submission):
+            return submission
         if submission.status != S.AWAITING_CONFIRMATION:
             raise Conflict(
                 f"version {submission.version} is {submission.get_status_display().lower()}; "
@@ -324,8 +328,11 @@ def submission_confirm_at_table(
                 code="confirmer_is_submitter",
             )
 
+    def repeated(submission: Submission) -> bool:
+        return submission.table_link_id == link.pk and submission.confirmed_seat == seat
+
     return _confirm(
-        submission=submission, check=check, actor=None,
+        submission=submission, check=check, actor=None, repeated=repeated,
         audit_after={"table_link": link.pk, "seat": seat}, confirmed_seat=seat,
     )  # fmt: skip
 
@@ -344,6 +351,8 @@ def submission_dispute(
     with transaction.atomic():
         deal = _lock_deal(submission.deal_id)
         submission = Submission.objects.get(pk=submission.pk)
+        if (submission.dispute, submission.disputed_seat) == (reason, seat):
+            return submission  # the same dispute sent again after its answer was lost
         if submission.status != S.AWAITING_CONFIRMATION or submission.table_link_id is None:
             raise Conflict(
                 "only an entry made at the table and waiting for confirmation can be disputed",

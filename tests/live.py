@@ -9,10 +9,12 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import psycopg
 from django.db import connection
 
 from tests.conftest import service_absent
@@ -41,6 +43,65 @@ def answers(port: int, path: str) -> int | None:
 def answers_200(port: int, path: str) -> bool:
     """Whether a GET of ``path`` on the local ``port`` answers 200 (False while not up)."""
     return answers(port, path) == 200
+
+
+def redis_answers(port: int) -> bool:
+    """Whether a Redis on the local ``port`` answers PING."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def own_redis_port(base: int) -> int:
+    """The port of a test's own Redis (one it kills): ``base`` for the first parallel test
+    worker (pytest-xdist ``gw0``), 10 more for each next one, so that tests with their own
+    Redis on different workers never share one (nor kill another's)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return base + 10 * (int(worker[2:]) if worker.startswith("gw") else 0)
+
+
+def redis_server(port: int, log: Path) -> subprocess.Popen[bytes]:
+    """A Redis of the test's own on ``port`` (never the machine's: the test kills it), once it
+    answers; skips without redis-server."""
+    if shutil.which("redis-server") is None:
+        service_absent("needs redis-server on the PATH")
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--logfile", str(log)],
+        start_new_session=True,
+    )  # fmt: skip
+    wait_until(lambda: redis_answers(port), 10, "redis-server did not start")
+    return server
+
+
+def start(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """``command`` run from the project in a session of its own (``stop`` ends it), its output
+    appended to ``log``."""
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            command, cwd=REPO, env=env, start_new_session=True, stdout=out,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+
+
+def gunicorn_command(port: int, workers: int = 2, threads: int = 4) -> list[str]:
+    return [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}",
+            "-w", str(workers), "-k", "gthread", "--threads", str(threads),
+            "--log-level", "warning"]  # fmt: skip
+
+
+def worker_command(queues: list[str], concurrency: int = 2) -> list[str]:
+    return [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "INFO",
+            "--queues", ",".join(queues), "--concurrency", str(concurrency),
+            "--without-gossip", "--without-mingle"]  # fmt: skip
+
+
+def beat_command(schedule: Path) -> list[str]:
+    return [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "INFO",
+            "-s", str(schedule)]  # fmt: skip
 
 
 def database_url() -> str:
@@ -133,4 +194,40 @@ def end_other_connections() -> int:
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+        return int(cursor.fetchone()[0])
+
+
+def hold_inserts(table: str) -> psycopg.Connection:
+    """A connection of the test's own holding ``table`` in SHARE mode: every insert into it
+    waits (a request or a task stopped mid-write) until the returned connection's
+    ``ROLLBACK``."""
+    db = connection.settings_dict
+    blocker = psycopg.connect(
+        autocommit=True, dbname=db["NAME"], user=db["USER"], host=db["HOST"],
+        port=db["PORT"] or 5432, password=db["PASSWORD"] or None,
+    )  # fmt: skip
+    blocker.execute("BEGIN")
+    blocker.execute(f'LOCK TABLE "{table}" IN SHARE MODE')
+    return blocker
+
+
+def _waiting_inserts(table: str) -> str:
+    return (
+        "FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        f" AND query LIKE 'INSERT INTO \"{table}\"%%'"
+    )
+
+
+def inserts_waiting(table: str) -> int:
+    """How many connections wait to insert into ``table`` (held by ``hold_inserts``)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*) {_waiting_inserts(table)}")
+        return int(cursor.fetchone()[0])
+
+
+def end_waiting_inserts(table: str) -> int:
+    """End the connections waiting to insert into ``table``, mid-transaction (as a failover or
+    an operator would); returns how many."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(pg_terminate_backend(pid)) {_waiting_inserts(table)}")
         return int(cursor.fetchone()[0])

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.html import escape
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
@@ -85,11 +86,9 @@ def _home(link: TableLink) -> str:
     return table_links.link_path(link)
 
 
-@_guarded
-@require_http_methods(["GET", "HEAD"])
-def table_page(request: HttpRequest, token: str) -> HttpResponse:
-    """The table: its players, the entry waiting for a confirmation, the deal to enter next."""
-    link = _link(request, token)
+def _table_context(request: HttpRequest, link: TableLink) -> dict[str, Any]:
+    """What the table's page shows: its players, the entry waiting for a confirmation, the deal
+    to enter next and the deals so far."""
     at = table_links.table_view(link=link)
     club = link.table.session.club
     seat = _seat_chosen(request, link)
@@ -111,12 +110,40 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     ]
     again = rejected_new_deal(at.game)
     next_number = again.number if again else (counted[0]["number"] + 1 if counted else 1)
-    with timezone.override(club.timezone):
-        return render(request, "scoring/table.html", {
-            "link": link, "at": at, "game": at.game, "table": link.table, "seat": seat,
-            "waiting": waiting, "counted": counted, "home": _home(link), "next_number": next_number,
-            "words": handler_for(at.game).words, "live_every": 5,
-        })  # fmt: skip
+    return {
+        "link": link, "at": at, "game": at.game, "table": link.table, "seat": seat,
+        "waiting": waiting, "counted": counted, "home": _home(link), "next_number": next_number,
+        "words": handler_for(at.game).words, "live_every": 5,
+    }  # fmt: skip
+
+
+@_guarded
+@require_http_methods(["GET", "HEAD"])
+def table_page(request: HttpRequest, token: str) -> HttpResponse:
+    """The table: its players, the entry waiting for a confirmation, the deal to enter next."""
+    link = _link(request, token)
+    with timezone.override(link.table.session.club.timezone):
+        return render(request, "scoring/table.html", _table_context(request, link))
+
+
+@require_http_methods(["GET", "HEAD"])
+def table_live(request: HttpRequest, token: str) -> HttpResponse:
+    """The table page's live part, refetched when the table's game changes (an entry checked,
+    confirmed or disputed, the director's decision): every phone at the table sees it without
+    reloading. Once the link no longer enters results, the part says so and stops."""
+    try:
+        link = _link(request, token)
+        with timezone.override(link.table.session.club.timezone):
+            return render(request, "scoring/_table_live.html", _table_context(request, link))
+    except (_Refused, Gone) as exc:
+        error = exc.error if isinstance(exc, _Refused) else exc
+        if isinstance(error, TooManyRequests):
+            return _refusal(request, error)
+        response = HttpResponse(
+            f'<p class="note" role="status" id="table-closed">{escape(error.message)}.</p>'
+        )
+        response["X-Live-Stop"] = "1"
+        return response
 
 
 @_guarded

@@ -82,8 +82,11 @@
     }
 
     function show(html) {
-      if (html === last) return;
-      last = html;
+      // A form's CSRF token is fresh in every answer: alone, it is no change (a form being
+      // filled in is not wiped by each poll).
+      var seen = html.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "");
+      if (seen === last) return;
+      last = seen;
       node.innerHTML = html;
       node.dataset.liveUpdated = String(Date.now());
       node.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));

@@ -9,8 +9,9 @@ from django.core.cache import cache
 from django.test import TestCase
 from rest_framework.test import APIClient
 
+from clubs.models import AuditEntry
 from scoring.games import game_create, table_create
-from scoring.models import Submission
+from scoring.models import LedgerEntry, Submission
 from tests.api.test_errors import assert_error
 from tests.scoring.conftest import make_night
 
@@ -89,6 +90,32 @@ def test_dispute_names_the_reason_and_blocks_the_table(standing):
     assert_error(_post(app, f"{api}/entries/{entry['id']}/confirm/", {"seat": 4}), 403,
                  "entry_disputed")  # fmt: skip
     assert_error(_post(app, f"{api}/deals/", _deal(night, seat=4)), 409, "entry_waiting")
+
+
+def test_a_confirmation_or_dispute_sent_again_answers_as_the_first_and_acts_once(standing):
+    """A phone that lost the answer sends the same confirmation (or dispute) again, without an
+    Idempotency-Key: the same answer, nothing written twice; another seat's is still refused."""
+    night, link = _night_link(standing)
+    api = f"/api/v1/table/{link['token']}"
+    app = APIClient()
+    entry = _post(app, f"{api}/deals/", _deal(night, seat=1)).json()
+    confirmed = _post(app, f"{api}/entries/{entry['id']}/confirm/", {"seat": 2})
+    again = _post(app, f"{api}/entries/{entry['id']}/confirm/", {"seat": 2})
+    assert (confirmed.status_code, again.status_code) == (200, 200), again.content
+    assert again.json() == confirmed.json()
+    assert_error(_post(app, f"{api}/entries/{entry['id']}/confirm/", {"seat": 3}), 409,
+                 "not_awaiting_confirmation")  # fmt: skip
+    assert LedgerEntry.objects.filter(deal_id=entry["deal"]).count() == 1
+
+    entry = _post(app, f"{api}/deals/", _deal(night, seat=1)).json()
+    reason = {"seat": 3, "reason": "Chitra dropped"}
+    disputed = _post(app, f"{api}/entries/{entry['id']}/dispute/", reason)
+    again = _post(app, f"{api}/entries/{entry['id']}/dispute/", reason)
+    assert (disputed.status_code, again.status_code) == (200, 200)
+    assert again.json() == disputed.json()
+    actions = AuditEntry.objects.filter(object_type="scoring.submission")
+    assert actions.filter(action="submission.confirm").count() == 1
+    assert actions.filter(action="submission.dispute", object_id=str(entry["id"])).count() == 1
 
 
 def test_the_token_reaches_nothing_else(standing):

@@ -256,3 +256,27 @@ def test_off_means_no_links(pages):
         .status_code
         == 403
     )
+
+
+def test_the_page_listens_for_the_game_and_its_live_part_follows_it(pages):
+    """The page names the game's stream and its live part; the part shows what the page would
+    (the entry waiting, then the next deal) and, once the link enters nothing more, says so and
+    stops."""
+    _link_row, path = _link(pages)
+    phone = Client()
+    page = phone.get(path).content.decode()
+    assert f'data-live-url="{path}live/"' in page and "data-live-stream=" in page
+    assert 'id="enter"' in phone.get(f"{path}live/").content.decode()
+    _enter(Client(), path, pages.form(), seat=3)
+    part = phone.get(f"{path}live/")
+    assert part.status_code == 200 and "X-Live-Stop" not in part
+    body = part.content.decode()
+    assert "Entered by <strong>seat 3" in body and 'id="confirm"' in body
+    assert "<html" not in body  # the part alone, not a page
+    waiting = Submission.objects.get()
+    assert Client().post(f"{path}confirm/{waiting.pk}/", {"seat": "5"}).status_code == 302
+    assert "1: counted" in phone.get(f"{path}live/").content.decode()
+    game_end(game=pages.night.game, actor=pages.s.organiser, end=GameEnd.BY_ORGANISER)
+    ended = phone.get(f"{path}live/")
+    assert ended.status_code == 200 and ended["X-Live-Stop"] == "1"
+    assert "game has ended" in ended.content.decode()

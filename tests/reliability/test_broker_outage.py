@@ -9,69 +9,42 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import shutil
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter
-from pathlib import Path
 
-import psycopg
 import pytest
-from django.db import connection
 from django.db.models import Sum
 
 from clubs.services import api_token_create
 from config.celery import all_queues
 from scoring.models import Deal, LedgerEntry, Posting, Submission
 from tests.live import (
+    beat_command,
     database_url,
     end_other_connections,
     free_port,
+    gunicorn_command,
+    hold_inserts,
+    inserts_waiting,
+    own_redis_port,
     production_environment,
+    redis_server,
+    start,
     stop,
     wait_until,
+    worker_command,
 )
 from tests.scoring.conftest import make_night
 
-REPO = Path(__file__).resolve().parents[2]
-REDIS_PORT = 6390
+REDIS_PORT = own_redis_port(6390)  # 6390 for the first test worker
 CLIENTS = 4
 DEALS_PER_CLIENT = 10
 OUTAGE_SECONDS = 15
 PACE_SECONDS = 1.2  # between one client's deals: the 40 deals span the outage
 
 pytestmark = [pytest.mark.slow, pytest.mark.redis, pytest.mark.postgres]
-
-
-def _redis(log: Path) -> subprocess.Popen[bytes]:
-    server = subprocess.Popen(
-        ["redis-server", "--port", str(REDIS_PORT), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--logfile", str(log)],
-        start_new_session=True,
-    )  # fmt: skip
-    wait_until(lambda: _answers(REDIS_PORT), 10, "redis-server did not start")
-    return server
-
-
-def _answers(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
-            sock.sendall(b"PING\r\n")
-            return sock.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
-
-
-def _start(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    with log.open("ab") as out:
-        return subprocess.Popen(
-            command, cwd=REPO, env=env, start_new_session=True, stdout=out,
-            stderr=subprocess.STDOUT,
-        )  # fmt: skip
 
 
 def _environment() -> dict[str, str]:
@@ -82,35 +55,11 @@ def _environment() -> dict[str, str]:
     }
 
 
-def _hold_validations() -> psycopg.Connection:
-    """Block every validation where it writes player results (after the ledger lines), so the
-    worker's tasks are in flight, unacknowledged, when Redis dies."""
-    db = connection.settings_dict
-    blocker = psycopg.connect(
-        autocommit=True, dbname=db["NAME"], user=db["USER"], host=db["HOST"],
-        port=db["PORT"] or 5432, password=db["PASSWORD"] or None,
-    )  # fmt: skip
-    blocker.execute("BEGIN")
-    blocker.execute("LOCK TABLE scoring_playerresult IN SHARE MODE")
-    return blocker
-
-
-def _validations_waiting() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-            " AND query LIKE 'INSERT INTO \"scoring_playerresult\"%%'"
-        )
-        return cursor.fetchone()[0]
-
-
 @pytest.mark.parametrize("in_flight", [False, True], ids=["idle-worker", "tasks-in-flight"])
 @pytest.mark.usefixtures("postgres_tx")
 def test_broker_killed_for_15_s_under_40_submits_counts_each_deal_once(
     standing, tmp_path, in_flight
 ):
-    if shutil.which("redis-server") is None:
-        pytest.skip("needs redis-server on the PATH")
     night = make_night(standing)
     apps = (standing.scorer, standing.organiser)
     keys = [api_token_create(user=user, name="app")[1] for user in apps]
@@ -128,23 +77,10 @@ def test_broker_killed_for_15_s_under_40_submits_counts_each_deal_once(
 
     env = _environment()
     port = free_port()
-    redis = _redis(tmp_path / "redis.log")
-    web = _start(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}",
-         "-w", "2", "-k", "gthread", "--threads", "4", "--log-level", "warning"],
-        env, tmp_path / "web.log",
-    )  # fmt: skip
-    worker = _start(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "INFO",
-         "--queues", ",".join(all_queues()),
-         "--concurrency", "2", "--without-gossip", "--without-mingle"],
-        env, tmp_path / "worker.log",
-    )  # fmt: skip
-    beat = _start(
-        [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "INFO",
-         "-s", str(tmp_path / "beat-schedule")],
-        env, tmp_path / "beat.log",
-    )  # fmt: skip
+    redis = redis_server(REDIS_PORT, tmp_path / "redis.log")
+    web = start(gunicorn_command(port), env, tmp_path / "web.log")
+    worker = start(worker_command(all_queues()), env, tmp_path / "worker.log")
+    beat = start(beat_command(tmp_path / "beat-schedule"), env, tmp_path / "beat.log")
     answers: Counter[int] = Counter()
     replays: list[tuple[int, int]] = []  # (first id, replayed id)
     attempts = Counter[str]()
@@ -209,9 +145,9 @@ def test_broker_killed_for_15_s_under_40_submits_counts_each_deal_once(
         threads = [threading.Thread(target=client, args=(c,)) for c in range(CLIENTS)]
         for thread in threads:
             thread.start()
-        blocker = _hold_validations() if in_flight else None
+        blocker = hold_inserts("scoring_playerresult") if in_flight else None
         time.sleep(2.0)
-        held = _validations_waiting()
+        held = inserts_waiting("scoring_playerresult")
         os.killpg(redis.pid, signal.SIGKILL)
         redis.wait(timeout=10)
         outage.set()
@@ -222,7 +158,7 @@ def test_broker_killed_for_15_s_under_40_submits_counts_each_deal_once(
             blocker.execute("ROLLBACK")  # they finish, and cannot acknowledge
             blocker.close()
         time.sleep(OUTAGE_SECONDS - (time.monotonic() - killed_at))
-        redis = _redis(tmp_path / "redis-again.log")
+        redis = redis_server(REDIS_PORT, tmp_path / "redis-again.log")
         outage.clear()
         back_at = time.monotonic()
         for thread in threads:
