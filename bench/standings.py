@@ -143,17 +143,21 @@ def _load_club(slug: str, deals: int) -> dict[str, Any]:
             " points, i = 0 FROM bench_line"
         )
         # The season's and the sessions' rows, of all formats and of their one format (points).
-        for scope, column, game_format in (
-            ("season", str(season_id), ""), ("season", str(season_id), "points"),
-            ("session", "session_id", ""), ("session", "session_id", "points"),
-        ):  # fmt: skip
+        # A season's rows group by player alone (its id is a constant: a number in GROUP BY
+        # would name a column by position); a session's by session and player.
+        for scope, column, grouped, game_format in (
+            ("season", str(season_id), "player_id", ""),
+            ("season", str(season_id), "player_id", "points"),
+            ("session", "session_id", "session_id, player_id", ""),
+            ("session", "session_id", "session_id, player_id", "points"),
+        ):
             cursor.execute(
                 "INSERT INTO scoring_standingrow (club_id, scope, scope_id, game_format,"
                 " player_id, points, chips, money_minor, deals_played, deals_won, drops,"
                 " full_counts, points_conceded)"
                 f" SELECT %s, %s, {column}, %s, player_id, sum(amount), 0, 0, count(*),"
                 " count(*) FILTER (WHERE i = 0), 0, 0, sum(CASE WHEN i = 0 THEN 0 ELSE points END)"
-                f" FROM bench_amount GROUP BY {column}, player_id",
+                f" FROM bench_amount GROUP BY {grouped}",
                 [club.pk, scope, game_format],
             )
         cursor.execute(

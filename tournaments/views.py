@@ -215,7 +215,7 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
         "places": _places(club, desk.view),
         "public_url": reverse("public-tournament", args=[club.slug, tournament.pk])
         if club.public_standings else "",
-        "chips": _chip_rows(club, tournament, desk, draft),
+        "chips": _chip_rows(club, tournament, desk.view, draft),
         # The round a clock can be set for: the one being played.
         "clock_round": next(
             (r for r in reversed(desk.view.rounds) if r.status == Round.Status.RELEASED), None
@@ -235,7 +235,7 @@ def _chip_status(entry: Entry, last: Any) -> str:
 
 
 def _chip_rows(
-    club: Club, tournament: Tournament, desk: selectors.Desk, draft: Any
+    club: Club, tournament: Tournament, view: selectors.TournamentView, draft: Any
 ) -> dict[str, Any] | None:
     """A chip-level tournament's chip counts, most first, and its levels in words; a rebuy is
     offered to those knocked out at the end of the last level while the next round is drawn
@@ -243,7 +243,7 @@ def _chip_rows(
     if tournament.kind != Tournament.Kind.CHIPS:
         return None
     rules = chip_rules_of(tournament)
-    last = next((r for r in reversed(desk.view.rounds) if r.status == Round.Status.COMPLETE), None)
+    last = next((r for r in reversed(view.rounds) if r.status == Round.Status.COMPLETE), None)
     offer = rules.rebuys > 0 and draft is not None and last is not None
     rows = [
         {
@@ -259,11 +259,11 @@ def _chip_rows(
             and e.out_in_round == last.number
             and e.rebuys < rules.rebuys,
         }
-        for e in desk.view.entries
+        for e in view.entries
         if e.chips is not None and e.seed is not None
     ]
     rows.sort(key=lambda r: (r["status"] != Entry.Status.ACTIVE, -r["chips"], r["name"]))
-    current = desk.view.rounds[-1] if desk.view.rounds else None
+    current = view.rounds[-1] if view.rounds else None
     return {
         "rows": rows,
         "level": current.level if current else None,
@@ -577,6 +577,8 @@ def _public_context(request: HttpRequest, club: Club, tournament: Tournament) ->
         "live_url": reverse("public-tournament-live", args=[club.slug, tournament.pk]),
         # "Where do I sit" offers the entries that count (not one withdrawn before the start).
         "pickable": [(e.player_id, e.player.name) for e in view.counted],
+        # Chip counts, where the kind has them (no rebuy is offered here: that is the desk's).
+        "chips": _chip_rows(club, tournament, view, draft=None),
     }  # fmt: skip
     raw = request.GET.get("player") or ""
     if raw.isdigit() and int(raw) in dict(context["pickable"]):
