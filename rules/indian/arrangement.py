@@ -378,10 +378,12 @@ def _wild_pure_runs(anchor: int, wild: int, suit_ranks: list[int]) -> list[list[
 
 
 def _search(
-    hand: _Hand, progress: int, stats: dict[str, int] | None = None
+    hand: _Hand, progress: int, stats: dict[str, int] | None = None, place_spares: bool = False
 ) -> tuple[int, list[Candidate], int]:
     """Most value matched from ``progress`` (``_NEG`` if the constraint cannot be met), the groups
-    used, and the mask of cards left unmatched. ``stats`` counts the states searched."""
+    used, and the mask of cards left unmatched. ``stats`` counts the states searched.
+    ``place_spares``: only groups that leave every joker they do not use a valid place (what a
+    declaration needs; a loser's count does not, an unplaced joker counting nothing)."""
     n = hand.n
     cands = hand.cands
     values = hand.values
@@ -392,6 +394,22 @@ def _search(
     choice: dict[int, Candidate | None] = {}
     width = hand.jokers + 1
     nxt, done, needs = hand.progress
+    house = hand.house
+    # Jokers the groups leave over, for a declaration, must go somewhere valid. Two sequences
+    # always leave a group
+    # that takes them (an impure sequence, or a second pure one). Otherwise the search keeps a
+    # flag, in the state's lowest bit: a group was used that can take them and stay valid (any
+    # group where the declaration counts groups; a set, an impure sequence or a second pure
+    # sequence where it needs one pure sequence). Three or more left over may also be a set of
+    # jokers only where the house allows it, which a declaration of a number of groups counts.
+    counts_groups = house.declaration is Declaration.MIN_GROUPS
+    flagged = place_spares and house.declaration is not Declaration.TWO_SEQUENCES
+    sets_of_spares = house.jokers_only_set
+
+    def absorbs(kind: int, level: int) -> int:
+        if counts_groups or kind in (_SET, _IMPURE):
+            return 1
+        return int(level >= done)  # a second pure sequence, once the one needed is there
 
     def solve(nm: int, j: int, st: int, vsum: int) -> int:
         key = ((st * width + j) << n) | nm
@@ -399,10 +417,13 @@ def _search(
         if got is not None:
             return got
         if nm == 0:
-            best = 0 if st == done else _NEG
+            level, placed = (st >> 1, st & 1) if flagged else (st, 1)
+            spare_sets = j // 3 if sets_of_spares else 0
+            met = level == done or (counts_groups and level + spare_sets >= done)
+            best = 0 if met and (j == 0 or placed or spare_sets) else _NEG
             memo[key] = best
             return best
-        need = needs[st]
+        need = needs[st >> 1] if flagged else needs[st]
         if need:  # give up when no candidate is left for the sequence still missing
             for mask, cost in run_list if need == _NEEDS_RUN else pure_list:
                 if mask & nm == mask and cost <= j:
@@ -418,7 +439,11 @@ def _search(
             mask, skip, cost, value, kind = cand
             if cost > j or mask & nm != mask or skip & nm:
                 continue
-            after = nxt[kind][st]
+            if flagged:
+                level = nxt[kind][st >> 1]
+                after = -1 if level < 0 else level << 1 | (st & 1 | absorbs(kind, st >> 1))
+            else:
+                after = nxt[kind][st]
             if after < 0:
                 continue
             rest = solve(nm ^ mask, j - cost, after, vsum - value)
@@ -441,13 +466,14 @@ def _search(
 
     start = hand.coverable
     vsum = sum(values[i] for i in range(n) if start >> i & 1)
-    matched = solve(start, hand.jokers, progress, vsum)
+    first = progress << 1 if flagged else progress
+    matched = solve(start, hand.jokers, first, vsum)
     if stats is not None:
         stats["states"] = stats.get("states", 0) + len(memo)
     if matched < 0:
         return matched, [], 0
     used: list[Candidate] = []
-    nm, j, st = start, hand.jokers, progress
+    nm, j, st = start, hand.jokers, first
     while nm:
         pick = choice[((st * width + j) << n) | nm]
         if pick is None:
@@ -457,7 +483,11 @@ def _search(
             used.append(pick)
             nm ^= pick[0]
             j -= pick[2]
-            st = nxt[pick[4]][st]
+            if flagged:
+                level = nxt[pick[4]][st >> 1]
+                st = level << 1 | (st & 1 | absorbs(pick[4], st >> 1))
+            else:
+                st = nxt[pick[4]][st]
     used_mask = 0
     for cand in used:
         used_mask |= cand[0]
@@ -530,6 +560,14 @@ def _arrange(
         # Every card counts whatever the grouping: show the groups the cards do make.
         _, used, unmatched = _search(hand, hand.progress.done, stats)
     result = _present(hand, used, unmatched, joker_cards, wild_rank, preset, house)
+    if feasible and not result.valid and score == 0:
+        # The groups that count least leave jokers with no valid place: a declaration may
+        # still be there with other groups (valid means nothing counts, so the same score).
+        placed, used, unmatched = _search(hand, 0, stats, place_spares=True)
+        if placed == matched:
+            declared = _present(hand, used, unmatched, joker_cards, wild_rank, preset, house)
+            if declared.valid:
+                result = declared
     expected = min(score, preset.cap)
     if result.score != expected:
         raise InvariantError(
@@ -594,14 +632,18 @@ def _present(
     leftover = [nat[i] for i in range(hand.n) if unmatched >> i & 1]
     kinds = [classify_group(cards, wild, house) for cards in built]
     if spare and not leftover:
-        target = _spare_target(kinds, built, len(spare))
-        if target is not None:
-            built[target].extend(spare)
-            kinds[target] = classify_group(built[target], wild, house)
-        elif not _split_for_spares(built, kinds, spare, wild, house):
-            leftover = spare
-    elif spare:
-        leftover.extend(spare)
+        return _best_with_spares(built, kinds, spare, wild, preset, house)
+    return _scored(built, kinds, [*leftover, *spare], wild, preset, house)
+
+
+def _scored(
+    built: list[list[int]],
+    kinds: list[GroupKind],
+    leftover: list[int],
+    wild: int,
+    preset: IndianPreset,
+    house: HouseRules,
+) -> HandResult:
     order = sorted(range(len(built)), key=lambda k: _ORDER[kinds[k]])
     groups = [_display(built[k], kinds[k], wild, house) for k in order]
     if leftover:
@@ -609,11 +651,51 @@ def _present(
     return score_groups(groups, wild, preset, house)
 
 
+def _best_with_spares(
+    built: list[list[int]],
+    kinds: list[GroupKind],
+    spare: list[int],
+    wild: int,
+    preset: IndianPreset,
+    house: HouseRules,
+) -> HandResult:
+    """Where the jokers the groups did not need go: the best-scoring of (in the order preferred
+    when they score alike) a set or sequence that takes them and stays valid, sets of jokers
+    only where the house allows them (a group more, where the declaration counts groups), a
+    pure sequence cut so that its rest holds them, the only pure sequence taking them (which it
+    then no longer is: right where the declaration needs no pure one, wrong where the relief
+    would excuse a hand that keeps it), or left unmatched (they count nothing)."""
+
+    def joined(k: int) -> HandResult:
+        cards = [list(group) for group in built]
+        cards[k].extend(spare)
+        grouped_kinds = list(kinds)
+        grouped_kinds[k] = classify_group(cards[k], wild, house)
+        return _scored(cards, grouped_kinds, [], wild, preset, house)
+
+    tries = []
+    target = _spare_target(kinds, built, len(spare))
+    if target is not None:
+        tries.append(joined(target))
+    for sets in range(1, len(spare) // 3 + 1):
+        alone = [spare[3 * k : 3 * k + 3] for k in range(sets - 1)] + [spare[3 * (sets - 1) :]]
+        grouped = [*(list(cards) for cards in built), *alone]
+        grouped_kinds = [*kinds, *(classify_group(cards, wild, house) for cards in alone)]
+        tries.append(_scored(grouped, grouped_kinds, [], wild, preset, house))
+    cut, cut_kinds = [list(cards) for cards in built], list(kinds)
+    if _split_for_spares(cut, cut_kinds, spare, wild, house):
+        tries.append(_scored(cut, cut_kinds, [], wild, preset, house))
+    for k, kind in enumerate(kinds):
+        if kind is GroupKind.PURE_SEQUENCE and k != target and len(built[k]) + len(spare) <= 13:
+            tries.append(joined(k))
+    tries.append(_scored(built, kinds, spare, wild, preset, house))
+    return min(tries, key=lambda result: (not result.valid, result.score))
+
+
 def _spare_target(kinds: list[GroupKind], built: list[list[int]], spare: int) -> int | None:
     """A group that can take the spare jokers and stay valid: a set, an impure sequence, or a pure
-    sequence when another pure one remains. Never the only pure sequence, even where the
-    declaration needs none: a hand that does not declare may be excused its pure sequence (the
-    relief), which a joker would make impure."""
+    sequence when another pure one remains. Never the only pure sequence here: whether it may
+    take them depends on what the declaration needs and on the relief (``_best_with_spares``)."""
     for wanted in (GroupKind.SET, GroupKind.IMPURE_SEQUENCE):
         for k, kind in enumerate(kinds):
             if kind is wanted and (wanted is GroupKind.SET or len(built[k]) + spare <= 13):

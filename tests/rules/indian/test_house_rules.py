@@ -159,6 +159,25 @@ def _wild(cut: int, house: HouseRules) -> int:
                                          jokers_only_set=False),
     cut=0, relief=True,
 )  # fmt: skip
+# Where no pure sequence is needed, the spare ace joker goes into Q-K-A: J-Q-K-A, one group.
+@example(
+    cards=[0, 0, 11, 12], house=HouseRules(declaration=Declaration.MIN_GROUPS, min_groups=1,
+                                           jokers_only_set=False),
+    cut=0, relief=False,
+)  # fmt: skip
+# Three jokers to spare are a set of their own, the second group: A-JK-3 and 2S 2S JK.
+@example(
+    cards=[0, 1, 2, 52, 52, 1], house=HouseRules(declaration=Declaration.MIN_GROUPS,
+                                                  min_groups=2, jokers_only_set=True),
+    cut=14, relief=False,
+)  # fmt: skip
+# Q-K-A leaves three jokers nowhere to go; K-A-2 round the king (the 2 at its own place) and
+# Q with two jokers declare.
+@example(
+    cards=[11, 12, 0, 1, 1, 52], house=HouseRules(declaration=Declaration.PURE_SEQUENCE,
+                                                   wrap_runs=True, jokers_only_set=False),
+    cut=14, relief=False,
+)  # fmt: skip
 def test_every_option_agrees_with_an_exact_search_over_all_partitions(cards, house, cut, relief):
     """The best arrangement's points and validity, and each group's kind, equal an exact search
     over every partition with an independent reading of the groups, under every option."""
