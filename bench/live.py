@@ -198,7 +198,7 @@ def _deal(ctx: dict[str, Any], number: int) -> None:
     from scoring.deals import deal_create_with_result
 
     players = ctx["players"]
-    lines = [{"player": p.pk, "outcome": "loser", "points": 50} for p in players[1:]]
+    lines = [{"player": p.pk, "outcome": "loser", "against": 50} for p in players[1:]]
     deal_create_with_result(
         game=ctx["game"], actor=ctx["user"], wild="", dealer=None, number=None,
         is_tiebreaker=False, source="import",

@@ -55,7 +55,7 @@ def _tournament(club: Any, user: Any) -> Any:
         game = table.game
         seats = list(game.seats.order_by("position").values_list("player_id", flat=True))
         lines = [{"player": seats[0], "outcome": "winner"}] + [
-            {"player": p, "outcome": "loser", "points": rng.randint(2, 80)} for p in seats[1:]
+            {"player": p, "outcome": "loser", "against": rng.randint(2, 80)} for p in seats[1:]
         ]
         deal_create_with_result(
             game=game, actor=user, wild="", dealer=None, number=None, is_tiebreaker=False,

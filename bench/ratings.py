@@ -118,7 +118,7 @@ def _one_more_game(world: dict[str, Any], n: int) -> int:
         players=players,
     )  # fmt: skip
     payload = {"results": [{"player": players[0].pk, "outcome": "winner"}] + [
-        {"player": p.pk, "outcome": "loser", "points": 10 * (i + 1)}
+        {"player": p.pk, "outcome": "loser", "against": 10 * (i + 1)}
         for i, p in enumerate(players[1:])
     ]}  # fmt: skip
     with TestCase.captureOnCommitCallbacks(execute=True):

@@ -102,7 +102,7 @@ def _knockout(entrants: int) -> None:
             began = time.perf_counter()
             seats = list(game.seats.order_by("position").values_list("player_id", flat=True))
             lines = [{"player": seats[0], "outcome": "winner"}] + [
-                {"player": p, "outcome": "loser", "points": rng.randint(2, 80)} for p in seats[1:]
+                {"player": p, "outcome": "loser", "against": rng.randint(2, 80)} for p in seats[1:]
             ]
             deal_create_with_result(
                 game=game, actor=user, wild="", dealer=None, number=None, is_tiebreaker=False,
@@ -118,7 +118,7 @@ def _knockout(entrants: int) -> None:
                     game=tiebreak, actor=user, wild="", dealer=None, number=None,
                     is_tiebreaker=False, source="import",
                     payload={"results": [{"player": tied[0], "outcome": "winner"}] + [
-                        {"player": p, "outcome": "loser", "points": 5 + n}
+                        {"player": p, "outcome": "loser", "against": 5 + n}
                         for n, p in enumerate(tied[1:])
                     ]},
                 )  # fmt: skip

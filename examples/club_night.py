@@ -140,9 +140,9 @@ class Night:
 
 
 def indian(winner: int, losers: dict[int, int]) -> dict[str, Any]:
-    """An Indian rummy result entered by points: the winner and each loser's count."""
+    """An Indian rummy result entered without cards: the winner, and each loser's count."""
     lines = [{"player": winner, "outcome": "winner"}]
-    lines += [{"player": p, "outcome": "loser", "points": n} for p, n in losers.items()]
+    lines += [{"player": p, "outcome": "loser", "against": n} for p, n in losers.items()]
     return {"results": lines}
 
 

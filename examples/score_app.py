@@ -33,7 +33,7 @@ def enter_a_deal(api: httpx.Client, club: str, game_id: int) -> dict[str, Any]:
     deal = api.post(f"/api/v1/clubs/{club}/games/{game_id}/deals/", json={})
     deal.raise_for_status()
     results = [{"player": seats[0]["player"], "outcome": "winner"}] + [
-        {"player": seat["player"], "outcome": "loser", "points": 10 * n}
+        {"player": seat["player"], "outcome": "loser", "against": 10 * n}
         for n, seat in enumerate(seats[1:], start=1)
     ]
     submitted = api.post(

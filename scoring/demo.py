@@ -179,7 +179,7 @@ def _points_only(players: list[Any], winner: int, points: dict[int, Any]) -> dic
         elif isinstance(points.get(index), str):
             lines.append({"player": player.pk, "outcome": points[index]})
         elif index in points:
-            lines.append({"player": player.pk, "outcome": "loser", "points": points[index]})
+            lines.append({"player": player.pk, "outcome": "loser", "against": points[index]})
     return {"results": lines}
 
 
@@ -189,7 +189,7 @@ def _pool_result(winner: Any, points: dict[Any, Any]) -> dict[str, Any]:
         if isinstance(value, str):
             lines.append({"player": player.pk, "outcome": value})
         else:
-            lines.append({"player": player.pk, "outcome": "loser", "points": value})
+            lines.append({"player": player.pk, "outcome": "loser", "against": value})
     return {"results": lines}
 
 

@@ -35,7 +35,7 @@ def _points_deal(game: Game, actor: Any, points: list[int | None]) -> None:
     lines = [
         {"player": p, "outcome": "winner"}
         if lost is None
-        else {"player": p, "outcome": "loser", "points": lost}
+        else {"player": p, "outcome": "loser", "against": lost}
         for p, lost in zip(seats, points, strict=True)
     ]
     count_now(game, actor, {"results": lines})

@@ -11,11 +11,13 @@ points rummy) are optional, and ``null`` means not given. ``expect`` and ``note`
 ignored (case files carry them); any other field is an error (``unknown_field``), so a misspelt
 ``outcome`` cannot silently score a hand.
 
-Out: ``{"valid": bool, "points": int, "groups": [{"cards": [...], "kind": ...}, ...]}``. With
+Out: ``{"valid": bool, "against": int, "groups": [{"cards": [...], "kind": ...}, ...]}``. With
 ``groups`` the hand is scored as grouped (groups and cards in the order given, in canonical
-notation); with ``cards`` (13 ungrouped) ``groups`` is the best arrangement and ``points`` its
+notation); with ``cards`` (13 ungrouped) ``groups`` is the best arrangement and ``against`` its
 score. ``valid`` is whether the hand is (or, for ``cards``, can be grouped into) a valid
-declaration; ``points`` follows ``outcome``.
+declaration; ``against`` (the points the rules count against the hand) follows ``outcome``.
+``points`` repeats it under its older name (deprecated, kept for a release; the case files still
+expect it).
 
 Error codes: ``unknown_field``, ``missing_field``, ``conflicting_fields``, ``bad_wild``,
 ``bad_decks``, ``bad_pool``, ``bad_outcome``, ``bad_groups``, ``bad_cards``, ``bad_card``,
@@ -147,8 +149,10 @@ def evaluate(obj: Mapping[str, Any]) -> dict[str, Any]:
         raise RuleViolation(
             "missing_field", "give the hand: groups (as declared) or cards (13)", "groups"
         )
+    against = deal_points(outcome, preset, result)
     return {
         "valid": result.valid,
-        "points": deal_points(outcome, preset, result),
+        "against": against,
+        "points": against,  # deprecated: the older name of ``against``
         "groups": _groups_out(result),
     }

@@ -74,8 +74,11 @@ for one JSON line. Open to anyone (throttled without login).
 finds the best arrangement. Optional `"outcome"`, as a submitted result names it: `loser`
 (default; `hand` is read too), `winner`, `first_drop`, `middle_drop`, `missed_turns`,
 `wrong_show`, `late_declare`, `valid_not_declared`, `deal_show`;
-optional `"pool": 101 | 201`. Answer: `{"id", "valid", "points", "groups": [{"cards", "kind"}]}`
-with kind `pure_sequence`, `impure_sequence`, `set` or `invalid`.
+optional `"pool": 101 | 201`. Answer: `{"id", "valid", "against", "groups": [{"cards",
+"kind"}]}`: `against` is the points the rules count against the hand, and kind
+`pure_sequence`, `impure_sequence`, `set` or `invalid`. The answer repeats `against` as `points`,
+its older name: deprecated, kept for a release (elsewhere in the API `points` is what a deal
+moved, signed).
 
 **Rummikub** (`"variant": "sabra" | "american" | "international"`, optional `"preset"`) —
 melds (`"melds"`, `"initial_meld"`) answer `{"valid", "value", "meets_initial_meld", "melds":
@@ -120,6 +123,15 @@ _ANSWER = {
     "properties": {
         "id": {"description": "The request's id, as given."},
         "error": {"$ref": "#/components/schemas/ReasonOutput"},
+        "against": {
+            "type": "integer",
+            "description": "Indian rummy: the points the rules count against the hand.",
+        },
+        "points": {
+            "type": "integer",
+            "deprecated": True,
+            "description": "Indian rummy: `against` under its older name, kept for a release.",
+        },
     },
     "additionalProperties": True,
 }

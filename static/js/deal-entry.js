@@ -309,7 +309,7 @@
       return;
     }
     var r = line.result;
-    var points = " · " + r.points + " point" + (r.points === 1 ? "" : "s");
+    var points = " · " + r.against + " point" + (r.against === 1 ? "" : "s");
     var valid = (offered(line) || {}).valid;
     if (valid === true) {
       out.appendChild(el("span", { class: r.valid ? "ok" : "no", text: r.valid ? "✓ Valid declaration" : "✗ Not a valid declaration" }));
@@ -317,7 +317,7 @@
     } else if (r.valid && valid === false) {
       out.appendChild(el("span", { class: "no", text: "✓ Valid declaration: enter this player as “Valid, not declared”" }));
     } else {
-      out.appendChild(el("strong", { text: r.points + " point" + (r.points === 1 ? "" : "s") }));
+      out.appendChild(el("strong", { text: r.against + " point" + (r.against === 1 ? "" : "s") }));
       out.appendChild(el("span", { class: "muted", text: r.valid ? " · valid hand" : " · no valid declaration" }));
     }
   }
@@ -423,7 +423,7 @@
     var option = offered(line) || {};
     if (checked.points[line.id] !== undefined) return { value: checked.points[line.id], how: "checked" };
     if (line.points.value !== "") return { value: Number(line.points.value), how: "entered" };
-    if (line.result) return { value: line.result.points, how: "from the cards" };
+    if (line.result) return { value: line.result.against, how: "from the cards" };
     if (option.low === option.high && option.low !== undefined) return { value: option.low, how: "fixed" };
     return null;
   }

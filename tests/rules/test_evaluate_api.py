@@ -75,3 +75,15 @@ def test_logged_in_callers_are_not_throttled_as_anonymous(standing, monkeypatch)
         client.post(URL, {"id": i, "game": "x"}, format="json").status_code for i in range(3)
     }
     assert statuses == {400}
+
+
+def test_a_hand_answers_its_count_as_against_with_points_beside_it(db):
+    cards = "3H 4H 5H 5C 6C 7C QH 8D 5C 2H 2C 2D KS".split()
+    hand = {"id": 1, "game": "indian", "wild": "QS", "cards": cards}
+    response = APIClient().post(URL, hand, format="json")
+    assert response.status_code == 200
+    answer = response.json()
+    assert (answer["valid"], answer["against"]) == (False, 22)
+    assert answer["points"] == 22  # the older name, kept for a release
+    [listed] = APIClient().post(URL, [{**hand, "outcome": "first_drop"}], format="json").json()
+    assert (listed["against"], listed["points"]) == (20, 20)

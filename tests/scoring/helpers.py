@@ -92,11 +92,12 @@ def correct(standing: Standing, deal: Deal, payload: dict[str, Any]) -> Submissi
 
 
 def results(ids: dict[str, int], **lines: Any) -> dict[str, Any]:
-    """``results(ids, Asha="winner", Bilal=30, Chitra="first_drop")``: ints are loser points."""
+    """``results(ids, Asha="winner", Bilal=30, Chitra="first_drop")``: an int is the count against
+    a loser."""
     out = []
     for name, line in lines.items():
         if isinstance(line, int):
-            out.append({"player": ids[name], "outcome": "loser", "points": line})
+            out.append({"player": ids[name], "outcome": "loser", "against": line})
         else:
             out.append({"player": ids[name], "outcome": line})
     return {"results": out}

@@ -23,7 +23,7 @@ from rules.indian.preset import DEFAULT_HOUSE_RULES, HouseRules, IndianPreset
 from scoring.formats.base import Checked, EntryForm, Initial, reason_dicts, refused
 from scoring.formats.indian import pages
 from scoring.formats.indian.forms import OUTCOME_WORDS, DealEntryForm
-from scoring.formats.indian.payload import payload_fields
+from scoring.formats.indian.payload import entered_against, payload_fields
 from scoring.formats.indian.schema import OUTCOMES
 from scoring.models import Game, Submission
 from scoring.presets import GameRules, preset_replace, preset_section
@@ -127,7 +127,7 @@ class IndianDeal:
                 outcome=line.get("outcome"),
                 groups=line.get("groups"),
                 cards=line.get("cards"),
-                points=line.get("points"),
+                points=entered_against(line),
             )
             for line in payload.get("results", [])
         ]

@@ -10,6 +10,7 @@ from django import forms
 
 from clubs.forms import OnceForm
 from rules.indian.deal import OutcomeOption
+from scoring.formats.indian.payload import entered_against
 
 #: Outcomes as tables show them, short enough for a phone.
 OUTCOME_WORDS = {
@@ -114,9 +115,9 @@ class DealEntryForm(OnceForm):
                 line["groups"] = groups
             elif cards is not None:
                 line["cards"] = cards
-            points = self.cleaned_data.get(f"p{pid}-points")
-            if points is not None:
-                line["points"] = points
+            against = self.cleaned_data.get(f"p{pid}-points")
+            if against is not None:
+                line["against"] = against
             results.append(line)
         payload: dict[str, Any] = {"results": results}
         wild = (self.cleaned_data.get("wild") or "").strip()
@@ -133,7 +134,8 @@ class DealEntryForm(OnceForm):
             if pid is None:
                 continue
             initial[f"p{pid}-outcome"] = line.get("outcome", "loser")
-            if line.get("points") is not None:
-                initial[f"p{pid}-points"] = line["points"]
+            against = entered_against(line)
+            if against is not None:
+                initial[f"p{pid}-points"] = against
             initial[f"p{pid}-cards"] = cards_text(line)
         return initial

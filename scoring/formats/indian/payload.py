@@ -1,10 +1,11 @@
 """The API's input of an Indian rummy result: one line per player (outcome, and the cards as
-grouped or ungrouped, or the points)."""
+grouped or ungrouped, or the points counted against the player)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from config.fields import id_field, int32_field
@@ -39,6 +40,9 @@ class CardList(serializers.ListField):
         return tokens
 
 
+# ``points`` is the older name of ``against``: read for a release, stored as ``against`` (a
+# payload read back says ``against``), and marked deprecated in the schema.
+@extend_schema_serializer(deprecate_fields=["points"])
 class ResultLineInput(serializers.Serializer[dict[str, Any]]):
     player = id_field(help_text="Player id (seated in the game).")
     outcome = serializers.ChoiceField(
@@ -49,12 +53,39 @@ class ResultLineInput(serializers.Serializer[dict[str, Any]]):
         help_text='The 13 cards as grouped, e.g. [["2H","3H","4H"], ...].',
     )  # fmt: skip
     cards = CardList(max_length=20, required=False, help_text="The 13 cards, ungrouped.")
-    points = int32_field(required=False, help_text="Points, when no cards.")
+    against = int32_field(
+        required=False,
+        help_text="The points counted against the player, when no cards are given (a loser's "
+        "count, a deal show's).",
+    )
+    points = int32_field(
+        required=False,
+        help_text="Deprecated: the older name of `against`, read as it for a release (stored and "
+        "answered as `against`). Both given must agree.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "groups" in attrs and "cards" in attrs:
             raise serializers.ValidationError("give groups or cards, not both")
+        if "points" in attrs:
+            points = attrs.pop("points")
+            against = attrs.setdefault("against", points)
+            if against != points:
+                raise serializers.ValidationError(
+                    {
+                        "against": [
+                            f"against is {against} and points {points}: give against only "
+                            "(points is its older name)"
+                        ]
+                    }
+                )
         return attrs
+
+
+def entered_against(line: dict[str, Any]) -> Any:
+    """A stored line's count of points against the player, as entered: ``against``, or
+    ``points`` in a line stored before ``against`` was its name (stored lines never change)."""
+    return line["against"] if "against" in line else line.get("points")
 
 
 def payload_fields() -> dict[str, serializers.Field[Any, Any, Any, Any]]:

@@ -75,7 +75,8 @@ def test_answers_have_the_documented_shape(answers_by_file):
             assert set(answer) == {"id", "error"}
             assert {"code", "message", "token"} <= set(answer["error"])
             continue
-        assert set(answer) == {"id", "valid", "points", "groups"}
+        assert set(answer) == {"id", "valid", "against", "points", "groups"}
+        assert answer["points"] == answer["against"]  # the older name, kept for a release
         assert sum(len(group["cards"]) for group in answer["groups"]) == 13
         for group in answer["groups"]:
             assert group["kind"] in {"pure_sequence", "impure_sequence", "set", "invalid"}

@@ -29,7 +29,8 @@ def test_grouped_hand_answer():
     assert answer == {
         "id": "t",
         "valid": True,
-        "points": 0,
+        "against": 0,
+        "points": 0,  # the older name of against, kept for a release
         "groups": [
             {"cards": ["2H", "3H", "4H", "5H"], "kind": "pure_sequence"},
             {"cards": ["5C", "6C", "7C", "8C"], "kind": "pure_sequence"},
@@ -52,16 +53,16 @@ def test_grouped_hand_keeps_the_order_given_in_canonical_notation():
 
 def test_ungrouped_cards_answer_the_best_arrangement():
     answer = ask(wild="QS", cards=CARDS)
-    assert (answer["valid"], answer["points"]) == (False, 22)
+    assert (answer["valid"], answer["against"]) == (False, 22)
     assert answer["groups"][-1] == {"cards": ["KS", "2D", "8D", "2C"], "kind": "invalid"}
     assert sum(len(group["cards"]) for group in answer["groups"]) == 13
 
 
-def test_points_follow_the_outcome_and_pool():
-    assert ask(wild="QS", cards=CARDS, outcome="deal_show")["points"] == 11
-    assert ask(wild="QS", cards=CARDS, outcome="first_drop", pool=201)["points"] == 25
-    assert ask(wild="QS", cards=CARDS, outcome="middle_drop", pool=101)["points"] == 40
-    assert ask(wild="QS", cards=CARDS, outcome=None, pool=None, decks=None)["points"] == 22
+def test_against_follows_the_outcome_and_pool():
+    assert ask(wild="QS", cards=CARDS, outcome="deal_show")["against"] == 11
+    assert ask(wild="QS", cards=CARDS, outcome="first_drop", pool=201)["against"] == 25
+    assert ask(wild="QS", cards=CARDS, outcome="middle_drop", pool=101)["against"] == 40
+    assert ask(wild="QS", cards=CARDS, outcome=None, pool=None, decks=None)["against"] == 22
 
 
 def test_expect_and_note_are_ignored():
@@ -151,8 +152,8 @@ def test_garbage_never_raises_and_gets_an_answer_or_an_error(obj):
         token = answer["error"]["token"]
         assert token is None or isinstance(token, str)
     else:
-        assert set(answer) == {"id", "valid", "points", "groups"}
-        assert 0 <= answer["points"] <= 80
+        assert set(answer) == {"id", "valid", "against", "points", "groups"}
+        assert 0 <= answer["against"] <= 80 and answer["points"] == answer["against"]
 
 
 @settings(max_examples=200, deadline=None)

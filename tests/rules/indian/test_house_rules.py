@@ -329,9 +329,10 @@ def test_the_evaluate_contract_takes_the_house_rules():
 
     hand = {"game": "indian", "wild": "5D", "cards": "QH KH AH 2H".split()}
     hand["cards"] += "6S 7S 8S 9C 10C JC 3D 3C 3S".split()
-    assert evaluate(hand)["points"] == 2  # QH KH AH, and 2H left over
+    assert evaluate(hand)["against"] == 2  # QH KH AH, and 2H left over
     assert evaluate({**hand, "house_rules": {"wrap_runs": True}}) == {
         "valid": True,
+        "against": 0,
         "points": 0,
         "groups": [
             {"cards": ["6S", "7S", "8S"], "kind": "pure_sequence"},
