@@ -1,7 +1,8 @@
 """Reading a JSON body through an input serializer, with JSON's own types held to: DRF's fields
 turn ``0`` into ``"0"``, ``"yes"`` into ``True`` and ``"5"`` into 5, so a client's mistake was
 stored as a guess. Here a text field takes only a string, a yes/no field only ``true`` or
-``false`` and a whole-number field only a JSON integer, and the error names the field."""
+``false`` and a whole-number field only a JSON number with no fraction (``12`` or ``12.0``), and
+the error names the field."""
 
 from __future__ import annotations
 
@@ -38,7 +39,13 @@ def _type_error(field: serializers.Field, value: Any) -> str | list | dict | Non
     if isinstance(field, serializers.BooleanField):
         wanted, ok = "true or false", isinstance(value, bool)
     elif isinstance(field, serializers.IntegerField):
-        wanted, ok = "a whole number", isinstance(value, int) and not isinstance(value, bool)
+        # A number with no fraction is a whole number, in JSON Schema as in arithmetic (a
+        # client's 12.0 is 12); 12.5 and true are not.
+        integral = isinstance(value, float) and value.is_integer()
+        exact = isinstance(value, int) and not isinstance(value, bool)
+        if isinstance(value, float) and not integral:
+            return f"must be a whole number, not {value!r}"
+        wanted, ok = "a whole number", integral or exact
     elif isinstance(field, serializers.ChoiceField):
         if not all(isinstance(choice, str) for choice in field.choices):
             return None

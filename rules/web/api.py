@@ -139,9 +139,9 @@ EVALUATE_ANSWER = {"oneOf": [_ANSWER, {"type": "array", "items": _ANSWER}]}
 
 
 class EvaluateErrorDetailsOutput(serializers.Serializer[dict]):
-    id = serializers.JSONField(
-        required=False, allow_null=True, help_text="The request's id, as given."
-    )
+    # Any JSON value, null included (a nullable JSONField would be "anything, or null": two
+    # schemas that both take null).
+    id = serializers.JSONField(required=False, help_text="The request's id, as given.")
     reasons = ReasonOutput(many=True, required=False, help_text="Why it was not evaluated.")
 
 

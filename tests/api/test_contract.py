@@ -63,6 +63,29 @@ def test_a_whole_number_given_as_text_is_refused(standing):
     assert error["details"] == {"preset": ["must be a whole number, not a string"]}
 
 
+def test_a_whole_number_with_a_zero_fraction_is_that_number_and_a_fraction_is_refused(standing):
+    """JSON Schema's integer is a number with no fraction: 1.0 is 1 (as a generated client or a
+    JavaScript app may send it); 1.5 is refused naming the field, and nothing is stored."""
+    from scoring.models import RulePreset
+
+    client = standing.client("owner")
+    preset = RulePreset.objects.get(club=None, key="points").pk
+    made = client.post(
+        "/api/v1/clubs/home/tournaments/", {"name": "Cup", "preset": float(preset)}, format="json"
+    )
+    assert made.status_code == 201, made.content
+    assert made.json()["preset"] == preset
+    refused = client.post(
+        "/api/v1/clubs/home/tournaments/", {"name": "Cup 2", "preset": preset + 0.5},
+        format="json",
+    )  # fmt: skip
+    error = assert_error(refused, 400, "invalid")
+    assert error["details"] == {"preset": [f"must be a whole number, not {preset + 0.5!r}"]}
+    assert [t["name"] for t in client.get("/api/v1/clubs/home/tournaments/").json()["results"]] == [
+        "Cup"
+    ]
+
+
 def test_a_blank_query_parameter_is_one_left_out(standing):
     client = standing.client("player")
     everything = client.get("/api/v1/clubs/home/sessions/").json()
