@@ -99,7 +99,8 @@ def _world(slug: str, deals: int, reuse: bool) -> dict[str, Any]:
     tournaments = Tournament.objects.filter(club=club)
     tournament = tournaments.filter(name="Bench knock-out").first() or _tournament(club, user)
     taking = tournaments.filter(name="Bench cup (entries)").first() or _taking_entries(club, user)
-    night = club.sessions.exclude(name="seed").order_by("-started_at").first()
+    # The newest of the loaded nights (500 deals): the tournaments' own nights are newer still.
+    night = club.sessions.get(name="Night 1")
     game = night.tables.first().games.first()
     player = club.players.order_by("pk").first()
     return {"club": club, "user": user, "tournament": tournament, "taking": taking,

@@ -450,6 +450,12 @@ class Posting(models.Model):
         indexes = [
             models.Index(fields=["game", "quantity", "player"], name="posting_game_balance"),
             models.Index(fields=["player", "quantity"], name="posting_player_balance"),
+            # A game's newest entry that moved a player (the standings' last change).
+            models.Index(
+                fields=["game", "-entry"],
+                name="posting_game_newest_entry",
+                condition=Q(account="player"),
+            ),
         ]
         ordering = ["id"]
 

@@ -179,17 +179,19 @@ class StandingsTable:
     left_out: list[Metric] = field(default_factory=list)
 
 
-def _scope_filter(scope: str, scope_id: int, game_format: str = "") -> Q:
+def _scope_filter(scope: str, scope_id: int, game_format: str = "", game: str = "game__") -> Q:
+    """The rows of a scope's games (of one format, if given), for a model with a ``game``
+    foreign key; ``game=""`` for the games themselves."""
     path = {
-        StandingScope.GAME: "game_id",
-        StandingScope.SESSION: "game__table__session_id",
-        StandingScope.SEASON: "game__table__session__season_id",
+        StandingScope.GAME: "game_id" if game else "pk",
+        StandingScope.SESSION: f"{game}table__session_id",
+        StandingScope.SEASON: f"{game}table__session__season_id",
     }[scope]
     condition = Q(**{path: scope_id})
     if scope != StandingScope.GAME:  # a tie-breaker's points decide the tie only
-        condition &= Q(game__breaks_tie=False)
+        condition &= Q(**{f"{game}breaks_tie": False})
     if game_format:
-        condition &= Q(game__format=game_format)
+        condition &= Q(**{f"{game}format": game_format})
     return condition
 
 
@@ -569,14 +571,22 @@ def standings_last_change(
     if any(metric.rating is not None for metric in order):
         return None
     in_scope = _scope_filter(scope, scope_id, game_format)
+    # The newest entry of each of the scope's games (an index probe each: the player postings
+    # by game and entry), then the newest of those. Ordering the scope's postings by entry
+    # instead walks back through every other club's newer entries first.
+    newest_of_game = Subquery(
+        Posting.objects.filter(game_id=OuterRef("pk"), account=AccountKind.PLAYER)
+        .order_by("-entry_id")
+        .values("entry_id")[:1]
+    )
+    newest = (
+        Game.objects.filter(_scope_filter(scope, scope_id, game_format, game=""))
+        .annotate(newest=newest_of_game)
+        .order_by(F("newest").desc(nulls_last=True))
+        .values("newest")[:1]
+    )
     last = (
-        LedgerEntry.objects.filter(
-            pk=Subquery(
-                Posting.objects.filter(in_scope, account=AccountKind.PLAYER)
-                .order_by("-entry_id")
-                .values("entry_id")[:1]
-            )
-        )
+        LedgerEntry.objects.filter(pk=Subquery(newest))
         .select_related("game__table", "deal")
         .first()
     )
@@ -589,8 +599,10 @@ def standings_last_change(
         .annotate(total=Sum("amount"))
     ):
         delta[player_id][QUANTITY_FIELD[quantity]] += total
+    # Its results, and those of the entry it reverses (a correction's earlier version).
+    entries = [last.pk] if last.reverses_id is None else [last.pk, last.reverses_id]
     for player_id, entry_id, fmt, outcome, points, won in PlayerResult.objects.filter(
-        in_scope, Q(entry_id=last.pk) | Q(entry__reversed_by__id=last.pk)
+        in_scope, entry_id__in=entries
     ).values_list("player_id", "entry_id", "game__format", "outcome", "points", "won"):
         sign = 1 if entry_id == last.pk else -1  # a corrected result no longer counts
         for name, value in (

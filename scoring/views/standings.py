@@ -555,7 +555,7 @@ def _projector_context(request: HttpRequest, club: Club) -> tuple[dict[str, Any]
         context.update(error=error_context(exc), boards=[], any_tied=False)
         return context, service_status(exc)
     if not asked:
-        latest = selectors.session_list(club=club).first()
+        latest = selectors.session_search(club=club).first()  # no counts: one row is wanted
         if latest is not None:
             board = _projector_board(club, "session", latest.pk, after=None)
             if board["lines"]:
