@@ -240,6 +240,7 @@ def run_knockout(api: ClubApi, presets: dict[str, int], players: list[int]) -> N
         api.call(tournaments_entries_create, cup, body=EntryInputRequest.from_dict(
             {"player": player}), idempotency_key=key(), expect=201)  # fmt: skip
     api.call(tournaments_start, cup, idempotency_key=key())
+    tables = Night(api, presets, players)  # the tournament's tables are games like any other
     number = 1
     while True:
         released = api.call(tournaments_rounds_release, cup, number, idempotency_key=key())
@@ -247,8 +248,7 @@ def run_knockout(api: ClubApi, presets: dict[str, int], players: list[int]) -> N
         for table in released.tables:
             seated = list(table.players)
             losers = {p: 10 * i for i, p in enumerate(seated) if i}  # no ties: no tie-breakers
-            night = Night(api, presets, players)
-            night.deal(int(table.game), indian(seated[0], losers))
+            tables.deal(int(table.game), indian(seated[0], losers))
             api.call(games_finish, table.game, idempotency_key=key(),
                      body=GameEndInputRequest.from_dict({"end": "by_organiser"}))  # fmt: skip
         detail = api.wait(

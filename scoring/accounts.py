@@ -57,10 +57,6 @@ class AccountState(GameState):
     paid_in: dict[str, int] = field(default_factory=dict)
 
 
-#: The formats of games played (every format but the account's), e.g. what a list filters by.
-PLAYED_FORMATS = [f.value for f in GameFormat if f != GameFormat.PURSE]
-
-
 def games_played(games: QuerySet[Game]) -> QuerySet[Game]:
     """Of ``games``, those played in a format (not a session's account)."""
     return games.exclude(format=GameFormat.PURSE)

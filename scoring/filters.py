@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from config.filters import ChoiceFilter, IdFilter, ListFilterSet
-from scoring.accounts import PLAYED_FORMATS
+from scoring.formats import HANDLERS
 from scoring.models import Deal, Game, Session, Submission
 
 
@@ -17,7 +17,7 @@ class GameFilterSet(ListFilterSet):
     table = IdFilter("table_id", description="Only the games of this table.")
     # ``format`` is DRF's own parameter (the answer's format, ``?format=json``).
     game_format = ChoiceFilter(
-        "format", choices=PLAYED_FORMATS, description="Only games of this format."
+        "format", choices=list(HANDLERS), description="Only games of this format."
     )
     status = ChoiceFilter(choices=Game.Status.values, description="Only games in play or over.")
     # A player sits once in a game (seat_player_once), so this join repeats no game.

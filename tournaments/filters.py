@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from config.filters import ChoiceFilter, IdFilter, ListFilterSet
-from scoring.accounts import PLAYED_FORMATS
+from scoring.formats import HANDLERS
 from tournaments.models import Entry, Tournament
 
 
@@ -13,7 +13,7 @@ class TournamentFilterSet(ListFilterSet):
     )
     kind = ChoiceFilter(choices=Tournament.Kind.values, description="Only this kind.")
     game_format = ChoiceFilter(
-        "preset__format", choices=PLAYED_FORMATS, description="Only tournaments of this format."
+        "preset__format", choices=list(HANDLERS), description="Only tournaments of this format."
     )
     # An entrant is entered once (entry_once), so this join repeats no tournament.
     player = IdFilter("entries__player_id", description="Only tournaments this player entered.")
