@@ -5,7 +5,7 @@ database)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rest_framework.exceptions import ValidationError
@@ -74,12 +74,17 @@ def page_response(
     request: Request,
     items: Sequence[Any] | Any,
     item: type[BaseSerializer[Any]],
+    *,
+    completed: Callable[[list[Any]], list[Any]] | None = None,
     **extra: Any,
 ) -> Response:
     """A page of ``items`` (a queryset is counted and sliced by the database) in the one shape,
-    with ``extra`` fields of the list's own before it."""
+    with ``extra`` fields of the list's own before it. ``completed`` adds to the page's items
+    what is read for a page only (e.g. counts that would read the whole history for all)."""
     paginator = StrictLimitOffsetPagination()
     page = paginator.paginate_queryset(items, request) or []
+    if completed is not None:
+        page = completed(page)
     links = page_links(
         request, count=paginator.count, limit=paginator.limit, offset=paginator.offset
     )

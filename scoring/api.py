@@ -6,6 +6,7 @@ players of the club read; everyone else gets 404."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from django.urls import reverse
@@ -165,9 +166,10 @@ class SessionListApi(ClubScopedAPIView):
         responses=page_of(SessionOutput),
     )
     def get(self, request: Request, club_slug: str) -> Response:
-        sessions = selectors.session_list(club=self.club)
+        sessions = selectors.session_search(club=self.club)
         sessions = filtered(SessionFilterSet, request.query_params, sessions)
-        return page_response(request, sessions, SessionOutput)
+        counted = partial(selectors.session_list_counted, club=self.club)
+        return page_response(request, sessions, SessionOutput, completed=counted)
 
     @api_operation(
         operation_id="sessions_create", request=SessionCreateInput, responses={201: SessionOutput}

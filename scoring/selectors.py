@@ -4,6 +4,7 @@ ledger with a fixed number of queries, whatever the number of deals."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,13 +73,14 @@ def session_search(*, club: Club, text: str = "", status: str | None = None) -> 
     return sessions
 
 
-def session_list_counted(*, club: Club, sessions: list[Session]) -> list[Session]:
-    """``sessions`` (a page of them) with ``session_list``'s table and deal counts, newest
-    first: counted for that page only, as counting every night a club has held reads every
-    deal it has played."""
+def session_list_counted(*, club: Club, sessions: Sequence[Session]) -> list[Session]:
+    """``sessions`` (a page of them) with ``session_list``'s table and deal counts, in the
+    order given: counted for that page only, as counting every night a club has held reads
+    every deal it has played."""
     if not sessions:
         return []
-    return list(session_list(club=club).filter(pk__in=[s.pk for s in sessions]))
+    counted = session_list(club=club).filter(pk__in=[s.pk for s in sessions]).in_bulk()
+    return [counted[s.pk] for s in sessions]
 
 
 def session_get(*, club: Club, session_id: int, with_tables: bool = True) -> Session:
