@@ -186,7 +186,11 @@ def run(quick: bool) -> None:
         f" {'queries':>9} {'KB (big)':>8}",
         flush=True,
     )
+    # ``BENCH_PAGES_ONLY="player page,game page"``: only the pages whose label starts so.
+    only = [o.strip() for o in os.environ.get("BENCH_PAGES_ONLY", "").split(",") if o.strip()]
     for label, (small_path, signed_in) in _pages(worlds["small"]).items():
+        if only and not any(label.startswith(o) for o in only):
+            continue
         big_path = _pages(worlds["big"])[label][0]
         small = _measure(worlds["small"], small_path, signed_in, requests)
         big = _measure(worlds["big"], big_path, signed_in, requests)
