@@ -6,7 +6,6 @@ players of the club read; everyone else gets 404."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
 from django.urls import reverse
@@ -47,7 +46,7 @@ from scoring.filters import (
 from scoring.formats import FORMAT_ORDER, format_tagged, payload_field_names
 from scoring.formats.reads import rejected_new_deal
 from scoring.games import game_create, game_finish, seat_add, seat_remove, table_create
-from scoring.models import Game, Submission, TableLink
+from scoring.models import Game, Session, Submission, TableLink
 from scoring.nights import session_close, session_create, session_reopen, transfer_mark_paid
 from scoring.pool_moves import pool_rejoin, pool_split
 from scoring.serializers import (
@@ -168,7 +167,10 @@ class SessionListApi(ClubScopedAPIView):
     def get(self, request: Request, club_slug: str) -> Response:
         sessions = selectors.session_search(club=self.club)
         sessions = filtered(SessionFilterSet, request.query_params, sessions)
-        counted = partial(selectors.session_list_counted, club=self.club)
+
+        def counted(page: list[Session]) -> list[Session]:
+            return selectors.session_list_counted(club=self.club, sessions=page)
+
         return page_response(request, sessions, SessionOutput, completed=counted)
 
     @api_operation(

@@ -19,7 +19,7 @@ from clubs.models import Membership, Player, Role
 from clubs.services import membership_change_role, player_update
 from config.filters import ListFilterSet
 from scoring.games import game_finish
-from scoring.models import Deal, Game, RulePreset, Season, Session, Submission
+from scoring.models import Deal, Game, RulePreset, Season, Session, Submission, Table
 from scoring.nights import session_close, session_create
 from scoring.undo import deal_void
 from tests.api.test_errors import assert_error
@@ -314,3 +314,22 @@ def test_the_schema_declares_each_lists_filters_from_its_filterset(db):
     assert len(filtered) >= 10
     for filterset in filtered.values():
         assert "updated_since" in filterset.base_filters
+
+
+@pytest.mark.parametrize("query", [{}, {"updated_since": "2000-01-01T00:00:00Z"}])
+def test_the_night_list_counts_each_night_of_its_page_in_the_order_it_lists(
+    club: Club, query: dict[str, str]
+) -> None:
+    """The counts are read for the page only, after it is cut: each row still has its own
+    night's tables and deals, in the list's order (its own, or the order of change)."""
+    client = club.standing.client("organiser")
+    rows = []
+    for offset in range(Session.objects.count()):
+        response = client.get(f"{C}/sessions/", {"limit": 1, "offset": offset, **query})
+        assert response.status_code == 200, response.content
+        rows += response.json()["results"]
+    assert [row["id"] for row in rows] == ids(client, f"{C}/sessions/", **query)
+    for row in rows:
+        assert row["table_count"] == Table.objects.filter(session_id=row["id"]).count()
+        assert row["deal_count"] == Deal.objects.filter(game__table__session_id=row["id"]).count()
+    assert sorted(row["deal_count"] for row in rows)[-2:] == [1, 2]  # the two nights played
