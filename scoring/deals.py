@@ -27,13 +27,14 @@ Via = tuple[TableLink, int] | None
 
 def _game_lock(game: Game, club: Club | None) -> Game:
     """The game's row locked, in play. With ``club``, the game must be one of its."""
-    games = Game.objects.select_for_update(of=("self",)).select_related(
+    # One row by its key: no ordering and no filter on the club to build (this runs for every
+    # deal entered); the club is compared once the row is read. Locking a game of another
+    # club for the moment before the refusal rolls back harms nothing.
+    found = Game.objects.select_for_update(of=("self",)).select_related(
         "preset", "table__session__club"
     )
-    if club is not None:
-        games = games.filter(table__session__club=club)
-    locked = games.filter(pk=game.pk).first()
-    if locked is None:
+    locked = next(iter(found.filter(pk=game.pk)), None)
+    if locked is None or (club is not None and locked.table.session.club_id != club.pk):
         raise NotFoundError(f"no game #{game.pk} in {club.name if club else 'this club'}")
     require_open_session(locked.table.session)
     if locked.status != Game.Status.OPEN:
