@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import OuterRef, QuerySet, Subquery, Sum
+from django.db import connection
+from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
 
 from clubs.models import Player
 from rules.errors import InvariantError
@@ -37,10 +38,12 @@ from scoring.models import (
     PlayerResult,
     Posting,
     Quantity,
+    Season,
     Session,
     StandingRow,
     StandingScope,
     Submission,
+    Table,
     TransferPaid,
 )
 
@@ -462,7 +465,7 @@ def session_ledger_lines(*, session: Session) -> list[LedgerLine]:
 class HistoryLine:
     line: LedgerLine
     #: The player's running points in the line's format after it (``None``: a format without
-    #: points), and running money.
+    #: points), and running money, over the whole history up to this line.
     running_points: int | None
     running_money_minor: int
 
@@ -476,56 +479,199 @@ class SeasonTotals:
 
 @dataclass
 class PlayerHistory:
-    """A player's ledger, oldest first, with running figures; totals per season (the same
-    seasons, and the same figures, as the standings) and overall."""
+    """One page of a player's ledger, newest first, with running figures over the whole
+    history; the number of lines; totals per season (the same seasons, and the same figures, as
+    the standings) and overall."""
 
     lines: list[HistoryLine]
+    count: int
     formats: list[str]  # the formats whose points the player has, in their usual order
-    running_by_format: dict[str, list[int]]
     seasons: list[SeasonTotals]  # newest first
     total: Totals
 
 
-def player_history(*, player: Player) -> PlayerHistory:
-    ledger = _ledger_lines(
-        Posting.objects.filter(player=player), PlayerResult.objects.filter(player=player)
+@dataclass(frozen=True)
+class RunningPoints:
+    """A player's running points in one format, for a chart: ``steps`` lines in all, and the
+    running points after some of them as (step, points), the first and the last always."""
+
+    steps: int
+    points: list[tuple[int, int]]
+
+
+#: The most points a chart of running points is drawn with, however long the history.
+RUNNING_POINTS_SHOWN = 200
+
+
+def _history_sql(player_id: int) -> tuple[str, list[Any]]:
+    """The common table expression ``placed``: one row per line of the player's history (as
+    ``_ledger_lines`` makes them: a deal, all its entries net, or one other ledger entry; an
+    accepted result that moved nothing is a line too), with its key (``kind``, ``ref``: the deal,
+    or the entry), its place in the history (``started_at``, ``session_id``, ``ord``: its first
+    ledger entry), its figures and its night's season. ``history_order`` orders rows of it
+    oldest first."""
+    posting, entry, result, submission, game, table, session, season = (
+        connection.ops.quote_name(model._meta.db_table)
+        for model in (Posting, LedgerEntry, PlayerResult, Submission, Game, Table, Session, Season)
     )
-    running: dict[str, list[int]] = {}
-    money = 0
-    lines: list[HistoryLine] = []
-    total = Totals()
-    by_season: dict[int | None, Totals] = {}
-    season_of: dict[int | None, tuple[str, date]] = {}
-    for line in ledger:
-        season_of[line.season_id] = (
-            line.season_name or "No season",
-            line.season_starts or date.min,
+    sql = (
+        f"WITH moved AS ("
+        f" SELECT CASE WHEN e.deal_id IS NULL THEN e.kind ELSE %s END AS kind,"
+        f" COALESCE(e.deal_id, e.id) AS ref, p.game_id AS game_id, p.entry_id AS entry_id,"
+        f" CASE WHEN p.quantity = %s THEN p.amount ELSE 0 END AS points,"
+        f" CASE WHEN p.quantity = %s THEN p.amount ELSE 0 END AS chips,"
+        f" CASE WHEN p.quantity = %s THEN p.amount ELSE 0 END AS money,"
+        f" 0 AS played, 0 AS won"
+        f" FROM {posting} p JOIN {entry} e ON e.id = p.entry_id"
+        f" WHERE p.player_id = %s AND p.account = %s"
+        f" UNION ALL"
+        f" SELECT %s, r.deal_id, r.game_id, r.entry_id, 0, 0, 0,"
+        f" CASE WHEN r.outcome <> '' THEN 1 ELSE 0 END,"
+        f" CASE WHEN r.outcome <> '' AND r.won THEN 1 ELSE 0 END"
+        f" FROM {result} r JOIN {submission} s ON s.id = r.submission_id"
+        f" WHERE r.player_id = %s AND s.status = %s"
+        f"), lines AS ("
+        f" SELECT kind, ref, MIN(game_id) AS game_id, COALESCE(MIN(entry_id), 0) AS ord,"
+        f" SUM(points) AS points, SUM(chips) AS chips, SUM(money) AS money,"
+        f" MAX(played) AS played, MAX(won) AS won"
+        f" FROM moved GROUP BY kind, ref"
+        f"), placed AS ("
+        f" SELECT l.*, g.format AS format, g.breaks_tie AS breaks_tie,"
+        f" n.started_at AS started_at, n.id AS session_id, n.season_id AS season_id,"
+        f" z.name AS season_name, z.starts_on AS season_starts"
+        f" FROM lines l JOIN {game} g ON g.id = l.game_id JOIN {table} t ON t.id = g.table_id"
+        f" JOIN {session} n ON n.id = t.session_id LEFT JOIN {season} z ON z.id = n.season_id"
+        f")"
+    )
+    params = [
+        LedgerEntry.Kind.DEAL, Quantity.POINTS, Quantity.CHIPS, Quantity.MONEY, player_id,
+        AccountKind.PLAYER, LedgerEntry.Kind.DEAL, player_id, Submission.Status.ACCEPTED,
+    ]  # fmt: skip
+    return sql, params
+
+
+#: The order of a player's history, oldest first (``kind`` and ``ref`` only make it total).
+_HISTORY_ORDER = "started_at, session_id, ord, kind, ref"
+_HISTORY_ORDER_NEWEST_FIRST = "started_at DESC, session_id DESC, ord DESC, kind DESC, ref DESC"
+
+
+def _formats_with_points_sql() -> tuple[str, list[str]]:
+    """``format IN (...)``: the formats that keep points."""
+    kept = [f for f in HANDLERS if points_column(f) is not None]
+    return f"format IN ({', '.join(['%s'] * len(kept))})", kept
+
+
+def player_history(*, player: Player, limit: int = 50, offset: int = 0) -> PlayerHistory:
+    """A page of ``player``'s history, newest first, read in the database whatever its length:
+    the totals and the number of lines in one aggregate, the page's lines and their running
+    figures (window sums over the whole history) in another, then only the page's lines built
+    in full (``_ledger_lines`` over the page's deals and entries). Six queries."""
+    placed, params = _history_sql(player.pk)
+    # Seasons newest first (the night without a season last), as the standings list them.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"{placed} SELECT season_id, season_name, breaks_tie, format, COUNT(*), SUM(points),"
+            f" SUM(chips), SUM(money), SUM(played), SUM(won) FROM placed"
+            f" GROUP BY season_id, season_name, season_starts, breaks_tie, format"
+            f" ORDER BY CASE WHEN season_starts IS NULL THEN 1 ELSE 0 END, season_starts DESC,"
+            f" MIN(started_at)",
+            params,
         )
-        money += line.money_minor
-        points_after: int | None = None
-        if points_column(line.game_format) is not None:
-            scores = running.setdefault(line.game_format, [])
-            points_after = (scores[-1] if scores else 0) + line.points
-            scores.append(points_after)
-        lines.append(HistoryLine(line, points_after, money))
+        groups = cursor.fetchall()
+    count = 0
+    total = Totals()
+    by_season: dict[int | None, SeasonTotals] = {}
+    for season_id, name, breaks_tie, game_format, lines, *figures in groups:
+        points, chips, money, played, won = (int(figure) for figure in figures)
+        count += lines
         # The ledger's sum overall; a season's, as its standings count it: a tie-breaker's
         # points decide the tie only.
-        counted_in = (
-            [total] if line.breaks_tie else [by_season.setdefault(line.season_id, Totals()), total]
-        )
+        counted_in = [total]
+        if not breaks_tie:
+            season = by_season.setdefault(
+                season_id, SeasonTotals(season_id, name or "No season", Totals())
+            )
+            counted_in.append(season.totals)
         for totals in counted_in:
-            totals.money_minor += line.money_minor
-            totals.chips += line.chips
-            totals.add_points(line.game_format, line.points)
-            if line.kind == "deal" and line.outcome:
-                totals.deals_played += 1
-                totals.deals_won += int(line.won)
-    seasons = [
-        SeasonTotals(pk, season_of[pk][0], totals)
-        for pk, totals in sorted(by_season.items(), key=lambda i: season_of[i[0]][1], reverse=True)
-    ]
-    formats = formats_with_points(set(running))
-    return PlayerHistory(lines, formats, {f: running[f] for f in formats}, seasons, total)
+            totals.money_minor += money
+            totals.chips += chips
+            totals.add_points(game_format, points)
+            totals.deals_played += played
+            totals.deals_won += won
+    formats = formats_with_points(set(total.points_by_format))
+    return PlayerHistory(
+        _history_page(player, limit, offset) if count > offset else [],
+        count,
+        formats,
+        list(by_season.values()),
+        total,
+    )
+
+
+def _history_page(player: Player, limit: int, offset: int) -> list[HistoryLine]:
+    placed, params = _history_sql(player.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"{placed} SELECT kind, ref, running_points, running_money FROM ("
+            f" SELECT placed.*,"
+            f" SUM(points) OVER (PARTITION BY format ORDER BY {_HISTORY_ORDER}"
+            f" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running_points,"
+            f" SUM(money) OVER (ORDER BY {_HISTORY_ORDER}"
+            f" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running_money"
+            f" FROM placed) h ORDER BY {_HISTORY_ORDER_NEWEST_FIRST} LIMIT %s OFFSET %s",
+            [*params, limit, offset],
+        )
+        page = cursor.fetchall()
+    deals = [ref for kind, ref, *_ in page if kind == LedgerEntry.Kind.DEAL]
+    entries = [ref for kind, ref, *_ in page if kind != LedgerEntry.Kind.DEAL]
+    built = {
+        (line.kind, line.deal_id if line.kind == LedgerEntry.Kind.DEAL else line.order): line
+        for line in _ledger_lines(
+            Posting.objects.filter(player=player).filter(
+                Q(entry__deal_id__in=deals) | Q(entry_id__in=entries)
+            ),
+            PlayerResult.objects.filter(player=player, deal_id__in=deals),
+        )
+    }
+    lines = []
+    for kind, ref, running_points, running_money in page:
+        line = built[(kind, ref)]
+        shown = int(running_points) if points_column(line.game_format) is not None else None
+        lines.append(HistoryLine(line, shown, int(running_money)))
+    return lines
+
+
+def player_running_points(*, player: Player) -> dict[str, RunningPoints]:
+    """The player's running points in each format that keeps points, in their usual order, for
+    its chart: at most ``RUNNING_POINTS_SHOWN`` points a format, taken evenly over the whole
+    history with the first and the last kept, since a chart a few hundred pixels wide shows no
+    more and a long history would otherwise cost its whole length on every page. One query."""
+    placed, params = _history_sql(player.pk)
+    kept, formats = _formats_with_points_sql()
+    shown = RUNNING_POINTS_SHOWN
+    # Step n of t is drawn when it starts a new one of ``shown`` even buckets: exactly
+    # ``shown`` steps, the first and the last among them (integer division on both databases).
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"{placed} SELECT format, step, steps, running FROM ("
+            f" SELECT format,"
+            f" ROW_NUMBER() OVER (PARTITION BY format ORDER BY {_HISTORY_ORDER}) AS step,"
+            f" COUNT(*) OVER (PARTITION BY format) AS steps,"
+            f" SUM(points) OVER (PARTITION BY format ORDER BY {_HISTORY_ORDER}"
+            f" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running"
+            f" FROM placed WHERE {kept}) c"
+            f" WHERE steps <= %s OR step = 1"
+            f" OR ((step - 1) * %s) / (steps - 1) <> ((step - 2) * %s) / (steps - 1)"
+            f" ORDER BY format, step",
+            [*params, *formats, shown, shown - 1, shown - 1],
+        )
+        rows = cursor.fetchall()
+    series: dict[str, list[tuple[int, int]]] = {}
+    steps: dict[str, int] = {}
+    for game_format, step, total_steps, running in rows:
+        series.setdefault(game_format, []).append((int(step), int(running)))
+        steps[game_format] = int(total_steps)
+    return {f: RunningPoints(steps[f], series[f]) for f in formats_with_points(set(series))}
 
 
 def players_net_points(*, games: QuerySet[Any]) -> dict[int, int]:
