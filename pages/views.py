@@ -384,13 +384,13 @@ def player_page_view(
     raw = request.GET.get("page", "1")
     page = max(1, int(raw)) if raw.isdigit() else 1
     history = figures.player_history(
-        player=player, limit=HISTORY_SHOWN, offset=(page - 1) * HISTORY_SHOWN
+        player=player, limit=HISTORY_SHOWN, offset=(page - 1) * HISTORY_SHOWN, chart=True
     )
     pages = max(1, -(-history.count // HISTORY_SHOWN))
     if page > pages:  # past the end (an old link): the last page
         page = pages
         history = figures.player_history(
-            player=player, limit=HISTORY_SHOWN, offset=(page - 1) * HISTORY_SHOWN
+            player=player, limit=HISTORY_SHOWN, offset=(page - 1) * HISTORY_SHOWN, chart=True
         )
     shown = [_history_row(club, item) for item in history.lines]
     # One group a night, so a phone's row needs no night and date of its own.
@@ -434,7 +434,7 @@ def player_page_view(
                 "unit": column.unit,
                 "chart": running_chart(running),
             }
-            for f, running in figures.player_running_points(player=player).items()
+            for f, running in history.running_by_format.items()
             if (column := points_column(f)) is not None
         ],
     }

@@ -477,19 +477,6 @@ class SeasonTotals:
     totals: Totals
 
 
-@dataclass
-class PlayerHistory:
-    """One page of a player's ledger, newest first, with running figures over the whole
-    history; the number of lines; totals per season (the same seasons, and the same figures, as
-    the standings) and overall."""
-
-    lines: list[HistoryLine]
-    count: int
-    formats: list[str]  # the formats whose points the player has, in their usual order
-    seasons: list[SeasonTotals]  # newest first
-    total: Totals
-
-
 @dataclass(frozen=True)
 class RunningPoints:
     """A player's running points in one format, for a chart: ``steps`` lines in all, and the
@@ -499,20 +486,54 @@ class RunningPoints:
     points: list[tuple[int, int]]
 
 
-#: The most points a chart of running points is drawn with, however long the history.
+@dataclass
+class PlayerHistory:
+    """One page of a player's ledger, newest first, with running figures over the whole
+    history; the number of lines; totals per season (the same seasons, and the same figures, as
+    the standings) and overall; when asked for, the running points of each format for a
+    chart."""
+
+    lines: list[HistoryLine]
+    count: int
+    formats: list[str]  # the formats whose points the player has, in their usual order
+    seasons: list[SeasonTotals]  # newest first
+    total: Totals
+    running_by_format: dict[str, RunningPoints]
+
+
+#: The most points a chart of running points is drawn with, however long the history: a chart a
+#: few hundred pixels wide shows no more, and a long history would cost its whole length.
 RUNNING_POINTS_SHOWN = 200
 
+#: The order of a player's history, oldest first (``kind`` and ``ref`` only make it total).
+_OLDEST_FIRST = "started_at, session_id, ord, kind, ref"
+_NEWEST_FIRST = "started_at DESC, session_id DESC, ord DESC, kind DESC, ref DESC"
+_SO_FAR = "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
 
-def _history_sql(player_id: int) -> tuple[str, list[Any]]:
-    """The common table expression ``placed``: one row per line of the player's history (as
-    ``_ledger_lines`` makes them: a deal, all its entries net, or one other ledger entry; an
-    accepted result that moved nothing is a line too), with its key (``kind``, ``ref``: the deal,
-    or the entry), its place in the history (``started_at``, ``session_id``, ``ord``: its first
-    ledger entry), its figures and its night's season. ``history_order`` orders rows of it
-    oldest first."""
+
+def _history_statement(player_id: int, chart: bool) -> tuple[str, list[Any]]:
+    """One statement over the player's whole history, one row a line (as ``_ledger_lines``
+    makes them: a deal, all its entries net, or one other ledger entry; an accepted result that
+    moved nothing is a line too), returning only the rows wanted: the page's, the first of each
+    (season, tie-breaker or not, format) group with the group's sums, and the chart's steps.
+    Every row carries the number of lines, its place newest first, its running figures (window
+    sums in history order) and its group's sums. Each line's key is ``kind`` and ``ref`` (the
+    deal, or the entry); its place in the history is its night's start, the night, then
+    ``ord``, its first ledger entry."""
     posting, entry, result, submission, game, table, session, season = (
         connection.ops.quote_name(model._meta.db_table)
         for model in (Posting, LedgerEntry, PlayerResult, Submission, Game, Table, Session, Season)
+    )
+    group = "PARTITION BY season_id, breaks_tie, format"
+    shown = RUNNING_POINTS_SHOWN
+    kept = [f for f in HANDLERS if points_column(f) is not None]
+    # A chart's step n of t is drawn when it starts a new one of ``shown`` even buckets: exactly
+    # ``shown`` steps, the first and the last among them (integer division on both databases).
+    drawn = (
+        f"format IN ({', '.join(['%s'] * len(kept))}) AND (steps <= {shown} OR step = 1"
+        f" OR ((step - 1) * {shown - 1}) / (steps - 1) <> ((step - 2) * {shown - 1}) / (steps - 1))"
+        if chart
+        else "1 = 0"
     )
     sql = (
         f"WITH moved AS ("
@@ -538,97 +559,120 @@ def _history_sql(player_id: int) -> tuple[str, list[Any]]:
         f"), placed AS ("
         f" SELECT l.*, g.format AS format, g.breaks_tie AS breaks_tie,"
         f" n.started_at AS started_at, n.id AS session_id, n.season_id AS season_id,"
-        f" z.name AS season_name, z.starts_on AS season_starts"
+        f" z.name AS season_name,"
+        # Seasons newest first, the nights without one last, as the standings list them.
+        f" DENSE_RANK() OVER (ORDER BY CASE WHEN z.starts_on IS NULL THEN 1 ELSE 0 END,"
+        f" z.starts_on DESC) AS season_rank"
         f" FROM lines l JOIN {game} g ON g.id = l.game_id JOIN {table} t ON t.id = g.table_id"
         f" JOIN {session} n ON n.id = t.session_id LEFT JOIN {season} z ON z.id = n.season_id"
-        f")"
+        f"), ranked AS ("
+        f" SELECT kind, ref, format, season_id, season_name, season_rank, breaks_tie,"
+        f" COUNT(*) OVER () AS count,"
+        f" ROW_NUMBER() OVER (ORDER BY {_NEWEST_FIRST}) AS position,"
+        f" SUM(money) OVER (ORDER BY {_OLDEST_FIRST} {_SO_FAR}) AS running_money,"
+        f" SUM(points) OVER (PARTITION BY format ORDER BY {_OLDEST_FIRST} {_SO_FAR})"
+        f" AS running_points,"
+        f" ROW_NUMBER() OVER (PARTITION BY format ORDER BY {_OLDEST_FIRST}) AS step,"
+        f" COUNT(*) OVER (PARTITION BY format) AS steps,"
+        f" ROW_NUMBER() OVER ({group} ORDER BY {_OLDEST_FIRST}) AS group_row,"
+        f" SUM(points) OVER ({group}) AS group_points,"
+        f" SUM(chips) OVER ({group}) AS group_chips,"
+        f" SUM(money) OVER ({group}) AS group_money,"
+        f" SUM(played) OVER ({group}) AS group_played,"
+        f" SUM(won) OVER ({group}) AS group_won"
+        f" FROM placed"
+        f"), wanted AS ("
+        f" SELECT ranked.*, CASE WHEN {drawn} THEN 1 ELSE 0 END AS drawn FROM ranked"
+        f") SELECT kind, ref, format, count, position, running_money, running_points, step,"
+        f" steps, drawn, group_row, season_id, season_name, season_rank, breaks_tie,"
+        f" group_points, group_chips, group_money, group_played, group_won"
+        f" FROM wanted WHERE (position > %s AND position <= %s) OR group_row = 1 OR drawn = 1"
+        f" ORDER BY position"
     )
     params = [
         LedgerEntry.Kind.DEAL, Quantity.POINTS, Quantity.CHIPS, Quantity.MONEY, player_id,
         AccountKind.PLAYER, LedgerEntry.Kind.DEAL, player_id, Submission.Status.ACCEPTED,
+        *(kept if chart else []),
     ]  # fmt: skip
     return sql, params
 
 
-#: The order of a player's history, oldest first (``kind`` and ``ref`` only make it total).
-_HISTORY_ORDER = "started_at, session_id, ord, kind, ref"
-_HISTORY_ORDER_NEWEST_FIRST = "started_at DESC, session_id DESC, ord DESC, kind DESC, ref DESC"
-
-
-def _formats_with_points_sql() -> tuple[str, list[str]]:
-    """``format IN (...)``: the formats that keep points."""
-    kept = [f for f in HANDLERS if points_column(f) is not None]
-    return f"format IN ({', '.join(['%s'] * len(kept))})", kept
-
-
-def player_history(*, player: Player, limit: int = 50, offset: int = 0) -> PlayerHistory:
+def player_history(
+    *, player: Player, limit: int = 50, offset: int = 0, chart: bool = False
+) -> PlayerHistory:
     """A page of ``player``'s history, newest first, read in the database whatever its length:
-    the totals and the number of lines in one aggregate, the page's lines and their running
-    figures (window sums over the whole history) in another, then only the page's lines built
-    in full (``_ledger_lines`` over the page's deals and entries). Six queries."""
-    placed, params = _history_sql(player.pk)
-    # Seasons newest first (the night without a season last), as the standings list them.
+    one statement gives the page's lines with their running figures over the whole history, the
+    number of lines, the totals per season and format, and (``chart``) the running points of
+    each format sampled for a chart; then only the page's lines are built in full
+    (``_ledger_lines`` over the page's deals and entries). Four queries."""
+    sql, params = _history_statement(player.pk, chart)
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"{placed} SELECT season_id, season_name, breaks_tie, format, COUNT(*), SUM(points),"
-            f" SUM(chips), SUM(money), SUM(played), SUM(won) FROM placed"
-            f" GROUP BY season_id, season_name, season_starts, breaks_tie, format"
-            f" ORDER BY CASE WHEN season_starts IS NULL THEN 1 ELSE 0 END, season_starts DESC,"
-            f" MIN(started_at)",
-            params,
-        )
-        groups = cursor.fetchall()
-    count = 0
+        cursor.execute(sql, [*params, offset, offset + limit])
+        rows = cursor.fetchall()
+    count = rows[0][3] if rows else 0  # every row carries it
+    page: list[tuple[str, int, int, int]] = []
     total = Totals()
     by_season: dict[int | None, SeasonTotals] = {}
-    for season_id, name, breaks_tie, game_format, lines, *figures in groups:
-        points, chips, money, played, won = (int(figure) for figure in figures)
-        count += lines
+    season_order: dict[int | None, tuple[int, int]] = {}
+    series: dict[str, list[tuple[int, int]]] = {}
+    steps_by_format: dict[str, int] = {}
+    for (
+        kind, ref, game_format, _count, position, running_money, running_points, step, steps,
+        drawn, group_row, season_id, season_name, season_rank, breaks_tie, *group,
+    ) in rows:  # fmt: skip
+        if offset < position <= offset + limit:
+            page.append((kind, ref, int(running_points), int(running_money)))
+        if drawn:
+            series.setdefault(game_format, []).append((int(step), int(running_points)))
+            steps_by_format[game_format] = int(steps)
+        if group_row != 1:
+            continue
+        points, chips, money, played, won = (int(figure) for figure in group)
         # The ledger's sum overall; a season's, as its standings count it: a tie-breaker's
         # points decide the tie only.
         counted_in = [total]
         if not breaks_tie:
             season = by_season.setdefault(
-                season_id, SeasonTotals(season_id, name or "No season", Totals())
+                season_id, SeasonTotals(season_id, season_name or "No season", Totals())
             )
             counted_in.append(season.totals)
+            # Seasons starting the same day: the one played first first.
+            season_order[season_id] = max(season_order.get(season_id, (0, 0)),
+                                          (season_rank, position))  # fmt: skip
         for totals in counted_in:
             totals.money_minor += money
             totals.chips += chips
             totals.add_points(game_format, points)
             totals.deals_played += played
             totals.deals_won += won
+    seasons = sorted(
+        by_season.values(),
+        key=lambda s: (season_order[s.season_id][0], -season_order[s.season_id][1]),
+    )
     formats = formats_with_points(set(total.points_by_format))
     return PlayerHistory(
-        _history_page(player, limit, offset) if count > offset else [],
+        _history_lines(player, page),
         count,
         formats,
-        list(by_season.values()),
+        seasons,
         total,
+        {f: RunningPoints(steps_by_format[f], sorted(series[f])) for f in formats if f in series},
     )
 
 
-def _history_page(player: Player, limit: int, offset: int) -> list[HistoryLine]:
-    placed, params = _history_sql(player.pk)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"{placed} SELECT kind, ref, running_points, running_money FROM ("
-            f" SELECT placed.*,"
-            f" SUM(points) OVER (PARTITION BY format ORDER BY {_HISTORY_ORDER}"
-            f" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running_points,"
-            f" SUM(money) OVER (ORDER BY {_HISTORY_ORDER}"
-            f" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running_money"
-            f" FROM placed) h ORDER BY {_HISTORY_ORDER_NEWEST_FIRST} LIMIT %s OFFSET %s",
-            [*params, limit, offset],
-        )
-        page = cursor.fetchall()
+def _history_lines(player: Player, page: list[tuple[str, int, int, int]]) -> list[HistoryLine]:
+    """The page's lines built in full, with their running figures: three queries over the
+    page's deals and entries alone."""
     deals = [ref for kind, ref, *_ in page if kind == LedgerEntry.Kind.DEAL]
     entries = [ref for kind, ref, *_ in page if kind != LedgerEntry.Kind.DEAL]
+    if not page:
+        return []
     built = {
         (line.kind, line.deal_id if line.kind == LedgerEntry.Kind.DEAL else line.order): line
         for line in _ledger_lines(
-            Posting.objects.filter(player=player).filter(
-                Q(entry__deal_id__in=deals) | Q(entry_id__in=entries)
+            Posting.objects.filter(
+                player=player,
+                entry__in=LedgerEntry.objects.filter(Q(deal_id__in=deals) | Q(pk__in=entries)),
             ),
             PlayerResult.objects.filter(player=player, deal_id__in=deals),
         )
@@ -636,42 +680,9 @@ def _history_page(player: Player, limit: int, offset: int) -> list[HistoryLine]:
     lines = []
     for kind, ref, running_points, running_money in page:
         line = built[(kind, ref)]
-        shown = int(running_points) if points_column(line.game_format) is not None else None
-        lines.append(HistoryLine(line, shown, int(running_money)))
+        shown = running_points if points_column(line.game_format) is not None else None
+        lines.append(HistoryLine(line, shown, running_money))
     return lines
-
-
-def player_running_points(*, player: Player) -> dict[str, RunningPoints]:
-    """The player's running points in each format that keeps points, in their usual order, for
-    its chart: at most ``RUNNING_POINTS_SHOWN`` points a format, taken evenly over the whole
-    history with the first and the last kept, since a chart a few hundred pixels wide shows no
-    more and a long history would otherwise cost its whole length on every page. One query."""
-    placed, params = _history_sql(player.pk)
-    kept, formats = _formats_with_points_sql()
-    shown = RUNNING_POINTS_SHOWN
-    # Step n of t is drawn when it starts a new one of ``shown`` even buckets: exactly
-    # ``shown`` steps, the first and the last among them (integer division on both databases).
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"{placed} SELECT format, step, steps, running FROM ("
-            f" SELECT format,"
-            f" ROW_NUMBER() OVER (PARTITION BY format ORDER BY {_HISTORY_ORDER}) AS step,"
-            f" COUNT(*) OVER (PARTITION BY format) AS steps,"
-            f" SUM(points) OVER (PARTITION BY format ORDER BY {_HISTORY_ORDER}"
-            f" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running"
-            f" FROM placed WHERE {kept}) c"
-            f" WHERE steps <= %s OR step = 1"
-            f" OR ((step - 1) * %s) / (steps - 1) <> ((step - 2) * %s) / (steps - 1)"
-            f" ORDER BY format, step",
-            [*params, *formats, shown, shown - 1, shown - 1],
-        )
-        rows = cursor.fetchall()
-    series: dict[str, list[tuple[int, int]]] = {}
-    steps: dict[str, int] = {}
-    for game_format, step, total_steps, running in rows:
-        series.setdefault(game_format, []).append((int(step), int(running)))
-        steps[game_format] = int(total_steps)
-    return {f: RunningPoints(steps[f], series[f]) for f in formats_with_points(set(series))}
 
 
 def players_net_points(*, games: QuerySet[Any]) -> dict[int, int]:

@@ -221,7 +221,9 @@ def test_a_page_of_history_costs_the_same_queries_for_five_deals_and_two_hundred
 
     # The chart: two hundred points of the 205 steps, evenly, the first and the last kept.
     player = Player.objects.get(pk=ids["Asha"])
-    [(game_format, running)] = figures.player_running_points(player=player).items()
+    [(game_format, running)] = figures.player_history(
+        player=player, chart=True
+    ).running_by_format.items()
     assert game_format == "points" and running.steps == 205
     assert len(running.points) == figures.RUNNING_POINTS_SHOWN
     by_hand = [line["running_points"] for line in lines_by_hand(player)]
