@@ -259,38 +259,40 @@ CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 300, 44
 HISTORY_SHOWN = 50  # history lines a page
 
 
-def running_chart(running: list[int]) -> dict[str, Any] | None:
+def running_chart(running: figures.RunningPoints) -> dict[str, Any] | None:
     """The drawing of a running score as SVG coordinates (a line, the zero axis, a few labelled
-    ticks), or ``None`` with fewer than two points."""
-    if len(running) < 2:
+    ticks), or ``None`` with fewer than two steps. A long history comes sampled: each point is
+    drawn at its own step."""
+    if running.steps < 2:
         return None
-    values = [0, *running]
+    points = [(0, 0), *running.points]
+    values = [value for _, value in points]
     low, high = min(values), max(values)
     if low == high:
         high = low + 1
     span_x = CHART_WIDTH - 2 * CHART_PAD
     span_y = CHART_HEIGHT - 2 * CHART_PAD
 
-    def x(index: int) -> float:
-        return round(CHART_PAD + span_x * index / (len(values) - 1), 1)
+    def x(step: int) -> float:
+        return round(CHART_PAD + span_x * step / running.steps, 1)
 
     def y(value: int) -> float:
         return round(CHART_PAD + span_y * (high - value) / (high - low), 1)
 
-    points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values))
     ticks = sorted({low, 0, high})
     if high - low < 12:  # labels this close would overlap
         ticks = sorted({low, high})
+    last_step, last_value = points[-1]
     return {
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
         "left": CHART_PAD,
         "right": CHART_WIDTH - CHART_PAD,
-        "points": points,
+        "points": " ".join(f"{x(step)},{y(value)}" for step, value in points),
         "zero_y": y(0),
         "ticks": [{"y": y(v), "label": signed_number(v)} for v in ticks],
-        "last": {"x": x(len(values) - 1), "y": y(values[-1]), "label": signed_number(values[-1])},
-        "deals": len(running),
+        "last": {"x": x(last_step), "y": y(last_value), "label": signed_number(last_value)},
+        "deals": running.steps,
     }
 
 
@@ -379,13 +381,18 @@ def player_page_view(
 ) -> HttpResponse:
     """A player's page; a refused rename or retirement shows beside its form."""
     player = found(selectors.player_get, club=club, player_id=player_id)
-    history = figures.player_history(player=player)
-    newest_first = history.lines[::-1]
-    pages = max(1, -(-len(newest_first) // HISTORY_SHOWN))
     raw = request.GET.get("page", "1")
-    page = min(pages, max(1, int(raw))) if raw.isdigit() else 1
-    start = (page - 1) * HISTORY_SHOWN
-    shown = [_history_row(club, item) for item in newest_first[start : start + HISTORY_SHOWN]]
+    page = max(1, int(raw)) if raw.isdigit() else 1
+    history = figures.player_history(
+        player=player, limit=HISTORY_SHOWN, offset=(page - 1) * HISTORY_SHOWN, chart=True
+    )
+    pages = max(1, -(-history.count // HISTORY_SHOWN))
+    if page > pages:  # past the end (an old link): the last page
+        page = pages
+        history = figures.player_history(
+            player=player, limit=HISTORY_SHOWN, offset=(page - 1) * HISTORY_SHOWN, chart=True
+        )
+    shown = [_history_row(club, item) for item in history.lines]
     # One group a night, so a phone's row needs no night and date of its own.
     nights: list[dict[str, Any]] = []
     for row in shown:
@@ -425,9 +432,9 @@ def player_page_view(
             {
                 "label": format_label(f) if len(formats) > 1 else "",
                 "unit": column.unit,
-                "chart": running_chart(scores),
+                "chart": running_chart(running),
             }
-            for f, scores in history.running_by_format.items()
+            for f, running in history.running_by_format.items()
             if (column := points_column(f)) is not None
         ],
     }

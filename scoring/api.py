@@ -611,17 +611,16 @@ class PlayerHistoryApi(ClubScopedAPIView):
     )
     def get(self, request: Request, club_slug: str, player_id: int) -> Response:
         player = club_selectors.player_get(club=self.club, player_id=player_id)
-        history = figures.player_history(player=player)
         limit, offset = page_params(request)
-        lines = history.lines[::-1]  # newest first
+        history = figures.player_history(player=player, limit=limit, offset=offset)
         body = {
             "player": player.pk,
             "name": player.name,
             "formats": history.formats,
             "total": history.total,
             "seasons": history.seasons,
-            **page_links(request, count=len(lines), limit=limit, offset=offset),
-            "results": lines[offset : offset + limit],
+            **page_links(request, count=history.count, limit=limit, offset=offset),
+            "results": history.lines,
         }
         return Response(PlayerHistoryOutput(body).data)
 

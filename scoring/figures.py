@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import OuterRef, QuerySet, Subquery, Sum
+from django.db import connection
+from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
 
 from clubs.models import Player
 from rules.errors import InvariantError
@@ -37,10 +38,12 @@ from scoring.models import (
     PlayerResult,
     Posting,
     Quantity,
+    Season,
     Session,
     StandingRow,
     StandingScope,
     Submission,
+    Table,
     TransferPaid,
 )
 
@@ -462,7 +465,7 @@ def session_ledger_lines(*, session: Session) -> list[LedgerLine]:
 class HistoryLine:
     line: LedgerLine
     #: The player's running points in the line's format after it (``None``: a format without
-    #: points), and running money.
+    #: points), and running money, over the whole history up to this line.
     running_points: int | None
     running_money_minor: int
 
@@ -474,58 +477,212 @@ class SeasonTotals:
     totals: Totals
 
 
+@dataclass(frozen=True)
+class RunningPoints:
+    """A player's running points in one format, for a chart: ``steps`` lines in all, and the
+    running points after some of them as (step, points), the first and the last always."""
+
+    steps: int
+    points: list[tuple[int, int]]
+
+
 @dataclass
 class PlayerHistory:
-    """A player's ledger, oldest first, with running figures; totals per season (the same
-    seasons, and the same figures, as the standings) and overall."""
+    """One page of a player's ledger, newest first, with running figures over the whole
+    history; the number of lines; totals per season (the same seasons, and the same figures, as
+    the standings) and overall; when asked for, the running points of each format for a
+    chart."""
 
     lines: list[HistoryLine]
+    count: int
     formats: list[str]  # the formats whose points the player has, in their usual order
-    running_by_format: dict[str, list[int]]
     seasons: list[SeasonTotals]  # newest first
     total: Totals
+    running_by_format: dict[str, RunningPoints]
 
 
-def player_history(*, player: Player) -> PlayerHistory:
-    ledger = _ledger_lines(
-        Posting.objects.filter(player=player), PlayerResult.objects.filter(player=player)
+#: The most points a chart of running points is drawn with, however long the history: a chart a
+#: few hundred pixels wide shows no more, and a long history would cost its whole length.
+RUNNING_POINTS_SHOWN = 200
+
+#: The order of a player's history, oldest first (``kind`` and ``ref`` only make it total).
+_OLDEST_FIRST = "started_at, session_id, ord, kind, ref"
+_NEWEST_FIRST = "started_at DESC, session_id DESC, ord DESC, kind DESC, ref DESC"
+_SO_FAR = "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
+
+
+def _history_statement(player_id: int, chart: bool) -> tuple[str, list[Any]]:
+    """One statement over the player's whole history, one row a line (as ``_ledger_lines``
+    makes them: a deal, all its entries net, or one other ledger entry; an accepted result that
+    moved nothing is a line too), returning only the rows wanted: the page's, the first of each
+    (season, tie-breaker or not, format) group with the group's sums, and the chart's steps.
+    Every row carries the number of lines, its place newest first, its running figures (window
+    sums in history order) and its group's sums. Each line's key is ``kind`` and ``ref`` (the
+    deal, or the entry); its place in the history is its night's start, the night, then
+    ``ord``, its first ledger entry."""
+    posting, entry, result, submission, game, table, session, season = (
+        connection.ops.quote_name(model._meta.db_table)
+        for model in (Posting, LedgerEntry, PlayerResult, Submission, Game, Table, Session, Season)
     )
-    running: dict[str, list[int]] = {}
-    money = 0
-    lines: list[HistoryLine] = []
+    group = "PARTITION BY season_id, breaks_tie, format"
+    shown = RUNNING_POINTS_SHOWN
+    kept = [f for f in HANDLERS if points_column(f) is not None]
+    # A chart's step n of t is drawn when it starts a new one of ``shown`` even buckets: exactly
+    # ``shown`` steps, the first and the last among them (integer division on both databases).
+    drawn = (
+        f"format IN ({', '.join(['%s'] * len(kept))}) AND (steps <= {shown} OR step = 1"
+        f" OR ((step - 1) * {shown - 1}) / (steps - 1) <> ((step - 2) * {shown - 1}) / (steps - 1))"
+        if chart
+        else "1 = 0"
+    )
+    sql = (
+        f"WITH moved AS ("
+        f" SELECT CASE WHEN e.deal_id IS NULL THEN e.kind ELSE %s END AS kind,"
+        f" COALESCE(e.deal_id, e.id) AS ref, p.game_id AS game_id, p.entry_id AS entry_id,"
+        f" CASE WHEN p.quantity = %s THEN p.amount ELSE 0 END AS points,"
+        f" CASE WHEN p.quantity = %s THEN p.amount ELSE 0 END AS chips,"
+        f" CASE WHEN p.quantity = %s THEN p.amount ELSE 0 END AS money,"
+        f" 0 AS played, 0 AS won"
+        f" FROM {posting} p JOIN {entry} e ON e.id = p.entry_id"
+        f" WHERE p.player_id = %s AND p.account = %s"
+        f" UNION ALL"
+        f" SELECT %s, r.deal_id, r.game_id, r.entry_id, 0, 0, 0,"
+        f" CASE WHEN r.outcome <> '' THEN 1 ELSE 0 END,"
+        f" CASE WHEN r.outcome <> '' AND r.won THEN 1 ELSE 0 END"
+        f" FROM {result} r JOIN {submission} s ON s.id = r.submission_id"
+        f" WHERE r.player_id = %s AND s.status = %s"
+        f"), lines AS ("
+        f" SELECT kind, ref, MIN(game_id) AS game_id, COALESCE(MIN(entry_id), 0) AS ord,"
+        f" SUM(points) AS points, SUM(chips) AS chips, SUM(money) AS money,"
+        f" MAX(played) AS played, MAX(won) AS won"
+        f" FROM moved GROUP BY kind, ref"
+        f"), placed AS ("
+        f" SELECT l.*, g.format AS format, g.breaks_tie AS breaks_tie,"
+        f" n.started_at AS started_at, n.id AS session_id, n.season_id AS season_id,"
+        f" z.name AS season_name,"
+        # Seasons newest first, the nights without one last, as the standings list them.
+        f" DENSE_RANK() OVER (ORDER BY CASE WHEN z.starts_on IS NULL THEN 1 ELSE 0 END,"
+        f" z.starts_on DESC) AS season_rank"
+        f" FROM lines l JOIN {game} g ON g.id = l.game_id JOIN {table} t ON t.id = g.table_id"
+        f" JOIN {session} n ON n.id = t.session_id LEFT JOIN {season} z ON z.id = n.season_id"
+        f"), ranked AS ("
+        f" SELECT kind, ref, format, season_id, season_name, season_rank, breaks_tie,"
+        f" COUNT(*) OVER () AS count,"
+        f" ROW_NUMBER() OVER (ORDER BY {_NEWEST_FIRST}) AS position,"
+        f" SUM(money) OVER (ORDER BY {_OLDEST_FIRST} {_SO_FAR}) AS running_money,"
+        f" SUM(points) OVER (PARTITION BY format ORDER BY {_OLDEST_FIRST} {_SO_FAR})"
+        f" AS running_points,"
+        f" ROW_NUMBER() OVER (PARTITION BY format ORDER BY {_OLDEST_FIRST}) AS step,"
+        f" COUNT(*) OVER (PARTITION BY format) AS steps,"
+        f" ROW_NUMBER() OVER ({group} ORDER BY {_OLDEST_FIRST}) AS group_row,"
+        f" SUM(points) OVER ({group}) AS group_points,"
+        f" SUM(chips) OVER ({group}) AS group_chips,"
+        f" SUM(money) OVER ({group}) AS group_money,"
+        f" SUM(played) OVER ({group}) AS group_played,"
+        f" SUM(won) OVER ({group}) AS group_won"
+        f" FROM placed"
+        f"), wanted AS ("
+        f" SELECT ranked.*, CASE WHEN {drawn} THEN 1 ELSE 0 END AS drawn FROM ranked"
+        f") SELECT kind, ref, format, count, position, running_money, running_points, step,"
+        f" steps, drawn, group_row, season_id, season_name, season_rank, breaks_tie,"
+        f" group_points, group_chips, group_money, group_played, group_won"
+        f" FROM wanted WHERE (position > %s AND position <= %s) OR group_row = 1 OR drawn = 1"
+        f" ORDER BY position"
+    )
+    params = [
+        LedgerEntry.Kind.DEAL, Quantity.POINTS, Quantity.CHIPS, Quantity.MONEY, player_id,
+        AccountKind.PLAYER, LedgerEntry.Kind.DEAL, player_id, Submission.Status.ACCEPTED,
+        *(kept if chart else []),
+    ]  # fmt: skip
+    return sql, params
+
+
+def player_history(
+    *, player: Player, limit: int = 50, offset: int = 0, chart: bool = False
+) -> PlayerHistory:
+    """A page of ``player``'s history, newest first, read in the database whatever its length:
+    one statement gives the page's lines with their running figures over the whole history, the
+    number of lines, the totals per season and format, and (``chart``) the running points of
+    each format sampled for a chart; then only the page's lines are built in full
+    (``_ledger_lines`` over the page's deals and entries). Four queries."""
+    sql, params = _history_statement(player.pk, chart)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, offset, offset + limit])
+        rows = cursor.fetchall()
+    count = rows[0][3] if rows else 0  # every row carries it
+    page: list[tuple[str, int, int, int]] = []
     total = Totals()
-    by_season: dict[int | None, Totals] = {}
-    season_of: dict[int | None, tuple[str, date]] = {}
-    for line in ledger:
-        season_of[line.season_id] = (
-            line.season_name or "No season",
-            line.season_starts or date.min,
-        )
-        money += line.money_minor
-        points_after: int | None = None
-        if points_column(line.game_format) is not None:
-            scores = running.setdefault(line.game_format, [])
-            points_after = (scores[-1] if scores else 0) + line.points
-            scores.append(points_after)
-        lines.append(HistoryLine(line, points_after, money))
+    by_season: dict[int | None, SeasonTotals] = {}
+    season_order: dict[int | None, tuple[int, int]] = {}
+    series: dict[str, list[tuple[int, int]]] = {}
+    steps_by_format: dict[str, int] = {}
+    for (
+        kind, ref, game_format, _count, position, running_money, running_points, step, steps,
+        drawn, group_row, season_id, season_name, season_rank, breaks_tie, *group,
+    ) in rows:  # fmt: skip
+        if offset < position <= offset + limit:
+            page.append((kind, ref, int(running_points), int(running_money)))
+        if drawn:
+            series.setdefault(game_format, []).append((int(step), int(running_points)))
+            steps_by_format[game_format] = int(steps)
+        if group_row != 1:
+            continue
+        points, chips, money, played, won = (int(figure) for figure in group)
         # The ledger's sum overall; a season's, as its standings count it: a tie-breaker's
         # points decide the tie only.
-        counted_in = (
-            [total] if line.breaks_tie else [by_season.setdefault(line.season_id, Totals()), total]
-        )
+        counted_in = [total]
+        if not breaks_tie:
+            season = by_season.setdefault(
+                season_id, SeasonTotals(season_id, season_name or "No season", Totals())
+            )
+            counted_in.append(season.totals)
+            # Seasons starting the same day: the one played first first.
+            season_order[season_id] = max(season_order.get(season_id, (0, 0)),
+                                          (season_rank, position))  # fmt: skip
         for totals in counted_in:
-            totals.money_minor += line.money_minor
-            totals.chips += line.chips
-            totals.add_points(line.game_format, line.points)
-            if line.kind == "deal" and line.outcome:
-                totals.deals_played += 1
-                totals.deals_won += int(line.won)
-    seasons = [
-        SeasonTotals(pk, season_of[pk][0], totals)
-        for pk, totals in sorted(by_season.items(), key=lambda i: season_of[i[0]][1], reverse=True)
-    ]
-    formats = formats_with_points(set(running))
-    return PlayerHistory(lines, formats, {f: running[f] for f in formats}, seasons, total)
+            totals.money_minor += money
+            totals.chips += chips
+            totals.add_points(game_format, points)
+            totals.deals_played += played
+            totals.deals_won += won
+    seasons = sorted(
+        by_season.values(),
+        key=lambda s: (season_order[s.season_id][0], -season_order[s.season_id][1]),
+    )
+    formats = formats_with_points(set(total.points_by_format))
+    return PlayerHistory(
+        _history_lines(player, page),
+        count,
+        formats,
+        seasons,
+        total,
+        {f: RunningPoints(steps_by_format[f], sorted(series[f])) for f in formats if f in series},
+    )
+
+
+def _history_lines(player: Player, page: list[tuple[str, int, int, int]]) -> list[HistoryLine]:
+    """The page's lines built in full, with their running figures: three queries over the
+    page's deals and entries alone."""
+    deals = [ref for kind, ref, *_ in page if kind == LedgerEntry.Kind.DEAL]
+    entries = [ref for kind, ref, *_ in page if kind != LedgerEntry.Kind.DEAL]
+    if not page:
+        return []
+    built = {
+        (line.kind, line.deal_id if line.kind == LedgerEntry.Kind.DEAL else line.order): line
+        for line in _ledger_lines(
+            Posting.objects.filter(
+                player=player,
+                entry__in=LedgerEntry.objects.filter(Q(deal_id__in=deals) | Q(pk__in=entries)),
+            ),
+            PlayerResult.objects.filter(player=player, deal_id__in=deals),
+        )
+    }
+    lines = []
+    for kind, ref, running_points, running_money in page:
+        line = built[(kind, ref)]
+        shown = running_points if points_column(line.game_format) is not None else None
+        lines.append(HistoryLine(line, shown, running_money))
+    return lines
 
 
 def players_net_points(*, games: QuerySet[Any]) -> dict[int, int]:

@@ -58,8 +58,10 @@ def test_player_history_takes_a_fixed_number_of_queries(standing, django_assert_
     night = make_night(standing)
     play(night, deals)
     client = standing.client("player")
-    # club + caller's role, the player, then its ledger: postings, counted results, games.
-    with django_assert_num_queries(5):
+    # club + caller's role, the player, then its ledger: the page's lines with their running
+    # figures, the number of lines and the totals in one statement, then the page's postings,
+    # counted results and games.
+    with django_assert_num_queries(6):
         response = client.get(f"/api/v1/clubs/home/players/{night.pid('Farid')}/history/")
     assert response.status_code == 200
     assert response.json()["count"] == deals
