@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
@@ -340,13 +341,17 @@ class DealRow:
     money_minor: dict[int, int] = field(default_factory=dict)
 
 
-def game_deal_rows(*, game: Game) -> list[DealRow]:
-    """Every deal of the game in order, with its versions and counted results: four queries."""
-    deals = list(game.deals.select_related("dealer").order_by("number"))
+GAME_DEALS_PAGE = 50  # deals a page of the game page lists
+
+
+def game_deal_rows(*, game: Game, deals: Sequence[Deal]) -> list[DealRow]:
+    """``deals`` of the game (a page of them), in the order given, with their versions and
+    counted results: three queries, reading those deals only."""
+    ids = [deal.pk for deal in deals]
     latest: dict[int, Submission] = {}
     counts: dict[int, int] = {}
     submissions = (
-        Submission.objects.filter(deal__game=game)
+        Submission.objects.filter(deal_id__in=ids)
         .select_related("submitted_by")
         .defer("payload", "result")
         .order_by("deal_id", "version")
@@ -357,16 +362,44 @@ def game_deal_rows(*, game: Game) -> list[DealRow]:
     rows = {deal.pk: DealRow(deal, latest.get(deal.pk), counts.get(deal.pk, 0)) for deal in deals}
     # A voided deal keeps showing what it had counted (struck through on the page).
     results = PlayerResult.objects.filter(
-        game=game, submission__status__in=[Submission.Status.ACCEPTED, Submission.Status.VOIDED]
+        deal_id__in=ids,
+        submission__status__in=[Submission.Status.ACCEPTED, Submission.Status.VOIDED],
     ).values("deal_id", "player_id", "outcome", "points")
     for result in results:
         row = rows[result["deal_id"]]
         row.outcomes[result["player_id"]] = result["outcome"]
         row.points[result["player_id"]] = result["points"]
-    for (deal_id, player_id), amount in game_deal_money(game=game).items():
-        if deal_id in rows:
-            rows[deal_id].money_minor[player_id] = amount
+    for (deal_id, player_id), amount in game_deal_money(game=game, deals=ids).items():
+        rows[deal_id].money_minor[player_id] = amount
     return [rows[deal.pk] for deal in deals]
+
+
+@dataclass
+class DealPage:
+    """A page of the game's deals, newest first (``page``: the Django page, for the pager's
+    links), and the game's newest deal, whatever the page (what to enter next)."""
+
+    rows: list[DealRow]
+    page: Page[Deal]
+    newest: DealRow | None
+
+
+def game_deal_page(*, game: Game, page: str | None) -> DealPage:
+    """The page ``page`` (``?page=`` as given) of the game's deals, newest first: the first for
+    what is not a number from 1, the last for one past it. A count and the page's deals,
+    whatever the length of the game; a page but the first reads the newest deal's row too."""
+    try:
+        number = max(1, int(page or 1))
+    except ValueError:
+        number = 1
+    deals = game.deals.select_related("dealer").order_by("-number")
+    shown = Paginator(deals, GAME_DEALS_PAGE).get_page(number)
+    rows = game_deal_rows(game=game, deals=list(shown.object_list))
+    if shown.number == 1:
+        newest = rows[0] if rows else None
+    else:
+        newest = game_deal_rows(game=game, deals=list(deals[:1]))[0]
+    return DealPage(rows, shown, newest)
 
 
 # --- reads for the format and standings pages ----------------------------------------------------

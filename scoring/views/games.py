@@ -127,12 +127,13 @@ def _figure(club: Club, column: Column, value: int) -> str:
     return signed_number(value)
 
 
-def _next_action(club: Club, game: Game, rows: list[Any], state: Any) -> dict[str, str] | None:
-    """The one thing to do next at an open game: enter (or correct) the waiting deal, play the
-    tie-breaker deal, or enter the next deal."""
+def _next_action(
+    club: Club, game: Game, last: selectors.DealRow | None, state: Any
+) -> dict[str, str] | None:
+    """The one thing to do next at an open game (``last``: its newest deal): enter (or
+    correct) the waiting deal, play the tie-breaker deal, or enter the next deal."""
     handler = handler_for(game)
     unit = handler.words.unit
-    last = rows[-1] if rows else None
     if (
         last is not None
         and last.deal.status == Deal.Status.OPEN
@@ -180,9 +181,11 @@ def _game_page(
         return _account_page(request, club, game)
     handler = handler_for(game)
     seats = list(game.seats.all())
-    rows = selectors.game_deal_rows(game=game)
+    # A page of the deals, newest first: what is being played now comes first, and the page
+    # costs the same whatever the length of the game.
+    deals = selectors.game_deal_page(game=game, page=request.GET.get("page"))
     deal_rows = []
-    for row in rows:
+    for row in deals.rows:
         cells = []
         for seat in seats:
             pid = seat.player_id
@@ -240,10 +243,11 @@ def _game_page(
         ],
         "columns": columns,
         "deal_rows": deal_rows,
+        "page": deals.page,
         "has_money": handler.deal_money(game=game, rules=rules),
         "deal_note": handler.deal_note(rules=rules),
         "point_value": club_money(club, game.point_value_minor),
-        "next_action": _next_action(club, game, rows, state) if open_game else None,
+        "next_action": _next_action(club, game, deals.newest, state) if open_game else None,
         "open_game": open_game,
         "panel": panel,
         "unit": handler.words.unit,
@@ -256,7 +260,7 @@ def _game_page(
         "seat_value": request.POST.get("player_name", "") if form_name == "seat" else "",
         "seat_invalid": form_name == "seat" and bool(error),
         "can_leave": open_game and handler.seats_open and len(seats) > 2,
-        "can_delete_game": not game.deals.exists() and not game.entries.exists(),
+        "can_delete_game": not deals.page.paginator.count and not game.entries.exists(),
         "error": error,
         "form_name": form_name,
         # The table card: the table's own link (its QR code), where one is live.
