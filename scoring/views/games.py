@@ -196,20 +196,24 @@ def _game_page(
                 shown = signed_number(points)
             cells.append(
                 {
-                    "points": shown,
-                    "outcome": handler.outcome_words.get(outcome or "", outcome or ""),
+                    "points": None if shown is None else str(shown),
                     "won": outcome == "winner",
                     "money": club_money(club, row.money_minor[pid], signed=True)
                     if pid in row.money_minor
                     else "",
                 }
             )
+        deal = row.deal
+        # Ready to print: fifty rows of lookups and number formatting are most of the page.
         deal_rows.append(
             {
-                "row": row,
-                "status": deal_status(row.deal, row.latest),
+                "number": str(deal.number),
+                "voided": deal.status == Deal.Status.VOID,
+                "tiebreaker": deal.is_tiebreaker,
+                "version": f"v{row.latest.version}" if row.latest and row.versions > 1 else "",
+                "status": deal_status(deal, row.latest),
                 "cells": cells,
-                "url": club_url("deal-page", club, row.deal.pk),
+                "url": club_url("deal-page", club, deal.pk),
             }
         )
     state = selectors.game_state(game=game)
