@@ -330,8 +330,9 @@ def submission_get(*, club: Club, submission_id: int) -> Submission:
 
 @dataclass
 class DealRow:
-    """One deal of a game as the game page shows it: its newest version, and the counted
-    version's outcome, points and money per player (empty until a version is counted)."""
+    """One deal of a game as the game page shows it: its newest version (its number and
+    status), and the counted version's outcome, points and money per player (empty until a
+    version is counted)."""
 
     deal: Deal
     latest: Submission | None
@@ -350,10 +351,10 @@ def game_deal_rows(*, game: Game, deals: Sequence[Deal]) -> list[DealRow]:
     ids = [deal.pk for deal in deals]
     latest: dict[int, Submission] = {}
     counts: dict[int, int] = {}
+    # What a row shows of its newest version: its number and status.
     submissions = (
         Submission.objects.filter(deal_id__in=ids)
-        .select_related("submitted_by")
-        .defer("payload", "result")
+        .only("deal_id", "version", "status")
         .order_by("deal_id", "version")
     )
     for submission in submissions:
@@ -392,7 +393,7 @@ def game_deal_page(*, game: Game, page: str | None) -> DealPage:
         number = max(1, int(page or 1))
     except ValueError:
         number = 1
-    deals = game.deals.select_related("dealer").order_by("-number")
+    deals = game.deals.order_by("-number")
     shown = Paginator(deals, GAME_DEALS_PAGE).get_page(number)
     rows = game_deal_rows(game=game, deals=list(shown.object_list))
     if shown.number == 1:
