@@ -11,6 +11,7 @@ carries its format and none are added across formats."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -698,12 +699,13 @@ def players_net_points(*, games: QuerySet[Any]) -> dict[int, int]:
     return {player: int(total) for player, total in rows}
 
 
-def game_deal_money(*, game: Game) -> dict[tuple[int, int], int]:
-    """Net money per (deal, player) of a game: a reversed version nets out."""
+def game_deal_money(*, game: Game, deals: Sequence[int]) -> dict[tuple[int, int], int]:
+    """Net money per (deal, player) of the game's ``deals`` (ids): a reversed version nets
+    out."""
     rows = (
         Posting.objects.filter(
             game=game, quantity=Quantity.MONEY, account=AccountKind.PLAYER,
-            entry__deal__isnull=False,
+            entry__deal_id__in=deals,
         )
         .values("entry__deal_id", "player_id")
         .annotate(total=Sum("amount"))

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from clubs.models import Club
@@ -329,8 +330,9 @@ def submission_get(*, club: Club, submission_id: int) -> Submission:
 
 @dataclass
 class DealRow:
-    """One deal of a game as the game page shows it: its newest version, and the counted
-    version's outcome, points and money per player (empty until a version is counted)."""
+    """One deal of a game as the game page shows it: its newest version (its number and
+    status), and the counted version's outcome, points and money per player (empty until a
+    version is counted)."""
 
     deal: Deal
     latest: Submission | None
@@ -340,15 +342,19 @@ class DealRow:
     money_minor: dict[int, int] = field(default_factory=dict)
 
 
-def game_deal_rows(*, game: Game) -> list[DealRow]:
-    """Every deal of the game in order, with its versions and counted results: four queries."""
-    deals = list(game.deals.select_related("dealer").order_by("number"))
+GAME_DEALS_PAGE = 50  # deals a page of the game page lists
+
+
+def game_deal_rows(*, game: Game, deals: Sequence[Deal]) -> list[DealRow]:
+    """``deals`` of the game (a page of them), in the order given, with their versions and
+    counted results: three queries, reading those deals only."""
+    ids = [deal.pk for deal in deals]
     latest: dict[int, Submission] = {}
     counts: dict[int, int] = {}
+    # What a row shows of its newest version: its number and status.
     submissions = (
-        Submission.objects.filter(deal__game=game)
-        .select_related("submitted_by")
-        .defer("payload", "result")
+        Submission.objects.filter(deal_id__in=ids)
+        .only("deal_id", "version", "status")
         .order_by("deal_id", "version")
     )
     for submission in submissions:
@@ -357,16 +363,44 @@ def game_deal_rows(*, game: Game) -> list[DealRow]:
     rows = {deal.pk: DealRow(deal, latest.get(deal.pk), counts.get(deal.pk, 0)) for deal in deals}
     # A voided deal keeps showing what it had counted (struck through on the page).
     results = PlayerResult.objects.filter(
-        game=game, submission__status__in=[Submission.Status.ACCEPTED, Submission.Status.VOIDED]
+        deal_id__in=ids,
+        submission__status__in=[Submission.Status.ACCEPTED, Submission.Status.VOIDED],
     ).values("deal_id", "player_id", "outcome", "points")
     for result in results:
         row = rows[result["deal_id"]]
         row.outcomes[result["player_id"]] = result["outcome"]
         row.points[result["player_id"]] = result["points"]
-    for (deal_id, player_id), amount in game_deal_money(game=game).items():
-        if deal_id in rows:
-            rows[deal_id].money_minor[player_id] = amount
+    for (deal_id, player_id), amount in game_deal_money(game=game, deals=ids).items():
+        rows[deal_id].money_minor[player_id] = amount
     return [rows[deal.pk] for deal in deals]
+
+
+@dataclass
+class DealPage:
+    """A page of the game's deals, newest first (``page``: the Django page, for the pager's
+    links), and the game's newest deal, whatever the page (what to enter next)."""
+
+    rows: list[DealRow]
+    page: Page[Deal]
+    newest: DealRow | None
+
+
+def game_deal_page(*, game: Game, page: str | None) -> DealPage:
+    """The page ``page`` (``?page=`` as given) of the game's deals, newest first: the first for
+    what is not a number from 1, the last for one past it. A count and the page's deals,
+    whatever the length of the game; a page but the first reads the newest deal's row too."""
+    try:
+        number = max(1, int(page or 1))
+    except ValueError:
+        number = 1
+    deals = game.deals.order_by("-number")
+    shown = Paginator(deals, GAME_DEALS_PAGE).get_page(number)
+    rows = game_deal_rows(game=game, deals=list(shown.object_list))
+    if shown.number == 1:
+        newest = rows[0] if rows else None
+    else:
+        newest = game_deal_rows(game=game, deals=list(deals[:1]))[0]
+    return DealPage(rows, shown, newest)
 
 
 # --- reads for the format and standings pages ----------------------------------------------------
@@ -447,9 +481,9 @@ def standings_choices(*, club: Club, sessions: int = 30) -> StandingsChoices:
 
 
 def games_with_history(*, session: Session) -> set[int]:
-    """The session's games with a deal or a ledger entry: what cannot simply be deleted."""
-    with_deals = Deal.objects.filter(game__table__session=session).values_list("game_id", flat=True)
-    with_entries = LedgerEntry.objects.filter(game__table__session=session).values_list(
-        "game_id", flat=True
-    )
-    return set(with_deals) | set(with_entries)
+    """The session's games with a deal or a ledger entry: what cannot simply be deleted. A probe
+    a game, not a row a deal: a night of long games reads no more than a short one."""
+    has_deal = Exists(Deal.objects.filter(game=OuterRef("pk")))
+    has_entry = Exists(LedgerEntry.objects.filter(game=OuterRef("pk")))
+    games = Game.objects.filter(has_deal | has_entry, table__session=session)
+    return set(games.values_list("pk", flat=True))

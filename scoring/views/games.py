@@ -127,12 +127,13 @@ def _figure(club: Club, column: Column, value: int) -> str:
     return signed_number(value)
 
 
-def _next_action(club: Club, game: Game, rows: list[Any], state: Any) -> dict[str, str] | None:
-    """The one thing to do next at an open game: enter (or correct) the waiting deal, play the
-    tie-breaker deal, or enter the next deal."""
+def _next_action(
+    club: Club, game: Game, last: selectors.DealRow | None, state: Any
+) -> dict[str, str] | None:
+    """The one thing to do next at an open game (``last``: its newest deal): enter (or
+    correct) the waiting deal, play the tie-breaker deal, or enter the next deal."""
     handler = handler_for(game)
     unit = handler.words.unit
-    last = rows[-1] if rows else None
     if (
         last is not None
         and last.deal.status == Deal.Status.OPEN
@@ -180,9 +181,11 @@ def _game_page(
         return _account_page(request, club, game)
     handler = handler_for(game)
     seats = list(game.seats.all())
-    rows = selectors.game_deal_rows(game=game)
+    # A page of the deals, newest first: what is being played now comes first, and the page
+    # costs the same whatever the length of the game.
+    deals = selectors.game_deal_page(game=game, page=request.GET.get("page"))
     deal_rows = []
-    for row in rows:
+    for row in deals.rows:
         cells = []
         for seat in seats:
             pid = seat.player_id
@@ -193,20 +196,24 @@ def _game_page(
                 shown = signed_number(points)
             cells.append(
                 {
-                    "points": shown,
-                    "outcome": handler.outcome_words.get(outcome or "", outcome or ""),
+                    "points": None if shown is None else str(shown),
                     "won": outcome == "winner",
                     "money": club_money(club, row.money_minor[pid], signed=True)
                     if pid in row.money_minor
                     else "",
                 }
             )
+        deal = row.deal
+        # Ready to print: fifty rows of lookups and number formatting are most of the page.
         deal_rows.append(
             {
-                "row": row,
-                "status": deal_status(row.deal, row.latest),
+                "number": str(deal.number),
+                "voided": deal.status == Deal.Status.VOID,
+                "tiebreaker": deal.is_tiebreaker,
+                "version": f"v{row.latest.version}" if row.latest and row.versions > 1 else "",
+                "status": deal_status(deal, row.latest),
                 "cells": cells,
-                "url": club_url("deal-page", club, row.deal.pk),
+                "url": club_url("deal-page", club, deal.pk),
             }
         )
     state = selectors.game_state(game=game)
@@ -240,10 +247,11 @@ def _game_page(
         ],
         "columns": columns,
         "deal_rows": deal_rows,
+        "page": deals.page,
         "has_money": handler.deal_money(game=game, rules=rules),
         "deal_note": handler.deal_note(rules=rules),
         "point_value": club_money(club, game.point_value_minor),
-        "next_action": _next_action(club, game, rows, state) if open_game else None,
+        "next_action": _next_action(club, game, deals.newest, state) if open_game else None,
         "open_game": open_game,
         "panel": panel,
         "unit": handler.words.unit,
@@ -256,7 +264,7 @@ def _game_page(
         "seat_value": request.POST.get("player_name", "") if form_name == "seat" else "",
         "seat_invalid": form_name == "seat" and bool(error),
         "can_leave": open_game and handler.seats_open and len(seats) > 2,
-        "can_delete_game": not game.deals.exists() and not game.entries.exists(),
+        "can_delete_game": not deals.page.paginator.count and not game.entries.exists(),
         "error": error,
         "form_name": form_name,
         # The table card: the table's own link (its QR code), where one is live.

@@ -11,11 +11,15 @@ import zoneinfo
 from datetime import datetime
 
 import pytest
-from django.test import TestCase
+from django.test import Client, TestCase
 
-from scoring import figures, nights
-from scoring.models import Deal, Submission, TransferPaid
+from scoring import figures, nights, selectors
+from scoring.games import game_create, table_create
+from scoring.models import Deal, RulePreset, Submission, TransferPaid
+from scoring.nights import session_create
+from tests.conftest import ensure_builtin_presets
 from tests.pages.conftest import LOSER_GROUPS, WRONG_GROUPS, Pages, text
+from tests.scoring.helpers import enter_deal, results
 
 
 def _enter(pages: Pages, data: dict, who: str = "organiser"):
@@ -244,3 +248,26 @@ def test_csv_paid_time_carries_the_club_zone_as_the_page_shows_it(pages: Pages):
     assert paid[3] == pages.s.organiser.username
     assert paid[4] == local.isoformat(timespec="seconds") and paid[4].endswith("+05:30")
     assert datetime.fromisoformat(paid[4]) == marked_at.replace(microsecond=0)
+
+
+def test_the_night_offers_to_delete_only_the_tables_nothing_was_played_at(standing):
+    """A table whose game has a deal, or only a ledger entry (an entry fee paid), is not deleted
+    from the night page; nor is the night; an empty table is."""
+    ensure_builtin_presets()
+    organiser = standing.organiser
+    session = session_create(club=standing.club, actor=organiser, name="Friday")
+    dealt, paid, empty = (table_create(session=session, actor=organiser) for _ in range(3))
+    players = list(standing.club.players.order_by("name")[:3])
+    ids = {player.name: player.pk for player in players}
+    points, pool = (RulePreset.objects.get(club=None, key=key) for key in ("points", "pool-101"))
+    played = game_create(table=dealt, actor=organiser, preset=points, players=players)
+    enter_deal(played, standing.scorer, results(ids, Asha="winner", Bilal=20, Chitra=30))
+    fee = game_create(
+        table=paid, actor=organiser, preset=pool, players=players, entry_fee_minor=500
+    )
+    assert selectors.games_with_history(session=session) == {played.pk, fee.pk}
+    client = Client()
+    client.force_login(organiser)
+    html = client.get(f"/clubs/home/sessions/{session.pk}/").content.decode()
+    deletes = re.findall(r"Delete (Table \d+)<span", html)
+    assert deletes == [empty.name] and "Delete this session" not in html
