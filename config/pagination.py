@@ -70,6 +70,15 @@ def page_links(request: Request, *, count: int, limit: int, offset: int) -> dict
     }
 
 
+def page_asked(raw: str | None) -> int:
+    """The page a page's ``?page=`` asks for: a whole number from 1; anything else (a word, 0,
+    a sign, a digit Python reads but nobody types, a number too long to read) the first."""
+    try:
+        return max(1, int(raw or 1))
+    except ValueError:
+        return 1
+
+
 def page_response(
     request: Request,
     items: Sequence[Any] | Any,

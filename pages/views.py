@@ -32,6 +32,7 @@ from clubs.pages import (
     render_club,
 )
 from config.errors import ServiceError
+from config.pagination import page_asked
 from rules.ratings import ORDINAL_SIGMAS, initial_skill
 from scoring import club_settings as scoring_club_settings
 from scoring import figures, ratings, standings
@@ -381,8 +382,7 @@ def player_page_view(
 ) -> HttpResponse:
     """A player's page; a refused rename or retirement shows beside its form."""
     player = found(selectors.player_get, club=club, player_id=player_id)
-    raw = request.GET.get("page", "1")
-    page = max(1, int(raw)) if raw.isdigit() else 1
+    page = page_asked(request.GET.get("page"))
     history = figures.player_history(
         player=player, limit=HISTORY_SHOWN, offset=(page - 1) * HISTORY_SHOWN, chart=True
     )

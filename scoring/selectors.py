@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
+from config.pagination import page_asked
 from rules.indian.deal import OutcomeOption
 from scoring.accounts import account_state, games_played, is_account
 from scoring.figures import game_deal_money
@@ -389,12 +390,8 @@ def game_deal_page(*, game: Game, page: str | None) -> DealPage:
     """The page ``page`` (``?page=`` as given) of the game's deals, newest first: the first for
     what is not a number from 1, the last for one past it. A count and the page's deals,
     whatever the length of the game; a page but the first reads the newest deal's row too."""
-    try:
-        number = max(1, int(page or 1))
-    except ValueError:
-        number = 1
     deals = game.deals.order_by("-number")
-    shown = Paginator(deals, GAME_DEALS_PAGE).get_page(number)
+    shown = Paginator(deals, GAME_DEALS_PAGE).get_page(page_asked(page))
     rows = game_deal_rows(game=game, deals=list(shown.object_list))
     if shown.number == 1:
         newest = rows[0] if rows else None
