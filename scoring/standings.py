@@ -558,6 +558,44 @@ class LastChange:
         return line.rank - ahead_now + ahead_before
 
 
+#: How many of the newest player postings (of every club) are looked through for a table's last
+#: change before asking each of its games: a table in play finds it among them.
+RECENT_POSTINGS = 200
+
+
+def _last_entry(scope: str, scope_id: int, game_format: str) -> LedgerEntry | None:
+    """The scope's newest ledger entry with player postings. A table in play finds it among the
+    newest postings of all clubs (a backward walk of a bounded length); a table no longer
+    written to asks each of its games for its newest entry (an index probe a game), which grows
+    with its games but not with what other clubs wrote since. Either way the same entry: one
+    newer in scope would be among the newest postings too. One query, or two."""
+    entries = LedgerEntry.objects.select_related("game__table", "deal")
+    recent = Posting.objects.filter(account=AccountKind.PLAYER).order_by("-entry_id")
+    newest_recent = (
+        Posting.objects.filter(
+            _scope_filter(scope, scope_id, game_format),
+            pk__in=Subquery(recent.values("pk")[:RECENT_POSTINGS]),
+        )
+        .order_by("-entry_id")
+        .values("entry_id")[:1]
+    )
+    last = entries.filter(pk=Subquery(newest_recent)).first()
+    if last is not None:
+        return last
+    newest_of_game = Subquery(
+        Posting.objects.filter(game_id=OuterRef("pk"), account=AccountKind.PLAYER)
+        .order_by("-entry_id")
+        .values("entry_id")[:1]
+    )
+    newest = (
+        Game.objects.filter(_scope_filter(scope, scope_id, game_format, game=""))
+        .annotate(newest=newest_of_game)
+        .order_by(F("newest").desc(nulls_last=True))
+        .values("newest")[:1]
+    )
+    return entries.filter(pk=Subquery(newest)).first()
+
+
 def standings_last_change(
     *, club: Club, scope: str, scope_id: int, order: list[Metric], game_format: str = ""
 ) -> LastChange | None:
@@ -571,25 +609,7 @@ def standings_last_change(
     if any(metric.rating is not None for metric in order):
         return None
     in_scope = _scope_filter(scope, scope_id, game_format)
-    # The newest entry of each of the scope's games (an index probe each: the player postings
-    # by game and entry), then the newest of those. Ordering the scope's postings by entry
-    # instead walks back through every other club's newer entries first.
-    newest_of_game = Subquery(
-        Posting.objects.filter(game_id=OuterRef("pk"), account=AccountKind.PLAYER)
-        .order_by("-entry_id")
-        .values("entry_id")[:1]
-    )
-    newest = (
-        Game.objects.filter(_scope_filter(scope, scope_id, game_format, game=""))
-        .annotate(newest=newest_of_game)
-        .order_by(F("newest").desc(nulls_last=True))
-        .values("newest")[:1]
-    )
-    last = (
-        LedgerEntry.objects.filter(pk=Subquery(newest))
-        .select_related("game__table", "deal")
-        .first()
-    )
+    last = _last_entry(scope, scope_id, game_format)
     if last is None:
         return None
     delta: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(TOTAL_FIELDS, 0))

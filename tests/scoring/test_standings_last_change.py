@@ -4,6 +4,7 @@ entry: after a deal, after a deal of another night, and after a deal voided (a r
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -13,6 +14,7 @@ from clubs.models import Club
 from scoring import standings
 from scoring.models import Deal, Posting, StandingScope
 from scoring.undo import deal_void
+from tests.factories import ClubFactory
 from tests.scoring.helpers import new_game, play, results
 
 pytestmark = pytest.mark.django_db
@@ -76,3 +78,20 @@ def test_the_last_change_agrees_with_the_ledger_before_and_after(standing):
               actor=standing.organiser)  # fmt: skip
     change = _check(club, StandingScope.GAME, first.pk)
     assert change.deal == 3
+
+
+@pytest.mark.parametrize("recent", [200, 1])
+def test_the_last_change_of_a_table_other_clubs_wrote_past(standing, monkeypatch, recent):
+    """Found among the newest postings of all clubs (a table in play), or, when other clubs
+    wrote more than that look covers since, by asking the table's games: the same entry."""
+    monkeypatch.setattr(standings, "RECENT_POSTINGS", recent)
+    game, ids = new_game(standing, "points", NAMES[:3])
+    play(standing, game, results(ids, Asha="winner", Bilal=12, Chitra=30))
+    play(standing, game, results(ids, Bilal="winner", Asha=7, Chitra=2))
+    ours = game.table.session_id
+    # Another club plays after: its postings are the newest of all.
+    other = dataclasses.replace(standing, club=ClubFactory(name="Other Club", slug="other"))
+    elsewhere, other_ids = new_game(other, "points", ["Gita", "Hari"])
+    play(standing, elsewhere, results(other_ids, Gita="winner", Hari=20))
+    change = _check(standing.club, StandingScope.SESSION, ours)
+    assert change.deal == 2 and set(change.names.values()) == {"Asha", "Bilal", "Chitra"}
