@@ -3,7 +3,6 @@ ledger with a fixed number of queries, whatever the number of deals."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -456,25 +455,30 @@ class StandingsChoices:
 
 
 def standings_choices(*, club: Club, sessions: int = 30) -> StandingsChoices:
-    """Four queries."""
+    """Three queries."""
     recent = list(club.sessions.order_by("-started_at", "-id")[:sessions])
     games = list(
         Game.objects.filter(table__session__in=recent)
         .select_related("table__session", "preset")
         .order_by("-table__session__started_at", "table__session_id", "table_id", "id")
     )
-    formats: dict[int, list[str]] = defaultdict(list)
-    for season_id, game_format in (
-        StandingRow.objects.filter(club=club, scope=StandingScope.SEASON)
-        .exclude(game_format="")
-        .values_list("scope_id", "game_format")
-        .distinct()
-    ):
-        formats[season_id].append(game_format)
-    season_formats = {pk: sorted(found, key=FORMAT_ORDER.index) for pk, found in formats.items()}
-    return StandingsChoices(
-        list(club.seasons.order_by("-starts_on")), recent, games, season_formats
-    )
+    # Which formats each season counted: a probe of the kept rows' unique index a season and
+    # format, not a read of every player's rows of every season.
+    counted = {
+        f"counted_{index}": Exists(
+            StandingRow.objects.filter(
+                scope=StandingScope.SEASON, scope_id=OuterRef("pk"), game_format=game_format
+            )
+        )
+        for index, game_format in enumerate(FORMAT_ORDER)
+    }
+    seasons = list(club.seasons.annotate(**counted).order_by("-starts_on"))
+    season_formats = {
+        season.pk: found
+        for season in seasons
+        if (found := [f for i, f in enumerate(FORMAT_ORDER) if getattr(season, f"counted_{i}")])
+    }
+    return StandingsChoices(seasons, recent, games, season_formats)
 
 
 def games_with_history(*, session: Session) -> set[int]:
