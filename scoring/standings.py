@@ -18,6 +18,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.db import connection
 from django.db.models import (
     Case,
     Count,
@@ -26,6 +27,7 @@ from django.db.models import (
     Max,
     OuterRef,
     Q,
+    QuerySet,
     Subquery,
     Sum,
     Value,
@@ -304,7 +306,7 @@ def standings_table(
         first = offset + 1
         if fetched and offset > 0:
             values = tuple(fetched[0][key] for key in keys)
-            first = 1 + keyed.filter(_better_than(values, list(keys), order)).count()
+            first = 1 + _ranked_before(rows, order, {"first": values})["first"]
     else:
         every = [
             (row["player_id"], {name: row[name] for name in fields})
@@ -427,15 +429,33 @@ def _sql_key(metric: Metric) -> Any:
     )
 
 
-def _better_than(values: tuple[Any, ...], keys: list[str], order: list[Metric]) -> Q:
-    """Rows ranked strictly before a row with these keys."""
-    better = Q()
-    for index, (key, metric) in enumerate(zip(keys, order, strict=True)):
-        step = Q(**{f"{key}__gt" if metric.descending else f"{key}__lt": values[index]})
-        for earlier in range(index):
-            step &= Q(**{keys[earlier]: values[earlier]})
-        better |= step
-    return better
+def _ranked_before(
+    rows: QuerySet[StandingRow], order: list[Metric], wanted: dict[str, tuple[Any, ...]]
+) -> dict[str, int]:
+    """For each of ``wanted`` (a label: the keys of a row as the database reads them,
+    ``_sql_key``), how many of ``rows`` rank strictly before it; one query. The keys are
+    compared as one row value, each negated where higher is better: one comparison a count,
+    however many metrics order the table. (The ORM's form of it, a tree of ORs a metric over
+    the annotated keys, took tens of milliseconds to build for a projector's dozen counts.)"""
+    if not wanted:
+        return {}
+    keys = {
+        f"k{index}": -_sql_key(metric) if metric.descending else _sql_key(metric)
+        for index, metric in enumerate(order)
+    }
+    inner, params = rows.annotate(**keys).values(*keys).query.sql_with_params()
+    columns = ", ".join(connection.ops.quote_name(key) for key in keys)
+    marks = ", ".join(["%s"] * len(keys))
+    counts = ", ".join([f"SUM(CASE WHEN ({columns}) < ({marks}) THEN 1 ELSE 0 END)"] * len(wanted))
+    values = [
+        -value if metric.descending else value
+        for key in wanted.values()
+        for value, metric in zip(key, order, strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {counts} FROM ({inner}) ranked", [*values, *params])
+        found = cursor.fetchone()
+    return {label: int(count or 0) for label, count in zip(wanted, found, strict=True)}
 
 
 def standings_recompute(
@@ -648,8 +668,6 @@ def standings_last_change(
     }
     # One query counts, for each touched player, the untouched rows ranked before them now
     # and before the entry (the untouched rows did not move).
-    keys = {f"m{index}": _sql_key(metric) for index, metric in enumerate(order)}
-    untouched = ~Q(player_id__in=touched)
 
     def sql_values(key: tuple[Any, ...]) -> tuple[Any, ...]:
         return tuple(
@@ -657,23 +675,14 @@ def standings_last_change(
             for v, m in zip(key, order, strict=True)
         )
 
-    counts: dict[str, Any] = {}
-    for pid, key in keys_now.items():
-        counts[f"now_{pid}"] = Count(
-            "pk", filter=untouched & _better_than(sql_values(key), list(keys), order)
-        )
-    for pid, key in keys_before.items():
-        counts[f"before_{pid}"] = Count(
-            "pk", filter=untouched & _better_than(sql_values(key), list(keys), order)
-        )
-    found = (
+    wanted = {f"now_{pid}": sql_values(key) for pid, key in keys_now.items()}
+    wanted |= {f"before_{pid}": sql_values(key) for pid, key in keys_before.items()}
+    found = _ranked_before(
         StandingRow.objects.filter(
             club=club, scope=scope, scope_id=scope_id, game_format=game_format
-        )
-        .annotate(**keys)
-        .aggregate(**counts)
-        if counts
-        else {}
+        ).exclude(player_id__in=touched),
+        order,
+        wanted,
     )
     ranks: dict[int, tuple[int, int | None]] = {}
     for pid, key in keys_now.items():
@@ -726,13 +735,9 @@ def standings_find(
     )
     if not found:
         return []
-    counts = {
-        f"before_{row['player_id']}": Count(
-            "pk", filter=_better_than(tuple(row[k] for k in keys), list(keys), order)
-        )
-        for row in found
-    }
-    before = keyed.aggregate(**counts)
+    before = _ranked_before(
+        rows, order, {f"before_{row['player_id']}": tuple(row[k] for k in keys) for row in found}
+    )
     return [
         FoundLine(row["player_id"], row["player__name"], 1 + before[f"before_{row['player_id']}"])
         for row in found
