@@ -399,6 +399,13 @@ def game_deal_page(*, game: Game, page: str | None) -> DealPage:
     return DealPage(rows, shown, newest)
 
 
+def game_deal_page_number(*, deal: Deal) -> int:
+    """The page of its game's page that lists ``deal`` (newest first, ``game_deal_page``): where
+    "back to the game" returns to."""
+    newer = Deal.objects.filter(game_id=deal.game_id, number__gt=deal.number).count()
+    return newer // GAME_DEALS_PAGE + 1
+
+
 # --- reads for the format and standings pages ----------------------------------------------------
 
 

@@ -143,8 +143,15 @@ def _deal_context(request: HttpRequest, club: Club, deal: Deal) -> tuple[dict[st
         "can_correct": session_open and can(club, Role.SCORER),
         "fragment_url": club_url("deal-fragment", club, deal.pk)
         + (f"?v={chosen.pk}" if chosen else ""),
+        "game_url": _game_url_of(club, deal),
     }
     return context, pending
+
+
+def _game_url_of(club: Club, deal: Deal) -> str:
+    """The game's page at the page of its deals that lists ``deal``."""
+    page = selectors.game_deal_page_number(deal=deal)
+    return club_url("game-page", club, deal.game_id) + (f"?page={page}#deals-h" if page > 1 else "")
 
 
 @login_required
@@ -187,7 +194,7 @@ def deal_void(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespons
         )
     if request.POST.get("next") == "session":
         return redirect(club_url("session-page", club, deal.game.table.session_id) + "#close")
-    return redirect(club_url("game-page", club, deal.game_id))
+    return redirect(_game_url_of(club, deal))
 
 
 @login_required

@@ -134,3 +134,20 @@ def test_the_game_page_reads_as_many_queries_however_long_the_game(
     with django_assert_num_queries(len(short.captured_queries)):
         html = _page(client, game)
     assert len(_rows(html)) == GAME_DEALS_PAGE
+
+
+def test_back_to_the_game_returns_to_the_page_listing_the_deal(standing):
+    """From a deal's page, "back to the game" and the redirect after a void land on the page of
+    the game's deals that lists it."""
+    game, _ = _played(standing, 60)
+    client = _client(standing)
+    base = f"/clubs/home/games/{game.pk}/"
+    for number, page in ((60, ""), (11, ""), (10, "?page=2#deals-h"), (1, "?page=2#deals-h")):
+        deal = Deal.objects.get(game=game, number=number)
+        body = client.get(f"/clubs/home/deals/{deal.pk}/").content.decode()
+        assert f'href="{base}{page}">Back to the game</a>' in body, number
+        if page:
+            assert f">{number}<span" in _page(client, game, page.split("#")[0])
+    voided = Deal.objects.get(game=game, number=3)
+    response = client.post(f"/clubs/home/deals/{voided.pk}/void/")
+    assert response.status_code == 302 and response["Location"] == f"{base}?page=2#deals-h"
