@@ -178,6 +178,39 @@ def _cpu_seconds(root: int) -> float:
     return total
 
 
+def _descendants(root: int) -> list[int]:
+    """The process ids under ``root`` (from /proc), not ``root`` itself."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    found, todo = [], list(children.get(root, []))
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def _peak_rss_mb(pids: list[int]) -> list[float]:
+    """Each process's peak resident set size (``VmHWM``) in MB, largest first."""
+    peaks = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as handle:
+                status = dict(line.split(":", 1) for line in handle if ":" in line)
+        except OSError:
+            continue
+        peaks.append(int(status["VmHWM"].split()[0]) / 1024)
+    return sorted(peaks, reverse=True)
+
+
 def _postgres_cpu() -> float:
     """CPU seconds of every PostgreSQL process on this machine (best effort, via /proc), with
     those of backends that have exited (their parent's "children" times): a connection closed
@@ -404,6 +437,13 @@ def run(quick: bool) -> None:
                 f"({len(queries)} queries in the selector, +3 for auth, club and session)"
             )
         _floor(port, headers, web, worker, requests=200 if quick else 1000)
+        # After every figure above: the peak of a worker that has served all of it.
+        web_peaks = ", ".join(f"{mb:.1f}" for mb in _peak_rss_mb(_descendants(web.pid)))
+        worker_peaks = ", ".join(f"{mb:.1f}" for mb in _peak_rss_mb(_descendants(worker.pid)))
+        print(
+            f"   peak resident size (VmHWM): gunicorn workers {web_peaks} MB; Celery pool "
+            f"processes {worker_peaks} MB"
+        )
     finally:
         _stop(web)
         _stop(worker)

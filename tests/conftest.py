@@ -45,6 +45,15 @@ def _flush_past_the_ledger_guards() -> None:
 _flush_past_the_ledger_guards()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first: the workers share them out at the start and so end together, where
+    a long test drawn last keeps one worker running alone. pytest-django's order (tests in a
+    transaction, then committing ones, then those without a database) is kept: its stable sort
+    runs after this one."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def service_absent(reason: str) -> None:
     """Skip, or fail when the services are required."""
     if REQUIRE_SERVICES:

@@ -23,6 +23,7 @@ from tournaments.models import Entry, Round, Tournament
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+@pytest.mark.slow
 def test_an_organiser_runs_a_chip_level_tournament_of_30_from_the_pages(
     new_page: Any, standing: Any
 ):

@@ -24,6 +24,7 @@ document.addEventListener("securitypolicyviolation", (e) => {
 """
 
 
+@pytest.mark.slow
 def test_main_pages_show_no_csp_violation(new_page: Any, standing: Any):
     ensure_builtin_presets()
     night = make_night(standing)

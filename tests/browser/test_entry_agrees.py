@@ -53,6 +53,7 @@ def _fill(page: Any, ids: dict[str, int], code: str, points: str) -> None:
 
 
 @pytest.mark.parametrize("key", ["points", "deals-3"])
+@pytest.mark.slow
 def test_every_offered_outcome_checks_alike_on_the_page_and_the_server(
     new_page: Any, standing: Any, key: str
 ):

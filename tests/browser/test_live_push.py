@@ -75,6 +75,7 @@ def test_a_counted_deal_reaches_an_open_public_page_within_a_second(new_page, st
     assert max(delays) < 1.0, delays
 
 
+@pytest.mark.slow
 def test_a_screen_cut_off_for_30_seconds_catches_up(new_page, standing, settings):
     # Streams end every 2 s here (10 min in production): the cut below takes effect at once.
     settings.LIVE_STREAM_SECONDS, settings.LIVE_KEEPALIVE_SECONDS = 2, 1

@@ -51,6 +51,7 @@ def outcome(page: Any, player_id: int, value: str) -> None:
     page.locator(f"#id_p{player_id}-outcome").select_option(value)
 
 
+@pytest.mark.slow
 def test_organiser_enters_a_deal_with_the_picker_and_the_scoreboard_updates(
     night: Night, new_page: Any
 ):

@@ -118,6 +118,7 @@ def test_deals_entered_offline_wait_through_a_closed_tab_and_arrive_once(
 
 
 @pytest.mark.parametrize("lost", ["503", "connection-reset"])
+@pytest.mark.slow
 def test_a_deal_answered_503_is_sent_again_and_counted_once(
     new_page: Any, standing: Any, lost: str
 ):

@@ -166,6 +166,7 @@ def test_the_projector_fills_the_screen_and_marks_what_the_last_deal_moved(
     assert page.locator("h1").count() == 1
 
 
+@pytest.mark.slow
 def test_a_player_finds_their_row_within_the_cycle_measured_in_the_browser(
     new_page: Any, standing: Any, monkeypatch: Any
 ):

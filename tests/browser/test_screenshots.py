@@ -18,6 +18,7 @@ from tests.scoring.helpers import enter_deal
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+@pytest.mark.slow
 def test_main_pages_at_phone_and_desktop_width(new_page: Any):
     ensure_builtin_presets()
     demo = demo_load()

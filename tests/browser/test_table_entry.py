@@ -71,6 +71,7 @@ def confirm_at_table(phone: Any, url: str, seat: int, shot: str = "") -> None:
     expect_text(phone.locator(".messages"), "Confirmed")
 
 
+@pytest.mark.slow
 def test_three_tables_enter_and_confirm_their_own_round(new_page: Any, standing: Any):
     ensure_builtin_presets()
     club = standing.club

@@ -62,6 +62,7 @@ def tables_of(tournament: Tournament, number: int) -> list[RoundTable]:
     )
 
 
+@pytest.mark.slow
 def test_an_organiser_runs_a_knockout_from_the_pages(new_page: Any, standing: Any):
     ensure_builtin_presets()
     standing.club.public_standings = True

@@ -31,6 +31,18 @@ def fetch(url: str) -> tuple[int, str]:
         return exc.code, exc.read().decode()
 
 
+def stop(server: subprocess.Popen[str]) -> str:
+    """Ctrl-C, as a developer stops it; the whole group is killed if it has not gone in 20 s (a
+    machine this loaded has once taken longer), as what is tested here is serving, not stopping."""
+    os.killpg(server.pid, signal.SIGINT)
+    try:
+        output, _ = server.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        output, _ = server.communicate(timeout=20)
+    return output
+
+
 @pytest.mark.slow
 def test_make_run_serves_the_demo_club(tmp_path):
     port = free_port()
@@ -68,6 +80,5 @@ def test_make_run_serves_the_demo_club(tmp_path):
         status, login = fetch(f"{base}/login/")
         assert status == 200 and 'name="password"' in login
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        output, _ = server.communicate(timeout=30)
+        output = stop(server)
     assert "owner     / rummyclub-demo" in output

@@ -64,6 +64,7 @@ def test_seeds_are_spread_across_the_tables_in_a_snake():
     assert len({tables_of["s4"], tables_of["s5"], tables_of["s6"]}) == 3
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_plan_and_another_may_not():
     people = list(range(30))
     one = plan_seating(people, table_max=6, rounds=4, seed=11)

@@ -61,6 +61,7 @@ def histories(draw):
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(history=histories())
+@pytest.mark.slow
 def test_kept_standings_equal_a_recomputation(standing, history):
     fmt, other, players, steps = history
     names = [f"P{i}" for i in range(players)]

@@ -58,6 +58,7 @@ def test_an_eighteen_player_knockout_runs_to_places_and_prizes(standing):
     assert stages[-1] == Round.Stage.FINAL and stages[0] == Round.Stage.ROUND
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(
@@ -74,6 +75,7 @@ def test_any_field_finishes_with_every_entrant_placed_and_the_pool_paid(
     _any_field(standing, field, table_max, table_min, advance, ties, seed)
 
 
+@pytest.mark.slow
 def test_a_field_of_three_hundred_finishes_with_every_entrant_placed_and_the_pool_paid(standing):
     """The large end of the fields the property covers, once (each draw is a seating search)."""
     _any_field(standing, 300, 5, 3, 2, True, 17)

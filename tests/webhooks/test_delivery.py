@@ -155,6 +155,7 @@ def test_three_500s_then_a_200_deliver_the_event_once_with_growing_gaps(
 
 
 @pytest.mark.usefixtures("postgres_tx")
+@pytest.mark.slow
 def test_a_receiver_down_for_the_window_marks_the_endpoint_failing_then_disabled(
     standing, celery_worker, receiver, fast_retries
 ):
@@ -246,6 +247,7 @@ def _worker(tmp: Path, name: str, queues: str = "webhooks") -> subprocess.Popen[
 
 
 @pytest.mark.usefixtures("postgres_tx")
+@pytest.mark.slow
 def test_a_worker_killed_mid_delivery_is_replaced_and_the_event_delivered(
     standing, redis_url, receiver, settings, tmp_path
 ):

@@ -94,6 +94,7 @@ def embedded(standing, tmp_path: Path) -> Iterator[Any]:
         stop(process)
 
 
+@pytest.mark.slow
 def test_a_slow_receiver_does_not_hold_up_the_request(standing, receiver, embedded):
     receiver.slow = 4.0
     hook = endpoint_create(
@@ -118,6 +119,7 @@ def test_a_slow_receiver_does_not_hold_up_the_request(standing, receiver, embedd
     assert [(a["delivery_status"], a["status_code"]) for a in log] == [("delivered", 200)]
 
 
+@pytest.mark.slow
 def test_standings_changed_is_debounced_in_process(standing, receiver, embedded):
     hook = endpoint_create(
         club=standing.club, actor=standing.organiser, url=receiver.url,
@@ -151,6 +153,7 @@ def test_standings_changed_is_debounced_in_process(standing, receiver, embedded)
     assert all(r.status == 200 for r in receiver.received)  # every one verified
 
 
+@pytest.mark.slow
 def test_a_receiver_answering_401_is_retried_counted_and_given_up(standing, receiver, embedded):
     receiver.answers = [401] * 100
     hook = endpoint_create(
