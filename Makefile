@@ -31,12 +31,13 @@ run: demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # The suite runs on every core (pytest-xdist): each worker has its own test database and, with
-# REDIS_URL .../N, Redis database N + its number (config/settings/test.py).
+# REDIS_URL .../N, Redis database N + its number (config/settings/test.py). A worker that runs out
+# of tests takes some of the other's (worksteal): they last from a millisecond to minutes.
 TEST_WORKERS ?= auto
 
 # pytest exits 5 when it collected nothing: a broken suite, never a pass.
 test: install
-	@$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS); rc=$$?; \
+	@$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: the suite is broken"; fi; exit $$rc
 
 check: install
