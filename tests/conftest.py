@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.db.models.signals import post_migrate
 from rest_framework.test import APIClient
 
 from clubs.models import Club, Role
@@ -45,13 +46,19 @@ def _flush_past_the_ledger_guards() -> None:
 _flush_past_the_ledger_guards()
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The slow tests first: the workers share them out at the start and so end together, where
-    a long test drawn last keeps one worker running alone. pytest-django's order (tests in a
-    transaction, then committing ones, then those without a database) is kept: its stable sort
-    runs after this one."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The slow tests first, the longest (by its own timeout) first of all: the workers start on
+    them at once and so end together, where a long test drawn last keeps one worker running
+    alone. The rest keep pytest-django's order (in a transaction, committing, without a
+    database); a committing test may now run before one in a transaction, which finds what the
+    migrations gave every database put back after each flush (``_builtin_rows_after_a_flush``)."""
+
+    def key(item: pytest.Item) -> tuple[bool, float]:
+        timeout = item.get_closest_marker("timeout")
+        return item.get_closest_marker("slow") is None, -(timeout.args[0] if timeout else 0)
+
+    items.sort(key=key)
 
 
 def service_absent(reason: str) -> None:
@@ -67,19 +74,22 @@ def postgres(db: None) -> None:
         service_absent("needs PostgreSQL: set DATABASE_URL=postgresql://...")
 
 
-def ensure_builtin_presets() -> None:
-    """Tests that commit for real start from flushed tables: put back the rows that the data
-    migration gives every database (the built-in presets)."""
-    from django.apps import apps
+def _builtin_rows_after_a_flush(sender: Any, **kwargs: Any) -> None:
+    """A committing test ends with a flush, which empties every table, and the flush ends with
+    ``post_migrate`` (as ``migrate`` does): put back the rows that the data migration gives
+    every database (the built-in presets), for whichever test runs next."""
+    if sender.label == "scoring":
+        from django.apps import apps
 
-    migration = importlib.import_module("scoring.migrations.0003_builtin_presets")
-    migration.create(apps, None)
+        importlib.import_module("scoring.migrations.0003_builtin_presets").create(apps, None)
+
+
+post_migrate.connect(_builtin_rows_after_a_flush, dispatch_uid="tests-builtin-rows")
 
 
 @pytest.fixture
 def committing_db(transactional_db: None) -> None:
-    """A database where transactions really commit (on_commit callbacks run), presets included."""
-    ensure_builtin_presets()
+    """A database where transactions really commit (on_commit callbacks run)."""
 
 
 @pytest.fixture

@@ -16,7 +16,6 @@ from scoring.models import AccountKind, Posting, Quantity, RulePreset
 from tests.browser.conftest import DESKTOP, PHONE, WIDE, shoot
 from tests.browser.test_night import expect_text
 from tests.browser.test_tournament import play_on_the_pages, seats_of, tables_of
-from tests.conftest import ensure_builtin_presets
 from tournaments.figures import chips_held
 from tournaments.models import Entry, Round, Tournament
 
@@ -27,7 +26,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_an_organiser_runs_a_chip_level_tournament_of_30_from_the_pages(
     new_page: Any, standing: Any
 ):
-    ensure_builtin_presets()
     standing.club.public_standings = True
     standing.club.save()
     names = [f"Chipper {n:02d}" for n in range(1, 31)]

@@ -14,13 +14,11 @@ from scoring.models import RulePreset
 from scoring.nights import session_create
 from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.browser.test_night import expect_text
-from tests.conftest import ensure_builtin_presets
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_editing_a_preset_makes_a_new_version(new_page: Any, standing: Any):
-    ensure_builtin_presets()
     page = new_page(DESKTOP, user=standing.organiser)
     page.goto("/clubs/home/settings/")
     for drop in ("20", "25"):
@@ -77,7 +75,6 @@ def _pick(page: Any, picker: str, typed: str, name: str) -> list[str]:
 def test_a_player_joins_a_game_through_the_type_ahead(new_page: Any, standing: Any):
     from tests.scoring.helpers import new_game
 
-    ensure_builtin_presets()
     game, _ = new_game(standing, "points", ["Asha", "Bilal"])
     for number in range(40):  # more than a page of suggestions start with "P"
         Player.objects.create(club=standing.club, name=f"Player {number:02d}")
@@ -105,7 +102,6 @@ def test_a_slow_answer_to_an_earlier_prefix_never_replaces_the_newer_suggestions
     answer to what is typed ("gau"), however the answers cross."""
     from tests.scoring.helpers import new_game
 
-    ensure_builtin_presets()
     game, _ = new_game(standing, "points", ["Asha", "Bilal"])
     for name in ("Gauri", "Gautam", "Gopal", "Govind"):
         Player.objects.create(club=standing.club, name=name)
@@ -136,7 +132,6 @@ def test_a_slow_answer_to_an_earlier_prefix_never_replaces_the_newer_suggestions
 
 
 def test_the_seat_pickers_of_a_new_game_take_typed_names(new_page: Any, standing: Any):
-    ensure_builtin_presets()
     for name in ("Dev", "Esther", "Farid", "Gauri", "Hari"):
         Player.objects.get_or_create(club=standing.club, name=name)
     session = session_create(club=standing.club, actor=standing.organiser, name="Fri")
@@ -174,7 +169,6 @@ def test_inviting_a_member_who_accepts_with_a_new_account(new_page: Any, standin
 def test_the_card_picker_buttons_are_a_thumb_wide_on_a_phone(new_page: Any, standing: Any):
     from tests.scoring.helpers import new_game
 
-    ensure_builtin_presets()
     game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
     page = new_page(PHONE, user=standing.scorer)
     page.goto(f"/clubs/home/games/{game.pk}/deals/new/")

@@ -9,7 +9,6 @@ import pytest
 
 from clubs import services as club_services
 from tests.browser.conftest import DESKTOP
-from tests.conftest import ensure_builtin_presets
 from tests.scoring.conftest import make_night
 from tests.scoring.helpers import enter_deal
 from tests.scoring.test_queries import deal_result
@@ -26,7 +25,6 @@ document.addEventListener("securitypolicyviolation", (e) => {
 
 @pytest.mark.slow
 def test_main_pages_show_no_csp_violation(new_page: Any, standing: Any):
-    ensure_builtin_presets()
     night = make_night(standing)
     enter_deal(night.game, standing.scorer, deal_result(night))
     club_services.club_update(club=standing.club, actor=standing.owner, public_standings=True)

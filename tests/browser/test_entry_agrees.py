@@ -14,7 +14,6 @@ from scoring.models import Deal, RulePreset
 from scoring.preset_rules import game_rules
 from tests.browser.conftest import PHONE, shoot
 from tests.browser.test_night import expect_text, outcome
-from tests.conftest import ensure_builtin_presets
 from tests.scoring.helpers import new_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -27,7 +26,6 @@ HANDS = ["points", "points-10-30", "pool-101", "pool-201", "pool-61", "deals-2",
 def test_the_form_offers_what_the_format_declares_for_every_builtin_preset(
     new_page: Any, standing: Any
 ):
-    ensure_builtin_presets()
     page = new_page(PHONE, user=standing.scorer)
     for key in HANDS:
         game, ids = new_game(standing, key, NAMES)
@@ -60,7 +58,6 @@ def test_every_offered_outcome_checks_alike_on_the_page_and_the_server(
     """Each outcome the form offers, entered without cards with the points it allows, passes
     the page's check and the server counts it; points the outcome cannot score are named by the
     page and refused by the server alike."""
-    ensure_builtin_presets()
     page = new_page(PHONE, user=standing.scorer)
     preset = game_rules(RulePreset.objects.get(club=None, key=key))
     for option in outcome_options(preset.indian):  # type: ignore[arg-type]
@@ -87,7 +84,6 @@ def test_every_offered_outcome_checks_alike_on_the_page_and_the_server(
 
 
 def test_a_form_sent_again_after_going_back_makes_one_deal(new_page: Any, standing: Any):
-    ensure_builtin_presets()
     game, ids = new_game(standing, "points", NAMES)
     page = new_page(PHONE, user=standing.scorer)
     page.goto(f"/clubs/home/games/{game.pk}/deals/new/")
@@ -110,7 +106,6 @@ def test_submit_waits_while_the_check_shows_problems_and_no_win_is_announced(
     """An untouched form cannot be sent; −20 points is said to be negative, with no "wins" line
     beside it; once fixed, the win shows and Submit is back. Without the script (the form alone)
     the button is never disabled."""
-    ensure_builtin_presets()
     game, ids = new_game(standing, "points", NAMES)
     page = new_page(PHONE, user=standing.scorer)
     page.goto(f"/clubs/home/games/{game.pk}/deals/new/")

@@ -12,7 +12,6 @@ import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.browser.test_night import expect_text
-from tests.conftest import ensure_builtin_presets
 from tests.scoring.helpers import new_game, play, results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -20,7 +19,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def presets(standing: Any) -> Any:
-    ensure_builtin_presets()
     return standing
 
 

@@ -10,7 +10,6 @@ import pytest
 from scoring.selectors import GAME_DEALS_PAGE
 from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.browser.test_night import expect_text
-from tests.conftest import ensure_builtin_presets
 from tests.scoring.helpers import new_game, play, results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,7 +24,6 @@ def _numbers(page: Any) -> list[int]:
 
 
 def test_a_long_game_is_paged_through_on_a_phone_and_a_desktop(new_page: Any, standing: Any):
-    ensure_builtin_presets()
     game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra", "Dev"])
     for number in range(1, DEALS + 1):
         lost = {"Bilal": 2 + number % 70, "Chitra": 20, "Dev": 40}

@@ -16,7 +16,6 @@ from scoring.games import game_create, table_create
 from scoring.models import RulePreset
 from scoring.nights import session_create
 from tests.browser.conftest import DESKTOP, PHONE, shoot
-from tests.conftest import ensure_builtin_presets
 from tests.scoring.helpers import enter_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,7 +24,6 @@ STREAM = "/live/stream/"
 
 
 def _night(standing: Any) -> tuple[Any, list[Player]]:
-    ensure_builtin_presets()
     club = standing.club
     club_services.club_update(club=club, actor=standing.owner, public_standings=True)
     session = session_create(club=club, actor=standing.organiser, name="Live night")

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, shoot
-from tests.conftest import ensure_builtin_presets
 from tests.pages.conftest import WRONG_GROUPS, text
 from tests.scoring.conftest import Night, make_night
 from tests.scoring.helpers import enter_deal
@@ -26,7 +25,6 @@ LOSER = ["9S", "10S", "JS", "|", "2D", "3D", "4D", "|", "KH", "KD", "KC", "|", "
 
 @pytest.fixture
 def night(standing: Any) -> Night:
-    ensure_builtin_presets()
     return make_night(standing)
 
 
@@ -192,7 +190,6 @@ def test_a_whole_night_from_the_pages_on_a_phone(new_page: Any, standing: Any):
     the settle-up, and download the CSV: the pages alone, at phone size."""
     from clubs.models import Player
 
-    ensure_builtin_presets()
     for name in ["Dev", "Esther", "Farid"]:
         Player.objects.create(club=standing.club, name=name)
     page = new_page(PHONE, user=standing.organiser)

@@ -15,7 +15,6 @@ import pytest
 from scoring.models import Deal, LedgerEntry, PlayerResult, Submission
 from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.browser.test_night import expect_text, outcome
-from tests.conftest import ensure_builtin_presets
 from tests.pages.conftest import WRONG_GROUPS, text
 from tests.scoring.helpers import new_game
 
@@ -67,7 +66,6 @@ def _bilal_points(game: Any, ids: dict[str, int]) -> list[int]:
 def test_deals_entered_offline_wait_through_a_closed_tab_and_arrive_once(
     new_page: Any, standing: Any
 ):
-    ensure_builtin_presets()
     game, ids = new_game(standing, "points", NAMES)
     entry = f"/clubs/home/games/{game.pk}/deals/new/"
     page = new_page(PHONE, user=standing.scorer)
@@ -125,7 +123,6 @@ def test_a_deal_answered_503_is_sent_again_and_counted_once(
     """The first answer is lost after the server stored the deal (a proxy answering 503 in its
     place, or the connection reset as a server restarts), the next two tries get a 503 without
     reaching it; the fourth is answered as the first."""
-    ensure_builtin_presets()
     game, ids = new_game(standing, "points", NAMES)
     entry = f"/clubs/home/games/{game.pk}/deals/new/"
     page = new_page(PHONE, user=standing.scorer)
@@ -166,7 +163,6 @@ def test_a_deal_answered_503_is_sent_again_and_counted_once(
 
 
 def test_a_queued_deal_refused_or_in_conflict_says_why_and_what_to_do(new_page: Any, standing: Any):
-    ensure_builtin_presets()
     game, ids = new_game(standing, "points", NAMES)
     entry = f"/clubs/home/games/{game.pk}/deals/new/"
     page = new_page(PHONE, user=standing.scorer)
@@ -214,7 +210,6 @@ def test_a_queued_deal_refused_or_in_conflict_says_why_and_what_to_do(new_page: 
 
 
 def test_a_waiting_deal_can_be_discarded(new_page: Any, standing: Any):
-    ensure_builtin_presets()
     game, ids = new_game(standing, "points", NAMES)
     page = new_page(DESKTOP, user=standing.scorer)
     page.goto(f"/clubs/home/games/{game.pk}/deals/new/")
@@ -237,7 +232,6 @@ def test_a_waiting_deal_can_be_discarded(new_page: Any, standing: Any):
 
 
 def test_a_kept_deal_the_rules_reject_once_stored_shows_the_reasons(new_page: Any, standing: Any):
-    ensure_builtin_presets()
     game, ids = new_game(standing, "points", NAMES)
     page = new_page(PHONE, user=standing.scorer)
     page.goto(f"/clubs/home/games/{game.pk}/deals/new/")
@@ -263,7 +257,6 @@ def test_a_kept_deal_the_rules_reject_once_stored_shows_the_reasons(new_page: An
 
 
 def test_background_sync_sends_a_waiting_deal_with_no_page_open(new_page: Any, standing: Any):
-    ensure_builtin_presets()
     game, ids = new_game(standing, "points", NAMES)
     entry = f"/clubs/home/games/{game.pk}/deals/new/"
     page = new_page(PHONE, user=standing.scorer)

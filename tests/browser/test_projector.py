@@ -19,7 +19,6 @@ from scoring.models import RulePreset
 from scoring.nights import session_create
 from scoring.views import standings as standings_views
 from tests.browser.conftest import PHONE, WIDE, shoot
-from tests.conftest import ensure_builtin_presets
 from tests.scoring.helpers import enter_deal
 from tests.tournaments.helpers import enter, new_tournament, play_table, roster
 from tournaments.models import RoundTable
@@ -47,7 +46,6 @@ def _night_of(standing: Any, count: int, *, rummikub: bool = False) -> list[Play
     """A public club's night of ``count`` players at tables of six, one deal a table, then a
     second deal at the first table (its second player wins it: the last deal); with
     ``rummikub``, a Rummikub table too (two units of points)."""
-    ensure_builtin_presets()
     club = standing.club
     club_services.club_update(club=club, actor=standing.owner, public_standings=True)
     session = session_create(club=club, actor=standing.organiser, name="Big night")
@@ -205,7 +203,6 @@ def test_formats_stand_in_their_own_columns(new_page: Any, standing: Any, monkey
 def test_the_tournament_projector_fills_the_screen_with_the_round_its_clock_and_who_went_on(
     new_page: Any, standing: Any
 ):
-    ensure_builtin_presets()
     club_services.club_update(club=standing.club, actor=standing.owner, public_standings=True)
     cup = new_tournament(standing)
     enter(standing, cup, roster(standing, 72))

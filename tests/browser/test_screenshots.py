@@ -12,7 +12,6 @@ from clubs.demo import demo_load
 from scoring.games import game_create, table_create
 from scoring.models import Deal, Game, RulePreset, Session
 from tests.browser.conftest import DESKTOP, PHONE, WIDE, shoot
-from tests.conftest import ensure_builtin_presets
 from tests.scoring.helpers import enter_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -20,7 +19,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.mark.slow
 def test_main_pages_at_phone_and_desktop_width(new_page: Any):
-    ensure_builtin_presets()
     demo = demo_load()
     club = demo.club
     tonight = Session.objects.get(club=club, name="Tonight")

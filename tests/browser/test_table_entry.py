@@ -17,7 +17,6 @@ from clubs.models import Player
 from scoring.models import Game, RulePreset, Submission
 from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.browser.test_night import expect_text
-from tests.conftest import ensure_builtin_presets
 from tournaments.models import Round, RoundTable
 from tournaments.services.entries import entry_add
 from tournaments.services.setup import tournament_create, tournament_start
@@ -73,7 +72,6 @@ def confirm_at_table(phone: Any, url: str, seat: int, shot: str = "") -> None:
 
 @pytest.mark.slow
 def test_three_tables_enter_and_confirm_their_own_round(new_page: Any, standing: Any):
-    ensure_builtin_presets()
     club = standing.club
     club.table_entry = "confirm"
     club.save()

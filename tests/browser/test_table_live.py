@@ -15,7 +15,6 @@ from scoring.submissions import submission_confirm
 from tests.browser.conftest import PHONE
 from tests.browser.test_night import expect_text
 from tests.browser.test_table_entry import enter_at_table
-from tests.conftest import ensure_builtin_presets
 from tests.scoring.conftest import make_night
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -36,7 +35,6 @@ def _not_reloaded(phone: Any) -> None:
 
 
 def test_two_phones_see_entries_disputes_and_confirmations_without_reloading(new_page, standing):
-    ensure_builtin_presets()
     night = make_night(standing)
     (link,) = table_links.table_links_ensure(
         tables=[night.game.table], actor=standing.organiser, mode=TableEntry.CONFIRM

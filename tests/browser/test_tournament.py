@@ -15,7 +15,6 @@ from clubs.models import Player
 from scoring.models import AccountKind, Game, Posting, RulePreset
 from tests.browser.conftest import DESKTOP, PHONE, WIDE, shoot
 from tests.browser.test_night import expect_text
-from tests.conftest import ensure_builtin_presets
 from tournaments.models import Round, RoundTable, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -64,7 +63,6 @@ def tables_of(tournament: Tournament, number: int) -> list[RoundTable]:
 
 @pytest.mark.slow
 def test_an_organiser_runs_a_knockout_from_the_pages(new_page: Any, standing: Any):
-    ensure_builtin_presets()
     standing.club.public_standings = True
     standing.club.save()
     for name in NAMES:

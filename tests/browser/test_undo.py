@@ -11,7 +11,6 @@ import pytest
 from scoring.models import Deal, Seat, Session
 from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.browser.test_night import expect_text
-from tests.conftest import ensure_builtin_presets
 from tests.scoring.helpers import new_game, play, results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,7 +21,6 @@ FIVE = ["Asha", "Bilal", "Chitra", "Dev", "Esther"]
 def test_an_organiser_voids_a_deal_removes_a_seat_reopens_and_marks_paid(
     new_page: Any, standing: Any
 ):
-    ensure_builtin_presets()
     game, ids = new_game(standing, "points", FIVE, point_value_minor=100)
     first = play(standing, game, results(ids, Asha="winner", Bilal=20, Chitra=30, Dev=40,
                                          Esther=10))  # fmt: skip

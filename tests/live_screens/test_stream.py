@@ -22,7 +22,6 @@ from live.views import stream_url
 from scoring.games import game_create, table_create
 from scoring.models import RulePreset
 from scoring.nights import session_create
-from tests.conftest import ensure_builtin_presets
 from tests.scoring.helpers import enter_deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,7 +38,6 @@ def fan_out(request: Any, settings: Any) -> str:
 
 
 def _night(standing: Any) -> tuple[Any, list[Player]]:
-    ensure_builtin_presets()
     club_services.club_update(club=standing.club, actor=standing.owner, public_standings=True)
     session = session_create(club=standing.club, actor=standing.organiser, name="Night")
     players = list(Player.objects.filter(club=standing.club))

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from clubs.display import club_money, signed_number
 from scoring.models import Deal, Game
 from scoring.selectors import GAME_DEALS_PAGE
-from tests.conftest import Standing, ensure_builtin_presets
+from tests.conftest import Standing
 from tests.scoring.helpers import new_game, play, results
 
 FOUR = ["Asha", "Bilal", "Chitra", "Dev"]
@@ -27,7 +27,6 @@ def _lost(number: int) -> tuple[int, int, int]:
 
 
 def _played(standing: Standing, deals: int) -> tuple[Game, dict[str, int]]:
-    ensure_builtin_presets()
     game, ids = new_game(standing, "points", FOUR, point_value_minor=100)
     for number in range(1, deals + 1):
         bilal, chitra, dev = _lost(number)

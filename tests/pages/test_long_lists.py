@@ -15,7 +15,7 @@ from clubs.models import Player
 from clubs.selectors import PLAYER_SEARCH_PAGE
 from pages.views import HOME_SHOWN, LIST_PAGE
 from scoring.models import Session
-from tests.conftest import Standing, ensure_builtin_presets
+from tests.conftest import Standing
 from tests.pages.conftest import Pages
 from tests.scoring.helpers import new_game
 from tests.tournaments.helpers import new_tournament
@@ -192,7 +192,6 @@ def test_a_merge_takes_a_typed_name_and_says_why_not(pages: Pages):
 
 
 def test_a_seat_is_added_by_a_typed_name(standing: Standing):
-    ensure_builtin_presets()
     game, _ = new_game(standing, "points", ["Asha", "Bilal"])
     Player.objects.create(club=standing.club, name="Gauri")
     Player.objects.create(club=standing.club, name="Gautam", active=False)
@@ -208,7 +207,6 @@ def test_a_seat_is_added_by_a_typed_name(standing: Standing):
 
 
 def test_the_desk_enters_a_typed_name_without_listing_the_roster(standing: Standing):
-    ensure_builtin_presets()
     _roster(standing)
     cup = new_tournament(standing)
     client = _client(standing, "organiser")

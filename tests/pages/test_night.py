@@ -17,7 +17,6 @@ from scoring import figures, nights, selectors
 from scoring.games import game_create, table_create
 from scoring.models import Deal, RulePreset, Submission, TransferPaid
 from scoring.nights import session_create
-from tests.conftest import ensure_builtin_presets
 from tests.pages.conftest import LOSER_GROUPS, WRONG_GROUPS, Pages, text
 from tests.scoring.helpers import enter_deal, results
 
@@ -253,7 +252,6 @@ def test_csv_paid_time_carries_the_club_zone_as_the_page_shows_it(pages: Pages):
 def test_the_night_offers_to_delete_only_the_tables_nothing_was_played_at(standing):
     """A table whose game has a deal, or only a ledger entry (an entry fee paid), is not deleted
     from the night page; nor is the night; an empty table is."""
-    ensure_builtin_presets()
     organiser = standing.organiser
     session = session_create(club=standing.club, actor=organiser, name="Friday")
     dealt, paid, empty = (table_create(session=session, actor=organiser) for _ in range(3))

@@ -38,7 +38,6 @@ from live import views as live_views
 from scoring.games import game_create, table_create
 from scoring.models import RulePreset
 from scoring.nights import session_create
-from tests.conftest import ensure_builtin_presets
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory
 from tests.live import (
     SECRET_KEY,
@@ -333,7 +332,6 @@ def _next_event(response: Any) -> dict[str, str | None]:
 
 
 def test_a_counted_deal_goes_through_nginx_to_an_open_stream_at_once(stack, record_property):
-    ensure_builtin_presets()
     club = ClubFactory(slug="live")
     organiser = MembershipFactory(club=club, role=Role.ORGANISER).user
     players = [PlayerFactory(club=club) for _ in range(3)]
