@@ -111,6 +111,12 @@ class AppTokenAuthentication(OAuth2Authentication):
     not one falls through to the personal tokens."""
 
     def authenticate(self, request: Request) -> tuple[Any, AccessToken] | None:
+        # Only a Bearer header is looked at (as the schema says): the OAuth2 library's request
+        # object, built for every other request too, cost each personal-token call about as
+        # much as checking its token.
+        scheme = request.META.get("HTTP_AUTHORIZATION", "").split(" ", 1)[0]
+        if scheme.lower() != "bearer":
+            return None
         found = super().authenticate(request)
         if found is None:
             return None

@@ -19,6 +19,7 @@ from scoring.formats import (
     state_union,
     variants,
 )
+from scoring.formats.base import format_tag, game_status_field
 from scoring.models import (
     Deal,
     Game,
@@ -332,8 +333,26 @@ class SubmissionAccepted(serializers.Serializer[dict]):
     url = serializers.CharField()
 
 
-#: The game as it stands: one component per format, told apart by ``format``.
-GameStateOutput = state_union()
+class AccountPlayerOutput(serializers.Serializer[dict]):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class PurseStateOutput(serializers.Serializer[dict]):
+    """A tournament's purse (a session's account, kept as a game of the ledger): who paid in
+    what, and what it holds."""
+
+    format = format_tag(GameFormat.PURSE.value)
+    status = game_status_field()
+    players = AccountPlayerOutput(many=True)
+    pot_minor = serializers.IntegerField(help_text="What the purse holds now.")
+    paid_in = serializers.DictField(
+        child=serializers.IntegerField(), help_text="What each player paid in, by player id."
+    )
+
+
+#: The game as it stands: one component per format, and the purse, told apart by ``format``.
+GameStateOutput = state_union(**{GameFormat.PURSE.value: PurseStateOutput})
 
 
 class RejoinInput(serializers.Serializer[dict]):

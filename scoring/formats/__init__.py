@@ -65,11 +65,17 @@ def payload_fields() -> dict[str, serializers.Field[Any, Any, Any, Any]]:
     return fields
 
 
-def _union(component_name: str, attribute: str) -> PolymorphicProxySerializer:
-    """The formats' components named by ``attribute`` as one union, told apart by ``format``."""
+def _union(
+    component_name: str, attribute: str, **others: type[serializers.Serializer[Any]]
+) -> PolymorphicProxySerializer:
+    """The formats' components named by ``attribute`` as one union, told apart by ``format``
+    (with ``others``, shapes of that name that are no format)."""
     return PolymorphicProxySerializer(
         component_name=component_name,
-        serializers={key: getattr(handler, attribute) for key, handler in HANDLERS.items()},
+        serializers={
+            **{key: getattr(handler, attribute) for key, handler in HANDLERS.items()},
+            **others,
+        },
         resource_type_field_name="format",
     )
 
@@ -84,9 +90,9 @@ def payload_union() -> PolymorphicProxySerializer:
     return _union("DealPayload", "payload_output")
 
 
-def state_union() -> PolymorphicProxySerializer:
-    """A game as it stands, in any format (``GameState``)."""
-    return _union("GameState", "state_output")
+def state_union(**others: type[serializers.Serializer[Any]]) -> PolymorphicProxySerializer:
+    """A game as it stands, in any format (``GameState``), and ``others`` (a session's account)."""
+    return _union("GameState", "state_output", **others)
 
 
 def result_outcomes() -> list[str]:

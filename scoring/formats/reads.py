@@ -122,14 +122,17 @@ def deals_counted(game: Game, *, tiebreakers: bool = True, excluding: Deal | Non
 
 
 def latest_deal(game: Game) -> Deal | None:
-    """The game's latest deal, with ``entered`` (the versions entered for it) and ``refused``
-    (how many of them were rejected): one statement."""
-    rejected = Q(submissions__status=Submission.Status.REJECTED)
-    return (
-        game.deals.order_by("-number")
-        .annotate(entered=Count("submissions"), refused=Count("submissions", filter=rejected))
-        .first()
-    )
+    """The game's latest deal (one probe of the game's deal numbers); when it is still open,
+    with ``entered`` (the versions entered for it) and ``refused`` (how many were rejected),
+    counted for that deal alone. Counting in the same statement grouped every deal of the game
+    before taking the latest, a cost that grew with the game on every deal entered."""
+    latest = game.deals.order_by("-number").first()
+    if latest is not None and latest.status == Deal.Status.OPEN:
+        counts = latest.submissions.aggregate(
+            entered=Count("pk"), refused=Count("pk", filter=Q(status=Submission.Status.REJECTED))
+        )
+        latest.entered, latest.refused = counts["entered"], counts["refused"]  # type: ignore[attr-defined]
+    return latest
 
 
 def is_rejected_new_deal(deal: Deal | None) -> bool:

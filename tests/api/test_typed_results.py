@@ -15,6 +15,8 @@ from jsonschema import Draft202012Validator
 from rest_framework.test import APIClient
 
 from tests.scoring.helpers import new_game
+from tests.tournaments.helpers import enter, new_tournament, roster
+from tournaments.figures import prize_pool_minor
 
 FOUR = ["Asha", "Bilal", "Chitra", "Dev"]
 WILD = "9D"
@@ -184,3 +186,17 @@ def test_the_evaluate_endpoints_answers_and_errors_match_the_schema(db):
     assert reason["token"] == "7X" and reason["player"] is None
     batch = client.post("/api/v1/rules/evaluate/", [hand, bad], format="json").json()
     assert batch[1]["error"] == reason
+
+
+def test_a_tournaments_purse_answers_its_own_component(standing):
+    """A tournament's purse is a game of the ledger with no format: its state (who paid in
+    what, what it holds) has a component of its own in the union."""
+    cup = new_tournament(standing, table_max=4, entry_fee_minor=1000, club_fee_minor=100)
+    players = roster(standing, 4)
+    enter(standing, cup, players)
+    state = _state(standing, cup.purse)
+    assert state["format"] == "purse"
+    assert state["paid_in"] == {str(p.pk): 1000 for p in players}
+    # It holds every fee until the prizes are paid (the club's cut is taken then).
+    assert state["pot_minor"] == 4 * 1000
+    assert prize_pool_minor(tournament=cup) == 4 * 900
