@@ -47,6 +47,8 @@ from scoring.posting import ledger_entry_create, ledger_entry_reverse
 
 MONEY = Quantity.MONEY
 CHIPS = Quantity.CHIPS
+#: What an account's ``format`` says (its state's tag in the game state's schema).
+ACCOUNT_FORMAT: str = GameFormat.PURSE.value
 
 
 @dataclass

@@ -9,6 +9,7 @@ from rest_framework import serializers
 from config.fields import id_field, int32_field
 from config.openapi import PageOutput, ReasonOutput
 from rules.indian.preset import ACE_POINT_CHOICES, Declaration, JokerLimit, WildJoker
+from scoring.accounts import ACCOUNT_FORMAT
 from scoring.formats import (
     format_tagged,
     payload_fields,
@@ -342,7 +343,7 @@ class PurseStateOutput(serializers.Serializer[dict]):
     """A tournament's purse (a session's account, kept as a game of the ledger): who paid in
     what, and what it holds."""
 
-    format = format_tag(GameFormat.PURSE.value)
+    format = format_tag(ACCOUNT_FORMAT)
     status = game_status_field()
     players = AccountPlayerOutput(many=True)
     pot_minor = serializers.IntegerField(help_text="What the purse holds now.")
@@ -352,7 +353,7 @@ class PurseStateOutput(serializers.Serializer[dict]):
 
 
 #: The game as it stands: one component per format, and the purse, told apart by ``format``.
-GameStateOutput = state_union(**{GameFormat.PURSE.value: PurseStateOutput})
+GameStateOutput = state_union(**{ACCOUNT_FORMAT: PurseStateOutput})
 
 
 class RejoinInput(serializers.Serializer[dict]):
