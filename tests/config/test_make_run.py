@@ -32,8 +32,8 @@ def fetch(url: str) -> tuple[int, str]:
 
 
 def stop(server: subprocess.Popen[str]) -> str:
-    """Ctrl-C, as a developer stops it; the whole group is killed if it has not gone in 20 s (a
-    machine this loaded has once taken longer), as what is tested here is serving, not stopping."""
+    """Ctrl-C, as a developer stops it. The whole group is killed if it has not gone in 20 s:
+    on a loaded machine it once outlasted a 30 s wait, and what is tested here is serving."""
     os.killpg(server.pid, signal.SIGINT)
     try:
         output, _ = server.communicate(timeout=20)
