@@ -157,24 +157,14 @@ def _wait_http(port: int) -> None:
 def _cpu_seconds(root: int) -> float:
     """User + system CPU seconds of a process and all its descendants (from /proc)."""
     tick = os.sysconf("SC_CLK_TCK")
-    children: dict[int, list[int]] = {}
-    stats: dict[int, float] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+    total = 0.0
+    for pid in [root, *_descendants(root)]:
         try:
-            with open(f"/proc/{entry}/stat") as handle:
+            with open(f"/proc/{pid}/stat") as handle:
                 fields = handle.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        pid, parent = int(entry), int(fields[1])
-        children.setdefault(parent, []).append(pid)
-        stats[pid] = (int(fields[11]) + int(fields[12])) / tick
-    total, todo = 0.0, [root]
-    while todo:
-        pid = todo.pop()
-        total += stats.get(pid, 0.0)
-        todo.extend(children.get(pid, []))
+        total += (int(fields[11]) + int(fields[12])) / tick
     return total
 
 

@@ -15,7 +15,7 @@ from oauth2_provider.contrib.rest_framework import OAuth2Authentication
 from oauth2_provider.models import AccessToken, DeviceGrant
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauth2_provider.views import AuthorizationView, DeviceConfirmView
-from rest_framework import exceptions
+from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from clubs import scopes as app_scopes
@@ -114,8 +114,8 @@ class AppTokenAuthentication(OAuth2Authentication):
         # Only a Bearer header is looked at (as the schema says): the OAuth2 library's request
         # object, built for every other request too, cost each personal-token call about as
         # much as checking its token.
-        scheme = request.META.get("HTTP_AUTHORIZATION", "").split(" ", 1)[0]
-        if scheme.lower() != "bearer":
+        header = authentication.get_authorization_header(request).split()
+        if not header or header[0].lower() != b"bearer":
             return None
         found = super().authenticate(request)
         if found is None:

@@ -666,9 +666,9 @@ def standings_last_change(
     keys_before = {
         pid: rank_key(order, totals) for pid, totals in before.items() if any(totals.values())
     }
+
     # One query counts, for each touched player, the untouched rows ranked before them now
     # and before the entry (the untouched rows did not move).
-
     def sql_values(key: tuple[Any, ...]) -> tuple[Any, ...]:
         return tuple(
             float(-v if m.descending else v) if m.per is not None else (-v if m.descending else v)
