@@ -4,7 +4,9 @@ Two clubs of 10,000 players on PostgreSQL (a fresh database ``rummyclub_bench_pa
 ``BENCH_REUSE=1`` the one a previous run left): ``small`` with 10,000 deals of history and ``big``
 with 1,000,000 (``--quick``: 100,000), loaded in SQL as the standings benchmark loads them
 (``bench.standings``), each with a 240-entrant knock-out whose first round is half played
-through the services, and a tournament taking entries with 60 entered (the desk's entry list).
+through the services, a tournament taking entries with 60 entered (the desk's entry list), and a
+newcomer with four deals at a night of their own (the player page of the same history in both
+clubs: the club's first player has 4 deals in the small club and about 400 in the big one).
 Every page an organiser or a player lives on, and every fragment a screen polls, is requested
 through the whole Django stack on production settings (the organiser signed in, or anonymous on
 the public pages) and timed: p50 and p95 of 30 requests (``--quick``: 10), the number of
@@ -82,6 +84,36 @@ def _taking_entries(club: Any, user: Any) -> Any:
     return tournament
 
 
+def _newcomer(club: Any, user: Any) -> Any:
+    """A player new to the club with four deals at one table, entered through the services: the
+    same own history in both clubs, so that their pages differ only by the club's history."""
+    from clubs.services import player_create
+    from scoring.deals import deal_create_with_result
+    from scoring.games import game_create, game_finish, table_create
+    from scoring.models import RulePreset
+    from scoring.nights import session_close, session_create
+
+    night = session_create(club=club, actor=user, name="Newcomer's night")
+    newcomer = player_create(club=club, actor=user, name="Newcomer")
+    others = list(club.players.order_by("pk")[:3])
+    game = game_create(
+        table=table_create(session=night, actor=user), actor=user,
+        preset=RulePreset.objects.get(club=None, key="points"), players=[newcomer, *others],
+    )  # fmt: skip
+    for number, winner in enumerate([newcomer, *others], start=1):
+        lines = [{"player": winner.pk, "outcome": "winner"}] + [
+            {"player": p.pk, "outcome": "loser", "against": 10 * number}
+            for p in [newcomer, *others] if p != winner
+        ]  # fmt: skip
+        deal_create_with_result(
+            game=game, actor=user, wild="", dealer=None, number=None, is_tiebreaker=False,
+            source="import", payload={"results": lines},
+        )  # fmt: skip
+    game_finish(game=game, actor=user)
+    session_close(session=night, actor=user)
+    return newcomer
+
+
 def _world(slug: str, deals: int, reuse: bool) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
@@ -103,8 +135,9 @@ def _world(slug: str, deals: int, reuse: bool) -> dict[str, Any]:
     night = club.sessions.get(name="Night 1")
     game = night.tables.first().games.first()
     player = club.players.order_by("pk").first()
+    newcomer = club.players.filter(name="Newcomer").first() or _newcomer(club, user)
     return {"club": club, "user": user, "tournament": tournament, "taking": taking,
-            "night": night, "game": game, "player": player}  # fmt: skip
+            "night": night, "game": game, "player": player, "newcomer": newcomer}  # fmt: skip
 
 
 def _pages(world: dict[str, Any]) -> dict[str, tuple[str, bool]]:
@@ -115,7 +148,10 @@ def _pages(world: dict[str, Any]) -> dict[str, tuple[str, bool]]:
     night, game, player = world["night"].pk, world["game"].pk, world["player"].pk
     return {
         "club home": (club, True),
+        # The club's first player: 4 deals in the small club, about 400 in the big one.
         "player page": (f"{club}players/{player}/", True),
+        # A player with the same 4 deals in both clubs.
+        "player page (4 deals)": (f"{club}players/{world['newcomer'].pk}/", True),
         "club settings (members)": (f"{club}settings/", True),
         "club standings": (f"{club}standings/", True),
         "night page": (f"{club}sessions/{night}/", True),

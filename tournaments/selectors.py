@@ -101,8 +101,11 @@ def _entries_paid(tournament: Tournament, entries: list[Entry]) -> None:
 
 
 def entry_query(*, tournament: Tournament) -> QuerySet[Entry]:
-    """The tournament's entries in seed order (for a list to narrow, then ``entries_paid``)."""
-    return tournament.entries.select_related("player").order_by("seed", "id")
+    """The tournament's entries in seed order (for a list to narrow, then ``entries_paid``).
+    Their players are read by id in a second query: joined, PostgreSQL merged the entries with
+    the player table's key from its start, reading every player added before the field's (10,000
+    rows, 3 ms, for a club created after another of that size)."""
+    return tournament.entries.prefetch_related("player").order_by("seed", "id")
 
 
 def entry_list(*, tournament: Tournament, entries: QuerySet[Entry] | None = None) -> list[Entry]:

@@ -192,6 +192,39 @@ def _places(club: Club, view: selectors.TournamentView) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
+#: An entry's badge on the desk, by its status: in the field, waiting, or out.
+_ENTRY_BADGES = {
+    Entry.Status.CHECKED_IN: "good", Entry.Status.ACTIVE: "good",
+    Entry.Status.WAITLISTED: "pending", Entry.Status.REGISTERED: "pending",
+}  # fmt: skip
+_WITHDRAWABLE = {
+    Entry.Status.REGISTERED,
+    Entry.Status.CHECKED_IN,
+    Entry.Status.WAITLISTED,
+    Entry.Status.ACTIVE,
+}
+
+
+def _entry_rows(club: Club, tournament: Tournament, entries: list[Entry]) -> list[dict[str, Any]]:
+    """The desk's list of entries, each with the actions open to it: a check-in while
+    registration is open, a withdrawal while it is in the field or waiting. Built here, not in
+    the template: at 240 entrants the template's lookups and 480 reversed URLs were most of the
+    desk's time. The action URLs are the entry list's (``tournament-entry-add``) with the entry
+    after it, as ``page_urls`` lays them out."""
+    entries_url = reverse("tournament-entry-add", args=[club.slug, tournament.pk])
+    registering = tournament.status == Tournament.Status.REGISTRATION
+    return [
+        {
+            "pk": e.pk, "status": e.status, "name": e.player.name, "seed": e.seed,
+            "status_words": e.get_status_display(), "badge": _ENTRY_BADGES.get(e.status, "muted"),
+            "check_in_url": f"{entries_url}{e.pk}/check-in/"
+            if registering and e.status == Entry.Status.REGISTERED else "",
+            "withdraw_url": f"{entries_url}{e.pk}/withdraw/" if e.status in _WITHDRAWABLE else "",
+        }
+        for e in entries
+    ]  # fmt: skip
+
+
 def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
     desk = selectors.tournament_desk(tournament=tournament)
     context = _grid_context(club, tournament, desk.grid)
@@ -203,6 +236,7 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
     ]
     context.update({
         "desk": desk, "view": desk.view,
+        "entry_rows": _entry_rows(club, tournament, desk.view.entries),
         "entry_picker_url": player_picker_url(club, active=True),
         "draft_tables": draft_tables, "rounds": list(reversed(desk.view.rounds)),
         "draft_byes": [(p, named[p]) for p in (draft.byes if draft else [])],

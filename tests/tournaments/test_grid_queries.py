@@ -16,17 +16,17 @@ from tournaments.services.draws import round_release
 from tournaments.services.setup import tournament_start
 
 #: Path (after the club's part) -> signed in as the organiser, and its most queries: the
-#: session, the user, the club, the tournament, its entries, rounds and tables, then what the
-#: page adds (the grid: the deals of the tables in play, the entries waiting and the latest
-#: counted, the table links; the desk and the public page: the entries that count and the
-#: prizes; the desk: the fees).
+#: session, the user, the club, the tournament, its entries and their players, rounds and
+#: tables, then what the page adds (the grid: the deals of the tables in play, the entries
+#: waiting and the latest counted, the table links; the desk and the public page: the entries
+#: that count and the prizes; the desk: the fees).
 PAGES = {
-    "/clubs/home/tournaments/{t}/grid/": (True, 11),
-    "/clubs/home/tournaments/{t}/": (True, 14),
-    "/p/home/tournaments/{t}/": (False, 10),
-    "/p/home/tournaments/{t}/live/": (False, 10),
-    "/p/home/tournaments/{t}/live/?view=projector": (False, 11),
-    "/p/home/tournaments/{t}/projector/": (False, 11),
+    "/clubs/home/tournaments/{t}/grid/": (True, 12),
+    "/clubs/home/tournaments/{t}/": (True, 15),
+    "/p/home/tournaments/{t}/": (False, 11),
+    "/p/home/tournaments/{t}/live/": (False, 11),
+    "/p/home/tournaments/{t}/live/?view=projector": (False, 12),
+    "/p/home/tournaments/{t}/projector/": (False, 12),
 }
 
 

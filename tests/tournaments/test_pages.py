@@ -8,6 +8,7 @@ import html
 import random
 
 from django.test import Client
+from django.urls import reverse
 
 from clubs.display import club_money
 from scoring.models import AccountKind, Posting
@@ -206,3 +207,39 @@ def test_the_round_clock_is_set_and_cleared_on_the_desk_and_counts_down_on_the_p
         organiser.get(f"/api/v1/clubs/home/tournaments/{cup.pk}/").json()["rounds"][0]["ends_at"]
         is None
     )
+
+
+def test_each_entry_on_the_desk_names_its_own_check_in_and_withdrawal(standing):
+    """The desk's entry list shares one form; each entry's buttons post to that entry's own
+    action, the same URLs the page's routes give."""
+    cup = new_tournament(standing)
+    first, second = roster(standing, 2)
+    enter(standing, cup, [first, second])
+    entries = {e.player_id: e for e in cup.entries.all()}
+    organiser = Client()
+    organiser.force_login(standing.organiser)
+    desk = organiser.get(f"/clubs/home/tournaments/{cup.pk}/").content.decode()
+    for player in (first, second):
+        args = ["home", cup.pk, entries[player.pk].pk]
+        for name in ("tournament-entry-check-in", "tournament-entry-withdraw"):
+            assert f'form="entry-actions" formaction="{reverse(name, args=args)}"' in desk
+    assert desk.count('id="entry-actions"') == 1
+    assert desk.count('name="csrfmiddlewaretoken"') < 10  # not one an entry
+
+    checked_in = reverse("tournament-entry-check-in", args=["home", cup.pk, entries[first.pk].pk])
+    assert organiser.post(checked_in).status_code == 302
+    withdrawn = reverse("tournament-entry-withdraw", args=["home", cup.pk, entries[second.pk].pk])
+    assert organiser.post(withdrawn).status_code == 302
+    desk = organiser.get(f"/clubs/home/tournaments/{cup.pk}/").content.decode()
+    assert checked_in not in desk  # checked in: only the withdrawal is left
+    first_out = reverse("tournament-entry-withdraw", args=["home", cup.pk, entries[first.pk].pk])
+    assert f'formaction="{first_out}"' in desk
+    assert withdrawn not in desk  # withdrawn: nothing left to do
+    statuses = dict(cup.entries.values_list("player_id", "status"))
+    assert statuses == {first.pk: "checked_in", second.pk: "withdrawn"}
+
+    member = Client()
+    member.force_login(standing.player)
+    shown = member.get(f"/clubs/home/tournaments/{cup.pk}/").content.decode()
+    assert "formaction=" not in shown and 'id="entry-actions"' not in shown
+    assert f'data-entry="{entries[first.pk].pk}" data-status="checked_in"' in shown
