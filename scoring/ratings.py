@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F, Q, QuerySet, Window
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery, Window
 from django.db.models.functions import RowNumber
 
 from clubs.models import Club, Player
@@ -333,6 +333,11 @@ def _ranked(rows: list[tuple[int, str, float, float, int]]) -> list[RatingLine]:
     return lines
 
 
+def ranked_among(lines: list[RatingLine]) -> list[RatingLine]:
+    """``lines`` (a leaderboard's) ranked among themselves alone, as ``rating_table`` ranks."""
+    return _ranked([(li.player_id, li.name, li.mu, li.sigma, li.games) for li in lines])
+
+
 def rating_table(
     *,
     club: Club,
@@ -345,10 +350,15 @@ def rating_table(
     Provisional players (fewer than 5 rated games) only when asked."""
     _check_family(family)
     if as_of_session is None:
-        rows = [
-            (r.player_id, r.player.name, r.mu, r.sigma, r.games)
-            for r in Rating.objects.filter(club=club, family=family).select_related("player")
-        ]
+        # Each name by its player's key: joined, PostgreSQL merged the ratings with the player
+        # table's key from its start, reading every player of every club up to the club's last
+        # (20,000 rows, 8 ms, for 120 ratings).
+        name = Subquery(Player.objects.filter(pk=OuterRef("player_id")).values("name")[:1])
+        rows = list(
+            Rating.objects.filter(club=club, family=family)
+            .annotate(name=name)
+            .values_list("player_id", "name", "mu", "sigma", "games")
+        )
     else:
         session = Session.objects.filter(club=club, pk=as_of_session).first()
         if session is None:

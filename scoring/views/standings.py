@@ -340,7 +340,7 @@ def _rating_boards(club: Club) -> list[dict[str, Any]]:
         if not everyone:
             continue
         established = [line for line in everyone if not line.provisional]
-        ranked = ratings.rating_table(club=club, family=family)
+        ranked = ratings.ranked_among(established)
         # Provisional players are shown after the ranked ones, unranked, when there is room.
         room = max(0, RATING_ROWS - len(ranked))
         waiting = [line for line in everyone if line.provisional][:room]

@@ -4,11 +4,12 @@ leaderboard as it stood after a session; the API."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
 import pytest
-from django.test import TestCase
+from django.test import Client, TestCase
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
@@ -290,3 +291,30 @@ def test_rating_and_ordinal_rank_standings_live_and_as_it_stood(standing):
             club=standing.club, scope="season", scope_id=season, metrics=["rating"]
         )
     assert getattr(mixed.value, "code", "") == "bad_metric"
+
+
+def test_the_standings_board_ranks_as_the_api_and_puts_the_provisional_after(standing):
+    """The standings page's ratings board: the established players in the API's order and
+    ranks, then a provisional player, unranked, with the same figures."""
+    game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
+    for n in range(5):
+        winner = ["Chitra", "Bilal", "Chitra", "Asha", "Chitra"][n]
+        others = {name: 10 + n for name in ids if name != winner}
+        play(standing, game, results(ids, **{winner: "winner"}, **others))
+        close_table(standing, game)
+        game, _ = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
+    newcomer, pair = new_game(standing, "points", ["Dev", "Asha"])
+    play(standing, newcomer, results(pair, Dev="winner", Asha=10))
+    close_table(standing, newcomer)
+
+    api = standing.client("player")
+    ranked = api.get("/api/v1/clubs/home/ratings/", {"game_family": "indian"}).json()["results"]
+    assert [line["name"] for line in ranked] != [] and "Dev" not in [li["name"] for li in ranked]
+    page = Client()
+    page.force_login(standing.player)
+    body = page.get("/clubs/home/standings/").content.decode()
+    board = body[body.index('data-family="indian"') : body.index("</table>", body.index("ratings"))]
+    rows = re.findall(r"<tr[^>]*><td>([^<]+)</td><th scope=\"row\">(?:<a [^>]+>)?([^<]+)<", board)
+    expected = [(str(line["rank"]), line["name"]) for line in ranked] + [("–", "Dev")]
+    assert rows == expected
+    assert f"{ranked[0]['ordinal']:.2f}" in board
