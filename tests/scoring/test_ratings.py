@@ -204,16 +204,19 @@ def test_a_lost_announcement_is_caught_up(standing):
     assert ratings.rating_game_update(game_id=game.pk) == "unchanged"
 
 
-def test_the_api_gives_the_leaderboard_the_games_and_a_players_history(standing):
-    game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
-    for n in range(5):
-        winner = ["Asha", "Bilal", "Asha", "Asha", "Chitra"][n]
+def _games_won_by(standing: Any, winners: list[str]) -> dict[str, int]:
+    """A game of Asha, Bilal and Chitra for each of ``winners``, each won by that player and
+    closed (one table a game: each deal here is its own rated game); the players' ids."""
+    for n, winner in enumerate(winners):
+        game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
         others = {name: 10 + n for name in ids if name != winner}
         play(standing, game, results(ids, **{winner: "winner"}, **others))
-        # One table per game: each deal here is its own rated game.
         close_table(standing, game)
-        if n < 4:
-            game, _ = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
+    return ids
+
+
+def test_the_api_gives_the_leaderboard_the_games_and_a_players_history(standing):
+    ids = _games_won_by(standing, ["Asha", "Bilal", "Asha", "Asha", "Chitra"])
     api = standing.client("player")
     board = api.get("/api/v1/clubs/home/ratings/", {"game_family": "indian"}).json()
     assert board["game_family"] == "indian" and board["as_of_session"] is None
@@ -296,13 +299,7 @@ def test_rating_and_ordinal_rank_standings_live_and_as_it_stood(standing):
 def test_the_standings_board_ranks_as_the_api_and_puts_the_provisional_after(standing):
     """The standings page's ratings board: the established players in the API's order and
     ranks, then a provisional player, unranked, with the same figures."""
-    game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
-    for n in range(5):
-        winner = ["Chitra", "Bilal", "Chitra", "Asha", "Chitra"][n]
-        others = {name: 10 + n for name in ids if name != winner}
-        play(standing, game, results(ids, **{winner: "winner"}, **others))
-        close_table(standing, game)
-        game, _ = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
+    _games_won_by(standing, ["Chitra", "Bilal", "Chitra", "Asha", "Chitra"])
     newcomer, pair = new_game(standing, "points", ["Dev", "Asha"])
     play(standing, newcomer, results(pair, Dev="winner", Asha=10))
     close_table(standing, newcomer)
