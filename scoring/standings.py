@@ -253,11 +253,12 @@ def _lines(
     return lines
 
 
-def standings_count(*, club: Club, scope: str, scope_id: int, game_format: str = "") -> int:
-    """How many players a table ranks: one count of its kept rows."""
-    return StandingRow.objects.filter(
-        club=club, scope=scope, scope_id=scope_id, game_format=game_format
-    ).count()
+def standings_facts(*, club: Club, scope: str, scope_id: int, game_format: str = "") -> ScopeFacts:
+    """What reading a table needs first, how many players it ranks among them: one aggregate
+    of its kept rows. A caller that needs the count before it asks for a page (a projector
+    sizing its pages) passes them on to ``standings_table``, which then does not read them
+    again."""
+    return _scope_facts(club, scope, scope_id, game_format)
 
 
 def standings_table(
@@ -269,6 +270,7 @@ def standings_table(
     limit: int = 50,
     offset: int = 0,
     game_format: str = "",
+    facts: ScopeFacts | None = None,
 ) -> StandingsTable:
     """The ranked table of a scope from the kept rows. Players equal on every metric share a
     rank (1, 2, 2, 4) and are listed by id. A session or season can be read for one
@@ -281,7 +283,8 @@ def standings_table(
     largest numerator times its largest denominator is below 2**52 (two different fractions
     then differ by more than rounding can hide, and equal ones round alike); one more query
     checks that bound, and past it the rows are read and sorted here as fractions."""
-    facts = _scope_facts(club, scope, scope_id, game_format)
+    if facts is None:
+        facts = _scope_facts(club, scope, scope_id, game_format)
     formats = facts.mixed_formats
     order, left_out = _order_for(club, metrics, bool(formats))
     rows = StandingRow.objects.filter(

@@ -154,8 +154,10 @@ def _standings_board(
     per_page: int,
     after: int | None,
     game_format: str = "",
+    facts: standings.ScopeFacts | None = None,
 ) -> dict[str, Any]:
-    """One ranked table: a page of it, and whether there are more."""
+    """One ranked table: a page of it, and whether there are more (``facts``: the table's, where
+    the caller has read them)."""
     offset = (page - 1) * per_page
     if after is not None:
         entry = selectors.ledger_entry_as_of(club=club, session_id=after)
@@ -166,7 +168,7 @@ def _standings_board(
     else:
         table = standings.standings_table(
             club=club, scope=scope, scope_id=scope_id, limit=per_page + 1, offset=offset,
-            game_format=game_format,
+            game_format=game_format, facts=facts,
         )  # fmt: skip
         lines = table.lines
     more = lines[per_page] if len(lines) > per_page else None
@@ -427,17 +429,18 @@ def _turning_page(pages: int) -> int:
 def _projector_board(
     club: Club, scope: str, scope_id: int, *, after: int | None, game_format: str = ""
 ) -> dict[str, Any]:
-    """The page of a table a projector shows now: counted first (one query), so only that page
-    is read; then the rows that moved since the table's last ledger entry."""
+    """The page of a table a projector shows now: counted first (the table's facts, one query,
+    which the page then reuses), so only that page is read; then the rows that moved since the
+    table's last ledger entry."""
     if after is None:
-        count = standings.standings_count(
+        facts = standings.standings_facts(
             club=club, scope=scope, scope_id=scope_id, game_format=game_format
         )
-        size = projector_page_size(count)
-        page = _turning_page(-(-count // size))
+        size = projector_page_size(facts.count)
+        page = _turning_page(-(-facts.count // size))
         board = _standings_board(
             club, scope, scope_id, page=page, per_page=size, after=None,
-            game_format=game_format,
+            game_format=game_format, facts=facts,
         )  # fmt: skip
         change = standings.standings_last_change(
             club=club, scope=scope, scope_id=scope_id, order=board["metrics"],

@@ -336,10 +336,10 @@ def test_the_projector_reads_as_many_queries_however_long_the_history(
     with CaptureQueriesContext(connection) as one_night:
         assert client.get(path).status_code == 200
     nights(11)
-    # The club; the current season, its name, count and board (facts, page, names); the latest
-    # session, its count and board; for each of the two boards, its last change (the ledger
+    # The club; the current season, its name and board (facts, which count it, page, names);
+    # the latest session and its board; for each of the two boards, its last change (the ledger
     # entry, its postings and results, the rows it touched, one count of the rows before them).
     with django_assert_num_queries(len(one_night.captured_queries)):
         body = client.get(path).content.decode()
     assert "Season" in body and "+720" in text(body.encode())  # Asha: 12 nights of 60
-    assert len(one_night.captured_queries) == 12 + 2 * 5
+    assert len(one_night.captured_queries) == 10 + 2 * 5
