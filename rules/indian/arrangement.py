@@ -633,7 +633,23 @@ def _present(
     kinds = [classify_group(cards, wild, house) for cards in built]
     if spare and not leftover:
         return _best_with_spares(built, kinds, spare, wild, preset, house)
-    return _scored(built, kinds, [*leftover, *spare], wild, preset, house)
+    lumped = _scored(built, kinds, [*leftover, *spare], wild, preset, house)
+    # Spare jokers left with unmatched cards may instead be a set of their own, where the house
+    # allows one: a group more, which a declaration counting groups may need (the search counted
+    # it so).
+    for sets in range(1, len(spare) // 3 + 1):
+        alone = _joker_sets(spare, sets)
+        grouped = [*(list(cards) for cards in built), *alone]
+        grouped_kinds = [*kinds, *(classify_group(cards, wild, house) for cards in alone)]
+        apart = _scored(grouped, grouped_kinds, leftover, wild, preset, house)
+        if (not apart.valid, apart.score) < (not lumped.valid, lumped.score):
+            lumped = apart
+    return lumped
+
+
+def _joker_sets(spare: list[int], sets: int) -> list[list[int]]:
+    """``spare`` jokers as ``sets`` sets of jokers only: threes, the last taking the rest."""
+    return [spare[3 * k : 3 * k + 3] for k in range(sets - 1)] + [spare[3 * (sets - 1) :]]
 
 
 def _scored(
@@ -678,7 +694,7 @@ def _best_with_spares(
     if target is not None:
         tries.append(joined(target))
     for sets in range(1, len(spare) // 3 + 1):
-        alone = [spare[3 * k : 3 * k + 3] for k in range(sets - 1)] + [spare[3 * (sets - 1) :]]
+        alone = _joker_sets(spare, sets)
         grouped = [*(list(cards) for cards in built), *alone]
         grouped_kinds = [*kinds, *(classify_group(cards, wild, house) for cards in alone)]
         tries.append(_scored(grouped, grouped_kinds, [], wild, preset, house))

@@ -178,6 +178,14 @@ def _wild(cut: int, house: HouseRules) -> int:
                                                    wrap_runs=True, jokers_only_set=False),
     cut=14, relief=False,
 )  # fmt: skip
+# Aces wild and a 2 left over: the three spare jokers are a set of their own (the second group
+# the declaration counts), not put with the 2, where nothing would count as grouped.
+@example(
+    cards=[0, 0, 1, 1, 2, 13, 13],
+    house=HouseRules(joker_limit=JokerLimit.NOT_WITH_ONE_NATURAL, jokers_only_set=True,
+                     declaration=Declaration.MIN_GROUPS, min_groups=2),
+    cut=0, relief=False,
+)  # fmt: skip
 def test_every_option_agrees_with_an_exact_search_over_all_partitions(cards, house, cut, relief):
     """The best arrangement's points and validity, and each group's kind, equal an exact search
     over every partition with an independent reading of the groups, under every option."""
