@@ -633,23 +633,34 @@ def _present(
     kinds = [classify_group(cards, wild, house) for cards in built]
     if spare and not leftover:
         return _best_with_spares(built, kinds, spare, wild, preset, house)
-    lumped = _scored(built, kinds, [*leftover, *spare], wild, preset, house)
+    best = _scored(built, kinds, [*leftover, *spare], wild, preset, house)
     # Spare jokers left with unmatched cards may instead be a set of their own, where the house
     # allows one: a group more, which a declaration counting groups may need (the search counted
     # it so).
+    for apart in _joker_sets_apart(built, kinds, spare, leftover, wild, preset, house):
+        if (not apart.valid, apart.score) < (not best.valid, best.score):
+            best = apart
+    return best
+
+
+def _joker_sets_apart(
+    built: list[list[int]],
+    kinds: list[GroupKind],
+    spare: list[int],
+    leftover: list[int],
+    wild: int,
+    preset: IndianPreset,
+    house: HouseRules,
+) -> list[HandResult]:
+    """The hand with its ``spare`` jokers as one, two, ... sets of jokers only (threes, the last
+    taking the rest) beside the groups ``built``, ``leftover`` unmatched."""
+    tries = []
     for sets in range(1, len(spare) // 3 + 1):
-        alone = _joker_sets(spare, sets)
+        alone = [spare[3 * k : 3 * k + 3] for k in range(sets - 1)] + [spare[3 * (sets - 1) :]]
         grouped = [*(list(cards) for cards in built), *alone]
         grouped_kinds = [*kinds, *(classify_group(cards, wild, house) for cards in alone)]
-        apart = _scored(grouped, grouped_kinds, leftover, wild, preset, house)
-        if (not apart.valid, apart.score) < (not lumped.valid, lumped.score):
-            lumped = apart
-    return lumped
-
-
-def _joker_sets(spare: list[int], sets: int) -> list[list[int]]:
-    """``spare`` jokers as ``sets`` sets of jokers only: threes, the last taking the rest."""
-    return [spare[3 * k : 3 * k + 3] for k in range(sets - 1)] + [spare[3 * (sets - 1) :]]
+        tries.append(_scored(grouped, grouped_kinds, leftover, wild, preset, house))
+    return tries
 
 
 def _scored(
@@ -693,11 +704,7 @@ def _best_with_spares(
     target = _spare_target(kinds, built, len(spare))
     if target is not None:
         tries.append(joined(target))
-    for sets in range(1, len(spare) // 3 + 1):
-        alone = _joker_sets(spare, sets)
-        grouped = [*(list(cards) for cards in built), *alone]
-        grouped_kinds = [*kinds, *(classify_group(cards, wild, house) for cards in alone)]
-        tries.append(_scored(grouped, grouped_kinds, [], wild, preset, house))
+    tries += _joker_sets_apart(built, kinds, spare, [], wild, preset, house)
     cut, cut_kinds = [list(cards) for cards in built], list(kinds)
     if _split_for_spares(cut, cut_kinds, spare, wild, house):
         tries.append(_scored(cut, cut_kinds, [], wild, preset, house))
