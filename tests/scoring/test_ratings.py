@@ -315,3 +315,24 @@ def test_the_standings_board_ranks_as_the_api_and_puts_the_provisional_after(sta
     expected = [(str(line["rank"]), line["name"]) for line in ranked] + [("–", "Dev")]
     assert rows == expected
     assert f"{ranked[0]['ordinal']:.2f}" in board
+
+
+def test_the_player_page_counts_its_rated_games_in_words(standing):
+    """The rating chart's caption and description name the games it covers: one game, then
+    two games."""
+    ids = _games_won_by(standing, ["Asha"])
+    page = Client()
+    page.force_login(standing.player)
+
+    def caption() -> tuple[str, str]:
+        body = page.get(f"/clubs/home/players/{ids['Asha']}/").content.decode()
+        start = body.index('class="rating-chart"')
+        chart = body[start : body.index("</svg>", start)]
+        shown = re.search(r'text-anchor="end">([^<]+)<', chart)
+        described = re.search(r"<desc [^>]+>The rating after each of ([^,]+),", chart)
+        assert shown is not None and described is not None
+        return shown.group(1).split(" · ")[0], described.group(1)
+
+    assert caption() == ("1 game", "1 rated game")
+    _games_won_by(standing, ["Bilal"])
+    assert caption() == ("2 games", "2 rated games")

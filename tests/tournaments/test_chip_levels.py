@@ -92,6 +92,18 @@ def test_a_chip_level_tournament_of_30_runs_to_the_end_with_a_rebuy(standing):
     between = {p for p, c in chips.items() if level.minimum <= c < level.qualify}
     out = [e for e in tournament.entries.all() if e.status == E.ELIMINATED]
     assert qualified and between and out
+    # A player's own line on the public page says what they went out with, in words.
+    standing.club.public_standings = True
+    standing.club.save(update_fields=["public_standings"])
+    public = Client()
+    url = f"/p/{standing.club.slug}/tournaments/{tournament.pk}/"
+    gone = [e for e in tournament_view(tournament=tournament).entries if e.status == E.ELIMINATED]
+    out_with = {e.chips: e for e in gone if e.chips is not None}
+    assert out_with
+    for count, entry in out_with.items():
+        body = public.get(url, {"player": entry.player_id}).content.decode()
+        said = f"went out in round {entry.out_in_round} with {count} chip"
+        assert said + ("." if count == 1 else "s.") in body
     replay = tournament.round_set.get(number=2)
     assert replay.level == 1 and replay.status == Round.Status.DRAFT  # those between again
     seated = {e for t in replay.draw["tables"] for e in t}
