@@ -11,7 +11,7 @@ handler; it ends through :func:`account_close`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -106,6 +106,25 @@ def account_open(*, session: Session, name: str, preset: RulePreset) -> Game:
         raise Conflict(f"session {session.name!r} is closed", code="session_closed")
     table = Table.objects.create(session=session, name=name)
     return Game.objects.create(table=table, format=GameFormat.PURSE, preset=preset)
+
+
+def account_tables(*, tables: Iterable[int]) -> set[int]:
+    """Of ``tables`` (ids), those that hold an account: no game is started, and no deal entered,
+    at an account's table."""
+    return set(
+        Game.objects.filter(table_id__in=list(tables), format=ACCOUNT_FORMAT).values_list(
+            "table_id", flat=True
+        )
+    )
+
+
+def account_table_refused(table: Table, doing: str) -> Conflict:
+    """The error for ``doing`` something meant for a game's table at an account's table."""
+    return Conflict(
+        f"table: {table.name} holds the night's account (a tournament's purse), where no game "
+        f"is played: {doing}",
+        code="account_table",
+    )
 
 
 @transaction.atomic

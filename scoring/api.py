@@ -859,7 +859,8 @@ class TableLinkApi(ClubScopedAPIView):
         responses={201: TableLinkOutput},
         description="The table's link (its live one when it has one): whoever holds its token "
         "enters and confirms that table's deals, and nothing else. Refused (409 "
-        "table_entry_off) when the club has table entry off and no mode is given.",
+        "table_entry_off) when the club has table entry off and no mode is given, and (409 "
+        "account_table) at a tournament's purse, where no game is played.",
     )
     def post(self, request: Request, club_slug: str, table_id: int) -> Response:
         data = input_valid(TableLinkCreateInput, request.data)

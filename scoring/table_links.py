@@ -28,6 +28,7 @@ from django.utils.safestring import SafeString, mark_safe
 from clubs.audit import audit_record
 from clubs.models import Club, Player
 from config.errors import Conflict, Gone, InvalidInput, NotAllowed, NotFoundError, TooManyRequests
+from scoring.accounts import ACCOUNT_FORMAT, account_table_refused, account_tables
 from scoring.deals import deal_create_with_result
 from scoring.formats.reads import rejected_new_deal
 from scoring.models import Deal, Game, Seat, Session, Submission, Table, TableEntry, TableLink
@@ -86,9 +87,14 @@ def _new_link(table: Table, actor: AbstractBaseUser | None, mode: str) -> TableL
 def table_links_ensure(
     *, tables: Iterable[Table], actor: AbstractBaseUser | None, mode: str
 ) -> list[TableLink]:
-    """Each table's live link, created where it has none (a round's tables in bulk, or one)."""
+    """Each table's live link, created where it has none (a round's tables in bulk, or one).
+    An account's table has no deals to enter, so no link."""
     mode = _check_mode(mode)
     tables = list(tables)
+    held = account_tables(tables=[t.pk for t in tables])
+    if held:
+        table = next(t for t in tables if t.pk in held)
+        raise account_table_refused(table, "its players pay in at the desk, not through a link")
     live = {
         link.table_id: link
         for link in TableLink.objects.select_for_update().filter(
@@ -132,6 +138,14 @@ def table_get(*, club: Club, table_id: int) -> Table:
     if table is None:
         raise NotFoundError(f"no table #{table_id} in {club.name}")
     return table
+
+
+def tables_taking_entries(*, session: Session) -> list[Table]:
+    """A night's tables where games are played (not an account's), in order: those a link can
+    be made for and a card printed."""
+    tables = list(session.tables.all())
+    held = account_tables(tables=[t.pk for t in tables])
+    return [t for t in tables if t.pk not in held]
 
 
 def table_links_live(*, tables: Iterable[int]) -> dict[int, TableLink]:
@@ -202,6 +216,7 @@ def table_game(*, link: TableLink) -> Game | None:
     game), if any."""
     return (
         Game.objects.filter(table_id=link.table_id, status=Game.Status.OPEN)
+        .exclude(format=ACCOUNT_FORMAT)
         .select_related("preset", "table__session__club")
         .order_by("-pk")
         .first()

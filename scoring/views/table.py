@@ -266,12 +266,12 @@ def table_link_revoke_page(request: HttpRequest, club_slug: str, link_id: int) -
 @login_required
 @require_POST
 def session_links_page(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
-    """Every table of a night gets its link at once."""
+    """Every table of a night where games are played gets its link at once."""
     club = club_for_page(request, club_slug, Role.SCORER)
     session = found(selectors.session_get, club=club, session_id=session_id)
     try:
         made = table_links.table_links_ensure(
-            tables=session.tables.all(), actor=request.user,
+            tables=table_links.tables_taking_entries(session=session), actor=request.user,
             mode=table_links.night_table_entry(club=club),
         )  # fmt: skip
         messages.success(request, f"{len(made)} table link{'s' if len(made) != 1 else ''} ready.")
@@ -287,7 +287,7 @@ def session_cards_page(request: HttpRequest, club_slug: str, session_id: int) ->
     scorers and above: a card lets whoever holds it enter that table)."""
     club = club_for_page(request, club_slug, Role.SCORER)
     session = found(selectors.session_get, club=club, session_id=session_id)
-    tables = list(session.tables.all())
+    tables = table_links.tables_taking_entries(session=session)
     links = table_links.table_links_live(tables=[t.pk for t in tables])
     origin = f"{request.scheme}://{request.get_host()}"
     cards = []
