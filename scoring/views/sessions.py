@@ -19,7 +19,7 @@ from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
 from clubs.pages import GET, club_for_page, club_url, form_post, found, render_club
 from scoring import figures, games, nights, selectors, table_links, undo
-from scoring.accounts import account_tables
+from scoring.accounts import is_account
 from scoring.formats import Column, format_label, points_column
 from scoring.forms import TableForm
 from scoring.models import Quantity, Session
@@ -84,7 +84,6 @@ def _session_page(
     tables = []
     busy = selectors.games_with_history(session=session)
     links = table_links.table_links_live(tables=[t.pk for t in session.tables.all()])
-    held = account_tables(tables=[t.pk for t in session.tables.all()])
     origin = f"{request.scheme}://{request.get_host()}"
     for table in session.tables.all():
         table_games = []
@@ -104,7 +103,7 @@ def _session_page(
         card = table_links.link_card(link=link, origin=origin) if link is not None else None
         tables.append({
             "table": table, "games": table_games, "played": played, "card": card,
-            "account": table.pk in held,
+            "account": any(is_account(g["game"]) for g in table_games),
         })  # fmt: skip
     blockers = []
     if session.status == Session.Status.OPEN:
