@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import segno
 
 from clubs.models import Club
@@ -31,8 +33,10 @@ def signed_number(value: int | None) -> str:
     return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
 
 
+@functools.lru_cache(maxsize=256)
 def qr_svg(url: str) -> str:
     """``url`` as a QR code in inline SVG (dark on light, a quiet zone round it), sized by its
-    container: a phone's camera in the room opens it."""
+    container: a phone's camera in the room opens it. Kept once made: a projector asks for the
+    same code every time it is drawn, and making one takes about 10 ms."""
     code = segno.make(url, error="m")
     return code.svg_inline(scale=1, border=2, dark="#0d1f18", light="#ffffff", omitsize=True)

@@ -11,6 +11,7 @@ link and per client address (``table_link_allow``)."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from collections.abc import Iterable
@@ -52,8 +53,10 @@ def link_path(link: TableLink) -> str:
     return f"/t/{link_token(link)}/"
 
 
+@functools.lru_cache(maxsize=256)
 def qr_svg(url: str) -> SafeString:
-    """The QR code of ``url`` as inline SVG (no script, no image file), scaled by its box."""
+    """The QR code of ``url`` as inline SVG (no script, no image file), scaled by its box. Kept
+    once made: the desk's grid, polled, draws every table's code each time."""
     svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#111", light="#fff")
     return mark_safe(svg.replace("<svg ", '<svg class="qr" role="img" aria-label="QR code" ', 1))
 
