@@ -70,7 +70,7 @@ def entry_live(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespon
     """The live part of an entry page: the game's newest deals, so that a deal entered
     elsewhere while this one is typed (another device at the table, the desk) is seen."""
     club = club_for_page(request, club_slug, Role.SCORER)
-    game = found(selectors.game_get, club=club, game_id=game_id, with_seats=False)
+    game = found(selectors.game_played_get, club=club, game_id=game_id)
     response = render_club(request, club, "scoring/_entry_live.html", _entry_live(game))
     if game.status != Game.Status.OPEN:
         response[LIVE_STOP] = "1"

@@ -105,3 +105,13 @@ def test_a_link_made_for_the_purse_before_answers_that_it_enters_nothing(standin
         f"/api/v1/table/{table_links.link_token(old)}/deals/", {}, content_type="application/json"
     )
     assert api.status_code == 410 and api.json()["error"]["code"] == "table_closed"
+
+
+def test_the_purse_has_no_entry_pages(standing):
+    """The pages that enter a game's deals, and their live part, are not found for the purse
+    (it has no deals), as its other game pages are not."""
+    cup, _night_session = _night(standing)
+    desk = Client()
+    desk.force_login(standing.organiser)
+    for page in ("deals/new/", "deals/live/"):
+        assert desk.get(f"/clubs/home/games/{cup.purse.pk}/{page}").status_code == 404, page
