@@ -1,14 +1,18 @@
 """A tournament's purse sits at a table of its own on the night's page. It is an account, not a
 game: no game is started there, no table link is made or printed for it, and a link made for it
-before links were refused there answers that it enters nothing, never an error page."""
+before links were refused there answers that it enters nothing. No page or API call about a game
+answers a server error for it."""
 
 from __future__ import annotations
 
+import re
 import secrets
+from collections.abc import Iterator
 
 import pytest
 from django.core.cache import cache
 from django.test import Client, TestCase
+from django.urls import URLPattern, URLResolver, get_resolver
 
 from config.errors import Conflict
 from scoring import table_links
@@ -115,3 +119,31 @@ def test_the_purse_has_no_entry_pages(standing):
     desk.force_login(standing.organiser)
     for page in ("deals/new/", "deals/live/"):
         assert desk.get(f"/clubs/home/games/{cup.purse.pk}/{page}").status_code == 404, page
+
+
+def _routes_naming(name: str, patterns: list, prefix: str = "") -> Iterator[str]:
+    """Every route (a path with its ``<...>`` parts to fill) that names ``<int:name>``."""
+    for entry in patterns:
+        route = prefix + str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            yield from _routes_naming(name, entry.url_patterns, route)
+        elif isinstance(entry, URLPattern) and f"<int:{name}>" in route:
+            yield route
+
+
+@pytest.mark.parametrize("named", ["game_id", "table_id"])
+def test_no_route_of_a_game_or_table_answers_a_server_error_for_the_purse(standing, named):
+    cup, _night_session = _night(standing)
+    routes = sorted(set(_routes_naming(named, get_resolver().url_patterns)))
+    assert len(routes) >= (20 if named == "game_id" else 4)  # the pages and the API
+    ids = {"game_id": cup.purse.pk, "table_id": cup.purse.table_id}
+    seated = cup.purse.seats.first().player_id
+    desk = Client(raise_request_exception=False)
+    desk.force_login(standing.organiser)
+    for route in routes:
+        path = "/" + route.replace("<slug:club_slug>", "home")
+        path = path.replace(f"<int:{named}>", str(ids[named]))
+        path = re.sub(r"<int:\w+>", str(seated), path)  # a player of it, where one is named
+        for method in (desk.get, desk.post):
+            answer = method(path)
+            assert answer.status_code < 500, (method.__name__, path, answer.status_code)
