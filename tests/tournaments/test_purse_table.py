@@ -136,14 +136,15 @@ def test_no_route_of_a_game_or_table_answers_a_server_error_for_the_purse(standi
     cup, _night_session = _night(standing)
     routes = sorted(set(_routes_naming(named, get_resolver().url_patterns)))
     assert len(routes) >= (20 if named == "game_id" else 4)  # the pages and the API
-    ids = {"game_id": cup.purse.pk, "table_id": cup.purse.table_id}
-    seated = cup.purse.seats.first().player_id
+    ids = {
+        "game_id": cup.purse.pk, "table_id": cup.purse.table_id,
+        "session_id": cup.purse.table.session_id, "player_id": cup.purse.seats.first().player_id,
+    }  # fmt: skip
     desk = Client(raise_request_exception=False)
     desk.force_login(standing.organiser)
     for route in routes:
         path = "/" + route.replace("<slug:club_slug>", "home")
-        path = path.replace(f"<int:{named}>", str(ids[named]))
-        path = re.sub(r"<int:\w+>", str(seated), path)  # a player of it, where one is named
+        path = re.sub(r"<int:(\w+)>", lambda part: str(ids[part.group(1)]), path)
         for method in (desk.get, desk.post):
             answer = method(path)
             assert answer.status_code < 500, (method.__name__, path, answer.status_code)
