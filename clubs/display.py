@@ -37,6 +37,6 @@ def signed_number(value: int | None) -> str:
 def qr_svg(url: str) -> str:
     """``url`` as a QR code in inline SVG (dark on light, a quiet zone round it), sized by its
     container: a phone's camera in the room opens it. Kept once made: a projector asks for the
-    same code every time it is drawn, and making one takes about 10 ms."""
+    same code every time it is drawn, and making one takes several milliseconds."""
     code = segno.make(url, error="m")
     return code.svg_inline(scale=1, border=2, dark="#0d1f18", light="#ffffff", omitsize=True)
