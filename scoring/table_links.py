@@ -209,9 +209,20 @@ def table_link_resolve(*, token: str, client_address: str) -> TableLink:
     if link.table.session.status != Session.Status.OPEN:
         raise Gone("this table's night is closed", code="table_closed")
     if table_game(link=link) is None:
-        raise Gone("this table's game has ended; the link no longer enters results",
-                   code="table_closed")  # fmt: skip
+        raise Gone(_no_game_in_play(link.table_id), code="table_closed")
     return link
+
+
+def _no_game_in_play(table_id: int) -> str:
+    """Why a live link's table takes no entry now, in the words of what the table holds."""
+    held = set(Game.objects.filter(table_id=table_id).values_list("format", flat=True))
+    if held == {ACCOUNT_FORMAT}:
+        return (
+            "this table holds the night's purse, where no game is played: its link enters nothing"
+        )
+    if held:
+        return "this table's game has ended; the link no longer enters results"
+    return "no game has started at this table yet; the link enters results once one has"
 
 
 def table_game(*, link: TableLink) -> Game | None:

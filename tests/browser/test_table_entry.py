@@ -137,7 +137,8 @@ def test_three_tables_enter_and_confirm_their_own_round(new_page: Any, standing:
         # The table's game is over: its link no longer enters anything.
         phone_done = phones[index]
         phone_done.goto(url)
-        expect_text(phone_done.locator("h1"), "no longer works")
+        expect_text(phone_done.locator("h1"), "takes no entries now")
+        expect_text(phone_done.locator(".note"), "game has ended")
 
     played = cup.round_set.get(number=1)
     assert played.status == Round.Status.COMPLETE

@@ -217,6 +217,23 @@ def test_revoked_link_is_unknown_and_a_finished_table_gone(pages):
     assert _enter(phone, fresh_path, pages.form()).status_code == 410
 
 
+def test_a_link_made_before_its_tables_game_starts_says_so_and_then_enters(pages):
+    table = table_create(session=pages.night.session, actor=pages.s.organiser)
+    (link,) = table_links.table_links_ensure(
+        tables=[table], actor=pages.s.organiser, mode="confirm"
+    )
+    path = table_links.link_path(link)
+    phone = Client()
+    early = phone.get(path)
+    assert early.status_code == 410
+    assert "No game has started at this table yet" in early.content.decode()
+    game_create(
+        table=table, actor=pages.s.organiser, preset=pages.night.game.preset,
+        players=[seat.player for seat in pages.night.game.seats.all()],
+    )  # fmt: skip
+    assert phone.get(path).status_code == 200
+
+
 def test_a_closed_night_is_gone(pages):
     _link_row, path = _link(pages)
     session_close(session=pages.night.session, actor=pages.s.organiser)

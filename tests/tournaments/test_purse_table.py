@@ -104,7 +104,7 @@ def test_a_link_made_for_the_purse_before_answers_that_it_enters_nothing(standin
     phone = Client()
     page = phone.get(path)
     assert page.status_code == 410
-    assert "no longer enters results" in page.content.decode()
+    assert "holds the night&#x27;s purse" in page.content.decode()
     api = Client().post(
         f"/api/v1/table/{table_links.link_token(old)}/deals/", {}, content_type="application/json"
     )
