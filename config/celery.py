@@ -10,8 +10,10 @@ import os
 from typing import Any
 
 from celery import Celery, Task
-from celery.signals import task_postrun, task_prerun, worker_init
+from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
 from django.db import OperationalError, close_old_connections, transaction
+
+from config.startup import serving_process_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -25,6 +27,13 @@ app.autodiscover_tasks()
 # to reuse them; reconnecting cost more than the work of a task. Reuse connections, and let
 # Django drop the ones that are broken or older than CONN_MAX_AGE, as it does between requests.
 app.conf["CELERY_DB_REUSE_MAX"] = 1_000_000
+
+
+@worker_process_init.connect
+def _set_aside_what_is_loaded(**kwargs: Any) -> None:
+    """A pool process starts with the worker's tasks and Django loaded: out of the collector's
+    reach from now on, as in a web process (``config.startup``)."""
+    serving_process_ready(load_pages=False)
 
 
 @worker_init.connect
