@@ -36,7 +36,8 @@ def signed_number(value: int | None) -> str:
 @functools.lru_cache(maxsize=256)
 def qr_svg(url: str) -> str:
     """``url`` as a QR code in inline SVG (dark on light, a quiet zone round it), sized by its
-    container: a phone's camera in the room opens it. Kept once made: a projector asks for the
-    same code every time it is drawn, and making one takes several milliseconds."""
+    container: a phone's camera in the room opens it. Kept once made: a projector, and the desk's
+    polled grid with a table link's code for each table, ask for the same codes every time they
+    are drawn, and making one takes several milliseconds."""
     code = segno.make(url, error="m")
     return code.svg_inline(scale=1, border=2, dark="#0d1f18", light="#ffffff", omitsize=True)

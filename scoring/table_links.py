@@ -11,14 +11,12 @@ link and per client address (``table_link_allow``)."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import segno
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache
 from django.db import transaction
@@ -27,9 +25,10 @@ from django.utils.crypto import salted_hmac
 from django.utils.safestring import SafeString, mark_safe
 
 from clubs.audit import audit_record
+from clubs.display import qr_svg as display_qr_svg
 from clubs.models import Club, Player
 from config.errors import Conflict, Gone, InvalidInput, NotAllowed, NotFoundError, TooManyRequests
-from scoring.accounts import ACCOUNT_FORMAT, account_table_refused, account_tables
+from scoring.accounts import account_table_refused, account_tables, games_played, is_account
 from scoring.deals import deal_create_with_result
 from scoring.formats.reads import rejected_new_deal
 from scoring.models import Deal, Game, Seat, Session, Submission, Table, TableEntry, TableLink
@@ -53,11 +52,10 @@ def link_path(link: TableLink) -> str:
     return f"/t/{link_token(link)}/"
 
 
-@functools.lru_cache(maxsize=256)
 def qr_svg(url: str) -> SafeString:
-    """The QR code of ``url`` as inline SVG (no script, no image file), scaled by its box. Kept
-    once made: the desk's grid, polled, draws every table's code each time."""
-    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#111", light="#fff")
+    """The QR code of ``url`` as inline SVG (no script, no image file), scaled by its box and
+    named for a screen reader."""
+    svg = display_qr_svg(url)
     return mark_safe(svg.replace("<svg ", '<svg class="qr" role="img" aria-label="QR code" ', 1))
 
 
@@ -215,8 +213,8 @@ def table_link_resolve(*, token: str, client_address: str) -> TableLink:
 
 def _no_game_in_play(table_id: int) -> str:
     """Why a live link's table takes no entry now, in the words of what the table holds."""
-    held = set(Game.objects.filter(table_id=table_id).values_list("format", flat=True))
-    if held == {ACCOUNT_FORMAT}:
+    held = list(Game.objects.filter(table_id=table_id).only("format"))
+    if held and all(is_account(game) for game in held):
         return (
             "this table holds the night's purse, where no game is played: its link enters nothing"
         )
@@ -229,8 +227,7 @@ def table_game(*, link: TableLink) -> Game | None:
     """The game in play at the link's table (its latest: a tie-breaker played after the table's
     game), if any."""
     return (
-        Game.objects.filter(table_id=link.table_id, status=Game.Status.OPEN)
-        .exclude(format=ACCOUNT_FORMAT)
+        games_played(Game.objects.filter(table_id=link.table_id, status=Game.Status.OPEN))
         .select_related("preset", "table__session__club")
         .order_by("-pk")
         .first()
