@@ -22,6 +22,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
+from oauth2_provider.models import AccessToken
 from rest_framework import authentication
 
 from clubs.authentication import token_digest
@@ -39,10 +40,10 @@ _TABLE_PATH = re.compile(r"^/api/v1/table/([^/]+)/")
 
 
 def _identity(request: HttpRequest) -> str | None:
-    """The authenticated principal: the token (whatever spelling of the header carried it) or
-    the session's user. None when nobody is authenticated: nothing is stored for them. A table
-    link's requests (``/api/v1/table/<token>/``) are the link's own: its token is their
-    credential."""
+    """The authenticated principal: the personal token (whatever spelling of the header carried
+    it), the OAuth2 app with its person, or the session's user. None when nobody is
+    authenticated: nothing is stored for them. A table link's requests
+    (``/api/v1/table/<token>/``) are the link's own: its token is their credential."""
     table = _TABLE_PATH.match(request.path)
     if table is not None:
         return f"table:{hashlib.sha256(table[1].encode()).hexdigest()[:32]}"
@@ -54,12 +55,23 @@ def _identity(request: HttpRequest) -> str | None:
             key = header[1].decode()
         except UnicodeDecodeError:
             return None
+        digest = token_digest(key)
         token_id = (
-            ApiToken.objects.filter(digest=token_digest(key), revoked_at__isnull=True)
+            ApiToken.objects.filter(digest=digest, revoked_at__isnull=True)
             .values_list("pk", flat=True)
             .first()
         )
-        return None if token_id is None else f"token:{token_id}"
+        if token_id is not None:
+            return f"token:{token_id}"
+        # An app signed in with OAuth2 is the app acting for its person, whichever of its
+        # access tokens carries the retry: an app that refreshed between a request and its
+        # retry is still the same caller.
+        app_grant = (
+            AccessToken.objects.filter(token_checksum=digest, expires__gt=timezone.now())
+            .values_list("application_id", "user_id")
+            .first()
+        )
+        return None if app_grant is None else "app:{}:{}".format(*app_grant)
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return f"user:{user.pk}"

@@ -82,10 +82,34 @@ class ClubOAuth2Validator(OAuth2Validator):
         )
 
     def save_bearer_token(self, token: dict, request: Any, *args: Any, **kwargs: Any) -> Any:
+        """Store the token with its clubs, then answer the scopes the app asked for and the
+        clubs beside them (``_answer_clubs_apart``)."""
+        if request.grant_type == "refresh_token":
+            self._keep_clubs(token, request)
+        if request.grant_type == DEVICE_CODE_GRANT:
+            saved = self._save_device_token(token, request, *args, **kwargs)
+        else:
+            saved = super().save_bearer_token(token, request, *args, **kwargs)
+        _answer_clubs_apart(token)
+        return saved
+
+    def _keep_clubs(self, token: dict, request: Any) -> None:
+        """A refresh keeps the clubs the person chose, whatever scope it names. oauthlib has
+        already refused a scope beyond the original one; a refresh that names scopes without
+        clubs (as Authlib and requests-oauthlib send the app's scope on every refresh) would
+        otherwise bind the new token to no club at all."""
+        original = app_scopes.TokenGrant.parse(
+            self.get_original_scopes(request.refresh_token, request)
+        )
+        asked = app_scopes.TokenGrant.parse(" ".join(request.scopes or []))
+        clubs = asked.club_ids or original.club_ids
+        scope = app_scopes.scope_string(asked.scopes or original.scopes, clubs)
+        request.scopes = scope.split()
+        token["scope"] = scope
+
+    def _save_device_token(self, token: dict, request: Any, *args: Any, **kwargs: Any) -> Any:
         """The device grant's token acts for the person who approved it, with the scopes and
         clubs they approved; the device code then gives no second token (RFC 8628 3.5)."""
-        if request.grant_type != DEVICE_CODE_GRANT:
-            return super().save_bearer_token(token, request, *args, **kwargs)
         device_code = dict(request.decoded_body or []).get("device_code", "")
         with transaction.atomic():
             device = (
@@ -104,6 +128,17 @@ class ClubOAuth2Validator(OAuth2Validator):
             saved = super().save_bearer_token(token, request, *args, **kwargs)
             device.delete()
         return saved
+
+
+def _answer_clubs_apart(token: dict) -> None:
+    """The token answer's ``scope`` names only the scopes (the ones the app asked for, unless
+    the person granted fewer) and ``clubs`` the ids of the clubs chosen at consent. A client
+    library compares the answered scope with the one it asked for and refuses a sign-in whose
+    scope changed (requests-oauthlib's "Scope has changed"), and sends that scope again on
+    every refresh; the clubs stay on the stored token, which keeps them through refreshes."""
+    grant = app_scopes.TokenGrant.parse(token.get("scope", ""))
+    token["scope"] = app_scopes.scope_string(grant.scopes, ())
+    token["clubs"] = sorted(grant.club_ids)
 
 
 class AppTokenAuthentication(OAuth2Authentication):

@@ -280,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
         )  # fmt: skip
     except SignInRefused as refused:
         sys.exit(str(refused))
-    print(f"signed in: scope {tokens['scope']!r}")
+    print(f"signed in: scope {tokens['scope']!r}, clubs {tokens['clubs']}")
     with AuthenticatedClient(base_url=base, token=tokens["access_token"], timeout=60) as client:
         api = ClubApi(client, args.club)
         presets = {p.key: int(p.id) for p in api.call(presets_list, limit=500).results}

@@ -65,7 +65,10 @@ def main(argv: list[str] | None = None) -> int:
         )  # fmt: skip
     except SignInRefused as refused:
         sys.exit(str(refused))
-    print(f"signed in: scope {tokens['scope']!r}, expires in {tokens['expires_in']} s")
+    print(
+        f"signed in: scope {tokens['scope']!r}, clubs {tokens['clubs']}, "
+        f"expires in {tokens['expires_in']} s"
+    )
     bearer = {"Authorization": f"Bearer {tokens['access_token']}"}
     with httpx.Client(base_url=args.base, headers=bearer, timeout=30) as api:
         submission = enter_a_deal(api, args.club, args.game)

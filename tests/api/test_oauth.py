@@ -145,7 +145,7 @@ def test_pkce_sign_in_consent_with_clubs_token_refresh_and_revoke(
     issued = _form(Client(), "/oauth/token/", {**token_form, "code_verifier": verifier})
     assert issued.status_code == 200, issued.content
     tokens = issued.json()
-    assert tokens["scope"] == f"read score club:{home.pk}"
+    assert tokens["scope"] == "read score" and tokens["clubs"] == [home.pk]
     assert tokens["token_type"] == "Bearer" and tokens["refresh_token"]
     app = _api(tokens["access_token"])
 
@@ -173,7 +173,8 @@ def test_pkce_sign_in_consent_with_clubs_token_refresh_and_revoke(
     })  # fmt: skip
     assert refreshed.status_code == 200, refreshed.content
     fresh = refreshed.json()
-    assert fresh["scope"] == tokens["scope"] and fresh["access_token"] != tokens["access_token"]
+    assert (fresh["scope"], fresh["clubs"]) == (tokens["scope"], tokens["clubs"])
+    assert fresh["access_token"] != tokens["access_token"]
     assert app.get("/api/v1/clubs/home/").status_code == 401
     app = _api(fresh["access_token"])
     assert app.get("/api/v1/clubs/home/").status_code == 200
@@ -292,7 +293,8 @@ def test_the_device_flow_end_to_end(world: Any, tv_app: Application, scorer_with
     issued = _form(tv, "/oauth/token/", poll)
     assert issued.status_code == 200, issued.content
     tokens = issued.json()
-    assert tokens["scope"] == f"read club:{world.club.pk}" and tokens["refresh_token"]
+    assert tokens["scope"] == "read" and tokens["clubs"] == [world.club.pk]
+    assert tokens["refresh_token"]
     screen = _api(tokens["access_token"])
     board = screen.get(f"/api/v1/clubs/home/sessions/{world.session}/scoreboard/")
     assert board.status_code == 200

@@ -71,7 +71,7 @@ def test_consent_apps_page_and_signing_out(new_page: Any, standing: Any, viewpor
     )  # fmt: skip
     page = new_page(viewport, user=standing.scorer)
     tokens = _sign_in(page, app)
-    assert tokens["scope"] == f"read score club:{standing.club.pk}"
+    assert tokens["scope"] == "read score" and tokens["clubs"] == [standing.club.pk]
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Bearer {tokens['access_token']}")
     assert api.get("/api/v1/clubs/home/players/").status_code == 200

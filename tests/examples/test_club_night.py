@@ -46,7 +46,7 @@ def test_a_night_and_a_knockout_run_through_the_generated_client(
     )  # fmt: skip
     said = run.stdout + run.stderr
     assert run.returncode == 0, said
-    assert f"scope 'read score manage club:{standing.club.pk}'" in said
+    assert f"scope 'read score manage', clubs [{standing.club.pk}]" in said
     assert "30 deals in the night" in said
     assert "knock-out finished" in said
 

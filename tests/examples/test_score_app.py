@@ -39,7 +39,7 @@ def test_the_example_app_signs_in_enters_a_deal_and_signs_out(live_server: Any, 
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
-    assert f"scope 'read score club:{standing.club.pk}'" in run.stdout
+    assert f"scope 'read score', clubs [{standing.club.pk}]" in run.stdout
     assert "signed out: the API now answers 401" in run.stdout
     (entered,) = Submission.objects.filter(deal__game=night.game)
     assert entered.status == Submission.Status.ACCEPTED
