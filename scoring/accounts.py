@@ -20,6 +20,8 @@ from django.db.models import Max, QuerySet, Sum
 
 from clubs.models import Player
 from config.errors import Conflict
+from ledger.models import AccountKind, LedgerEntry, Posting, Quantity
+from ledger.writer import Line
 from rules.errors import InvariantError
 from rules.money import require_int
 from scoring.formats import EndEntry, GameEnd, GameState
@@ -29,20 +31,8 @@ from scoring.formats.reads import (
     seated_balances,
     seated_players,
 )
-from scoring.ledger import Line
 from scoring.lifecycle import game_close
-from scoring.models import (
-    AccountKind,
-    Game,
-    GameFormat,
-    LedgerEntry,
-    Posting,
-    Quantity,
-    RulePreset,
-    Seat,
-    Session,
-    Table,
-)
+from scoring.models import Game, GameFormat, RulePreset, Seat, Session, Table
 from scoring.posting import ledger_entry_create, ledger_entry_reverse
 
 MONEY = Quantity.MONEY

@@ -20,6 +20,7 @@ from django.db import connection
 from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
 
 from clubs.models import Player
+from ledger.models import AccountKind, LedgerEntry, Posting, Quantity
 from rules.errors import InvariantError
 from rules.settle import settle_up
 from scoring.formats import (
@@ -32,13 +33,9 @@ from scoring.formats import (
 )
 from scoring.formats.base import ENTRY_KINDS_AT_END, MONEY
 from scoring.models import (
-    AccountKind,
     Deal,
     Game,
-    LedgerEntry,
     PlayerResult,
-    Posting,
-    Quantity,
     Season,
     Session,
     StandingRow,

@@ -13,15 +13,8 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from clubs.models import Player
-from scoring.models import (
-    Deal,
-    Game,
-    PlayerResult,
-    Posting,
-    Seat,
-    Submission,
-    TransferPaid,
-)
+from ledger.models import Posting
+from scoring.models import Deal, Game, PlayerResult, Seat, Submission, TransferPaid
 from scoring.ratings import ratings_player_merge
 from scoring.standing_rows import standings_rows_merge
 

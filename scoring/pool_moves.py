@@ -10,11 +10,12 @@ from django.db import transaction
 from clubs.audit import audit_record
 from clubs.models import Player
 from config.errors import Conflict, InvalidInput
+from ledger.models import LedgerEntry
 from rules.errors import RuleViolation
 from scoring.formats import GameEnd, handler_for
 from scoring.games import game_lock
 from scoring.lifecycle import game_end
-from scoring.models import Game, LedgerEntry
+from scoring.models import Game
 from scoring.posting import ledger_entry_create
 from scoring.preset_rules import game_rules
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ledger.models import LedgerEntry
+from ledger.writer import Line, ledger_entry_write, mirror_lines
 from rules.errors import InvariantError
-from scoring.ledger import Line, ledger_entry_write, mirror_lines
-from scoring.models import Deal, Game, LedgerEntry, PlayerResult, Submission
+from scoring.models import Deal, Game, PlayerResult, Submission
 from scoring.standing_rows import standings_apply
 
 #: One player's counted result of a deal: player id, outcome, points, won.

@@ -14,6 +14,7 @@ from django.utils import timezone
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
 from config.pagination import page_asked
+from ledger.models import LedgerEntry
 from rules.indian.deal import OutcomeOption
 from scoring.accounts import account_state, games_played, is_account
 from scoring.figures import game_deal_money
@@ -21,7 +22,6 @@ from scoring.formats import FORMAT_ORDER, Checked, Ending, GameState, handler_fo
 from scoring.models import (
     Deal,
     Game,
-    LedgerEntry,
     PlayerResult,
     RulePreset,
     Season,

@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from config.fields import id_field, int32_field
 from config.openapi import PageOutput, ReasonOutput
+from ledger.models import LedgerEntry, Quantity
 from rules.indian.preset import ACE_POINT_CHOICES, Declaration, JokerLimit, WildJoker
 from scoring.accounts import ACCOUNT_FORMAT
 from scoring.formats import (
@@ -21,18 +22,7 @@ from scoring.formats import (
     variants,
 )
 from scoring.formats.base import format_tag, game_status_field
-from scoring.models import (
-    Deal,
-    Game,
-    GameFormat,
-    LedgerEntry,
-    Quantity,
-    RulePreset,
-    Seat,
-    Session,
-    Submission,
-    Table,
-)
+from scoring.models import Deal, Game, GameFormat, RulePreset, Seat, Session, Submission, Table
 from scoring.standings import METRICS
 
 

@@ -11,8 +11,9 @@ from typing import Any
 
 from django.db import connection
 
+from ledger.models import AccountKind, Quantity
 from scoring.formats import handler_for
-from scoring.models import AccountKind, Game, Quantity, StandingRow, StandingScope
+from scoring.models import Game, StandingRow, StandingScope
 
 TOTAL_FIELDS = (
     "points", "chips", "money_minor", "deals_played", "deals_won", "drops", "full_counts",

@@ -37,19 +37,11 @@ from django.db.models.functions import Abs, Cast, Coalesce
 
 from clubs.models import Club, Player
 from config.errors import InvalidInput
+from ledger.models import AccountKind, LedgerEntry, Posting
 from rules.families import Family
 from rules.ratings import initial_skill
 from scoring.formats import FORMAT_ORDER, HANDLERS, handler_for, points_column
-from scoring.models import (
-    AccountKind,
-    Game,
-    LedgerEntry,
-    PlayerResult,
-    Posting,
-    Rating,
-    StandingRow,
-    StandingScope,
-)
+from scoring.models import Game, PlayerResult, Rating, StandingRow, StandingScope
 from scoring.ratings import ratings_at
 from scoring.standing_rows import QUANTITY_FIELD, TOTAL_FIELDS
 

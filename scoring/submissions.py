@@ -22,12 +22,13 @@ from clubs.audit import audit_record
 from clubs.models import Club, Role
 from clubs.selectors import club_role, role_at_least
 from config.errors import Conflict, InvalidInput, NotAllowed
+from ledger.models import LedgerEntry
 from outbox.selectors import outbox_last_written
 from outbox.services import outbox_enqueue
 from scoring.events import deal_event, deal_waiting_announce
 from scoring.formats import Checked, GameEnd, handler_for, reason_dict, reasons_placed, result_moved
 from scoring.lifecycle import game_end, result_changed
-from scoring.models import Deal, Game, LedgerEntry, Submission, TableEntry, TableLink
+from scoring.models import Deal, Game, Submission, TableEntry, TableLink
 from scoring.posting import ledger_entry_create, ledger_entry_reverse
 from scoring.preset_rules import game_rules
 

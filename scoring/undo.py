@@ -12,12 +12,13 @@ from django.db.models import ProtectedError
 
 from clubs.audit import audit_record
 from config.errors import Conflict
+from ledger.models import LedgerEntry
 from scoring.accounts import is_account
 from scoring.events import deal_event
 from scoring.formats import handler_for
 from scoring.games import game_lock
 from scoring.lifecycle import correction_check, result_changed
-from scoring.models import Deal, Game, LedgerEntry, Session, Submission, Table
+from scoring.models import Deal, Game, Session, Submission, Table
 from scoring.nights import require_open_session
 from scoring.posting import ledger_entry_reverse
 from scoring.preset_rules import game_rules

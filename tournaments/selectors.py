@@ -12,7 +12,8 @@ from django.db.models import Max, QuerySet
 
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
-from scoring.models import Deal, Game, LedgerEntry, Submission
+from ledger.models import LedgerEntry
+from scoring.models import Deal, Game, Submission
 from tournaments.figures import (
     chips_held,
     entries_counted,

@@ -12,6 +12,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from config.errors import Conflict
+from ledger.models import Quantity
 from rules.families import Family
 from scoring.formats.base import (
     Checked,
@@ -30,7 +31,7 @@ from scoring.formats.deals.handler import DealsFormat
 from scoring.formats.points.handler import PointsFormat
 from scoring.formats.pool.handler import PoolFormat
 from scoring.formats.rummikub.handler import RummikubFormat
-from scoring.models import Game, GameFormat, Quantity
+from scoring.models import Game, GameFormat
 
 HANDLERS: dict[str, GameFormatHandler] = {
     handler.format: handler

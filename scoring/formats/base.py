@@ -19,10 +19,11 @@ from rest_framework import serializers
 
 from clubs.models import Club
 from config.errors import Conflict
+from ledger.models import LedgerEntry, Quantity
+from ledger.writer import Line
 from rules.indian.deal import DealEvaluation, OutcomeOption, Reason
 from scoring.formats.reads import seated_for_deal
-from scoring.ledger import Line
-from scoring.models import Deal, Game, LedgerEntry, Quantity, Submission
+from scoring.models import Deal, Game, Submission
 from scoring.presets import FormatRules, GameRules
 
 

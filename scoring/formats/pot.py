@@ -4,12 +4,13 @@ paid it when the game is abandoned."""
 
 from __future__ import annotations
 
+from ledger.models import AccountKind, LedgerEntry, Quantity
+from ledger.writer import Line
 from rules.errors import InvariantError
 from rules.money import FeePolicy, prize_pool
 from scoring.formats.base import EndEntry
 from scoring.formats.reads import account_balance, player_paid_in
-from scoring.ledger import Line
-from scoring.models import AccountKind, Game, LedgerEntry, Quantity
+from scoring.models import Game
 
 
 def entry_fee_lines(player_id: int, fee_minor: int) -> list[Line]:

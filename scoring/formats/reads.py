@@ -9,7 +9,8 @@ from django.db import connection
 from django.db.models import Count, Q, Sum
 
 from config.errors import Conflict
-from scoring.models import AccountKind, Deal, Game, LedgerEntry, Posting, Seat, Submission
+from ledger.models import AccountKind, LedgerEntry, Posting
+from scoring.models import Deal, Game, Seat, Submission
 
 
 def seated_players(game: Game) -> dict[int, str]:

@@ -28,13 +28,14 @@ from clubs.pages import (
     service_status,
 )
 from config.errors import ServiceError
+from ledger.models import Quantity
 from scoring import figures, games, pool_moves, selectors, table_links, undo
 from scoring.accounts import is_account
 from scoring.formats import FORMAT_ORDER, Column, GameEnd, handler_for
 from scoring.formats.pool.forms import RejoinForm, SplitForm
 from scoring.formats.pool.pages import pool_points, rejoin_reason
 from scoring.forms import GameForm, SeatAddForm, to_minor
-from scoring.models import Deal, Game, Quantity, Submission
+from scoring.models import Deal, Game, Submission
 from scoring.preset_rules import game_rules
 from scoring.views.common import deal_status
 from scoring.views.panels import game_panel

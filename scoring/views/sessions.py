@@ -18,11 +18,12 @@ from django.views.decorators.http import require_POST
 from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
 from clubs.pages import GET, club_for_page, club_url, form_post, found, render_club
+from ledger.models import Quantity
 from scoring import figures, games, nights, selectors, table_links, undo
 from scoring.accounts import is_account
 from scoring.formats import Column, format_label, points_column
 from scoring.forms import TableForm
-from scoring.models import Quantity, Session
+from scoring.models import Session
 from scoring.views.common import LIVE_STOP
 
 

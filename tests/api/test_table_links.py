@@ -10,8 +10,9 @@ from django.test import TestCase
 from rest_framework.test import APIClient
 
 from clubs.models import AuditEntry
+from ledger.models import LedgerEntry
 from scoring.games import game_create, table_create
-from scoring.models import LedgerEntry, Submission
+from scoring.models import Submission
 from tests.api.test_errors import assert_error
 from tests.scoring.conftest import make_night
 

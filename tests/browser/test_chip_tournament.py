@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from clubs.models import Player
-from scoring.models import AccountKind, Posting, Quantity, RulePreset
+from ledger.models import AccountKind, Posting, Quantity
+from scoring.models import RulePreset
 from tests.browser.conftest import DESKTOP, PHONE, WIDE, shoot
 from tests.browser.test_night import expect_text
 from tests.browser.test_tournament import play_on_the_pages, seats_of, tables_of

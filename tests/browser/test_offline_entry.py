@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from scoring.models import Deal, LedgerEntry, PlayerResult, Submission
+from ledger.models import LedgerEntry
+from scoring.models import Deal, PlayerResult, Submission
 from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.browser.test_night import expect_text, outcome
 from tests.pages.conftest import WRONG_GROUPS, text

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from clubs.models import Player
-from scoring.models import AccountKind, Game, Posting, RulePreset
+from ledger.models import AccountKind, Posting
+from scoring.models import Game, RulePreset
 from tests.browser.conftest import DESKTOP, PHONE, WIDE, shoot
 from tests.browser.test_night import expect_text
 from tournaments.models import Round, RoundTable, Tournament

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
 
 from config.database_role import SUPERUSER_WARNING, superuser_check
-from scoring.models import LedgerEntry
+from ledger.models import LedgerEntry
 from tests.scoring.helpers import new_game, play, results
 
 pytestmark = pytest.mark.postgres

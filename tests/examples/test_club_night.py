@@ -16,7 +16,8 @@ import pytest
 from django.db.models import Sum
 from oauth2_provider.models import Application
 
-from scoring.models import Deal, Posting, Session, Submission
+from ledger.models import Posting
+from scoring.models import Deal, Session, Submission
 from tests.generated_client import generate_client
 from tournaments.models import Tournament
 

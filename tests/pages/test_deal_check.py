@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.models import Deal, LedgerEntry, Submission
+from ledger.models import LedgerEntry
+from scoring.models import Deal, Submission
 from tests.pages.conftest import Pages
 
 

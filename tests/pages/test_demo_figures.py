@@ -10,8 +10,9 @@ from django.test import Client, TestCase
 
 from clubs.display import club_money
 from clubs.models import Club, Player
+from ledger.models import AccountKind, Posting
 from scoring import figures, standings
-from scoring.models import AccountKind, Posting, StandingRow
+from scoring.models import StandingRow
 
 
 def test_the_demo_players_pages_equal_the_standings_and_the_ledger(db, django_user_model):

@@ -19,7 +19,8 @@ from django.db.models import Sum
 
 from clubs.services import api_token_create
 from config.celery import all_queues
-from scoring.models import Deal, LedgerEntry, Posting, Submission
+from ledger.models import LedgerEntry, Posting
+from scoring.models import Deal, Submission
 from tests.live import (
     beat_command,
     database_url,

@@ -9,8 +9,9 @@ import pytest
 from django.db import connection, connections
 from django.db.models import Sum
 
+from ledger.models import LedgerEntry, Posting
 from scoring.deals import deal_create, submission_create
-from scoring.models import Deal, LedgerEntry, Posting, Submission
+from scoring.models import Deal, Submission
 from tests.scoring.conftest import make_night
 from tests.scoring.test_standings import assert_kept_equals_recomputed
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from django.db import DatabaseError, connection, transaction
 
+from ledger.models import LedgerEntry, Posting
 from scoring.deals import deal_create, submission_create
-from scoring.models import LedgerEntry, PlayerResult, Posting, StandingRow, Submission
+from scoring.models import PlayerResult, StandingRow, Submission
 from tests.scoring.conftest import make_night
 
 # Committed for real: each test runs after the transaction that wrote the ledger ended, and

@@ -9,8 +9,8 @@ from contextlib import nullcontext
 import pytest
 from django.db import IntegrityError, connection, connections, transaction
 
-from scoring.ledger import Line
-from scoring.models import LedgerEntry, Posting, Quantity
+from ledger.models import LedgerEntry, Posting, Quantity
+from ledger.writer import Line
 from scoring.posting import ledger_entry_create
 from tests.scoring.conftest import make_night
 

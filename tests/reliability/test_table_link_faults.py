@@ -26,9 +26,10 @@ from django.db.models import Sum
 
 from clubs.models import AuditEntry
 from config.celery import all_queues
+from ledger.models import LedgerEntry, Posting
 from scoring import table_links
 from scoring.games import game_create, table_create
-from scoring.models import Deal, LedgerEntry, Posting, Submission, TableEntry
+from scoring.models import Deal, Submission, TableEntry
 from tests.live import (
     beat_command,
     database_url,

@@ -16,8 +16,9 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from ledger.models import LedgerEntry, Posting
 from scoring.deals import deal_create
-from scoring.models import LedgerEntry, PlayerResult, Posting, Submission
+from scoring.models import PlayerResult, Submission
 from scoring.submissions import submission_validate, submissions_requeue_stale
 from tests.scoring.conftest import Night, make_night
 

@@ -7,11 +7,12 @@ from typing import Any
 from django.test import TestCase
 
 from clubs.models import Player
+from ledger.models import LedgerEntry
 from scoring import selectors
 from scoring.club_settings import preset_create
 from scoring.deals import deal_create_with_result, submission_create
 from scoring.games import game_create, table_create
-from scoring.models import Deal, Game, LedgerEntry, RulePreset, Submission
+from scoring.models import Deal, Game, RulePreset, Submission
 from scoring.nights import session_create
 from tests.conftest import Standing
 

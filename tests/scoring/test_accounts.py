@@ -8,9 +8,10 @@ import pytest
 from django.db import transaction
 
 from config.errors import Conflict
+from ledger.models import LedgerEntry
 from rules.errors import InvariantError
 from scoring import accounts, figures, selectors
-from scoring.models import Game, LedgerEntry, RulePreset
+from scoring.models import Game, RulePreset
 from scoring.nights import session_create
 from tests.scoring.helpers import ledger_balanced, new_game
 

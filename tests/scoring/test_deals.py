@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from config.errors import Conflict
-from scoring.models import Posting
+from ledger.models import Posting
 from tests.scoring.helpers import by_name, new_game, play, results, state
 
 

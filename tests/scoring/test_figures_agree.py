@@ -18,10 +18,11 @@ from hypothesis import strategies as st
 from clubs.display import club_money
 from clubs.models import Player
 from config.errors import ServiceError
+from ledger.models import AccountKind, Posting
 from scoring import figures, selectors
 from scoring.formats import GameEnd, formats_with_points, handler_for
 from scoring.games import game_create, game_finish, table_create
-from scoring.models import AccountKind, Game, Posting, RulePreset, Session
+from scoring.models import Game, RulePreset, Session
 from scoring.nights import session_create
 from scoring.pool_moves import pool_rejoin, pool_split
 from tests.scoring.helpers import correct, enter_deal

@@ -10,12 +10,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clubs.models import Player
+from ledger.models import LedgerEntry, Posting
 from rules.money import FeePolicy
 from scoring import figures
 from scoring.club_settings import preset_create
 from scoring.deals import submission_create
 from scoring.games import game_create, table_create
-from scoring.models import LedgerEntry, Posting, RulePreset, Submission
+from scoring.models import RulePreset, Submission
 from scoring.nights import session_create
 from tests.scoring.helpers import enter_deal
 

@@ -12,20 +12,14 @@ from django.conf import settings
 from django.test import TestCase
 
 from config.errors import Conflict
+from ledger.models import AccountKind, LedgerEntry, Posting
 from rules.indian.deal import outcome_options
 from scoring import figures, selectors
 from scoring.deals import deal_create
 from scoring.formats import HANDLERS, GameEnd, handler_for
 from scoring.games import game_finish
 from scoring.lifecycle import game_finished, game_finishing_order
-from scoring.models import (
-    AccountKind,
-    Deal,
-    Game,
-    GameFormat,
-    LedgerEntry,
-    Posting,
-)
+from scoring.models import Deal, Game, GameFormat
 from scoring.nights import session_close
 from scoring.pool_moves import pool_rejoin, pool_split
 from scoring.preset_rules import game_rules

@@ -15,18 +15,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from clubs.models import Player
+from ledger.models import AccountKind, Posting
 from scoring import figures
 from scoring.games import game_create, table_create
-from scoring.models import (
-    AccountKind,
-    Game,
-    PlayerResult,
-    Posting,
-    RulePreset,
-    Session,
-    StandingRow,
-    Submission,
-)
+from scoring.models import Game, PlayerResult, RulePreset, Session, StandingRow, Submission
 from scoring.nights import session_create
 from scoring.undo import deal_void
 from tests.scoring.helpers import correct, play, results

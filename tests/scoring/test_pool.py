@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from config.errors import Conflict
+from ledger.models import AccountKind, LedgerEntry, Posting
 from scoring import figures, selectors
-from scoring.models import AccountKind, LedgerEntry, Posting
 from scoring.pool_moves import pool_rejoin, pool_split
 from tests.scoring.helpers import by_name, correct, new_game, play, results, state
 

@@ -11,8 +11,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ledger.models import LedgerEntry
 from scoring import standings
-from scoring.models import LedgerEntry
 from tests.scoring.helpers import new_game, play, results
 
 

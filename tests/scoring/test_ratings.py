@@ -14,10 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
+from ledger.models import Posting
 from rules.ranking import competition_ranks
 from scoring import ratings
 from scoring.games import game_finish
-from scoring.models import Game, Posting, RatedGame, Rating
+from scoring.models import Game, RatedGame, Rating
 from scoring.pool_moves import pool_rejoin
 from tests.scoring.helpers import correct, new_game, play, results
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from django.db.models import Sum
 from django.test import Client
 
+from ledger.models import Posting
 from scoring import figures
 from scoring.games import game_create, game_finish, table_create
-from scoring.models import Posting, RulePreset
+from scoring.models import RulePreset
 from tests.scoring.helpers import by_name, new_game, play, state
 
 FOUR = ["Asha", "Bilal", "Chitra", "Dev"]

@@ -11,8 +11,9 @@ import pytest
 from django.db.models import Max
 
 from clubs.models import Club
+from ledger.models import Posting
 from scoring import standings
-from scoring.models import Deal, Posting, StandingScope
+from scoring.models import Deal, StandingScope
 from scoring.undo import deal_void
 from tests.factories import ClubFactory
 from tests.scoring.helpers import new_game, play, results

@@ -6,7 +6,8 @@ import pytest
 from django.test import TestCase
 
 from clubs.models import AuditEntry
-from scoring.models import LedgerEntry, PlayerResult, Posting, Submission
+from ledger.models import LedgerEntry, Posting
+from scoring.models import PlayerResult, Submission
 from scoring.submissions import submission_validate
 from tests.api.test_errors import assert_error
 from tests.scoring.conftest import Night, make_night

@@ -13,19 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from config.errors import Conflict, NotFoundError
+from ledger.models import AccountKind, LedgerEntry, Posting
 from scoring import figures
 from scoring.deals import deal_create
 from scoring.games import seat_remove, table_create
-from scoring.models import (
-    AccountKind,
-    Deal,
-    Game,
-    LedgerEntry,
-    Posting,
-    Session,
-    Submission,
-    Table,
-)
+from scoring.models import Deal, Game, Session, Submission, Table
 from scoring.nights import session_close, session_create, session_reopen, transfer_mark_paid
 from scoring.undo import deal_delete, deal_void, game_delete, session_delete, table_delete
 from tests.scoring.helpers import correct, ledger_balanced, new_game, play, results

@@ -11,7 +11,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from clubs.models import Player
-from scoring.models import AccountKind, Posting, RulePreset
+from ledger.models import AccountKind, Posting
+from scoring.models import RulePreset
 
 C = "/api/v1/clubs/home"
 T = f"{C}/tournaments"

@@ -10,7 +10,8 @@ import pytest
 from django.test import Client, TestCase
 
 from config.errors import Conflict, InvalidInput
-from scoring.models import AccountKind, Posting, Quantity, RulePreset
+from ledger.models import AccountKind, Posting, Quantity
+from scoring.models import RulePreset
 from tests.scoring.helpers import ledger_balanced
 from tests.tournaments.helpers import enter, new_tournament, play_round, roster
 from tournaments.figures import chips_held, fees_collected_minor, prize_pool_minor

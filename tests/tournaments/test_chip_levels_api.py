@@ -12,7 +12,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from clubs.models import Player
-from scoring.models import AccountKind, Posting, Quantity, RulePreset
+from ledger.models import AccountKind, Posting, Quantity
+from scoring.models import RulePreset
 from tests.tournaments.test_api import T, play, wait_for
 from tests.tournaments.test_chip_levels import REBUYS
 

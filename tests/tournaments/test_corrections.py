@@ -12,9 +12,10 @@ from django.test import TestCase
 
 from clubs.models import AuditEntry
 from config.errors import Conflict
+from ledger.models import AccountKind, LedgerEntry, Posting
 from scoring.formats import GameEnd
 from scoring.games import game_finish
-from scoring.models import AccountKind, Game, LedgerEntry, Posting, Submission
+from scoring.models import Game, Submission
 from tests.scoring.helpers import correct, enter_deal, ledger_balanced
 from tests.tournaments.helpers import enter, new_tournament, play_table, roster
 from tournaments.models import Entry, Round, RoundTable, Tournament

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.management import call_command
 
 from clubs.models import Club
-from scoring.models import AccountKind, Posting
+from ledger.models import AccountKind, Posting
 from tournaments.models import Round, RoundTable, Tournament
 from tournaments.selectors import tournament_view
 

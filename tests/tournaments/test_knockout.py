@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from config.errors import Conflict, InvalidInput
+from ledger.models import AccountKind, Posting
 from rules.seating import table_sizes
 from scoring.games import game_finish
-from scoring.models import AccountKind, Posting
 from tests.scoring.helpers import ledger_balanced
 from tests.tournaments.helpers import enter, new_tournament, play_round, play_table, roster
 from tournaments.models import Entry, Round, Tournament

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.display import club_money
-from scoring.models import AccountKind, Posting
+from ledger.models import AccountKind, Posting
 from tests.tournaments.helpers import enter, new_tournament, play_round, roster
 from tournaments.models import Tournament
 from tournaments.services.setup import tournament_start

@@ -16,15 +16,9 @@ from django.test import TestCase
 from clubs import selectors as club_selectors
 from clubs.models import AuditEntry, Player
 from config.errors import Conflict, InvalidInput
+from ledger.models import Posting
 from scoring import figures, ratings
-from scoring.models import (
-    Posting,
-    RatedGame,
-    Rating,
-    Seat,
-    StandingRow,
-    TransferPaid,
-)
+from scoring.models import RatedGame, Rating, Seat, StandingRow, TransferPaid
 from scoring.nights import transfer_mark_paid
 from tests.factories import UserFactory
 from tests.scoring.helpers import ledger_balanced, new_game, play, results

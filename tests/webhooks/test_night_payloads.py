@@ -17,7 +17,8 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 from rest_framework.test import APIClient
 
-from scoring.models import AccountKind, Posting, Submission
+from ledger.models import AccountKind, Posting
+from scoring.models import Submission
 from scoring.nights import session_close
 from scoring.undo import deal_void
 from tests.scoring.helpers import correct, enter_deal, new_game, play, results

@@ -9,6 +9,8 @@ from typing import Any, ClassVar
 from rest_framework import serializers
 
 from config.errors import Conflict
+from ledger.models import Quantity
+from ledger.writer import Line
 from rules.indian.points import points_deal
 from rules.indian.preset import IndianPreset
 from rules.ranking import competition_ranks
@@ -26,8 +28,7 @@ from scoring.formats.base import (
 from scoring.formats.indian.deal import IndianDeal, house_rules, indian_rules
 from scoring.formats.points.schema import PointsPayloadOutput, PointsResultOutput, PointsStateOutput
 from scoring.formats.reads import player_balances, require_no_deal_waiting, seated_balances
-from scoring.ledger import Line
-from scoring.models import Game, Quantity
+from scoring.models import Game
 from scoring.presets import FormatRules, GameRules
 
 POINTS = Column("points", "Points", Quantity.POINTS, "rummy points")

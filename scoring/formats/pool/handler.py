@@ -15,6 +15,8 @@ from rest_framework import serializers
 
 from clubs.models import Club
 from config.errors import Conflict
+from ledger.models import AccountKind, LedgerEntry, Posting, Quantity
+from ledger.writer import Line
 from rules.errors import RuleViolation
 from rules.indian import pool as pool_rules
 from rules.indian.preset import IndianPreset
@@ -44,8 +46,7 @@ from scoring.formats.reads import (
     seated_balances,
     seated_players,
 )
-from scoring.ledger import Line
-from scoring.models import AccountKind, Deal, Game, LedgerEntry, Posting, Quantity
+from scoring.models import Deal, Game
 from scoring.presets import (
     FormatRules,
     GameRules,

@@ -18,6 +18,8 @@ from rest_framework import serializers
 from clubs.forms import initial_for_players
 from clubs.models import Club
 from config.errors import Conflict
+from ledger.models import LedgerEntry, Quantity
+from ledger.writer import Line
 from rules.errors import RuleViolation
 from rules.families import Family
 from rules.indian.deal import DealEvaluation, OutcomeOption, PlayerScore, Reason
@@ -58,8 +60,7 @@ from scoring.formats.rummikub.schema import (
     RummikubStateOutput,
 )
 from scoring.formats.rummikub.state import MatchLimits, RummikubPlayer, RummikubState
-from scoring.ledger import Line
-from scoring.models import Deal, Game, LedgerEntry, Quantity, Submission
+from scoring.models import Deal, Game, Submission
 from scoring.presets import (
     FormatRules,
     GameRules,

@@ -1,15 +1,16 @@
 """Writing the ledger. Every entry balances per quantity before it is written; PostgreSQL checks
 again at commit. Nothing here updates or deletes a posting: a correction reverses an entry.
-The bottom of scoring: it reads and writes rows, and knows no format, standing or result."""
+It reads and writes rows, and knows no format, standing or result."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
+from ledger.models import AccountKind, LedgerEntry, Posting
 from rules.errors import InvariantError
-from scoring.models import AccountKind, Game, LedgerEntry, Posting, Submission
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,16 +46,17 @@ def check_balanced(lines: Iterable[Line]) -> None:
 
 def ledger_entry_write(
     *,
-    game: Game,
+    game: Any,
     kind: str,
     lines: list[Line],
     deal_id: int | None = None,
-    submission: Submission | None = None,
+    submission: Any | None = None,
     reverses: LedgerEntry | None = None,
     memo: str = "",
 ) -> LedgerEntry:
     """Write one balanced entry (lines with a zero amount are left out). Called only by
-    ``scoring.posting``, which keeps the player results and the standings in step with it."""
+    ``scoring.posting``, which keeps the player results and the standings in step with it.
+    (``game`` and ``submission``: scoring's rows the entry belongs to and posts.)"""
     lines = [line for line in lines if line.amount != 0]
     check_balanced(lines)
     entry = LedgerEntry.objects.create(

@@ -1,0 +1,110 @@
+"""Ledger entries and their postings. Postings are append-only and every entry sums to zero per
+quantity: checked by the writer everywhere, and by a deferred constraint trigger on PostgreSQL
+(with triggers refusing any update, delete or truncate: the scoring app's migrations made them,
+with the tables, before this app held the models)."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+from clubs.models import Player
+
+
+class Quantity(models.TextChoices):
+    POINTS = "points", "Points"
+    CHIPS = "chips", "Chips"
+    MONEY = "money", "Money (minor units)"
+
+
+class AccountKind(models.TextChoices):
+    PLAYER = "player", "Player"
+    CLUB = "club", "Club"
+    GAME = "game", "Game (pot, bank or pool)"
+
+
+class LedgerEntry(models.Model):
+    """A balanced set of postings: one deal's result, an entry fee, a payout, a reversal."""
+
+    class Kind(models.TextChoices):
+        DEAL = "deal", "Deal result"
+        REVERSAL = "reversal", "Reversal of a corrected result"
+        ENTRY_FEE = "entry_fee", "Entry fee"
+        REJOIN = "rejoin", "Rejoin"
+        PAYOUT = "payout", "Prize payout"
+        OPENING = "opening", "Opening chips"
+        SETTLEMENT = "settlement", "Match settlement"
+        REFUND = "refund", "Pot refunded"
+
+    game = models.ForeignKey("scoring.Game", on_delete=models.PROTECT, related_name="entries")
+    deal = models.ForeignKey(
+        "scoring.Deal", on_delete=models.PROTECT, null=True, blank=True, related_name="entries"
+    )
+    submission = models.ForeignKey(
+        "scoring.Submission",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="entries",
+    )
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+    )
+    memo = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "scoring_ledgerentry"  # the table and its guards are older than this app
+        ordering = ["id"]
+        verbose_name_plural = "ledger entries"
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk}"
+
+
+class Posting(models.Model):
+    """One ledger line. Append-only: never updated or deleted (refused by PostgreSQL)."""
+
+    entry = models.ForeignKey(LedgerEntry, on_delete=models.PROTECT, related_name="postings")
+    # Denormalised from the entry so that balances are one indexed scan, whatever the history.
+    # (The composite indexes below also serve the game and player foreign keys.)
+    game = models.ForeignKey(
+        "scoring.Game", on_delete=models.PROTECT, related_name="postings", db_index=False
+    )
+    quantity = models.CharField(max_length=8, choices=Quantity.choices)
+    account = models.CharField(max_length=8, choices=AccountKind.choices)
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="postings",
+        db_index=False,
+    )
+    amount = models.BigIntegerField()
+
+    class Meta:
+        db_table = "scoring_posting"  # the table and its guards are older than this app
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(account="player") & Q(player__isnull=False))
+                | (~Q(account="player") & Q(player__isnull=True)),
+                name="posting_player_account_has_player",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["game", "quantity", "player"], name="posting_game_balance"),
+            models.Index(fields=["player", "quantity"], name="posting_player_balance"),
+            # A game's newest entry that moved a player (the standings' last change).
+            models.Index(
+                fields=["game", "-entry"],
+                name="posting_game_newest_entry",
+                condition=Q(account="player"),
+            ),
+        ]
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        who = self.player or self.account
+        return f"{who} {self.amount:+d} {self.quantity}"
