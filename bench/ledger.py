@@ -34,7 +34,8 @@ GUARD_TRIGGERS = {
 
 
 def _game() -> tuple[int, int, int]:
-    """A points rummy game of two players, made through the services: its id and the players'."""
+    """A points rummy game of two players, made through the services: its book's id and the
+    players'."""
     from django.contrib.auth import get_user_model
 
     from clubs import services as club_services
@@ -54,7 +55,7 @@ def _game() -> tuple[int, int, int]:
         preset=RulePreset.objects.get(club=None, key="points"),
         players=players,
     )
-    return game.pk, players[0].pk, players[1].pk
+    return game.book_id, players[0].pk, players[1].pk
 
 
 @contextmanager
@@ -72,21 +73,21 @@ def _write(game: tuple[int, int, int], postings: int, nested: bool) -> float:
     """Seconds to write ``postings`` postings in one transaction, commit included."""
     from django.db import connection, transaction
 
-    game_id, winner, loser = game
+    book_id, winner, loser = game
     started = time.perf_counter()
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SELECT coalesce(max(id), 0) FROM scoring_ledgerentry")
         (last,) = cursor.fetchone()
         with _savepoint(nested):
             cursor.execute(
-                "INSERT INTO scoring_ledgerentry (game_id, kind, memo, created_at)"
+                "INSERT INTO scoring_ledgerentry (book_id, kind, memo, created_at)"
                 " SELECT %s, 'deal', 'bulk', now() FROM generate_series(1, %s)",
-                [game_id, postings // 2],
+                [book_id, postings // 2],
             )
         with _savepoint(nested):
             cursor.execute(
-                "INSERT INTO scoring_posting (entry_id, game_id, quantity, account, player_id,"
-                " amount) SELECT e.id, e.game_id, 'points', 'player', line.player_id, line.amount"
+                "INSERT INTO scoring_posting (entry_id, book_id, quantity, account, player_id,"
+                " amount) SELECT e.id, e.book_id, 'points', 'player', line.player_id, line.amount"
                 " FROM scoring_ledgerentry e CROSS JOIN (VALUES (%s, 7), (%s, -7))"
                 " AS line (player_id, amount) WHERE e.id > %s ORDER BY e.id",
                 [winner, loser, last],

@@ -61,12 +61,18 @@ def _load(games: int) -> dict[str, Any]:
             [session.pk, games],
         )
         cursor.execute(
-            "INSERT INTO scoring_game (table_id, format, preset_id, point_value_minor,"
+            # Each game's book, paired with its table by their order.
+            "WITH t AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM scoring_table"
+            " WHERE session_id = %s),"
+            " b AS (INSERT INTO ledger_book (club_id, owner, created_at)"
+            " SELECT %s, 'game', now() FROM t RETURNING id)"
+            " INSERT INTO scoring_game (table_id, book_id, format, preset_id, point_value_minor,"
             ' entry_fee_minor, status, started_at, finished_at, "end")'
-            " SELECT t.id, 'points', %s, 0, 0, 'finished', now(),"
+            " SELECT t.id, bn.id, 'points', %s, 0, 0, 'finished', now(),"
             " now() - interval '1 year' + (t.id || ' seconds')::interval, 'by_organiser'"
-            " FROM scoring_table t WHERE t.session_id = %s",
-            [preset_id, session.pk],
+            " FROM t JOIN (SELECT id, row_number() OVER (ORDER BY id) AS n FROM b) bn"
+            " ON bn.n = t.n",
+            [session.pk, club.pk, preset_id],
         )
         cursor.execute(
             "INSERT INTO scoring_deal (game_id, number, wild, status, is_tiebreaker, created_at)"

@@ -81,17 +81,21 @@ def _load_club(slug: str, deals: int) -> dict[str, Any]:
             " SELECT %s, 'Night ' || n, 'closed', now() - (n || ' hours')::interval, %s "
             " FROM bench_session ORDER BY n RETURNING id),"
             " t AS (INSERT INTO scoring_table (session_id, name) SELECT id, 'Table 1' FROM s"
-            " RETURNING id)"
-            " INSERT INTO scoring_game (table_id, format, preset_id, point_value_minor,"
+            " RETURNING id),"
+            # Each game's book, paired with its table by their order.
+            " b AS (INSERT INTO ledger_book (club_id, owner, created_at)"
+            " SELECT %s, 'game', now() FROM t RETURNING id)"
+            " INSERT INTO scoring_game (table_id, book_id, format, preset_id, point_value_minor,"
             " entry_fee_minor, status, started_at, breaks_tie)"
-            " SELECT id, 'points', %s, 0, 0, 'finished', now(), false"
-            " FROM t",
-            [club.pk, season_id, preset_id],
+            " SELECT tn.id, bn.id, 'points', %s, 0, 0, 'finished', now(), false"
+            " FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM t) tn"
+            " JOIN (SELECT id, row_number() OVER (ORDER BY id) AS n FROM b) bn ON bn.n = tn.n",
+            [club.pk, season_id, club.pk, preset_id],
         )
         # Deal k of game g seats four players spread over the roster.
         cursor.execute(
             "CREATE TEMP TABLE bench_deal ON COMMIT DROP AS "
-            "SELECT g.id AS game_id, s.id AS session_id, d.n AS number, "
+            "SELECT g.id AS game_id, g.book_id, s.id AS session_id, d.n AS number, "
             "row_number() OVER () AS k FROM scoring_game g "
             "JOIN scoring_table t ON t.id = g.table_id "
             "JOIN scoring_session s ON s.id = t.session_id "
@@ -113,14 +117,15 @@ def _load_club(slug: str, deals: int) -> dict[str, Any]:
             " now(), now() FROM bench_counted"
         )
         cursor.execute(
-            "INSERT INTO scoring_ledgerentry (game_id, deal_id, submission_id, kind, memo,"
-            " created_at) SELECT c.game_id, c.deal_id, s.id, 'deal', '', now() FROM bench_counted c"
+            "INSERT INTO scoring_ledgerentry (book_id, deal_id, submission_id, kind, memo,"
+            " created_at) SELECT c.book_id, c.deal_id, s.id, 'deal', '', now() FROM bench_counted c"
             " JOIN scoring_submission s ON s.deal_id = c.deal_id"
         )
         # Seat i of deal k: player (k * 4 + i * 2503) mod PLAYERS; seat 0 wins; losers 0..80.
         cursor.execute(
             "CREATE TEMP TABLE bench_line ON COMMIT DROP AS "
-            "SELECT c.game_id, c.session_id, c.deal_id, e.id AS entry_id, e.submission_id, i, "
+            "SELECT c.game_id, c.book_id, c.session_id, c.deal_id, e.id AS entry_id, "
+            "e.submission_id, i, "
             f"{first_player} + ((c.k * 4 + i * 2503) %% {PLAYERS}) AS player_id, "
             "CASE WHEN i = 0 THEN 0 ELSE ((c.k * 7919 + i * 104729) %% 81) END AS points "
             "FROM bench_counted c JOIN scoring_ledgerentry e ON e.deal_id = c.deal_id "
@@ -133,8 +138,8 @@ def _load_club(slug: str, deals: int) -> dict[str, Any]:
             "sum(points) OVER (PARTITION BY entry_id) ELSE -points END AS amount FROM bench_line l"
         )
         cursor.execute(
-            "INSERT INTO scoring_posting (entry_id, game_id, quantity, account, player_id, amount)"
-            " SELECT entry_id, game_id, 'points', 'player', player_id, amount FROM bench_amount"
+            "INSERT INTO scoring_posting (entry_id, book_id, quantity, account, player_id, amount)"
+            " SELECT entry_id, book_id, 'points', 'player', player_id, amount FROM bench_amount"
         )
         cursor.execute(
             "INSERT INTO scoring_playerresult (submission_id, deal_id, game_id, session_id,"
@@ -161,8 +166,8 @@ def _load_club(slug: str, deals: int) -> dict[str, Any]:
                 [club.pk, scope, game_format],
             )
         cursor.execute(
-            "SELECT count(*) FROM (SELECT entry_id FROM scoring_posting WHERE game_id IN "
-            "(SELECT game_id FROM bench_counted) GROUP BY entry_id HAVING sum(amount) <> 0) x"
+            "SELECT count(*) FROM (SELECT entry_id FROM scoring_posting WHERE book_id IN "
+            "(SELECT book_id FROM bench_counted) GROUP BY entry_id HAVING sum(amount) <> 0) x"
         )
         assert cursor.fetchone()[0] == 0, "generated entries do not balance"
     cursor = connection.cursor()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from clubs.models import Player
+from clubs.models import Club, Player
 
 
 class Quantity(models.TextChoices):
@@ -20,7 +20,24 @@ class Quantity(models.TextChoices):
 class AccountKind(models.TextChoices):
     PLAYER = "player", "Player"
     CLUB = "club", "Club"
-    GAME = "game", "Game (pot, bank or pool)"
+    # The book's own account (a game's pot, bank or pool); its stored value is older than books.
+    BOOK = "game", "The book's own account (a pot, a bank, a pool)"
+
+
+class Book(models.Model):
+    """What holds a set of accounts' entries: a game's (its players, its pot, the club), and
+    later a tournament's purse, a club's or a season's. ``owner`` names the kind of thing that
+    holds it (``ledger.owners``); the ledger reads no owner's rows."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="books")
+    owner = models.CharField(max_length=16, help_text="The kind of thing that holds the book.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.owner} book #{self.pk}"
 
 
 class LedgerEntry(models.Model):
@@ -36,7 +53,7 @@ class LedgerEntry(models.Model):
         SETTLEMENT = "settlement", "Match settlement"
         REFUND = "refund", "Pot refunded"
 
-    game = models.ForeignKey("scoring.Game", on_delete=models.PROTECT, related_name="entries")
+    book = models.ForeignKey(Book, on_delete=models.PROTECT, related_name="entries")
     deal = models.ForeignKey(
         "scoring.Deal", on_delete=models.PROTECT, null=True, blank=True, related_name="entries"
     )
@@ -68,9 +85,9 @@ class Posting(models.Model):
 
     entry = models.ForeignKey(LedgerEntry, on_delete=models.PROTECT, related_name="postings")
     # Denormalised from the entry so that balances are one indexed scan, whatever the history.
-    # (The composite indexes below also serve the game and player foreign keys.)
-    game = models.ForeignKey(
-        "scoring.Game", on_delete=models.PROTECT, related_name="postings", db_index=False
+    # (The composite indexes below also serve the book and player foreign keys.)
+    book = models.ForeignKey(
+        Book, on_delete=models.PROTECT, related_name="postings", db_index=False
     )
     quantity = models.CharField(max_length=8, choices=Quantity.choices)
     account = models.CharField(max_length=8, choices=AccountKind.choices)
@@ -94,12 +111,12 @@ class Posting(models.Model):
             ),
         ]
         indexes = [
-            models.Index(fields=["game", "quantity", "player"], name="posting_game_balance"),
+            models.Index(fields=["book", "quantity", "player"], name="posting_book_balance"),
             models.Index(fields=["player", "quantity"], name="posting_player_balance"),
-            # A game's newest entry that moved a player (the standings' last change).
+            # A book's newest entry that moved a player (the standings' last change).
             models.Index(
-                fields=["game", "-entry"],
-                name="posting_game_newest_entry",
+                fields=["book", "-entry"],
+                name="posting_book_newest_entry",
                 condition=Q(account="player"),
             ),
         ]

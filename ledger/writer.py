@@ -29,8 +29,9 @@ class Line:
         return cls(quantity, AccountKind.CLUB, amount)
 
     @classmethod
-    def game(cls, quantity: str, amount: int) -> Line:
-        return cls(quantity, AccountKind.GAME, amount)
+    def book(cls, quantity: str, amount: int) -> Line:
+        """The book's own account: a game's pot, bank or pool."""
+        return cls(quantity, AccountKind.BOOK, amount)
 
 
 def check_balanced(lines: Iterable[Line]) -> None:
@@ -46,7 +47,7 @@ def check_balanced(lines: Iterable[Line]) -> None:
 
 def ledger_entry_write(
     *,
-    game: Any,
+    book_id: int,
     kind: str,
     lines: list[Line],
     deal_id: int | None = None,
@@ -56,16 +57,21 @@ def ledger_entry_write(
 ) -> LedgerEntry:
     """Write one balanced entry (lines with a zero amount are left out). Called only by
     ``scoring.posting``, which keeps the player results and the standings in step with it.
-    (``game`` and ``submission``: scoring's rows the entry belongs to and posts.)"""
+    (``submission``: the scoring row whose result the entry posts.)"""
     lines = [line for line in lines if line.amount != 0]
     check_balanced(lines)
     entry = LedgerEntry.objects.create(
-        game=game, deal_id=deal_id, submission=submission, kind=kind, reverses=reverses, memo=memo
+        book_id=book_id,
+        deal_id=deal_id,
+        submission=submission,
+        kind=kind,
+        reverses=reverses,
+        memo=memo,
     )
     Posting.objects.bulk_create(
         Posting(
             entry=entry,
-            game=game,
+            book_id=book_id,
             quantity=line.quantity,
             account=line.account,
             player_id=line.player_id,

@@ -20,6 +20,7 @@ from django.db.models import Max, QuerySet, Sum
 
 from clubs.models import Player
 from config.errors import Conflict
+from ledger.books import book_open
 from ledger.models import AccountKind, LedgerEntry, Posting, Quantity
 from ledger.writer import Line
 from rules.errors import InvariantError
@@ -32,7 +33,7 @@ from scoring.formats.reads import (
     seated_players,
 )
 from scoring.lifecycle import game_close
-from scoring.models import Game, GameFormat, RulePreset, Seat, Session, Table
+from scoring.models import GAME_BOOK, Game, GameFormat, RulePreset, Seat, Session, Table
 from scoring.posting import ledger_entry_create, ledger_entry_reverse
 
 MONEY = Quantity.MONEY
@@ -80,7 +81,7 @@ def _paid_out_lines(held: int, shares: Mapping[int, int]) -> list[Line]:
     paid = sum(shares.values())
     if paid > held:
         raise Conflict(f"the prizes ({paid}) are more than the purse holds ({held})")
-    lines = [Line.game(MONEY, -held), Line.club(MONEY, held - paid)]
+    lines = [Line.book(MONEY, -held), Line.club(MONEY, held - paid)]
     return lines + [Line.player(MONEY, pid, amount) for pid, amount in shares.items()]
 
 
@@ -95,7 +96,8 @@ def account_open(*, session: Session, name: str, preset: RulePreset) -> Game:
     if session.status != Session.Status.OPEN:
         raise Conflict(f"session {session.name!r} is closed", code="session_closed")
     table = Table.objects.create(session=session, name=name)
-    return Game.objects.create(table=table, format=GameFormat.PURSE, preset=preset)
+    book = book_open(club_id=session.club_id, owner=GAME_BOOK)
+    return Game.objects.create(table=table, book=book, format=GameFormat.PURSE, preset=preset)
 
 
 def account_tables(*, tables: Iterable[int]) -> set[int]:
@@ -128,7 +130,7 @@ def account_pay_in(*, account: Game, player: Player, amount_minor: int, memo: st
         position = (account.seats.aggregate(m=Max("position"))["m"] or 0) + 1
         seat = Seat.objects.create(game=account, player=player, position=position)
     if amount:
-        lines = [Line.player(MONEY, player.pk, -amount), Line.game(MONEY, amount)]
+        lines = [Line.player(MONEY, player.pk, -amount), Line.book(MONEY, amount)]
         ledger_entry_create(game=account, kind=LedgerEntry.Kind.ENTRY_FEE, lines=lines, memo=memo)
     return seat
 
@@ -141,7 +143,7 @@ def account_refund(*, account: Game, player: Player, memo: str) -> int:
     _require_open(account)
     paid = account_paid_in(account=account).get(player.pk, 0)
     if paid:
-        lines = [Line.game(MONEY, -paid), Line.player(MONEY, player.pk, paid)]
+        lines = [Line.book(MONEY, -paid), Line.player(MONEY, player.pk, paid)]
         ledger_entry_create(game=account, kind=LedgerEntry.Kind.REFUND, lines=lines, memo=memo)
     account.seats.filter(player=player).delete()
     return paid
@@ -164,7 +166,7 @@ def account_close(
         if sum(paid.values()) != held:
             raise InvariantError(f"the pot holds {held}, the players paid in {sum(paid.values())}")
         if held:
-            lines = [Line.game(MONEY, -held)]
+            lines = [Line.book(MONEY, -held)]
             lines += [Line.player(MONEY, pid, amount) for pid, amount in paid.items()]
             entries.append(EndEntry(LedgerEntry.Kind.REFUND, lines, "pot refunded"))
     else:
@@ -185,7 +187,10 @@ def account_pay_out_again(
     if account.status != Game.Status.FINISHED:
         raise Conflict("only a paid-out purse has prizes to post again", code="not_purse")
     paid = (
-        LedgerEntry.objects.filter(game=account, kind=LedgerEntry.Kind.PAYOUT, reversed_by=None)
+        LedgerEntry.objects.filter(
+            book_id=account.book_id, kind=LedgerEntry.Kind.PAYOUT, reversed_by=None
+        )
+        .select_related("book__game__table__session")
         .order_by("-id")
         .first()
     )
@@ -208,7 +213,7 @@ def account_chips_issue(*, account: Game, chips: Mapping[int, int], memo: str) -
     if not given:
         return
     lines = [Line.player(CHIPS, pid, n) for pid, n in given.items()]
-    lines.append(Line.game(CHIPS, -sum(given.values())))
+    lines.append(Line.book(CHIPS, -sum(given.values())))
     ledger_entry_create(game=account, kind=LedgerEntry.Kind.OPENING, lines=lines, memo=memo)
 
 
@@ -230,7 +235,7 @@ def account_chips_move(*, account: Game, moves: Mapping[int, int], memo: str) ->
 
 def account_held(*, account: Game) -> int:
     """What the account holds now, in minor units."""
-    return account_balance(account, MONEY, AccountKind.GAME)
+    return account_balance(account, MONEY, AccountKind.BOOK)
 
 
 def account_paid_in(*, account: Game) -> dict[int, int]:
@@ -248,7 +253,7 @@ def account_paid_out(*, account: Game) -> dict[int, int]:
     nothing), by player."""
     rows = (
         Posting.objects.filter(
-            game=account,
+            book_id=account.book_id,
             quantity=MONEY,
             account=AccountKind.PLAYER,
             entry__kind=LedgerEntry.Kind.PAYOUT,

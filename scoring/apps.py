@@ -14,7 +14,11 @@ class ScoringConfig(AppConfig):
     name = "scoring"
 
     def ready(self) -> None:
+        from ledger.books import owner_register
         from scoring.lifecycle import game_finished, game_result_changed
+        from scoring.models import GAME_BOOK
+
+        owner_register(GAME_BOOK)
 
         game_finished.connect(_rate, dispatch_uid="scoring.ratings.finished")
         game_result_changed.connect(_rate, dispatch_uid="scoring.ratings.changed")

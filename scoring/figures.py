@@ -163,11 +163,11 @@ def session_scoreboard(*, session: Session) -> Scoreboard:
     club_money = 0
     pots: list[HeldPot] = []
     held = (
-        Posting.objects.filter(game__table__session=session, quantity=Quantity.MONEY)
+        Posting.objects.filter(book__game__table__session=session, quantity=Quantity.MONEY)
         .exclude(account=AccountKind.PLAYER)
-        .values("account", "game_id", "game__table__name", "game__format")
+        .values("account", "book__game", "book__game__table__name", "book__game__format")
         .annotate(total=Sum("amount"))
-        .order_by("game_id")
+        .order_by("book__game")
     )
     for pot_row in held:
         if pot_row["account"] == AccountKind.CLUB:
@@ -175,7 +175,8 @@ def session_scoreboard(*, session: Session) -> Scoreboard:
         elif pot_row["total"]:
             pots.append(
                 HeldPot(
-                    pot_row["game_id"], pot_row["game__table__name"], pot_row["game__format"],
+                    pot_row["book__game"], pot_row["book__game__table__name"],
+                    pot_row["book__game__format"],
                     pot_row["total"],
                 )
             )  # fmt: skip
@@ -239,13 +240,13 @@ def _paid_at_the_desk(session: Session) -> tuple[dict[int, int], dict[int, int],
     what each player paid, what each account took, and each account's table. One query."""
     rows = (
         Posting.objects.filter(
-            game__table__session=session,
+            book__game__table__session=session,
             quantity=Quantity.MONEY,
             account=AccountKind.PLAYER,
             entry__kind__in=[LedgerEntry.Kind.ENTRY_FEE, LedgerEntry.Kind.REFUND],
         )
-        .exclude(game__format__in=list(HANDLERS))  # an account is no game format
-        .values_list("game_id", "game__table__name", "player_id")
+        .exclude(book__game__format__in=list(HANDLERS))  # an account is no game format
+        .values_list("book__game", "book__game__table__name", "player_id")
         .annotate(total=Sum("amount"))
     )
     by_player: dict[int, int] = {}
@@ -376,7 +377,7 @@ def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) 
 
     rows = postings.filter(account=AccountKind.PLAYER).values(
         "player_id", "player__name", "entry_id", "entry__kind", "entry__deal_id",
-        "entry__deal__number", "entry__deal__status", "game_id", "quantity",
+        "entry__deal__number", "entry__deal__status", "book__game", "quantity",
     ).annotate(total=Sum("amount")).order_by()  # fmt: skip
     names: dict[int, str] = {}
     # Each deal's number and whether it was voided (a voided deal has no counted result to say).
@@ -391,7 +392,9 @@ def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) 
             if deal_id is not None
             else (row["player_id"], row["entry__kind"], row["entry_id"])
         )
-        group(key, row["entry_id"], row["game_id"])[quantity_key[row["quantity"]]] += row["total"]
+        group(key, row["entry_id"], row["book__game"])[quantity_key[row["quantity"]]] += row[
+            "total"
+        ]
         names[row["player_id"]] = row["player__name"]
     counted: dict[tuple[int, int], dict[str, Any]] = {}
     for result in results.filter(submission__status=Submission.Status.ACCEPTED).values(
@@ -454,7 +457,7 @@ def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) 
 def session_ledger_lines(*, session: Session) -> list[LedgerLine]:
     """Every player's lines of the night: deals, fees, prizes, refunds, settlements."""
     return _ledger_lines(
-        Posting.objects.filter(game__table__session=session),
+        Posting.objects.filter(book__game__table__session=session),
         PlayerResult.objects.filter(session=session),
     )
 
@@ -536,12 +539,13 @@ def _history_statement(player_id: int, chart: bool) -> tuple[str, list[Any]]:
     sql = (
         f"WITH moved AS ("
         f" SELECT CASE WHEN e.deal_id IS NULL THEN e.kind ELSE %s END AS kind,"
-        f" COALESCE(e.deal_id, e.id) AS ref, p.game_id AS game_id, p.entry_id AS entry_id,"
+        f" COALESCE(e.deal_id, e.id) AS ref, pg.id AS game_id, p.entry_id AS entry_id,"
         f" CASE WHEN p.quantity = %s THEN p.amount ELSE 0 END AS points,"
         f" CASE WHEN p.quantity = %s THEN p.amount ELSE 0 END AS chips,"
         f" CASE WHEN p.quantity = %s THEN p.amount ELSE 0 END AS money,"
         f" 0 AS played, 0 AS won"
         f" FROM {posting} p JOIN {entry} e ON e.id = p.entry_id"
+        f" JOIN {game} pg ON pg.book_id = p.book_id"
         f" WHERE p.player_id = %s AND p.account = %s"
         f" UNION ALL"
         f" SELECT %s, r.deal_id, r.game_id, r.entry_id, 0, 0, 0,"
@@ -688,7 +692,7 @@ def players_net_points(*, games: QuerySet[Any]) -> dict[int, int]:
     round of a tournament ranks its players by."""
     rows = (
         Posting.objects.filter(
-            game_id__in=games, quantity=Quantity.POINTS, account=AccountKind.PLAYER
+            book__game__in=games, quantity=Quantity.POINTS, account=AccountKind.PLAYER
         )
         .values_list("player_id")
         .annotate(total=Sum("amount"))
@@ -701,7 +705,7 @@ def game_deal_money(*, game: Game, deals: Sequence[int]) -> dict[tuple[int, int]
     out."""
     rows = (
         Posting.objects.filter(
-            game=game, quantity=Quantity.MONEY, account=AccountKind.PLAYER,
+            book_id=game.book_id, quantity=Quantity.MONEY, account=AccountKind.PLAYER,
             entry__deal_id__in=deals,
         )
         .values("entry__deal_id", "player_id")
@@ -715,7 +719,7 @@ def game_payouts(*, game: Game) -> dict[int, int]:
     International settlement, a refunded pot), in minor units; empty until then."""
     rows = (
         Posting.objects.filter(
-            game=game,
+            book_id=game.book_id,
             account=AccountKind.PLAYER,
             quantity=Quantity.MONEY,
             entry__kind__in=ENTRY_KINDS_AT_END,

@@ -12,11 +12,12 @@ from clubs.audit import audit_record, snapshot
 from clubs.models import Club, Player
 from config.errors import Conflict, InvalidInput
 from config.names import require_length, visible_name
+from ledger.books import book_open
 from scoring.accounts import account_table_refused, account_tables
 from scoring.formats import GameEnd, handler_for
 from scoring.formats.base import require_open_game
 from scoring.lifecycle import game_end
-from scoring.models import Deal, Game, PlayerResult, RulePreset, Seat, Session, Table
+from scoring.models import GAME_BOOK, Deal, Game, PlayerResult, RulePreset, Seat, Session, Table
 from scoring.nights import require_open_session
 from scoring.posting import ledger_entry_create
 from scoring.preset_rules import game_rules
@@ -95,6 +96,7 @@ def game_create(
         point_value_minor, entry_fee_minor = 0, 0
     game = Game.objects.create(
         table=table,
+        book=book_open(club_id=club.pk, owner=GAME_BOOK),
         format=preset.format,
         preset=preset,
         qualifiers=qualifiers,

@@ -11,6 +11,7 @@ from django.db.models import F, Q
 
 from clubs.models import Club, Player
 from config.change_times import updated_at_field
+from ledger.models import Book
 from rules.families import Family
 
 
@@ -130,6 +131,10 @@ class Table(models.Model):
         return self.name
 
 
+#: The kind of book owner a game is (``ledger.books``).
+GAME_BOOK = "game"
+
+
 class Game(models.Model):
     """One format instance at a table, played under one preset version."""
 
@@ -138,6 +143,8 @@ class Game(models.Model):
         FINISHED = "finished", "Finished"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    # What the game posts (its players', its pot's and the club's accounts) is in its book.
+    book = models.OneToOneField(Book, on_delete=models.PROTECT, related_name="game")
     format = models.CharField(max_length=16, choices=GameFormat.choices)
     preset = models.ForeignKey(RulePreset, on_delete=models.PROTECT, related_name="games")
     point_value_minor = models.PositiveIntegerField(

@@ -58,8 +58,9 @@ def ledger_entry_reverse(
         taken_back = PlayerResult.objects.filter(entry=entry).values_list(
             "player_id", "outcome", "points", "won"
         )
+    game = entry.book.game  # callers read it with the entry: book__game__table__session
     return _post(
-        game=entry.game, kind=LedgerEntry.Kind.REVERSAL, lines=mirror_lines(entry),
+        game=game, kind=LedgerEntry.Kind.REVERSAL, lines=mirror_lines(entry),
         deal_id=entry.deal_id, submission=submission, reverses=entry,
         memo=memo or f"reverses entry #{entry.pk}", results=taken_back, sign=-1,
     )  # fmt: skip
@@ -80,7 +81,7 @@ def _post(
     """The entry written and the standings kept in step with it, in one place: its player
     amounts, and ``results`` added (``sign`` 1) or taken back (-1)."""
     entry = ledger_entry_write(
-        game=game, kind=kind, lines=lines, deal_id=deal_id, submission=submission,
+        book_id=game.book_id, kind=kind, lines=lines, deal_id=deal_id, submission=submission,
         reverses=reverses, memo=memo,
     )  # fmt: skip
     standings_apply(game=game, lines=lines, results=results, sign=sign)

@@ -239,7 +239,7 @@ def ledger_entry_as_of(
 ) -> int:
     """The ledger entry that closes "after deal D" (its first counted result) or "after session
     S" (its last entry): standings as of then are reproduced up to that entry."""
-    entries = LedgerEntry.objects.filter(game__table__session__club=club)
+    entries = LedgerEntry.objects.filter(book__club=club)
     if deal_id is not None:
         entry = (
             entries.filter(deal_id=deal_id, kind=LedgerEntry.Kind.DEAL)
@@ -251,7 +251,7 @@ def ledger_entry_as_of(
             raise NotFoundError(f"deal #{deal_id} has no counted result in {club.name}")
         return entry
     entry = (
-        entries.filter(game__table__session_id=session_id)
+        entries.filter(book__game__table__session_id=session_id)
         .order_by("-id")
         .values_list("id", flat=True)
         .first()
@@ -488,10 +488,15 @@ def standings_choices(*, club: Club, sessions: int = 30) -> StandingsChoices:
     return StandingsChoices(seasons, recent, games, season_formats)
 
 
+def game_has_entries(*, game: Game) -> bool:
+    """Whether anything of the game is in the ledger (a fee, a deal's result)."""
+    return LedgerEntry.objects.filter(book_id=game.book_id).exists()
+
+
 def games_with_history(*, session: Session) -> set[int]:
     """The session's games with a deal or a ledger entry: what cannot simply be deleted. A probe
     a game, not a row a deal: a night of long games reads no more than a short one."""
     has_deal = Exists(Deal.objects.filter(game=OuterRef("pk")))
-    has_entry = Exists(LedgerEntry.objects.filter(game=OuterRef("pk")))
+    has_entry = Exists(LedgerEntry.objects.filter(book_id=OuterRef("book_id")))
     games = Game.objects.filter(has_deal | has_entry, table__session=session)
     return set(games.values_list("pk", flat=True))

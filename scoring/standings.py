@@ -173,11 +173,16 @@ class StandingsTable:
     left_out: list[Metric] = field(default_factory=list)
 
 
+#: ``_scope_filter``'s path from a posting to its game: through the book the game holds.
+POSTINGS = "book__game__"
+
+
 def _scope_filter(scope: str, scope_id: int, game_format: str = "", game: str = "game__") -> Q:
     """The rows of a scope's games (of one format, if given), for a model with a ``game``
-    foreign key; ``game=""`` for the games themselves."""
+    foreign key; ``game=""`` for the games themselves, ``POSTINGS`` for ledger postings (of the
+    games' books)."""
     path = {
-        StandingScope.GAME: "game_id" if game else "pk",
+        StandingScope.GAME: f"{game}id" if game else "pk",
         StandingScope.SESSION: f"{game}table__session_id",
         StandingScope.SEASON: f"{game}table__session__season_id",
     }[scope]
@@ -466,7 +471,7 @@ def standings_recompute(
     corrections included, left out)."""
     totals: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(TOTAL_FIELDS, 0))
     postings = Posting.objects.filter(
-        _scope_filter(scope, scope_id, game_format), account=AccountKind.PLAYER
+        _scope_filter(scope, scope_id, game_format, POSTINGS), account=AccountKind.PLAYER
     )
     if as_of_entry is not None:
         postings = postings.filter(entry_id__lte=as_of_entry)
@@ -517,7 +522,7 @@ def standings_table_as_of(
     if rated:  # the ratings as they stood then: before the club's next ledger entry
         family = _table_family(facts, scope, scope_id, game_format)
         following = (
-            LedgerEntry.objects.filter(game__table__session__club=club, id__gt=as_of_entry)
+            LedgerEntry.objects.filter(book__club=club, id__gt=as_of_entry)
             .order_by("id")
             .values_list("created_at", flat=True)
             .first()
@@ -589,11 +594,11 @@ def _last_entry(scope: str, scope_id: int, game_format: str) -> LedgerEntry | No
     written to asks each of its games for its newest entry (an index probe a game), which grows
     with its games but not with what other clubs wrote since. Either way the same entry: one
     newer in scope would be among the newest postings too. One query, or two."""
-    entries = LedgerEntry.objects.select_related("game__table", "deal")
+    entries = LedgerEntry.objects.select_related("book__game__table", "deal")
     recent = Posting.objects.filter(account=AccountKind.PLAYER).order_by("-entry_id")
     newest_recent = (
         Posting.objects.filter(
-            _scope_filter(scope, scope_id, game_format),
+            _scope_filter(scope, scope_id, game_format, POSTINGS),
             pk__in=Subquery(recent.values("pk")[:RECENT_POSTINGS]),
         )
         .order_by("-entry_id")
@@ -603,7 +608,7 @@ def _last_entry(scope: str, scope_id: int, game_format: str) -> LedgerEntry | No
     if last is not None:
         return last
     newest_of_game = Subquery(
-        Posting.objects.filter(game_id=OuterRef("pk"), account=AccountKind.PLAYER)
+        Posting.objects.filter(book_id=OuterRef("book_id"), account=AccountKind.PLAYER)
         .order_by("-entry_id")
         .values("entry_id")[:1]
     )
@@ -634,7 +639,11 @@ def standings_last_change(
         return None
     delta: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(TOTAL_FIELDS, 0))
     for player_id, quantity, total in (
-        Posting.objects.filter(in_scope, account=AccountKind.PLAYER, entry_id=last.pk)
+        Posting.objects.filter(
+            _scope_filter(scope, scope_id, game_format, POSTINGS),
+            account=AccountKind.PLAYER,
+            entry_id=last.pk,
+        )
         .values_list("player_id", "quantity")
         .annotate(total=Sum("amount"))
     ):
@@ -694,7 +703,7 @@ def standings_last_change(
             rank_then += sum(1 for k in keys_before.values() if k < then)
         ranks[pid] = (rank_now, rank_then)
     return LastChange(
-        entry_id=last.pk, at=last.created_at, table=last.game.table.name,
+        entry_id=last.pk, at=last.created_at, table=last.book.game.table.name,
         deal=last.deal.number if last.deal else None, ranks=ranks, names=names,
         keys_now=keys_now, keys_before=keys_before, order=order,
     )  # fmt: skip

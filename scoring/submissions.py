@@ -113,7 +113,7 @@ def _count(
     if previous is not None and previous.pk != submission.pk:
         for entry in LedgerEntry.objects.filter(
             submission=previous, kind=LedgerEntry.Kind.DEAL, reversed_by__isnull=True
-        ).select_related("game__table__session"):
+        ).select_related("book__game__table__session"):
             ledger_entry_reverse(entry=entry, submission=submission)
         Submission.objects.filter(pk=previous.pk).update(
             status=S.SUPERSEDED, superseded_by=submission

@@ -73,7 +73,7 @@ def _deal_uncount(deal: Deal) -> None:
     correction_check(game=game)
     for entry in LedgerEntry.objects.filter(
         deal=deal, kind=LedgerEntry.Kind.DEAL, reversed_by__isnull=True
-    ).select_related("game__table__session"):
+    ).select_related("book__game__table__session"):
         ledger_entry_reverse(entry=entry, memo=f"deal {deal.number} voided")
     deal.submissions.filter(
         status__in=[Submission.Status.ACCEPTED, Submission.Status.AWAITING_CONFIRMATION]
@@ -124,7 +124,7 @@ def delete_unless_held(obj: Any, what: str) -> None:
 
 def require_nothing_posted(games: Any, what: str) -> None:
     if (
-        LedgerEntry.objects.filter(game__in=games).exists()
+        LedgerEntry.objects.filter(book__game__in=games).exists()
         or Deal.objects.filter(game__in=games).exists()
     ):
         raise Conflict(

@@ -412,10 +412,10 @@ def tables_settled_at(*, cells: list[Cell]) -> dict[int, datetime]:
     }
     found: dict[int, datetime] = {}
     for game_id, at in (
-        LedgerEntry.objects.filter(game_id__in=list(games))
-        .values("game_id")
+        LedgerEntry.objects.filter(book__game__in=list(games))
+        .values("book__game")
         .annotate(at=Max("created_at"))
-        .values_list("game_id", "at")
+        .values_list("book__game", "at")
     ):
         number = games[game_id]
         found[number] = max(at, found.get(number, at))

@@ -38,7 +38,9 @@ def player_balances(
 ) -> dict[int, int]:
     """Each player's balance of ``quantity`` in the game (one query); with ``excluding_deal``,
     as it stood without that deal's entries (its result, and the reversals of its versions)."""
-    postings = Posting.objects.filter(game=game, quantity=quantity, account=AccountKind.PLAYER)
+    postings = Posting.objects.filter(
+        book_id=game.book_id, quantity=quantity, account=AccountKind.PLAYER
+    )
     if excluding_deal is not None:
         postings = postings.exclude(entry__deal=excluding_deal)
     totals: dict[int, int] = defaultdict(int)
@@ -57,7 +59,7 @@ def seated_balances(
     posting = connection.ops.quote_name(Posting._meta.db_table)
     entry = connection.ops.quote_name(LedgerEntry._meta.db_table)
     skip = ""
-    params: list[int | str] = [quantity, AccountKind.PLAYER]
+    params: list[int | str] = [game.book_id, quantity, AccountKind.PLAYER]
     if excluding_deal is not None:
         skip = f" AND p.entry_id NOT IN (SELECT id FROM {entry} WHERE deal_id = %s)"
         params.append(excluding_deal.pk)
@@ -65,7 +67,7 @@ def seated_balances(
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT s.player_id, COALESCE(SUM(p.amount), 0) FROM {seat} s LEFT JOIN {posting} p"
-            f" ON p.game_id = s.game_id AND p.player_id = s.player_id AND p.quantity = %s"
+            f" ON p.book_id = %s AND p.player_id = s.player_id AND p.quantity = %s"
             f" AND p.account = %s{skip} WHERE s.game_id = %s"
             f" GROUP BY s.player_id, s.position ORDER BY s.position",
             params,
@@ -75,7 +77,7 @@ def seated_balances(
 
 def account_balance(game: Game, quantity: str, account: str) -> int:
     total = (
-        Posting.objects.filter(game=game, quantity=quantity, account=account)
+        Posting.objects.filter(book_id=game.book_id, quantity=quantity, account=account)
         .aggregate(total=Sum("amount"))
         .get("total")
     )
@@ -87,7 +89,7 @@ def player_paid_in(game: Game, quantity: str) -> dict[int, int]:
     refunded), by player."""
     rows = (
         Posting.objects.filter(
-            game=game,
+            book_id=game.book_id,
             quantity=quantity,
             account=AccountKind.PLAYER,
             entry__kind__in=[
@@ -106,7 +108,7 @@ def player_paid_in(game: Game, quantity: str) -> dict[int, int]:
 def entries_of_kind(game: Game, kind: str) -> dict[int, int]:
     """How many entries of ``kind`` (e.g. rejoins) touched each player's points."""
     rows = (
-        Posting.objects.filter(game=game, entry__kind=kind, account=AccountKind.PLAYER)
+        Posting.objects.filter(book_id=game.book_id, entry__kind=kind, account=AccountKind.PLAYER)
         .values_list("player_id")
         .annotate(n=Count("entry_id", distinct=True))
     )
@@ -182,7 +184,9 @@ def require_latest_deal(deal: Deal, what: str) -> None:
         )
     first_entry = deal.entries.order_by("id").values_list("id", flat=True).first()
     if first_entry is not None and (
-        LedgerEntry.objects.filter(game=game, id__gt=first_entry).exclude(deal=deal).exists()
+        LedgerEntry.objects.filter(book_id=game.book_id, id__gt=first_entry)
+        .exclude(deal=deal)
+        .exists()
     ):
         raise Conflict(
             f"deal {deal.number} was followed by a rejoin, split or payout; it can no longer be "

@@ -265,7 +265,8 @@ def _game_page(
         "seat_value": request.POST.get("player_name", "") if form_name == "seat" else "",
         "seat_invalid": form_name == "seat" and bool(error),
         "can_leave": open_game and handler.seats_open and len(seats) > 2,
-        "can_delete_game": not deals.page.paginator.count and not game.entries.exists(),
+        "can_delete_game": not deals.page.paginator.count
+        and not selectors.game_has_entries(game=game),
         "error": error,
         "form_name": form_name,
         # The table card: the table's own link (its QR code), where one is live.

@@ -112,7 +112,7 @@ def test_deals_entered_offline_wait_through_a_closed_tab_and_arrive_once(
     deals = list(Deal.objects.filter(game=game).order_by("number"))
     assert [deal.number for deal in deals] == [1, 2, 3]
     assert Submission.objects.filter(deal__game=game).count() == 3
-    assert LedgerEntry.objects.filter(game=game, kind=LedgerEntry.Kind.DEAL).count() == 3
+    assert LedgerEntry.objects.filter(book__game=game, kind=LedgerEntry.Kind.DEAL).count() == 3
     assert _bilal_points(game, ids) == [20, 30, 40]
 
 
@@ -159,7 +159,7 @@ def test_a_deal_answered_503_is_sent_again_and_counted_once(
     assert len(tries) == 4
     assert Deal.objects.filter(game=game).count() == 1
     assert Submission.objects.filter(deal__game=game).count() == 1
-    assert LedgerEntry.objects.filter(game=game, kind=LedgerEntry.Kind.DEAL).count() == 1
+    assert LedgerEntry.objects.filter(book__game=game, kind=LedgerEntry.Kind.DEAL).count() == 1
     assert _bilal_points(game, ids) == [25]
 
 

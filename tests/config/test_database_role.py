@@ -48,7 +48,7 @@ def test_the_apps_role_writes_but_cannot_disable_the_ledger_triggers(postgres, s
     assert superuser_check() == []
     game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra"], point_value_minor=10)
     play(standing, game, results(ids, Asha="winner", Bilal=20, Chitra=30))
-    assert LedgerEntry.objects.filter(game=game).exists()
+    assert LedgerEntry.objects.filter(book__game=game).exists()
     table = LedgerEntry._meta.db_table
     assert "must be owner" in _refused(f"ALTER TABLE {table} DISABLE TRIGGER ALL")
     assert "must be owner" in _refused(f"ALTER TABLE {table} DISABLE TRIGGER USER")

@@ -61,7 +61,7 @@ def test_a_night_and_a_knockout_run_through_the_generated_client(
     assert submissions.filter(status=Submission.Status.ACCEPTED).count() == 29
     # Every ledger entry of the night sums to zero in each quantity (the pot a party).
     sums = (
-        Posting.objects.filter(game__table__session=night)
+        Posting.objects.filter(book__game__table__session=night)
         .values("entry", "quantity")
         .annotate(total=Sum("amount"))
     )

@@ -27,7 +27,7 @@ def test_the_demo_players_pages_equal_the_standings_and_the_ledger(db, django_us
         ledger: dict[str, int] = defaultdict(int)
         for quantity, game_format, amount in Posting.objects.filter(
             player=player, account=AccountKind.PLAYER
-        ).values_list("quantity", "game__format", "amount"):
+        ).values_list("quantity", "book__game__format", "amount"):
             ledger[f"{quantity}:{game_format}" if quantity == "points" else quantity] += amount
         assert history.total.money_minor == ledger["money"]
         assert history.total.chips == ledger["chips"]

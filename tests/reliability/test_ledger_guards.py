@@ -61,9 +61,9 @@ def test_an_old_entry_cannot_gain_balanced_postings(scored):
     posting = Posting.objects.filter(entry=entry).first()
     before = Posting.objects.filter(entry=entry).count()
     message = _refused(
-        "INSERT INTO scoring_posting (entry_id, game_id, quantity, account, player_id, amount)"
+        "INSERT INTO scoring_posting (entry_id, book_id, quantity, account, player_id, amount)"
         " VALUES (%s, %s, %s, %s, %s, 5), (%s, %s, %s, %s, %s, -5)",
-        [entry.pk, posting.game_id, posting.quantity, posting.account, posting.player_id] * 2,
+        [entry.pk, posting.book_id, posting.quantity, posting.account, posting.player_id] * 2,
     )
     assert "earlier transaction" in message
     assert Posting.objects.filter(entry=entry).count() == before

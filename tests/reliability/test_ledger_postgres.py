@@ -35,12 +35,12 @@ def test_unbalanced_posting_by_raw_sql_is_refused_at_commit(entry):
     # (tests/reliability/test_ledger_guards.py).
     posting = entry.postings.first()
     with pytest.raises(IntegrityError, match="does not balance"), transaction.atomic():
-        new_entry = LedgerEntry.objects.create(game_id=entry.game_id, kind="deal")
+        new_entry = LedgerEntry.objects.create(book_id=entry.book_id, kind="deal")
         with connection.cursor() as cursor:
             cursor.execute(
-                "INSERT INTO scoring_posting (entry_id, game_id, quantity, account, player_id,"
+                "INSERT INTO scoring_posting (entry_id, book_id, quantity, account, player_id,"
                 " amount) VALUES (%s, %s, 'points', 'player', %s, 5)",
-                [new_entry.pk, entry.game_id, posting.player_id],
+                [new_entry.pk, entry.book_id, posting.player_id],
             )
         # Still inside the transaction the row is there: the check waits for the commit.
         assert Posting.objects.filter(entry=new_entry).count() == 1
@@ -50,11 +50,11 @@ def test_unbalanced_posting_by_raw_sql_is_refused_at_commit(entry):
 def test_balanced_raw_sql_commits(entry):
     a, b = entry.postings.order_by("id").values_list("player_id", flat=True)
     with transaction.atomic(), connection.cursor() as cursor:
-        new_entry = LedgerEntry.objects.create(game_id=entry.game_id, kind="deal")
+        new_entry = LedgerEntry.objects.create(book_id=entry.book_id, kind="deal")
         cursor.execute(
-            "INSERT INTO scoring_posting (entry_id, game_id, quantity, account, player_id, amount)"
+            "INSERT INTO scoring_posting (entry_id, book_id, quantity, account, player_id, amount)"
             " VALUES (%s, %s, 'chips', 'player', %s, 7), (%s, %s, 'chips', 'player', %s, -7)",
-            [new_entry.pk, entry.game_id, a, new_entry.pk, entry.game_id, b],
+            [new_entry.pk, entry.book_id, a, new_entry.pk, entry.book_id, b],
         )
     assert Posting.objects.filter(entry=new_entry).count() == 2
 
@@ -76,13 +76,13 @@ def test_ledger_entries_are_append_only_too(entry):
         LedgerEntry.objects.filter(pk=entry.pk).update(memo="changed")
 
 
-def _add_postings(entry_id: int, game_id: int, a: int, b: int) -> None:
+def _add_postings(entry_id: int, book_id: int, a: int, b: int) -> None:
     """Two balanced postings for ``entry_id``, by raw SQL, as a database console would."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO scoring_posting (entry_id, game_id, quantity, account, player_id, amount)"
+            "INSERT INTO scoring_posting (entry_id, book_id, quantity, account, player_id, amount)"
             " VALUES (%s, %s, 'chips', 'player', %s, 3), (%s, %s, 'chips', 'player', %s, -3)",
-            [entry_id, game_id, a, entry_id, game_id, b],
+            [entry_id, book_id, a, entry_id, book_id, b],
         )
 
 
@@ -90,19 +90,19 @@ def test_postings_for_this_transactions_entries_pass_across_savepoints(entry):
     # Django nests atomic() blocks as savepoints, each with its own transaction id: an entry
     # written in one may gain postings in another, at the top level, or deeper.
     a, b = entry.postings.order_by("id").values_list("player_id", flat=True)
-    game_id = entry.game_id
+    book_id = entry.book_id
     with transaction.atomic():
-        top = LedgerEntry.objects.create(game_id=game_id, kind="deal")
+        top = LedgerEntry.objects.create(book_id=book_id, kind="deal")
         with transaction.atomic():
-            in_savepoint = LedgerEntry.objects.create(game_id=game_id, kind="deal")
+            in_savepoint = LedgerEntry.objects.create(book_id=book_id, kind="deal")
             with transaction.atomic():
-                deeper = LedgerEntry.objects.create(game_id=game_id, kind="deal")
-                _add_postings(top.pk, game_id, a, b)
+                deeper = LedgerEntry.objects.create(book_id=book_id, kind="deal")
+                _add_postings(top.pk, book_id, a, b)
         with transaction.atomic():  # a later savepoint: the earlier one was released
-            _add_postings(in_savepoint.pk, game_id, a, b)
+            _add_postings(in_savepoint.pk, book_id, a, b)
             with transaction.atomic():
-                _add_postings(deeper.pk, game_id, a, b)
-        _add_postings(deeper.pk, game_id, a, b)
+                _add_postings(deeper.pk, book_id, a, b)
+        _add_postings(deeper.pk, book_id, a, b)
     assert Posting.objects.filter(entry=top).count() == 2
     assert Posting.objects.filter(entry=in_savepoint).count() == 2
     assert Posting.objects.filter(entry=deeper).count() == 4
@@ -111,15 +111,15 @@ def test_postings_for_this_transactions_entries_pass_across_savepoints(entry):
 def test_an_earlier_entry_is_refused_inside_savepoints(entry):
     a, b = entry.postings.order_by("id").values_list("player_id", flat=True)
     with transaction.atomic():
-        own = LedgerEntry.objects.create(game_id=entry.game_id, kind="deal")
+        own = LedgerEntry.objects.create(book_id=entry.book_id, kind="deal")
         with transaction.atomic():
-            LedgerEntry.objects.create(game_id=entry.game_id, kind="deal")
+            LedgerEntry.objects.create(book_id=entry.book_id, kind="deal")
             with (
                 pytest.raises(IntegrityError, match="earlier transaction"),
                 transaction.atomic(),
             ):
-                _add_postings(entry.pk, entry.game_id, a, b)
-        _add_postings(own.pk, entry.game_id, a, b)
+                _add_postings(entry.pk, entry.book_id, a, b)
+        _add_postings(own.pk, entry.book_id, a, b)
     assert Posting.objects.filter(entry=entry).count() == 2
     assert Posting.objects.filter(entry=own).count() == 2
 
@@ -133,13 +133,13 @@ def test_an_entry_committed_meanwhile_by_another_transaction_is_refused(entry):
     def write_elsewhere() -> None:
         try:
             with transaction.atomic():
-                theirs.append(LedgerEntry.objects.create(game_id=entry.game_id, kind="deal").pk)
-                _add_postings(theirs[0], entry.game_id, a, b)
+                theirs.append(LedgerEntry.objects.create(book_id=entry.book_id, kind="deal").pk)
+                _add_postings(theirs[0], entry.book_id, a, b)
         finally:
             connections.close_all()
 
     with transaction.atomic():
-        own = LedgerEntry.objects.create(game_id=entry.game_id, kind="deal")
+        own = LedgerEntry.objects.create(book_id=entry.book_id, kind="deal")
         other = threading.Thread(target=write_elsewhere)
         other.start()
         other.join(timeout=30)
@@ -150,8 +150,8 @@ def test_an_entry_committed_meanwhile_by_another_transaction_is_refused(entry):
                 transaction.atomic(),
                 transaction.atomic() if nested else nullcontext(),
             ):
-                _add_postings(theirs[0], entry.game_id, a, b)
-        _add_postings(own.pk, entry.game_id, a, b)
+                _add_postings(theirs[0], entry.book_id, a, b)
+        _add_postings(own.pk, entry.book_id, a, b)
     assert Posting.objects.filter(entry_id=theirs[0]).count() == 2
 
 
@@ -168,15 +168,15 @@ def test_a_hundred_thousand_postings_in_one_transaction(entry):
     with transaction.atomic(), connection.cursor() as cursor:
         with transaction.atomic():
             cursor.execute(
-                "INSERT INTO scoring_ledgerentry (game_id, kind, memo, created_at)"
+                "INSERT INTO scoring_ledgerentry (book_id, kind, memo, created_at)"
                 " SELECT %s, 'deal', 'bulk', now() FROM generate_series(1, %s)",
-                [entry.game_id, BULK_POSTINGS // 2],
+                [entry.book_id, BULK_POSTINGS // 2],
             )
         with transaction.atomic():
             posting_started = time.perf_counter()
             cursor.execute(
-                "INSERT INTO scoring_posting (entry_id, game_id, quantity, account, player_id,"
-                " amount) SELECT e.id, e.game_id, 'points', 'player', line.player_id,"
+                "INSERT INTO scoring_posting (entry_id, book_id, quantity, account, player_id,"
+                " amount) SELECT e.id, e.book_id, 'points', 'player', line.player_id,"
                 " line.amount FROM scoring_ledgerentry e CROSS JOIN (VALUES (%s, 7), (%s, -7))"
                 " AS line (player_id, amount) WHERE e.id > %s",
                 [a, b, entry.pk],

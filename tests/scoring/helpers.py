@@ -116,7 +116,9 @@ def by_name(state_: dict[str, Any], field: str) -> dict[str, Any]:
 
 def ledger_balanced(game: Game | None = None) -> bool:
     """Every ledger entry (of ``game``, or of all games) sums to zero per quantity."""
-    entries = LedgerEntry.objects.all() if game is None else LedgerEntry.objects.filter(game=game)
+    entries = LedgerEntry.objects.all()
+    if game is not None:
+        entries = entries.filter(book__game=game)
     for entry in entries.prefetch_related("postings"):
         sums: dict[str, int] = {}
         for posting in entry.postings.all():

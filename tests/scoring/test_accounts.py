@@ -46,7 +46,7 @@ def test_paid_in_refunded_and_paid_out_with_the_rest_to_the_club(standing, accou
         account=account, shares={bilal.pk: 1200}, memo="again", reversal_memo="undone"
     )
     assert accounts.account_paid_out(account=account) == {bilal.pk: 1200}
-    kinds = list(account.entries.order_by("id").values_list("kind", flat=True))
+    kinds = list(account.book.entries.order_by("id").values_list("kind", flat=True))
     assert kinds[-3:] == [
         LedgerEntry.Kind.PAYOUT,
         LedgerEntry.Kind.REVERSAL,

@@ -60,7 +60,9 @@ def test_a_tie_at_the_end_leads_to_a_tie_breaker_deal(standing):
     final = state(game)
     assert final["status"] == "finished" and final["winner"] == ids["Bilal"]
     payout = dict(
-        Posting.objects.filter(game=game, entry__kind="payout").values_list("account", "amount")
+        Posting.objects.filter(book__game=game, entry__kind="payout").values_list(
+            "account", "amount"
+        )
     )
     assert payout == {"game": -3000, "club": 300, "player": 2700}
 

@@ -150,7 +150,7 @@ def recompute(postings: Any) -> dict[int, dict[str, Any]]:
     )
     for player, quantity, amount, game_format in postings.filter(
         account=AccountKind.PLAYER
-    ).values_list("player_id", "quantity", "amount", "game__format"):
+    ).values_list("player_id", "quantity", "amount", "book__game__format"):
         if quantity == "points":
             totals[player]["points"][game_format] += amount
         else:
@@ -163,7 +163,7 @@ def held(postings: Any) -> tuple[int, dict[int, int]]:
     for account, game_id, amount in (
         postings.filter(quantity="money")
         .exclude(account=AccountKind.PLAYER)
-        .values_list("account", "game_id", "amount")
+        .values_list("account", "book__game", "amount")
     ):
         if account == AccountKind.CLUB:
             club += amount
@@ -189,7 +189,7 @@ def test_every_figure_equals_the_ledger(standing, plans, second_night):
     base = "/api/v1/clubs/home"
 
     for session in nights:
-        postings = Posting.objects.filter(game__table__session=session)
+        postings = Posting.objects.filter(book__game__table__session=session)
         expected = recompute(postings)
         club_fees, pots = held(postings)
         board = api.get(f"{base}/sessions/{session.pk}/scoreboard/").json()
@@ -237,7 +237,7 @@ def test_every_figure_equals_the_ledger(standing, plans, second_night):
             ]
         # Each game's totals (the game page) are its postings.
         for game in Game.objects.filter(table__session=session):
-            per_game = recompute(Posting.objects.filter(game=game))
+            per_game = recompute(Posting.objects.filter(book__game=game))
             shown = figures.game_totals(game=game)
             for pid, values in shown.items():
                 want = per_game.get(pid, {"money": 0, "chips": 0, "points": {}})
@@ -256,7 +256,7 @@ def test_every_figure_equals_the_ledger(standing, plans, second_night):
                 {"scope": "session", "id": session.pk, "game_format": game_format, "limit": 500},
             ).json()
             scoped = recompute(
-                postings.filter(game__format=game_format) if game_format else postings
+                postings.filter(book__game__format=game_format) if game_format else postings
             )
             for line in table["results"]:
                 want = scoped[line["player"]]

@@ -116,7 +116,7 @@ def test_random_nights_balance_and_settle(standing, night):
     )
 
     # Every entry sums to zero per quantity.
-    for entry in LedgerEntry.objects.filter(game=game).prefetch_related("postings"):
+    for entry in LedgerEntry.objects.filter(book__game=game).prefetch_related("postings"):
         totals: dict[str, int] = defaultdict(int)
         for posting in entry.postings.all():
             totals[posting.quantity] += posting.amount
@@ -166,4 +166,4 @@ def test_random_nights_balance_and_settle(standing, night):
     any_money = bool(point_value) and any(
         sum(expected_points(lines).values()) for lines in counted.values()
     )
-    assert Posting.objects.filter(game=game, quantity="money").exists() == any_money
+    assert Posting.objects.filter(book__game=game, quantity="money").exists() == any_money

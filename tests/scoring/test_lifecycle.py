@@ -100,7 +100,7 @@ def test_each_builtin_preset_walks_the_whole_lifecycle(standing, key):
     assert ledger_balanced(game)
     pot = sum(
         p.amount
-        for p in Posting.objects.filter(game=game, account=AccountKind.GAME, quantity="money")
+        for p in Posting.objects.filter(book__game=game, account=AccountKind.BOOK, quantity="money")
     )
     assert pot == 0, "an ended game holds no pot"
     order = game_finishing_order(game=ended)
@@ -197,12 +197,12 @@ def test_a_pool_cannot_be_finished_by_hand_but_can_be_abandoned_with_its_pot_ref
     game.refresh_from_db()
     assert game.end == GameEnd.ABANDONED and game_finishing_order(game=game) is None
     money = {
-        pid: sum(p.amount for p in Posting.objects.filter(game=game, player_id=pid,
+        pid: sum(p.amount for p in Posting.objects.filter(book__game=game, player_id=pid,
                                                          quantity="money"))
         for pid in ids.values()
     }  # fmt: skip
     assert set(money.values()) == {0}, "every fee paid, rejoin included, went back"
-    refund = LedgerEntry.objects.get(game=game, kind=LedgerEntry.Kind.REFUND)
+    refund = LedgerEntry.objects.get(book__game=game, kind=LedgerEntry.Kind.REFUND)
     assert {p.player_id: p.amount for p in refund.postings.filter(account="player")}[
         ids["Bilal"]
     ] == 2000
@@ -281,7 +281,7 @@ def test_closing_a_night_finishes_an_international_match_and_settles_it(standing
         session_close(session=game.table.session, actor=standing.organiser)
     game.refresh_from_db()
     assert game.end == GameEnd.BY_ORGANISER
-    entry = LedgerEntry.objects.get(game=game, kind=LedgerEntry.Kind.SETTLEMENT)
+    entry = LedgerEntry.objects.get(book__game=game, kind=LedgerEntry.Kind.SETTLEMENT)
     assert {str(p.player_id): p.amount for p in entry.postings.all()} == settlement
     assert sum(settlement.values()) == 0 and any(settlement.values())
     transfers = figures.session_settlement(session=game.table.session)

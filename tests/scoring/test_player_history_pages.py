@@ -95,11 +95,11 @@ def lines_by_hand(player: Player) -> list[dict[str, Any]]:
         return found
 
     postings = Posting.objects.filter(player=player, account=AccountKind.PLAYER)
-    for posting in postings.select_related("entry", "game__table__session"):
+    for posting in postings.select_related("entry", "book__game__table__session"):
         entry = posting.entry
         key = ("deal", entry.deal_id) if entry.deal_id else (entry.kind, entry.pk)
         quantity = "money_minor" if posting.quantity == "money" else posting.quantity
-        line(key, entry.pk, posting.game)[quantity] += posting.amount
+        line(key, entry.pk, posting.book.game)[quantity] += posting.amount
     counted = PlayerResult.objects.filter(player=player, submission__status="accepted")
     for result in counted.select_related("game__table__session"):
         line(("deal", result.deal_id), result.entry_id, result.game)

@@ -57,7 +57,7 @@ def test_rejoin_refused_when_someone_is_above_79(standing):
         pool_rejoin(game=game, actor=standing.organiser, player=game.seats.get(position=3).player)
     assert refused.value.code == "rejoin_closed"
     assert "80" in refused.value.message and "79" in refused.value.message
-    assert not LedgerEntry.objects.filter(game=game, kind="rejoin").exists()
+    assert not LedgerEntry.objects.filter(book__game=game, kind="rejoin").exists()
 
 
 def test_rejoin_allowed_at_79_with_highest_plus_one_and_fee_into_the_pot(standing):
@@ -97,7 +97,7 @@ def test_prize_pool_with_rejoins_goes_to_the_last_player_less_the_fee(standing):
     final = state(game)
     assert final["status"] == "finished" and final["winner"] == ids["Asha"]
     money = dict(
-        Posting.objects.filter(game=game, quantity="money", entry__kind="payout")
+        Posting.objects.filter(book__game=game, quantity="money", entry__kind="payout")
         .values_list("account", "amount")
         .order_by("account")
     )
@@ -139,9 +139,9 @@ def test_split_by_drops_remaining_pays_91_67_41_67_16_66(standing):
     assert sum(shares.values()) == 15000
     assert state(game)["status"] == "finished"
     assert (
-        Posting.objects.filter(game=game, account=AccountKind.GAME, quantity="money").aggregate(
-            __import__("django.db.models", fromlist=["Sum"]).Sum("amount")
-        )["amount__sum"]
+        Posting.objects.filter(
+            book__game=game, account=AccountKind.BOOK, quantity="money"
+        ).aggregate(__import__("django.db.models", fromlist=["Sum"]).Sum("amount"))["amount__sum"]
         == 0
     )  # the pot is empty
 
@@ -153,7 +153,7 @@ def test_split_is_recorded_only_when_every_remaining_player_agrees(standing):
         pool_split(game=game, actor=standing.organiser, kind="drops", agreed=two)
     assert refused.value.code == "split_not_agreed" and "P3" in refused.value.message
     assert state(game)["status"] == "open"
-    assert not LedgerEntry.objects.filter(game=game, kind="payout").exists()
+    assert not LedgerEntry.objects.filter(book__game=game, kind="payout").exists()
 
 
 def test_equal_split_offered_only_when_everyone_has_80(standing):

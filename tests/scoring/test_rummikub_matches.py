@@ -35,7 +35,8 @@ def test_sabra_game_is_zero_sum_from_the_racks(standing):
     assert scores == {"Asha": 35 + 13 + 3, "Bilal": -35, "Chitra": -13, "Dev": -3}
     assert sum(scores.values()) == 0
     assert by_name(state(game), "total") == scores
-    total = Posting.objects.filter(game=game, quantity="points").aggregate(t=Sum("amount"))["t"]
+    points = Posting.objects.filter(book__game=game, quantity="points")
+    total = points.aggregate(t=Sum("amount"))["t"]
     assert total == 0
 
 
@@ -114,9 +115,9 @@ def test_international_doubling_and_settlement_summing_to_zero(standing):
     assert settlement[str(ids["Asha"])] == 10 * (n * 191 - total)
     game_finish(game=game, actor=standing.organiser)
     money = dict(
-        Posting.objects.filter(game=game, quantity="money", entry__kind="settlement").values_list(
-            "player_id", "amount"
-        )
+        Posting.objects.filter(
+            book__game=game, quantity="money", entry__kind="settlement"
+        ).values_list("player_id", "amount")
     )
     assert money == {int(k): v for k, v in settlement.items()}
     assert state(game)["status"] == "finished"

@@ -27,7 +27,7 @@ FOUR = ["Asha", "Bilal", "Chitra", "Dev"]
 
 
 def money(game: Game) -> dict[int, int]:
-    rows = Posting.objects.filter(game=game, account=AccountKind.PLAYER, quantity="money")
+    rows = Posting.objects.filter(book__game=game, account=AccountKind.PLAYER, quantity="money")
     totals: dict[int, int] = {}
     for player, amount in rows.values_list("player_id", "amount"):
         totals[player] = totals.get(player, 0) + amount
@@ -45,7 +45,7 @@ def test_voiding_a_counted_deal_reverses_it_everywhere(standing):
     void_deal = Deal.objects.get(pk=first.deal_id)
     assert void_deal.status == Deal.Status.VOID
     assert Submission.objects.get(pk=first.pk).status == Submission.Status.VOIDED
-    reversal = LedgerEntry.objects.get(game=game, kind=LedgerEntry.Kind.REVERSAL)
+    reversal = LedgerEntry.objects.get(book__game=game, kind=LedgerEntry.Kind.REVERSAL)
     assert reversal.deal_id == void_deal.pk
     # What is left is the second deal alone, on the scoreboard and in the standings.
     board = figures.session_scoreboard(session=game.table.session)

@@ -104,7 +104,7 @@ def test_a_purse_has_its_account_page_and_takes_no_deal(standing):
     page = organiser.get(f"/clubs/home/games/{purse.pk}/")
     assert page.status_code == 200
     assert 'data-figure="pool"' not in page.content.decode()  # the account, not a tournament
-    entries = purse.entries.count()
+    entries = purse.book.entries.count()
     for path in (f"/clubs/home/games/{purse.pk}/deals/new/",):
         assert organiser.get(path).status_code in (404, 409), path
         assert organiser.post(path, {}).status_code in (404, 409), path
@@ -120,7 +120,7 @@ def test_a_purse_has_its_account_page_and_takes_no_deal(standing):
     assert refused.status_code == 409, refused.content
     # A purse offers no split: not found, as the schema declares (not an undeclared 409).
     assert api.get(f"/api/v1/clubs/home/games/{purse.pk}/split/").status_code == 404
-    assert purse.entries.count() == entries
+    assert purse.book.entries.count() == entries
 
 
 def test_the_night_of_a_running_tournament_stays_open_while_its_purse_holds_the_fees(standing):

@@ -97,7 +97,7 @@ class DealsFormat(IndianDeal, FormatBase):
         seated = list(seated_players(game))
         start = deals_rules.starting_chips(seated, rules.deals)
         lines = [Line.player(Quantity.CHIPS, pid, chips) for pid, chips in start.items()]
-        lines.append(Line.game(Quantity.CHIPS, -sum(start.values())))
+        lines.append(Line.book(Quantity.CHIPS, -sum(start.values())))
         if game.entry_fee_minor:
             for pid in seated:
                 lines += entry_fee_lines(pid, game.entry_fee_minor)
@@ -175,7 +175,7 @@ class DealsFormat(IndianDeal, FormatBase):
             drops_allowed=rules.deals.drops_allowed,
             starting_chips=rules.deals.starting_chips,
             table_chips=sum(chips.values()),
-            pot_minor=account_balance(game, Quantity.MONEY, AccountKind.GAME),
+            pot_minor=account_balance(game, Quantity.MONEY, AccountKind.BOOK),
             prize_minor=prize,
             club_fee_minor=club_fee,
             players=[DealsPlayer(pid, name, chips[pid]) for pid, name in seated.items()],

@@ -79,7 +79,9 @@ def final_eliminations(game: Game, rules: pool_rules.PoolRules) -> dict[int, int
     scores: dict[int, int] = dict.fromkeys(seated_players(game), 0)
     out: dict[int, int] = {}
     rows = (
-        Posting.objects.filter(game=game, quantity=Quantity.POINTS, account=AccountKind.PLAYER)
+        Posting.objects.filter(
+            book_id=game.book_id, quantity=Quantity.POINTS, account=AccountKind.PLAYER
+        )
         .order_by("entry_id", "id")
         .values_list("entry_id", "player_id", "amount")
     )
@@ -164,7 +166,7 @@ class PoolFormat(IndianDeal, FormatBase):
         lines = [
             Line.player(Quantity.POINTS, score.player, -score.points) for score in evaluation.scores
         ]
-        lines.append(Line.game(Quantity.POINTS, sum(score.points for score in evaluation.scores)))
+        lines.append(Line.book(Quantity.POINTS, sum(score.points for score in evaluation.scores)))
         return lines, {}
 
     def game_decided(self, *, game: Game, rules: GameRules) -> bool:
@@ -216,7 +218,7 @@ class PoolFormat(IndianDeal, FormatBase):
             limit=rules.pool.limit,
             entry_fee_minor=game.entry_fee_minor,
             entries=entries,
-            pot_minor=account_balance(game, Quantity.MONEY, AccountKind.GAME),
+            pot_minor=account_balance(game, Quantity.MONEY, AccountKind.BOOK),
             prize_pool_minor=pool_minor,
             club_fee_minor=fee_minor,
             players=players,
@@ -292,7 +294,7 @@ class PoolFormat(IndianDeal, FormatBase):
         new = pool_rules.rejoin_score(active, rules.pool, used)
         lines = [
             Line.player(Quantity.POINTS, player_id, old - new),
-            Line.game(Quantity.POINTS, new - old),
+            Line.book(Quantity.POINTS, new - old),
         ]
         if game.entry_fee_minor:
             lines += entry_fee_lines(player_id, game.entry_fee_minor)

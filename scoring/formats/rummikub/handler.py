@@ -398,7 +398,7 @@ class RummikubFormat(FormatBase):
         scores = checked.evaluation.points()
         lines = [Line.player(Quantity.POINTS, pid, score) for pid, score in scores.items()]
         if _international(rules):
-            lines.append(Line.game(Quantity.POINTS, -sum(scores.values())))
+            lines.append(Line.book(Quantity.POINTS, -sum(scores.values())))
         elif game.point_value_minor:
             lines += [
                 Line.player(Quantity.MONEY, pid, score * game.point_value_minor)

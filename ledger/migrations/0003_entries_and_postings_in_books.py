@@ -1,0 +1,59 @@
+"""Entries and postings belong to a book, not to a game: their ``game_id`` column becomes
+``book_id`` (renamed, not rewritten: each game's book has the game's id, scoring 0021) and points
+at the books. No row changes, so the ledger's guards (which refuse any change to a posting or an
+entry) have nothing to refuse; the indexes on the column are made anew under their new names."""
+
+import django.db.models.deletion
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("ledger", "0002_book"),
+        ("scoring", "0021_game_book"),
+    ]
+
+    operations = [
+        migrations.RemoveIndex(model_name="posting", name="posting_game_balance"),
+        migrations.RemoveIndex(model_name="posting", name="posting_game_newest_entry"),
+        migrations.RenameField(model_name="ledgerentry", old_name="game", new_name="book"),
+        migrations.AlterField(
+            model_name="ledgerentry",
+            name="book",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="entries",
+                to="ledger.book",
+            ),
+        ),
+        migrations.RenameField(model_name="posting", old_name="game", new_name="book"),
+        migrations.AlterField(
+            model_name="posting",
+            name="book",
+            field=models.ForeignKey(
+                db_index=False, on_delete=django.db.models.deletion.PROTECT,
+                related_name="postings", to="ledger.book",
+            ),
+        ),
+        migrations.AlterField(
+            model_name="posting",
+            name="account",
+            field=models.CharField(
+                choices=[
+                    ("player", "Player"), ("club", "Club"),
+                    ("game", "The book's own account (a pot, a bank, a pool)"),
+                ],
+                max_length=8,
+            ),
+        ),
+        migrations.AddIndex(
+            model_name="posting",
+            index=models.Index(fields=["book", "quantity", "player"], name="posting_book_balance"),
+        ),
+        migrations.AddIndex(
+            model_name="posting",
+            index=models.Index(
+                condition=models.Q(("account", "player")), fields=["book", "-entry"],
+                name="posting_book_newest_entry",
+            ),
+        ),
+    ]
