@@ -297,8 +297,7 @@ class ClubGameListApi(ClubScopedAPIView):
         filterset=GameFilterSet,
         parameters=PAGE_PARAMETERS,
         responses=page_of(GameOutput),
-        description="The club's games, in the order they were set up (a tournament's purse is "
-        "not one).",
+        description="The club's games, in the order they were set up.",
     )
     def get(self, request: Request, club_slug: str) -> Response:
         games = filtered(GameFilterSet, request.query_params, selectors.game_list(club=self.club))
@@ -374,8 +373,7 @@ class SplitApi(ClubScopedAPIView):
         description="The splits offered now, and what each would pay (minor units).",
     )
     def get(self, request: Request, club_slug: str, game_id: int) -> Response:
-        # A tournament's purse is no played game: not found, as on the pages.
-        game = selectors.game_played_get(club=self.club, game_id=game_id)
+        game = selectors.game_get(club=self.club, game_id=game_id)
         return Response(selectors.pool_split_offer(game=game))
 
     @api_operation(
@@ -859,8 +857,7 @@ class TableLinkApi(ClubScopedAPIView):
         responses={201: TableLinkOutput},
         description="The table's link (its live one when it has one): whoever holds its token "
         "enters and confirms that table's deals, and nothing else. Refused (409 "
-        "table_entry_off) when the club has table entry off and no mode is given, and (409 "
-        "account_table) at a tournament's purse, where no game is played.",
+        "table_entry_off) when the club has table entry off and no mode is given.",
     )
     def post(self, request: Request, club_slug: str, table_id: int) -> Response:
         data = input_valid(TableLinkCreateInput, request.data)

@@ -16,9 +16,10 @@ class ScoringConfig(AppConfig):
     def ready(self) -> None:
         from ledger.books import owner_register
         from scoring.lifecycle import game_finished, game_result_changed
-        from scoring.models import GAME_BOOK
+        from scoring.models import ACCOUNT_BOOK, GAME_BOOK
 
         owner_register(GAME_BOOK)
+        owner_register(ACCOUNT_BOOK)
 
         game_finished.connect(_rate, dispatch_uid="scoring.ratings.finished")
         game_result_changed.connect(_rate, dispatch_uid="scoring.ratings.changed")

@@ -17,12 +17,13 @@ from datetime import date, datetime
 from typing import Any
 
 from django.db import connection
-from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Q, QuerySet, Sum
 
 from clubs.models import Player
 from ledger.models import AccountKind, LedgerEntry, Posting, Quantity
 from rules.errors import InvariantError
 from rules.settle import settle_up
+from scoring.books import session_books
 from scoring.formats import (
     HANDLERS,
     Column,
@@ -38,6 +39,7 @@ from scoring.models import (
     PlayerResult,
     Season,
     Session,
+    SessionAccount,
     StandingRow,
     StandingScope,
     Submission,
@@ -82,15 +84,19 @@ class ScoreLine:
 
 @dataclass(frozen=True)
 class HeldPot:
-    """Entry fees a game's pot still holds (a pool or deals game not yet decided)."""
+    """Money a book of the night still holds: entry fees in a game's pot (a pool or deals game
+    not yet decided), or in one of the night's accounts (a running tournament's purse)."""
 
-    game_id: int
-    table: str
-    game_format: str
+    book_id: int
+    game_id: int | None  # None for an account
+    table: str  # the game's table, or the account's name
+    game_format: str  # "" for an account
     amount_minor: int
 
     @property
     def label(self) -> str:
+        if not self.game_format:
+            return f"{self.table} (held)"
         return f"Pot of {self.table} ({format_label(self.game_format).lower()}, held)"
 
 
@@ -120,34 +126,26 @@ class Scoreboard:
         return columns
 
 
-def _session_games(session: Session) -> QuerySet[Game]:
-    return Game.objects.filter(table__session=session)
-
-
 def session_scoreboard(*, session: Session) -> Scoreboard:
-    """Each player's figures of the night, from the kept rows of its games; the deals counted,
-    the club's fees and the pots still held. Three queries, whatever the number of deals."""
-    game_format = Subquery(Game.objects.filter(pk=OuterRef("scope_id")).values("format"))
-    rows = (
-        StandingRow.objects.filter(
-            scope=StandingScope.GAME,
-            # A tie-breaker's points decide its tie only: not the night's figures.
-            scope_id__in=_session_games(session).filter(breaks_tie=False).values("pk"),
-        )
-        .annotate(fmt=game_format)
-        .values(
-            "player_id", "player__name", "fmt", "points", "chips", "money_minor",
-            "deals_played", "deals_won",
-        )
+    """Each player's figures of the night, from its kept rows (of all formats: money, chips and
+    deals, its accounts' included; of each format: its points; a tie-breaker's points decide its
+    tie only, and are in neither); the deals counted, the club's fees and the pots still held.
+    Three queries, whatever the number of deals."""
+    rows = StandingRow.objects.filter(scope=StandingScope.SESSION, scope_id=session.pk).values(
+        "player_id", "player__name", "game_format", "points", "chips", "money_minor",
+        "deals_played", "deals_won",
     )  # fmt: skip
     lines: dict[int, ScoreLine] = {}
     played: set[str] = set()
     for row in rows:
         line = lines.setdefault(row["player_id"], ScoreLine(row["player_id"], row["player__name"]))
-        line.money_minor += row["money_minor"]
-        line.chips += row["chips"]
-        line.deals_played += row["deals_played"]
-        line.deals_won += row["deals_won"]
+        row["fmt"] = row["game_format"]
+        if not row["fmt"]:
+            line.money_minor += row["money_minor"]
+            line.chips += row["chips"]
+            line.deals_played += row["deals_played"]
+            line.deals_won += row["deals_won"]
+            continue
         if points_column(row["fmt"]) is not None:
             line.points_by_format[row["fmt"]] = (
                 line.points_by_format.get(row["fmt"], 0) + row["points"]
@@ -163,23 +161,28 @@ def session_scoreboard(*, session: Session) -> Scoreboard:
     club_money = 0
     pots: list[HeldPot] = []
     held = (
-        Posting.objects.filter(book__game__table__session=session, quantity=Quantity.MONEY)
+        Posting.objects.filter(session_books(session.pk), quantity=Quantity.MONEY)
         .exclude(account=AccountKind.PLAYER)
-        .values("account", "book__game", "book__game__table__name", "book__game__format")
+        .values(
+            "account", "book_id", "book__game", "book__game__table__name", "book__game__format",
+            "book__session_account__name",
+        )
         .annotate(total=Sum("amount"))
-        .order_by("book__game")
-    )
+        .order_by("book_id")
+    )  # fmt: skip
     for pot_row in held:
         if pot_row["account"] == AccountKind.CLUB:
             club_money += pot_row["total"]
         elif pot_row["total"]:
             pots.append(
                 HeldPot(
-                    pot_row["book__game"], pot_row["book__game__table__name"],
-                    pot_row["book__game__format"],
+                    pot_row["book_id"],
+                    pot_row["book__game"],
+                    pot_row["book__game__table__name"] or pot_row["book__session_account__name"],
+                    pot_row["book__game__format"] or "",
                     pot_row["total"],
                 )
-            )  # fmt: skip
+            )
     shown = [line for line in lines.values() if line.deals_played or _any_figure(line)]
     only = formats[0] if len(formats) == 1 else None
     shown.sort(
@@ -237,26 +240,26 @@ CLUB_ACCOUNT = "club"
 def _paid_at_the_desk(session: Session) -> tuple[dict[int, int], dict[int, int], dict[int, str]]:
     """What the players paid into the session's accounts (a tournament's fees, less what went
     back): handed to the organiser when paid, so no debt of theirs at the settle-up. Returns
-    what each player paid, what each account took, and each account's table. One query."""
+    what each player paid, what each account (by book) took, and each account's name. One
+    query."""
     rows = (
         Posting.objects.filter(
-            book__game__table__session=session,
+            book__session_account__session=session,
             quantity=Quantity.MONEY,
             account=AccountKind.PLAYER,
             entry__kind__in=[LedgerEntry.Kind.ENTRY_FEE, LedgerEntry.Kind.REFUND],
         )
-        .exclude(book__game__format__in=list(HANDLERS))  # an account is no game format
-        .values_list("book__game", "book__game__table__name", "player_id")
+        .values_list("book_id", "book__session_account__name", "player_id")
         .annotate(total=Sum("amount"))
     )
     by_player: dict[int, int] = {}
     by_account: dict[int, int] = {}
-    tables: dict[int, str] = {}
-    for game_id, table, player_id, total in rows:
+    names: dict[int, str] = {}
+    for book_id, name, player_id, total in rows:
         by_player[player_id] = by_player.get(player_id, 0) - total
-        by_account[game_id] = by_account.get(game_id, 0) - total
-        tables[game_id] = table
-    return by_player, by_account, tables
+        by_account[book_id] = by_account.get(book_id, 0) - total
+        names[book_id] = name
+    return by_player, by_account, names
 
 
 def session_settlement(
@@ -279,14 +282,16 @@ def session_settlement(
     if board.club_money_minor:
         balances[CLUB_ACCOUNT] = board.club_money_minor
     names[CLUB_ACCOUNT] = f"{session.club.name} (club)"
+    # A pot is keyed by its book (a game's book before books had its game's id: older marks
+    # of paid transfers still name it).
     for pot in board.pots:
-        key = f"pot:{pot.game_id}"
+        key = f"pot:{pot.book_id}"
         balances[key] = pot.amount_minor
         names[key] = pot.label
-    for game_id, amount in taken.items():
-        key = f"pot:{game_id}"
+    for book_id, amount in taken.items():
+        key = f"pot:{book_id}"
         balances[key] = balances.get(key, 0) - amount
-        names[key] = f"{tables[game_id]} (the organiser)"
+        names[key] = f"{tables[book_id]} (the organiser)"
     balances = {party: amount for party, amount in balances.items() if amount}
     if sum(balances.values()) != 0:
         raise InvariantError(f"the night's money does not balance: {balances}")
@@ -335,9 +340,9 @@ class LedgerLine:
     season_id: int | None
     season_name: str
     season_starts: date | None
-    table_name: str
-    game_id: int
-    game_format: str
+    table_name: str  # or the account's name
+    game_id: int | None  # None: a line of one of the night's accounts (a tournament's purse)
+    game_format: str  # "" for an account's
     deal_id: int | None = None
     deal_number: int | None = None  # every deal line has its deal's number, voided or not
     deal_voided: bool = False  # the deal was voided: its entry and its reversal net to nothing
@@ -359,6 +364,38 @@ class LedgerLine:
         return LedgerEntry.Kind(self.kind).label
 
 
+_SESSION_FIELDS = {
+    "session_id": "session_id", "session_name": "session__name",
+    "started_at": "session__started_at", "season_id": "session__season_id",
+    "season_name": "session__season__name", "season_starts": "session__season__starts_on",
+}  # fmt: skip
+
+
+def _book_places(books: set[int]) -> dict[int, dict[str, Any]]:
+    """Where each book's lines belong: its game's night, table and format, or the night of the
+    account it is (no table, no format). Two queries."""
+    places: dict[int, dict[str, Any]] = {}
+    game_fields = {name: f"table__{path}" for name, path in _SESSION_FIELDS.items()}
+    for row in Game.objects.filter(book_id__in=books).values(
+        "book_id", "pk", "format", "breaks_tie", "table__name", *game_fields.values()
+    ):
+        places[row["book_id"]] = {
+            **{name: row[path] for name, path in game_fields.items()},
+            "table_name": row["table__name"], "game_id": row["pk"], "game_format": row["format"],
+            "breaks_tie": row["breaks_tie"],
+        }  # fmt: skip
+    for row in SessionAccount.objects.filter(book_id__in=books - set(places)).values(
+        "book_id", "name", *_SESSION_FIELDS.values()
+    ):
+        places[row["book_id"]] = {
+            **{name: row[path] for name, path in _SESSION_FIELDS.items()},
+            "table_name": row["name"], "game_id": None, "game_format": "", "breaks_tie": False,
+        }  # fmt: skip
+    for place in places.values():
+        place["season_name"] = place["season_name"] or ""
+    return places
+
+
 def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) -> list[LedgerLine]:
     """The player postings given, one line per (player, deal) or (player, other entry), in the
     order they happened (night by night, then entry by entry). Three queries."""
@@ -367,9 +404,9 @@ def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) 
     }  # fmt: skip
     groups: dict[tuple[int, str, int], dict[str, Any]] = {}
 
-    def group(key: tuple[int, str, int], order: int | None, game_id: int) -> dict[str, Any]:
+    def group(key: tuple[int, str, int], order: int | None, book_id: int) -> dict[str, Any]:
         found = groups.setdefault(
-            key, {"order": order, "game": game_id, "points": 0, "chips": 0, "money": 0}
+            key, {"order": order, "book": book_id, "points": 0, "chips": 0, "money": 0}
         )
         if order is not None and (found["order"] is None or order < found["order"]):
             found["order"] = order
@@ -377,7 +414,7 @@ def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) 
 
     rows = postings.filter(account=AccountKind.PLAYER).values(
         "player_id", "player__name", "entry_id", "entry__kind", "entry__deal_id",
-        "entry__deal__number", "entry__deal__status", "book__game", "quantity",
+        "entry__deal__number", "entry__deal__status", "book_id", "quantity",
     ).annotate(total=Sum("amount")).order_by()  # fmt: skip
     names: dict[int, str] = {}
     # Each deal's number and whether it was voided (a voided deal has no counted result to say).
@@ -392,50 +429,34 @@ def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) 
             if deal_id is not None
             else (row["player_id"], row["entry__kind"], row["entry_id"])
         )
-        group(key, row["entry_id"], row["book__game"])[quantity_key[row["quantity"]]] += row[
-            "total"
-        ]
+        group(key, row["entry_id"], row["book_id"])[quantity_key[row["quantity"]]] += row["total"]
         names[row["player_id"]] = row["player__name"]
     counted: dict[tuple[int, int], dict[str, Any]] = {}
     for result in results.filter(submission__status=Submission.Status.ACCEPTED).values(
-        "player_id", "player__name", "deal_id", "deal__number", "game_id", "entry_id",
+        "player_id", "player__name", "deal_id", "deal__number", "game__book_id", "entry_id",
         "submission__version", "outcome", "points", "won",
     ):  # fmt: skip
         counted[(result["player_id"], result["deal_id"])] = dict(result)
         names[result["player_id"]] = result["player__name"]
         # A counted result that moved nothing (a pool winner's 0) is a line too.
         group(
-            (result["player_id"], "deal", result["deal_id"]), result["entry_id"], result["game_id"]
+            (result["player_id"], "deal", result["deal_id"]),
+            result["entry_id"],
+            result["game__book_id"],
         )
-    games = {
-        row["pk"]: row
-        for row in Game.objects.filter(pk__in={g["game"] for g in groups.values()}).values(
-            "pk", "format", "table__name", "table__session_id", "table__session__name",
-            "table__session__started_at", "table__session__season_id",
-            "table__session__season__name", "table__session__season__starts_on", "breaks_tie",
-        )
-    }  # fmt: skip
+    places = _book_places({g["book"] for g in groups.values()})
     lines: list[LedgerLine] = []
     for (player_id, kind, ref), found in groups.items():
-        game = games[found["game"]]
+        place = places[found["book"]]
         line = LedgerLine(
             kind=kind,
             order=found["order"] or 0,
             player_id=player_id,
             player_name=names.get(player_id, ""),
-            session_id=game["table__session_id"],
-            session_name=game["table__session__name"],
-            started_at=game["table__session__started_at"],
-            season_id=game["table__session__season_id"],
-            season_name=game["table__session__season__name"] or "",
-            season_starts=game["table__session__season__starts_on"],
-            table_name=game["table__name"],
-            game_id=game["pk"],
-            game_format=game["format"],
             points=found["points"],
             chips=found["chips"],
             money_minor=found["money"],
-            breaks_tie=game["breaks_tie"],
+            **place,
         )
         if kind == "deal":
             line.deal_id = ref
@@ -457,7 +478,7 @@ def _ledger_lines(postings: QuerySet[Posting], results: QuerySet[PlayerResult]) 
 def session_ledger_lines(*, session: Session) -> list[LedgerLine]:
     """Every player's lines of the night: deals, fees, prizes, refunds, settlements."""
     return _ledger_lines(
-        Posting.objects.filter(book__game__table__session=session),
+        Posting.objects.filter(session_books(session.pk)),
         PlayerResult.objects.filter(session=session),
     )
 
@@ -521,10 +542,13 @@ def _history_statement(player_id: int, chart: bool) -> tuple[str, list[Any]]:
     sums in history order) and its group's sums. Each line's key is ``kind`` and ``ref`` (the
     deal, or the entry); its place in the history is its night's start, the night, then
     ``ord``, its first ledger entry."""
-    posting, entry, result, submission, game, table, session, season = (
+    posting, entry, result, submission, game, table, session, season, account = (
         connection.ops.quote_name(model._meta.db_table)
-        for model in (Posting, LedgerEntry, PlayerResult, Submission, Game, Table, Session, Season)
-    )
+        for model in (
+            Posting, LedgerEntry, PlayerResult, Submission, Game, Table, Session, Season,
+            SessionAccount,
+        )
+    )  # fmt: skip
     group = "PARTITION BY season_id, breaks_tie, format"
     shown = RUNNING_POINTS_SHOWN
     kept = [f for f in HANDLERS if points_column(f) is not None]
@@ -539,34 +563,39 @@ def _history_statement(player_id: int, chart: bool) -> tuple[str, list[Any]]:
     sql = (
         f"WITH moved AS ("
         f" SELECT CASE WHEN e.deal_id IS NULL THEN e.kind ELSE %s END AS kind,"
-        f" COALESCE(e.deal_id, e.id) AS ref, pg.id AS game_id, p.entry_id AS entry_id,"
+        f" COALESCE(e.deal_id, e.id) AS ref, p.book_id AS book_id, p.entry_id AS entry_id,"
         f" CASE WHEN p.quantity = %s THEN p.amount ELSE 0 END AS points,"
         f" CASE WHEN p.quantity = %s THEN p.amount ELSE 0 END AS chips,"
         f" CASE WHEN p.quantity = %s THEN p.amount ELSE 0 END AS money,"
         f" 0 AS played, 0 AS won"
         f" FROM {posting} p JOIN {entry} e ON e.id = p.entry_id"
-        f" JOIN {game} pg ON pg.book_id = p.book_id"
         f" WHERE p.player_id = %s AND p.account = %s"
         f" UNION ALL"
-        f" SELECT %s, r.deal_id, r.game_id, r.entry_id, 0, 0, 0,"
+        f" SELECT %s, r.deal_id, rg.book_id, r.entry_id, 0, 0, 0,"
         f" CASE WHEN r.outcome <> '' THEN 1 ELSE 0 END,"
         f" CASE WHEN r.outcome <> '' AND r.won THEN 1 ELSE 0 END"
         f" FROM {result} r JOIN {submission} s ON s.id = r.submission_id"
+        f" JOIN {game} rg ON rg.id = r.game_id"
         f" WHERE r.player_id = %s AND s.status = %s"
         f"), lines AS ("
-        f" SELECT kind, ref, MIN(game_id) AS game_id, COALESCE(MIN(entry_id), 0) AS ord,"
+        f" SELECT kind, ref, MIN(book_id) AS book_id, COALESCE(MIN(entry_id), 0) AS ord,"
         f" SUM(points) AS points, SUM(chips) AS chips, SUM(money) AS money,"
         f" MAX(played) AS played, MAX(won) AS won"
         f" FROM moved GROUP BY kind, ref"
         f"), placed AS ("
-        f" SELECT l.*, g.format AS format, g.breaks_tie AS breaks_tie,"
+        # A line of a night's account (a tournament's purse) has no game: no format.
+        f" SELECT l.*, COALESCE(g.format, '') AS format,"
+        f" COALESCE(g.breaks_tie, %s) AS breaks_tie,"
         f" n.started_at AS started_at, n.id AS session_id, n.season_id AS season_id,"
         f" z.name AS season_name,"
         # Seasons newest first, the nights without one last, as the standings list them.
         f" DENSE_RANK() OVER (ORDER BY CASE WHEN z.starts_on IS NULL THEN 1 ELSE 0 END,"
         f" z.starts_on DESC) AS season_rank"
-        f" FROM lines l JOIN {game} g ON g.id = l.game_id JOIN {table} t ON t.id = g.table_id"
-        f" JOIN {session} n ON n.id = t.session_id LEFT JOIN {season} z ON z.id = n.season_id"
+        f" FROM lines l LEFT JOIN {game} g ON g.book_id = l.book_id"
+        f" LEFT JOIN {table} t ON t.id = g.table_id"
+        f" LEFT JOIN {account} a ON a.book_id = l.book_id"
+        f" JOIN {session} n ON n.id = COALESCE(t.session_id, a.session_id)"
+        f" LEFT JOIN {season} z ON z.id = n.season_id"
         f"), ranked AS ("
         f" SELECT kind, ref, format, season_id, season_name, season_rank, breaks_tie,"
         f" COUNT(*) OVER () AS count,"
@@ -593,7 +622,7 @@ def _history_statement(player_id: int, chart: bool) -> tuple[str, list[Any]]:
     )
     params = [
         LedgerEntry.Kind.DEAL, Quantity.POINTS, Quantity.CHIPS, Quantity.MONEY, player_id,
-        AccountKind.PLAYER, LedgerEntry.Kind.DEAL, player_id, Submission.Status.ACCEPTED,
+        AccountKind.PLAYER, LedgerEntry.Kind.DEAL, player_id, Submission.Status.ACCEPTED, False,
         *(kept if chart else []),
     ]  # fmt: skip
     return sql, params

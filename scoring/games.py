@@ -13,7 +13,6 @@ from clubs.models import Club, Player
 from config.errors import Conflict, InvalidInput
 from config.names import require_length, visible_name
 from ledger.books import book_open
-from scoring.accounts import account_table_refused, account_tables
 from scoring.formats import GameEnd, handler_for
 from scoring.formats.base import require_open_game
 from scoring.lifecycle import game_end
@@ -80,8 +79,6 @@ def game_create(
     session = Session.objects.select_for_update().get(pk=table.session_id)
     require_open_session(session)
     club = session.club
-    if account_tables(tables=[table.pk]):
-        raise account_table_refused(table, "start the game at another table")
     if preset.club_id not in (None, club.pk):
         raise InvalidInput("preset: not a preset of this club")
     rules = game_rules(preset)

@@ -20,7 +20,6 @@ class GameFormat(models.TextChoices):
     POOL = "pool", "Pool rummy"
     DEALS = "deals", "Deals rummy"
     RUMMIKUB = "rummikub", "Rummikub"
-    PURSE = "purse", "Tournament purse"
 
 
 class RulePreset(models.Model):
@@ -131,8 +130,34 @@ class Table(models.Model):
         return self.name
 
 
-#: The kind of book owner a game is (``ledger.books``).
+#: The kinds of book owner scoring holds (``ledger.books``): a game, and a session's account.
 GAME_BOOK = "game"
+ACCOUNT_BOOK = "account"
+
+
+class SessionAccount(models.Model):
+    """A book a session holds besides its games': a tournament's purse. No table, seat or
+    preset: players pay into it and it pays out. Its money counts in the session's and season's
+    standings of all formats and in the session's settle-up, like a game's."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        PAID_OUT = "paid_out", "Paid out"
+        REFUNDED = "refunded", "Refunded"
+
+    # An account with nothing in it goes with its night (its holder, a tournament, keeps the
+    # night from going); one with entries keeps the night (``undo.session_delete``).
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="accounts")
+    book = models.OneToOneField(Book, on_delete=models.PROTECT, related_name="session_account")
+    name = models.CharField(max_length=100)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} of {self.session}"
 
 
 class Game(models.Model):

@@ -17,12 +17,11 @@ from clubs.audit import audit_record, snapshot
 from clubs.models import Club
 from config.errors import Conflict, InvalidInput, NotFoundError
 from config.names import require_length, visible_name
-from scoring.accounts import is_account
 from scoring.events import session_closed_event
 from scoring.figures import session_settlement
 from scoring.formats import GameEnd, handler_for
 from scoring.lifecycle import game_end
-from scoring.models import Deal, Game, Season, Session, Submission, TransferPaid
+from scoring.models import Deal, Game, Season, Session, SessionAccount, Submission, TransferPaid
 from scoring.preset_rules import game_rules
 
 
@@ -56,8 +55,8 @@ def session_create(
 class CloseBlocker:
     """Something that keeps a night from closing, and the actions that resolve it."""
 
-    kind: str  # "deal_waiting" or "game_open"
-    game_id: int
+    kind: str  # "deal_waiting", "game_open" or "account_open"
+    game_id: int | None  # None for an account
     table: str
     deal_id: int | None
     deal_number: int | None
@@ -71,8 +70,9 @@ class CloseBlocker:
 def session_close_blockers(*, session: Session) -> list[CloseBlocker]:
     """What keeps the session from closing: deals without a counted result (enter or confirm
     one, or void a deal never played) and games whose format cannot be ended by hand (refund
-    the pot). Games the organiser may end by hand (a points table, a Rummikub match) do not
-    block: closing ends them."""
+    the pot), and the night's accounts still holding money (a running tournament's purse: it
+    is paid out or refunded by its tournament). Games the organiser may end by hand (a points
+    table, a Rummikub match) do not block: closing ends them."""
     blockers: list[CloseBlocker] = []
     games = Game.objects.filter(table__session=session, status=Game.Status.OPEN).select_related(
         "table", "preset"
@@ -93,16 +93,6 @@ def session_close_blockers(*, session: Session) -> list[CloseBlocker]:
     for deal in waiting:
         by_game.setdefault(deal["game_id"], []).append(deal)
     for game in games:
-        if is_account(game):  # a tournament's purse: only its tournament ends it (no action here)
-            blockers.append(
-                CloseBlocker(
-                    "game_open", game.pk, game.table.name, None, None,
-                    f"{game.table.name}: the {game.get_format_display().lower()} game is still "
-                    "being played",
-                    (),
-                )
-            )  # fmt: skip
-            continue
         handler = handler_for(game)
         unit = handler.words.unit
         for deal in by_game.get(game.pk, []):
@@ -131,6 +121,15 @@ def session_close_blockers(*, session: Session) -> list[CloseBlocker]:
                     tuple(str(end) for end in sorted(ends)),
                 )
             )  # fmt: skip
+    for account in session.accounts.filter(status=SessionAccount.Status.OPEN):
+        blockers.append(
+            CloseBlocker(
+                "account_open", None, account.name, None, None,
+                f"{account.name}: it holds what was paid in until what it is kept for pays it "
+                "out or gives it back (a tournament's prizes, or its cancellation)",
+                (),
+            )
+        )  # fmt: skip
     return blockers
 
 

@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from ledger.models import LedgerEntry
 from ledger.writer import Line, ledger_entry_write, mirror_lines
 from rules.errors import InvariantError
-from scoring.models import Deal, Game, PlayerResult, Submission
-from scoring.standing_rows import standings_apply
+from scoring.models import Deal, Game, PlayerResult, SessionAccount, Submission
+from scoring.standing_rows import standings_apply, standings_apply_account
 
 #: One player's counted result of a deal: player id, outcome, points, won.
 DealResult = tuple[int, str, int, bool]
@@ -64,6 +64,28 @@ def ledger_entry_reverse(
         deal_id=entry.deal_id, submission=submission, reverses=entry,
         memo=memo or f"reverses entry #{entry.pk}", results=taken_back, sign=-1,
     )  # fmt: skip
+
+
+def account_entry_create(
+    *, account: SessionAccount, kind: str, lines: list[Line], memo: str = ""
+) -> LedgerEntry:
+    """Write one balanced entry of a session's account and add it to the session's standings."""
+    entry = ledger_entry_write(book_id=account.book_id, kind=kind, lines=lines, memo=memo)
+    standings_apply_account(account=account, lines=lines)
+    return entry
+
+
+def account_entry_reverse(
+    *, account: SessionAccount, entry: LedgerEntry, memo: str = ""
+) -> LedgerEntry:
+    """The mirror image of an entry of a session's account, taken back out of the standings."""
+    lines = mirror_lines(entry)
+    reversal = ledger_entry_write(
+        book_id=account.book_id, kind=LedgerEntry.Kind.REVERSAL, lines=lines, reverses=entry,
+        memo=memo or f"reverses entry #{entry.pk}",
+    )  # fmt: skip
+    standings_apply_account(account=account, lines=lines)
+    return reversal
 
 
 def _post(

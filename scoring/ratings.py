@@ -25,7 +25,7 @@ from clubs.models import Club, Player
 from config.errors import InvalidInput, NotFoundError
 from rules.families import Family
 from rules.ratings import Replay, Skill
-from scoring.formats import HANDLERS, handler_for
+from scoring.formats import handler_for
 from scoring.lifecycle import game_finishing_order
 from scoring.models import Game, RatedGame, Rating, RatingChange, Session
 
@@ -278,11 +278,8 @@ def ratings_replay(*, club: Club, family: str) -> int:
 def ratings_catch_up(*, limit: int = 500) -> list[int]:
     """Finished games whose rating was never taken in (a message lost, a worker gone), oldest
     first: each is brought in step. The periodic safety net of the announcement."""
-    # Every game format is rated in its family; a session's account (a purse) is no format.
     missing = list(
-        Game.objects.filter(
-            status=Game.Status.FINISHED, rated__isnull=True, format__in=list(HANDLERS)
-        )
+        Game.objects.filter(status=Game.Status.FINISHED, rated__isnull=True)
         .exclude(end=Game.End.ABANDONED)
         .exclude(breaks_tie=True)
         .order_by("finished_at", "id")

@@ -11,12 +11,12 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from clubs.models import Club
+from clubs.models import Club, Player
 from config.errors import InvalidInput, NotFoundError
 from config.pagination import page_asked
 from ledger.models import LedgerEntry
 from rules.indian.deal import OutcomeOption
-from scoring.accounts import account_state, games_played, is_account
+from scoring import accounts
 from scoring.figures import game_deal_money
 from scoring.formats import FORMAT_ORDER, Checked, Ending, GameState, handler_for
 from scoring.models import (
@@ -27,6 +27,7 @@ from scoring.models import (
     Season,
     Seat,
     Session,
+    SessionAccount,
     StandingRow,
     StandingScope,
     Submission,
@@ -144,21 +145,8 @@ def game_get(*, club: Club, game_id: int, with_seats: bool = True) -> Game:
     return game
 
 
-def game_played_get(*, club: Club, game_id: int) -> Game:
-    """A game played in a format, for the pages that play it (deals, seats, rejoins, splits,
-    ending it): a session's account (a tournament's purse) is no such game, so they are not
-    found for it."""
-    game = game_get(club=club, game_id=game_id)
-    if is_account(game):
-        raise NotFoundError(f"game #{game_id} is a tournament's purse: it has no deals")
-    return game
-
-
 def game_state(*, game: Game) -> GameState:
-    """The game as it stands, from the ledger (each format's typed state; a session's account
-    has its own)."""
-    if is_account(game):
-        return account_state(account=game)
+    """The game as it stands, from the ledger (each format's typed state)."""
     return handler_for(game).state(game=game, rules=game_rules(game.preset))
 
 
@@ -266,10 +254,9 @@ def deal_list(*, game: Game) -> QuerySet[Deal]:
 
 
 def game_list(*, club: Club) -> QuerySet[Game]:
-    """The club's games played in a format (a tournament's purse is an account, not one), in
-    the order they were set up, with their presets and seats."""
+    """The club's games, in the order they were set up, with their presets and seats."""
     return (
-        games_played(Game.objects.filter(table__session__club=club))
+        Game.objects.filter(table__session__club=club)
         .select_related("preset")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .order_by("id")
@@ -486,6 +473,36 @@ def standings_choices(*, club: Club, sessions: int = 30) -> StandingsChoices:
         if (found := [f for i, f in enumerate(FORMAT_ORDER) if getattr(season, f"counted_{i}")])
     }
     return StandingsChoices(seasons, recent, games, season_formats)
+
+
+@dataclass(frozen=True)
+class AccountView:
+    """One of a night's accounts (a tournament's purse): what each player paid in, what it
+    holds."""
+
+    name: str
+    open: bool
+    status: str
+    held_minor: int
+    paid_in: list[tuple[str, int]]  # (player's name, amount), by name
+
+
+def session_accounts(*, session: Session) -> list[AccountView]:
+    """The night's accounts, in the order they were opened."""
+    found = []
+    for account in session.accounts.select_related("book"):
+        paid = accounts.account_paid_in(account=account.book)
+        names = dict(Player.objects.filter(pk__in=paid).values_list("pk", "name"))
+        found.append(
+            AccountView(
+                account.name,
+                account.status == SessionAccount.Status.OPEN,
+                account.get_status_display(),
+                accounts.account_held(account=account.book),
+                sorted((names[pid], amount) for pid, amount in paid.items()),
+            )
+        )
+    return found
 
 
 def game_has_entries(*, game: Game) -> bool:

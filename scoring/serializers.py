@@ -10,7 +10,6 @@ from config.fields import id_field, int32_field
 from config.openapi import PageOutput, ReasonOutput
 from ledger.models import LedgerEntry, Quantity
 from rules.indian.preset import ACE_POINT_CHOICES, Declaration, JokerLimit, WildJoker
-from scoring.accounts import ACCOUNT_FORMAT
 from scoring.formats import (
     format_tagged,
     payload_fields,
@@ -21,7 +20,6 @@ from scoring.formats import (
     state_union,
     variants,
 )
-from scoring.formats.base import format_tag, game_status_field
 from scoring.models import Deal, Game, GameFormat, RulePreset, Seat, Session, Submission, Table
 from scoring.standings import METRICS
 
@@ -324,26 +322,8 @@ class SubmissionAccepted(serializers.Serializer[dict]):
     url = serializers.CharField()
 
 
-class AccountPlayerOutput(serializers.Serializer[dict]):
-    player = serializers.IntegerField()
-    name = serializers.CharField()
-
-
-class PurseStateOutput(serializers.Serializer[dict]):
-    """A tournament's purse (a session's account, kept as a game of the ledger): who paid in
-    what, and what it holds."""
-
-    format = format_tag(ACCOUNT_FORMAT)
-    status = game_status_field()
-    players = AccountPlayerOutput(many=True)
-    pot_minor = serializers.IntegerField(help_text="What the purse holds now.")
-    paid_in = serializers.DictField(
-        child=serializers.IntegerField(), help_text="What each player paid in, by player id."
-    )
-
-
-#: The game as it stands: one component per format, and the purse, told apart by ``format``.
-GameStateOutput = state_union(**{ACCOUNT_FORMAT: PurseStateOutput})
+#: The game as it stands: one component per format, told apart by ``format``.
+GameStateOutput = state_union()
 
 
 class RejoinInput(serializers.Serializer[dict]):
@@ -421,9 +401,14 @@ class TransferPaidInput(serializers.Serializer[dict]):
 
 
 class HeldPotOutput(serializers.Serializer[dict]):
-    game = serializers.IntegerField(source="game_id")
-    table = serializers.CharField()
-    game_format = serializers.ChoiceField(choices=GameFormat.choices)
+    book = serializers.IntegerField(source="book_id", help_text="The ledger book holding it.")
+    game = serializers.IntegerField(
+        source="game_id", allow_null=True, help_text="None for an account of the night."
+    )
+    table = serializers.CharField(help_text="The game's table, or the account's name.")
+    game_format = serializers.ChoiceField(
+        choices=[*GameFormat.choices, ("", "An account's: no format")]
+    )
     amount_minor = serializers.IntegerField()
 
 
@@ -562,8 +547,16 @@ class HistoryLineOutput(serializers.Serializer[dict]):
     session_name = serializers.CharField(source="line.session_name")
     started_at = serializers.DateTimeField(source="line.started_at")
     season = serializers.IntegerField(source="line.season_id", allow_null=True)
-    game = serializers.IntegerField(source="line.game_id")
-    game_format = serializers.ChoiceField(source="line.game_format", choices=GameFormat.choices)
+    game = serializers.IntegerField(
+        source="line.game_id",
+        allow_null=True,
+        help_text="None for a line of one of the night's accounts (a tournament's purse).",
+    )
+    game_format = serializers.ChoiceField(
+        source="line.game_format",
+        choices=[*GameFormat.choices, ("", "An account's: no format")],
+        help_text="Empty for a line of an account.",
+    )
     outcome = serializers.ChoiceField(
         source="line.outcome",
         choices=["", *result_outcomes()],
@@ -639,9 +632,12 @@ class GameEndInput(serializers.Serializer[dict]):
 
 
 class CloseBlockerOutput(serializers.Serializer[dict]):
-    kind = serializers.CharField()
-    game_id = serializers.IntegerField()
-    table = serializers.CharField()
+    kind = serializers.CharField(
+        help_text="`deal_waiting`, `game_open`, or `account_open` (an account of the night, "
+        "such as a running tournament's purse, still holds money)."
+    )
+    game_id = serializers.IntegerField(allow_null=True, help_text="None for an account.")
+    table = serializers.CharField(help_text="The table's name, or the account's.")
     deal_id = serializers.IntegerField(allow_null=True)
     deal_number = serializers.IntegerField(allow_null=True)
     message = serializers.CharField()

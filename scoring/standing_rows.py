@@ -13,7 +13,7 @@ from django.db import connection
 
 from ledger.models import AccountKind, Quantity
 from scoring.formats import handler_for
-from scoring.models import Game, StandingRow, StandingScope
+from scoring.models import Game, SessionAccount, StandingRow, StandingScope
 
 TOTAL_FIELDS = (
     "points", "chips", "money_minor", "deals_played", "deals_won", "drops", "full_counts",
@@ -38,6 +38,28 @@ def _scopes(game: Game) -> tuple[int, list[Scope]]:
         scopes.append((StandingScope.SEASON, session.season_id, ""))
         scopes.append((StandingScope.SEASON, session.season_id, game.format))
     return session.club_id, scopes
+
+
+def _account_scopes(account: SessionAccount) -> tuple[int, list[Scope]]:
+    """A session's account counts in its session and season, of all formats (it has none)."""
+    session = account.session
+    scopes: list[Scope] = [(StandingScope.SESSION, session.pk, "")]
+    if session.season_id is not None:
+        scopes.append((StandingScope.SEASON, session.season_id, ""))
+    return session.club_id, scopes
+
+
+def _line_deltas(
+    scopes: list[Scope], lines: Iterable[Any]
+) -> dict[tuple[str, int, str, int], dict[str, int]]:
+    deltas: dict[tuple[str, int, str, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for line in lines:
+        if line.account != AccountKind.PLAYER or line.player_id is None:
+            continue
+        field_name = QUANTITY_FIELD[line.quantity]
+        for scope in scopes:
+            deltas[(*scope, line.player_id)][field_name] += line.amount
+    return deltas
 
 
 def _upsert(club_id: int, deltas: dict[tuple[str, int, str, int], dict[str, int]]) -> None:
@@ -81,21 +103,21 @@ def standings_apply(
     points, won; ``sign`` -1 takes them back) to the totals of the game, and of the session and
     season (all formats, and the game's format), in one statement."""
     club_id, scopes = _scopes(game)
-    deltas: dict[tuple[str, int, str, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for line in lines:
-        if line.account != AccountKind.PLAYER or line.player_id is None:
-            continue
-        field_name = QUANTITY_FIELD[line.quantity]
-        for scope in scopes:
-            deltas[(*scope, line.player_id)][field_name] += line.amount
-    # What a result adds besides its amounts is its format's to say (only a deal has results:
-    # an account's entries have none, and no format).
+    deltas = _line_deltas(scopes, lines)
+    # What a result adds besides its amounts is its format's to say (only a deal has results).
     for player_id, outcome, points, won in results:
         tallied = handler_for(game).deal_tallies(outcome=outcome, points=points, won=won)
         for name, value in tallied.items():
             for scope in scopes:
                 deltas[(*scope, player_id)][name] += sign * value
     _upsert(club_id, deltas)
+
+
+def standings_apply_account(*, account: SessionAccount, lines: Iterable[Any]) -> None:
+    """Add an entry of a session's account (its player amounts) to the session's and season's
+    totals of all formats."""
+    club_id, scopes = _account_scopes(account)
+    _upsert(club_id, _line_deltas(scopes, lines))
 
 
 def standings_rows_merge(*, club_id: int, source_id: int, target_id: int) -> int:

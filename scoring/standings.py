@@ -173,14 +173,9 @@ class StandingsTable:
     left_out: list[Metric] = field(default_factory=list)
 
 
-#: ``_scope_filter``'s path from a posting to its game: through the book the game holds.
-POSTINGS = "book__game__"
-
-
 def _scope_filter(scope: str, scope_id: int, game_format: str = "", game: str = "game__") -> Q:
     """The rows of a scope's games (of one format, if given), for a model with a ``game``
-    foreign key; ``game=""`` for the games themselves, ``POSTINGS`` for ledger postings (of the
-    games' books)."""
+    foreign key; ``game=""`` for the games themselves."""
     path = {
         StandingScope.GAME: f"{game}id" if game else "pk",
         StandingScope.SESSION: f"{game}table__session_id",
@@ -192,6 +187,26 @@ def _scope_filter(scope: str, scope_id: int, game_format: str = "", game: str = 
     if game_format:
         condition &= Q(**{f"{game}format": game_format})
     return condition
+
+
+def _postings_in_scope(scope: str, scope_id: int, game_format: str = "") -> Q:
+    """The postings of a scope: of its games' books (of one format, if given) and, for a night
+    or a season of all formats, of its accounts' books too (a tournament's fees and prizes)."""
+    in_games = _scope_filter(scope, scope_id, game_format, "book__game__")
+    in_accounts = _accounts_in_scope(scope, scope_id, game_format)
+    return in_games if in_accounts is None else in_games | in_accounts
+
+
+def _accounts_in_scope(scope: str, scope_id: int, game_format: str) -> Q | None:
+    """The postings of the scope's accounts' books; None for a game or a table of one format
+    (an account has no format)."""
+    if game_format or scope == StandingScope.GAME:
+        return None
+    path = {
+        StandingScope.SESSION: "book__session_account__session_id",
+        StandingScope.SEASON: "book__session_account__session__season_id",
+    }[scope]
+    return Q(**{path: scope_id})
 
 
 def _order_for(
@@ -400,8 +415,7 @@ def _table_family(facts: ScopeFacts, scope: str, scope_id: int, game_format: str
     formats = [game_format] if game_format else facts.played_formats
     if scope == StandingScope.GAME:
         formats = list(Game.objects.filter(pk=scope_id).values_list("format", flat=True))
-    # A session's account (a tournament's purse) is no game format: it is rated in no family.
-    families = {HANDLERS[key].family for key in formats if key in HANDLERS}
+    families = {HANDLERS[key].family for key in formats}
     if len(families) > 1:
         raise InvalidInput(
             "metrics: this table mixes Indian rummy and Rummikub, rated apart; rank by rating "
@@ -471,7 +485,7 @@ def standings_recompute(
     corrections included, left out)."""
     totals: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(TOTAL_FIELDS, 0))
     postings = Posting.objects.filter(
-        _scope_filter(scope, scope_id, game_format, POSTINGS), account=AccountKind.PLAYER
+        _postings_in_scope(scope, scope_id, game_format), account=AccountKind.PLAYER
     )
     if as_of_entry is not None:
         postings = postings.filter(entry_id__lte=as_of_entry)
@@ -592,13 +606,16 @@ def _last_entry(scope: str, scope_id: int, game_format: str) -> LedgerEntry | No
     """The scope's newest ledger entry with player postings. A table in play finds it among the
     newest postings of all clubs (a backward walk of a bounded length); a table no longer
     written to asks each of its games for its newest entry (an index probe a game), which grows
-    with its games but not with what other clubs wrote since. Either way the same entry: one
-    newer in scope would be among the newest postings too. One query, or two."""
-    entries = LedgerEntry.objects.select_related("book__game__table", "deal")
+    with its games (and its accounts, of a table of all formats) but not with what other clubs
+    wrote since. Either way the same entry: one newer in scope would be among the newest
+    postings too. One query, or two (three with accounts)."""
+    entries = LedgerEntry.objects.select_related(
+        "book__game__table", "book__session_account", "deal"
+    )
     recent = Posting.objects.filter(account=AccountKind.PLAYER).order_by("-entry_id")
     newest_recent = (
         Posting.objects.filter(
-            _scope_filter(scope, scope_id, game_format, POSTINGS),
+            _postings_in_scope(scope, scope_id, game_format),
             pk__in=Subquery(recent.values("pk")[:RECENT_POSTINGS]),
         )
         .order_by("-entry_id")
@@ -618,7 +635,24 @@ def _last_entry(scope: str, scope_id: int, game_format: str) -> LedgerEntry | No
         .order_by(F("newest").desc(nulls_last=True))
         .values("newest")[:1]
     )
-    return entries.filter(pk=Subquery(newest)).first()
+    last = entries.filter(pk=Subquery(newest)).first()
+    in_accounts = _accounts_in_scope(scope, scope_id, game_format)
+    if in_accounts is not None:
+        of_accounts = (
+            Posting.objects.filter(in_accounts, account=AccountKind.PLAYER)
+            .order_by("-entry_id")
+            .values("entry_id")[:1]
+        )
+        newer = entries.filter(pk=Subquery(of_accounts)).first()
+        if newer is not None and (last is None or newer.pk > last.pk):
+            last = newer
+    return last
+
+
+def _where(book: Any) -> str:
+    """The name of where an entry was posted: its game's table, or the account's own."""
+    game = getattr(book, "game", None)
+    return game.table.name if game is not None else book.session_account.name
 
 
 def standings_last_change(
@@ -640,7 +674,7 @@ def standings_last_change(
     delta: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(TOTAL_FIELDS, 0))
     for player_id, quantity, total in (
         Posting.objects.filter(
-            _scope_filter(scope, scope_id, game_format, POSTINGS),
+            _postings_in_scope(scope, scope_id, game_format),
             account=AccountKind.PLAYER,
             entry_id=last.pk,
         )
@@ -703,7 +737,7 @@ def standings_last_change(
             rank_then += sum(1 for k in keys_before.values() if k < then)
         ranks[pid] = (rank_now, rank_then)
     return LastChange(
-        entry_id=last.pk, at=last.created_at, table=last.book.game.table.name,
+        entry_id=last.pk, at=last.created_at, table=_where(last.book),
         deal=last.deal.number if last.deal else None, ranks=ranks, names=names,
         keys_now=keys_now, keys_before=keys_before, order=order,
     )  # fmt: skip

@@ -28,7 +28,6 @@ from clubs.audit import audit_record
 from clubs.display import qr_svg as display_qr_svg
 from clubs.models import Club, Player
 from config.errors import Conflict, Gone, InvalidInput, NotAllowed, NotFoundError, TooManyRequests
-from scoring.accounts import account_table_refused, account_tables, games_played, is_account
 from scoring.deals import deal_create_with_result
 from scoring.formats.reads import rejected_new_deal
 from scoring.models import Deal, Game, Seat, Session, Submission, Table, TableEntry, TableLink
@@ -88,14 +87,9 @@ def _new_link(table: Table, actor: AbstractBaseUser | None, mode: str) -> TableL
 def table_links_ensure(
     *, tables: Iterable[Table], actor: AbstractBaseUser | None, mode: str
 ) -> list[TableLink]:
-    """Each table's live link, created where it has none (a round's tables in bulk, or one).
-    An account's table has no deals to enter, so no link."""
+    """Each table's live link, created where it has none (a round's tables in bulk, or one)."""
     mode = _check_mode(mode)
     tables = list(tables)
-    held = account_tables(tables=[t.pk for t in tables])
-    if held:
-        table = next(t for t in tables if t.pk in held)
-        raise account_table_refused(table, "its players pay in at the desk, not through a link")
     live = {
         link.table_id: link
         for link in TableLink.objects.select_for_update().filter(
@@ -142,11 +136,8 @@ def table_get(*, club: Club, table_id: int) -> Table:
 
 
 def tables_taking_entries(*, session: Session) -> list[Table]:
-    """A night's tables where games are played (not an account's), in order: those a link can
-    be made for and a card printed."""
-    tables = list(session.tables.all())
-    held = account_tables(tables=[t.pk for t in tables])
-    return [t for t in tables if t.pk not in held]
+    """A night's tables, in order: those a link can be made for and a card printed."""
+    return list(session.tables.all())
 
 
 def table_links_live(*, tables: Iterable[int]) -> dict[int, TableLink]:
@@ -213,12 +204,7 @@ def table_link_resolve(*, token: str, client_address: str) -> TableLink:
 
 def _no_game_in_play(table_id: int) -> str:
     """Why a live link's table takes no entry now, in the words of what the table holds."""
-    held = list(Game.objects.filter(table_id=table_id).only("format"))
-    if held and all(is_account(game) for game in held):
-        return (
-            "this table holds the night's purse, where no game is played: its link enters nothing"
-        )
-    if held:
+    if Game.objects.filter(table_id=table_id).exists():
         return "this table's game has ended; the link no longer enters results"
     return "no game has started at this table yet; the link enters results once one has"
 
@@ -227,7 +213,7 @@ def table_game(*, link: TableLink) -> Game | None:
     """The game in play at the link's table (its latest: a tie-breaker played after the table's
     game), if any."""
     return (
-        games_played(Game.objects.filter(table_id=link.table_id, status=Game.Status.OPEN))
+        Game.objects.filter(table_id=link.table_id, status=Game.Status.OPEN)
         .select_related("preset", "table__session__club")
         .order_by("-pk")
         .first()

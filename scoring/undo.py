@@ -13,7 +13,6 @@ from django.db.models import ProtectedError
 from clubs.audit import audit_record
 from config.errors import Conflict
 from ledger.models import LedgerEntry
-from scoring.accounts import is_account
 from scoring.events import deal_event
 from scoring.formats import handler_for
 from scoring.games import game_lock
@@ -136,8 +135,6 @@ def require_nothing_posted(games: Any, what: str) -> None:
 def game_delete(*, game: Game, actor: AbstractBaseUser) -> int:
     """Delete a game set up by mistake: no deal and nothing in the ledger (no fee paid)."""
     game = game_lock(game)
-    if is_account(game):
-        raise Conflict("a tournament's purse goes with its tournament", code="not_empty")
     require_nothing_posted([game], f"game #{game.pk}")
     game_id = game.pk
     audit_record(
@@ -168,6 +165,10 @@ def session_delete(*, session: Session, actor: AbstractBaseUser) -> int:
     """Delete a night started by mistake: nothing played or paid in it."""
     session = Session.objects.select_for_update().select_related("club").get(pk=session.pk)
     require_nothing_posted(Game.objects.filter(table__session=session), f"{session.name!r}")
+    if LedgerEntry.objects.filter(book__session_account__session=session).exists():
+        raise Conflict(
+            f"{session.name!r} has money in its accounts; it cannot be deleted", code="not_empty"
+        )
     session_id = session.pk
     audit_record(
         actor=actor, club=session.club, action="session.delete", obj=session,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from django.db import models
 
 from scoring.formats import HANDLERS
 from scoring.models import GameFormat
@@ -53,9 +54,6 @@ POSTING_OWNERS = (
 #: Format ids that are also everyday words of the ledger ("points" a quantity and a metric,
 #: "deals" a count): for them only a comparison with a format's attribute counts.
 EVERYDAY_WORDS = frozenset({"points", "deals"})
-#: The one ``GameFormat`` member that is no game format: a session's money account (a tournament's
-#: purse), owned by the accounts service.
-MEMBER_OWNERS = {"PURSE": "scoring/accounts.py"}
 #: Data, not decisions: the demo club names its presets (whose keys are variants' names).
 DATA_MODULES = ("scoring/demo.py", "tournaments/demo.py", "clubs/demo.py")
 #: The attributes that say which format, family, variant or entry a value is.
@@ -77,16 +75,11 @@ def _format_words() -> dict[str, set[str]]:
         words = {handler.format, handler.family, handler.entered_as, *handler.variants}
         for word in filter(None, words):
             owners.setdefault(str(word), {"scoring/models.py"}).update(packages)
-    for member in GameFormat:
-        if member.name in MEMBER_OWNERS:
-            owners[member.value] = {"scoring/models.py", MEMBER_OWNERS[member.name]}
     return owners
 
 
-#: The formats' ids ("points", "pool", ...), and the purse's: words of their own elsewhere too
-#: (a tournament's ``purse`` field).
+#: The formats' ids ("points", "pool", ...): words of their own elsewhere too.
 FORMAT_IDS = frozenset(HANDLERS)
-ACCOUNT_WORDS = frozenset(GameFormat[name].value for name in MEMBER_OWNERS)
 
 
 def _names_format(node: ast.AST) -> bool:
@@ -154,7 +147,6 @@ def check_source(path: str, source: str, words: dict[str, set[str]]) -> list[Vio
             and node.value in words
             and node.value not in EVERYDAY_WORDS
             and node.value not in FORMAT_IDS
-            and node.value not in ACCOUNT_WORDS
             and not owned(node.value)
             and not path.startswith(DATA_MODULES)
         ):
@@ -171,7 +163,6 @@ def check_source(path: str, source: str, words: dict[str, set[str]]) -> list[Vio
             and node.value.id in {"GameFormat", "GameFamily"}
             and node.attr.isupper()
             and not path.startswith(("scoring/formats/", "scoring/models.py"))
-            and MEMBER_OWNERS.get(node.attr) != path
         ):
             found.append(Violation(path, node.lineno, f"names {node.value.id}.{node.attr}"))
         # Asking which handler, state or entry form a value is.
@@ -200,7 +191,35 @@ def check_source(path: str, source: str, words: dict[str, set[str]]) -> list[Vio
             and not path.startswith(POSTING_OWNERS)
         ):
             found.append(Violation(path, node.lineno, "Posting.objects outside the ledger"))
+        # A ledger row written anywhere but the ledger's writer (a merge moves postings only).
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in LEDGER_WRITES
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "objects"
+            and isinstance(node.value.value, ast.Name)
+            and node.value.value.id in {"Posting", "LedgerEntry"}
+            and path != LEDGER_WRITER
+        ):
+            found.append(
+                Violation(path, node.lineno, f"{node.value.value.id} written outside the ledger")
+            )
+        # A book's owner told apart by its kind: `book.owner == "game"`.
+        if (
+            isinstance(node, ast.Compare)
+            and any(
+                isinstance(operand, ast.Attribute) and operand.attr == "owner"
+                for operand in (node.left, *node.comparators)
+            )
+            and not path.startswith("ledger/")
+        ):
+            found.append(Violation(path, node.lineno, "a book's owner tested outside the ledger"))
     return found
+
+
+#: The one module that writes ledger entries and postings, and how a write is spelled.
+LEDGER_WRITER = "ledger/writer.py"
+LEDGER_WRITES = frozenset({"create", "bulk_create", "get_or_create", "update_or_create"})
 
 
 _TEMPLATE_TEST = re.compile(r"""(==|!=|\bin)\s*["']([a-z_]+)["']""")
@@ -255,13 +274,30 @@ def test_the_code_keeps_formats_ledger_and_handlers_in_their_owners() -> None:
         ("ok = isinstance(state, (PoolState, DealsState))", "isinstance(..., PoolState)"),
         ("rows = Posting.objects.filter(game=g)", "Posting.objects outside the ledger"),
         ("TIEBREAK = 'sabra'", "names 'sabra'"),
-        ("f = GameFormat.PURSE", "names GameFormat.PURSE"),
-        ("shown = [f for f in formats if f != 'purse']", "compares with 'purse'"),
+        ("LedgerEntry.objects.create(book=b, kind='deal')", "LedgerEntry written outside"),
+        ("Posting.objects.bulk_create(rows)", "Posting written outside"),
+        ("if book.owner == 'account': pass", "a book's owner tested outside the ledger"),
+        ("kind = 'purse' if entry.book.owner != GAME_BOOK else 'game'", "owner tested outside"),
     ],
 )
 def test_each_check_catches_its_violation(source: str, what: str) -> None:
     found = check_source("tournaments/sample.py", source, _format_words())
     assert any(what in v.what for v in found), found
+
+
+def formats_not_played(formats: type[models.TextChoices]) -> list[str]:
+    """The members of a format choice set that no handler plays (money holders posing as one)."""
+    return [member.value for member in formats if member.value not in HANDLERS]
+
+
+def test_every_game_format_is_played_by_a_handler() -> None:
+    """No game format that is not one: money outside the games is in books of its own."""
+    assert formats_not_played(GameFormat) == []
+
+
+def test_a_money_holder_posing_as_a_game_format_is_caught() -> None:
+    posing = models.TextChoices("Posing", [("POINTS", "points"), ("PURSE", "purse")])
+    assert formats_not_played(posing) == ["purse"]
 
 
 def test_the_owners_may_name_what_they_own() -> None:

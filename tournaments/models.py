@@ -12,6 +12,7 @@ from django.db.models import Q
 
 from clubs.models import Club, Player
 from config.change_times import updated_at_field
+from ledger.models import Book
 from scoring.models import Game, RulePreset, Session, TableEntry
 
 
@@ -92,7 +93,7 @@ class Tournament(models.Model):
         Session, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     purse = models.OneToOneField(
-        Game, on_delete=models.PROTECT, null=True, blank=True, related_name="purse_of"
+        Book, on_delete=models.PROTECT, null=True, blank=True, related_name="tournament"
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

@@ -1,6 +1,6 @@
-"""A tournament's purse: the account of its session that holds the entry fees and pays the
-prizes (``scoring.accounts``, the public ledger service), so fees, refunds and prizes are in the
-same ledger as every deal. Fees in, a fee back on a withdrawal before the start, the prizes and
+"""A tournament's purse: the account of its session (a book of its own, ``scoring.accounts``)
+that holds the entry fees and pays the prizes, so fees, refunds and prizes are in the same
+ledger as every deal. Fees in, a fee back on a withdrawal before the start, the prizes and
 the club's fee out when the final is placed (posted again when a correction moves the places),
 every fee back when the tournament is cancelled. Each is audited as the purse's."""
 
@@ -12,14 +12,15 @@ from django.contrib.auth.base_user import AbstractBaseUser
 
 from clubs.audit import audit_record
 from clubs.models import Player
+from ledger.models import Book
 from scoring import accounts
-from scoring.models import Game, RulePreset, Session
+from scoring.models import Session
 from tournaments.models import Tournament
 
 PRIZES = "tournament prizes"
 
 
-def purse_of(tournament: Tournament) -> Game:
+def purse_of(tournament: Tournament) -> Book:
     """The tournament's purse (every tournament has one from its creation)."""
     assert tournament.purse is not None
     return tournament.purse
@@ -34,15 +35,9 @@ def _audit(
     )  # fmt: skip
 
 
-def purse_open(*, session: Session, actor: AbstractBaseUser, preset: RulePreset) -> Game:
-    """The purse of a new tournament: an account of its session at a table "Purse" (its preset
-    is the tournament's, for the record)."""
-    purse = accounts.account_open(session=session, name="Purse", preset=preset)
-    audit_record(
-        actor=actor, club=session.club, action="purse.open", obj=purse,
-        after={"table": purse.table_id},
-    )  # fmt: skip
-    return purse
+def purse_open(*, session: Session, actor: AbstractBaseUser) -> Book:
+    """The purse of a new tournament: an account "Purse" of its session."""
+    return accounts.account_open(session=session, name="Purse", actor=actor)
 
 
 def purse_pay_in(*, tournament: Tournament, actor: AbstractBaseUser | None, player: Player) -> None:
@@ -69,7 +64,7 @@ def purse_pay_prizes(*, tournament: Tournament, shares: dict[int, int]) -> None:
     no place won) to the club; when the purse was paid out already (a corrected final moved the
     places), the payout is reversed and posted anew."""
     purse = purse_of(tournament)
-    if purse.status == Game.Status.FINISHED:
+    if not accounts.account_is_open(account=purse):
         accounts.account_pay_out_again(
             account=purse, shares=shares, memo=f"{PRIZES}, corrected",
             reversal_memo=f"{PRIZES}: places corrected",

@@ -7,6 +7,38 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
+LEDGER_TABLES = ("scoring_posting", "scoring_ledgerentry")
+NAMES_ITS_GAME = """
+UPDATE {table} SET book_id = (SELECT g.id FROM scoring_game g WHERE g.book_id = {table}.book_id)
+WHERE EXISTS (SELECT 1 FROM scoring_game g WHERE g.book_id = {table}.book_id AND g.id <> g.book_id)
+"""
+
+
+def rows_name_their_games(apps, schema_editor):
+    """Backwards: each entry and posting names its game again, where the game's book has an id
+    of its own (books opened after this migration). On PostgreSQL the foreign key to the books
+    goes first (the step before this one, backwards, points the column at the games) and the
+    ledger's guards stand aside for the one statement that rewrites the column."""
+    connection = schema_editor.connection
+    postgres = connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        for table in LEDGER_TABLES:
+            if postgres:
+                cursor.execute(
+                    "SELECT c.conname FROM pg_constraint c JOIN pg_attribute a"
+                    " ON a.attrelid = c.conrelid AND a.attnum = ANY(c.conkey)"
+                    " WHERE c.conrelid = %s::regclass AND c.contype = 'f'"
+                    " AND a.attname = 'book_id'",
+                    [table],
+                )
+                for (name,) in cursor.fetchall():
+                    cursor.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{name}"')
+                cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+            cursor.execute(NAMES_ITS_GAME.format(table=table))
+            if postgres:
+                cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("ledger", "0002_book"),
@@ -56,4 +88,5 @@ class Migration(migrations.Migration):
                 name="posting_book_newest_entry",
             ),
         ),
+        migrations.RunPython(migrations.RunPython.noop, rows_name_their_games),
     ]

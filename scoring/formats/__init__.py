@@ -92,7 +92,7 @@ def payload_union() -> PolymorphicProxySerializer:
 
 
 def state_union(**others: type[serializers.Serializer[Any]]) -> PolymorphicProxySerializer:
-    """A game as it stands, in any format (``GameState``), and ``others`` (a session's account)."""
+    """A game as it stands, in any format (``GameState``), and ``others`` if any."""
     return _union("GameState", "state_output", **others)
 
 
@@ -131,7 +131,8 @@ def payload_keys() -> list[tuple[str, str]]:
 
 
 def format_label(key: str) -> str:
-    return GameFormat(key).label
+    """A format's name; empty for none (a line of one of a night's accounts)."""
+    return GameFormat(key).label if key else ""
 
 
 def points_column(game_format: str) -> Column | None:

@@ -70,7 +70,7 @@ def entry_live(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespon
     """The live part of an entry page: the game's newest deals, so that a deal entered
     elsewhere while this one is typed (another device at the table, the desk) is seen."""
     club = club_for_page(request, club_slug, Role.SCORER)
-    game = found(selectors.game_played_get, club=club, game_id=game_id)
+    game = found(selectors.game_get, club=club, game_id=game_id)
     response = render_club(request, club, "scoring/_entry_live.html", _entry_live(game))
     if game.status != Game.Status.OPEN:
         response[LIVE_STOP] = "1"
@@ -172,7 +172,7 @@ def _expected_number_check(request: HttpRequest, game: Game, number: int) -> Non
 def deal_new(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     """Enter the next deal of a game (the next game of a Rummikub match)."""
     club = club_for_page(request, club_slug, Role.SCORER)
-    game = found(selectors.game_played_get, club=club, game_id=game_id)
+    game = found(selectors.game_get, club=club, game_id=game_id)
     return _deal_start(request, club, game, tiebreaker=False)
 
 
@@ -181,7 +181,7 @@ def deal_new(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse
 def deal_tiebreaker(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     """The tie-breaker deal of a deals game, between the players level on chips at the top."""
     club = club_for_page(request, club_slug, Role.SCORER)
-    game = found(selectors.game_played_get, club=club, game_id=game_id)
+    game = found(selectors.game_get, club=club, game_id=game_id)
     return _deal_start(request, club, game, tiebreaker=True)
 
 
@@ -271,7 +271,7 @@ def check_answer(
 @require_http_methods(["POST"])
 def deal_new_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.SCORER)
-    game = found(selectors.game_played_get, club=club, game_id=game_id)
+    game = found(selectors.game_get, club=club, game_id=game_id)
     return check_answer(request, game, deal=_rejected(game, False))
 
 
@@ -279,7 +279,7 @@ def deal_new_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpRe
 @require_http_methods(["POST"])
 def deal_tiebreaker_check(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.SCORER)
-    game = found(selectors.game_played_get, club=club, game_id=game_id)
+    game = found(selectors.game_get, club=club, game_id=game_id)
     return check_answer(request, game, deal=_rejected(game, True), is_tiebreaker=True)
 
 

@@ -30,7 +30,6 @@ from clubs.pages import (
 from config.errors import ServiceError
 from ledger.models import Quantity
 from scoring import figures, games, pool_moves, selectors, table_links, undo
-from scoring.accounts import is_account
 from scoring.formats import FORMAT_ORDER, Column, GameEnd, handler_for
 from scoring.formats.pool.forms import RejoinForm, SplitForm
 from scoring.formats.pool.pages import pool_points, rejoin_reason
@@ -154,20 +153,6 @@ def _next_action(
     return None
 
 
-def _account_page(request: HttpRequest, club: Club, game: Game) -> HttpResponse:
-    """A session's account (a tournament's purse): who paid in what, and what it holds."""
-    state = selectors.game_state(game=game).as_dict()
-    rows = [
-        {"name": p["name"], "paid": club_money(club, state["paid_in"].get(str(p["player"]), 0))}
-        for p in state["players"]
-    ]
-    context = {
-        "game": game, "session": game.table.session, "table": game.table, "rows": rows,
-        "held": club_money(club, state["pot_minor"]),
-    }  # fmt: skip
-    return render_club(request, club, "scoring/account.html", context)
-
-
 def _game_page(
     request: HttpRequest,
     club: Club,
@@ -178,8 +163,6 @@ def _game_page(
     status: int = 200,
 ) -> HttpResponse:
     game = found(selectors.game_get, club=club, game_id=game_id)
-    if is_account(game):
-        return _account_page(request, club, game)
     handler = handler_for(game)
     seats = list(game.seats.all())
     # A page of the deals, newest first: what is being played now comes first, and the page
@@ -292,7 +275,7 @@ def game_page(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespons
 @require_POST
 def seat_add(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.ORGANISER)
-    game = found(selectors.game_played_get, club=club, game_id=game_id)
+    game = found(selectors.game_get, club=club, game_id=game_id)
     form = SeatAddForm(request.POST)
 
     def add() -> HttpResponse:
@@ -316,7 +299,7 @@ def seat_add(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse
 def pool_rejoin(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     """An eliminated pool player buys in again."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
-    game = found(selectors.game_played_get, club=club, game_id=game_id)
+    game = found(selectors.game_get, club=club, game_id=game_id)
     form = RejoinForm(request.POST)
     if not form.is_valid():
         return _game_page(
@@ -342,7 +325,7 @@ def pool_rejoin(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
 def pool_split(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     """Record a split every remaining player agrees to; the game pays out and ends."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
-    game = found(selectors.game_played_get, club=club, game_id=game_id)
+    game = found(selectors.game_get, club=club, game_id=game_id)
     remaining = selectors.deal_entry_players(game=game)
     form = SplitForm(request.POST, remaining=list(remaining.items()))
 
@@ -368,7 +351,7 @@ def game_finish(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
     finish a Rummikub match (International settles), abandon a pool or deals game (its pot is
     refunded)."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
-    game = found(selectors.game_played_get, club=club, game_id=game_id)
+    game = found(selectors.game_get, club=club, game_id=game_id)
     end = request.POST.get("end") or GameEnd.BY_ORGANISER
 
     def finish() -> HttpResponse:
@@ -388,7 +371,7 @@ def game_finish(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
 def seat_remove(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse:
     """A player leaves a points table between deals."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
-    game = found(selectors.game_played_get, club=club, game_id=game_id)
+    game = found(selectors.game_get, club=club, game_id=game_id)
     form = SeatAddForm(request.POST)
 
     def leave() -> HttpResponse:

@@ -20,7 +20,6 @@ from clubs.models import Club, Role
 from clubs.pages import GET, club_for_page, club_url, form_post, found, render_club
 from ledger.models import Quantity
 from scoring import figures, games, nights, selectors, table_links, undo
-from scoring.accounts import is_account
 from scoring.formats import Column, format_label, points_column
 from scoring.forms import TableForm
 from scoring.models import Session
@@ -102,10 +101,7 @@ def _session_page(
         played = any(g["game"].pk in busy for g in table_games)
         link = links.get(table.pk)
         card = table_links.link_card(link=link, origin=origin) if link is not None else None
-        tables.append({
-            "table": table, "games": table_games, "played": played, "card": card,
-            "account": any(is_account(g["game"]) for g in table_games),
-        })  # fmt: skip
+        tables.append({"table": table, "games": table_games, "played": played, "card": card})
     blockers = []
     if session.status == Session.Status.OPEN:
         blockers = [
@@ -119,6 +115,16 @@ def _session_page(
         "form_name": form_name,
         "live": session.status == Session.Status.OPEN,
         "blockers": blockers,
+        "accounts": [
+            {
+                "name": a.name,
+                "open": a.open,
+                "status": a.status,
+                "held": club_money(club, a.held_minor),
+                "paid": [(name, club_money(club, amount)) for name, amount in a.paid_in],
+            }
+            for a in selectors.session_accounts(session=session)
+        ],
         "played": bool(busy),
         **_scoreboard_context(club, session),
     }
@@ -162,7 +168,7 @@ def _blocker(club: Club, blocker: nights.CloseBlocker) -> dict[str, Any]:
     return {
         "blocker": blocker,
         "actions": actions,
-        "game_url": club_url("game-page", club, blocker.game_id),
+        "game_url": club_url("game-page", club, blocker.game_id) if blocker.game_id else "",
     }
 
 

@@ -188,15 +188,25 @@ def test_the_evaluate_endpoints_answers_and_errors_match_the_schema(db):
     assert batch[1]["error"] == reason
 
 
-def test_a_tournaments_purse_answers_its_own_component(standing):
-    """A tournament's purse is a game of the ledger with no format: its state (who paid in
-    what, what it holds) has a component of its own in the union."""
+def test_a_tournaments_purse_is_held_on_its_nights_scoreboard(standing):
+    """A tournament's purse is a book of its night, not a game: the night's scoreboard shows
+    what it holds as a pot of its own (its book, no game, no format), and each entrant's fee in
+    their money."""
     cup = new_tournament(standing, table_max=4, entry_fee_minor=1000, club_fee_minor=100)
     players = roster(standing, 4)
     enter(standing, cup, players)
-    state = _state(standing, cup.purse)
-    assert state["format"] == "purse"
-    assert state["paid_in"] == {str(p.pk): 1000 for p in players}
+    response = standing.client("player").get(
+        f"/api/v1/clubs/home/sessions/{cup.session_id}/scoreboard/"
+    )
+    assert response.status_code == 200, response.content
+    board = response.json()
+    assert_valid("ScoreboardOutput", board)
     # It holds every fee until the prizes are paid (the club's cut is taken then).
-    assert state["pot_minor"] == 4 * 1000
+    assert board["pots"] == [
+        {"book": cup.purse_id, "game": None, "table": "Purse", "game_format": "",
+         "amount_minor": 4 * 1000}
+    ]  # fmt: skip
+    assert {line["player"]: line["money_minor"] for line in board["lines"]} == {
+        p.pk: -1000 for p in players
+    }
     assert prize_pool_minor(tournament=cup) == 4 * 900

@@ -123,7 +123,7 @@ def test_an_organiser_runs_a_chip_level_tournament_of_30_from_the_pages(
     pool = 30 * 1000 + 500  # the fees and the rebuy, in minor units
     assert sum(
         Posting.objects.filter(
-            game=tournament.purse, account=AccountKind.PLAYER, quantity=Quantity.MONEY,
+            book=tournament.purse, account=AccountKind.PLAYER, quantity=Quantity.MONEY,
             entry__kind="payout",
         ).values_list("amount", flat=True)
     ) == pool  # fmt: skip

@@ -186,6 +186,6 @@ def test_an_organiser_runs_a_knockout_from_the_pages(new_page: Any, standing: An
     assert box is not None and box["height"] <= 1080
     winner = tournament.entries.get(place=1)
     purse = Posting.objects.filter(
-        game=tournament.purse, account=AccountKind.PLAYER, player=winner.player
+        book=tournament.purse, account=AccountKind.PLAYER, player=winner.player
     )
     assert sum(p.amount for p in purse) == 9800 - 1000  # the prize less the fee, in the ledger

@@ -1,6 +1,6 @@
-"""A session's money account (``scoring.accounts``): paid into, refunded, paid out with the rest
-to the club, paid out again, or every payment given back; each entry balanced, in the night's
-figures, and the account never taken for a game format."""
+"""A session's money account (``scoring.accounts``): a book of its own, paid into, refunded, paid
+out with the rest to the club, paid out again, or every payment given back; each entry balanced,
+in the night's figures and standings, and a game's book never taken for an account."""
 
 from __future__ import annotations
 
@@ -10,17 +10,21 @@ from django.db import transaction
 from config.errors import Conflict
 from ledger.models import LedgerEntry
 from rules.errors import InvariantError
-from scoring import accounts, figures, selectors
-from scoring.models import Game, RulePreset
+from scoring import accounts, figures
+from scoring.models import ACCOUNT_BOOK, SessionAccount
 from scoring.nights import session_create
+from scoring.standings import standings_recompute
 from tests.scoring.helpers import ledger_balanced, new_game
 
 
 @pytest.fixture
 def account(standing):
     session = session_create(club=standing.club, actor=standing.organiser, name="Cup")
-    preset = RulePreset.objects.get(club=None, key="points")
-    return accounts.account_open(session=session, name="Purse", preset=preset)
+    return accounts.account_open(session=session, name="Purse", actor=standing.organiser)
+
+
+def _held(account):
+    return SessionAccount.objects.select_related("session").get(book=account)
 
 
 def test_paid_in_refunded_and_paid_out_with_the_rest_to_the_club(standing, account):
@@ -30,15 +34,12 @@ def test_paid_in_refunded_and_paid_out_with_the_rest_to_the_club(standing, accou
     assert accounts.account_refund(account=account, player=chitra, memo="back") == 1000
     assert accounts.account_paid_in(account=account) == {asha.pk: 1000, bilal.pk: 1000}
     assert accounts.account_held(account=account) == 2000
-    assert (
-        accounts.is_account(account)
-        and selectors.game_state(game=account).as_dict()["pot_minor"] == 2000
-    )
+    assert account.owner == ACCOUNT_BOOK and accounts.account_is_open(account=account)
+    assert not hasattr(account, "game")  # no table, seat or preset: a book of its own
 
     with transaction.atomic():
         accounts.account_close(account=account, actor=None, shares={asha.pk: 1500}, memo="prizes")
-    account.refresh_from_db()
-    assert account.status == Game.Status.FINISHED and account.end == Game.End.PLAYED_OUT
+    assert _held(account).status == SessionAccount.Status.PAID_OUT
     assert accounts.account_held(account=account) == 0
     assert accounts.account_paid_out(account=account) == {asha.pk: 1500}
 
@@ -46,14 +47,20 @@ def test_paid_in_refunded_and_paid_out_with_the_rest_to_the_club(standing, accou
         account=account, shares={bilal.pk: 1200}, memo="again", reversal_memo="undone"
     )
     assert accounts.account_paid_out(account=account) == {bilal.pk: 1200}
-    kinds = list(account.book.entries.order_by("id").values_list("kind", flat=True))
+    kinds = list(account.entries.order_by("id").values_list("kind", flat=True))
     assert kinds[-3:] == [
         LedgerEntry.Kind.PAYOUT,
         LedgerEntry.Kind.REVERSAL,
         LedgerEntry.Kind.PAYOUT,
     ]
-    board = figures.session_scoreboard(session=account.table.session)
+    session = _held(account).session
+    board = figures.session_scoreboard(session=session)
     assert sum(line.money_minor for line in board.lines) == -2000 + 1200
+    recomputed = standings_recompute(scope="session", scope_id=session.pk)
+    assert {pid: t["money_minor"] for pid, t in recomputed.items()} == {
+        asha.pk: -1000,
+        bilal.pk: -1000 + 1200,
+    }
     assert ledger_balanced()
 
 
@@ -63,8 +70,8 @@ def test_abandoned_gives_everyone_back_what_they_paid(standing, account):
     accounts.account_pay_in(account=account, player=bilal, amount_minor=300, memo="fee")
     with transaction.atomic():
         accounts.account_close(account=account, actor=None, shares=None, memo="")
-    account.refresh_from_db()
-    assert account.end == Game.End.ABANDONED and accounts.account_held(account=account) == 0
+    assert _held(account).status == SessionAccount.Status.REFUNDED
+    assert accounts.account_held(account=account) == 0
     assert accounts.account_paid_in(account=account) == {}
     with pytest.raises(Conflict):
         accounts.account_pay_in(account=account, player=asha, amount_minor=1, memo="late")
@@ -77,12 +84,12 @@ def test_a_payout_is_never_more_than_the_account_holds(standing, account):
         accounts.account_close(account=account, actor=None, shares={asha.pk: 501}, memo="x")
 
 
-def test_a_game_played_in_a_format_is_no_account(standing):
+def test_a_games_book_is_no_account(standing):
     game, ids = new_game(standing, "points", ["Asha", "Bilal"])
     player = standing.club.players.get(pk=ids["Asha"])
-    assert not accounts.is_account(game)
-    with pytest.raises(Conflict):
-        accounts.account_pay_in(account=game, player=player, amount_minor=100, memo="fee")
+    with pytest.raises(Conflict) as refused:
+        accounts.account_pay_in(account=game.book, player=player, amount_minor=100, memo="fee")
+    assert refused.value.code == "not_account"
 
 
 def test_chips_kept_in_an_account_beside_its_money(standing, account):

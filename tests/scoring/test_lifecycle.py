@@ -50,8 +50,7 @@ def sample_deal(game: Game, ids: dict[str, int]) -> dict[str, Any]:
 
 
 def test_every_format_is_in_the_registry_with_the_whole_protocol():
-    # Every format but a session's account (a tournament's purse: no deals, no handler).
-    assert sorted(HANDLERS) == sorted(set(GameFormat.values) - {GameFormat.PURSE})
+    assert sorted(HANDLERS) == sorted(GameFormat.values)
     for key, handler in HANDLERS.items():
         assert handler.format == key
         assert handler.words.unit and handler.words.deal_note

@@ -124,7 +124,7 @@ def _net_ranks(game: Game) -> dict[str, int]:
     for seat in game.seats.all():
         net[str(seat.player_id)] += 0
     for player, amount in Posting.objects.filter(
-        game=game, account="player", quantity="points"
+        book__game=game, account="player", quantity="points"
     ).values_list("player_id", "amount"):
         net[str(player)] += amount
     return competition_ranks(dict(net))
@@ -269,7 +269,7 @@ def test_rating_and_ordinal_rank_standings_live_and_as_it_stood(standing):
     assert [line.player_id for line in table.lines] == sorted(expected, key=lambda p: -expected[p])
     assert table.lines[0].name == "Chitra"
     assert all(set(line.totals) == set(standings.TOTAL_FIELDS) for line in table.lines)
-    entry = first.entries.order_by("-id").values_list("id", flat=True).first()
+    entry = first.book.entries.order_by("-id").values_list("id", flat=True).first()
     later, _ = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
     for _ in range(3):
         play(standing, later, results(ids, Asha="winner", Bilal=10, Chitra=30))

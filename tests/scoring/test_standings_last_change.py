@@ -35,7 +35,7 @@ def _check(club: Club, scope: str, scope_id: int) -> standings.LastChange:
         club=club, scope=scope, scope_id=scope_id, order=now.metrics
     )
     assert change is not None
-    in_scope = standings._scope_filter(scope, scope_id)
+    in_scope = standings._postings_in_scope(scope, scope_id)
     entries = Posting.objects.filter(in_scope, account="player")
     assert change.entry_id == entries.aggregate(last=Max("entry_id"))["last"]
     previous = entries.filter(entry_id__lt=change.entry_id).aggregate(last=Max("entry_id"))

@@ -119,7 +119,7 @@ def test_a_knockout_runs_through_the_api_with_a_worker(standing, celery_worker):
     for player, (_place, prize) in places.items():
         net = sum(
             Posting.objects.filter(
-                game_id=purse, account=AccountKind.PLAYER, player_id=player
+                book_id=purse, account=AccountKind.PLAYER, player_id=player
             ).values_list("amount", flat=True)
         )
         assert net == prize - 500

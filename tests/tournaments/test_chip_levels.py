@@ -136,7 +136,7 @@ def test_a_chip_level_tournament_of_30_runs_to_the_end_with_a_rebuy(standing):
 
     # Chips: zero-sum among the players beyond what the purse gave (the stacks and the rebuy).
     assert sum(chips_held(tournament=tournament).values()) == 30 * 1000 + 1000
-    purse_chips = Posting.objects.filter(book__game=tournament.purse, quantity=Quantity.CHIPS)
+    purse_chips = Posting.objects.filter(book=tournament.purse, quantity=Quantity.CHIPS)
     assert sum(p.amount for p in purse_chips) == 0
     # Money: the fees and the rebuy in, the prizes and the club's fee out, nothing left.
     assert fees_collected_minor(tournament=tournament) == 30 * 1000 + 500
@@ -144,7 +144,7 @@ def test_a_chip_level_tournament_of_30_runs_to_the_end_with_a_rebuy(standing):
     assert prize_pool_minor(tournament=tournament) == pool
     entries = tournament_view(tournament=tournament).entries
     assert sum(e.prize_won_minor for e in entries) == pool
-    money = Posting.objects.filter(book__game=tournament.purse, quantity=Quantity.MONEY)
+    money = Posting.objects.filter(book=tournament.purse, quantity=Quantity.MONEY)
     assert sum(p.amount for p in money.filter(account=AccountKind.BOOK)) == 0
     assert sum(p.amount for p in money.filter(account=AccountKind.CLUB)) == 30 * 100
     assert ledger_balanced()

@@ -127,7 +127,7 @@ def test_thirty_play_a_chip_level_tournament_through_the_api(standing, celery_wo
     for entry in entries:  # the money each entrant has from the purse, as the ledger says
         net = sum(
             Posting.objects.filter(
-                game_id=purse, account=AccountKind.PLAYER, player_id=entry["player"],
+                book_id=purse, account=AccountKind.PLAYER, player_id=entry["player"],
                 quantity=Quantity.MONEY,
             ).values_list("amount", flat=True)
         )  # fmt: skip
@@ -135,7 +135,7 @@ def test_thirty_play_a_chip_level_tournament_through_the_api(standing, celery_wo
         assert net == entry["prize_minor"] - paid
         chips = sum(
             Posting.objects.filter(
-                game_id=purse, account=AccountKind.PLAYER, player_id=entry["player"],
+                book_id=purse, account=AccountKind.PLAYER, player_id=entry["player"],
                 quantity=Quantity.CHIPS,
             ).values_list("amount", flat=True)
         )  # fmt: skip

@@ -167,11 +167,11 @@ def test_a_corrected_final_places_again_and_posts_the_prizes_again(standing, twe
     assert entries[players[1]].place == 1 and entries[players[0]].place == 2
     assert entries[players[1]].prize_won_minor == pool * 70 // 100
     assert entries[players[0]].prize_won_minor == pool * 30 // 100
-    payouts = LedgerEntry.objects.filter(book__game=twelve.purse, kind=LedgerEntry.Kind.PAYOUT)
+    payouts = LedgerEntry.objects.filter(book=twelve.purse, kind=LedgerEntry.Kind.PAYOUT)
     assert payouts.count() == 2 and payouts.filter(reversed_by__isnull=False).count() == 1
     for player, entry in entries.items():
         won = Posting.objects.filter(
-            game=twelve.purse, account=AccountKind.PLAYER, player_id=player,
+            book=twelve.purse, account=AccountKind.PLAYER, player_id=player,
             entry__kind__in=[LedgerEntry.Kind.PAYOUT, LedgerEntry.Kind.REVERSAL],
         )  # fmt: skip
         assert sum(p.amount for p in won) == entry.prize_won_minor

@@ -20,7 +20,7 @@ def test_the_demo_has_a_finished_knockout_and_a_rummikub_rounds_tournament(db):
     assert view.prize_pool_minor == 18 * (2000 - 200)
     assert sum(e.prize_won_minor for e in view.places) == view.prize_pool_minor
     assert [e.place for e in view.places][:2] == [1, 2] and len(view.places) == 18
-    paid = Posting.objects.filter(book__game=knockout.purse, account=AccountKind.CLUB)
+    paid = Posting.objects.filter(book=knockout.purse, account=AccountKind.CLUB)
     assert sum(p.amount for p in paid) == 18 * 200
 
     rounds = club.tournaments.get(kind=Tournament.Kind.ROUNDS)

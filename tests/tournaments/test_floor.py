@@ -62,7 +62,8 @@ def test_an_entry_withdrawn_before_the_start_counts_nowhere(standing):
     assert f'data-figure="pool">{club_money(standing.club, pool)}<' in desk
     picker = public.split('id="me"')[1].split("</select>")[0]
     assert players[0].name in picker and players[4].name not in picker
-    purse = member.get(f"/clubs/home/games/{cup.purse_id}/").content.decode()
+    night = member.get(f"/clubs/home/sessions/{cup.session_id}/").content.decode()
+    purse = night.split('id="accounts"')[1]
     assert players[0].name in purse and players[4].name not in purse
 
 

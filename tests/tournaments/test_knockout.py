@@ -50,7 +50,7 @@ def test_an_eighteen_player_knockout_runs_to_places_and_prizes(standing):
     assert sum(e.prize_won_minor for e in entries) == pool
     winners = [e for e in entries if e.place == 1]
     assert sum(e.prize_won_minor for e in winners) >= pool * 70 // 100
-    purse = Posting.objects.filter(book__game=done.purse)
+    purse = Posting.objects.filter(book=done.purse)
     assert sum(p.amount for p in purse.filter(account=AccountKind.BOOK)) == 0
     assert sum(p.amount for p in purse.filter(account=AccountKind.CLUB)) == 18 * 100
     assert ledger_balanced()
@@ -124,7 +124,7 @@ def test_entries_waitlist_withdrawal_and_check_in(standing):
     first = tournament.entries.get(player=a)
     entry_withdraw(tournament=tournament, actor=standing.organiser, entry_id=first.pk)
     assert tournament.entries.get(player=d).status == Entry.Status.REGISTERED  # promoted
-    paid = Posting.objects.filter(book__game=tournament.purse, account="player", quantity="money")
+    paid = Posting.objects.filter(book=tournament.purse, account="player", quantity="money")
     assert {p.player_id: 0 for p in paid} and sum(
         p.amount for p in paid.filter(player=a)
     ) == 0  # refunded
@@ -252,7 +252,7 @@ def test_late_entry_is_seated_where_it_costs_least_until_the_round_is_released(s
     assert sorted(len(t) for t in first.draw["tables"]) == [4, 4]  # the short table took them
     assert any(late.pk in t for t in first.draw["tables"]) and late.status == Entry.Status.ACTIVE
     assert sum(
-        Posting.objects.filter(book__game=tournament.purse, account=AccountKind.BOOK).values_list(
+        Posting.objects.filter(book=tournament.purse, account=AccountKind.BOOK).values_list(
             "amount", flat=True
         )
     ) == 8 * 300  # fmt: skip

@@ -12,6 +12,8 @@ from django.urls import reverse
 
 from clubs.display import club_money
 from ledger.models import AccountKind, Posting
+from scoring.formats import HANDLERS
+from scoring.models import Seat, Table
 from tests.tournaments.helpers import enter, new_tournament, play_round, roster
 from tournaments.models import Tournament
 from tournaments.services.setup import tournament_start
@@ -45,7 +47,7 @@ def test_the_prizes_agree_on_the_desk_the_public_page_the_api_and_the_ledger(sta
     for line in api["places"]:
         won = sum(
             Posting.objects.filter(
-                game=cup.purse, account=AccountKind.PLAYER, player_id=line["player"],
+                book=cup.purse, account=AccountKind.PLAYER, player_id=line["player"],
                 entry__kind__in=["payout", "reversal"],
             ).values_list("amount", flat=True)
         )  # fmt: skip
@@ -93,39 +95,23 @@ def test_a_refused_form_names_the_field_and_changes_nothing(standing):
     assert swap.status_code == 400 and "Second player" in swap.content.decode()
 
 
-def test_a_purse_has_its_account_page_and_takes_no_deal(standing):
-    """The purse is a session's money account, not a game format: its page shows the account;
-    the deal pages, their checks and the game's API answer a refusal, never a server error, and
-    nothing is written."""
+def test_a_purse_is_a_book_of_its_night_not_a_game(standing):
+    """The purse is its night's account: no table, game or seat of its own, so the night's page
+    and the games list show none; what it held and paid is in the night's settle-up."""
     cup = _finished(standing)
-    purse = cup.purse
+    assert not Table.objects.filter(session=cup.session, name="Purse").exists()
+    assert not Seat.objects.filter(game__table__session=cup.session, game__format="purse")
     organiser = Client()
     organiser.force_login(standing.organiser)
-    page = organiser.get(f"/clubs/home/games/{purse.pk}/")
-    assert page.status_code == 200
-    assert 'data-figure="pool"' not in page.content.decode()  # the account, not a tournament
-    entries = purse.book.entries.count()
-    for path in (f"/clubs/home/games/{purse.pk}/deals/new/",):
-        assert organiser.get(path).status_code in (404, 409), path
-        assert organiser.post(path, {}).status_code in (404, 409), path
-    # The game page's forms: each refused by name (a page with the reason), never a 5xx.
-    for action in ("finish", "seats", "leave", "rejoin", "split", "delete"):
-        answer = organiser.post(f"/clubs/home/games/{purse.pk}/{action}/", {"kind": "drops"})
-        assert answer.status_code < 500, (action, answer.status_code)
-    check = organiser.post(f"/clubs/home/games/{purse.pk}/deals/new/check/", {})
-    assert check.status_code in (404, 409)
-    api = standing.client("organiser")
-    assert api.get(f"/api/v1/clubs/home/games/{purse.pk}/state/").status_code == 200
-    refused = api.post(f"/api/v1/clubs/home/games/{purse.pk}/deals/", {}, format="json")
-    assert refused.status_code == 409, refused.content
-    # A purse offers no split: not found, as the schema declares (not an undeclared 409).
-    assert api.get(f"/api/v1/clubs/home/games/{purse.pk}/split/").status_code == 404
-    assert purse.book.entries.count() == entries
+    night = organiser.get(f"/clubs/home/sessions/{cup.session_id}/").content.decode()
+    assert "<h3>Purse</h3>" not in night and "Purse (the organiser)" in night
+    games = standing.client("organiser").get("/api/v1/clubs/home/games/").json()["results"]
+    assert {g["format"] for g in games} <= set(HANDLERS)
 
 
 def test_the_night_of_a_running_tournament_stays_open_while_its_purse_holds_the_fees(standing):
     """Closing the tournament's night is refused, naming the purse (it ends when the tournament
-    pays its prizes or is cancelled), as it was when the purse was a game format."""
+    pays its prizes or is cancelled)."""
     cup = new_tournament(standing, table_max=4, entry_fee_minor=1000)
     enter(standing, cup, roster(standing, 8))
     tournament_start(tournament=cup, actor=standing.organiser)
@@ -134,10 +120,11 @@ def test_the_night_of_a_running_tournament_stays_open_while_its_purse_holds_the_
     assert refused.status_code == 409, refused.content
     error = refused.json()["error"]
     assert error["code"] == "session_not_finished"
-    held = [b for b in error["details"]["blockers"] if b["game_id"] == cup.purse_id]
+    held = [b for b in error["details"]["blockers"] if b["kind"] == "account_open"]
     assert held == [
-        {"kind": "game_open", "game_id": cup.purse_id, "table": "Purse", "deal_id": None,
-         "deal_number": None, "message": "Purse: the tournament purse game is still being played",
+        {"kind": "account_open", "game_id": None, "table": "Purse", "deal_id": None,
+         "deal_number": None, "message": "Purse: it holds what was paid in until what it is kept "
+         "for pays it out or gives it back (a tournament's prizes, or its cancellation)",
          "actions": []}
     ]  # fmt: skip
 

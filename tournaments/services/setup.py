@@ -102,7 +102,7 @@ def tournament_create(
     except RuleViolation as exc:
         raise _refuse(exc, "payout") from None
     session = session_create(club=club, actor=actor, name=name)
-    purse = purse_open(session=session, actor=actor, preset=preset)
+    purse = purse_open(session=session, actor=actor)
     tournament = Tournament.objects.create(
         club=club, name=name, kind=kind, status=Tournament.Status.REGISTRATION, preset=preset,
         final_preset=final_preset, table_max=table_max, table_min=table_min,
