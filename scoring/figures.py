@@ -139,19 +139,17 @@ def session_scoreboard(*, session: Session) -> Scoreboard:
     played: set[str] = set()
     for row in rows:
         line = lines.setdefault(row["player_id"], ScoreLine(row["player_id"], row["player__name"]))
-        row["fmt"] = row["game_format"]
-        if not row["fmt"]:
+        fmt = row["game_format"]
+        if not fmt:
             line.money_minor += row["money_minor"]
             line.chips += row["chips"]
             line.deals_played += row["deals_played"]
             line.deals_won += row["deals_won"]
             continue
-        if points_column(row["fmt"]) is not None:
-            line.points_by_format[row["fmt"]] = (
-                line.points_by_format.get(row["fmt"], 0) + row["points"]
-            )
+        if points_column(fmt) is not None:
+            line.points_by_format[fmt] = line.points_by_format.get(fmt, 0) + row["points"]
         if row["deals_played"] or row["points"]:
-            played.add(row["fmt"])
+            played.add(fmt)
     formats = formats_with_points(played)
     for line in lines.values():
         line.points_by_format = {f: line.points_by_format.get(f, 0) for f in formats}
