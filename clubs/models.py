@@ -274,3 +274,20 @@ class IdempotentRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.status_code or 'in progress'})"
+
+
+class SpentAuthorizationCode(models.Model):
+    """An OAuth2 authorization code already traded for tokens. The same code traded again is
+    refused and revokes the tokens it gave (RFC 6749 section 4.1.2: a code seen twice may have
+    been stolen). Only a SHA-256 digest of the code is kept; rows older than the refresh
+    tokens' lifetime are pruned, since nothing issued from them is still alive."""
+
+    digest = models.CharField(max_length=64, unique=True)
+    client_id = models.CharField(max_length=255, help_text="The app the code was issued to.")
+    token_family = models.UUIDField(
+        null=True, help_text="The refresh token it gave, and every rotation of it since."
+    )
+    spent_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"code spent by {self.client_id} at {self.spent_at:%Y-%m-%d %H:%M}"

@@ -1,5 +1,6 @@
-"""The OAuth2 endpoints under ``/oauth/`` (django-oauth-toolkit's, with our consent pages). The
-namespace is the toolkit's own, which its views reverse."""
+"""The OAuth2 endpoints under ``/oauth/`` (django-oauth-toolkit's, with our consent pages and
+the endpoints ``clubs.oauth`` holds to the RFCs). The namespace is the toolkit's own, which its
+views reverse."""
 
 from django.urls import path
 from oauth2_provider import views as oauth_views
@@ -10,17 +11,17 @@ app_name = "oauth2_provider"
 
 urlpatterns = [
     path("authorize/", oauth.ConsentView.as_view(), name="authorize"),
-    path("token/", oauth_views.TokenView.as_view(), name="token"),
+    path("token/", oauth.TokenView.as_view(), name="token"),
     path("revoke/", oauth_views.RevokeTokenView.as_view(), name="revoke-token"),
     path("introspect/", oauth_views.IntrospectTokenView.as_view(), name="introspect"),
     path(
         "device-authorization/",
-        oauth_views.DeviceAuthorizationView.as_view(),
+        oauth.DeviceAuthorizationView.as_view(),
         name="device-authorization",
     ),
     path(
         "device/",
-        oauth_views.DeviceUserCodeView.as_view(template_name="oauth/device_code.html"),
+        oauth.DeviceUserCodeView.as_view(),
         name="device",
     ),
     path(

@@ -15,6 +15,7 @@ from django.db.models.functions import Lower
 
 from clubs import scopes as app_scopes
 from clubs.models import ROLE_RANK, ApiToken, Club, Invitation, Membership, Player, Role
+from clubs.oauth_redirects import web_origin
 from config.errors import InvalidInput, NotAllowed, NotFoundError
 from config.names import visible_name
 
@@ -342,3 +343,43 @@ def app_access_list_for_club(*, club: Club) -> list[AppAccess]:
     return sorted(
         _app_access_rows(tokens, personal), key=lambda row: (row.name.lower(), row.user.pk)
     )
+
+
+# --- apps registered by a club's owner ---------------------------------------------------------
+
+
+def owns_a_club(*, user: User) -> bool:
+    """Whether ``user`` is the owner of at least one club (who may register apps)."""
+    if not user.is_authenticated:
+        return False
+    return Membership.objects.filter(user_id=user.pk, role=Role.OWNER).exists()
+
+
+def oauth_apps_registered_by(*, user: User) -> QuerySet[Any]:
+    """The OAuth2 apps ``user`` registered, newest first."""
+    from oauth2_provider.models import get_application_model
+
+    return get_application_model().objects.filter(user_id=user.pk).order_by("-created", "-pk")
+
+
+def oauth_app_registered_by(*, user: User, application_id: int) -> Any:
+    """One app ``user`` registered; someone else's app is "not found", as a missing one."""
+    application = oauth_apps_registered_by(user=user).filter(pk=application_id).first()
+    if application is None:
+        raise NotFoundError(f"no app #{application_id} of yours")
+    return application
+
+
+def registered_app_origins() -> frozenset[str]:
+    """The web origins of every registered app: those of its https and loopback http redirect
+    URIs, and those the operator listed in its allowed origins (the admin's field)."""
+    from oauth2_provider.models import get_application_model
+
+    origins: set[str] = set()
+    rows = get_application_model().objects.values_list("redirect_uris", "allowed_origins")
+    for redirect_uris, allowed_origins in rows:
+        for uri in f"{redirect_uris} {allowed_origins}".split():
+            origin = web_origin(uri)
+            if origin:
+                origins.add(origin)
+    return frozenset(origins)

@@ -473,3 +473,144 @@ def account_create(*, username: str, password: str, email: str = "") -> Abstract
     user.set_password(password)
     user.save()
     return user
+
+
+# --- OAuth2 apps a club's owner registers --------------------------------------------------------
+
+#: The grants an app may be registered for: by the short names the page and the command use, and
+#: by the toolkit's own names (those of ``createapplication``).
+APP_GRANT_NAMES = {
+    "authorization-code": "authorization-code",
+    "device": "urn:ietf:params:oauth:grant-type:device_code",
+    "urn:ietf:params:oauth:grant-type:device_code": "urn:ietf:params:oauth:grant-type:device_code",
+}
+APP_CLIENT_TYPES = ("public", "confidential")
+APP_NAME_LENGTH = 80
+APP_FIELDS = ["name", "client_id", "client_type", "authorization_grant_type", "redirect_uris"]
+
+
+def _app_grant(grant: str) -> str:
+    found = APP_GRANT_NAMES.get(grant.strip())
+    if found is None:
+        raise InvalidInput(
+            f"grant: {grant!r} is not offered; an app signs in with the authorization code "
+            "(authorization-code) or the device grant (device), each with refresh tokens"
+        )
+    return found
+
+
+def _app_redirect_uris(text: str, *, grant: str) -> str:
+    """The redirect URIs as stored (space-separated, each once), or a refusal naming the first
+    URI that cannot be registered and why."""
+    from clubs.oauth_redirects import MAX_REDIRECT_URIS, redirect_uri_problem
+
+    uris = list(dict.fromkeys(text.split()))
+    if grant == APP_GRANT_NAMES["device"]:
+        if uris:
+            raise InvalidInput(
+                "redirect_uris: a device app signs in with a code the person types, without a "
+                "redirect; leave the redirect URIs empty"
+            )
+        return ""
+    if not uris:
+        raise InvalidInput(
+            "redirect_uris: give at least one, e.g. https://scores.example/signed-in, "
+            "http://127.0.0.1:8765/callback or rummyclub://signed-in"
+        )
+    if len(uris) > MAX_REDIRECT_URIS:
+        raise InvalidInput(f"redirect_uris: at most {MAX_REDIRECT_URIS} (these are {len(uris)})")
+    problems = [problem for problem in map(redirect_uri_problem, uris) if problem]
+    if problems:
+        raise InvalidInput(f"redirect_uris: {problems[0]}", details={"redirect_uris": problems})
+    return " ".join(uris)
+
+
+@transaction.atomic
+def oauth_app_register(
+    *,
+    user: AbstractBaseUser | None,
+    name: str,
+    client_type: str,
+    grant: str,
+    redirect_uris: str = "",
+) -> tuple[Any, str]:
+    """A new OAuth2 app registered by ``user`` (a club's owner; None when the server's operator
+    registers it), and its client secret: empty for a public app, and for a confidential one
+    returned only here (it is stored hashed). Never "skip authorization": the person chooses
+    the clubs on the consent page every time."""
+    from oauth2_provider.generators import generate_client_secret
+    from oauth2_provider.models import get_application_model
+
+    if user is not None and not Membership.objects.filter(user=user, role=Role.OWNER).exists():
+        raise NotAllowed("only a club's owner can register an app, and you own no club")
+    name = visible_name(name)
+    if not name:
+        raise InvalidInput("name: give the app a name, the one people see when they sign in")
+    require_length(name, field="name", limit=APP_NAME_LENGTH)
+    if client_type not in APP_CLIENT_TYPES:
+        raise InvalidInput(
+            f"client_type: {client_type!r} is neither public (a phone, browser or device app, "
+            "which cannot keep a secret) nor confidential (a server, which can)"
+        )
+    grant = _app_grant(grant)
+    secret = generate_client_secret() if client_type == "confidential" else ""
+    application = get_application_model()(
+        user=user,
+        name=name,
+        client_type=client_type,
+        authorization_grant_type=grant,
+        redirect_uris=_app_redirect_uris(redirect_uris, grant=grant),
+        client_secret=secret,
+        # A public app has no secret: nothing to hash (a hash of "" would look like one).
+        hash_client_secret=bool(secret),
+        skip_authorization=False,
+        algorithm="",
+    )
+    _full_clean(application)
+    application.save()
+    audit_record(
+        actor=user, club=None, action="app.register", obj=application,
+        after=snapshot(application, APP_FIELDS),
+    )  # fmt: skip
+    return application, secret
+
+
+def _own_app(application: Any, actor: AbstractBaseUser) -> None:
+    if application.user_id != actor.pk:
+        raise NotAllowed("only the person who registered an app can change it")
+
+
+@transaction.atomic
+def oauth_app_update_redirect_uris(
+    *, application: Any, actor: AbstractBaseUser, redirect_uris: str
+) -> Any:
+    """New redirect URIs for an app ``actor`` registered (the sign-ins under way to an address
+    no longer listed then fail at the token endpoint)."""
+    _own_app(application, actor)
+    before = snapshot(application, ["redirect_uris"])
+    application.redirect_uris = _app_redirect_uris(
+        redirect_uris, grant=application.authorization_grant_type
+    )
+    _full_clean(application)
+    application.save(update_fields=["redirect_uris", "updated"])
+    audit_record(
+        actor=actor, club=None, action="app.update", obj=application, before=before,
+        after=snapshot(application, ["redirect_uris"]),
+    )  # fmt: skip
+    return application
+
+
+@transaction.atomic
+def oauth_app_delete(*, application: Any, actor: AbstractBaseUser) -> None:
+    """Delete an app ``actor`` registered: its tokens and codes go with it, so everyone signed
+    in with it is signed out, and devices waiting for approval get no token."""
+    from oauth2_provider.models import get_device_grant_model
+
+    _own_app(application, actor)
+    audit_record(
+        actor=actor, club=None, action="app.delete", obj=application,
+        before=snapshot(application, APP_FIELDS),
+    )  # fmt: skip
+    # Device codes name the app by its client id, not by a foreign key.
+    get_device_grant_model().objects.filter(client_id=application.client_id).delete()
+    application.delete()

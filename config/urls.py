@@ -2,8 +2,8 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
-from oauth2_provider import views as oauth_views
 
+from clubs.oauth import ServerMetadataView
 from config.health import health
 from config.views import favicon
 from pages import views as page_views
@@ -25,11 +25,12 @@ urlpatterns = [
     path("favicon.ico", favicon),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("account/apps/registered/", include("clubs.oauth_app_urls")),
     path("account/", include("pages.account_urls")),
     path("oauth/", include("clubs.oauth_urls")),
     path(
         ".well-known/oauth-authorization-server",
-        oauth_views.OAuthServerMetadataView.as_view(),
+        ServerMetadataView.as_view(),
         name="oauth-server-metadata",
     ),
     path("invite/<str:key>/", invitation_page, name="invitation"),

@@ -9,7 +9,7 @@ A real app opens the authorization URL in the person's browser and receives the 
 redirect URI; so that this runs unattended, the script plays the person too (``pkce.py``): it
 logs in on the login page and ticks the club on the consent page. Register the app first
 (docs/api.md):
-``python manage.py createapplication public authorization-code --name "Score app"
+``python manage.py oauth_app_create public authorization-code --name "Score app"
 --redirect-uris http://127.0.0.1:8765/callback``."""
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "oauth2_provider",
+    "corsheaders",
     "outbox",
     "live",
     "webhooks",
@@ -45,6 +46,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: everything after it reads the client's address.
     "config.middleware.ProxiedClientAddressMiddleware",
+    # Before anything that answers: preflights are answered here, and every answer of the API
+    # (errors included) carries the CORS headers its caller's origin is due (clubs/cors.py).
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -279,7 +283,16 @@ OAUTH2_PROVIDER = {
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
     "OAUTH2_VALIDATOR_CLASS": "clubs.oauth.ClubOAuth2Validator",
     "OAUTH_DEVICE_VERIFICATION_URI": PUBLIC_URL.rstrip("/") + "/oauth/device/",
+    # The same page with the code filled in, for a device that shows a QR code or a link.
+    "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": (
+        PUBLIC_URL.rstrip("/") + "/oauth/device/?user_code={user_code}"
+    ),
     "DEVICE_FLOW_INTERVAL": 5,
+    # PKCE with S256 checked before the consent page, and the device grant's slow_down.
+    "OAUTH2_SERVER_CLASS": "clubs.oauth.ClubServer",
+    # Not the toolkit's look-up of the device's person before the app is authenticated (an
+    # unknown device code would be a 500): clubs.oauth does it once the device is allowed.
+    "OAUTH_PRE_TOKEN_VALIDATION": [],
     # Native apps redirect to their own scheme (e.g. com.example.score:/cb) or to loopback.
     "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https", "rummyclub"],
     # The OAuth 2.0 Security BCP (RFC 9700), ahead of the toolkit's 4.0 defaults: no implicit or
@@ -295,6 +308,14 @@ OAUTH2_PROVIDER = {
 # A native app's loopback redirect (http://127.0.0.1:<port>/..., RFC 8252 section 7.3) is
 # plain http by design: the toolkit warns of any http redirect scheme.
 SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
+# CORS (django-cors-headers): the API and the token and revocation endpoints answer the web
+# origins of registered apps' redirect URIs (https, or http to loopback), which clubs/cors.py
+# looks up; never with cookies, so a page elsewhere can only use a token it was given.
+CORS_URLS_REGEX = r"^/(api/|oauth/(token|revoke)/)"
+CORS_ALLOWED_ORIGINS: list[str] = []
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key"]
+CORS_EXPOSE_HEADERS = ["Location", "Idempotent-Replayed", "Retry-After"]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
