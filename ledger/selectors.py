@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db.models import Min, Sum
+from django.db.models import Sum
 
 from ledger.models import AccountKind, Posting
 
@@ -34,14 +34,3 @@ def book_player_balances(
         postings = postings.filter(entry__reversed_by=None)
     rows = postings.values_list("player_id").annotate(total=Sum("amount")).order_by("player_id")
     return {player_id: int(total) for player_id, total in rows}
-
-
-def book_players(*, book_id: int) -> list[int]:
-    """The players with any posting in the book, in the order they first had one."""
-    rows = (
-        Posting.objects.filter(book_id=book_id, account=AccountKind.PLAYER)
-        .values_list("player_id")
-        .annotate(first=Min("entry_id"))
-        .order_by("first", "player_id")
-    )
-    return [player_id for player_id, _ in rows]

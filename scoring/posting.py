@@ -70,22 +70,33 @@ def account_entry_create(
     *, account: SessionAccount, kind: str, lines: list[Line], memo: str = ""
 ) -> LedgerEntry:
     """Write one balanced entry of a session's account and add it to the session's standings."""
-    entry = ledger_entry_write(book_id=account.book_id, kind=kind, lines=lines, memo=memo)
-    standings_apply_account(account=account, lines=lines)
-    return entry
+    return _post_account(account, kind, lines, memo=memo)
 
 
 def account_entry_reverse(
     *, account: SessionAccount, entry: LedgerEntry, memo: str = ""
 ) -> LedgerEntry:
     """The mirror image of an entry of a session's account, taken back out of the standings."""
-    lines = mirror_lines(entry)
-    reversal = ledger_entry_write(
-        book_id=account.book_id, kind=LedgerEntry.Kind.REVERSAL, lines=lines, reverses=entry,
+    return _post_account(
+        account, LedgerEntry.Kind.REVERSAL, mirror_lines(entry), reverses=entry,
         memo=memo or f"reverses entry #{entry.pk}",
     )  # fmt: skip
+
+
+def _post_account(
+    account: SessionAccount,
+    kind: str,
+    lines: list[Line],
+    *,
+    memo: str,
+    reverses: LedgerEntry | None = None,
+) -> LedgerEntry:
+    """An account's entry written and the session's standings kept in step with it."""
+    entry = ledger_entry_write(
+        book_id=account.book_id, kind=kind, lines=lines, reverses=reverses, memo=memo
+    )
     standings_apply_account(account=account, lines=lines)
-    return reversal
+    return entry
 
 
 def _post(

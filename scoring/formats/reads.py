@@ -10,6 +10,7 @@ from django.db.models import Count, Q, Sum
 
 from config.errors import Conflict
 from ledger.models import AccountKind, LedgerEntry, Posting
+from ledger.selectors import book_balance, book_player_balances
 from scoring.models import Deal, Game, Seat, Submission
 
 
@@ -76,33 +77,21 @@ def seated_balances(
 
 
 def account_balance(game: Game, quantity: str, account: str) -> int:
-    total = (
-        Posting.objects.filter(book_id=game.book_id, quantity=quantity, account=account)
-        .aggregate(total=Sum("amount"))
-        .get("total")
-    )
-    return int(total or 0)
+    return book_balance(book_id=game.book_id, quantity=quantity, account=account)
+
+
+#: What counts as paid into a game's pot: entry and rejoin fees (and opening chips), less what
+#: was refunded.
+PAID_IN_KINDS = (
+    LedgerEntry.Kind.ENTRY_FEE, LedgerEntry.Kind.REJOIN, LedgerEntry.Kind.OPENING,
+    LedgerEntry.Kind.REFUND,
+)  # fmt: skip
 
 
 def player_paid_in(game: Game, quantity: str) -> dict[int, int]:
-    """What each player has paid into the game's account (entry and rejoin fees, less what was
-    refunded), by player."""
-    rows = (
-        Posting.objects.filter(
-            book_id=game.book_id,
-            quantity=quantity,
-            account=AccountKind.PLAYER,
-            entry__kind__in=[
-                LedgerEntry.Kind.ENTRY_FEE,
-                LedgerEntry.Kind.REJOIN,
-                LedgerEntry.Kind.OPENING,
-                LedgerEntry.Kind.REFUND,  # what went back is no longer paid in
-            ],
-        )
-        .values_list("player_id")
-        .annotate(total=Sum("amount"))
-    )
-    return {pid: -total for pid, total in rows if total}
+    """What each player has paid into the game's account, by player."""
+    paid = book_player_balances(book_id=game.book_id, quantity=quantity, kinds=PAID_IN_KINDS)
+    return {pid: -total for pid, total in paid.items() if total}
 
 
 def entries_of_kind(game: Game, kind: str) -> dict[int, int]:
