@@ -1,9 +1,10 @@
 """A session's accounts: books a session holds besides its games' (a tournament's purse is one).
 Players pay into an account; it pays out to players with what is left to the club, or gives
-everyone back what they paid. The public ledger service for apps above scoring: every entry
-balances by construction (the account's own side takes the other side of what its players and
-the club gain or give) and counts in the session's standings and settle-up like any other. It
-knows nothing of what the money is for.
+everyone back what they paid. The public service for apps above scoring to change one: the
+account's row locked, the lines the ledger's accounts build (``ledger.accounts``, balanced by
+construction) written through ``scoring.posting`` so that they count in the session's standings
+and settle-up like any other entry, and the change audited. What an account holds is read from
+its book by ``ledger.accounts``. It knows nothing of what the money is for.
 
 An account is a book of its own (``SessionAccount``): no table, seat or preset. Its players are
 those with postings in it."""
@@ -19,19 +20,22 @@ from django.utils import timezone
 from clubs.audit import audit_record
 from clubs.models import Player
 from config.errors import Conflict
+from ledger.accounts import (
+    account_held,
+    account_paid_in,
+    account_payout_standing,
+    chips_issue_lines,
+    chips_move_lines,
+    fee_lines,
+    payout_lines,
+    refund_lines,
+)
 from ledger.books import book_open
-from ledger.models import AccountKind, Book, LedgerEntry, Quantity
-from ledger.selectors import book_balance, book_player_balances
+from ledger.models import Book, LedgerEntry
 from ledger.writer import Line
 from rules.errors import InvariantError
-from rules.money import require_int
 from scoring.models import ACCOUNT_BOOK, Session, SessionAccount
 from scoring.posting import account_entry_create, account_entry_reverse
-
-MONEY = Quantity.MONEY
-CHIPS = Quantity.CHIPS
-#: What counts as paid in: fees, less what went back.
-PAID_IN_KINDS = (LedgerEntry.Kind.ENTRY_FEE, LedgerEntry.Kind.REFUND)
 
 
 def _locked(account: Book) -> SessionAccount:
@@ -51,13 +55,9 @@ def _require_open(held: SessionAccount) -> None:
         raise Conflict(f"{held.name} is closed: its money was paid out", code="account_closed")
 
 
-def _paid_out_lines(held: int, shares: Mapping[int, int]) -> list[Line]:
-    """The whole balance paid out: ``shares`` to the players, the rest to the club."""
-    paid = sum(shares.values())
-    if paid > held:
-        raise Conflict(f"the prizes ({paid}) are more than the purse holds ({held})")
-    lines = [Line.book(MONEY, -held), Line.club(MONEY, held - paid)]
-    return lines + [Line.player(MONEY, pid, amount) for pid, amount in shares.items()]
+def _post(held: SessionAccount, kind: str, lines: list[Line], memo: str) -> LedgerEntry | None:
+    """The account's entry of ``lines``, if they move anything."""
+    return account_entry_create(account=held, kind=kind, lines=lines, memo=memo) if lines else None
 
 
 # --- writes ------------------------------------------------------------------------------------
@@ -83,10 +83,8 @@ def account_pay_in(*, account: Book, player: Player, amount_minor: int, memo: st
     """``player`` pays ``amount_minor`` into the open account."""
     held = _locked(account)
     _require_open(held)
-    amount = require_int(amount_minor, "entry fee (minor units)", minimum=0, code="bad_amount")
-    if amount:
-        lines = [Line.player(MONEY, player.pk, -amount), Line.book(MONEY, amount)]
-        account_entry_create(account=held, kind=LedgerEntry.Kind.ENTRY_FEE, lines=lines, memo=memo)
+    lines = fee_lines(player_id=player.pk, amount_minor=amount_minor)
+    _post(held, LedgerEntry.Kind.ENTRY_FEE, lines, memo)
 
 
 @transaction.atomic
@@ -95,9 +93,7 @@ def account_refund(*, account: Book, player: Player, memo: str) -> int:
     held = _locked(account)
     _require_open(held)
     paid = account_paid_in(account=account).get(player.pk, 0)
-    if paid:
-        lines = [Line.book(MONEY, -paid), Line.player(MONEY, player.pk, paid)]
-        account_entry_create(account=held, kind=LedgerEntry.Kind.REFUND, lines=lines, memo=memo)
+    _post(held, LedgerEntry.Kind.REFUND, refund_lines(paid={player.pk: paid}), memo)
     return paid
 
 
@@ -111,17 +107,16 @@ def account_close(
     held = _locked(account)
     _require_open(held)
     in_it = account_held(account=account)
-    kind, lines, status = LedgerEntry.Kind.PAYOUT, [], SessionAccount.Status.PAID_OUT
     if shares is None:
         kind, status, memo = LedgerEntry.Kind.REFUND, SessionAccount.Status.REFUNDED, "refunded"
         paid = account_paid_in(account=account)
         if sum(paid.values()) != in_it:
             raise InvariantError(f"the account holds {in_it}, its players paid in {paid}")
-        lines = [Line.book(MONEY, -in_it)]
-        lines += [Line.player(MONEY, pid, amount) for pid, amount in paid.items()]
+        lines = refund_lines(paid=paid)
     else:
-        lines = _paid_out_lines(in_it, shares)
-    entry = account_entry_create(account=held, kind=kind, lines=lines, memo=memo) if in_it else None
+        kind, status = LedgerEntry.Kind.PAYOUT, SessionAccount.Status.PAID_OUT
+        lines = payout_lines(held=in_it, shares=shares)
+    entry = _post(held, kind, lines, memo)
     held.status, held.closed_at = status, timezone.now()
     SessionAccount.objects.filter(pk=held.pk).update(status=held.status, closed_at=held.closed_at)
     audit_record(
@@ -141,19 +136,11 @@ def account_pay_out_again(
     held = _locked(account)
     if held.status != SessionAccount.Status.PAID_OUT:
         raise Conflict("only a paid-out purse has prizes to post again", code="not_paid_out")
-    paid = (
-        LedgerEntry.objects.filter(
-            book_id=held.book_id, kind=LedgerEntry.Kind.PAYOUT, reversed_by=None
-        )
-        .order_by("-id")
-        .first()
-    )
+    paid = account_payout_standing(account=account)
     if paid is not None:
         account_entry_reverse(account=held, entry=paid, memo=reversal_memo)
-    in_it = account_held(account=account)
-    if in_it:
-        lines = _paid_out_lines(in_it, shares)
-        account_entry_create(account=held, kind=LedgerEntry.Kind.PAYOUT, lines=lines, memo=memo)
+    lines = payout_lines(held=account_held(account=account), shares=shares)
+    _post(held, LedgerEntry.Kind.PAYOUT, lines, memo)
 
 
 @transaction.atomic
@@ -162,13 +149,7 @@ def account_chips_issue(*, account: Book, chips: Mapping[int, int], memo: str) -
     less): a tournament's opening stacks, a rebuy's."""
     held = _locked(account)
     _require_open(held)
-    given = {pid: require_int(n, "chips", minimum=0, code="bad_chips") for pid, n in chips.items()}
-    given = {pid: n for pid, n in given.items() if n}
-    if not given:
-        return
-    lines = [Line.player(CHIPS, pid, n) for pid, n in given.items()]
-    lines.append(Line.book(CHIPS, -sum(given.values())))
-    account_entry_create(account=held, kind=LedgerEntry.Kind.OPENING, lines=lines, memo=memo)
+    _post(held, LedgerEntry.Kind.OPENING, chips_issue_lines(chips=chips), memo)
 
 
 @transaction.atomic
@@ -177,11 +158,7 @@ def account_chips_move(*, account: Book, moves: Mapping[int, int], memo: str) ->
     and lost at a table, kept where the account keeps their chips."""
     held = _locked(account)
     _require_open(held)
-    if sum(moves.values()) != 0:
-        raise InvariantError(f"chip moves must sum to zero, not {sum(moves.values())}")
-    lines = [Line.player(CHIPS, pid, n) for pid, n in moves.items() if n]
-    if lines:
-        account_entry_create(account=held, kind=LedgerEntry.Kind.SETTLEMENT, lines=lines, memo=memo)
+    _post(held, LedgerEntry.Kind.SETTLEMENT, chips_move_lines(moves=moves), memo)
 
 
 # --- reads -------------------------------------------------------------------------------------
@@ -192,29 +169,3 @@ def account_is_open(*, account: Book) -> bool:
     return SessionAccount.objects.filter(
         book_id=account.pk, status=SessionAccount.Status.OPEN
     ).exists()
-
-
-def account_held(*, account: Book) -> int:
-    """What the account holds now, in minor units."""
-    return book_balance(book_id=account.pk, quantity=MONEY, account=AccountKind.BOOK)
-
-
-def account_paid_in(*, account: Book) -> dict[int, int]:
-    """What each player has paid into the account, less what went back to them."""
-    paid = book_player_balances(book_id=account.pk, quantity=MONEY, kinds=PAID_IN_KINDS)
-    return {pid: -total for pid, total in paid.items() if total}
-
-
-def account_chips(*, account: Book) -> dict[int, int]:
-    """Each player's chips kept in the account (every player it gave chips to, 0 for one with
-    none left)."""
-    return book_player_balances(book_id=account.pk, quantity=CHIPS)
-
-
-def account_paid_out(*, account: Book) -> dict[int, int]:
-    """What each player received from the account's payout standing (one reversed counts for
-    nothing), by player."""
-    paid = book_player_balances(
-        book_id=account.pk, quantity=MONEY, kinds=[LedgerEntry.Kind.PAYOUT], reversed_too=False
-    )
-    return {pid: total for pid, total in paid.items() if total}

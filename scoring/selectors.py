@@ -14,9 +14,9 @@ from django.utils import timezone
 from clubs.models import Club, Player
 from config.errors import InvalidInput, NotFoundError
 from config.pagination import page_asked
+from ledger.accounts import account_held, account_paid_in
 from ledger.models import LedgerEntry
 from rules.indian.deal import OutcomeOption
-from scoring import accounts
 from scoring.figures import game_deal_money
 from scoring.formats import FORMAT_ORDER, Checked, Ending, GameState, handler_for
 from scoring.models import (
@@ -491,14 +491,14 @@ def session_accounts(*, session: Session) -> list[AccountView]:
     """The night's accounts, in the order they were opened."""
     found = []
     for account in session.accounts.select_related("book"):
-        paid = accounts.account_paid_in(account=account.book)
+        paid = account_paid_in(account=account.book)
         names = dict(Player.objects.filter(pk__in=paid).values_list("pk", "name"))
         found.append(
             AccountView(
                 account.name,
                 account.status == SessionAccount.Status.OPEN,
                 account.get_status_display(),
-                accounts.account_held(account=account.book),
+                account_held(account=account.book),
                 sorted((names[pid], amount) for pid, amount in paid.items()),
             )
         )

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
+from ledger.accounts import account_chips, account_paid_in, account_paid_out
 from rules.prizes import prize_pool_of
-from scoring import accounts
 from tournaments.models import Entry, Tournament
 from tournaments.purse import purse_of
 
@@ -36,7 +36,7 @@ def field_prize_pool(*, entrants: int, entry_fee_minor: int, club_fee_minor: int
 
 
 def fees_collected_minor(*, tournament: Tournament) -> int:
-    return sum(accounts.account_paid_in(account=purse_of(tournament)).values())
+    return sum(account_paid_in(account=purse_of(tournament)).values())
 
 
 def prize_pool_minor(*, tournament: Tournament, entrants: int | None = None) -> int:
@@ -70,10 +70,10 @@ def chips_held(*, tournament: Tournament) -> dict[int, int]:
     empty for the other kinds."""
     if tournament.kind != Tournament.Kind.CHIPS:
         return {}
-    return accounts.account_chips(account=purse_of(tournament))
+    return account_chips(account=purse_of(tournament))
 
 
 def prizes_won_minor(*, tournament: Tournament) -> dict[int, int]:
     """The prize each player won (player id -> amount), as the purse paid it; nothing before
     the tournament finishes."""
-    return accounts.account_paid_out(account=purse_of(tournament))
+    return account_paid_out(account=purse_of(tournament))

@@ -8,6 +8,7 @@ import pytest
 from django.db import transaction
 
 from config.errors import Conflict
+from ledger.accounts import account_chips, account_held, account_paid_in, account_paid_out
 from ledger.models import LedgerEntry
 from rules.errors import InvariantError
 from scoring import accounts, figures
@@ -32,21 +33,21 @@ def test_paid_in_refunded_and_paid_out_with_the_rest_to_the_club(standing, accou
     for player in (asha, bilal, chitra):
         accounts.account_pay_in(account=account, player=player, amount_minor=1000, memo="fee")
     assert accounts.account_refund(account=account, player=chitra, memo="back") == 1000
-    assert accounts.account_paid_in(account=account) == {asha.pk: 1000, bilal.pk: 1000}
-    assert accounts.account_held(account=account) == 2000
+    assert account_paid_in(account=account) == {asha.pk: 1000, bilal.pk: 1000}
+    assert account_held(account=account) == 2000
     assert account.owner == ACCOUNT_BOOK and accounts.account_is_open(account=account)
     assert not hasattr(account, "game")  # no table, seat or preset: a book of its own
 
     with transaction.atomic():
         accounts.account_close(account=account, actor=None, shares={asha.pk: 1500}, memo="prizes")
     assert _held(account).status == SessionAccount.Status.PAID_OUT
-    assert accounts.account_held(account=account) == 0
-    assert accounts.account_paid_out(account=account) == {asha.pk: 1500}
+    assert account_held(account=account) == 0
+    assert account_paid_out(account=account) == {asha.pk: 1500}
 
     accounts.account_pay_out_again(
         account=account, shares={bilal.pk: 1200}, memo="again", reversal_memo="undone"
     )
-    assert accounts.account_paid_out(account=account) == {bilal.pk: 1200}
+    assert account_paid_out(account=account) == {bilal.pk: 1200}
     kinds = list(account.entries.order_by("id").values_list("kind", flat=True))
     assert kinds[-3:] == [
         LedgerEntry.Kind.PAYOUT,
@@ -71,8 +72,8 @@ def test_abandoned_gives_everyone_back_what_they_paid(standing, account):
     with transaction.atomic():
         accounts.account_close(account=account, actor=None, shares=None, memo="")
     assert _held(account).status == SessionAccount.Status.REFUNDED
-    assert accounts.account_held(account=account) == 0
-    assert accounts.account_paid_in(account=account) == {}
+    assert account_held(account=account) == 0
+    assert account_paid_in(account=account) == {}
     with pytest.raises(Conflict):
         accounts.account_pay_in(account=account, player=asha, amount_minor=1, memo="late")
 
@@ -100,10 +101,10 @@ def test_chips_kept_in_an_account_beside_its_money(standing, account):
         accounts.account_pay_in(account=account, player=player, amount_minor=500, memo="fee")
     accounts.account_chips_issue(account=account, chips={asha.pk: 1000, bilal.pk: 1000}, memo="")
     accounts.account_chips_move(account=account, moves={asha.pk: 250, bilal.pk: -250}, memo="t1")
-    assert accounts.account_chips(account=account) == {asha.pk: 1250, bilal.pk: 750}
-    assert accounts.account_held(account=account) == 1000
-    assert accounts.account_paid_in(account=account) == {asha.pk: 500, bilal.pk: 500}
+    assert account_chips(account=account) == {asha.pk: 1250, bilal.pk: 750}
+    assert account_held(account=account) == 1000
+    assert account_paid_in(account=account) == {asha.pk: 500, bilal.pk: 500}
     with pytest.raises(InvariantError):
         accounts.account_chips_move(account=account, moves={asha.pk: 10}, memo="unbalanced")
-    assert accounts.account_chips(account=account) == {asha.pk: 1250, bilal.pk: 750}
+    assert account_chips(account=account) == {asha.pk: 1250, bilal.pk: 750}
     assert ledger_balanced()
