@@ -4,7 +4,9 @@ opens its books here."""
 
 from __future__ import annotations
 
-from ledger.models import Book
+from collections.abc import Iterable
+
+from ledger.models import Book, LedgerEntry
 from rules.errors import InvariantError
 
 #: The longest kind of owner (``Book.owner``'s column).
@@ -25,3 +27,13 @@ def book_open(*, club_id: int, owner: str) -> Book:
     if owner not in OWNERS:
         raise InvariantError(f"no book owner {owner!r} is registered (ledger.books.OWNERS)")
     return Book.objects.create(club_id=club_id, owner=owner)
+
+
+def books_discard(*, book_ids: Iterable[int]) -> int:
+    """Delete those of ``book_ids`` that hold no entry: their owners were deleted before anything
+    was posted (a game or night set up by mistake). A book with an entry is history and stays
+    (its entries protect it). Returns how many went."""
+    empty = Book.objects.filter(pk__in=list(book_ids)).exclude(
+        pk__in=LedgerEntry.objects.values("book_id")
+    )
+    return empty.delete()[0]

@@ -12,6 +12,7 @@ from django.db.models import ProtectedError
 
 from clubs.audit import audit_record
 from config.errors import Conflict
+from ledger.books import books_discard
 from ledger.models import LedgerEntry
 from scoring.events import deal_event
 from scoring.formats import handler_for
@@ -141,7 +142,9 @@ def game_delete(*, game: Game, actor: AbstractBaseUser) -> int:
         actor=actor, club=game.table.session.club, action="game.delete", obj=game,
         before={"table": game.table_id, "format": game.format},
     )  # fmt: skip
+    book_id = game.book_id
     delete_unless_held(game, f"game #{game.pk}")
+    books_discard(book_ids=[book_id])
     return game_id
 
 
@@ -156,7 +159,9 @@ def table_delete(*, table: Table, actor: AbstractBaseUser) -> int:
         actor=actor, club=table.session.club, action="table.delete", obj=table,
         before={"session": table.session_id, "name": table.name},
     )  # fmt: skip
+    book_ids = list(table.games.values_list("book_id", flat=True))
     delete_unless_held(table, f"table {table.name!r}")
+    books_discard(book_ids=book_ids)
     return table_id
 
 
@@ -174,5 +179,10 @@ def session_delete(*, session: Session, actor: AbstractBaseUser) -> int:
         actor=actor, club=session.club, action="session.delete", obj=session,
         before={"name": session.name, "status": session.status},
     )  # fmt: skip
+    book_ids = [
+        *Game.objects.filter(table__session=session).values_list("book_id", flat=True),
+        *session.accounts.values_list("book_id", flat=True),
+    ]
     delete_unless_held(session, f"{session.name!r}")
+    books_discard(book_ids=book_ids)
     return session_id

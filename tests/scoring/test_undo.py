@@ -13,8 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from config.errors import Conflict, NotFoundError
-from ledger.models import AccountKind, LedgerEntry, Posting
+from ledger.books import books_discard
+from ledger.models import AccountKind, Book, LedgerEntry, Posting
 from scoring import figures
+from scoring.accounts import account_open
 from scoring.deals import deal_create
 from scoring.games import seat_remove, table_create
 from scoring.models import Deal, Game, Session, Submission, Table
@@ -133,6 +135,26 @@ def test_empty_games_tables_and_nights_are_deleted_played_ones_are_not(standing)
     empty = session_create(club=standing.club, actor=standing.organiser, name="Oops")
     session_delete(session=empty, actor=standing.organiser)
     assert not Session.objects.filter(pk=empty.pk).exists()
+
+
+def test_what_is_deleted_before_anything_was_posted_takes_its_empty_books_along(standing):
+    game, ids = new_game(standing, "points", FOUR)
+    kept = game.book_id
+    play(standing, game, results(ids, Asha="winner", Bilal=20, Chitra=30, Dev=40))
+    session = game.table.session
+    spare = table_create(session=session, actor=standing.organiser, name="Spare")
+    spare_game, _ = new_game(standing, "points", FOUR)
+    lone, _ = new_game(standing, "points", FOUR)
+    empty_books = [spare_game.book_id, lone.book_id]
+    game_delete(game=lone, actor=standing.organiser)
+    table_delete(table=spare_game.table, actor=standing.organiser)
+    table_delete(table=spare, actor=standing.organiser)
+    night = session_create(club=standing.club, actor=standing.organiser, name="Oops")
+    purse = account_open(session=night, name="Purse", actor=standing.organiser)
+    session_delete(session=night, actor=standing.organiser)
+    assert not Book.objects.filter(pk__in=[*empty_books, purse.pk]).exists()
+    assert Book.objects.filter(pk=kept).exists()
+    assert books_discard(book_ids=[kept]) == 0  # a book with entries is history
 
 
 def test_a_player_leaves_a_points_table_between_deals(standing):
