@@ -11,7 +11,7 @@ from django import forms
 from rest_framework import serializers
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+INT64_MAX = 2**63 - 1
 # A row id (bigint identity): positive and 64-bit.
 ID_MAX = INT64_MAX
 
@@ -26,17 +26,8 @@ def int32_field(*, min_value: int = INT32_MIN, **kwargs: Any) -> serializers.Int
     return serializers.IntegerField(min_value=min_value, max_value=INT32_MAX, **kwargs)
 
 
-def int64_field(*, min_value: int = INT64_MIN, **kwargs: Any) -> serializers.IntegerField:
-    """A value kept in a ``bigint`` column."""
-    return serializers.IntegerField(min_value=min_value, max_value=INT64_MAX, **kwargs)
-
-
 def id_form_field(**kwargs: Any) -> forms.IntegerField:
     return forms.IntegerField(min_value=1, max_value=ID_MAX, **kwargs)
-
-
-def int32_form_field(*, min_value: int = INT32_MIN, **kwargs: Any) -> forms.IntegerField:
-    return forms.IntegerField(min_value=min_value, max_value=INT32_MAX, **kwargs)
 
 
 def query_bool(raw: str | None, *, name: str, default: bool) -> bool:

@@ -1,4 +1,4 @@
-"""Which ledger books a night or a season holds: its games' books and its accounts' (a
+"""Which ledger books a night holds: its games' books and its accounts' (a
 tournament's purse). The conditions filter ``Posting`` (or any model with a ``book``)."""
 
 from __future__ import annotations
@@ -10,11 +10,4 @@ def session_books(session_id: int, *, prefix: str = "book__") -> Q:
     """The books of a night: its games' and its accounts'."""
     return Q(**{f"{prefix}game__table__session_id": session_id}) | Q(
         **{f"{prefix}session_account__session_id": session_id}
-    )
-
-
-def season_books(season_id: int, *, prefix: str = "book__") -> Q:
-    """The books of a season's nights: their games' and their accounts'."""
-    return Q(**{f"{prefix}game__table__session__season_id": season_id}) | Q(
-        **{f"{prefix}session_account__session__season_id": season_id}
     )

@@ -91,17 +91,6 @@ def game_end(
     return game
 
 
-def game_close(
-    *, game: Game, actor: AbstractBaseUser | None, end: GameEnd, entries: list[EndEntry]
-) -> Game:
-    """Close an open ledger holder that is no game played (a session's account) with
-    ``entries`` written: marked finished, audited and its end sent to webhooks as a game's is,
-    but not announced on :data:`game_finished` (there is no result to rate or settle)."""
-    game = _lock_open(game)
-    _close(game, actor, end, entries)
-    return game
-
-
 def _close(
     game: Game, actor: AbstractBaseUser | None, end: GameEnd, entries: list[EndEntry]
 ) -> None:
