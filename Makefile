@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test check format bench migrate demo clean
+.PHONY: install run room test check format bench migrate demo clean
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed"; exit 1; }
@@ -28,7 +28,12 @@ demo: migrate
 run: demo
 	@$(PY) -c "import socket; s = socket.socket(); s.bind(('$(HOST)', $(PORT)))" 2>/dev/null || \
 	  { echo "Port $(PORT) is taken: run on another one, e.g. make run PORT=8001"; exit 1; }
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	PUBLIC_URL=$${PUBLIC_URL:-http://$(HOST):$(PORT)} $(PY) manage.py runserver $(HOST):$(PORT)
+
+# The club's own network served from this machine (config/room.py): every interface, the
+# machine's address on the network as the host of every link and QR code.
+room: install
+	$(PY) -m config.room --port $(PORT)
 
 # The suite runs on every core (pytest-xdist): each worker has its own test database and, with
 # REDIS_URL .../N, Redis database N + its number (config/settings/test.py). A worker that runs out

@@ -18,7 +18,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 
 from config.api_errors import error_body
 
@@ -209,3 +210,28 @@ class QueryParametersMiddleware:
             f"this operation takes: {offered}",
             **{name: "unknown query parameter" for name in unknown},
         )
+
+
+#: The names a browser on the serving machine itself uses for it.
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]"})
+
+
+class RoomAddressMiddleware:
+    """Where the room is served (``ROOM_URL``, set by ``make room``), a page asked for through
+    the laptop's own loopback name is sent to the same page at the room's address: links and QR
+    codes are built from the address a page was asked for, and a phone cannot reach loopback.
+    The API and anything but GET and HEAD are left alone (a script on the laptop keeps working)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.room_url = settings.ROOM_URL.rstrip("/")
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if (
+            self.room_url
+            and request.method in ("GET", "HEAD")
+            and not request.path.startswith("/api/")
+            and request.get_host().rsplit(":", 1)[0] in LOOPBACK_HOSTS
+        ):
+            return HttpResponseRedirect(self.room_url + request.get_full_path())
+        return self.get_response(request)

@@ -52,6 +52,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages asked for through loopback sent to the room's address, where `make room` serves one.
+    "config.middleware.RoomAddressMiddleware",
     "config.middleware.RequestLimitsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -89,7 +91,13 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", 60)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads of the dev server and the eager tasks share one file: wait rather than fail.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    # Write-ahead logging: pages and live screens read while a deal is written, instead of
+    # waiting for its commit (the room's phones and projectors read far more than they write).
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 else:
     # A pooled connection the server ended (a restart, a failover, a terminated backend) is found
@@ -247,6 +255,9 @@ WEBHOOK_ALLOW_PRIVATE = env.bool("WEBHOOK_ALLOW_PRIVATE", False)
 # Where the site is reached: the API URLs that webhook events carry start with it (an event is
 # sent outside any request, so it cannot be read from one).
 PUBLIC_URL = env.str("PUBLIC_URL", "http://127.0.0.1:8000")
+# Where `make room` serves the club's network (config/room.py): pages asked for through loopback
+# are sent there, so that every link and QR code carries an address phones reach. Empty: off.
+ROOM_URL = env.str("ROOM_URL", "")
 WEBHOOK_TIMEOUT_SECONDS = env.int("WEBHOOK_TIMEOUT_SECONDS", 5)
 # Pings and redeliveries (sends an organiser asks for by hand) per club in any minute.
 WEBHOOK_MANUAL_SENDS_PER_MINUTE = env.int("WEBHOOK_MANUAL_SENDS_PER_MINUTE", 10)
