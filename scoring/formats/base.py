@@ -343,6 +343,14 @@ def refused(players: dict[int, str], reasons: list[Reason[int]]) -> Checked:
     return Checked(evaluation, None, reason_dicts(evaluation, players))
 
 
+def not_pool(game: Game, moves: str) -> Conflict:
+    """The refusal of pool rummy's ``moves`` (rejoins, splits) in a game of another format."""
+    return Conflict(
+        f"only pool rummy has {moves}; this is a {game.get_format_display()} game",
+        code="not_pool",
+    )
+
+
 def require_open_game(game: Game) -> None:
     if game.status != Game.Status.OPEN:
         raise Conflict("this game has finished", code="game_finished")
@@ -389,18 +397,12 @@ class FormatBase:
     def rejoin_lines(
         self, *, game: Game, rules: GameRules, player_id: int
     ) -> tuple[list[Line], int]:
-        raise Conflict(
-            f"only pool rummy has rejoins; this is a {game.get_format_display()} game",
-            code="not_pool",
-        )
+        raise not_pool(game, "rejoins")
 
     def split_shares(
         self, *, game: Game, rules: GameRules, kind: str
     ) -> tuple[dict[int, int], dict[int, int]]:
-        raise Conflict(
-            f"only pool rummy has splits; this is a {game.get_format_display()} game",
-            code="not_pool",
-        )
+        raise not_pool(game, "splits")
 
     def deal_money(self, *, game: Game, rules: GameRules) -> bool:
         return bool(game.point_value_minor)

@@ -29,8 +29,9 @@ from clubs.pages import (
 )
 from config.errors import ServiceError
 from ledger.models import Quantity
-from scoring import figures, games, pool_moves, selectors, table_links, undo
+from scoring import figures, games, selectors, table_links, undo
 from scoring.formats import FORMAT_ORDER, Column, GameEnd, GameFormatHandler, handler_for
+from scoring.formats.pool import moves
 from scoring.formats.pool.forms import RejoinForm, SplitForm
 from scoring.formats.pool.pages import pool_points, rejoin_reason
 from scoring.forms import GameForm, SeatAddForm, to_minor
@@ -322,7 +323,7 @@ def pool_rejoin(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
         )
     try:
         player = club_selectors.player_get(club=club, player_id=form.cleaned_data["player"])
-        score = pool_moves.pool_rejoin(game=game, actor=request.user, player=player)
+        score = moves.pool_rejoin(game=game, actor=request.user, player=player)
     except ServiceError as exc:
         error = error_context(exc)
         names = {seat.player_id: seat.player.name for seat in game.seats.all()}
@@ -346,7 +347,7 @@ def pool_split(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespon
 
     def split() -> HttpResponse:
         agreed = [club_selectors.player_get(club=club, player_id=pid) for pid in form.agreed_ids()]
-        shares = pool_moves.pool_split(
+        shares = moves.pool_split(
             game=game, actor=request.user, kind=form.cleaned_data["kind"], agreed=agreed
         )
         paid = ", ".join(
