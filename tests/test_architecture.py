@@ -1,6 +1,7 @@
 """The architecture, checked on the code's syntax trees (not its text): each game format is decided
 only in its own package, the ledger's postings are read and written only by the ledger's owners,
-and nothing outside the formats asks which handler or state class it holds.
+nothing outside the formats asks which handler or state class it holds, and a format's own
+sections of a preset's rules are read only in the formats.
 
 The words a format is known by (its id, family, variants, how its deals are entered) come from
 the registry itself, so a new format is covered by adding it. Each check is shown to catch a
@@ -86,6 +87,18 @@ def _names_format(node: ast.AST) -> bool:
     """``x.format``, ``variant``, ``rules.family``: an operand that says which format it is."""
     name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
     return name in FORMAT_ATTRIBUTES
+
+
+#: The formats' own sections of a preset ("pool", "house_rules", ...), kept in the typed rules.
+FORMAT_SECTIONS = frozenset(
+    section.name for handler in HANDLERS.values() for section in handler.preset_sections
+)
+
+
+def _names_rules(node: ast.AST) -> bool:
+    """``rules`` or ``x.rules``: a preset's typed rules."""
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+    return name == "rules"
 
 
 def _registry_module() -> str:
@@ -182,6 +195,15 @@ def check_source(path: str, source: str, words: dict[str, set[str]]) -> list[Vio
             for name in names:
                 if name.endswith(("Format", "State", "EntryForm", "Handler")):
                     found.append(Violation(path, node.lineno, f"isinstance(..., {name})"))
+        # A format's own section of a preset's rules read outside the formats: `rules.pool.limit`
+        # (what a page shows of them, the preview included, the format says).
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr in FORMAT_SECTIONS
+            and _names_rules(node.value)
+            and not path.startswith("scoring/formats/")
+        ):
+            found.append(Violation(path, node.lineno, f"reads rules.{node.attr}"))
         # Postings read or written outside the ledger's owners.
         elif (
             isinstance(node, ast.Attribute)
@@ -278,6 +300,8 @@ def test_the_code_keeps_formats_ledger_and_handlers_in_their_owners() -> None:
         ("Posting.objects.bulk_create(rows)", "Posting written outside"),
         ("if book.owner == 'account': pass", "a book's owner tested outside the ledger"),
         ("kind = 'purse' if entry.book.owner != GAME_BOOK else 'game'", "owner tested outside"),
+        ("limit = rules.pool.limit", "reads rules.pool"),
+        ("if game.rules.house_rules: pass", "reads rules.house_rules"),
     ],
 )
 def test_each_check_catches_its_violation(source: str, what: str) -> None:

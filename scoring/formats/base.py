@@ -23,6 +23,7 @@ from ledger.models import LedgerEntry, Quantity
 from ledger.writer import Line
 from rules.indian.deal import DealEvaluation, OutcomeOption, Reason
 from scoring.formats.reads import seated_for_deal
+from scoring.formats.sections import PresetPreview, PresetSection
 from scoring.models import Deal, Game, Submission
 from scoring.presets import FormatRules, GameRules
 
@@ -145,7 +146,7 @@ class GameFormatHandler(Protocol):
     outcome_words: ClassVar[Mapping[str, str]]  # a deal's outcomes as tables show them
     payload_key: ClassVar[str]  # the field of a submitted result that holds the players' lines
     seats_open: ClassVar[bool]  # players may sit down between deals
-    preset_sections: ClassVar[frozenset[str]]  # its own sections of a preset's params
+    preset_sections: ClassVar[tuple[PresetSection, ...]]  # its own sections of a preset's params
     # The API schema's components of the format (each carries ``format``, the unions'
     # discriminator): a counted result, a result as entered, and the game as it stands.
     result_output: ClassVar[type[serializers.Serializer[Any]]]
@@ -161,6 +162,9 @@ class GameFormatHandler(Protocol):
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
         """The typed rules of the format's own sections of a preset (``InvalidInput`` names a
         bad setting)."""
+
+    def preset_preview(self, *, rules: GameRules) -> PresetPreview:
+        """What the preset form's preview shows of the format's own rules."""
 
     def outcomes(self, *, rules: GameRules) -> tuple[OutcomeOption, ...]:
         """The outcomes a deal may have (empty: the format enters racks, not outcomes)."""

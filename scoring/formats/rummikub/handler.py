@@ -53,6 +53,7 @@ from scoring.formats.reads import (
 from scoring.formats.rummikub import pages
 from scoring.formats.rummikub.forms import RummikubEntryForm
 from scoring.formats.rummikub.payload import payload_fields
+from scoring.formats.rummikub.preset import SECTIONS, rummikub_preview
 from scoring.formats.rummikub.schema import (
     OUTCOMES,
     VARIANTS,
@@ -61,6 +62,7 @@ from scoring.formats.rummikub.schema import (
     RummikubStateOutput,
 )
 from scoring.formats.rummikub.state import MatchLimits, RummikubPlayer, RummikubState
+from scoring.formats.sections import PresetPreview, PresetSection
 from scoring.models import Deal, Game, Submission
 from scoring.presets import (
     FormatRules,
@@ -244,7 +246,10 @@ class RummikubFormat(FormatBase):
     outcome_words: ClassVar[Mapping[str, str]] = {"winner": "Winner", "loser": "Loser"}
     payload_key: ClassVar[str] = "racks"
     variants: ClassVar[Collection[str]] = tuple(VARIANTS)
-    preset_sections: ClassVar[frozenset[str]] = frozenset({"rummikub", "match"})
+    preset_sections: ClassVar[tuple[PresetSection, ...]] = SECTIONS
+
+    def preset_preview(self, *, rules: GameRules) -> PresetPreview:
+        return rummikub_preview(rules)
 
     def payload_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return payload_fields()
