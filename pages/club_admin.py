@@ -20,10 +20,9 @@ from clubs.models import Role
 from clubs.pages import GET, club_for_page, club_url, form_post, found
 from config.errors import InvalidInput, ServiceError
 from pages.views import _settings_page, club_home_page, player_page_view
-from rules.indian.deal import outcome_options
 from scoring.club_settings import preset_create
+from scoring.formats import handler_for
 from scoring.preset_rules import game_rules_from
-from scoring.presets import example_hand, rule_words
 from tournaments.services import merge as tournament_merge
 
 
@@ -172,9 +171,9 @@ def preset_new(request: HttpRequest, club_slug: str) -> HttpResponse:
 @login_required
 @GET
 def preset_preview(request: HttpRequest, club_slug: str) -> HttpResponse:
-    """What a deal under the preset being written would score: each outcome's points, and the
-    pool, deals or Rummikub numbers that apply. A fragment the settings form fetches as the
-    organiser types; nothing is stored."""
+    """What a deal under the preset being written would score: the table and the rate, and what
+    the preset's format says of its own rules (``preset_preview``). A fragment the settings form
+    fetches as the organiser types; nothing is stored."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
     query = request.GET
     context: dict[str, object] = {"club": club}
@@ -191,12 +190,6 @@ def preset_preview(request: HttpRequest, club_slug: str) -> HttpResponse:
         context["problem"] = exc.message
     else:
         context["rules"] = rules
-        context["outcomes"] = (
-            [{"label": o.label, "points": f"{o.low}" if o.low == o.high else f"{o.low}-{o.high}",
-              "cards": o.needs_cards} for o in outcome_options(rules.indian)]
-            if rules.indian is not None else []
-        )  # fmt: skip
+        context["preview"] = handler_for(rules.format).preset_preview(rules=rules)
         context["point_value"] = club_money(club, rules.point_value_minor)
-        context["rule_words"] = rule_words(rules)
-        context["example"] = example_hand(rules)
     return render(request, "clubs/_preset_preview.html", context)

@@ -44,11 +44,11 @@ from scoring.filters import (
     SubmissionFilterSet,
 )
 from scoring.formats import FORMAT_ORDER, format_tagged, payload_field_names
+from scoring.formats.pool.moves import pool_rejoin, pool_split
 from scoring.formats.reads import rejected_new_deal
 from scoring.games import game_create, game_finish, seat_add, seat_remove, table_create
 from scoring.models import Game, Session, Submission, TableLink
 from scoring.nights import session_close, session_create, session_reopen, transfer_mark_paid
-from scoring.pool_moves import pool_rejoin, pool_split
 from scoring.serializers import (
     DealCreateInput,
     DealOutput,

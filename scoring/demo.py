@@ -20,10 +20,10 @@ from rules.indian.cards import NAMES, parse_cards, parse_groups, parse_wild
 from rules.indian.hand import score_groups
 from scoring.club_settings import preset_create
 from scoring.deals import deal_create, deal_create_with_result
+from scoring.formats.pool.moves import pool_rejoin, pool_split
 from scoring.games import game_create, game_finish, table_create
 from scoring.models import RulePreset
 from scoring.nights import session_close, session_create
-from scoring.pool_moves import pool_rejoin, pool_split
 from scoring.submissions import submission_validate
 
 SUITS = "SHDC"

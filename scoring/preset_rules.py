@@ -11,7 +11,7 @@ from typing import Any
 from config.errors import InvalidInput
 from rules.errors import RuleViolation
 from rules.money import FeePolicy
-from scoring.formats import HANDLERS
+from scoring.formats import HANDLERS, preset_section_names
 from scoring.presets import GameRules, invalid_setting, preset_section, preset_whole
 
 #: The sections every preset may have, whatever its format (each format adds its own).
@@ -54,7 +54,7 @@ def game_rules_from(*, format: str, variant: str, params: dict[str, Any]) -> Gam
         )
     if not isinstance(params, dict):
         raise InvalidInput("params: must be an object", code="bad_preset")
-    unknown = sorted(set(params) - handler.preset_sections - COMMON_SECTIONS)
+    unknown = sorted(set(params) - preset_section_names(handler) - COMMON_SECTIONS)
     if unknown:
         raise invalid_setting(unknown[0], f"is not a section of a {format} preset", unknown[0])
 

@@ -1,6 +1,7 @@
 """Rule presets as the database keeps them (JSON ``params``) and as the engine needs them
 (``GameRules``: typed, frozen rule objects from ``rules/``): the types, and the helpers each
-format reads its own sections with. ``scoring.preset_rules`` builds a preset's rules.
+format reads its own sections with. ``scoring.preset_rules`` builds a preset's rules; each format
+describes its own sections (their schema, the preview) in its package.
 
 ``params`` has one section per concern; every section is optional and every number in it
 overrides the documented default:
@@ -25,16 +26,13 @@ from typing import Any, TypeVar, cast
 
 from config.errors import InvalidInput
 from rules.errors import RuleViolation
-from rules.indian.arrangement import arrange
-from rules.indian.cards import format_card, parse_card, parse_cards, parse_wild
+from rules.indian.cards import format_card, parse_card, parse_wild
 from rules.indian.deals import DealsRules
 from rules.indian.pool import PoolRules
 from rules.indian.preset import (
     DEFAULT_HOUSE_RULES,
-    Declaration,
     HouseRules,
     IndianPreset,
-    JokerLimit,
 )
 from rules.money import FeePolicy
 from rules.rummikub.preset import RummikubPreset
@@ -143,90 +141,3 @@ def preset_whole(section: str, key: str, value: Any, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise invalid_setting(section, f"{key} must be a whole number >= {minimum}", value)
     return value
-
-
-def rule_words(rules: GameRules) -> list[str]:
-    """The preset's house rules in words, as the preset form's preview shows them (each option
-    documented in docs/rules.md, "House rules")."""
-    words: list[str] = []
-    if rules.indian is not None:
-        house = rules.house_rules or DEFAULT_HOUSE_RULES
-        words.append(
-            "Wild joker: only the cut card itself (give it as a card, e.g. 7H)"
-            if house.cut_card_only
-            else "Wild joker: every card of the cut card's rank"
-        )
-        words.append(
-            "Runs may wrap round the king (Q K A 2, K A 2)"
-            if house.wrap_runs
-            else "Runs do not wrap round the king (the ace is low or high)"
-        )
-        words.append(
-            {
-                JokerLimit.NONE: "Jokers: any number in a group",
-                JokerLimit.ONE_IN_THREE: "Jokers: at most one in a three-card group",
-                JokerLimit.NOT_WITH_ONE_NATURAL: "Jokers: never with a single natural card "
-                "(5H JK JK is refused)",
-            }[house.joker_limit]
-        )
-        words.append(
-            "A group of jokers only (JK JK JK) is a valid set"
-            if house.jokers_only_set
-            else "A group of jokers only (JK JK JK) is refused"
-        )
-        words.append(f"An ace counts {house.ace_points} point{'s' if house.ace_points > 1 else ''}")
-        words.append(
-            {
-                Declaration.TWO_SEQUENCES: "A declaration needs two sequences, one of them pure",
-                Declaration.PURE_SEQUENCE: "A declaration needs one pure sequence; the rest any "
-                "valid groups",
-                Declaration.MIN_GROUPS: f"A declaration needs at least {house.min_groups} valid "
-                "groups",
-            }[house.declaration]
-        )
-        words.append(
-            "A loser with a pure sequence but no declaration: the pure sequence does not count"
-            if rules.indian.pure_sequence_relief
-            else "A loser without a declaration counts every card, the pure sequence included"
-        )
-    if rules.rummikub is not None:
-        preset = rules.rummikub
-        words.append(f"A joker left on a rack counts {preset.joker_value}")
-        words.append(f"The initial meld needs at least {preset.initial_meld_threshold}")
-        words.append(
-            "A run may go on from 13 to 1 (12 13 1), outside closed hands"
-            if preset.one_high
-            else "A 1 is always low in a run (12 13 1 is refused)"
-        )
-        if preset.counts_racks:
-            words.append(
-                f"A loser who never opened scores -{preset.never_opened_penalty}"
-                if preset.never_opened_penalty
-                else "A loser who never opened counts the rack as everyone else"
-            )
-    return words
-
-
-#: The preview's example hand: the cut card and 13 cards that read differently under the house
-#: rules (a run round the king, a natural 7 beside the cut 7H, two jokers with one card, aces).
-EXAMPLE_CUT = "7H"
-EXAMPLE_HAND = "QH KH AH 2H 5S 6S 7S 9D JK 7H AS AD 4C"
-
-
-def example_hand(rules: GameRules) -> dict[str, Any] | None:
-    """The example hand scored by its best arrangement under the preset's rules, for the preset
-    form's preview; ``None`` for Rummikub."""
-    if rules.indian is None:
-        return None
-    house = rules.house_rules or DEFAULT_HOUSE_RULES
-    cards = parse_cards(EXAMPLE_HAND.split())
-    result = arrange(cards, parse_wild(EXAMPLE_CUT, house.cut_card_only), rules.indian, house)
-    return {
-        "cut": EXAMPLE_CUT,
-        "groups": [
-            {"cards": " ".join(map(str, group.cards)), "kind": group.kind.value.replace("_", " ")}
-            for group in result.groups
-        ],
-        "valid": result.valid,
-        "score": result.score,
-    }

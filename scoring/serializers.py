@@ -9,12 +9,12 @@ from rest_framework import serializers
 from config.fields import id_field, int32_field
 from config.openapi import PageOutput, ReasonOutput
 from ledger.models import LedgerEntry, Quantity
-from rules.indian.preset import ACE_POINT_CHOICES, Declaration, JokerLimit, WildJoker
 from scoring.formats import (
     format_tagged,
     payload_fields,
     payload_keys,
     payload_union,
+    preset_params_schema,
     result_outcomes,
     result_union,
     state_union,
@@ -23,74 +23,10 @@ from scoring.formats import (
 from scoring.models import Deal, Game, GameFormat, RulePreset, Seat, Session, Submission, Table
 from scoring.standings import METRICS
 
-
-class HouseRulesSchema(serializers.Serializer[dict]):
-    """The ``house_rules`` section of an Indian rummy preset (``rules.indian.preset.HouseRules``);
-    each field optional, its default the seeds' rule. Checked by the rules engine: a bad value
-    answers 400 naming the field."""
-
-    wild_joker = serializers.ChoiceField(
-        choices=[choice.value for choice in WildJoker], required=False,
-        help_text="rank: every card of the cut rank (default); cut_card: only the cut card.",
-    )  # fmt: skip
-    wrap_runs = serializers.BooleanField(
-        required=False, help_text="Runs may wrap round the king (QH KH AH 2H). Default false."
-    )
-    joker_limit = serializers.ChoiceField(
-        choices=[choice.value for choice in JokerLimit], required=False,
-        help_text="none (default); one_in_three: a three-card group holds at most one joker; "
-        "not_with_one_natural: jokers never with a single natural card (5H JK JK).",
-    )  # fmt: skip
-    jokers_only_set = serializers.BooleanField(
-        required=False, help_text="A group of jokers only (JK JK JK) is a valid set. Default true."
-    )
-    ace_points = serializers.ChoiceField(
-        choices=list(ACE_POINT_CHOICES),
-        required=False,
-        help_text="An ace counts 10 (default) or 1.",
-    )
-    declaration = serializers.ChoiceField(
-        choices=[choice.value for choice in Declaration], required=False,
-        help_text="two_sequences (default: two sequences, one pure); pure_sequence: one pure "
-        "sequence and any valid groups; min_groups: at least min_groups valid groups.",
-    )  # fmt: skip
-    min_groups = serializers.IntegerField(
-        min_value=1, max_value=13, required=False, help_text="With declaration min_groups (4)."
-    )
-
-
-class RummikubHouseRulesSchema(serializers.Serializer[dict]):
-    """The house-rule numbers of a Rummikub preset's ``rummikub`` section (any other field of
-    ``rules.rummikub.preset.RummikubPreset`` may be set too)."""
-
-    base = serializers.CharField(required=False, help_text="A built-in preset to start from.")
-    joker_value = serializers.IntegerField(
-        min_value=0, required=False, help_text="A joker left on a rack: 30, 25 Belgian, 50 MSO."
-    )
-    never_opened_penalty = serializers.IntegerField(
-        min_value=0, required=False,
-        help_text="Sabra and American: a loser who never opened scores minus this (0 off; "
-        "100 or 200 MSO).",
-    )  # fmt: skip
-    one_high = serializers.BooleanField(
-        required=False, help_text="The 13-1 run (12 13 1) outside closed hands."
-    )
-    initial_meld_threshold = serializers.IntegerField(
-        min_value=0, required=False, help_text="The opening threshold (Sabra 30)."
-    )
-
-
-class PresetParamsSchema(serializers.Serializer[dict]):
-    """A preset's settings by section (see the API guide); every section optional."""
-
-    indian = serializers.DictField(required=False, help_text="Numbers of IndianPreset.")
-    house_rules = HouseRulesSchema(required=False)
-    pool = serializers.DictField(required=False)
-    deals = serializers.DictField(required=False)
-    rummikub = RummikubHouseRulesSchema(required=False)
-    match = serializers.DictField(required=False)
-    fee = serializers.DictField(required=False)
-    table = serializers.DictField(required=False)
+#: A preset's settings by section: each format's own, then the common ones (``fee``, ``table``).
+PresetParamsSchema = preset_params_schema(
+    fee=serializers.DictField(required=False), table=serializers.DictField(required=False)
+)
 
 
 @extend_schema_field(PresetParamsSchema)

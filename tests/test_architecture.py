@@ -1,6 +1,7 @@
 """The architecture, checked on the code's syntax trees (not its text): each game format is decided
 only in its own package, the ledger's postings are read and written only by the ledger's owners,
-and nothing outside the formats asks which handler or state class it holds.
+nothing outside the formats asks which handler or state class it holds, and a format's own
+sections of a preset's rules are read only in the formats.
 
 The words a format is known by (its id, family, variants, how its deals are entered) come from
 the registry itself, so a new format is covered by adding it. Each check is shown to catch a
@@ -88,6 +89,18 @@ def _names_format(node: ast.AST) -> bool:
     return name in FORMAT_ATTRIBUTES
 
 
+#: The formats' own sections of a preset ("pool", "house_rules", ...), kept in the typed rules.
+FORMAT_SECTIONS = frozenset(
+    section.name for handler in HANDLERS.values() for section in handler.preset_sections
+)
+
+
+def _names_rules(node: ast.AST) -> bool:
+    """``rules`` or ``x.rules``: a preset's typed rules."""
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+    return name == "rules"
+
+
 def _registry_module() -> str:
     return "scoring/formats/__init__.py"
 
@@ -114,7 +127,15 @@ def _constants(node: ast.AST) -> Iterator[str]:
 def check_source(path: str, source: str, words: dict[str, set[str]]) -> list[Violation]:
     """The architecture violations in one module's source (``path`` relative to the project)."""
     found: list[Violation] = []
-    tree = ast.parse(source)
+    for node in ast.walk(ast.parse(source)):
+        found += _format_violations(path, node, words)
+        found += _ledger_violations(path, node)
+    return found
+
+
+def _format_violations(path: str, node: ast.AST, words: dict[str, set[str]]) -> list[Violation]:
+    """A format decided, or a handler asked which it is, outside the format's own package."""
+    found: list[Violation] = []
 
     def owned(word: str) -> bool:
         return path == _registry_module() or any(path.startswith(p) for p in words.get(word, ()))
@@ -125,95 +146,109 @@ def check_source(path: str, source: str, words: dict[str, set[str]]) -> list[Vio
             return any(map(_names_format, operands))
         return word in words
 
-    for node in ast.walk(tree):
-        # A comparison with a format's word: `game.format == "pool"`, `variant in ("sabra", ...)`.
-        if isinstance(node, ast.Compare):
-            operands = (node.left, *node.comparators)
-            for operand in operands:
-                for word in _constants(operand):
-                    if telling(word, operands) and not owned(word):
-                        found.append(Violation(path, node.lineno, f"compares with {word!r}"))
-        # A table keyed by a format's word: `{"racks": RackForm, "hands": DealForm}`.
-        elif isinstance(node, ast.Dict):
-            keys = [k for key in node.keys if key is not None for k in _constants(key)]
-            keyed = [k for k in keys if k in words and k not in EVERYDAY_WORDS and not owned(k)]
-            if len(keyed) >= 2:
-                found.append(Violation(path, node.lineno, f"a table keyed by {sorted(keyed)}"))
-        # A family's, variant's or entry's name written anywhere else (a format's id is also an
-        # everyday word, so only its comparisons count).
-        elif (
-            isinstance(node, ast.Constant)
-            and isinstance(node.value, str)
-            and node.value in words
-            and node.value not in EVERYDAY_WORDS
-            and node.value not in FORMAT_IDS
-            and not owned(node.value)
-            and not path.startswith(DATA_MODULES)
-        ):
-            found.append(Violation(path, node.lineno, f"names {node.value!r}"))
-        # A match on a format's word.
-        elif isinstance(node, ast.MatchValue):
-            for word in _constants(node.value):
-                if word in words and not owned(word):
-                    found.append(Violation(path, node.lineno, f"matches {word!r}"))
-        # A format member named: `GameFormat.POOL`, `GameFamily.RUMMIKUB`.
-        elif (
-            isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-            and node.value.id in {"GameFormat", "GameFamily"}
-            and node.attr.isupper()
-            and not path.startswith(("scoring/formats/", "scoring/models.py"))
-        ):
-            found.append(Violation(path, node.lineno, f"names {node.value.id}.{node.attr}"))
-        # Asking which handler, state or entry form a value is.
-        elif (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id == "isinstance"
-            and len(node.args) == 2
-            and not path.startswith("scoring/formats/")
-        ):
-            classes = node.args[1]
-            names = [
-                n.id if isinstance(n, ast.Name) else n.attr
-                for n in (classes.elts if isinstance(classes, ast.Tuple) else [classes])
-                if isinstance(n, ast.Name | ast.Attribute)
-            ]
-            for name in names:
-                if name.endswith(("Format", "State", "EntryForm", "Handler")):
-                    found.append(Violation(path, node.lineno, f"isinstance(..., {name})"))
-        # Postings read or written outside the ledger's owners.
-        elif (
-            isinstance(node, ast.Attribute)
-            and node.attr == "objects"
-            and isinstance(node.value, ast.Name)
-            and node.value.id == "Posting"
-            and not path.startswith(POSTING_OWNERS)
-        ):
-            found.append(Violation(path, node.lineno, "Posting.objects outside the ledger"))
-        # A ledger row written anywhere but the ledger's writer (a merge moves postings only).
-        if (
-            isinstance(node, ast.Attribute)
-            and node.attr in LEDGER_WRITES
-            and isinstance(node.value, ast.Attribute)
-            and node.value.attr == "objects"
-            and isinstance(node.value.value, ast.Name)
-            and node.value.value.id in {"Posting", "LedgerEntry"}
-            and path != LEDGER_WRITER
-        ):
-            found.append(
-                Violation(path, node.lineno, f"{node.value.value.id} written outside the ledger")
-            )
-        # A book's owner told apart by its kind: `book.owner == "game"`.
-        if (
-            isinstance(node, ast.Compare)
-            and any(
-                isinstance(operand, ast.Attribute) and operand.attr == "owner"
-                for operand in (node.left, *node.comparators)
-            )
-            and not path.startswith("ledger/")
-        ):
-            found.append(Violation(path, node.lineno, "a book's owner tested outside the ledger"))
+    # A comparison with a format's word: `game.format == "pool"`, `variant in ("sabra", ...)`.
+    if isinstance(node, ast.Compare):
+        operands = (node.left, *node.comparators)
+        for operand in operands:
+            for word in _constants(operand):
+                if telling(word, operands) and not owned(word):
+                    found.append(Violation(path, node.lineno, f"compares with {word!r}"))
+    # A table keyed by a format's word: `{"racks": RackForm, "hands": DealForm}`.
+    elif isinstance(node, ast.Dict):
+        keys = [k for key in node.keys if key is not None for k in _constants(key)]
+        keyed = [k for k in keys if k in words and k not in EVERYDAY_WORDS and not owned(k)]
+        if len(keyed) >= 2:
+            found.append(Violation(path, node.lineno, f"a table keyed by {sorted(keyed)}"))
+    # A family's, variant's or entry's name written anywhere else (a format's id is also an
+    # everyday word, so only its comparisons count).
+    elif (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value in words
+        and node.value not in EVERYDAY_WORDS
+        and node.value not in FORMAT_IDS
+        and not owned(node.value)
+        and not path.startswith(DATA_MODULES)
+    ):
+        found.append(Violation(path, node.lineno, f"names {node.value!r}"))
+    # A match on a format's word.
+    elif isinstance(node, ast.MatchValue):
+        for word in _constants(node.value):
+            if word in words and not owned(word):
+                found.append(Violation(path, node.lineno, f"matches {word!r}"))
+    # A format member named: `GameFormat.POOL`, `GameFamily.RUMMIKUB`.
+    elif (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in {"GameFormat", "GameFamily"}
+        and node.attr.isupper()
+        and not path.startswith(("scoring/formats/", "scoring/models.py"))
+    ):
+        found.append(Violation(path, node.lineno, f"names {node.value.id}.{node.attr}"))
+    # Asking which handler, state or entry form a value is.
+    elif (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "isinstance"
+        and len(node.args) == 2
+        and not path.startswith("scoring/formats/")
+    ):
+        classes = node.args[1]
+        names = [
+            n.id if isinstance(n, ast.Name) else n.attr
+            for n in (classes.elts if isinstance(classes, ast.Tuple) else [classes])
+            if isinstance(n, ast.Name | ast.Attribute)
+        ]
+        for name in names:
+            if name.endswith(("Format", "State", "EntryForm", "Handler")):
+                found.append(Violation(path, node.lineno, f"isinstance(..., {name})"))
+    # A format's own section of a preset's rules read outside the formats: `rules.pool.limit`
+    # (what a page shows of them, the preview included, the format says).
+    elif (
+        isinstance(node, ast.Attribute)
+        and node.attr in FORMAT_SECTIONS
+        and _names_rules(node.value)
+        and not path.startswith("scoring/formats/")
+    ):
+        found.append(Violation(path, node.lineno, f"reads rules.{node.attr}"))
+    return found
+
+
+def _ledger_violations(path: str, node: ast.AST) -> list[Violation]:
+    """Postings touched, ledger rows written or a book's owner told apart outside their owners."""
+    found: list[Violation] = []
+    # Postings read or written outside the ledger's owners.
+    if (
+        isinstance(node, ast.Attribute)
+        and node.attr == "objects"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "Posting"
+        and not path.startswith(POSTING_OWNERS)
+    ):
+        found.append(Violation(path, node.lineno, "Posting.objects outside the ledger"))
+    # A ledger row written anywhere but the ledger's writer (a merge moves postings only).
+    if (
+        isinstance(node, ast.Attribute)
+        and node.attr in LEDGER_WRITES
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "objects"
+        and isinstance(node.value.value, ast.Name)
+        and node.value.value.id in {"Posting", "LedgerEntry"}
+        and path != LEDGER_WRITER
+    ):
+        found.append(
+            Violation(path, node.lineno, f"{node.value.value.id} written outside the ledger")
+        )
+    # A book's owner told apart by its kind: `book.owner == "game"`.
+    if (
+        isinstance(node, ast.Compare)
+        and any(
+            isinstance(operand, ast.Attribute) and operand.attr == "owner"
+            for operand in (node.left, *node.comparators)
+        )
+        and not path.startswith("ledger/")
+    ):
+        found.append(Violation(path, node.lineno, "a book's owner tested outside the ledger"))
     return found
 
 
@@ -278,6 +313,8 @@ def test_the_code_keeps_formats_ledger_and_handlers_in_their_owners() -> None:
         ("Posting.objects.bulk_create(rows)", "Posting written outside"),
         ("if book.owner == 'account': pass", "a book's owner tested outside the ledger"),
         ("kind = 'purse' if entry.book.owner != GAME_BOOK else 'game'", "owner tested outside"),
+        ("limit = rules.pool.limit", "reads rules.pool"),
+        ("if game.rules.house_rules: pass", "reads rules.house_rules"),
     ],
 )
 def test_each_check_catches_its_violation(source: str, what: str) -> None:

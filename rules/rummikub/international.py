@@ -81,6 +81,62 @@ def international_scores(
             "bad_variant", "international_scores needs an International preset", preset.variant
         )
     players = list(racks)
+    holders = list(trump_holders)
+    _check_hand(
+        players,
+        melded,
+        winner,
+        win,
+        closed_hand=closed_hand,
+        final_discard_joker=final_discard_joker,
+        holders=holders,
+        preset=preset,
+    )
+    parsed = {name: [parse_tile(tile) for tile in racks[name]] for name in players}
+    hand = [parse_tile(tile) for tile in closed_hand] if closed_hand is not None else []
+    check_copies(
+        [tile for tiles in parsed.values() for tile in tiles] + hand,
+        extra_jokers=1 if final_discard_joker else 0,
+    )
+    if winner is not None and parsed[winner]:
+        raise RuleViolation(
+            "winner_has_tiles",
+            f"the winner {winner!r} still has tiles in hand: a winner's rack is empty",
+            token=winner,
+        )
+    others_melded = any(melded[name] for name in players if name != winner)
+    facts = (first_turn, original_hand, is_first_player)
+    won, classified = _winner_won(win, others_melded, hand, facts, preset)
+
+    scores: dict[str, int] = {}
+    for name in players:
+        if name == winner:
+            score = won
+        elif melded[name]:
+            score = -melded_hand_value(parsed[name], preset)
+        else:
+            score = -(won if win == "closed" else preset.not_melded_loss)
+        if name in holders:
+            score += preset.trump_bonus
+        if final_discard_joker:
+            score *= preset.joker_discard_factor
+        scores[name] = score
+    return InternationalScores(scores, won, classified)
+
+
+def _check_hand(
+    players: list[str],
+    melded: Mapping[str, bool],
+    winner: str | None,
+    win: Win | None,
+    *,
+    closed_hand: Sequence[Tile | str] | None,
+    final_discard_joker: bool,
+    holders: list[str],
+    preset: RummikubPreset,
+) -> None:
+    """Refuse a hand whose facts do not fit together (who won and how, who melded, the closed
+    hand, the final discard, the trump's holders), before any tile is read."""
     check_players(players, preset)
     if (winner is None) != (win is None):
         raise RuleViolation(
@@ -115,60 +171,39 @@ def international_scores(
             "final_discard_joker needs a winner: a hand without one has no final discard",
             token="final_discard_joker",
         )
-    holders = list(trump_holders)
     for name in holders:
         check_player(name, players, "trump_holders")
     if len(set(holders)) != len(holders):
         raise RuleViolation("bad_field", "trump_holders names a player twice", "trump_holders")
 
-    parsed = {name: [parse_tile(tile) for tile in racks[name]] for name in players}
-    hand = [parse_tile(tile) for tile in closed_hand] if closed_hand is not None else []
-    check_copies(
-        [tile for tiles in parsed.values() for tile in tiles] + hand,
-        extra_jokers=1 if final_discard_joker else 0,
-    )
-    if winner is not None and parsed[winner]:
-        raise RuleViolation(
-            "winner_has_tiles",
-            f"the winner {winner!r} still has tiles in hand: a winner's rack is empty",
-            token=winner,
-        )
 
-    classified: ClosedHand | None = None
+def _winner_won(
+    win: Win | None,
+    others_melded: bool,
+    hand: list[Tile],
+    facts: tuple[bool, bool, bool],
+    preset: RummikubPreset,
+) -> tuple[int, ClosedHand | None]:
+    """What the winner won (0 without a winner), and the closed hand type of a Closed win
+    (``facts``: first turn, original hand, first player, for the Blitz types)."""
     if win == "open":
-        others_melded = any(melded[name] for name in players if name != winner)
-        won = preset.open_win if others_melded else preset.open_win_no_other_melded
-    elif win == "foot":
-        won = preset.foot_win
-    elif win == "closed":
-        classified = classify_closed_hand(
-            hand,
-            first_turn=first_turn,
-            original_hand=original_hand,
-            is_first_player=is_first_player,
-            values=preset.closed_hand_values,
+        return (preset.open_win if others_melded else preset.open_win_no_other_melded), None
+    if win == "foot":
+        return preset.foot_win, None
+    if win != "closed":
+        return 0, None
+    first_turn, original_hand, is_first_player = facts
+    classified = classify_closed_hand(
+        hand,
+        first_turn=first_turn,
+        original_hand=original_hand,
+        is_first_player=is_first_player,
+        values=preset.closed_hand_values,
+    )
+    if classified is None:
+        raise RuleViolation(
+            "not_a_closed_hand",
+            "the winner's 14 tiles fit no closed hand type",
+            token="closed_hand",
         )
-        if classified is None:
-            raise RuleViolation(
-                "not_a_closed_hand",
-                "the winner's 14 tiles fit no closed hand type",
-                token="closed_hand",
-            )
-        won = classified.value
-    else:
-        won = 0
-
-    scores: dict[str, int] = {}
-    for name in players:
-        if name == winner:
-            score = won
-        elif melded[name]:
-            score = -melded_hand_value(parsed[name], preset)
-        else:
-            score = -(won if win == "closed" else preset.not_melded_loss)
-        if name in holders:
-            score += preset.trump_bonus
-        if final_discard_joker:
-            score *= preset.joker_discard_factor
-        scores[name] = score
-    return InternationalScores(scores, won, classified)
+    return classified.value, classified

@@ -5,8 +5,9 @@ and the registry that finds a game's handler. Adding a format is a package here,
 
 from __future__ import annotations
 
+import copy
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
@@ -94,6 +95,35 @@ def payload_union() -> PolymorphicProxySerializer:
 def state_union(**others: type[serializers.Serializer[Any]]) -> PolymorphicProxySerializer:
     """A game as it stands, in any format (``GameState``), and ``others`` if any."""
     return _union("GameState", "state_output", **others)
+
+
+def preset_params_schema(
+    **common: serializers.Field[Any, Any, Any, Any],
+) -> type[serializers.Serializer[dict[str, Any]]]:
+    """The API's schema of a preset's ``params``: every format's own sections, in registry order
+    (a section the formats of a family share once), then the ``common`` ones."""
+    sections: dict[str, serializers.Field[Any, Any, Any, Any]] = {}
+    for handler in HANDLERS.values():
+        for section in handler.preset_sections:
+            sections.setdefault(section.name, section.schema)
+    # Fresh copies in this order: a serializer lists its fields in the order they were made.
+    fields = {name: copy.deepcopy(field) for name, field in {**sections, **common}.items()}
+    schema = type(
+        "PresetParamsSchema",
+        (serializers.Serializer,),
+        {
+            "__doc__": "A preset's settings by section (see the API guide); every section "
+            "optional.",
+            "__module__": __name__,
+            **fields,
+        },
+    )
+    return cast(type[serializers.Serializer[dict[str, Any]]], schema)
+
+
+def preset_section_names(handler: GameFormatHandler) -> frozenset[str]:
+    """The names of a format's own sections of a preset's ``params``."""
+    return frozenset(section.name for section in handler.preset_sections)
 
 
 def result_outcomes() -> list[str]:

@@ -23,6 +23,7 @@ from ledger.models import LedgerEntry, Quantity
 from ledger.writer import Line
 from rules.indian.deal import DealEvaluation, OutcomeOption, Reason
 from scoring.formats.reads import seated_for_deal
+from scoring.formats.sections import PresetPreview, PresetSection
 from scoring.models import Deal, Game, Submission
 from scoring.presets import FormatRules, GameRules
 
@@ -145,7 +146,7 @@ class GameFormatHandler(Protocol):
     outcome_words: ClassVar[Mapping[str, str]]  # a deal's outcomes as tables show them
     payload_key: ClassVar[str]  # the field of a submitted result that holds the players' lines
     seats_open: ClassVar[bool]  # players may sit down between deals
-    preset_sections: ClassVar[frozenset[str]]  # its own sections of a preset's params
+    preset_sections: ClassVar[tuple[PresetSection, ...]]  # its own sections of a preset's params
     # The API schema's components of the format (each carries ``format``, the unions'
     # discriminator): a counted result, a result as entered, and the game as it stands.
     result_output: ClassVar[type[serializers.Serializer[Any]]]
@@ -161,6 +162,9 @@ class GameFormatHandler(Protocol):
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
         """The typed rules of the format's own sections of a preset (``InvalidInput`` names a
         bad setting)."""
+
+    def preset_preview(self, *, rules: GameRules) -> PresetPreview:
+        """What the preset form's preview shows of the format's own rules."""
 
     def outcomes(self, *, rules: GameRules) -> tuple[OutcomeOption, ...]:
         """The outcomes a deal may have (empty: the format enters racks, not outcomes)."""
@@ -343,6 +347,14 @@ def refused(players: dict[int, str], reasons: list[Reason[int]]) -> Checked:
     return Checked(evaluation, None, reason_dicts(evaluation, players))
 
 
+def not_pool(game: Game, moves: str) -> Conflict:
+    """The refusal of pool rummy's ``moves`` (rejoins, splits) in a game of another format."""
+    return Conflict(
+        f"only pool rummy has {moves}; this is a {game.get_format_display()} game",
+        code="not_pool",
+    )
+
+
 def require_open_game(game: Game) -> None:
     if game.status != Game.Status.OPEN:
         raise Conflict("this game has finished", code="game_finished")
@@ -389,18 +401,12 @@ class FormatBase:
     def rejoin_lines(
         self, *, game: Game, rules: GameRules, player_id: int
     ) -> tuple[list[Line], int]:
-        raise Conflict(
-            f"only pool rummy has rejoins; this is a {game.get_format_display()} game",
-            code="not_pool",
-        )
+        raise not_pool(game, "rejoins")
 
     def split_shares(
         self, *, game: Game, rules: GameRules, kind: str
     ) -> tuple[dict[int, int], dict[int, int]]:
-        raise Conflict(
-            f"only pool rummy has splits; this is a {game.get_format_display()} game",
-            code="not_pool",
-        )
+        raise not_pool(game, "splits")
 
     def deal_money(self, *, game: Game, rules: GameRules) -> bool:
         return bool(game.point_value_minor)

@@ -29,13 +29,15 @@ from clubs.pages import (
 )
 from config.errors import ServiceError
 from ledger.models import Quantity
-from scoring import figures, games, pool_moves, selectors, table_links, undo
-from scoring.formats import FORMAT_ORDER, Column, GameEnd, handler_for
+from scoring import figures, games, selectors, table_links, undo
+from scoring.formats import FORMAT_ORDER, Column, GameEnd, GameFormatHandler, handler_for
+from scoring.formats.pool import moves
 from scoring.formats.pool.forms import RejoinForm, SplitForm
 from scoring.formats.pool.pages import pool_points, rejoin_reason
 from scoring.forms import GameForm, SeatAddForm, to_minor
-from scoring.models import Deal, Game, Submission
+from scoring.models import Deal, Game, Seat, Submission
 from scoring.preset_rules import game_rules
+from scoring.selectors import DealRow
 from scoring.views.common import deal_status
 from scoring.views.panels import game_panel
 
@@ -168,38 +170,6 @@ def _game_page(
     # A page of the deals, newest first: what is being played now comes first, and the page
     # costs the same whatever the length of the game.
     deals = selectors.game_deal_page(game=game, page=request.GET.get("page"))
-    deal_rows = []
-    for row in deals.rows:
-        cells = []
-        for seat in seats:
-            pid = seat.player_id
-            points = row.points.get(pid)
-            outcome = row.outcomes.get(pid)
-            shown = points
-            if points is not None and handler.words.signed_points:
-                shown = signed_number(points)
-            cells.append(
-                {
-                    "points": None if shown is None else str(shown),
-                    "won": outcome == "winner",
-                    "money": club_money(club, row.money_minor[pid], signed=True)
-                    if pid in row.money_minor
-                    else "",
-                }
-            )
-        deal = row.deal
-        # Ready to print: fifty rows of lookups and number formatting are most of the page.
-        deal_rows.append(
-            {
-                "number": str(deal.number),
-                "voided": deal.status == Deal.Status.VOID,
-                "tiebreaker": deal.is_tiebreaker,
-                "version": f"v{row.latest.version}" if row.latest and row.versions > 1 else "",
-                "status": deal_status(deal, row.latest),
-                "cells": cells,
-                "url": club_url("deal-page", club, deal.pk),
-            }
-        )
     state = selectors.game_state(game=game)
     rules = game_rules(game.preset)
     open_game = game.status == Game.Status.OPEN and game.table.session.status == "open"
@@ -215,22 +185,9 @@ def _game_page(
         "words": handler.words,
         "session": game.table.session,
         "table": game.table,
-        "seats": [
-            {
-                "seat": seat,
-                "figures": [
-                    {
-                        "text": _figure(club, column, totals[seat.player_id][column.key]),
-                        "value": totals[seat.player_id][column.key],
-                        "key": column.key,
-                    }
-                    for column in columns
-                ],
-            }
-            for seat in seats
-        ],
+        "seats": _seat_figures(club, seats, columns, totals),
         "columns": columns,
-        "deal_rows": deal_rows,
+        "deal_rows": _deal_rows(club, handler, seats, deals.rows),
         "page": deals.page,
         "has_money": handler.deal_money(game=game, rules=rules),
         "deal_note": handler.deal_note(rules=rules),
@@ -257,6 +214,65 @@ def _game_page(
         "table_entry": table_links.night_table_entry(club=club),
     }
     return render_club(request, club, "scoring/game.html", context, status)
+
+
+def _deal_rows(
+    club: Club, handler: GameFormatHandler, seats: list[Seat], rows: list[DealRow]
+) -> list[dict[str, Any]]:
+    """The deals of a page, ready to print: fifty rows of lookups and number formatting are most
+    of the page."""
+    deal_rows = []
+    for row in rows:
+        cells = []
+        for seat in seats:
+            pid = seat.player_id
+            points = row.points.get(pid)
+            outcome = row.outcomes.get(pid)
+            shown = points
+            if points is not None and handler.words.signed_points:
+                shown = signed_number(points)
+            cells.append(
+                {
+                    "points": None if shown is None else str(shown),
+                    "won": outcome == "winner",
+                    "money": club_money(club, row.money_minor[pid], signed=True)
+                    if pid in row.money_minor
+                    else "",
+                }
+            )
+        deal = row.deal
+        deal_rows.append(
+            {
+                "number": str(deal.number),
+                "voided": deal.status == Deal.Status.VOID,
+                "tiebreaker": deal.is_tiebreaker,
+                "version": f"v{row.latest.version}" if row.latest and row.versions > 1 else "",
+                "status": deal_status(deal, row.latest),
+                "cells": cells,
+                "url": club_url("deal-page", club, deal.pk),
+            }
+        )
+    return deal_rows
+
+
+def _seat_figures(
+    club: Club, seats: list[Seat], columns: list[Column], totals: dict[int, dict[str, int]]
+) -> list[dict[str, Any]]:
+    """Each seat with its figures in the game, one a column."""
+    return [
+        {
+            "seat": seat,
+            "figures": [
+                {
+                    "text": _figure(club, column, totals[seat.player_id][column.key]),
+                    "value": totals[seat.player_id][column.key],
+                    "key": column.key,
+                }
+                for column in columns
+            ],
+        }
+        for seat in seats
+    ]
 
 
 def _link_card(request: HttpRequest, table_id: int) -> table_links.LinkCard | None:
@@ -307,7 +323,7 @@ def pool_rejoin(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
         )
     try:
         player = club_selectors.player_get(club=club, player_id=form.cleaned_data["player"])
-        score = pool_moves.pool_rejoin(game=game, actor=request.user, player=player)
+        score = moves.pool_rejoin(game=game, actor=request.user, player=player)
     except ServiceError as exc:
         error = error_context(exc)
         names = {seat.player_id: seat.player.name for seat in game.seats.all()}
@@ -331,7 +347,7 @@ def pool_split(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespon
 
     def split() -> HttpResponse:
         agreed = [club_selectors.player_get(club=club, player_id=pid) for pid in form.agreed_ids()]
-        shares = pool_moves.pool_split(
+        shares = moves.pool_split(
             game=game, actor=request.user, kind=form.cleaned_data["kind"], agreed=agreed
         )
         paid = ", ".join(

@@ -21,10 +21,10 @@ from config.errors import ServiceError
 from ledger.models import AccountKind, Posting
 from scoring import figures, selectors
 from scoring.formats import GameEnd, formats_with_points, handler_for
+from scoring.formats.pool.moves import pool_rejoin, pool_split
 from scoring.games import game_create, game_finish, table_create
 from scoring.models import Game, RulePreset, Session
 from scoring.nights import session_create
-from scoring.pool_moves import pool_rejoin, pool_split
 from tests.scoring.helpers import correct, enter_deal
 
 NAMES = ["Asha", "Bilal", "Chitra", "Dev", "Esther", "Farid"]

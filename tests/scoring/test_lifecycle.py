@@ -17,11 +17,11 @@ from rules.indian.deal import outcome_options
 from scoring import figures, selectors
 from scoring.deals import deal_create
 from scoring.formats import HANDLERS, GameEnd, handler_for
+from scoring.formats.pool.moves import pool_rejoin, pool_split
 from scoring.games import game_finish
 from scoring.lifecycle import game_finished, game_finishing_order
 from scoring.models import Deal, Game, GameFormat
 from scoring.nights import session_close
-from scoring.pool_moves import pool_rejoin, pool_split
 from scoring.preset_rules import game_rules
 from scoring.undo import deal_void
 from tests.scoring.helpers import enter_deal, ledger_balanced, new_game, play, results

@@ -7,7 +7,7 @@ import pytest
 from config.errors import Conflict
 from ledger.models import AccountKind, LedgerEntry, Posting
 from scoring import figures, selectors
-from scoring.pool_moves import pool_rejoin, pool_split
+from scoring.formats.pool.moves import pool_rejoin, pool_split
 from tests.scoring.helpers import by_name, correct, new_game, play, results, state
 
 THREE = ["Asha", "Bilal", "Chitra"]

@@ -17,9 +17,9 @@ from openskill.models import PlackettLuce
 from ledger.models import Posting
 from rules.ranking import competition_ranks
 from scoring import ratings
+from scoring.formats.pool.moves import pool_rejoin
 from scoring.games import game_finish
 from scoring.models import Game, RatedGame, Rating
-from scoring.pool_moves import pool_rejoin
 from tests.scoring.helpers import correct, new_game, play, results
 
 SIX = ["Asha", "Bilal", "Chitra", "Dev", "Esther", "Farid"]

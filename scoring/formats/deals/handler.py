@@ -37,6 +37,7 @@ from scoring.formats.deals import pages
 from scoring.formats.deals.schema import DealsPayloadOutput, DealsResultOutput, DealsStateOutput
 from scoring.formats.deals.state import DealsPlayer, DealsState
 from scoring.formats.indian.deal import IndianDeal, house_rules, indian_rules
+from scoring.formats.indian.preset import INDIAN_SECTIONS, indian_preview
 from scoring.formats.pot import entry_fee_lines, payout_entry, pot_checked, refund_entry
 from scoring.formats.reads import (
     account_balance,
@@ -46,6 +47,7 @@ from scoring.formats.reads import (
     seated_balances,
     seated_players,
 )
+from scoring.formats.sections import PresetPreview, PresetSection
 from scoring.models import Deal, Game
 from scoring.presets import (
     FormatRules,
@@ -73,7 +75,10 @@ class DealsFormat(IndianDeal, FormatBase):
     )
     columns: ClassVar[tuple[Column, ...]] = (CHIPS, MONEY)
     panel_template: ClassVar[str] = "scoring/formats/deals/panel.html"
-    preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "house_rules", "deals"})
+    preset_sections: ClassVar[tuple[PresetSection, ...]] = (
+        *INDIAN_SECTIONS,
+        PresetSection("deals", serializers.DictField(required=False)),
+    )
 
     def panel(
         self, *, club: Club, game: Game, rules: GameRules, state: GameState, open_game: bool
@@ -83,6 +88,15 @@ class DealsFormat(IndianDeal, FormatBase):
 
     def tiebreaker_due(self, *, state: GameState) -> bool:
         return isinstance(state, DealsState) and state.tiebreaker_needed
+
+    def preset_preview(self, *, rules: GameRules) -> PresetPreview:
+        deals = rules.deals
+        assert deals is not None
+        return indian_preview(
+            rules,
+            summary=f"{deals.deals} deals, {deals.chips_per_deal} chips a deal, a loser pays at "
+            f"most {deals.loser_cap}.",
+        )
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
         deals = preset_section_rules(params, "deals", "deals", 3, deals_rules.DealsRules.best_of)

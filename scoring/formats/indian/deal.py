@@ -24,7 +24,9 @@ from scoring.formats.base import Checked, EntryForm, Initial, reason_dicts, refu
 from scoring.formats.indian import pages
 from scoring.formats.indian.forms import OUTCOME_WORDS, DealEntryForm
 from scoring.formats.indian.payload import entered_against, payload_fields
+from scoring.formats.indian.preset import INDIAN_SECTIONS, indian_preview
 from scoring.formats.indian.schema import OUTCOMES
+from scoring.formats.sections import PresetPreview, PresetSection
 from scoring.models import Game, Submission
 from scoring.presets import GameRules, preset_replace, preset_section
 
@@ -59,6 +61,10 @@ class IndianDeal:
     outcome_words: ClassVar[Mapping[str, str]] = OUTCOME_WORDS
     payload_key: ClassVar[str] = "results"
     result_outcomes: ClassVar[tuple[str, ...]] = tuple(OUTCOMES)
+    preset_sections: ClassVar[tuple[PresetSection, ...]] = INDIAN_SECTIONS
+
+    def preset_preview(self, *, rules: GameRules) -> PresetPreview:
+        return indian_preview(rules)
 
     def payload_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return payload_fields()

@@ -62,7 +62,6 @@ class PointsFormat(IndianDeal, FormatBase):
     )
     columns: ClassVar[tuple[Column, ...]] = (POINTS, MONEY)
     seats_open: ClassVar[bool] = True
-    preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "house_rules"})
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
         return FormatRules(

@@ -34,6 +34,7 @@ from scoring.formats.base import (
     require_open_game,
 )
 from scoring.formats.indian.deal import IndianDeal, house_rules, indian_rules
+from scoring.formats.indian.preset import INDIAN_SECTIONS, indian_preview
 from scoring.formats.pool import pages
 from scoring.formats.pool.schema import PoolPayloadOutput, PoolResultOutput, PoolStateOutput
 from scoring.formats.pool.state import PoolPlayer, PoolState
@@ -46,6 +47,7 @@ from scoring.formats.reads import (
     seated_balances,
     seated_players,
 )
+from scoring.formats.sections import PresetPreview, PresetSection
 from scoring.models import Deal, Game
 from scoring.presets import (
     FormatRules,
@@ -108,7 +110,10 @@ class PoolFormat(IndianDeal, FormatBase):
     )
     columns: ClassVar[tuple[Column, ...]] = (SCORE, MONEY)
     panel_template: ClassVar[str] = "scoring/formats/pool/panel.html"
-    preset_sections: ClassVar[frozenset[str]] = frozenset({"indian", "house_rules", "pool"})
+    preset_sections: ClassVar[tuple[PresetSection, ...]] = (
+        *INDIAN_SECTIONS,
+        PresetSection("pool", serializers.DictField(required=False)),
+    )
 
     def panel(
         self, *, club: Club, game: Game, rules: GameRules, state: GameState, open_game: bool
@@ -116,6 +121,15 @@ class PoolFormat(IndianDeal, FormatBase):
         assert isinstance(state, PoolState)
         offers = self.split_offers(game=game, rules=rules) if open_game else {}
         return pages.panel(club, game, state, open_game, offers)
+
+    def preset_preview(self, *, rules: GameRules) -> PresetPreview:
+        assert rules.pool is not None
+        rejoins = (
+            f", rejoin while no one is above {rules.pool.rejoin_below}"
+            if rules.pool.rejoin_allowed
+            else ", no rejoins"
+        )
+        return indian_preview(rules, summary=f"Pool: out at {rules.pool.limit}{rejoins}.")
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
         pool = preset_section_rules(params, "pool", "limit", 101, pool_rules.PoolRules.for_limit)

@@ -25,7 +25,8 @@ from rules.families import Family
 from rules.indian.deal import DealEvaluation, OutcomeOption, PlayerScore, Reason
 from rules.ranking import competition_ranks
 from rules.rummikub import game_scores, international_scores, match_leaders, settle_session
-from rules.rummikub.preset import preset_for
+from rules.rummikub.closed_hands import ClosedHand
+from rules.rummikub.preset import RummikubPreset, preset_for
 from rules.rummikub.tiles import parse_tile
 from scoring.formats.base import (
     MONEY,
@@ -52,6 +53,7 @@ from scoring.formats.reads import (
 from scoring.formats.rummikub import pages
 from scoring.formats.rummikub.forms import RummikubEntryForm
 from scoring.formats.rummikub.payload import payload_fields
+from scoring.formats.rummikub.preset import SECTIONS, rummikub_preview
 from scoring.formats.rummikub.schema import (
     OUTCOMES,
     VARIANTS,
@@ -60,6 +62,7 @@ from scoring.formats.rummikub.schema import (
     RummikubStateOutput,
 )
 from scoring.formats.rummikub.state import MatchLimits, RummikubPlayer, RummikubState
+from scoring.formats.sections import PresetPreview, PresetSection
 from scoring.models import Deal, Game, Submission
 from scoring.presets import (
     FormatRules,
@@ -85,6 +88,91 @@ NO_WINNER = "no_winner"  # a game's outcome for everyone when the pool ran out
 def _international(rules: GameRules) -> bool:
     """International scores per hand without summing to zero, and settles at the match's end."""
     return rules.rummikub is not None and rules.rummikub.variant == INTERNATIONAL
+
+
+def _racks_read(
+    racks_in: dict[Any, Any], players: dict[int, str]
+) -> tuple[dict[str, list[str]], list[Reason[int]]]:
+    """Every seated player's rack by their id (as text), and what is wrong with the racks given:
+    a player not seated, a rack that is no list of tiles, a seated player without one."""
+    reasons: list[Reason[int]] = []
+    racks: dict[str, list[str]] = {}
+    given = {}
+    for raw, tiles in racks_in.items():
+        key = _key(raw)
+        if key is None or int(key) not in players:
+            reasons.append(
+                Reason(
+                    int(key) if key is not None else None,
+                    "not_seated",
+                    f"player {raw!r} has no seat in this game",
+                    str(raw),
+                )
+            )
+            continue
+        if not isinstance(tiles, list):
+            reasons.append(Reason(int(key), "bad_tiles", f"{players[int(key)]}: a rack is a list"))
+            continue
+        reasons += _rack_problems(int(key), players[int(key)], tiles)
+        given[int(key)] = tiles
+    for pid, name in players.items():
+        if pid in given:
+            racks[str(pid)] = given[pid]
+        elif not any(r.code == "not_seated" for r in reasons):
+            reasons.append(Reason(pid, "missing_player", f"{name} has no rack in this game"))
+    return racks, reasons
+
+
+def _hand_scores(
+    preset: RummikubPreset,
+    payload: dict[str, Any],
+    racks: dict[str, list[str]],
+    winner: str | None,
+) -> tuple[dict[str, int], ClosedHand | None]:
+    """The rules engine's scores of a game of the match (by player id as text), and the winner's
+    closed hand of an International Closed win. Raises ``RuleViolation``."""
+    melded = {
+        key: bool(value)
+        for raw, value in (payload.get("melded") or {}).items()
+        if (key := _key(raw)) is not None
+    }
+    if preset.variant == INTERNATIONAL:
+        holders = [k for raw in payload.get("trump_holders") or [] if (k := _key(raw))]
+        outcome = international_scores(
+            racks,
+            melded,
+            winner,
+            payload.get("win"),
+            closed_hand=payload.get("closed_hand"),
+            first_turn=bool(payload.get("first_turn")),
+            original_hand=bool(payload.get("original_hand")),
+            is_first_player=bool(payload.get("is_first_player")),
+            final_discard_joker=bool(payload.get("final_discard_joker")),
+            trump_holders=holders,
+            rules=preset,
+        )
+        return outcome.scores, outcome.closed_hand
+    asked: tuple[str, ...] = INTERNATIONAL_FIELDS
+    if preset.never_opened_penalty:  # who had opened decides who pays the penalty
+        asked = tuple(name for name in asked if name != "melded")
+    extra = [name for name in asked if payload.get(name) is not None]
+    if extra:
+        raise RuleViolation(
+            "bad_field", f"{extra[0]} is for International Rummikub only", token=extra[0]
+        )
+    last_mover = _key(payload.get("last_mover"))
+    scores = game_scores(racks, winner, preset, last_mover=last_mover, melded=melded or None)
+    return scores, None
+
+
+def _closed_hand_shown(closed: ClosedHand) -> dict[str, Any]:
+    return {
+        "type": closed.type,
+        "name": closed.name,
+        "value": closed.value,
+        "jokers": closed.jokers,
+        "arrangement": [[str(t) for t in meld] for meld in closed.arrangement],
+    }
 
 
 def _key(value: object) -> str | None:
@@ -158,7 +246,10 @@ class RummikubFormat(FormatBase):
     outcome_words: ClassVar[Mapping[str, str]] = {"winner": "Winner", "loser": "Loser"}
     payload_key: ClassVar[str] = "racks"
     variants: ClassVar[Collection[str]] = tuple(VARIANTS)
-    preset_sections: ClassVar[frozenset[str]] = frozenset({"rummikub", "match"})
+    preset_sections: ClassVar[tuple[PresetSection, ...]] = SECTIONS
+
+    def preset_preview(self, *, rules: GameRules) -> PresetPreview:
+        return rummikub_preview(rules)
 
     def payload_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return payload_fields()
@@ -267,82 +358,14 @@ class RummikubFormat(FormatBase):
         racks_in = payload.get("racks")
         if not isinstance(racks_in, dict):
             return refused(players, [Reason(None, "missing_field", "give every player's rack")])
-        reasons: list[Reason[int]] = []
-        racks: dict[str, list[str]] = {}
-        given = {}
-        for raw, tiles in racks_in.items():
-            key = _key(raw)
-            if key is None or int(key) not in players:
-                reasons.append(
-                    Reason(
-                        int(key) if key is not None else None,
-                        "not_seated",
-                        f"player {raw!r} has no seat in this game",
-                        str(raw),
-                    )
-                )
-                continue
-            if not isinstance(tiles, list):
-                reasons.append(
-                    Reason(int(key), "bad_tiles", f"{players[int(key)]}: a rack is a list")
-                )
-                continue
-            reasons += _rack_problems(int(key), players[int(key)], tiles)
-            given[int(key)] = tiles
-        for pid, name in players.items():
-            if pid in given:
-                racks[str(pid)] = given[pid]
-            elif not any(r.code == "not_seated" for r in reasons):
-                reasons.append(Reason(pid, "missing_player", f"{name} has no rack in this game"))
+        racks, reasons = _racks_read(racks_in, players)
         winner = _key(payload.get("winner"))
         if payload.get("winner") is not None and winner is None:
             reasons.append(Reason(None, "bad_field", "winner must be a player id", "winner"))
-        last_mover = _key(payload.get("last_mover"))
         if reasons:
             return refused(players, reasons)
         try:
-            if preset.variant == INTERNATIONAL:
-                melded = {
-                    key: bool(value)
-                    for raw, value in (payload.get("melded") or {}).items()
-                    if (key := _key(raw)) is not None
-                }
-                holders = [k for raw in payload.get("trump_holders") or [] if (k := _key(raw))]
-                outcome = international_scores(
-                    racks,
-                    melded,
-                    winner,
-                    payload.get("win"),
-                    closed_hand=payload.get("closed_hand"),
-                    first_turn=bool(payload.get("first_turn")),
-                    original_hand=bool(payload.get("original_hand")),
-                    is_first_player=bool(payload.get("is_first_player")),
-                    final_discard_joker=bool(payload.get("final_discard_joker")),
-                    trump_holders=holders,
-                    rules=preset,
-                )
-                scores = outcome.scores
-                closed = outcome.closed_hand
-            else:
-                asked: tuple[str, ...] = INTERNATIONAL_FIELDS
-                if preset.never_opened_penalty:  # who had opened decides who pays the penalty
-                    asked = tuple(name for name in asked if name != "melded")
-                extra = [name for name in asked if payload.get(name) is not None]
-                if extra:
-                    raise RuleViolation(
-                        "bad_field",
-                        f"{extra[0]} is for International Rummikub only",
-                        token=extra[0],
-                    )
-                opened = {
-                    key: bool(value)
-                    for raw, value in (payload.get("melded") or {}).items()
-                    if (key := _key(raw)) is not None
-                }
-                scores = game_scores(
-                    racks, winner, preset, last_mover=last_mover, melded=opened or None
-                )
-                closed = None
+            scores, closed = _hand_scores(preset, payload, racks, winner)
         except RuleViolation as exc:
             player = _player_of(exc.token, players)
             if player is None and isinstance(exc.details.get("player"), str):
@@ -382,13 +405,7 @@ class RummikubFormat(FormatBase):
         if preset.variant == INTERNATIONAL:
             result["win"] = payload.get("win")
             if closed is not None:
-                result["closed_hand"] = {
-                    "type": closed.type,
-                    "name": closed.name,
-                    "value": closed.value,
-                    "jokers": closed.jokers,
-                    "arrangement": [[str(t) for t in meld] for meld in closed.arrangement],
-                }
+                result["closed_hand"] = _closed_hand_shown(closed)
         return Checked(evaluation, result, [])
 
     def deal_lines(

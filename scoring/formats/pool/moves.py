@@ -1,6 +1,10 @@
 """What pool rummy's players do besides deals: an eliminated player rejoining, and the
 remaining players agreeing to split the prize (which ends the game). Keyword-only, atomic,
-audited."""
+audited.
+
+Services, in the pool's package: they write through the services above the formats (the game's
+lock, the one writer, the one way a game ends), as the import contracts allow a format's moves
+alone; only the API, the pages and the demo import them."""
 
 from __future__ import annotations
 
@@ -12,12 +16,23 @@ from clubs.models import Player
 from config.errors import Conflict, InvalidInput
 from ledger.models import LedgerEntry
 from rules.errors import RuleViolation
-from scoring.formats import GameEnd, handler_for
+from scoring.formats.base import GameEnd, not_pool
+from scoring.formats.pool.handler import PoolFormat
 from scoring.games import game_lock
 from scoring.lifecycle import game_end
 from scoring.models import Game
 from scoring.posting import ledger_entry_create
 from scoring.preset_rules import game_rules
+
+POOL = PoolFormat()
+
+
+def _pool_game(game: Game, moves: str) -> Game:
+    """The game, locked; refused when it is not pool rummy."""
+    game = game_lock(game)
+    if game.format != POOL.format:
+        raise not_pool(game, moves)
+    return game
 
 
 def _rules_error(exc: RuleViolation) -> Conflict:
@@ -27,9 +42,9 @@ def _rules_error(exc: RuleViolation) -> Conflict:
 @transaction.atomic
 def pool_rejoin(*, game: Game, actor: AbstractBaseUser, player: Player) -> int:
     """An eliminated player buys in again; returns the score they come back at."""
-    game = game_lock(game)
+    game = _pool_game(game, "rejoins")
     try:
-        lines, score = handler_for(game).rejoin_lines(
+        lines, score = POOL.rejoin_lines(
             game=game, rules=game_rules(game.preset), player_id=player.pk
         )
     except RuleViolation as exc:
@@ -53,11 +68,9 @@ def pool_split(
 ) -> dict[int, int]:
     """Record an agreed split of the prize pool and end the game with it: every remaining player
     must be among ``agreed``, and the split must be offered now."""
-    game = game_lock(game)
+    game = _pool_game(game, "splits")
     try:
-        shares, remaining = handler_for(game).split_shares(
-            game=game, rules=game_rules(game.preset), kind=kind
-        )
+        shares, remaining = POOL.split_shares(game=game, rules=game_rules(game.preset), kind=kind)
     except RuleViolation as exc:
         raise _rules_error(exc) from None
     agreed_ids = {p.pk for p in agreed}
