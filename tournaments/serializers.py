@@ -10,9 +10,9 @@ from tournaments.kinds.chips.serializers import BIG, ChipLevelsSettings
 from tournaments.models import Entry, Round, Tournament
 
 
+# A new tournament: what every kind's has, and each kind's own settings (a docstring here would be
+# the schema's description).
 class TournamentCreateInput(*(kind.input_fields for kind in KINDS.values())):
-    """A new tournament: what every kind's has, and each kind's own settings."""
-
     name = serializers.CharField(max_length=120)
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default=DEFAULT_KIND)
     preset = id_field(help_text="What each table plays.")
