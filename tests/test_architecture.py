@@ -1,11 +1,12 @@
 """The architecture, checked on the code's syntax trees (not its text): each game format is decided
-only in its own package, the ledger's postings are read and written only by the ledger's owners,
-nothing outside the formats asks which handler or state class it holds, and a format's own
-sections of a preset's rules are read only in the formats.
+only in its own package, and so is each tournament kind; the ledger's postings are read and
+written only by the ledger's owners, nothing outside the formats asks which handler or state
+class it holds, and a format's own sections of a preset's rules are read only in the formats.
 
-The words a format is known by (its id, family, variants, how its deals are entered) come from
-the registry itself, so a new format is covered by adding it. Each check is shown to catch a
-violation on a small sample, so a check that silently stopped matching would fail here."""
+The words a format is known by (its id, family, variants, how its deals are entered) and a
+kind's id come from the registries themselves, so a new format or kind is covered by adding it.
+Each check is shown to catch a violation on a small sample, so a check that silently stopped
+matching would fail here."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from django.db import models
 
 from scoring.formats import HANDLERS
 from scoring.models import GameFormat
+from tournaments.kinds import KINDS
+from tournaments.models import Tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 APPS = (
@@ -276,6 +279,102 @@ def check_template(path: str, text: str, words: dict[str, set[str]]) -> list[Vio
     return found
 
 
+#: The tournament kinds' ids ("knockout", "rounds", "chips"), from the registry.
+KIND_IDS = frozenset(KINDS)
+#: Kind ids that are also everyday words of a tournament ("rounds" a count of them, "chips" a
+#: figure and a ledger quantity): for them only a comparison with a kind counts.
+KIND_EVERYDAY_WORDS = frozenset({"rounds", "chips"})
+#: Besides a kind's own package, the registry and the model (the database's choices and the
+#: columns' owners) may name every kind.
+KIND_SHARED_OWNERS = ("tournaments/kinds/__init__.py", "tournaments/models.py")
+
+
+def _kind_owned(path: str, word: str) -> bool:
+    return path.startswith(KIND_SHARED_OWNERS) or path.startswith(f"tournaments/kinds/{word}/")
+
+
+def _names_kind(node: ast.AST) -> bool:
+    """``tournament.kind``, ``kind``, ``data["kind"]``: an operand that says which kind it is."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "kind"
+    if isinstance(node, ast.Name):
+        return node.id == "kind"
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Constant)
+        and node.slice.value == "kind"
+    )
+
+
+def _tells_kinds(word: str, operands: tuple[ast.AST, ...]) -> bool:
+    """Whether comparing (or matching) with ``word`` tells tournament kinds apart."""
+    if word not in KIND_IDS:
+        return False
+    return word not in KIND_EVERYDAY_WORDS or any(map(_names_kind, operands))
+
+
+def check_kinds(path: str, source: str) -> list[Violation]:
+    """The places in one module's source that decide on a tournament kind outside its package:
+    a comparison or a match with a kind's id, a table keyed by kinds, a ``Tournament.Kind``
+    member named."""
+    found: list[Violation] = []
+    members = {member.name: member.value for member in Tournament.Kind}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            operands = (node.left, *node.comparators)
+            for operand in operands:
+                for word in _constants(operand):
+                    if _tells_kinds(word, operands) and not _kind_owned(path, word):
+                        found.append(Violation(path, node.lineno, f"compares with kind {word!r}"))
+        elif isinstance(node, ast.Dict):
+            keys = [k for key in node.keys if key is not None for k in _constants(key)]
+            kinds = [k for k in keys if k in KIND_IDS and not _kind_owned(path, k)]
+            if len(kinds) >= 2 and len(kinds) == len(node.keys):
+                found.append(
+                    Violation(path, node.lineno, f"a table keyed by kinds {sorted(kinds)}")
+                )
+        elif isinstance(node, ast.Match):
+            for case in node.cases:
+                for pattern in ast.walk(case.pattern):
+                    if not isinstance(pattern, ast.MatchValue):
+                        continue
+                    for word in _constants(pattern.value):
+                        if _tells_kinds(word, (node.subject,)) and not _kind_owned(path, word):
+                            found.append(
+                                Violation(path, case.pattern.lineno, f"matches kind {word!r}")
+                            )
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr in members
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "Kind"
+            and isinstance(node.value.value, ast.Name)
+            and node.value.value.id == "Tournament"
+            and not _kind_owned(path, members[node.attr])
+        ):
+            found.append(Violation(path, node.lineno, f"names Tournament.Kind.{node.attr}"))
+    return found
+
+
+_TEMPLATE_KIND_TEST = re.compile(
+    r"""(?:(?:==|!=|\bin)\s*["']([a-z_]+)["'])|(?:["']([a-z_]+)["']\s*(?:==|!=|in\b))"""
+)
+
+
+def check_kind_template(path: str, text: str) -> list[Violation]:
+    """A template outside a kind's own folder (``templates/tournaments/kinds/<kind>/``) that
+    compares with a kind's id."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if "{%" not in line:
+            continue
+        for match in _TEMPLATE_KIND_TEST.finditer(line):
+            word = match.group(1) or match.group(2)
+            if word in KIND_IDS and f"templates/tournaments/kinds/{word}/" not in path:
+                found.append(Violation(path, number, f"template compares with kind {word!r}"))
+    return found
+
+
 def _modules() -> Iterator[tuple[str, str]]:
     for app in APPS:
         for file in sorted((ROOT / app).rglob("*.py")):
@@ -292,6 +391,17 @@ def test_the_code_keeps_formats_ledger_and_handlers_in_their_owners() -> None:
         v
         for file in templates
         for v in check_template(file.relative_to(ROOT).as_posix(), file.read_text(), words)
+    ]
+    assert not violations, "\n".join(map(str, violations))
+
+
+def test_each_kind_is_decided_only_in_its_package() -> None:
+    violations = [v for path, source in _modules() for v in check_kinds(path, source)]
+    templates = sorted((ROOT / "templates").rglob("*.html"))
+    violations += [
+        v
+        for file in templates
+        for v in check_kind_template(file.relative_to(ROOT).as_posix(), file.read_text())
     ]
     assert not violations, "\n".join(map(str, violations))
 
@@ -315,11 +425,43 @@ def test_the_code_keeps_formats_ledger_and_handlers_in_their_owners() -> None:
         ("kind = 'purse' if entry.book.owner != GAME_BOOK else 'game'", "owner tested outside"),
         ("limit = rules.pool.limit", "reads rules.pool"),
         ("if game.rules.house_rules: pass", "reads rules.house_rules"),
+        ("if tournament.kind == 'chips': pass", "compares with kind 'chips'"),
+        ("if data['kind'] != 'rounds': pass", "compares with kind 'rounds'"),
+        ("late = 'knockout' in (chosen, other)", "compares with kind 'knockout'"),
+        ("PANELS = {'knockout': 'a.html', 'chips': 'b.html'}", "a table keyed by kinds"),
+        ("match tournament.kind:\n    case 'chips': pass", "matches kind 'chips'"),
+        ("size = 2 if t.kind is Tournament.Kind.ROUNDS else 3", "names Tournament.Kind.ROUNDS"),
     ],
 )
 def test_each_check_catches_its_violation(source: str, what: str) -> None:
-    found = check_source("tournaments/sample.py", source, _format_words())
+    path = "tournaments/sample.py"
+    found = check_source(path, source, _format_words()) + check_kinds(path, source)
     assert any(what in v.what for v in found), found
+
+
+def test_a_kind_may_be_named_only_by_its_own_package() -> None:
+    sample = "ok = tournament.kind == 'chips' or tournament.kind is Tournament.Kind.CHIPS"
+    assert check_kinds("tournaments/kinds/chips/handler.py", sample) == []
+    assert len(check_kinds("tournaments/kinds/rounds/handler.py", sample)) == 2
+    # An everyday word ("chips" a figure) is a kind's only where it is compared with a kind.
+    assert check_kinds("tournaments/selectors.py", "ok = column.key == 'chips'") == []
+
+
+def test_a_template_branching_on_a_kind_is_caught() -> None:
+    sample = '{% if tournament.kind == "knockout" %}x{% endif %}{% if "chips" == k %}{% endif %}'
+    found = check_kind_template("templates/tournaments/desk.html", sample)
+    assert [v.what for v in found] == [
+        "template compares with kind 'knockout'",
+        "template compares with kind 'chips'",
+    ]
+    own = check_kind_template("templates/tournaments/kinds/knockout/summary.html", sample)
+    assert [v.what for v in own] == ["template compares with kind 'chips'"]
+
+
+def test_every_tournament_kind_has_a_handler() -> None:
+    """A kind of the model's choices without a package, or a package the model does not know,
+    is caught: a new kind is a package, its registration and its value in ``Tournament.Kind``."""
+    assert sorted(Tournament.Kind.values) == sorted(KINDS)
 
 
 def formats_not_played(formats: type[models.TextChoices]) -> list[str]:

@@ -22,6 +22,7 @@ from scoring.api import link_body
 from scoring.serializers import TableLinkOutput
 from tournaments import selectors
 from tournaments.filters import EntryFilterSet, TournamentFilterSet
+from tournaments.kinds.chips.rebuys import entry_rebuy
 from tournaments.serializers import (
     EntryInput,
     EntryOutput,
@@ -35,7 +36,6 @@ from tournaments.serializers import (
     TournamentOutput,
     UnwindInput,
 )
-from tournaments.services.chips import entry_rebuy
 from tournaments.services.corrections import rounds_unwind
 from tournaments.services.draws import round_release, round_swap
 from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw

@@ -96,7 +96,7 @@ def demo_rummikub_rounds(context: DemoContext) -> Tournament:
     their points to a final: round 1 played, round 2 being played."""
     club, organiser = context.club, context.organiser
     tournament = tournament_create(
-        club=club, actor=organiser, name="Rummikub league night", kind=Tournament.Kind.ROUNDS,
+        club=club, actor=organiser, name="Rummikub league night", kind="rounds",
         preset=RulePreset.objects.get(club=None, key="sabra"), table_max=4, rounds=2, cut=4,
         entry_fee_minor=500, payout="winner_takes_all", seed=11,
     )  # fmt: skip

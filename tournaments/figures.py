@@ -56,8 +56,9 @@ def prize_pool_minor(*, tournament: Tournament, entrants: int | None = None) -> 
 
 def rebuys_collected_minor(*, tournament: Tournament, entrants: int | None = None) -> int:
     """What the rebuys of a chip-level tournament brought into the purse (all of it goes to the
-    prize pool): everything paid in beyond the entry fees of the entries that count."""
-    if tournament.kind != Tournament.Kind.CHIPS:
+    prize pool): everything paid in beyond the entry fees of the entries that count. Only a
+    tournament with chip-level settings takes rebuys (the model says which has them)."""
+    if tournament.chip_rules is None:
         return 0
     if entrants is None:
         entrants = entries_counted(tournament=tournament).count()
@@ -66,10 +67,8 @@ def rebuys_collected_minor(*, tournament: Tournament, entrants: int | None = Non
 
 
 def chips_held(*, tournament: Tournament) -> dict[int, int]:
-    """Each player's chips in a chip-level tournament (player id -> chips), from the ledger;
-    empty for the other kinds."""
-    if tournament.kind != Tournament.Kind.CHIPS:
-        return {}
+    """Each player's chips in a chip-level tournament (player id -> chips), from the ledger
+    (its kind asks for them: the other kinds keep none)."""
     return account_chips(account=purse_of(tournament))
 
 

@@ -10,6 +10,7 @@ from django import forms
 
 from config.fields import id_form_field
 from rules.prizes import STRUCTURES
+from tournaments.kinds import DEFAULT_KIND, KINDS
 from tournaments.models import Tournament
 
 PAYOUT_WORDS = {
@@ -22,17 +23,15 @@ PAYOUT_WORDS = {
 MONEY = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal(0)}
 
 
-class TournamentForm(forms.Form):
+class TournamentBaseForm(forms.Form):
+    """What every kind's tournament is created with; each kind adds its own fields
+    (``TournamentForm``)."""
+
     name = forms.CharField(label="Name", max_length=120)
-    kind = forms.ChoiceField(label="Kind", choices=Tournament.Kind.choices, initial="knockout")
+    kind = forms.ChoiceField(label="Kind", choices=Tournament.Kind.choices, initial=DEFAULT_KIND)
     preset = id_form_field(label="Each table plays")
     table_max = forms.IntegerField(label="Players a table", min_value=2, max_value=6, initial=6)
     table_min = forms.IntegerField(label="Fewest at a table", min_value=2, max_value=6, initial=3)
-    advance_per_table = forms.IntegerField(
-        label="Go on from each table", min_value=1, max_value=5, initial=2
-    )
-    rounds = forms.IntegerField(label="Rounds before the cut", min_value=0, max_value=50, initial=0)
-    cut = forms.IntegerField(label="Players after the cut", min_value=0, max_value=1000, initial=0)
     entry_fee = forms.DecimalField(label="Entry fee", initial=Decimal(0), **MONEY)  # type: ignore[arg-type]
     club_fee = forms.DecimalField(label="Club's fee an entry", initial=Decimal(0), **MONEY)  # type: ignore[arg-type]
     payout = forms.ChoiceField(
@@ -54,50 +53,6 @@ class TournamentForm(forms.Form):
         label="Late entry until round", min_value=1, max_value=50, initial=1
     )
 
-    # Chip-level kind: left empty, the default preset's value.
-    starting_chips = forms.IntegerField(label="Starting chips", min_value=1, required=False)
-    levels = forms.CharField(
-        label="Levels", required=False, max_length=400,
-        help_text="Point value/minimum/qualifying chips per level, e.g. 5/800/1200 10/1000/1400",
-    )  # fmt: skip
-    rebuys = forms.IntegerField(label="Rebuys a player", min_value=0, max_value=10, required=False)
-    rebuy_price = forms.DecimalField(label="Rebuy price", required=False, **MONEY)  # type: ignore[arg-type]
-    rebuy_chips = forms.IntegerField(label="Chips a rebuy gives", min_value=1, required=False)
-    rebuy_until_level = forms.IntegerField(
-        label="Rebuys until level", min_value=1, max_value=20, required=False
-    )
-
-    def clean_levels(self) -> list[dict[str, int]]:
-        """``5/800/1200 10/1000/1400``: each level's three whole numbers (their sense is checked
-        by the rules)."""
-        text = self.cleaned_data.get("levels", "")
-        levels = []
-        for part in text.replace(",", " ").split():
-            numbers = part.split("/")
-            if len(numbers) != 3 or not all(n.isdigit() for n in numbers):
-                raise forms.ValidationError(
-                    f"{part!r}: write each level as point value/minimum/qualifying chips"
-                )
-            value, minimum, qualify = (int(n) for n in numbers)
-            levels.append({"point_value": value, "minimum": minimum, "qualify": qualify})
-        return levels
-
-    def chip_levels_value(self, rebuy_price_minor: int | None) -> dict[str, Any] | None:
-        """The chip-level settings typed in (what is left empty takes the default's value), or
-        ``None`` for the other kinds."""
-        data = self.cleaned_data
-        if data["kind"] != Tournament.Kind.CHIPS:
-            return None
-        settings: dict[str, Any] = {}
-        if data.get("levels"):
-            settings["levels"] = data["levels"]
-        for key in ("starting_chips", "rebuys", "rebuy_chips", "rebuy_until_level"):
-            if data.get(key) is not None:
-                settings[key] = data[key]
-        if rebuy_price_minor is not None:
-            settings["rebuy_price_minor"] = rebuy_price_minor
-        return settings
-
     def clean_custom_payout(self) -> list[str]:
         text = self.cleaned_data.get("custom_payout", "")
         parts = [part for part in text.replace(",", " ").replace("%", " ").split() if part]
@@ -114,6 +69,11 @@ class TournamentForm(forms.Form):
             return list(self.cleaned_data["custom_payout"])
         assert chosen in STRUCTURES
         return str(chosen)
+
+
+class TournamentForm(TournamentBaseForm, *(kind.form_fields for kind in KINDS.values())):
+    """The create form: every kind's fields beside the shared ones (the chosen kind's are
+    read by ``kinds.settings_of_form``)."""
 
 
 class EntryForm(forms.Form):

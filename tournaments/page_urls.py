@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import public_views, views
 
 club = "clubs/<slug:club_slug>/tournaments/"
 one = f"{club}<int:tournament_id>/"
@@ -35,9 +35,11 @@ urlpatterns = [
     path(f"{one}rounds/<int:number>/unwind/", views.unwind_page, name="tournament-unwind"),
     path(f"{one}rounds/<int:number>/cards/", views.table_cards, name="tournament-cards"),
     path(f"{one}rounds/<int:number>/links/", views.round_links_page, name="tournament-links"),
-    path(public, views.public_tournament, name="public-tournament"),
-    path(f"{public}live/", views.public_tournament_live, name="public-tournament-live"),
+    path(public, public_views.public_tournament, name="public-tournament"),
+    path(f"{public}live/", public_views.public_tournament_live, name="public-tournament-live"),
     path(
-        f"{public}projector/", views.public_tournament_projector, name="public-tournament-projector"
+        f"{public}projector/",
+        public_views.public_tournament_projector,
+        name="public-tournament-projector",
     ),
 ]

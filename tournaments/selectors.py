@@ -15,12 +15,12 @@ from config.errors import InvalidInput, NotFoundError
 from ledger.models import LedgerEntry
 from scoring.models import Deal, Game, Submission
 from tournaments.figures import (
-    chips_held,
     entries_counted,
     fees_collected_minor,
     prize_pool_minor,
     prizes_won_minor,
 )
+from tournaments.kinds import kind_for
 from tournaments.models import Entry, Round, RoundTable, Tournament
 
 
@@ -94,10 +94,10 @@ def _entries_paid(tournament: Tournament, entries: list[Entry]) -> None:
     """Each entry's prize (a place is paid as long as it stands: an unwound final's is not)
     and, in a chip-level tournament, its chips."""
     won = prizes_won_minor(tournament=tournament)
-    chips = chips_held(tournament=tournament)
+    chips = kind_for(tournament).chips_held(tournament)
     for entry in entries:
         entry.prize_won_minor = won.get(entry.player_id, 0) if entry.place else 0
-        if tournament.kind == Tournament.Kind.CHIPS:
+        if chips is not None:
             entry.chips = chips.get(entry.player_id, 0)
 
 
@@ -146,9 +146,7 @@ def _rounds(tournament: Tournament, player_of: dict[int, int]) -> list[RoundView
                 status = "settled"
             else:
                 status = "playing" if table.game.status == Game.Status.OPEN else "finished"
-            advancing = table.outcome.get("advancing", [])
-            if tournament.kind == Tournament.Kind.CHIPS:  # the level's end says who went on
-                advancing = [e for e in advancing if e in played.advanced]
+            advancing = kind_for(tournament).went_on(played, table.outcome.get("advancing", []))
             going = [player_of[e] for e in advancing if e in player_of]
             view.tables.append(
                 TableView(

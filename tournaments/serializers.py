@@ -5,49 +5,20 @@ from rest_framework import serializers
 
 from config.fields import id_field
 from rules.prizes import STRUCTURES
+from tournaments.kinds import DEFAULT_KIND, KINDS
+from tournaments.kinds.chips.serializers import BIG, ChipLevelsSettings
 from tournaments.models import Entry, Round, Tournament
 
-BIG = 2**62  # money fits a 64-bit column
 
-
-class ChipLevelSettings(serializers.Serializer[dict]):
-    point_value = serializers.IntegerField(
-        min_value=1, max_value=10_000, help_text="Chips a point."
-    )
-    minimum = serializers.IntegerField(
-        min_value=0, max_value=BIG, help_text="Out below this many chips at the level's end."
-    )
-    qualify = serializers.IntegerField(
-        min_value=1, max_value=BIG, help_text="On to the next level at this many chips or more."
-    )
-
-
-class ChipLevelsSettings(serializers.Serializer[dict]):
-    """A chip-level tournament's settings; what is left out takes the default preset's value."""
-
-    starting_chips = serializers.IntegerField(min_value=1, max_value=BIG, required=False)
-    levels = ChipLevelSettings(many=True, required=False, help_text="The levels, in order.")
-    rebuys = serializers.IntegerField(
-        min_value=0, max_value=10, required=False, help_text="Rebuys a player may take (0: none)."
-    )
-    rebuy_price_minor = serializers.IntegerField(min_value=0, max_value=BIG, required=False)
-    rebuy_chips = serializers.IntegerField(min_value=1, max_value=BIG, required=False)
-    rebuy_until_level = serializers.IntegerField(
-        min_value=1, max_value=20, required=False,
-        help_text="A player knocked out at the end of this level or an earlier one may rebuy.",
-    )  # fmt: skip
-
-
-class TournamentCreateInput(serializers.Serializer[dict]):
+# A new tournament: what every kind's has, and each kind's own settings (a docstring here would be
+# the schema's description).
+class TournamentCreateInput(*(kind.input_fields for kind in KINDS.values())):
     name = serializers.CharField(max_length=120)
-    kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default="knockout")
+    kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default=DEFAULT_KIND)
     preset = id_field(help_text="What each table plays.")
     final_preset = id_field(required=False, allow_null=True)
     table_max = serializers.IntegerField(min_value=2, max_value=6, default=6)
     table_min = serializers.IntegerField(min_value=2, max_value=6, default=2)
-    advance_per_table = serializers.IntegerField(min_value=1, max_value=5, default=2)
-    rounds = serializers.IntegerField(min_value=0, max_value=50, default=0)
-    cut = serializers.IntegerField(min_value=0, max_value=1000, default=0)
     seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, default="random")
     avoid_same_club = serializers.BooleanField(default=False)
     table_entry = serializers.ChoiceField(
@@ -66,11 +37,6 @@ class TournamentCreateInput(serializers.Serializer[dict]):
         "percentages by place (adding up to 100).",
     )
     seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
-    chip_levels = ChipLevelsSettings(
-        required=False,
-        help_text="Kind chips only: starting chips, the levels (point value, minimum, "
-        "qualifying chips) and rebuys; the default preset when left out.",
-    )
 
 
 class EntryInput(serializers.Serializer[dict]):

@@ -1,11 +1,10 @@
 """Tournament pages: the list and the create form, the director's desk (registration, the draw,
-the results grid, places and prizes), printable table cards, and the public view with its
-projector. Every write goes through ``tournaments.services``; every figure through the
-selectors, as in the API."""
+the results grid, its kind's panel, places and prizes) and printable table cards (the public
+view and its projector: ``public_views``). Every write goes through ``tournaments.services``;
+every figure through the selectors, as in the API."""
 
 from __future__ import annotations
 
-import time
 from decimal import Decimal
 from functools import partial
 from typing import Any
@@ -20,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
 from clubs import services as club_services
-from clubs.display import club_money, qr_svg
+from clubs.display import club_money
 from clubs.models import Club, Role
 from clubs.pages import (
     GET,
@@ -35,13 +34,11 @@ from clubs.pages import (
 )
 from config.errors import InvalidInput
 from config.names import visible_name
-from live.fragments import public_fragment
 from rules import prizes
 from rules.errors import RuleViolation
 from scoring import selectors as scoring_selectors
 from scoring import table_links
 from scoring.forms import to_minor
-from scoring.views.standings import PROJECTOR_JUST_NOW, projector_turn
 from tournaments import selectors
 from tournaments.figures import field_prize_pool
 from tournaments.forms import (
@@ -52,9 +49,9 @@ from tournaments.forms import (
     TournamentForm,
     UnwindForm,
 )
+from tournaments.kinds import kind_for, settings_of_form
+from tournaments.kinds.chips.rebuys import entry_rebuy
 from tournaments.models import Entry, Round, Tournament
-from tournaments.services.chips import entry_rebuy
-from tournaments.services.chips import rules_of as chip_rules_of
 from tournaments.services.corrections import rounds_unwind
 from tournaments.services.draws import round_clock_set, round_release, round_swap
 from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw
@@ -123,17 +120,15 @@ def tournament_list_page(request: HttpRequest, club_slug: str) -> HttpResponse:
     def create() -> HttpResponse:
         data = form.cleaned_data
         preset = found(scoring_selectors.preset_get, club=club, preset_id=data["preset"])
-        rebuy_price = to_minor(data.get("rebuy_price"), club.minor_places)
         tournament = tournament_create(
             club=club, actor=request.user, name=data["name"], kind=data["kind"], preset=preset,
             table_max=data["table_max"], table_min=data["table_min"],
-            advance_per_table=data["advance_per_table"], rounds=data["rounds"], cut=data["cut"],
             seeding=data["seeding"], avoid_same_club=data["avoid_same_club"],
             table_entry=data.get("table_entry") or "", max_entries=data.get("max_entries"),
             entry_fee_minor=to_minor(data["entry_fee"], club.minor_places) or 0,
             club_fee_minor=to_minor(data["club_fee"], club.minor_places) or 0,
             late_entry_until_round=data["late_entry_until_round"], payout=form.payout_value(),
-            chip_levels=form.chip_levels_value(rebuy_price),
+            **settings_of_form(data, minor_places=club.minor_places),
         )  # fmt: skip
         messages.success(request, f"“{tournament.name}” is open for entries.")
         return redirect(_desk_url(club, tournament))
@@ -174,7 +169,7 @@ def _grid_context(club: Club, tournament: Tournament, grid: selectors.Grid) -> d
     """What the results grid and the director's next step show, from the grid alone."""
     rounds = grid.rounds
     return {
-        "tournament": tournament, "grid": grid,
+        "tournament": tournament, "grid": grid, "kind": kind_for(tournament),
         "draft": next((r for r in rounds if r.status == Round.Status.DRAFT), None),
         "completed": [r for r in rounds if r.status == Round.Status.COMPLETE],
         "grid_url": club_url("tournament-grid", club, tournament.pk),
@@ -182,7 +177,7 @@ def _grid_context(club: Club, tournament: Tournament, grid: selectors.Grid) -> d
     }  # fmt: skip
 
 
-def _places(club: Club, view: selectors.TournamentView) -> list[dict[str, Any]]:
+def places_shown(club: Club, view: selectors.TournamentView) -> list[dict[str, Any]]:
     return [
         {"place": e.place, "name": e.player.name, "prize": club_money(club, e.prize_won_minor),
          "won": e.prize_won_minor > 0,
@@ -246,10 +241,10 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
             club, tournament.payout, len(desk.view.counted), tournament.entry_fee_minor,
             tournament.club_fee_minor,
         ),
-        "places": _places(club, desk.view),
+        "places": places_shown(club, desk.view),
         "public_url": reverse("public-tournament", args=[club.slug, tournament.pk])
         if club.public_standings else "",
-        "chips": _chip_rows(club, tournament, desk.view, draft),
+        "kind_panel": kind_panel(club, tournament, desk.view, draft_open=draft is not None),
         # The round a clock can be set for: the one being played.
         "clock_round": next(
             (r for r in reversed(desk.view.rounds) if r.status == Round.Status.RELEASED), None
@@ -258,59 +253,14 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
     return context
 
 
-def _chip_status(entry: Entry, last: Any) -> str:
-    """An entrant's standing in words: out, at the final table, gone on from the last level
-    played (and waiting for the next), or playing."""
-    if entry.status != Entry.Status.ACTIVE or last is None:
-        return entry.get_status_display()
-    if last.stage == Round.Stage.FINAL:
-        return f"Final table, place {entry.place}" if entry.place else "Final table"
-    return "Went on" if entry.player_id in last.advanced else entry.get_status_display()
-
-
-def _chip_rows(
-    club: Club, tournament: Tournament, view: selectors.TournamentView, draft: Any
+def kind_panel(
+    club: Club, tournament: Tournament, view: selectors.TournamentView, *, draft_open: bool
 ) -> dict[str, Any] | None:
-    """A chip-level tournament's chip counts, most first, and its levels in words; a rebuy is
-    offered to those knocked out at the end of the last level while the next round is drawn
-    (the service says why when it is not allowed)."""
-    if tournament.kind != Tournament.Kind.CHIPS:
-        return None
-    rules = chip_rules_of(tournament)
-    last = next((r for r in reversed(view.rounds) if r.status == Round.Status.COMPLETE), None)
-    offer = rules.rebuys > 0 and draft is not None and last is not None
-    rows = [
-        {
-            "entry": e.pk,
-            "name": e.player.name,
-            "chips": e.chips or 0,
-            "status": e.status,
-            "status_words": _chip_status(e, last),
-            "rebuys": e.rebuys,
-            "rebuy": offer
-            and e.status == Entry.Status.ELIMINATED
-            and last is not None
-            and e.out_in_round == last.number
-            and e.rebuys < rules.rebuys,
-        }
-        for e in view.entries
-        if e.chips is not None and e.seed is not None
-    ]
-    rows.sort(key=lambda r: (r["status"] != Entry.Status.ACTIVE, -r["chips"], r["name"]))
-    current = view.rounds[-1] if view.rounds else None
-    return {
-        "rows": rows,
-        "level": current.level if current else None,
-        "levels": [
-            {"number": n, "value": lv.point_value, "minimum": lv.minimum, "qualify": lv.qualify}
-            for n, lv in enumerate(rules.levels, start=1)
-        ],
-        "starting": rules.starting_chips,
-        "rebuys": rules.rebuys,
-        "rebuy_price": club_money(club, rules.rebuy_price_minor),
-        "rebuy_chips": rules.rebuy_chips,
-        "rebuy_until": rules.rebuy_until_level,
-    }  # fmt: skip
+    """The panel of the tournament's kind (a chip-level one's chip counts), or ``None``."""
+    return kind_for(tournament).panel(
+        club=club, tournament=tournament, entries=view.entries, rounds=view.rounds,
+        draft_open=draft_open,
+    )  # fmt: skip
 
 
 def _with_links(request: HttpRequest, club: Club, context: dict[str, Any]) -> dict[str, Any]:
@@ -581,127 +531,3 @@ def round_links_page(
         return f"Round {number}: {len(links)} table links ready."
 
     return _action(request, club_slug, tournament_id, "grid", None, make, "")
-
-
-# --- public --------------------------------------------------------------------------------------
-
-
-def _public(club_slug: str, tournament_id: int) -> tuple[Club, Tournament]:
-    club = found(club_selectors.club_get_public, slug=club_slug)
-    tournament = found(selectors.tournament_get, club=club, tournament_id=tournament_id)
-    return club, tournament
-
-
-def _public_context(request: HttpRequest, club: Club, tournament: Tournament) -> dict[str, Any]:
-    """What the public page, its live part and the projector show: the field's figures, the
-    places and the grid (not the desk's fees, draw costs or prize previews)."""
-    view = selectors.tournament_view(tournament=tournament)
-    grid = selectors.tournament_grid(tournament=tournament, view=view)
-    still_in = [
-        e.player.name
-        for e in view.entries
-        if e.status in (Entry.Status.ACTIVE, Entry.Status.CHECKED_IN, Entry.Status.REGISTERED)
-    ]
-    current = view.rounds[-1] if view.rounds else None
-    context = {
-        "tournament": tournament, "view": view, "grid": grid, "club": club, "public": True,
-        "prize_pool": club_money(club, view.prize_pool_minor), "places": _places(club, view),
-        "current": current, "current_cells": grid.cells.get(current.number, []) if current else [],
-        "still_in": sorted(still_in, key=str.lower), "live_every": LIVE_EVERY,
-        "live_url": reverse("public-tournament-live", args=[club.slug, tournament.pk]),
-        # "Where do I sit" offers the entries that count (not one withdrawn before the start).
-        "pickable": [(e.player_id, e.player.name) for e in view.counted],
-        # Chip counts, where the kind has them (no rebuy is offered here: that is the desk's).
-        "chips": _chip_rows(club, tournament, view, draft=None),
-    }  # fmt: skip
-    raw = request.GET.get("player") or ""
-    if raw.isdigit() and int(raw) in dict(context["pickable"]):
-        entry = next(e for e in view.entries if e.player_id == int(raw))
-        context["me"] = {
-            "name": grid.names[int(raw)],
-            "seat": selectors.seat_of(grid=grid, player_id=int(raw)),
-            "id": int(raw),
-            "entry": entry,
-            "prize": club_money(club, entry.prize_won_minor) if entry.prize_won_minor else "",
-        }
-    return context
-
-
-def _render_public(request: HttpRequest, club: Club, template: str, context: dict[str, Any]
-                   ) -> HttpResponse:  # fmt: skip
-    with timezone.override(club.timezone):
-        response = render(request, template, context)
-    if context["tournament"].status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-        response["X-Live-Stop"] = "1"
-    return response
-
-
-@GET
-def public_tournament(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
-    club, tournament = _public(club_slug, tournament_id)
-    context = _public_context(request, club, tournament)
-    return _render_public(request, club, "tournaments/public.html", context)
-
-
-#: Table cards a projector page holds (six across, three down on 1920x1080); a round with more
-#: tables turns its pages as the standings projector does (every table within 30 s).
-PROJECTOR_TABLES = 18
-
-
-def _projector_context(request: HttpRequest, context: dict[str, Any]) -> dict[str, Any]:
-    """What the tournament projector adds: the page of the round's tables it shows now, the
-    table that settled last and who went on from it (for ``PROJECTOR_JUST_NOW`` seconds), and
-    the round clock's time left."""
-    cells = context["current_cells"]
-    pages = max(1, -(-len(cells) // PROJECTOR_TABLES))
-    turn = projector_turn(pages)
-    page = int(time.time() // turn) % pages + 1
-    shown = cells[(page - 1) * PROJECTOR_TABLES : page * PROJECTOR_TABLES]
-    now = timezone.now()
-    settled = selectors.tables_settled_at(cells=cells) if cells else {}
-    recent = {
-        n: at for n, at in settled.items() if (now - at).total_seconds() <= PROJECTOR_JUST_NOW
-    }
-    just = None
-    if recent:
-        number = max(recent, key=lambda n: recent[n])
-        cell = next(c for c in cells if c.number == number)
-        just = {"cell": cell, "at": recent[number]}
-    current = context["current"]
-    left = None
-    if current is not None and current.ends_at is not None and current.status == "released":
-        left = max(0, int((current.ends_at - now).total_seconds()))
-    return {
-        "shown_cells": shown, "page": page, "pages": pages, "turn": turn,
-        "first_table": (page - 1) * PROJECTOR_TABLES + 1,
-        "last_table": (page - 1) * PROJECTOR_TABLES + len(shown),
-        "just_settled": just, "recent_tables": set(recent), "clock_left": left,
-        "clock_text": f"{left // 60}:{left % 60:02d}" if left is not None else "",
-        "live_every": min(LIVE_EVERY, turn / 2),
-    }  # fmt: skip
-
-
-@public_fragment
-@GET
-def public_tournament_live(
-    request: HttpRequest, club_slug: str, tournament_id: int
-) -> HttpResponse:
-    club, tournament = _public(club_slug, tournament_id)
-    context = _public_context(request, club, tournament)
-    template = "tournaments/_public_body.html"
-    if request.GET.get("view") == "projector":
-        context.update(_projector_context(request, context))
-        template = "tournaments/_projector_body.html"
-    return _render_public(request, club, template, context)
-
-
-@GET
-def public_tournament_projector(
-    request: HttpRequest, club_slug: str, tournament_id: int
-) -> HttpResponse:
-    club, tournament = _public(club_slug, tournament_id)
-    context = _public_context(request, club, tournament)
-    context.update(_projector_context(request, context))
-    public = reverse("public-tournament", args=[club.slug, tournament.pk])
-    context["qr"] = qr_svg(request.build_absolute_uri(public))
-    return _render_public(request, club, "tournaments/projector.html", context)

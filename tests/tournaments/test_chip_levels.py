@@ -15,9 +15,10 @@ from scoring.models import RulePreset
 from tests.scoring.helpers import ledger_balanced
 from tests.tournaments.helpers import enter, new_tournament, play_round, roster
 from tournaments.figures import chips_held, fees_collected_minor, prize_pool_minor
+from tournaments.kinds.chips.levels import rules_of
+from tournaments.kinds.chips.rebuys import entry_rebuy
 from tournaments.models import Entry, Round, Tournament
 from tournaments.selectors import tournament_view
-from tournaments.services.chips import entry_rebuy, rules_of
 from tournaments.services.setup import tournament_start
 
 E = Entry.Status

@@ -16,11 +16,11 @@ from rules.seating import table_sizes
 from scoring.games import game_finish
 from tests.scoring.helpers import ledger_balanced
 from tests.tournaments.helpers import enter, new_tournament, play_round, play_table, roster
+from tournaments.kinds.rounds.handler import points_in as _points_in
 from tournaments.models import Entry, Round, Tournament
 from tournaments.selectors import tournament_view
 from tournaments.services.draws import round_release
 from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw
-from tournaments.services.rounds import _points_in
 from tournaments.services.setup import tournament_start
 
 

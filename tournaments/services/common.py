@@ -58,14 +58,3 @@ def event(tournament: Tournament, name: str, **data: Any) -> None:
     event_emit(
         club=tournament.club, name=name, data={"tournament": tournament.pk, "url": api, **data}
     )
-
-
-def advance_at(tournament: Tournament, played: Round, size: int) -> int:
-    """How many go on from a table of ``size``: the tournament's number, but at least one goes
-    out of every table while the field is larger than a final table (else the round would not
-    shrink it); at a final, everyone is placed."""
-    if played.stage == Round.Stage.FINAL or tournament.kind == Tournament.Kind.CHIPS:
-        return size  # a chip-level table ends with its chips; the level's end decides
-    if tournament.kind == Tournament.Kind.ROUNDS and played.stage != Round.Stage.FINAL:
-        return size  # rounds before the cut eliminate nobody; a semi-final cuts on points
-    return max(1, min(tournament.advance_per_table, size - 1))

@@ -9,6 +9,7 @@ from django.db import transaction
 
 from config.errors import Conflict
 from scoring.models import Game
+from tournaments.kinds import kind_for
 from tournaments.models import Round, RoundTable, Tournament
 from tournaments.services.common import E, audit, lock, round_locked
 from tournaments.services.tables import game_stop, table_game_ended
@@ -27,12 +28,7 @@ def correction_guard(game: Game) -> None:
     table = _table_of(game)
     if table is None or table.round.status != Round.Status.COMPLETE:
         return
-    if table.round.tournament.kind == Tournament.Kind.CHIPS:
-        raise Conflict(
-            "this table's level is complete: its chips are posted and decided who went on, so "
-            "its result stands",
-            code="level_complete",
-        )
+    kind_for(table.round.tournament).correction_check(table.round.tournament, table.round)
     later = list(
         table.round.tournament.round_set.filter(number__gt=table.round.number)
         .exclude(status=Round.Status.DRAFT)
@@ -95,10 +91,7 @@ def rounds_unwind(
     tournament = lock(tournament)
     if tournament.status == Tournament.Status.CANCELLED:
         raise Conflict("the tournament is cancelled")
-    if tournament.kind == Tournament.Kind.CHIPS:
-        raise Conflict(
-            "a chip-level tournament's levels stand once complete", code="level_complete"
-        )
+    kind_for(tournament).unwind_check(tournament)
     played = round_locked(tournament, number)
     if played.status != Round.Status.COMPLETE:
         raise Conflict(f"round {number} is not complete: its tables can be corrected as they are")

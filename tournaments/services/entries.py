@@ -10,9 +10,9 @@ from django.db import transaction
 from clubs.models import Player
 from config.errors import Conflict, NotFoundError
 from tournaments.figures import entries_counted
+from tournaments.kinds import kind_for
 from tournaments.models import Entry, Round, Tournament
 from tournaments.purse import purse_pay_in, purse_refund
-from tournaments.services.chips import chips_open
 from tournaments.services.common import E, audit, current_round, lock
 from tournaments.services.draws import seat_late, unseat
 
@@ -66,8 +66,7 @@ def entry_add(
         assert current is not None
         entry.seed = (tournament.entries.exclude(seed=None).count() or 0) + 1
         entry.save(update_fields=["seed"])
-        if tournament.kind == Tournament.Kind.CHIPS:  # a late entrant's stack, as everyone's
-            chips_open(tournament, [entry])
+        kind_for(tournament).late_entrant(tournament, entry)
         seat_late(tournament, current, entry)
     audit(tournament, actor, "entry", player=player.pk, status=status)
     return entry

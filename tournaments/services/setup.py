@@ -1,10 +1,12 @@
-"""A tournament's life as a whole: created (with its session and purse), started (the entries
-closed, the field seeded, the first round drawn), cancelled (every fee back)."""
+"""A tournament's life as a whole: created (with its session and purse, its kind's settings
+checked by its kind), started (the entries closed, the field seeded, the first round drawn as
+its kind draws it), cancelled (every fee back)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import asdict
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -18,18 +20,49 @@ from rules import prizes
 from rules.errors import RuleViolation
 from rules.ratings import initial_skill
 from rules.seating import TABLE_LIMITS
-from scoring.formats import handler_for
 from scoring.models import Rating, RulePreset, TableEntry
 from scoring.nights import session_create
+from tournaments.kinds import DEFAULT_KIND, kind_for
+from tournaments.kinds.base import KindSettings
 from tournaments.models import Entry, Round, Tournament
 from tournaments.purse import purse_open, purse_refund_all
-from tournaments.services.chips import chip_rules_checked, chips_open, stage_for_chips
 from tournaments.services.common import E, audit, family_of, lock
-from tournaments.services.draws import draw_round, stage_for
 
 
 def _refuse(exc: RuleViolation, field: str) -> InvalidInput:
     return InvalidInput(f"{field}: {exc.message}", code=exc.code, details={"token": exc.token})
+
+
+def _tables_checked(
+    club: Club, preset: RulePreset, final_preset: RulePreset | None, table_max: int,
+    table_min: int,
+) -> None:  # fmt: skip
+    """What every kind's tournament is checked for first: its presets and tables."""
+    for field, chosen in (("preset", preset), ("final_preset", final_preset)):
+        if chosen is not None and chosen.club_id not in (None, club.pk):
+            raise InvalidInput(f"{field}: not a preset of this club")
+    low, high = TABLE_LIMITS
+    if not low <= table_max <= high:
+        raise InvalidInput(f"table_max: a table seats {low} to {high}, not {table_max}")
+    if not low <= table_min <= table_max:
+        raise InvalidInput(f"table_min: must be {low} to table_max ({table_max}), not {table_min}")
+
+
+def _money_checked(
+    table_entry: str, entry_fee_minor: int, club_fee_minor: int, payout: str | list[Any]
+) -> None:
+    """What every kind's tournament is checked for after its kind's settings: how its tables
+    enter results, its fees and its payout."""
+    if table_entry not in ("", *TableEntry.values):
+        raise InvalidInput(
+            f"table_entry: one of off, confirm, trusted (or empty), not {table_entry!r}"
+        )
+    if not 0 <= club_fee_minor <= entry_fee_minor:
+        raise InvalidInput("club_fee_minor: the club's share is 0 to the entry fee")
+    try:
+        prizes.payout_percentages(payout, 1)
+    except RuleViolation as exc:
+        raise _refuse(exc, "payout") from None
 
 
 @transaction.atomic
@@ -39,7 +72,7 @@ def tournament_create(
     actor: AbstractBaseUser,
     name: str,
     preset: RulePreset,
-    kind: str = Tournament.Kind.KNOCKOUT,
+    kind: str = DEFAULT_KIND,
     final_preset: RulePreset | None = None,
     table_max: int = 6,
     table_min: int = 2,
@@ -57,59 +90,24 @@ def tournament_create(
     seed: int | None = None,
     chip_levels: dict[str, Any] | None = None,
 ) -> Tournament:
-    """A tournament open for entries, with its own session and purse. A chip-level tournament
-    (``kind="chips"``) takes its ``chip_levels`` settings (the default preset when none) and
-    plays a points game at each table."""
+    """A tournament open for entries, with its own session and purse. Its kind checks its own
+    settings (``advance_per_table``; ``rounds`` and ``cut``; ``chip_levels``, the default
+    preset when none, and a points game at each table)."""
     name = visible_name(name)
     if not name:
         raise InvalidInput("name: give the tournament a name")
-    for field, chosen in (("preset", preset), ("final_preset", final_preset)):
-        if chosen is not None and chosen.club_id not in (None, club.pk):
-            raise InvalidInput(f"{field}: not a preset of this club")
-    low, high = TABLE_LIMITS
-    if not low <= table_max <= high:
-        raise InvalidInput(f"table_max: a table seats {low} to {high}, not {table_max}")
-    if not low <= table_min <= table_max:
-        raise InvalidInput(f"table_min: must be {low} to table_max ({table_max}), not {table_min}")
-    if kind == Tournament.Kind.KNOCKOUT and not 1 <= advance_per_table < table_max:
-        raise InvalidInput(
-            f"advance_per_table: 1 to {table_max - 1} of a table of {table_max} go on, "
-            f"not {advance_per_table}"
-        )
-    if kind == Tournament.Kind.ROUNDS and rounds < 1:
-        raise InvalidInput("rounds: a rounds tournament plays one round or more before its cut")
-    chip_settings: dict[str, Any] = {}
-    if kind == Tournament.Kind.CHIPS:
-        chip_settings = chip_rules_checked(chip_levels).as_dict()
-        # Chips follow points won and lost between the players (zero-sum): a format whose
-        # figure is a score (pool's penalties, Rummikub's) does not convert.
-        if "points" not in {column.key for column in handler_for(preset.format).columns}:
-            raise InvalidInput(
-                "preset: a chip-level tournament's tables play points rummy (each deal's "
-                "points turn into chips)",
-                code="chips_need_points",
-            )
-    elif chip_levels:
-        raise InvalidInput("chip_levels: only a chip-level tournament (kind chips) has them")
-    if table_entry not in ("", *TableEntry.values):
-        raise InvalidInput(
-            f"table_entry: one of off, confirm, trusted (or empty), not {table_entry!r}"
-        )
-    if not 0 <= club_fee_minor <= entry_fee_minor:
-        raise InvalidInput("club_fee_minor: the club's share is 0 to the entry fee")
-    try:
-        prizes.payout_percentages(payout, 1)
-    except RuleViolation as exc:
-        raise _refuse(exc, "payout") from None
+    _tables_checked(club, preset, final_preset, table_max, table_min)
+    given = KindSettings(advance_per_table, rounds, cut, chip_levels or {})
+    settings = kind_for(kind).settings_checked(given, table_max=table_max, preset=preset)
+    _money_checked(table_entry, entry_fee_minor, club_fee_minor, payout)
     session = session_create(club=club, actor=actor, name=name)
     purse = purse_open(session=session, actor=actor)
     tournament = Tournament.objects.create(
         club=club, name=name, kind=kind, status=Tournament.Status.REGISTRATION, preset=preset,
         final_preset=final_preset, table_max=table_max, table_min=table_min,
-        advance_per_table=advance_per_table, rounds=rounds, cut=cut, seeding=seeding,
-        avoid_same_club=avoid_same_club, max_entries=max_entries, table_entry=table_entry,
-        entry_fee_minor=entry_fee_minor, club_fee_minor=club_fee_minor,
-        late_entry_until_round=late_entry_until_round, payout=payout, chip_levels=chip_settings,
+        seeding=seeding, avoid_same_club=avoid_same_club, max_entries=max_entries,
+        table_entry=table_entry, entry_fee_minor=entry_fee_minor, club_fee_minor=club_fee_minor,
+        late_entry_until_round=late_entry_until_round, payout=payout, **asdict(settings),
         seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
         session=session, purse=purse,
         # The project's user model is the one every actor is; the stubs know only its base.
@@ -150,15 +148,7 @@ def tournament_start(
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = timezone.now()
     tournament.save(update_fields=["status", "started_at"])
-    if tournament.kind == Tournament.Kind.CHIPS:
-        chips_open(tournament, ordered)
-        stage = stage_for_chips(tournament, len(ordered))
-    else:
-        stage = stage_for(tournament, len(ordered), 1)
-    first = draw_round(tournament, 1, stage, [e.pk for e in ordered])
-    if tournament.kind == Tournament.Kind.CHIPS:
-        first.level = 1
-        first.save(update_fields=["level"])
+    first = kind_for(tournament).first_round(tournament, ordered)
     audit(tournament, actor, "start", entries=len(ordered), seeding=tournament.seeding)
     return first
 

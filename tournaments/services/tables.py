@@ -1,6 +1,7 @@
 """A table's game ended: the table settled through ``rules.knockout`` (who goes on, who is out and
-placed), tie-breakers opened between the players level across the cut, and, once every table of
-the round is settled, the round completed. The periodic catch-up of tables never settled."""
+placed, as many going on as its kind lets), tie-breakers opened between the players level across
+the cut, and, once every table of the round is settled, the round done as its kind does it. The
+periodic catch-up of tables never settled."""
 
 from __future__ import annotations
 
@@ -16,10 +17,9 @@ from scoring.formats import GameEnd, handler_for
 from scoring.games import game_create
 from scoring.lifecycle import game_end, game_finishing_order
 from scoring.models import Game, RulePreset
+from tournaments.kinds import kind_for
 from tournaments.models import Round, RoundTable, Tournament
-from tournaments.services.chips import level_complete
-from tournaments.services.common import E, advance_at, audit, lock
-from tournaments.services.rounds import round_complete
+from tournaments.services.common import E, audit, lock
 
 
 def _tiebreak_preset(tournament: Tournament) -> RulePreset:
@@ -55,10 +55,7 @@ def table_game_ended(*, game_id: int) -> str:
         t.outcome.get("tied") for t in played.tables.all()
     ):
         return "waiting for other tables"
-    if tournament.kind == Tournament.Kind.CHIPS:
-        level_complete(tournament, played)
-    else:
-        round_complete(tournament, played)
+    kind_for(tournament).round_done(tournament, played)
     return "round complete"
 
 
@@ -83,7 +80,7 @@ def _settle_table(tournament: Tournament, table: RoundTable) -> str:
         return "table still playing"
     # Who left the tournament cannot go on: the cut is made among those still in.
     staying = {entry: place for entry, place in ranks.items() if entry not in gone}
-    advance = advance_at(tournament, table.round, len(ranks))
+    advance = kind_for(tournament).advance_at(tournament, table.round, len(ranks))
     outcome = (
         knockout.table_outcome(staying, advance)
         if staying

@@ -1,25 +1,23 @@
-"""Chip-level tournaments (``rules.chip_levels``): the opening stacks, a level's end (each
-table's points turned into chips at the level's value and kept in the purse; who is out, who
-plays the level again, who goes on), the final placed by chips, and rebuys. Each round of the
-tournament plays one level (a level played again is a second round at the same level)."""
+"""A chip-level tournament's play (``rules.chip_levels``): its settings checked, the opening
+stacks, a level's end (each table's points turned into chips at the level's value and kept in
+the purse; who is out, who plays the level again, who goes on), the final placed by chips. Each
+round of the tournament plays one level (a level played again is a second round at the same
+level)."""
 
 from __future__ import annotations
 
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import transaction
-
-from config.errors import Conflict, InvalidInput, NotFoundError
+from config.errors import InvalidInput
 from rules import chip_levels, knockout
 from rules.errors import RuleViolation
 from rules.ranking import competition_ranks
 from scoring.figures import players_net_points
 from scoring.models import Game
 from tournaments.figures import chips_held
+from tournaments.kinds.places import finish_placed
+from tournaments.kinds.seating import draw_round
 from tournaments.models import Entry, Round, Tournament
-from tournaments.purse import purse_chips_issue, purse_chips_move, purse_rebuy
-from tournaments.services.common import E, audit, current_round, lock
-from tournaments.services.draws import draw_round
-from tournaments.services.rounds import finish_placed
+from tournaments.purse import purse_chips_issue, purse_chips_move
+from tournaments.services.common import E, audit
 
 
 def rules_of(tournament: Tournament) -> chip_levels.ChipLevelRules:
@@ -47,7 +45,8 @@ def chips_open(tournament: Tournament, entries: list[Entry]) -> None:
     )
 
 
-def stage_for_chips(tournament: Tournament, players: int) -> str:
+def stage_of(tournament: Tournament, players: int) -> str:
+    """A level's round, or the final once the field fits one table."""
     return Round.Stage.FINAL if players <= tournament.table_max else Round.Stage.ROUND
 
 
@@ -96,9 +95,9 @@ def level_complete(tournament: Tournament, played: Round) -> None:
     )  # fmt: skip
     if replay:
         draw_round(tournament, played.number + 1, Round.Stage.ROUND, list(split.between))
-        _set_level(tournament, played.number + 1, number)
+        set_level(tournament, played.number + 1, number)
         return
-    _draw_next(tournament, played.number + 1, number + 1)
+    draw_next(tournament, played.number + 1, number + 1)
 
 
 def _players(tournament: Tournament, entries: tuple[int, ...]) -> dict[int, int]:
@@ -111,11 +110,11 @@ def _complete(played: Round, advanced: list[int]) -> None:
     played.save(update_fields=["advanced", "status"])
 
 
-def _set_level(tournament: Tournament, number: int, level: int) -> None:
+def set_level(tournament: Tournament, number: int, level: int) -> None:
     tournament.round_set.filter(number=number).update(level=level)
 
 
-def _draw_next(tournament: Tournament, number: int, level: int) -> None:
+def draw_next(tournament: Tournament, number: int, level: int) -> None:
     """The next round of everyone still in (best chips first): the final when they fit one
     table, the end when one or none is left."""
     chips = chips_held(tournament=tournament)
@@ -125,8 +124,8 @@ def _draw_next(tournament: Tournament, number: int, level: int) -> None:
     if len(active) <= 1:
         chips_finish(tournament, {e.pk: 1 for e in active})
         return
-    draw_round(tournament, number, stage_for_chips(tournament, len(active)), [e.pk for e in active])
-    _set_level(tournament, number, level)
+    draw_round(tournament, number, stage_of(tournament, len(active)), [e.pk for e in active])
+    set_level(tournament, number, level)
 
 
 def chips_finish(tournament: Tournament, final_ranks: dict[int, int]) -> None:
@@ -144,87 +143,3 @@ def chips_finish(tournament: Tournament, final_ranks: dict[int, int]) -> None:
             }
         )
     finish_placed(tournament, knockout.final_places(final_ranks, knocked))
-
-
-@transaction.atomic
-def entry_rebuy(*, tournament: Tournament, actor: AbstractBaseUser, entry_id: int) -> Entry:
-    """A player knocked out at the end of a level buys back in, where the tournament's rules
-    allow it: the price into the purse, the rebuy's chips out of it, back in the field and
-    seated in the next round (while it is a draft, and the rebuy lifts them to the level's
-    minimum)."""
-    tournament = lock(tournament)
-    if tournament.kind != Tournament.Kind.CHIPS:
-        raise Conflict("only a chip-level tournament takes rebuys", code="no_rebuys")
-    entry = tournament.entries.select_for_update().filter(pk=entry_id).first()
-    if entry is None:
-        raise NotFoundError(f"no entry #{entry_id} in {tournament.name}")
-    rules = rules_of(tournament)
-    draft = current_round(tournament)
-    went_out = (
-        tournament.round_set.filter(number=entry.out_in_round).first()
-        if entry.out_in_round
-        else None
-    )
-    if (
-        tournament.status != Tournament.Status.RUNNING
-        or entry.status != E.ELIMINATED
-        or went_out is None
-        or draft is None
-        or draft.status != Round.Status.DRAFT
-        or draft.number != went_out.number + 1
-    ):
-        raise Conflict(
-            f"{entry.player.name} cannot buy back in now: a rebuy is taken from a player "
-            "knocked out at the end of the last level played, while the next round is drawn "
-            "and not released",
-            code="rebuy_closed",
-        )
-    level_number = went_out.level or 1
-    if not rules.rebuy_allowed(level=level_number, rebuys_taken=entry.rebuys):
-        raise Conflict(
-            f"{entry.player.name} cannot buy back in: this tournament takes {rules.rebuys} "
-            f"rebuy(s) a player until level {rules.rebuy_until_level}",
-            code="rebuy_not_allowed",
-        )
-    chips = chips_held(tournament=tournament).get(entry.player_id, 0)
-    minimum = rules.level(level_number).minimum
-    if chips + rules.rebuy_chips < minimum:
-        raise Conflict(
-            f"{entry.player.name} would have {chips + rules.rebuy_chips} chips after the rebuy, "
-            f"still below the level's minimum of {minimum}",
-            code="rebuy_too_small",
-        )
-    purse_rebuy(
-        tournament=tournament, actor=actor, player=entry.player,
-        price_minor=rules.rebuy_price_minor, chips=rules.rebuy_chips,
-    )  # fmt: skip
-    entry.status = E.ACTIVE
-    entry.rebuys += 1
-    entry.out_in_round = None
-    entry.table_place = None
-    entry.save(update_fields=["status", "rebuys", "out_in_round", "table_place"])
-    _redraw(tournament, draft)
-    audit(tournament, actor, "rebuy", entry=entry.pk, rebuys=entry.rebuys)
-    return entry
-
-
-def _redraw(tournament: Tournament, draft: Round) -> None:
-    """The draft drawn again with the player who bought back in (a replay round stays among
-    the players between the thresholds, with the rebuyer; a next level has everyone in)."""
-    number, level = draft.number, draft.level or 1
-    replay = tournament.round_set.filter(level=level, number__lt=number).exists()
-    if replay:
-        previous = tournament.round_set.get(number=number - 1)
-        players = [p for t in draft.draw.get("tables", []) for p in t]
-        back = list(
-            tournament.entries.filter(status=E.ACTIVE, out_in_round=None)
-            .exclude(pk__in=players)
-            .exclude(pk__in=previous.advanced)
-            .values_list("pk", flat=True)
-        )
-        draft.delete()
-        draw_round(tournament, number, Round.Stage.ROUND, players + back)
-        _set_level(tournament, number, level)
-    else:
-        draft.delete()
-        _draw_next(tournament, number, level)

@@ -1,0 +1,64 @@
+"""What the kinds that go on by their tables' places share (knock-out, rounds): a round complete
+(those out of each table placed, the kind's cut, the next round drawn), and after the final
+everyone placed through ``rules.knockout``."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from rules import knockout
+from tournaments.kinds.places import finish_placed
+from tournaments.kinds.seating import draw_round
+from tournaments.models import Entry, Round, Tournament
+from tournaments.services.common import E, audit
+
+
+class GoesOnByTables(Protocol):
+    def stage_for(self, tournament: Tournament, players: int, number: int) -> str: ...
+
+    def cut(self, tournament: Tournament, played: Round, survivors: list[Entry]) -> list[Entry]: ...
+
+
+def round_complete(kind: GoesOnByTables, tournament: Tournament, played: Round) -> None:
+    """Every table of ``played`` settled: who goes on kept, those out placed by their table, the
+    kind's cut made among the survivors and the next round drawn; after the final, the end."""
+    tables = list(played.tables.all())
+    advancing = [e for t in tables for e in t.outcome["advancing"]] + played.draw.get("byes", [])
+    played.advanced = advancing
+    played.status = Round.Status.COMPLETE
+    played.save(update_fields=["advanced", "status"])
+    if played.stage == Round.Stage.FINAL:
+        _finish(tournament, played)
+        return
+    out = {int(k): v for t in tables for k, v in t.outcome["out"].items()}
+    for entry in tournament.entries.filter(pk__in=out, status=E.ACTIVE):
+        entry.status = E.ELIMINATED
+        entry.out_in_round = played.number
+        entry.table_place = out[entry.pk]
+        entry.save(update_fields=["status", "out_in_round", "table_place"])
+    survivors = list(
+        tournament.entries.filter(pk__in=advancing, status=E.ACTIVE).order_by("seed", "id")
+    )
+    survivors = kind.cut(tournament, played, survivors)
+    number = played.number + 1
+    draw_round(tournament, number, kind.stage_for(tournament, len(survivors), number),
+          [e.pk for e in survivors])  # fmt: skip
+    audit(tournament, None, "round_complete", round=played.number, advanced=len(survivors))
+
+
+def _finish(tournament: Tournament, final: Round) -> None:
+    """The final's order and the rounds before it place everyone; prizes are paid."""
+    (table,) = list(final.tables.all())
+    final_ranks = {int(k): v for k, v in table.outcome["ranks"].items()}
+    knocked: list[dict[int, int]] = []
+    for past in tournament.round_set.exclude(pk=final.pk).order_by("number"):
+        knocked.append(
+            {
+                pk: place
+                for pk, place in tournament.entries.filter(out_in_round=past.number).values_list(
+                    "pk", "table_place"
+                )
+                if place is not None  # whoever went out of a round has their table place
+            }
+        )
+    finish_placed(tournament, knockout.final_places(final_ranks, knocked))

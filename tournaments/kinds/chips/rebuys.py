@@ -1,0 +1,99 @@
+"""A rebuy: a player knocked out at the end of a level buys back in, where the tournament's
+chip-level settings allow it, and is drawn in the next round."""
+
+from __future__ import annotations
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+
+from config.errors import Conflict, NotFoundError
+from tournaments.figures import chips_held
+from tournaments.kinds.chips.levels import draw_next, rules_of, set_level
+from tournaments.kinds.seating import draw_round
+from tournaments.models import Entry, Round, Tournament
+from tournaments.purse import purse_rebuy
+from tournaments.services.common import E, audit, current_round, lock
+
+
+@transaction.atomic
+def entry_rebuy(*, tournament: Tournament, actor: AbstractBaseUser, entry_id: int) -> Entry:
+    """A player knocked out at the end of a level buys back in, where the tournament's rules
+    allow it: the price into the purse, the rebuy's chips out of it, back in the field and
+    seated in the next round (while it is a draft, and the rebuy lifts them to the level's
+    minimum)."""
+    tournament = lock(tournament)
+    if tournament.kind != Tournament.Kind.CHIPS:
+        raise Conflict("only a chip-level tournament takes rebuys", code="no_rebuys")
+    entry = tournament.entries.select_for_update().filter(pk=entry_id).first()
+    if entry is None:
+        raise NotFoundError(f"no entry #{entry_id} in {tournament.name}")
+    rules = rules_of(tournament)
+    draft = current_round(tournament)
+    went_out = (
+        tournament.round_set.filter(number=entry.out_in_round).first()
+        if entry.out_in_round
+        else None
+    )
+    if (
+        tournament.status != Tournament.Status.RUNNING
+        or entry.status != E.ELIMINATED
+        or went_out is None
+        or draft is None
+        or draft.status != Round.Status.DRAFT
+        or draft.number != went_out.number + 1
+    ):
+        raise Conflict(
+            f"{entry.player.name} cannot buy back in now: a rebuy is taken from a player "
+            "knocked out at the end of the last level played, while the next round is drawn "
+            "and not released",
+            code="rebuy_closed",
+        )
+    level_number = went_out.level or 1
+    if not rules.rebuy_allowed(level=level_number, rebuys_taken=entry.rebuys):
+        raise Conflict(
+            f"{entry.player.name} cannot buy back in: this tournament takes {rules.rebuys} "
+            f"rebuy(s) a player until level {rules.rebuy_until_level}",
+            code="rebuy_not_allowed",
+        )
+    chips = chips_held(tournament=tournament).get(entry.player_id, 0)
+    minimum = rules.level(level_number).minimum
+    if chips + rules.rebuy_chips < minimum:
+        raise Conflict(
+            f"{entry.player.name} would have {chips + rules.rebuy_chips} chips after the rebuy, "
+            f"still below the level's minimum of {minimum}",
+            code="rebuy_too_small",
+        )
+    purse_rebuy(
+        tournament=tournament, actor=actor, player=entry.player,
+        price_minor=rules.rebuy_price_minor, chips=rules.rebuy_chips,
+    )  # fmt: skip
+    entry.status = E.ACTIVE
+    entry.rebuys += 1
+    entry.out_in_round = None
+    entry.table_place = None
+    entry.save(update_fields=["status", "rebuys", "out_in_round", "table_place"])
+    _redraw(tournament, draft)
+    audit(tournament, actor, "rebuy", entry=entry.pk, rebuys=entry.rebuys)
+    return entry
+
+
+def _redraw(tournament: Tournament, draft: Round) -> None:
+    """The draft drawn again with the player who bought back in (a replay round stays among
+    the players between the thresholds, with the rebuyer; a next level has everyone in)."""
+    number, level = draft.number, draft.level or 1
+    replay = tournament.round_set.filter(level=level, number__lt=number).exists()
+    if replay:
+        previous = tournament.round_set.get(number=number - 1)
+        players = [p for t in draft.draw.get("tables", []) for p in t]
+        back = list(
+            tournament.entries.filter(status=E.ACTIVE, out_in_round=None)
+            .exclude(pk__in=players)
+            .exclude(pk__in=previous.advanced)
+            .values_list("pk", flat=True)
+        )
+        draft.delete()
+        draw_round(tournament, number, Round.Stage.ROUND, players + back)
+        set_level(tournament, number, level)
+    else:
+        draft.delete()
+        draw_next(tournament, number, level)

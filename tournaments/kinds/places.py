@@ -1,0 +1,38 @@
+"""The end every kind comes to: everyone placed, the places kept, the prizes paid from the purse
+through ``rules.prizes``, the tournament finished."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from rules import prizes
+from tournaments.figures import entries_counted, prize_pool_minor
+from tournaments.models import Tournament
+from tournaments.purse import purse_pay_prizes
+from tournaments.services.common import audit, event
+
+
+def finish_placed(tournament: Tournament, places: dict[int, int]) -> None:
+    """Everyone placed (entry id -> place): the places kept, the prizes paid from the purse,
+    the tournament finished."""
+    # The field the payout structure is scaled to: the entries that count (everyone placed
+    # when entry is free).
+    entrants = (
+        entries_counted(tournament=tournament).count()
+        if tournament.entry_fee_minor
+        else len(places)
+    )
+    percentages = prizes.payout_percentages(tournament.payout, entrants)
+    pool = prize_pool_minor(tournament=tournament)
+    won = prizes.prizes(pool, percentages, places) if places else {}
+    for entry in tournament.entries.filter(pk__in=places):
+        entry.place = places[entry.pk]
+        entry.save(update_fields=["place"])
+    player_of = dict(tournament.entries.values_list("pk", "player_id"))
+    shares = {player_of[e]: amount for e, amount in won.items() if amount}
+    purse_pay_prizes(tournament=tournament, shares=shares)
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+    audit(tournament, None, "finish", places=len(places), prizes_minor=sum(won.values()))
+    event(tournament, "tournament.finished", places=len(places), prizes_minor=sum(won.values()))
