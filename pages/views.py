@@ -34,13 +34,15 @@ from clubs.pages import (
 from config.errors import ServiceError
 from config.pagination import page_asked
 from rules.ratings import ORDINAL_SIGMAS, initial_skill
-from scoring import club_settings as scoring_club_settings
-from scoring import figures, ratings, standings
+from scoring import figures
 from scoring import nights as scoring_nights
 from scoring import selectors as scoring_selectors
 from scoring.formats import FORMAT_ORDER, HANDLERS, format_label, handler_for, points_column
 from scoring.forms import SessionForm
 from scoring.models import GameFamily, Session
+from standings import metrics as standing_metrics
+from standings import ratings
+from standings import services as standings_services
 from tournaments import selectors as tournament_selectors
 from webhooks import selectors as webhook_selectors
 from webhooks.models import EVENTS
@@ -469,11 +471,11 @@ def _settings_page(
     form_name: str = "",
     status: int = 200,
 ) -> HttpResponse:
-    metrics = list(standings.METRICS.values())
+    metrics = list(standing_metrics.METRICS.values())
     try:
-        current = standings.metric_order(club)
+        current = standing_metrics.metric_order(club)
     except ServiceError:
-        current = [standings.METRICS[m] for m in standings.DEFAULT_ORDER]
+        current = [standing_metrics.METRICS[m] for m in standing_metrics.DEFAULT_ORDER]
     if form is None:
         form = StandingsOrderForm(
             initial={f"metric_{i}": metric.id for i, metric in enumerate(current, start=1)},
@@ -522,17 +524,15 @@ def club_settings(request: HttpRequest, club_slug: str) -> HttpResponse:
 def standings_order_set(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The order of metrics that ranks the club's standings (``reset``: the default order)."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
-    metrics = list(standings.METRICS.values())
+    metrics = list(standing_metrics.METRICS.values())
     form = StandingsOrderForm(
         request.POST, metrics=[(m.id, m.label) for m in metrics], places=len(metrics)
     )
 
     def order_set() -> HttpResponse:
         order = [] if request.POST.get("reset") else form.order()
-        ordered = scoring_club_settings.standings_order_set(
-            club=club, actor=request.user, order=order
-        )
-        labels = [metric.label for metric in standings.metric_order(ordered)]
+        ordered = standings_services.standings_order_set(club=club, actor=request.user, order=order)
+        labels = [metric.label for metric in standing_metrics.metric_order(ordered)]
         default = " (the default)" if not order else ""
         messages.success(request, f"Standings are ranked by {', then '.join(labels)}{default}.")
         return redirect(club_url("club-settings", ordered) + "#order")

@@ -1,7 +1,7 @@
 """The one source of the figures pages, the API, the CSV export and the projector show about a
 night or a player: money, points per game format, chips, fees, prizes, refunds and pots held,
 all read from the ledger (its postings, and the standing rows kept in step with them in the same
-transaction). Standings tables are read in ``scoring.standings``, from the same rows.
+transaction). Standings tables are read in the standings app, from the same rows.
 
 Sign convention: a player's figure is what the player gained (+) or gave up (-): money won or
 paid (an entry fee is -, a prize +), chips held, and points as the ledger counts them in the

@@ -2,7 +2,7 @@ from django.urls import path
 
 from scoring import api
 
-app_name = "scoring"
+# No app_name: config/urls.py names the namespace "scoring", which the standings' routes share.
 
 club = "clubs/<slug:club_slug>/"
 
@@ -34,20 +34,11 @@ urlpatterns = [
     path(f"{club}presets/", api.PresetListApi.as_view(), name="preset-list"),
     path(f"{club}sessions/", api.SessionListApi.as_view(), name="session-list"),
     path(f"{club}seasons/", api.SeasonListApi.as_view(), name="season-list"),
-    path(f"{club}ratings/", api.RatingTableApi.as_view(), name="ratings"),
-    path(f"{club}ratings/games/", api.RatedGameListApi.as_view(), name="rated-games"),
-    path(
-        f"{club}players/<int:player_id>/ratings/",
-        api.PlayerRatingsApi.as_view(),
-        name="player-ratings",
-    ),
-    path(f"{club}standings/", api.StandingsApi.as_view(), name="standings"),
     path(
         f"{club}players/<int:player_id>/history/",
         api.PlayerHistoryApi.as_view(),
         name="player-history",
     ),
-    path(f"{club}standings/metrics/", api.MetricListApi.as_view(), name="standings-metrics"),
     path(
         f"{club}sessions/<int:session_id>/", api.SessionDetailApi.as_view(), name="session-detail"
     ),

@@ -41,7 +41,7 @@ from rules.errors import RuleViolation
 from scoring import selectors as scoring_selectors
 from scoring import table_links
 from scoring.forms import to_minor
-from scoring.views.standings import PROJECTOR_JUST_NOW, projector_turn
+from standings.views.projector import PROJECTOR_JUST_NOW, projector_turn
 from tournaments import selectors
 from tournaments.figures import field_prize_pool
 from tournaments.forms import (

@@ -19,8 +19,9 @@ from rules.errors import RuleViolation
 from rules.ratings import initial_skill
 from rules.seating import TABLE_LIMITS
 from scoring.formats import handler_for
-from scoring.models import Rating, RulePreset, TableEntry
+from scoring.models import RulePreset, TableEntry
 from scoring.nights import session_create
+from standings.models import Rating
 from tournaments.models import Entry, Round, Tournament
 from tournaments.purse import purse_open, purse_refund_all
 from tournaments.services.chips import chip_rules_checked, chips_open, stage_for_chips
