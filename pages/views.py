@@ -34,11 +34,11 @@ from clubs.pages import (
 from config.errors import ServiceError
 from config.pagination import page_asked
 from rules.ratings import ORDINAL_SIGMAS, initial_skill
-from scoring import figures
 from scoring import nights as scoring_nights
 from scoring import selectors as scoring_selectors
 from scoring.formats import FORMAT_ORDER, HANDLERS, format_label, handler_for, points_column
 from scoring.forms import SessionForm
+from scoring.history import HistoryLine, RunningPoints, player_history
 from scoring.models import GameFamily, Session
 from standings import metrics as standing_metrics
 from standings import ratings
@@ -262,7 +262,7 @@ CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 300, 44
 HISTORY_SHOWN = 50  # history lines a page
 
 
-def running_chart(running: figures.RunningPoints) -> dict[str, Any] | None:
+def running_chart(running: RunningPoints) -> dict[str, Any] | None:
     """The drawing of a running score as SVG coordinates (a line, the zero axis, a few labelled
     ticks), or ``None`` with fewer than two steps. A long history comes sampled: each point is
     drawn at its own step."""
@@ -299,7 +299,7 @@ def running_chart(running: figures.RunningPoints) -> dict[str, Any] | None:
     }
 
 
-def _history_row(club: Club, item: figures.HistoryLine) -> dict[str, Any]:
+def _history_row(club: Club, item: HistoryLine) -> dict[str, Any]:
     line = item.line
     column = points_column(line.game_format)
     return {
@@ -385,13 +385,13 @@ def player_page_view(
     """A player's page; a refused rename or retirement shows beside its form."""
     player = found(selectors.player_get, club=club, player_id=player_id)
     page = page_asked(request.GET.get("page"))
-    history = figures.player_history(
+    history = player_history(
         player=player, limit=HISTORY_SHOWN, offset=(page - 1) * HISTORY_SHOWN, chart=True
     )
     pages = max(1, -(-history.count // HISTORY_SHOWN))
     if page > pages:  # past the end (an old link): the last page
         page = pages
-        history = figures.player_history(
+        history = player_history(
             player=player, limit=HISTORY_SHOWN, offset=(page - 1) * HISTORY_SHOWN, chart=True
         )
     shown = [_history_row(club, item) for item in history.lines]

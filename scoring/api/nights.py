@@ -25,6 +25,7 @@ from scoring.filters import (
     SessionFilterSet,
 )
 from scoring.games import table_create
+from scoring.history import player_history
 from scoring.models import Session
 from scoring.nights import session_close, session_create, session_reopen, transfer_mark_paid
 from scoring.serializers import (
@@ -207,7 +208,7 @@ class PlayerHistoryApi(ClubScopedAPIView):
     def get(self, request: Request, club_slug: str, player_id: int) -> Response:
         player = club_selectors.player_get(club=self.club, player_id=player_id)
         limit, offset = page_params(request)
-        history = figures.player_history(player=player, limit=limit, offset=offset)
+        history = player_history(player=player, limit=limit, offset=offset)
         body = {
             "player": player.pk,
             "name": player.name,

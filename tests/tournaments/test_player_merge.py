@@ -18,6 +18,7 @@ from clubs.models import AuditEntry, Player
 from config.errors import Conflict, InvalidInput
 from ledger.models import Posting
 from scoring import figures
+from scoring.history import player_history
 from scoring.models import Seat, StandingRow, TransferPaid
 from scoring.nights import transfer_mark_paid
 from standings import ratings
@@ -40,7 +41,7 @@ def ledger_lines() -> Counter[tuple[int, str, str, int]]:
 
 
 def totals(player: Player) -> tuple[int, int, int, dict[str, int]]:
-    total = figures.player_history(player=player).total
+    total = player_history(player=player).total
     return total.money_minor, total.deals_played, total.deals_won, total.points_by_format
 
 
