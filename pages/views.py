@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from clubs import selectors, services
 from clubs.display import club_money, signed_number
 from clubs.forms import MemberForm, PlayerForm, PublicStandingsForm, StandingsOrderForm
-from clubs.models import CURRENCY_PLACES, ROLE_RANK, Club, Role
+from clubs.models import CURRENCY_PLACES, ROLE_RANK, Club, Player, Role
 from clubs.pages import (
     GET,
     club_for_page,
@@ -373,6 +373,31 @@ def player_page(request: HttpRequest, club_slug: str, player_id: int) -> HttpRes
     return player_page_view(request, club, player_id)
 
 
+def _by_night(shown: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A page's history rows in one group a night, so a phone's row needs no night and date of
+    its own."""
+    nights: list[dict[str, Any]] = []
+    for row in shown:
+        line = row["line"]
+        if not nights or nights[-1]["session_id"] != line.session_id:
+            nights.append({"session_id": line.session_id, "name": line.session_name,
+                           "started_at": line.started_at, "rows": []})  # fmt: skip
+        nights[-1]["rows"].append(row)
+    return nights
+
+
+def _rating_charts(player: Player) -> list[dict[str, Any]]:
+    """A chart of the player's rating, game by game, in each game family they were rated in."""
+    by_family: dict[str, list[dict[str, Any]]] = {}
+    for change in ratings.player_rating_history(player=player):
+        by_family.setdefault(change["family"], []).append(change)
+    return [
+        {"label": label, "chart": rating_chart(by_family[family])}
+        for family, label in GameFamily.choices
+        if family in by_family
+    ]
+
+
 def player_page_view(
     request: HttpRequest,
     club: Club,
@@ -395,14 +420,6 @@ def player_page_view(
             player=player, limit=HISTORY_SHOWN, offset=(page - 1) * HISTORY_SHOWN, chart=True
         )
     shown = [_history_row(club, item) for item in history.lines]
-    # One group a night, so a phone's row needs no night and date of its own.
-    nights: list[dict[str, Any]] = []
-    for row in shown:
-        line = row["line"]
-        if not nights or nights[-1]["session_id"] != line.session_id:
-            nights.append({"session_id": line.session_id, "name": line.session_name,
-                           "started_at": line.started_at, "rows": []})  # fmt: skip
-        nights[-1]["rows"].append(row)
     # Points of different formats are different units: each has its own column and chart, and
     # no sum of them is shown.
     formats = history.formats
@@ -419,7 +436,7 @@ def player_page_view(
     context = {
         "player": player,
         "rows": shown,
-        "nights": nights,
+        "nights": _by_night(shown),
         "page": page,
         "pages": pages,
         "formats": [format_label(f) for f in formats],
@@ -440,14 +457,7 @@ def player_page_view(
             if (column := points_column(f)) is not None
         ],
     }
-    by_family: dict[str, list[dict[str, Any]]] = {}
-    for change in ratings.player_rating_history(player=player):
-        by_family.setdefault(change["family"], []).append(change)
-    context["rating_charts"] = [
-        {"label": label, "chart": rating_chart(by_family[family])}
-        for family, label in GameFamily.choices
-        if family in by_family
-    ]
+    context["rating_charts"] = _rating_charts(player)
     context.update(
         error=error,
         form_name=form_name,

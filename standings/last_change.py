@@ -111,6 +111,35 @@ def _where(book: Any) -> str:
     return str(game.table.name if game is not None else book.session_account.name)
 
 
+def _entry_delta(
+    last: LedgerEntry, scope: str, scope_id: int, game_format: str
+) -> dict[int, dict[str, int]]:
+    """What an entry added to each player's totals in the scope: its postings and its counted
+    results, less the results of the entry it reverses (a correction's earlier version). Two
+    queries."""
+    delta: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(TOTAL_FIELDS, 0))
+    for player_id, quantity, total in (
+        Posting.objects.filter(
+            postings_in_scope(scope, scope_id, game_format),
+            account=AccountKind.PLAYER,
+            entry_id=last.pk,
+        )
+        .values_list("player_id", "quantity")
+        .annotate(total=Sum("amount"))
+    ):
+        delta[player_id][QUANTITY_FIELD[quantity]] += total
+    entries = [last.pk] if last.reverses_id is None else [last.pk, last.reverses_id]
+    for player_id, entry_id, fmt, outcome, points, won in PlayerResult.objects.filter(
+        scope_filter(scope, scope_id, game_format), entry_id__in=entries
+    ).values_list("player_id", "entry_id", "game__format", "outcome", "points", "won"):
+        sign = 1 if entry_id == last.pk else -1  # a corrected result no longer counts
+        for name, value in (
+            handler_for(fmt).deal_tallies(outcome=outcome, points=points, won=won).items()
+        ):
+            delta[player_id][name] += sign * value
+    return delta
+
+
 def standings_last_change(
     *, club: Club, scope: str, scope_id: int, order: list[Metric], game_format: str = ""
 ) -> LastChange | None:
@@ -123,31 +152,10 @@ def standings_last_change(
     beside the rows)."""
     if any(metric.rating is not None for metric in order):
         return None
-    in_scope = scope_filter(scope, scope_id, game_format)
     last = _last_entry(scope, scope_id, game_format)
     if last is None:
         return None
-    delta: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(TOTAL_FIELDS, 0))
-    for player_id, quantity, total in (
-        Posting.objects.filter(
-            postings_in_scope(scope, scope_id, game_format),
-            account=AccountKind.PLAYER,
-            entry_id=last.pk,
-        )
-        .values_list("player_id", "quantity")
-        .annotate(total=Sum("amount"))
-    ):
-        delta[player_id][QUANTITY_FIELD[quantity]] += total
-    # Its results, and those of the entry it reverses (a correction's earlier version).
-    entries = [last.pk] if last.reverses_id is None else [last.pk, last.reverses_id]
-    for player_id, entry_id, fmt, outcome, points, won in PlayerResult.objects.filter(
-        in_scope, entry_id__in=entries
-    ).values_list("player_id", "entry_id", "game__format", "outcome", "points", "won"):
-        sign = 1 if entry_id == last.pk else -1  # a corrected result no longer counts
-        for name, value in (
-            handler_for(fmt).deal_tallies(outcome=outcome, points=points, won=won).items()
-        ):
-            delta[player_id][name] += sign * value
+    delta = _entry_delta(last, scope, scope_id, game_format)
     touched = list(delta)
     rows = StandingRow.objects.filter(
         club=club, scope=scope, scope_id=scope_id, game_format=game_format, player_id__in=touched
