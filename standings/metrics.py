@@ -11,6 +11,7 @@ from typing import Any
 
 from clubs.models import Club
 from config.errors import InvalidInput
+from scoring.formats import FORMAT_ORDER, HANDLERS
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,20 @@ class Metric:
         return shown.quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
 
 
+def _tally_metrics() -> list[Metric]:
+    """The metrics of the counts the formats declare (``tallies``: points conceded, drops, full
+    counts), each once, in the formats' order; fewest first."""
+    found: dict[str, Metric] = {}
+    for key in FORMAT_ORDER:
+        for tally in HANDLERS[key].tallies:
+            found.setdefault(
+                tally.metric,
+                Metric(tally.metric, tally.label, tally.description, False, tally.field,
+                       in_points=tally.in_points),
+            )  # fmt: skip
+    return list(found.values())
+
+
 METRICS: dict[str, Metric] = {
     metric.id: metric
     for metric in [
@@ -64,11 +79,7 @@ METRICS: dict[str, Metric] = {
                per="deals_played"),
         Metric("points_per_deal", "Points per deal", "Net points per deal played.", True,
                "points", per="deals_played", in_points=True),
-        Metric("fewest_conceded", "Points conceded", "Fewest points conceded as a loser.",
-               False, "points_conceded", in_points=True),
-        Metric("fewest_drops", "Drops", "Fewest drops (first and middle).", False, "drops"),
-        Metric("fewest_full_counts", "Full counts", "Fewest wrong shows and late declarations.",
-               False, "full_counts"),
+        *_tally_metrics(),
         Metric("rating", "Rating", "Skill rating (mu) in the table's game family.", True,
                "rating_mu", rating="mu"),
         Metric("ordinal", "Ordinal", "Skill rating less three times its uncertainty "

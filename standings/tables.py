@@ -17,7 +17,7 @@ from django.db.models import (
 from clubs.models import Club, Player
 from scoring.models import StandingRow
 from scoring.standing_rows import TOTAL_FIELDS
-from standings.metrics import Metric, order_for, rank_key
+from standings.metrics import METRICS, Metric, order_for, rank_key
 from standings.scopes import (
     ScopeFacts,
     ranked_before,
@@ -180,8 +180,9 @@ def standings_table(
     )  # fmt: skip
 
 
-#: Totals in points: a table mixing units shows them per format instead.
-IN_POINTS = ("points", "points_conceded")
+#: Totals in points (net points, and the counts in points the formats declare): a table mixing
+#: units shows them per format instead.
+IN_POINTS = tuple(dict.fromkeys(m.field for m in METRICS.values() if m.in_points and m.per is None))
 
 
 def points_apart(line: StandingLine, points_by_format: dict[str, int]) -> None:

@@ -29,6 +29,7 @@ from rules.rummikub.preset import preset_for
 from rules.rummikub.tiles import parse_tile
 from scoring.formats.base import (
     MONEY,
+    POINTS_CONCEDED,
     Checked,
     Column,
     EndEntry,
@@ -38,6 +39,7 @@ from scoring.formats.base import (
     GameEnd,
     GameState,
     Initial,
+    Tally,
     Words,
     refused,
     require_open_game,
@@ -159,6 +161,7 @@ class RummikubFormat(FormatBase):
     payload_key: ClassVar[str] = "racks"
     variants: ClassVar[Collection[str]] = tuple(VARIANTS)
     preset_sections: ClassVar[frozenset[str]] = frozenset({"rummikub", "match"})
+    tallies: ClassVar[tuple[Tally, ...]] = (POINTS_CONCEDED,)
 
     def payload_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return payload_fields()
