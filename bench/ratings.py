@@ -148,8 +148,8 @@ def run(quick: bool) -> None:
     import django
 
     django.setup()
-    from scoring.models import RatingChange
-    from scoring.ratings import rating_game_update, ratings_replay
+    from standings.models import RatingChange
+    from standings.ratings import rating_game_update, ratings_replay
 
     world = _load(games)
     before = _peak_mb()
@@ -165,7 +165,7 @@ def run(quick: bool) -> None:
     )
     from scoring.lifecycle import game_finished
 
-    game_finished.disconnect(dispatch_uid="scoring.ratings.finished")
+    game_finished.disconnect(dispatch_uid="standings.ratings.finished")
     times = []
     for n in range(50 if quick else 200):
         game_id = _one_more_game(world, n)

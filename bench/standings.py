@@ -4,7 +4,7 @@ Two clubs of 10,000 players each on PostgreSQL (a fresh database ``rummyclub_ben
 one with 1,000,000 four-player points rummy deals of history (``--quick``: 100,000), one with
 10,000. The history is generated in SQL (deals, accepted submissions, ledger entries, postings,
 player results, in 500-deal sessions of one season) and the kept standing rows are built from
-it by the same arithmetic as ``scoring.standings.standings_recompute``. Then the season
+it by the same arithmetic as ``standings.recompute.standings_recompute``. Then the season
 standings are requested through the full Django stack (token auth, club scoping, ranking by the
 club's metrics, JSON) and timed: p50, p95 and the number of queries, for both clubs.
 

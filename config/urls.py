@@ -8,11 +8,14 @@ from config.health import health
 from config.views import favicon
 from pages import views as page_views
 from pages.invitations import invitation_page
+from scoring import urls as scoring_urls
+from standings import urls as standings_urls
 
 api_v1 = [
     path("", include("clubs.urls")),
     path("", include("rules.web.urls")),
-    path("", include("scoring.urls")),
+    # The standings' routes keep the names they had inside scoring ("scoring:standings", ...).
+    path("", include((scoring_urls.urlpatterns + standings_urls.urlpatterns, "scoring"))),
     path("", include("tournaments.urls")),
     path("", include("webhooks.urls")),
 ]
@@ -41,6 +44,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("pages.urls")),
     path("", include("scoring.page_urls")),
+    path("", include("standings.page_urls")),
     path("", include("tournaments.page_urls")),
 ]
 

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from clubs import selectors, services
 from clubs.display import club_money, signed_number
 from clubs.forms import MemberForm, PlayerForm, PublicStandingsForm, StandingsOrderForm
-from clubs.models import CURRENCY_PLACES, ROLE_RANK, Club, Role
+from clubs.models import CURRENCY_PLACES, ROLE_RANK, Club, Player, Role
 from clubs.pages import (
     GET,
     club_for_page,
@@ -34,13 +34,15 @@ from clubs.pages import (
 from config.errors import ServiceError
 from config.pagination import page_asked
 from rules.ratings import ORDINAL_SIGMAS, initial_skill
-from scoring import club_settings as scoring_club_settings
-from scoring import figures, ratings, standings
 from scoring import nights as scoring_nights
 from scoring import selectors as scoring_selectors
 from scoring.formats import FORMAT_ORDER, HANDLERS, format_label, handler_for, points_column
 from scoring.forms import SessionForm
+from scoring.history import HistoryLine, RunningPoints, player_history
 from scoring.models import GameFamily, Session
+from standings import metrics as standing_metrics
+from standings import ratings
+from standings import services as standings_services
 from tournaments import selectors as tournament_selectors
 from webhooks import selectors as webhook_selectors
 from webhooks.models import EVENTS
@@ -260,7 +262,7 @@ CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 300, 44
 HISTORY_SHOWN = 50  # history lines a page
 
 
-def running_chart(running: figures.RunningPoints) -> dict[str, Any] | None:
+def running_chart(running: RunningPoints) -> dict[str, Any] | None:
     """The drawing of a running score as SVG coordinates (a line, the zero axis, a few labelled
     ticks), or ``None`` with fewer than two steps. A long history comes sampled: each point is
     drawn at its own step."""
@@ -297,7 +299,7 @@ def running_chart(running: figures.RunningPoints) -> dict[str, Any] | None:
     }
 
 
-def _history_row(club: Club, item: figures.HistoryLine) -> dict[str, Any]:
+def _history_row(club: Club, item: HistoryLine) -> dict[str, Any]:
     line = item.line
     column = points_column(line.game_format)
     return {
@@ -371,6 +373,31 @@ def player_page(request: HttpRequest, club_slug: str, player_id: int) -> HttpRes
     return player_page_view(request, club, player_id)
 
 
+def _by_night(shown: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A page's history rows in one group a night, so a phone's row needs no night and date of
+    its own."""
+    nights: list[dict[str, Any]] = []
+    for row in shown:
+        line = row["line"]
+        if not nights or nights[-1]["session_id"] != line.session_id:
+            nights.append({"session_id": line.session_id, "name": line.session_name,
+                           "started_at": line.started_at, "rows": []})  # fmt: skip
+        nights[-1]["rows"].append(row)
+    return nights
+
+
+def _rating_charts(player: Player) -> list[dict[str, Any]]:
+    """A chart of the player's rating, game by game, in each game family they were rated in."""
+    by_family: dict[str, list[dict[str, Any]]] = {}
+    for change in ratings.player_rating_history(player=player):
+        by_family.setdefault(change["family"], []).append(change)
+    return [
+        {"label": label, "chart": rating_chart(by_family[family])}
+        for family, label in GameFamily.choices
+        if family in by_family
+    ]
+
+
 def player_page_view(
     request: HttpRequest,
     club: Club,
@@ -383,24 +410,16 @@ def player_page_view(
     """A player's page; a refused rename or retirement shows beside its form."""
     player = found(selectors.player_get, club=club, player_id=player_id)
     page = page_asked(request.GET.get("page"))
-    history = figures.player_history(
+    history = player_history(
         player=player, limit=HISTORY_SHOWN, offset=(page - 1) * HISTORY_SHOWN, chart=True
     )
     pages = max(1, -(-history.count // HISTORY_SHOWN))
     if page > pages:  # past the end (an old link): the last page
         page = pages
-        history = figures.player_history(
+        history = player_history(
             player=player, limit=HISTORY_SHOWN, offset=(page - 1) * HISTORY_SHOWN, chart=True
         )
     shown = [_history_row(club, item) for item in history.lines]
-    # One group a night, so a phone's row needs no night and date of its own.
-    nights: list[dict[str, Any]] = []
-    for row in shown:
-        line = row["line"]
-        if not nights or nights[-1]["session_id"] != line.session_id:
-            nights.append({"session_id": line.session_id, "name": line.session_name,
-                           "started_at": line.started_at, "rows": []})  # fmt: skip
-        nights[-1]["rows"].append(row)
     # Points of different formats are different units: each has its own column and chart, and
     # no sum of them is shown.
     formats = history.formats
@@ -417,7 +436,7 @@ def player_page_view(
     context = {
         "player": player,
         "rows": shown,
-        "nights": nights,
+        "nights": _by_night(shown),
         "page": page,
         "pages": pages,
         "formats": [format_label(f) for f in formats],
@@ -438,14 +457,7 @@ def player_page_view(
             if (column := points_column(f)) is not None
         ],
     }
-    by_family: dict[str, list[dict[str, Any]]] = {}
-    for change in ratings.player_rating_history(player=player):
-        by_family.setdefault(change["family"], []).append(change)
-    context["rating_charts"] = [
-        {"label": label, "chart": rating_chart(by_family[family])}
-        for family, label in GameFamily.choices
-        if family in by_family
-    ]
+    context["rating_charts"] = _rating_charts(player)
     context.update(
         error=error,
         form_name=form_name,
@@ -469,11 +481,11 @@ def _settings_page(
     form_name: str = "",
     status: int = 200,
 ) -> HttpResponse:
-    metrics = list(standings.METRICS.values())
+    metrics = list(standing_metrics.METRICS.values())
     try:
-        current = standings.metric_order(club)
+        current = standing_metrics.metric_order(club)
     except ServiceError:
-        current = [standings.METRICS[m] for m in standings.DEFAULT_ORDER]
+        current = [standing_metrics.METRICS[m] for m in standing_metrics.DEFAULT_ORDER]
     if form is None:
         form = StandingsOrderForm(
             initial={f"metric_{i}": metric.id for i, metric in enumerate(current, start=1)},
@@ -522,17 +534,15 @@ def club_settings(request: HttpRequest, club_slug: str) -> HttpResponse:
 def standings_order_set(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The order of metrics that ranks the club's standings (``reset``: the default order)."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
-    metrics = list(standings.METRICS.values())
+    metrics = list(standing_metrics.METRICS.values())
     form = StandingsOrderForm(
         request.POST, metrics=[(m.id, m.label) for m in metrics], places=len(metrics)
     )
 
     def order_set() -> HttpResponse:
         order = [] if request.POST.get("reset") else form.order()
-        ordered = scoring_club_settings.standings_order_set(
-            club=club, actor=request.user, order=order
-        )
-        labels = [metric.label for metric in standings.metric_order(ordered)]
+        ordered = standings_services.standings_order_set(club=club, actor=request.user, order=order)
+        labels = [metric.label for metric in standing_metrics.metric_order(ordered)]
         default = " (the default)" if not order else ""
         messages.success(request, f"Standings are ranked by {', then '.join(labels)}{default}.")
         return redirect(club_url("club-settings", ordered) + "#order")

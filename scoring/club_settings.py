@@ -1,5 +1,5 @@
 """A club's scoring settings: its rule presets (a new version for each change, old games keep
-theirs) and the order of its standings metrics. Keyword-only, atomic, audited."""
+theirs). Keyword-only, atomic, audited."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from config.errors import Conflict, InvalidInput
 from config.names import require_length, visible_name
 from scoring.models import RulePreset
 from scoring.preset_rules import preset_check_params
-from scoring.standings import check_metric_ids
 
 
 @transaction.atomic
@@ -63,22 +62,3 @@ def preset_create(
         after={"key": key, "version": preset.version, "params": params},
     )
     return preset
-
-
-@transaction.atomic
-def standings_order_set(*, club: Club, actor: AbstractBaseUser, order: list[str]) -> Club:
-    """The club's order of standings metrics (ids of ``scoring.standings.METRICS``)."""
-    check_metric_ids(order)
-    club = Club.objects.select_for_update().get(pk=club.pk)
-    before = {"standings_metrics": club.standings_metrics}
-    club.standings_metrics = order
-    club.save(update_fields=["standings_metrics"])
-    audit_record(
-        actor=actor,
-        club=club,
-        action="club.standings_order",
-        obj=club,
-        before=before,
-        after={"standings_metrics": order},
-    )
-    return club

@@ -1,10 +1,10 @@
 """Merging two roster entries for one person: what the scoring app holds of the duplicate (seats,
-dealt deals, ledger lines, results, standing rows, ratings, paid marks) becomes the kept player's.
+dealt deals, ledger lines, results, standing rows, paid marks) becomes the kept player's.
 
 The ledger is not rewritten: no entry is reversed or posted, every amount and balance stays as it
 was; its lines name the kept player instead (PostgreSQL allows exactly that change, and only from a
 player already marked merged into the one named). Called by ``tournaments.services.player_merge``,
-which sees every app that holds a player's history."""
+which sees every app that holds a player's history (and replays the ratings)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from django.db.models import Q, QuerySet
 from clubs.models import Player
 from ledger.models import Posting
 from scoring.models import Deal, Game, PlayerResult, Seat, Submission, TransferPaid
-from scoring.ratings import ratings_player_merge
 from scoring.standing_rows import standings_rows_merge
 
 
@@ -75,9 +74,6 @@ def player_history_move(*, source: Player, target: Player) -> dict[str, int]:
         "postings": Posting.objects.filter(player=source).update(player=target),
         "results": PlayerResult.objects.filter(player=source).update(player=target),
         "standing_rows": standings_rows_merge(
-            club_id=target.club_id, source_id=source.pk, target_id=target.pk
-        ),
-        "rated_games": ratings_player_merge(
             club_id=target.club_id, source_id=source.pk, target_id=target.pk
         ),
     }

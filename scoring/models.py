@@ -455,7 +455,7 @@ class StandingScope(models.TextChoices):
 class StandingRow(models.Model):
     """A player's running totals in one scope (a game, a session, a season), kept in step with
     the ledger in the same transaction, so a standings request reads one row per player whatever
-    the history. Always equal to ``scoring.standings.standings_recompute``.
+    the history. Always equal to ``standings.recompute.standings_recompute``.
 
     A season also has a row per game format the player played in it (``game_format`` set), since
     a rummy point and a Rummikub score are not the same unit; the row of all formats has it
@@ -498,75 +498,6 @@ class StandingRow(models.Model):
 
 #: Game formats rated together (``rules.families``, the one list of them) as model choices.
 GameFamily = models.TextChoices("GameFamily", [(f.name, (f.value, f.label)) for f in Family])
-
-
-class RatedGame(models.Model):
-    """A finished game as the ratings took it in: its family, when it finished (games are
-    applied in the order of ``finished_at``, then ``game``) and its finishing order, the
-    model's exact input. Kept equal to the game's result: a correction replays from it."""
-
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rated")
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
-    family = models.CharField(max_length=16, choices=GameFamily.choices)
-    finished_at = models.DateTimeField()
-    ranks = models.JSONField(help_text="Player id (as text) -> finishing place, 1 best.")
-
-    class Meta:
-        indexes = [
-            models.Index(fields=["club", "family", "finished_at", "game"], name="rated_game_order")
-        ]
-        ordering = ["finished_at", "game_id"]
-
-    def __str__(self) -> str:
-        return f"{self.family} game #{self.game_id}"
-
-
-class RatingChange(models.Model):
-    """What one rated game did to one player's rating."""
-
-    rated_game = models.ForeignKey(RatedGame, on_delete=models.CASCADE, related_name="changes")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
-    rank = models.PositiveSmallIntegerField()
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
-    games = models.PositiveIntegerField(help_text="The player's rated games after this one.")
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["rated_game", "player"], name="rating_change_once_per_game"
-            )
-        ]
-        indexes = [models.Index(fields=["player", "rated_game"], name="rating_change_player")]
-
-    def __str__(self) -> str:
-        return f"{self.player_id} in {self.rated_game_id}: {self.mu_after:.2f}"
-
-
-class Rating(models.Model):
-    """A player's current rating in a game family: always the last change of a replay of the
-    family's rated games in order."""
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
-    family = models.CharField(max_length=16, choices=GameFamily.choices)
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    ordinal = models.FloatField(help_text="mu - 3 sigma: what the leaderboard ranks by.")
-    games = models.PositiveIntegerField()
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["player", "family"], name="rating_once_per_family")
-        ]
-        indexes = [
-            models.Index("club", "family", models.F("ordinal").desc(), name="rating_leaderboard")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player_id} {self.family}: {self.ordinal:.2f}"
 
 
 class TransferPaid(models.Model):

@@ -1,11 +1,10 @@
-"""Pages of club nights and the public standings (the API's routes are in ``scoring/urls.py``)."""
+"""Pages of club nights (the API's routes are in ``scoring/urls.py``)."""
 
 from django.urls import path
 
-from scoring.views import entry, games, offline, results, sessions, standings, table
+from scoring.views import entry, games, offline, results, sessions, table
 
 club = "clubs/<slug:club_slug>/"
-public = "p/<slug:club_slug>/"
 
 urlpatterns = [
     path("sw.js", offline.service_worker, name="offline-worker"),
@@ -119,8 +118,4 @@ urlpatterns = [
         results.submission_reject_view,
         name="submission-reject-page",
     ),
-    path(f"{club}standings/", standings.club_standings, name="club-standings"),
-    path(f"{public}standings/", standings.public_standings, name="public-standings"),
-    path(f"{public}standings/projector/", standings.public_projector, name="public-projector"),
-    path(f"{public}standings/live/", standings.public_standings_fragment, name="public-live"),
 ]

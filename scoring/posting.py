@@ -1,7 +1,7 @@
 """Posting to the ledger, with what comes with an entry: a counted deal's player results and the
 standings. The one writer of both: an entry posted here adds its player amounts and results to
 the standing rows in the same transaction, and reversing an entry takes both back, so the kept
-rows always equal ``scoring.standings.standings_recompute``."""
+rows always equal ``standings.recompute.standings_recompute``."""
 
 from __future__ import annotations
 

@@ -9,16 +9,15 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
-from django.utils import timezone
 
 from clubs.models import Club, Player
-from config.errors import InvalidInput, NotFoundError
+from config.errors import NotFoundError
 from config.pagination import page_asked
 from ledger.accounts import account_held, account_paid_in
 from ledger.models import LedgerEntry
 from rules.indian.deal import OutcomeOption
 from scoring.figures import game_deal_money
-from scoring.formats import FORMAT_ORDER, Checked, Ending, GameState, handler_for
+from scoring.formats import Checked, Ending, GameState, handler_for
 from scoring.models import (
     Deal,
     Game,
@@ -28,8 +27,6 @@ from scoring.models import (
     Seat,
     Session,
     SessionAccount,
-    StandingRow,
-    StandingScope,
     Submission,
     Table,
 )
@@ -176,77 +173,6 @@ def season_get(*, club: Club, season_id: int) -> Season:
 
 def season_list(*, club: Club) -> QuerySet[Season]:
     return club.seasons.order_by("-starts_on")
-
-
-def standings_scope(*, club: Club, scope: str, scope_id: int | None) -> tuple[str, int]:
-    """Check that a scope belongs to the club; without an id, the club's current season."""
-    if scope == "season" and scope_id is None:
-        today = timezone.localdate()
-        season = (
-            club.seasons.filter(starts_on__lte=today).order_by("-starts_on").first()
-            or club.seasons.order_by("starts_on").first()
-        )
-        if season is None:
-            raise NotFoundError(f"{club.name} has no season yet")
-        return scope, season.pk
-    if scope_id is None:
-        raise InvalidInput(f"id: give the id of the {scope}", code="missing_field")
-    owned = {
-        "season": Season.objects.filter(club=club, pk=scope_id),
-        "session": Session.objects.filter(club=club, pk=scope_id),
-        "game": Game.objects.filter(table__session__club=club, pk=scope_id),
-    }.get(scope)
-    if owned is None:
-        raise InvalidInput(f"scope: use season, session or game, not {scope!r}", code="bad_scope")
-    if not owned.exists():
-        raise NotFoundError(f"no {scope} #{scope_id} in {club.name}")
-    return scope, scope_id
-
-
-def standings_format(*, scope: str, game_format: str | None) -> str:
-    """The game format a standings request asks for ("" for all formats), checked."""
-    if not game_format:
-        return ""
-    if game_format not in FORMAT_ORDER:
-        raise InvalidInput(
-            f"game_format: no game format {game_format!r}; use {', '.join(FORMAT_ORDER)}",
-            code="bad_format",
-            details={"token": game_format},
-        )
-    if scope == "game":
-        raise InvalidInput(
-            "game_format: a game has one format; standings by game format are kept for "
-            "sessions and seasons",
-            code="bad_format",
-        )
-    return game_format
-
-
-def ledger_entry_as_of(
-    *, club: Club, deal_id: int | None = None, session_id: int | None = None
-) -> int:
-    """The ledger entry that closes "after deal D" (its first counted result) or "after session
-    S" (its last entry): standings as of then are reproduced up to that entry."""
-    entries = LedgerEntry.objects.filter(book__club=club)
-    if deal_id is not None:
-        entry = (
-            entries.filter(deal_id=deal_id, kind=LedgerEntry.Kind.DEAL)
-            .order_by("id")
-            .values_list("id", flat=True)
-            .first()
-        )
-        if entry is None:
-            raise NotFoundError(f"deal #{deal_id} has no counted result in {club.name}")
-        return entry
-    entry = (
-        entries.filter(book__game__table__session_id=session_id)
-        .order_by("-id")
-        .values_list("id", flat=True)
-        .first()
-    )
-    if entry is None:
-        raise NotFoundError(f"session #{session_id} has nothing counted in {club.name}")
-    return entry
 
 
 def deal_list(*, game: Game) -> QuerySet[Deal]:
@@ -435,44 +361,6 @@ def deal_outcomes(*, game: Game) -> tuple[OutcomeOption, ...]:
     """The outcomes a deal of the game may have: what the entry page offers and the server
     accepts (empty for a format entered as racks)."""
     return handler_for(game).outcomes(rules=game_rules(game.preset))
-
-
-@dataclass
-class StandingsChoices:
-    """What a standings page offers to pick: the club's seasons (with the game formats each has
-    counted, in their usual order), its recent sessions (newest first) and their games."""
-
-    seasons: list[Season]
-    sessions: list[Session]
-    games: list[Game]
-    season_formats: dict[int, list[str]]
-
-
-def standings_choices(*, club: Club, sessions: int = 30) -> StandingsChoices:
-    """Three queries."""
-    recent = list(club.sessions.order_by("-started_at", "-id")[:sessions])
-    games = list(
-        Game.objects.filter(table__session__in=recent)
-        .select_related("table__session", "preset")
-        .order_by("-table__session__started_at", "table__session_id", "table_id", "id")
-    )
-    # Which formats each season counted: a probe of the kept rows' unique index a season and
-    # format, not a read of every player's rows of every season.
-    counted = {
-        f"counted_{index}": Exists(
-            StandingRow.objects.filter(
-                scope=StandingScope.SEASON, scope_id=OuterRef("pk"), game_format=game_format
-            )
-        )
-        for index, game_format in enumerate(FORMAT_ORDER)
-    }
-    seasons = list(club.seasons.annotate(**counted).order_by("-starts_on"))
-    season_formats = {
-        season.pk: found
-        for season in seasons
-        if (found := [f for i, f in enumerate(FORMAT_ORDER) if getattr(season, f"counted_{i}")])
-    }
-    return StandingsChoices(seasons, recent, games, season_formats)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The kept standing rows: each player's running totals per scope (a game, its session and
 season, of all formats and of the game's format), written in the same transaction as the ledger
 by ``scoring.posting`` (``standings_apply``, for postings and deal results) and by a player
-merge (``standings_rows_merge``). ``scoring.standings`` reads and ranks them."""
+merge (``standings_rows_merge``). ``standings`` (the app above) reads and ranks them."""
 
 from __future__ import annotations
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from config.celery import project_task
-from scoring.ratings import rating_game_update, ratings_catch_up
 from scoring.submissions import submission_validate, submissions_requeue_stale
 
 
@@ -17,29 +16,3 @@ def validate_submission(submission_id: int) -> str:
 def requeue_stale_submissions() -> int:
     """Periodic (celery beat): re-send validations that never ran."""
     return len(submissions_requeue_stale())
-
-
-# A replay from an early game in a large club runs for seconds (100,000 rated games in about 20 s,
-# docs/performance.md): on the background queue, with room for ten times that.
-_REPLAY_SOFT_LIMIT = 600
-
-
-@project_task(
-    name="scoring.rate_game",
-    ignore_result=True,
-    soft_time_limit=_REPLAY_SOFT_LIMIT,
-    time_limit=_REPLAY_SOFT_LIMIT + 30,
-)
-def rate_game(game_id: int) -> str:
-    """Bring the ratings in step with a game that ended or whose result changed (idempotent)."""
-    return rating_game_update(game_id=game_id)
-
-
-@project_task(
-    name="scoring.ratings_catch_up",
-    soft_time_limit=_REPLAY_SOFT_LIMIT,
-    time_limit=_REPLAY_SOFT_LIMIT + 30,
-)
-def ratings_catch_up_task() -> int:
-    """Periodic (celery beat): rate finished games whose announcement was lost."""
-    return len(ratings_catch_up())

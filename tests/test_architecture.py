@@ -33,6 +33,7 @@ APPS = (
     "webhooks",
     "ledger",
     "scoring",
+    "standings",
     "tournaments",
     "pages",
     "config",
@@ -42,14 +43,16 @@ APPS = (
 NOT_CHECKED = ("rules/",)
 
 #: The modules that may touch ``Posting`` rows directly: the ledger writes them, the accounts (the
-#: public ledger service of a session's money) and the figures and the formats' shared reads read
-#: them, the standings recompute from them, a player merge moves them. Everyone else goes through
-#: these.
+#: public ledger service of a session's money), the figures, the ledger's lines (a night's export,
+#: a player's history) and the formats' shared reads read them, the standings recompute from them
+#: (and read a table's last change), a player merge moves them. Everyone else goes through these.
 POSTING_OWNERS = (
     "ledger/",
     "scoring/accounts.py",
     "scoring/figures.py",
-    "scoring/standings.py",
+    "scoring/history.py",
+    "standings/recompute.py",
+    "standings/last_change.py",
     "scoring/merge.py",
     "scoring/formats/",
 )
@@ -508,3 +511,21 @@ def test_every_scoring_module_has_its_layer():
         or (path.is_dir() and (path / "__init__.py").exists() and path.name != "migrations")
     }
     assert modules - layered == set(), "scoring modules missing from the layers contract"
+
+
+def test_every_standings_module_has_its_layer():
+    """The standings' layers contract names every module of the app, as scoring's does."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contract = next(
+        c
+        for c in config["tool"]["importlinter"]["contracts"]
+        if c.get("containers") == ["standings"]
+    )
+    layered = {name.strip() for layer in contract["layers"] for name in layer.split("|")}
+    modules = {
+        path.stem if path.is_file() else path.name
+        for path in (ROOT / "standings").iterdir()
+        if (path.suffix == ".py" and path.stem != "__init__")
+        or (path.is_dir() and (path / "__init__.py").exists() and path.name != "migrations")
+    }
+    assert modules - layered == set(), "standings modules missing from the layers contract"

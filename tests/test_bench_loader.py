@@ -12,7 +12,7 @@ from bench.standings import _load_club
 from clubs.models import Club
 from scoring.models import Deal, Session, StandingRow
 from scoring.standing_rows import TOTAL_FIELDS
-from scoring.standings import standings_recompute
+from standings.recompute import standings_recompute
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("postgres_tx")]
 

@@ -18,7 +18,7 @@ from config.filters import filtered
 from config.openapi import PAGE_PARAMETERS, api_operation, page_of
 from config.pagination import page_response
 from scoring import selectors as scoring_selectors
-from scoring.api import link_body
+from scoring.api.table_links import link_body
 from scoring.serializers import TableLinkOutput
 from tournaments import selectors
 from tournaments.filters import EntryFilterSet, TournamentFilterSet

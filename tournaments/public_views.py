@@ -16,7 +16,7 @@ from clubs.display import club_money, qr_svg
 from clubs.models import Club
 from clubs.pages import GET, found
 from live.fragments import public_fragment
-from scoring.views.standings import PROJECTOR_JUST_NOW, projector_turn
+from standings.views.projector import PROJECTOR_JUST_NOW, projector_turn
 from tournaments import selectors
 from tournaments.kinds import kind_for
 from tournaments.models import Entry, Tournament

@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "rules",
     "ledger",
     "scoring",
+    "standings",
     "tournaments",
     "pages",
 ]

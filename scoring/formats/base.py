@@ -65,6 +65,25 @@ CHIPS = Column("chips", "Chips", Quantity.CHIPS, "chips")
 
 
 @dataclass(frozen=True)
+class Tally:
+    """A count a format's deal results add to the standings beyond the deals played and won
+    that every format counts (``deal_tallies`` gives it under ``field``, a standing row's
+    column), and the metric that ranks by it, fewest first (its stable ``metric`` id)."""
+
+    field: str
+    metric: str
+    label: str
+    description: str
+    in_points: bool = False  # counted in the points of the game's format
+
+
+POINTS_CONCEDED = Tally(
+    "points_conceded", "fewest_conceded", "Points conceded", "Fewest points conceded as a loser.",
+    in_points=True,
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
 class Words:
     """How pages speak of a format's parts."""
 
@@ -154,6 +173,8 @@ class GameFormatHandler(Protocol):
     state_output: ClassVar[type[serializers.Serializer[Any]]]
     # Every outcome a counted result may give a player (a history line's ``outcome``).
     result_outcomes: ClassVar[tuple[str, ...]]
+    # The counts its ``deal_tallies`` give beyond the deals played and won.
+    tallies: ClassVar[tuple[Tally, ...]]
 
     @property
     def variants(self) -> Collection[str]:
@@ -373,6 +394,7 @@ class FormatBase:
     outcome_words: ClassVar[Mapping[str, str]] = {}
     payload_key: ClassVar[str] = ""
     seats_open: ClassVar[bool] = False
+    tallies: ClassVar[tuple[Tally, ...]] = ()
 
     def game_opened(self, *, game: Game, rules: GameRules) -> list[EndEntry]:
         return []

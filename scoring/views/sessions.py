@@ -22,6 +22,7 @@ from ledger.models import Quantity
 from scoring import figures, games, nights, selectors, table_links, undo
 from scoring.formats import Column, format_label, points_column
 from scoring.forms import TableForm
+from scoring.history import session_ledger_lines
 from scoring.models import Session
 from scoring.views.common import LIVE_STOP
 
@@ -250,7 +251,7 @@ def session_export(request: HttpRequest, club_slug: str, session_id: int) -> Htt
     per game format, never added across formats), the pots still held and the settle-up."""
     club = club_for_page(request, club_slug)
     session = found(selectors.session_get, club=club, session_id=session_id, with_tables=False)
-    rows = figures.session_ledger_lines(session=session)
+    rows = session_ledger_lines(session=session)
     board = figures.session_scoreboard(session=session)
     transfers = figures.session_settlement(session=session, scoreboard=board)
     places = club.minor_places

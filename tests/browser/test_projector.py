@@ -17,7 +17,7 @@ from clubs.models import Player
 from scoring.games import game_create, table_create
 from scoring.models import RulePreset
 from scoring.nights import session_create
-from scoring.views import standings as standings_views
+from standings.views import projector as standings_views
 from tests.browser.conftest import PHONE, WIDE, shoot
 from tests.scoring.helpers import enter_deal
 from tests.tournaments.helpers import enter, new_tournament, play_table, roster

@@ -11,8 +11,9 @@ from django.test import Client, TestCase
 from clubs.display import club_money
 from clubs.models import Club, Player
 from ledger.models import AccountKind, Posting
-from scoring import figures, standings
+from scoring.history import player_history
 from scoring.models import StandingRow
+from standings import tables
 
 
 def test_the_demo_players_pages_equal_the_standings_and_the_ledger(db, django_user_model):
@@ -23,7 +24,7 @@ def test_the_demo_players_pages_equal_the_standings_and_the_ledger(db, django_us
     players = list(Player.objects.filter(club=club))
     assert len(players) == 18  # the club's twelve and the knock-out's six guests
     for player in players:
-        history = figures.player_history(player=player)
+        history = player_history(player=player)
         ledger: dict[str, int] = defaultdict(int)
         for quantity, game_format, amount in Posting.objects.filter(
             player=player, account=AccountKind.PLAYER
@@ -51,7 +52,7 @@ def test_the_demo_players_pages_equal_the_standings_and_the_ledger(db, django_us
         money = club_money(club, history.total.money_minor, signed=True)
         assert f'money <span data-figure="money">{money}</span>' in page
         season = history.seasons[0]
-        table = standings.standings_table(
+        table = tables.standings_table(
             club=club, scope="season", scope_id=season.season_id, limit=50
         )
         line = next(line for line in table.lines if line.player_id == player.pk)

@@ -1,5 +1,5 @@
 """The standings pages (the club's for its members, the public one and its projector) read
-``scoring.standings``: a season (the current by default), a session or a game picked from lists,
+``standings.tables``: a season (the current by default), a session or a game picked from lists,
 ranks with ties shown (=2), the club's metric columns, pages, and the table as it stood after a
 session. The club settings order the metrics (organisers) and make the standings public (owners)."""
 
@@ -101,10 +101,10 @@ def test_as_it_stood_after_a_session(standing, two_nights):
 
 
 def test_pages_keep_ties_across_the_page_break(standing, two_nights, monkeypatch):
-    import scoring.views.standings
+    import standings.views.boards
 
     first, _ = two_nights
-    monkeypatch.setattr(scoring.views.standings, "PER_PAGE", 2)
+    monkeypatch.setattr(standings.views.boards, "PER_PAGE", 2)
     player = client(standing, "player")
     base = f"/clubs/home/standings/?table=session:{first.table.session_id}"
     body = player.get(base).content

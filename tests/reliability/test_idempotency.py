@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from clubs.idempotency import idempotency_keys_prune, key_scope
 from clubs.models import IdempotentRequest
 from clubs.services import api_token_create
-from scoring import api as scoring_api
+from scoring.api import deals as scoring_api
 from scoring.models import Deal, Submission
 from tests.scoring.conftest import make_night
 

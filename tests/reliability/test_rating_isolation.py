@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import connection
 
 from clubs.models import Club
-from scoring.tasks import rate_game
+from standings.tasks import rate_game
 from tests.conftest import Standing, worker_running
 from tests.scoring.conftest import make_night
 from tests.webhooks.receiver import wait_for

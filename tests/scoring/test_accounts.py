@@ -14,7 +14,7 @@ from rules.errors import InvariantError
 from scoring import accounts, figures
 from scoring.models import ACCOUNT_BOOK, SessionAccount
 from scoring.nights import session_create
-from scoring.standings import standings_recompute
+from standings.recompute import standings_recompute
 from tests.scoring.helpers import ledger_balanced, new_game
 
 

@@ -16,8 +16,8 @@ from django.test.utils import CaptureQueriesContext
 
 from clubs.models import Player
 from ledger.models import AccountKind, Posting
-from scoring import figures
 from scoring.games import game_create, table_create
+from scoring.history import RUNNING_POINTS_SHOWN, player_history
 from scoring.models import Game, PlayerResult, RulePreset, Session, StandingRow, Submission
 from scoring.nights import session_create
 from scoring.undo import deal_void
@@ -213,11 +213,9 @@ def test_a_page_of_history_costs_the_same_queries_for_five_deals_and_two_hundred
 
     # The chart: two hundred points of the 205 steps, evenly, the first and the last kept.
     player = Player.objects.get(pk=ids["Asha"])
-    [(game_format, running)] = figures.player_history(
-        player=player, chart=True
-    ).running_by_format.items()
+    [(game_format, running)] = player_history(player=player, chart=True).running_by_format.items()
     assert game_format == "points" and running.steps == 205
-    assert len(running.points) == figures.RUNNING_POINTS_SHOWN
+    assert len(running.points) == RUNNING_POINTS_SHOWN
     by_hand = [line["running_points"] for line in lines_by_hand(player)]
     assert running.points[0] == (1, by_hand[0]) and running.points[-1] == (205, by_hand[-1])
     assert all(points == by_hand[step - 1] for step, points in running.points)

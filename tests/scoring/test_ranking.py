@@ -12,17 +12,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ledger.models import LedgerEntry
-from scoring import standings
+from standings import recompute, tables
+from standings.metrics import METRICS, rank_key
 from tests.scoring.helpers import new_game, play, results
 
 
 def _season_tables(standing: Any, game: Any, order: list[str]) -> tuple[Any, Any]:
     season = game.table.session.season_id
-    live = standings.standings_table(
+    live = tables.standings_table(
         club=standing.club, scope="season", scope_id=season, metrics=order, limit=100
     )
     last = LedgerEntry.objects.order_by("-id").values_list("id", flat=True).first()
-    then = standings.standings_table_as_of(
+    then = recompute.standings_table_as_of(
         club=standing.club, scope="season", scope_id=season, as_of_entry=last, metrics=order
     )
     return live, then
@@ -56,7 +57,7 @@ def test_one_win_in_34_ranks_above_one_in_35_live_and_as_it_stood(standing):
     )
     assert [(line["rank"], line["name"]) for line in body["results"]] == _ranked(live)
     # A page that starts past the first keeps the exact ranks.
-    page = standings.standings_table(
+    page = tables.standings_table(
         club=standing.club, scope="season", scope_id=second.table.session.season_id,
         metrics=["win_rate"], limit=2, offset=2,
     )  # fmt: skip
@@ -67,7 +68,7 @@ def test_one_win_in_34_ranks_above_one_in_35_live_and_as_it_stood(standing):
 def test_the_rank_key_orders_as_cross_multiplication_does(pairs):
     """The one comparison both paths use, against the schoolbook one: a/b > c/d iff ad > cb
     (a ratio with nothing played is 0)."""
-    metric = standings.METRICS["win_rate"]
+    metric = METRICS["win_rate"]
     rows = [{"deals_won": min(w, p), "deals_played": p} for w, p in pairs]
 
     def exact(row: dict[str, int]) -> tuple[int, int]:
@@ -77,7 +78,7 @@ def test_the_rank_key_orders_as_cross_multiplication_does(pairs):
         (a, b), (c, d) = exact(x), exact(y)
         return (c * b > a * d) - (c * b < a * d)  # higher first
 
-    by_key = sorted(rows, key=lambda row: standings.rank_key([metric], row))
+    by_key = sorted(rows, key=lambda row: rank_key([metric], row))
     by_hand = sorted(rows, key=cmp_to_key(compare))
     assert [exact(r)[0] * 10**7 // exact(r)[1] for r in by_key] == [
         exact(r)[0] * 10**7 // exact(r)[1] for r in by_hand
@@ -131,7 +132,7 @@ def test_fractions_too_close_for_floating_point_still_rank_exactly(standing):
             club=standing.club, scope="season", scope_id=scope_id,
             player=Player.objects.get(pk=ids[name]), deals_won=won, deals_played=played,
         )  # fmt: skip
-    table = standings.standings_table(
+    table = tables.standings_table(
         club=standing.club, scope="season", scope_id=scope_id, metrics=["win_rate"]
     )
     assert _ranked(table) == [(1, "Asha"), (2, "Bilal")]

@@ -16,10 +16,11 @@ from openskill.models import PlackettLuce
 
 from ledger.models import Posting
 from rules.ranking import competition_ranks
-from scoring import ratings
 from scoring.formats.pool.moves import pool_rejoin
 from scoring.games import game_finish
-from scoring.models import Game, RatedGame, Rating
+from scoring.models import Game
+from standings import ratings
+from standings.models import RatedGame, Rating
 from tests.scoring.helpers import correct, new_game, play, results
 
 SIX = ["Asha", "Bilal", "Chitra", "Dev", "Esther", "Farid"]
@@ -256,31 +257,32 @@ def test_provisional_players_are_left_out_unless_asked(standing):
 def test_rating_and_ordinal_rank_standings_live_and_as_it_stood(standing):
     """The standings registry's "rating" and "ordinal" read each player's rating in the table's
     family; a table as it stood reads the ratings of then."""
-    from scoring import standings
+    from scoring.standing_rows import TOTAL_FIELDS
+    from standings import recompute, tables
 
     first, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
     play(standing, first, results(ids, Chitra="winner", Bilal=10, Asha=20))
     close_table(standing, first)
     season = first.table.session.season_id
-    table = standings.standings_table(
+    table = tables.standings_table(
         club=standing.club, scope="season", scope_id=season, metrics=["ordinal", "points"]
     )
     expected = {r.player_id: r.ordinal for r in Rating.objects.all()}
     assert [line.player_id for line in table.lines] == sorted(expected, key=lambda p: -expected[p])
     assert table.lines[0].name == "Chitra"
-    assert all(set(line.totals) == set(standings.TOTAL_FIELDS) for line in table.lines)
+    assert all(set(line.totals) == set(TOTAL_FIELDS) for line in table.lines)
     entry = first.book.entries.order_by("-id").values_list("id", flat=True).first()
     later, _ = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
     for _ in range(3):
         play(standing, later, results(ids, Asha="winner", Bilal=10, Chitra=30))
     close_table(standing, later)
-    now = standings.standings_table(
+    now = tables.standings_table(
         club=standing.club, scope="season", scope_id=season, metrics=["rating"]
     )
     mus = {r.player_id: r.mu for r in Rating.objects.all()}
     assert [line.player_id for line in now.lines] == sorted(mus, key=lambda p: -mus[p])
     assert [line.metrics for line in now.lines] != [line.metrics for line in table.lines]
-    then = standings.standings_table_as_of(
+    then = recompute.standings_table_as_of(
         club=standing.club, scope="season", scope_id=season, as_of_entry=entry,
         metrics=["ordinal", "points"],
     )  # fmt: skip
@@ -291,7 +293,7 @@ def test_rating_and_ordinal_rank_standings_live_and_as_it_stood(standing):
     play(standing, sabra, {"racks": {str(s_ids["Asha"]): [], str(s_ids["Bilal"]): ["R5"]},
                            "winner": s_ids["Asha"]})  # fmt: skip
     with pytest.raises(Exception) as mixed:
-        standings.standings_table(
+        tables.standings_table(
             club=standing.club, scope="season", scope_id=season, metrics=["rating"]
         )
     assert getattr(mixed.value, "code", "") == "bad_metric"

@@ -7,16 +7,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import selectors, standings
+from scoring import selectors
 from scoring.models import Deal, StandingRow
+from scoring.standing_rows import TOTAL_FIELDS
+from standings import recompute, tables
 from tests.scoring.helpers import correct, new_game, play, results
 
 
 def kept(scope: str, scope_id: int, game_format: str = "") -> dict[int, dict[str, int]]:
     rows = StandingRow.objects.filter(scope=scope, scope_id=scope_id, game_format=game_format)
-    out = {
-        row.player_id: {name: getattr(row, name) for name in standings.TOTAL_FIELDS} for row in rows
-    }
+    out = {row.player_id: {name: getattr(row, name) for name in TOTAL_FIELDS} for row in rows}
     return {pid: values for pid, values in out.items() if any(values.values())}
 
 
@@ -29,7 +29,7 @@ def assert_kept_equals_recomputed(game) -> None:
         ("season", session.season_id, ""),
         ("season", session.season_id, game.format),
     ]:
-        assert kept(scope, scope_id, game_format) == standings.standings_recompute(
+        assert kept(scope, scope_id, game_format) == recompute.standings_recompute(
             scope=scope, scope_id=scope_id, game_format=game_format
         )
 
@@ -101,15 +101,15 @@ def test_standings_after_a_past_deal_are_reproduced(standing):
     game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
     first = play(standing, game, results(ids, Asha="winner", Bilal=30, Chitra=20))
     season = game.table.session.season
-    then = standings.standings_table(club=standing.club, scope="season", scope_id=season.pk)
+    then = tables.standings_table(club=standing.club, scope="season", scope_id=season.pk)
     play(standing, game, results(ids, Bilal="winner", Asha=80, Chitra=2))
     correct(standing, first.deal, results(ids, Chitra="winner", Bilal=30, Asha=20))
-    now = standings.standings_table(club=standing.club, scope="season", scope_id=season.pk)
+    now = tables.standings_table(club=standing.club, scope="season", scope_id=season.pk)
     assert [(line.name, line.totals["points"]) for line in now.lines] != [
         (line.name, line.totals["points"]) for line in then.lines
     ]
     entry = first.deal.entries.filter(kind="deal").order_by("id").first().pk
-    again = standings.standings_table_as_of(
+    again = recompute.standings_table_as_of(
         club=standing.club, scope="season", scope_id=season.pk, as_of_entry=entry
     )
     assert [(line.rank, line.name, line.totals) for line in again.lines] == [
@@ -178,12 +178,12 @@ def test_ranks_past_the_first_page_count_the_players_ahead(standing):
     game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra", "Dev", "Esther"])
     play(standing, game, results(ids, Asha="winner", Bilal=10, Chitra=10, Dev=10, Esther=20))
     season = game.table.session.season_id
-    full = standings.standings_table(club=standing.club, scope="season", scope_id=season)
+    full = tables.standings_table(club=standing.club, scope="season", scope_id=season)
     assert [(line.rank, line.name) for line in full.lines] == [
         (1, "Asha"), (2, "Bilal"), (2, "Chitra"), (2, "Dev"), (5, "Esther"),
     ]  # fmt: skip
     for offset in range(1, 5):
-        page = standings.standings_table(
+        page = tables.standings_table(
             club=standing.club, scope="season", scope_id=season, limit=2, offset=offset
         )
         assert [(line.rank, line.name) for line in page.lines] == [
@@ -265,8 +265,8 @@ def test_the_migration_fills_a_seasons_rows_per_format_from_its_games(standing):
     StandingRow.objects.exclude(game_format="").delete()
     migration.season_rows_by_format(apps, None)
     assert kept("season", season, "points") == before == {
-        ids["Asha"]: {**dict.fromkeys(standings.TOTAL_FIELDS, 0), "points": 6, "deals_played": 2,
+        ids["Asha"]: {**dict.fromkeys(TOTAL_FIELDS, 0), "points": 6, "deals_played": 2,
                       "deals_won": 1, "points_conceded": 4},
-        ids["Bilal"]: {**dict.fromkeys(standings.TOTAL_FIELDS, 0), "points": -6,
+        ids["Bilal"]: {**dict.fromkeys(TOTAL_FIELDS, 0), "points": -6,
                        "deals_played": 2, "deals_won": 1, "points_conceded": 10},
     }  # fmt: skip

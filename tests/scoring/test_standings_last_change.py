@@ -12,9 +12,10 @@ from django.db.models import Max
 
 from clubs.models import Club
 from ledger.models import Posting
-from scoring import standings
 from scoring.models import Deal, StandingScope
 from scoring.undo import deal_void
+from standings import last_change, recompute, tables
+from standings.scopes import postings_in_scope
 from tests.factories import ClubFactory
 from tests.scoring.helpers import new_game, play, results
 
@@ -23,26 +24,26 @@ pytestmark = pytest.mark.django_db
 NAMES = ["Asha", "Bilal", "Chitra", "Dev", "Esther", "Farid"]
 
 
-def _ranks(table: standings.StandingsTable) -> dict[int, int]:
+def _ranks(table: tables.StandingsTable) -> dict[int, int]:
     return {line.player_id: line.rank for line in table.lines}
 
 
-def _check(club: Club, scope: str, scope_id: int) -> standings.LastChange:
+def _check(club: Club, scope: str, scope_id: int) -> last_change.LastChange:
     """The change's ranks against the table now and as it stood before the last entry; every
     line's ``rank_before`` too."""
-    now = standings.standings_table(club=club, scope=scope, scope_id=scope_id, limit=100)
-    change = standings.standings_last_change(
+    now = tables.standings_table(club=club, scope=scope, scope_id=scope_id, limit=100)
+    change = last_change.standings_last_change(
         club=club, scope=scope, scope_id=scope_id, order=now.metrics
     )
     assert change is not None
-    in_scope = standings._postings_in_scope(scope, scope_id)
+    in_scope = postings_in_scope(scope, scope_id)
     entries = Posting.objects.filter(in_scope, account="player")
     assert change.entry_id == entries.aggregate(last=Max("entry_id"))["last"]
     previous = entries.filter(entry_id__lt=change.entry_id).aggregate(last=Max("entry_id"))
     before = {}
     if previous["last"] is not None:
         before = _ranks(
-            standings.standings_table_as_of(
+            recompute.standings_table_as_of(
                 club=club, scope=scope, scope_id=scope_id, as_of_entry=previous["last"]
             )
         )
@@ -85,7 +86,7 @@ def test_the_last_change_agrees_with_the_ledger_before_and_after(standing):
 def test_the_last_change_of_a_table_other_clubs_wrote_past(standing, monkeypatch, recent):
     """Found among the newest postings of all clubs (a table in play), or, when other clubs
     wrote more than that look covers since, by asking the table's games: the same entry."""
-    monkeypatch.setattr(standings, "RECENT_POSTINGS", recent)
+    monkeypatch.setattr(last_change, "RECENT_POSTINGS", recent)
     game, ids = new_game(standing, "points", NAMES[:3])
     play(standing, game, results(ids, Asha="winner", Bilal=12, Chitra=30))
     play(standing, game, results(ids, Bilal="winner", Asha=7, Chitra=2))

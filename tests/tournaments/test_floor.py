@@ -17,7 +17,7 @@ from scoring import selectors as scoring_selectors
 from scoring.figures import session_settlement
 from scoring.formats.pool.moves import pool_split
 from scoring.models import Game, RulePreset, StandingRow, StandingScope
-from scoring.standings import standings_recompute
+from standings.recompute import standings_recompute
 from tests.scoring.helpers import enter_deal
 from tests.tournaments.helpers import enter, new_tournament, play_round, play_table, roster
 from tournaments.figures import prize_pool_minor

@@ -270,7 +270,8 @@ def test_late_entry_is_seated_where_it_costs_least_until_the_round_is_released(s
 def test_rating_seeding_and_same_club_avoidance(standing):
     """Seeds follow the family's ordinal (the unrated at the start), kept as a snapshot on the
     entry; with same-club avoidance the draw keeps the clubs apart where it can."""
-    from scoring.models import GameFamily, Rating
+    from scoring.models import GameFamily
+    from standings.models import Rating
 
     players = roster(standing, 8)
     for rank, player in enumerate(players):

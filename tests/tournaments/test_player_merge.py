@@ -17,9 +17,12 @@ from clubs import selectors as club_selectors
 from clubs.models import AuditEntry, Player
 from config.errors import Conflict, InvalidInput
 from ledger.models import Posting
-from scoring import figures, ratings
-from scoring.models import RatedGame, Rating, Seat, StandingRow, TransferPaid
+from scoring import figures
+from scoring.history import player_history
+from scoring.models import Seat, StandingRow, TransferPaid
 from scoring.nights import transfer_mark_paid
+from standings import ratings
+from standings.models import RatedGame, Rating
 from tests.factories import UserFactory
 from tests.scoring.helpers import ledger_balanced, new_game, play, results
 from tests.scoring.test_ratings import assert_close, close_table, stored
@@ -38,7 +41,7 @@ def ledger_lines() -> Counter[tuple[int, str, str, int]]:
 
 
 def totals(player: Player) -> tuple[int, int, int, dict[str, int]]:
-    total = figures.player_history(player=player).total
+    total = player_history(player=player).total
     return total.money_minor, total.deals_played, total.deals_won, total.points_by_format
 
 

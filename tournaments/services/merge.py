@@ -1,6 +1,6 @@
 """Merging two roster entries for one person. Here rather than in clubs or scoring: this is the
 layer that sees every app holding a player's history (seats and ledger lines in scoring,
-entries in tournaments)."""
+ratings in standings, entries in tournaments)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from clubs.audit import audit_record
 from clubs.models import Club, Player
 from config.errors import Conflict, InvalidInput
 from scoring import merge as scoring_merge
+from standings.ratings import ratings_player_merge
 from tournaments.models import Entry, Tournament
 
 
@@ -83,6 +84,9 @@ def player_merge(*, source: Player, target: Player, actor: AbstractBaseUser) -> 
         target.user = user
         target.save(update_fields=["user"])
     moved = scoring_merge.player_history_move(source=source, target=target)
+    moved["rated_games"] = ratings_player_merge(
+        club_id=target.club_id, source_id=source.pk, target_id=target.pk
+    )
     moved["entries"] = Entry.objects.filter(player=source).update(player=target)
     audit_record(
         actor=actor,

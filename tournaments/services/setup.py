@@ -20,8 +20,9 @@ from rules import prizes
 from rules.errors import RuleViolation
 from rules.ratings import initial_skill
 from rules.seating import TABLE_LIMITS
-from scoring.models import Rating, RulePreset, TableEntry
+from scoring.models import RulePreset, TableEntry
 from scoring.nights import session_create
+from standings.models import Rating
 from tournaments.kinds import DEFAULT_KIND, kind_for
 from tournaments.kinds.base import KindSettings
 from tournaments.models import Entry, Round, Tournament

@@ -20,7 +20,15 @@ from rules.indian.deal import (
     outcome_options,
 )
 from rules.indian.preset import DEFAULT_HOUSE_RULES, HouseRules, IndianPreset
-from scoring.formats.base import Checked, EntryForm, Initial, reason_dicts, refused
+from scoring.formats.base import (
+    POINTS_CONCEDED,
+    Checked,
+    EntryForm,
+    Initial,
+    Tally,
+    reason_dicts,
+    refused,
+)
 from scoring.formats.indian import pages
 from scoring.formats.indian.forms import OUTCOME_WORDS, DealEntryForm
 from scoring.formats.indian.payload import entered_against, payload_fields
@@ -65,6 +73,15 @@ class IndianDeal:
 
     def preset_preview(self, *, rules: GameRules) -> PresetPreview:
         return indian_preview(rules)
+
+    tallies: ClassVar[tuple[Tally, ...]] = (
+        POINTS_CONCEDED,
+        Tally("drops", "fewest_drops", "Drops", "Fewest drops (first and middle)."),
+        Tally(
+            "full_counts", "fewest_full_counts", "Full counts",
+            "Fewest wrong shows and late declarations.",
+        ),
+    )  # fmt: skip
 
     def payload_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return payload_fields()

@@ -30,6 +30,7 @@ from rules.rummikub.preset import RummikubPreset, preset_for
 from rules.rummikub.tiles import parse_tile
 from scoring.formats.base import (
     MONEY,
+    POINTS_CONCEDED,
     Checked,
     Column,
     EndEntry,
@@ -39,6 +40,7 @@ from scoring.formats.base import (
     GameEnd,
     GameState,
     Initial,
+    Tally,
     Words,
     refused,
     require_open_game,
@@ -250,6 +252,8 @@ class RummikubFormat(FormatBase):
 
     def preset_preview(self, *, rules: GameRules) -> PresetPreview:
         return rummikub_preview(rules)
+
+    tallies: ClassVar[tuple[Tally, ...]] = (POINTS_CONCEDED,)
 
     def payload_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return payload_fields()

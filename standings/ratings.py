@@ -27,7 +27,8 @@ from rules.families import Family
 from rules.ratings import Replay, Skill
 from scoring.formats import handler_for
 from scoring.lifecycle import game_finishing_order
-from scoring.models import Game, RatedGame, Rating, RatingChange, Session
+from scoring.models import Game, Session
+from standings.models import RatedGame, Rating, RatingChange
 
 CHUNK = 2000
 

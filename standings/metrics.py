@@ -1,0 +1,136 @@
+"""The standings' metrics: the registry (``METRICS``, stable ids the API and the club's
+``standings_metrics`` keep), the exact key a row ranks by and the order a table ranks by."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from typing import Any
+
+from clubs.models import Club
+from config.errors import InvalidInput
+from scoring.formats import FORMAT_ORDER, HANDLERS
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A way to rank a table. A plain metric is one total (``field``); a ratio metric is
+    ``field`` per ``per`` (0 when ``per`` is 0), compared as an exact fraction, never as a
+    rounded decimal or a float (1/34 ranks above 1/35). ``in_points``: its value is in the
+    points of a game format, so a table mixing formats cannot rank by it."""
+
+    id: str
+    label: str
+    description: str
+    descending: bool
+    field: str
+    per: str | None = None
+    in_points: bool = False
+    #: A rating metric reads the player's rating in the table's game family (``mu`` or
+    #: ``ordinal``), not a total; ``field`` names it among a line's figures.
+    rating: str | None = None
+
+    def exact(self, totals: dict[str, Any]) -> Fraction | int | float:
+        """The value a table ranks by."""
+        if self.per is None:
+            return totals[self.field]  # type: ignore[no-any-return]
+        denominator = totals[self.per]
+        return Fraction(totals[self.field], denominator) if denominator else Fraction(0)
+
+    def value(self, totals: dict[str, Any]) -> int | Decimal:
+        """The value shown: a ratio to three decimals (rounded half up), a rating to two, a
+        total as it is."""
+        exact = self.exact(totals)
+        if isinstance(exact, float):
+            return Decimal(exact).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        if isinstance(exact, int):
+            return exact
+        shown = Decimal(exact.numerator) / Decimal(exact.denominator)
+        return shown.quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
+
+
+def _tally_metrics() -> list[Metric]:
+    """The metrics of the counts the formats declare (``tallies``: points conceded, drops, full
+    counts), each once, in the formats' order; fewest first."""
+    found: dict[str, Metric] = {}
+    for key in FORMAT_ORDER:
+        for tally in HANDLERS[key].tallies:
+            found.setdefault(
+                tally.metric,
+                Metric(tally.metric, tally.label, tally.description, False, tally.field,
+                       in_points=tally.in_points),
+            )  # fmt: skip
+    return list(found.values())
+
+
+METRICS: dict[str, Metric] = {
+    metric.id: metric
+    for metric in [
+        Metric("points", "Points", "Net points: won minus lost.", True, "points",
+               in_points=True),
+        Metric("money", "Money", "Net money won, in minor units.", True, "money_minor"),
+        Metric("chips", "Chips", "Chips held (deals rummy).", True, "chips"),
+        Metric("deals_won", "Deals won", "Deals (or Rummikub games) won.", True, "deals_won"),
+        Metric("deals_played", "Deals played", "Deals (or Rummikub games) played.", True,
+               "deals_played"),
+        Metric("win_rate", "Win rate", "Deals won per deal played.", True, "deals_won",
+               per="deals_played"),
+        Metric("points_per_deal", "Points per deal", "Net points per deal played.", True,
+               "points", per="deals_played", in_points=True),
+        *_tally_metrics(),
+        Metric("rating", "Rating", "Skill rating (mu) in the table's game family.", True,
+               "rating_mu", rating="mu"),
+        Metric("ordinal", "Ordinal", "Skill rating less three times its uncertainty "
+               "(mu - 3 sigma) in the table's game family.", True, "rating_ordinal",
+               rating="ordinal"),
+    ]
+}  # fmt: skip
+#: What a table ranks by when every metric of its order is in points and it mixes formats.
+UNITLESS_ORDER = ["money", "deals_won", "win_rate"]
+
+
+def rank_key(order: Sequence[Metric], totals: dict[str, Any]) -> tuple[Any, ...]:
+    """The exact key a row ranks by (smaller first): each metric, negated where higher is
+    better. The one comparison of the live tables and the tables as they stood."""
+    return tuple(-m.exact(totals) if m.descending else m.exact(totals) for m in order)
+
+
+DEFAULT_ORDER = ["points", "deals_won", "win_rate"]
+
+
+def metric_order(club: Club, requested: Sequence[str] | None = None) -> list[Metric]:
+    """The metrics that rank a table: the request's, else the club's, else the default."""
+    ids = list(requested or club.standings_metrics or DEFAULT_ORDER)
+    check_metric_ids(ids)
+    return [METRICS[metric_id] for metric_id in ids]
+
+
+def check_metric_ids(ids: Iterable[str]) -> None:
+    seen: set[str] = set()
+    for metric_id in ids:
+        if metric_id not in METRICS:
+            raise InvalidInput(
+                f"metrics: unknown metric {metric_id!r}; use {', '.join(METRICS)}",
+                code="bad_metric",
+                details={"token": metric_id},
+            )
+        if metric_id in seen:
+            raise InvalidInput(f"metrics: {metric_id!r} is listed twice", code="bad_metric")
+        seen.add(metric_id)
+
+
+def order_for(
+    club: Club, metrics: Sequence[str] | None, mixed: bool
+) -> tuple[list[Metric], list[Metric]]:
+    """The metrics that rank the table, and those left out: a table mixing units of points
+    cannot rank by a metric in points."""
+    order = metric_order(club, metrics)
+    if not mixed:
+        return order, []
+    kept = [m for m in order if not m.in_points]
+    left_out = [m for m in order if m.in_points]
+    if not kept:
+        kept = [METRICS[m] for m in UNITLESS_ORDER]
+    return kept, left_out
