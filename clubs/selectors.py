@@ -10,8 +10,10 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Lower
+from django.utils import timezone
+from oauth2_provider.models import AccessToken, get_application_model
 
 from clubs import scopes as app_scopes
 from clubs.models import ROLE_RANK, ApiToken, Club, Invitation, Membership, Player, Role
@@ -226,8 +228,6 @@ def club_get_public(*, slug: str) -> Club:
 
 def invitation_list(*, club: Club) -> QuerySet[Invitation]:
     """Invitations still open (not used, withdrawn or expired), newest first."""
-    from django.utils import timezone
-
     return club.invitations.filter(
         accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
     ).order_by("-created_at")
@@ -235,8 +235,6 @@ def invitation_list(*, club: Club) -> QuerySet[Invitation]:
 
 def invitation_list_received(*, user: User) -> QuerySet[Invitation]:
     """Invitations made out to ``user``'s account and still open, newest first."""
-    from django.utils import timezone
-
     return (
         Invitation.objects.filter(
             invitee=user,
@@ -284,10 +282,6 @@ def _club_pattern(club_id: int) -> str:
 
 def _live_app_tokens() -> QuerySet[Any]:
     """OAuth2 access tokens that still work, or whose refresh token still does."""
-    from django.db.models import Q
-    from django.utils import timezone
-    from oauth2_provider.models import AccessToken
-
     return (
         AccessToken.objects.filter(application__isnull=False, user__isnull=False)
         .filter(Q(expires__gt=timezone.now()) | Q(refresh_token__revoked__isnull=True))
@@ -357,8 +351,6 @@ def owns_a_club(*, user: User) -> bool:
 
 def oauth_apps_registered_by(*, user: User) -> QuerySet[Any]:
     """The OAuth2 apps ``user`` registered, newest first."""
-    from oauth2_provider.models import get_application_model
-
     return get_application_model().objects.filter(user_id=user.pk).order_by("-created", "-pk")
 
 
@@ -373,8 +365,6 @@ def oauth_app_registered_by(*, user: User, application_id: int) -> Any:
 def registered_app_origins() -> frozenset[str]:
     """The web origins of every registered app: those of its https and loopback http redirect
     URIs, and those the operator listed in its allowed origins (the admin's field)."""
-    from oauth2_provider.models import get_application_model
-
     origins: set[str] = set()
     rows = get_application_model().objects.values_list("redirect_uris", "allowed_origins")
     for redirect_uris, allowed_origins in rows:

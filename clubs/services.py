@@ -9,15 +9,25 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from oauth2_provider.generators import generate_client_secret
+from oauth2_provider.models import (
+    AccessToken,
+    Application,
+    RefreshToken,
+    get_application_model,
+    get_device_grant_model,
+)
 
 from clubs import scopes as app_scopes
 from clubs.audit import audit_record, snapshot
 from clubs.authentication import KEY_PREFIX_LENGTH, token_digest
 from clubs.models import ROLE_RANK, ApiToken, Club, Invitation, Membership, Player, Role
+from clubs.oauth_redirects import MAX_REDIRECT_URIS, redirect_uri_problem
 from config.errors import Conflict, InvalidInput, NotAllowed, NotFoundError
 from config.names import require_length, visible_name
 
@@ -288,8 +298,6 @@ def api_token_create(
 def app_access_revoke(*, user: AbstractBaseUser, application_id: int) -> int:
     """Sign ``user`` out of an OAuth2 app: every refresh token revoked and every access token
     deleted, so its next call answers 401. Returns how many tokens stopped working."""
-    from oauth2_provider.models import AccessToken, Application, RefreshToken
-
     application = Application.objects.filter(pk=application_id).first()
     if application is None:
         raise NotFoundError(f"no app #{application_id}")
@@ -453,8 +461,6 @@ def invitation_revoke(*, invitation: Invitation, actor: AbstractBaseUser) -> Inv
 @transaction.atomic
 def account_create(*, username: str, password: str, email: str = "") -> AbstractBaseUser:
     """A new account (from an invitation's page); Django's password validators apply."""
-    from django.contrib.auth.password_validation import validate_password
-
     username = username.strip()
     User = get_user_model()
     if not username:
@@ -502,8 +508,6 @@ def _app_grant(grant: str) -> str:
 def _app_redirect_uris(text: str, *, grant: str) -> str:
     """The redirect URIs as stored (space-separated, each once), or a refusal naming the first
     URI that cannot be registered and why."""
-    from clubs.oauth_redirects import MAX_REDIRECT_URIS, redirect_uri_problem
-
     uris = list(dict.fromkeys(text.split()))
     if grant == APP_GRANT_NAMES["device"]:
         if uris:
@@ -538,9 +542,6 @@ def oauth_app_register(
     registers it), and its client secret: empty for a public app, and for a confidential one
     returned only here (it is stored hashed). Never "skip authorization": the person chooses
     the clubs on the consent page every time."""
-    from oauth2_provider.generators import generate_client_secret
-    from oauth2_provider.models import get_application_model
-
     if user is not None and not Membership.objects.filter(user=user, role=Role.OWNER).exists():
         raise NotAllowed("only a club's owner can register an app, and you own no club")
     name = visible_name(name)
@@ -604,8 +605,6 @@ def oauth_app_update_redirect_uris(
 def oauth_app_delete(*, application: Any, actor: AbstractBaseUser) -> None:
     """Delete an app ``actor`` registered: its tokens and codes go with it, so everyone signed
     in with it is signed out, and devices waiting for approval get no token."""
-    from oauth2_provider.models import get_device_grant_model
-
     _own_app(application, actor)
     audit_record(
         actor=actor, club=None, action="app.delete", obj=application,
