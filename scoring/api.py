@@ -16,10 +16,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs import scopes as app_scopes
 from clubs import selectors as club_selectors
+from clubs.api_kit.permissions import ClubScopedAPIView
 from clubs.models import Player, Role
-from clubs.permissions import ClubScopedAPIView
+from clubs.signin import scopes as app_scopes
 from config.api_input import input_valid
 from config.errors import InvalidInput, NotFoundError
 from config.fields import ID_MAX, query_bool, query_int

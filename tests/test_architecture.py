@@ -411,3 +411,20 @@ def test_what_may_import_late_is_not_caught() -> None:
     ready = "class C:\n    def ready(self):\n        from webhooks import embedded\n"
     assert function_level_imports("webhooks/apps.py", ready) == []
     assert function_level_imports("webhooks/sample.py", "import json\n") == []
+
+
+def test_every_clubs_module_and_package_has_its_layer():
+    """The clubs layers contract names every module and package of the app (sign-in and the
+    kits included), so a new one is placed in the layers from the start."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contract = next(
+        c for c in config["tool"]["importlinter"]["contracts"] if c.get("containers") == ["clubs"]
+    )
+    layered = {name.strip() for layer in contract["layers"] for name in layer.split("|")}
+    modules = {
+        path.stem if path.is_file() else path.name
+        for path in (ROOT / "clubs").iterdir()
+        if (path.suffix == ".py" and path.stem != "__init__")
+        or (path.is_dir() and (path / "__init__.py").exists() and path.name != "migrations")
+    }
+    assert modules - layered == set(), "clubs modules missing from the layers contract"

@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from clubs.display import club_money, qr_svg, signed_number
 from clubs.models import Club
-from clubs.pages import (
+from clubs.page_kit.display import club_money, qr_svg, signed_number
+from clubs.page_kit.pages import (
     GET,
     club_for_page,
     club_url,
