@@ -87,13 +87,14 @@ def _setup(env: dict[str, str], players_per_game: int) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
     from clubs import services as club_services
+    from clubs.signin.services import api_token_create
     from scoring.games import game_create, table_create
     from scoring.models import RulePreset
     from scoring.nights import session_create
 
     user = get_user_model().objects.create(username="bench")
     club = club_services.club_create(owner=user, name="Bench Club", slug="bench")
-    _, key = club_services.api_token_create(user=user, name="bench")
+    _, key = api_token_create(user=user, name="bench")
     preset = RulePreset.objects.get(club=None, key="points")
     games: list[dict[str, Any]] = []
     sessions = []

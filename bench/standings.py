@@ -48,12 +48,13 @@ def _load_club(slug: str, deals: int) -> dict[str, Any]:
     from django.db import connection, transaction
 
     from clubs import services as club_services
+    from clubs.signin.services import api_token_create
     from scoring.models import RulePreset
     from scoring.nights import session_create
 
     user, _ = get_user_model().objects.get_or_create(username=f"bench-{slug}")
     club = club_services.club_create(owner=user, name=f"Bench {slug}", slug=slug)
-    _, key = club_services.api_token_create(user=user, name="bench")
+    _, key = api_token_create(user=user, name="bench")
     session = session_create(club=club, actor=user, name="seed")  # makes the season
     season_id = session.season_id
     preset_id = RulePreset.objects.get(club=None, key="points").pk
@@ -242,7 +243,7 @@ def run(quick: bool) -> None:
     for slug, deals in (("small", 10_000), ("big", big)):
         club = Club.objects.filter(slug=slug).first()
         if reuse and club is not None:
-            from clubs.services import api_token_create
+            from clubs.signin.services import api_token_create
 
             ApiToken.objects.filter(user__username=f"bench-{slug}").delete()
             _, key = api_token_create(

@@ -1,4 +1,5 @@
-"""Clubs, members, players and API tokens over HTTP: parse, call one service or selector, render."""
+"""Clubs, members, players and invitations over HTTP: parse, call one service or selector,
+render."""
 
 from __future__ import annotations
 
@@ -9,15 +10,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs import scopes as app_scopes
 from clubs import selectors, services
+from clubs.api_kit.permissions import ClubScopedAPIView
 from clubs.filters import MemberFilterSet, PlayerFilterSet
 from clubs.models import Club, Role
-from clubs.permissions import ClubScopedAPIView
 from clubs.serializers import (
-    ApiTokenCreatedOutput,
-    ApiTokenCreateInput,
-    ApiTokenOutput,
     ClubCreateInput,
     ClubOutput,
     ClubUpdateInput,
@@ -31,8 +28,9 @@ from clubs.serializers import (
     PlayerOutput,
     PlayerUpdateInput,
 )
+from clubs.signin import scopes as app_scopes
+from clubs.signin.token_scopes import refuse_token_auth
 from config.api_input import input_valid
-from config.errors import NotAllowed, NotFoundError
 from config.filters import filtered
 from config.openapi import PAGE_PARAMETERS, api_operation, page_of
 from config.pagination import page_response
@@ -200,17 +198,6 @@ def _member_account(club: Club, data: dict[str, Any]) -> Any:
     return None if username is None else selectors.member_account_get(club=club, username=username)
 
 
-def _refuse_token_auth(request: Request, what: str) -> None:
-    """A token is for a score app: it cannot mint more tokens or revoke its siblings (a stolen
-    key must not outlive its own revocation); that takes the person, signed in. So for an
-    OAuth2 app's token."""
-    if app_scopes.token_grant(request.auth) is not None:
-        raise NotAllowed(
-            f"a token cannot {what}; sign in with a password to do that",
-            code="token_not_allowed",
-        )
-
-
 class InvitationReceivedListApi(APIView):
     @api_operation(
         operation_id="invitations_received",
@@ -234,7 +221,7 @@ class InvitationAcceptApi(APIView):
         description="Join the club with the invitation's role.",
     )
     def post(self, request: Request, invitation_id: int) -> Response:
-        _refuse_token_auth(request, "accept an invitation")
+        refuse_token_auth(request, "accept an invitation")
         membership = services.invitation_accept_received(
             invitation_id=invitation_id, user=request.user
         )
@@ -251,39 +238,3 @@ class InvitationDeclineApi(APIView):
     def post(self, request: Request, invitation_id: int) -> Response:
         services.invitation_decline(invitation_id=invitation_id, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class ApiTokenListApi(APIView):
-    @api_operation(
-        operation_id="tokens_list", parameters=PAGE_PARAMETERS, responses=page_of(ApiTokenOutput)
-    )
-    def get(self, request: Request) -> Response:
-        return page_response(request, selectors.api_token_list(user=request.user), ApiTokenOutput)
-
-    @api_operation(
-        operation_id="tokens_create",
-        request=ApiTokenCreateInput,
-        responses={201: ApiTokenCreatedOutput},
-    )
-    def post(self, request: Request) -> Response:
-        _refuse_token_auth(request, "create tokens")
-        data = input_valid(ApiTokenCreateInput, request.data)
-        token, key = services.api_token_create(
-            user=request.user,
-            name=data["name"],
-            scopes=data.get("scopes"),
-            club_slugs=data.get("clubs"),
-        )
-        token.key = key  # type: ignore[attr-defined]
-        return Response(ApiTokenCreatedOutput(token).data, status=status.HTTP_201_CREATED)
-
-
-class ApiTokenDetailApi(APIView):
-    @api_operation(operation_id="tokens_revoke", responses=ApiTokenOutput)
-    def delete(self, request: Request, token_id: int) -> Response:
-        _refuse_token_auth(request, "revoke tokens")
-        token = selectors.api_token_list(user=request.user).filter(pk=token_id).first()
-        if token is None:
-            raise NotFoundError(f"no token #{token_id} of yours")
-        token = services.api_token_revoke(token=token, actor=request.user)
-        return Response(ApiTokenOutput(token).data)

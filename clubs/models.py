@@ -155,7 +155,7 @@ class ApiToken(models.Model):
 
     Only a SHA-256 digest of the key is stored; the key is shown once, when created. Its
     ``scope`` says what it may do and in which clubs, as an OAuth2 token's does
-    (``clubs.scopes``)."""
+    (``clubs.signin.scopes``)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"

@@ -1,21 +1,17 @@
-"""Reads about clubs, members and players, always scoped to what the caller may see."""
+"""Reads about clubs, members, players and invitations, always scoped to what the caller may see."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.db.models import F, QuerySet
 from django.db.models.functions import Lower
+from django.utils import timezone
 
-from clubs import scopes as app_scopes
-from clubs.models import ROLE_RANK, ApiToken, Club, Invitation, Membership, Player, Role
-from clubs.oauth_redirects import web_origin
+from clubs.models import ROLE_RANK, Club, Invitation, Membership, Player, Role
 from config.errors import InvalidInput, NotAllowed, NotFoundError
 from config.names import visible_name
 
@@ -30,6 +26,11 @@ def club_list_for_user(*, user: User, club_ids: Collection[int] | None = None) -
     if club_ids is not None:
         clubs = clubs.filter(pk__in=club_ids)
     return clubs.annotate(caller_role=F("memberships__role")).order_by("name")
+
+
+def club_ids_for_user(*, user: User) -> set[int]:
+    """The ids of the clubs ``user`` belongs to."""
+    return set(Membership.objects.filter(user_id=user.pk).values_list("club_id", flat=True))
 
 
 def club_role(*, user: User, club: Club) -> str | None:
@@ -212,10 +213,6 @@ def player_aliases(*, club: Club) -> dict[int, int]:
     return aliases
 
 
-def api_token_list(*, user: User) -> QuerySet[ApiToken]:
-    return ApiToken.objects.filter(user=user).order_by("-created_at")
-
-
 def club_get_public(*, slug: str) -> Club:
     """A club that shows its standings to anyone; any other slug is "not found"."""
     club = Club.objects.filter(slug=slug, public_standings=True).first()
@@ -226,8 +223,6 @@ def club_get_public(*, slug: str) -> Club:
 
 def invitation_list(*, club: Club) -> QuerySet[Invitation]:
     """Invitations still open (not used, withdrawn or expired), newest first."""
-    from django.utils import timezone
-
     return club.invitations.filter(
         accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
     ).order_by("-created_at")
@@ -235,8 +230,6 @@ def invitation_list(*, club: Club) -> QuerySet[Invitation]:
 
 def invitation_list_received(*, user: User) -> QuerySet[Invitation]:
     """Invitations made out to ``user``'s account and still open, newest first."""
-    from django.utils import timezone
-
     return (
         Invitation.objects.filter(
             invitee=user,
@@ -256,130 +249,8 @@ def invitation_get(*, club: Club, invitation_id: int) -> Invitation:
     return invitation
 
 
-# --- apps signed in with OAuth2, and personal tokens, as the Apps pages show them -------------
-
-
-@dataclass
-class AppAccess:
-    """One app's access: an OAuth2 application a person granted (``application_id``), or one of
-    their personal tokens (``token_id``); its scopes, its clubs and when it was last used."""
-
-    name: str
-    user: Any
-    scopes: list[str]
-    club_ids: list[int]
-    last_used: datetime | None
-    application_id: int | None = None
-    token_id: int | None = None
-    clubs: list[Club] = field(default_factory=list)
-
-    @property
-    def kind(self) -> str:
-        return "app" if self.application_id is not None else "personal token"
-
-
-def _club_pattern(club_id: int) -> str:
-    return rf"(^| ){app_scopes.club_scope(club_id)}( |$)"
-
-
-def _live_app_tokens() -> QuerySet[Any]:
-    """OAuth2 access tokens that still work, or whose refresh token still does."""
-    from django.db.models import Q
-    from django.utils import timezone
-    from oauth2_provider.models import AccessToken
-
-    return (
-        AccessToken.objects.filter(application__isnull=False, user__isnull=False)
-        .filter(Q(expires__gt=timezone.now()) | Q(refresh_token__revoked__isnull=True))
-        .select_related("application", "user")
-        .order_by("pk")
-    )
-
-
-def _app_access_rows(tokens: Any, personal: Any) -> list[AppAccess]:
-    rows: dict[tuple[str, int, int], AppAccess] = {}
-    for token in tokens:
-        grant = app_scopes.TokenGrant.parse(token.scope)
-        key = ("app", token.application_id, token.user_id)
-        row = rows.get(key)
-        if row is None:
-            row = rows[key] = AppAccess(
-                name=token.application.name, user=token.user, scopes=[], club_ids=[],
-                last_used=None, application_id=token.application_id,
-            )  # fmt: skip
-        row.scopes = sorted(set(row.scopes) | grant.scopes, key=app_scopes.ALL_SCOPES.index)
-        row.club_ids = sorted(set(row.club_ids) | grant.club_ids)
-        if row.last_used is None or token.updated > row.last_used:
-            row.last_used = token.updated
-    for api_token in personal:
-        grant = app_scopes.TokenGrant.parse(api_token.scope)
-        rows[("token", api_token.pk, api_token.user_id)] = AppAccess(
-            name=api_token.name, user=api_token.user,
-            scopes=sorted(grant.scopes, key=app_scopes.ALL_SCOPES.index),
-            club_ids=sorted(grant.club_ids), last_used=api_token.last_used_at,
-            token_id=api_token.pk,
-        )  # fmt: skip
-    names = Club.objects.in_bulk({c for row in rows.values() for c in row.club_ids})
-    for row in rows.values():
-        row.clubs = [names[c] for c in row.club_ids if c in names]
-    return list(rows.values())
-
-
-def app_access_list_for_user(*, user: User) -> list[AppAccess]:
-    """The apps ``user`` signed in to with OAuth2 and that can still act, one row per app."""
-    return _app_access_rows(_live_app_tokens().filter(user_id=user.pk), [])
-
-
-def app_access_list_for_club(*, club: Club) -> list[AppAccess]:
-    """Every app and personal token that can act in ``club``: one row per app and person, and
-    one per personal token."""
-    pattern = _club_pattern(club.pk)
-    tokens = _live_app_tokens().filter(scope__regex=pattern)
-    personal = (
-        ApiToken.objects.filter(revoked_at__isnull=True, scope__regex=pattern)
-        .select_related("user")
-        .order_by("pk")
-    )
-    return sorted(
-        _app_access_rows(tokens, personal), key=lambda row: (row.name.lower(), row.user.pk)
-    )
-
-
-# --- apps registered by a club's owner ---------------------------------------------------------
-
-
 def owns_a_club(*, user: User) -> bool:
     """Whether ``user`` is the owner of at least one club (who may register apps)."""
     if not user.is_authenticated:
         return False
     return Membership.objects.filter(user_id=user.pk, role=Role.OWNER).exists()
-
-
-def oauth_apps_registered_by(*, user: User) -> QuerySet[Any]:
-    """The OAuth2 apps ``user`` registered, newest first."""
-    from oauth2_provider.models import get_application_model
-
-    return get_application_model().objects.filter(user_id=user.pk).order_by("-created", "-pk")
-
-
-def oauth_app_registered_by(*, user: User, application_id: int) -> Any:
-    """One app ``user`` registered; someone else's app is "not found", as a missing one."""
-    application = oauth_apps_registered_by(user=user).filter(pk=application_id).first()
-    if application is None:
-        raise NotFoundError(f"no app #{application_id} of yours")
-    return application
-
-
-def registered_app_origins() -> frozenset[str]:
-    """The web origins of every registered app: those of its https and loopback http redirect
-    URIs, and those the operator listed in its allowed origins (the admin's field)."""
-    from oauth2_provider.models import get_application_model
-
-    origins: set[str] = set()
-    rows = get_application_model().objects.values_list("redirect_uris", "allowed_origins")
-    for redirect_uris, allowed_origins in rows:
-        for uri in f"{redirect_uris} {allowed_origins}".split():
-            origin = web_origin(uri)
-            if origin:
-                origins.add(origin)
-    return frozenset(origins)

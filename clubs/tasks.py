@@ -3,8 +3,8 @@ outbox."""
 
 from __future__ import annotations
 
-from clubs.idempotency import idempotency_keys_prune
-from clubs.password_reset import SEND_TASK, password_reset_send
+from clubs.api_kit.idempotency import idempotency_keys_prune
+from clubs.signin.password_reset import SEND_TASK, password_reset_send
 from config.celery import project_task
 
 

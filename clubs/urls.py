@@ -1,6 +1,7 @@
 from django.urls import path
 
 from clubs import api
+from clubs.signin import api as signin_api
 
 app_name = "clubs"
 
@@ -30,6 +31,6 @@ urlpatterns = [
         api.InvitationDeclineApi.as_view(),
         name="invitation-decline",
     ),
-    path("tokens/", api.ApiTokenListApi.as_view(), name="token-list"),
-    path("tokens/<int:token_id>/", api.ApiTokenDetailApi.as_view(), name="token-detail"),
+    path("tokens/", signin_api.ApiTokenListApi.as_view(), name="token-list"),
+    path("tokens/<int:token_id>/", signin_api.ApiTokenDetailApi.as_view(), name="token-detail"),
 ]

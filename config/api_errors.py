@@ -9,6 +9,9 @@ from typing import Any
 from django.db import InterfaceError as DatabaseInterfaceError
 from django.db import OperationalError as DatabaseOperationalError
 from django.http import HttpRequest, JsonResponse
+from kombu.exceptions import OperationalError as BrokerError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 RETRY_AFTER_SECONDS = 5
 
@@ -19,12 +22,6 @@ def unavailable_part(exc: BaseException | None) -> str | None:
         return None
     if isinstance(exc, DatabaseOperationalError | DatabaseInterfaceError):
         return "database"
-    try:
-        from kombu.exceptions import OperationalError as BrokerError
-        from redis.exceptions import ConnectionError as RedisConnectionError
-        from redis.exceptions import TimeoutError as RedisTimeoutError
-    except ImportError:  # pragma: no cover - both come with celery[redis]
-        return None
     if isinstance(exc, RedisConnectionError | RedisTimeoutError | BrokerError):
         return "redis"
     return None

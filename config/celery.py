@@ -9,9 +9,12 @@ import logging
 import os
 from typing import Any
 
+import redis
 from celery import Celery, Task
 from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
+from django.conf import settings  # read when asked: this module is loaded by the settings
 from django.db import OperationalError, close_old_connections, transaction
+from kombu.transport import resolve_transport
 
 from config.startup import serving_process_ready
 
@@ -50,10 +53,11 @@ def _survive_acks_on_a_lost_connection(**kwargs: Any) -> None:
     Done as a worker starts (``worker_init``, before it connects; its pool's processes inherit
     it), not on import: only a consumer acknowledges, and importing kombu's Redis transport with
     this module put 5 to 8 MB and some 75 modules into every process (web workers, beat,
-    commands) before it had anything to publish."""
-    from kombu.transport import redis as kombu_redis
+    commands) before it had anything to publish: kombu loads it here by name, as a worker does
+    for its broker's URL."""
+    qos = resolve_transport("redis").Channel.QoS
 
-    if getattr(kombu_redis.QoS.ack, "survives_a_lost_connection", False):
+    if getattr(qos.ack, "survives_a_lost_connection", False):
         return  # a second worker in the same process (the tests')
 
     def guarded(method: Any) -> Any:
@@ -67,7 +71,7 @@ def _survive_acks_on_a_lost_connection(**kwargs: Any) -> None:
                     raise
                 logger.warning("broker connection lost: message %s not acknowledged", delivery_tag)
                 return None
-            except kombu_redis.redis.exceptions.ConnectionError:
+            except redis.exceptions.ConnectionError:
                 logger.warning("broker connection lost: message %s not acknowledged", delivery_tag)
                 return None
 
@@ -82,11 +86,11 @@ def _survive_acks_on_a_lost_connection(**kwargs: Any) -> None:
 
         return call
 
-    kombu_redis.QoS.ack = guarded(kombu_redis.QoS.ack)
-    kombu_redis.QoS.reject = guarded(kombu_redis.QoS.reject)
+    qos.ack = guarded(qos.ack)
+    qos.reject = guarded(qos.reject)
     # Closing the channel after the loss gives unacknowledged messages back to a broker that is
     # gone: the same failure, on the way to reconnecting.
-    kombu_redis.QoS.restore_unacked = guarded_restore(kombu_redis.QoS.restore_unacked)
+    qos.restore_unacked = guarded_restore(qos.restore_unacked)
 
 
 @task_prerun.connect
@@ -125,8 +129,6 @@ def project_task(*args: Any, **kwargs: Any) -> Any:
 def all_queues() -> list[str]:
     """Every queue a task is sent to: the default one and each a route names. A worker that
     consumes them all runs every task (the tests' and the benchmarks' single worker)."""
-    from django.conf import settings  # read when asked: this module is loaded by the settings
-
     routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
     return [settings.CELERY_TASK_DEFAULT_QUEUE, *sorted(routed)]
 

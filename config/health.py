@@ -6,6 +6,7 @@ import logging
 import time
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
@@ -26,8 +27,6 @@ def _check_database() -> dict[str, Any]:
 def _check_broker() -> dict[str, Any]:
     if settings.CELERY_TASK_ALWAYS_EAGER and not settings.REDIS_URL:
         return {"ok": True, "kind": "in-process (tasks run eagerly)"}
-    import redis
-
     client = redis.Redis.from_url(
         settings.CELERY_BROKER_URL,
         socket_connect_timeout=BROKER_TIMEOUT_SECONDS,

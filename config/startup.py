@@ -14,16 +14,16 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
+from django.conf import settings
+from django.template.loader import get_template
+from django.urls import get_resolver
+
 
 def serving_process_ready(*, load_pages: bool) -> None:
     """With ``load_pages``, load every URL configuration and view, and compile every page
     template, now (Django would on the first request for each, and they would then stay within
     the collector's reach); then set aside from the garbage collector what the process holds."""
     if load_pages:
-        from django.conf import settings
-        from django.template.loader import get_template
-        from django.urls import get_resolver
-
         get_resolver().url_patterns  # noqa: B018 (the import of every URLconf is the point)
         for folder in (Path(d) for engine in settings.TEMPLATES for d in engine["DIRS"]):
             for template in sorted(folder.rglob("*.html")):

@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from clubs.oauth import ServerMetadataView
+from clubs.signin.oauth_endpoints import ServerMetadataView
 from config.health import health
 from config.views import favicon
 from pages import views as page_views
@@ -28,9 +28,9 @@ urlpatterns = [
     path("favicon.ico", favicon),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("account/apps/registered/", include("clubs.oauth_app_urls")),
+    path("account/apps/registered/", include("clubs.signin.oauth_app_urls")),
     path("account/", include("pages.account_urls")),
-    path("oauth/", include("clubs.oauth_urls")),
+    path("oauth/", include("clubs.signin.oauth_urls")),
     path(
         ".well-known/oauth-authorization-server",
         ServerMetadataView.as_view(),

@@ -9,16 +9,18 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from clubs import scopes as app_scopes
-from clubs import selectors, services
-from clubs.pages import GET, error_context
+from clubs import selectors
+from clubs.page_kit.pages import GET, error_context
+from clubs.signin import scopes as app_scopes
+from clubs.signin import selectors as signin_selectors
+from clubs.signin import services as signin_services
 from config.errors import ServiceError
 
 
 def _account(
     request: HttpRequest, *, new_key: str = "", error: dict | None = None, status: int = 200
 ) -> HttpResponse:
-    tokens = list(selectors.api_token_list(user=request.user))  # type: ignore[arg-type]
+    tokens = list(signin_selectors.api_token_list(user=request.user))  # type: ignore[arg-type]
     clubs = list(selectors.club_list_for_user(user=request.user))
     names = {club.pk: club.name for club in clubs}
     for token in tokens:
@@ -52,7 +54,7 @@ def token_create(request: HttpRequest) -> HttpResponse:
     try:
         # The form ticks scopes and clubs; a post without them (``choose`` absent) gets all.
         choose = "choose" in request.POST
-        _token, key = services.api_token_create(
+        _token, key = signin_services.api_token_create(
             user=request.user,
             name=request.POST.get("name", ""),
             scopes=request.POST.getlist("scopes") if choose else None,
@@ -67,10 +69,10 @@ def token_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
-    token = selectors.api_token_list(user=request.user).filter(pk=token_id).first()  # type: ignore[arg-type]
+    token = signin_selectors.api_token_list(user=request.user).filter(pk=token_id).first()  # type: ignore[arg-type]
     if token is None:
         messages.error(request, "No such token of yours.")
     else:
-        services.api_token_revoke(token=token, actor=request.user)
+        signin_services.api_token_revoke(token=token, actor=request.user)
         messages.success(request, f"The token “{token.name}” is revoked: it no longer works.")
     return redirect("account")

@@ -14,10 +14,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from clubs import selectors, services
-from clubs.display import club_money
 from clubs.forms import ClubForm, PlayerEditForm, PlayerMergeForm, RoleForm
 from clubs.models import Role
-from clubs.pages import GET, club_for_page, club_url, form_post, found
+from clubs.page_kit.display import club_money
+from clubs.page_kit.pages import GET, club_for_page, club_url, form_post, found
 from config.errors import InvalidInput, ServiceError
 from pages.views import _settings_page, club_home_page, player_page_view
 from scoring.club_settings import preset_create

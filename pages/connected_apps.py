@@ -9,8 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from clubs import selectors, services
-from clubs.pages import GET
+from clubs.page_kit.pages import GET
+from clubs.signin import selectors, services
 from config.errors import ServiceError
 
 

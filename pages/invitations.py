@@ -16,7 +16,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors, services
 from clubs.models import Role
-from clubs.pages import club_for_page, club_url, error_context, found, service_status
+from clubs.page_kit.pages import club_for_page, club_url, error_context, found, service_status
+from clubs.signin.services import account_create
 from config.errors import ServiceError
 
 #: The session key under which a new invitation's link waits for the club page that shows it.
@@ -79,7 +80,7 @@ def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
             if request.user.is_authenticated:
                 services.invitation_accept(key=key, user=request.user)
             else:
-                user = services.account_create(
+                user = account_create(
                     username=request.POST.get("username", ""),
                     password=request.POST.get("password", ""),
                     email=invitation.email,

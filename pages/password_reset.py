@@ -1,6 +1,6 @@
 """The forgotten-password page: Django's view and form, with the mail sent by a task through the
-outbox (``clubs.password_reset``) and the requests throttled per address asked for and per client
-address."""
+outbox (``clubs.signin.password_reset``) and the requests throttled per address asked for and per
+client address."""
 
 from __future__ import annotations
 
@@ -10,7 +10,11 @@ from django.contrib.auth import views as auth_views
 from django.contrib.sites.shortcuts import get_current_site
 from django.http import HttpResponse, HttpResponseRedirect
 
-from clubs.password_reset import WINDOW_SECONDS, password_reset_allowed, password_reset_request
+from clubs.signin.password_reset import (
+    WINDOW_SECONDS,
+    password_reset_allowed,
+    password_reset_request,
+)
 
 
 class PasswordResetView(auth_views.PasswordResetView):

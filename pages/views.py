@@ -19,10 +19,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from clubs import selectors, services
-from clubs.display import club_money, signed_number
 from clubs.forms import MemberForm, PlayerForm, PublicStandingsForm, StandingsOrderForm
 from clubs.models import CURRENCY_PLACES, ROLE_RANK, Club, Player, Role
-from clubs.pages import (
+from clubs.page_kit.display import club_money, signed_number
+from clubs.page_kit.pages import (
     GET,
     club_for_page,
     club_url,
@@ -31,6 +31,7 @@ from clubs.pages import (
     player_picker_url,
     render_club,
 )
+from clubs.signin.selectors import app_access_list_for_club
 from config.errors import ServiceError
 from config.pagination import page_asked
 from rules.ratings import ORDINAL_SIGMAS, initial_skill
@@ -509,7 +510,7 @@ def _settings_page(
         "table_entry_choices": Club._meta.get_field("table_entry").choices,
         "presets": [p for p in scoring_selectors.preset_list(club=club) if p.club_id == club.pk],
         "formats": [(f, format_label(f)) for f in FORMAT_ORDER if f in HANDLERS],
-        "club_apps": selectors.app_access_list_for_club(club=club),
+        "club_apps": app_access_list_for_club(club=club),
         "webhooks": [
             {"endpoint": e, "log": list(webhook_selectors.attempt_log(endpoint=e))}
             for e in webhook_selectors.endpoint_list(club=club)

@@ -15,7 +15,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club, Role
-from clubs.pages import club_for_page, club_url, form_post, found
+from clubs.page_kit.pages import club_for_page, club_url, form_post, found
 from pages.views import NEW_SECRET, _settings_page
 from webhooks import selectors, services
 from webhooks.models import Endpoint

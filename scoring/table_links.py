@@ -25,8 +25,8 @@ from django.utils.crypto import salted_hmac
 from django.utils.safestring import SafeString, mark_safe
 
 from clubs.audit import audit_record
-from clubs.display import qr_svg as display_qr_svg
 from clubs.models import Club, Player
+from clubs.page_kit.display import qr_svg as display_qr_svg
 from config.errors import Conflict, Gone, InvalidInput, NotAllowed, NotFoundError, TooManyRequests
 from scoring.deals import deal_create_with_result
 from scoring.formats.reads import rejected_new_deal

@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from clubs import selectors as club_selectors
-from clubs.permissions import ClubScopedAPIView
+from clubs.api_kit.permissions import ClubScopedAPIView
 from config.api_input import input_valid
 from config.errors import InvalidInput
 from config.fields import ID_MAX, query_bool, query_int

@@ -529,3 +529,102 @@ def test_every_standings_module_has_its_layer():
         or (path.is_dir() and (path / "__init__.py").exists() and path.name != "migrations")
     }
     assert modules - layered == set(), "standings modules missing from the layers contract"
+
+
+#: Every app's code, for the import checks (the rules engine included).
+IMPORTING_APPS = (*APPS, "live")
+#: Function-level imports kept on purpose, each with its reason: a heavy library deferred until
+#: the one call that needs it.
+DEFERRED_IMPORTS = {
+    # Only rating a game needs the model (about 1 MB and 14 modules); the pages and the other
+    # workers import rules.ratings for its defaults alone.
+    ("rules/ratings.py", "openskill.models"),
+}
+
+
+def _type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def function_level_imports(path: str, source: str) -> list[Violation]:
+    """The imports inside a function's body (which hide a cycle, or a dependency the module's
+    head does not state), outside ``if TYPE_CHECKING:``. An app's ``apps.py`` may import inside
+    ``ready()``: the app registry is only ready then."""
+    if path.endswith("/apps.py"):
+        return []
+    found: list[Violation] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _type_checking(child):
+                continue
+            if in_function and isinstance(child, ast.Import | ast.ImportFrom):
+                modules = (
+                    [alias.name for alias in child.names]
+                    if isinstance(child, ast.Import)
+                    else [child.module or "."]
+                )
+                found.extend(
+                    Violation(path, child.lineno, f"imports {module} inside a function")
+                    for module in modules
+                    if (path, module) not in DEFERRED_IMPORTS
+                )
+            function = isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            visit(child, in_function or function)
+
+    visit(ast.parse(source), False)
+    return found
+
+
+def test_no_function_level_imports() -> None:
+    """Each module states what it imports at its head, so import-linter sees every dependency
+    and no cycle hides behind an import run later."""
+    violations = [
+        v
+        for app in IMPORTING_APPS
+        for file in sorted((ROOT / app).rglob("*.py"))
+        if "/migrations/" not in (path := file.relative_to(ROOT).as_posix())
+        for v in function_level_imports(path, file.read_text())
+    ]
+    assert not violations, "\n".join(map(str, violations))
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def run():\n    from webhooks.services import due_work_send\n",
+        "class A:\n    def m(self):\n        if x:\n            import json\n",
+        "async def f():\n    from . import sibling\n",
+    ],
+)
+def test_a_function_level_import_is_caught(source: str) -> None:
+    found = function_level_imports("webhooks/sample.py", source)
+    assert len(found) == 1 and "inside a function" in found[0].what, found
+
+
+def test_what_may_import_late_is_not_caught() -> None:
+    type_only = "def f():\n    if TYPE_CHECKING:\n        from clubs.models import Club\n"
+    assert function_level_imports("webhooks/sample.py", type_only) == []
+    ready = "class C:\n    def ready(self):\n        from webhooks import embedded\n"
+    assert function_level_imports("webhooks/apps.py", ready) == []
+    assert function_level_imports("webhooks/sample.py", "import json\n") == []
+
+
+def test_every_clubs_module_and_package_has_its_layer():
+    """The clubs layers contract names every module and package of the app (sign-in and the
+    kits included), so a new one is placed in the layers from the start."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contract = next(
+        c for c in config["tool"]["importlinter"]["contracts"] if c.get("containers") == ["clubs"]
+    )
+    layered = {name.strip() for layer in contract["layers"] for name in layer.split("|")}
+    modules = {
+        path.stem if path.is_file() else path.name
+        for path in (ROOT / "clubs").iterdir()
+        if (path.suffix == ".py" and path.stem != "__init__")
+        or (path.is_dir() and (path / "__init__.py").exists() and path.name != "migrations")
+    }
+    assert modules - layered == set(), "clubs modules missing from the layers contract"

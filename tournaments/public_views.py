@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from clubs.display import club_money, qr_svg
 from clubs.models import Club
-from clubs.pages import GET, found
+from clubs.page_kit.display import club_money, qr_svg
+from clubs.page_kit.pages import GET, found
 from live.fragments import public_fragment
 from standings.views.projector import PROJECTOR_JUST_NOW, projector_turn
 from tournaments import selectors

@@ -19,9 +19,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
 from clubs import services as club_services
-from clubs.display import club_money
 from clubs.models import Club, Role
-from clubs.pages import (
+from clubs.page_kit.display import club_money
+from clubs.page_kit.pages import (
     GET,
     can,
     club_for_page,

@@ -9,9 +9,9 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from clubs import scopes as app_scopes
+from clubs.api_kit.permissions import ClubScopedAPIView
 from clubs.models import Role
-from clubs.permissions import ClubScopedAPIView
+from clubs.signin import scopes as app_scopes
 from config.api_input import input_valid
 from config.filters import filtered
 from config.openapi import CURSOR_PARAMETERS, PAGE_PARAMETERS, api_operation, page_of

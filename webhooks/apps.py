@@ -13,8 +13,10 @@ class WebhooksConfig(AppConfig):
     def ready(self) -> None:
         from webhooks import embedded
         from webhooks.checks import claim_outlasts_delivery_check
+        from webhooks.services import due_work_send
 
         checks.register(claim_outlasts_delivery_check)
+        embedded.work_set(due_work_send)
         # Tasks in-process: what a request's changes send goes after its answer.
         request_started.connect(embedded.request_opened, dispatch_uid="webhooks-request-opened")
         request_finished.connect(embedded.request_closed, dispatch_uid="webhooks-request-closed")

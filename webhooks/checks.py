@@ -9,14 +9,14 @@ from typing import Any
 from django.conf import settings
 from django.core import checks
 
+from webhooks.tasks import deliver
+
 CLAIM_TOO_SHORT = "rummyclub.E002"
 
 
 def claim_outlasts_delivery_check(
     app_configs: Any = None, **kwargs: Any
 ) -> list[checks.CheckMessage]:
-    from webhooks.tasks import deliver
-
     if deliver.time_limit < settings.WEBHOOK_CLAIM_SECONDS:
         return []
     return [

@@ -5,7 +5,10 @@ answer has gone (``request_finished``), to one daemon thread of the process. Tha
 webhooks what the worker and beat do otherwise: it sends what is due, flushes the debounced
 ``standings.changed`` events when their window ends and makes the retries, then stops once no
 delivery is pending and no standings change waits. Outside a request (a management command, a
-shell) a delivery is sent at once: there is no answer to hold up."""
+shell) a delivery is sent at once: there is no answer to hold up.
+
+The work the thread does is handed in at setup (``work_set``, by the app's ``ready``): the
+services below hand deliveries to this module, so it cannot import them back."""
 
 from __future__ import annotations
 
@@ -25,6 +28,14 @@ _request = threading.local()  # .open: this thread is serving a request; .handed
 _wake = threading.Event()
 _lock = threading.Lock()
 _thread: threading.Thread | None = None
+# One round of due work: sends what is due and answers how long until more is (None: nothing left).
+_due_work: Callable[[], float | None] | None = None
+
+
+def work_set(due_work: Callable[[], float | None]) -> None:
+    """The round of work the thread runs (``webhooks.services.due_work_send``)."""
+    global _due_work
+    _due_work = due_work
 
 
 def request_opened(**kwargs: Any) -> None:
@@ -66,12 +77,12 @@ def running() -> bool:
 
 def _run() -> None:
     global _thread
-    from webhooks.services import due_work_send
-
+    if _due_work is None:
+        raise RuntimeError("webhooks.embedded: no work set (WebhooksConfig.ready sets it)")
     while True:
         _wake.clear()
         try:
-            nap = due_work_send()
+            nap = _due_work()
         except Exception:  # the next round tries again; a delivery is never lost (its row stays)
             logger.exception("webhooks: in-process sending failed")
             nap = LONGEST_NAP

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from clubs import scopes as app_scopes
+from clubs.signin import scopes as app_scopes
 from config.env import Env
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -48,7 +48,7 @@ MIDDLEWARE = [
     # First: everything after it reads the client's address.
     "config.middleware.ProxiedClientAddressMiddleware",
     # Before anything that answers: preflights are answered here, and every answer of the API
-    # (errors included) carries the CORS headers its caller's origin is due (clubs/cors.py).
+    # (errors included) carries the CORS headers its caller's origin is due (clubs/signin/cors.py).
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
@@ -60,7 +60,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "clubs.idempotency.IdempotencyKeyMiddleware",
+    "clubs.api_kit.idempotency.IdempotencyKeyMiddleware",
     "config.middleware.QueryParametersMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -149,7 +149,8 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "config.lockout.locked_out"
 AXES_VERBOSE = False
 # Password resets asked for within an hour, per address asked for and per client address; over
-# either the page answers 429 and nothing is sent (clubs/password_reset.py, counted in the cache).
+# either the page answers 429 and nothing is sent (clubs/signin/password_reset.py, counted in the
+# cache).
 PASSWORD_RESET_LIMIT = env.int("PASSWORD_RESET_LIMIT", 3)
 PASSWORD_RESET_IP_LIMIT = env.int("PASSWORD_RESET_IP_LIMIT", 10)
 LOGIN_URL = "login"
@@ -293,7 +294,7 @@ OAUTH2_PROVIDER = {
     "ROTATE_REFRESH_TOKEN": True,
     # A refresh token used twice (stolen and replayed) revokes the whole family.
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
-    "OAUTH2_VALIDATOR_CLASS": "clubs.oauth.ClubOAuth2Validator",
+    "OAUTH2_VALIDATOR_CLASS": "clubs.signin.oauth_validator.ClubOAuth2Validator",
     "OAUTH_DEVICE_VERIFICATION_URI": PUBLIC_URL.rstrip("/") + "/oauth/device/",
     # The same page with the code filled in, for a device that shows a QR code or a link.
     "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": (
@@ -301,9 +302,10 @@ OAUTH2_PROVIDER = {
     ),
     "DEVICE_FLOW_INTERVAL": 5,
     # PKCE with S256 checked before the consent page, and the device grant's slow_down.
-    "OAUTH2_SERVER_CLASS": "clubs.oauth.ClubServer",
+    "OAUTH2_SERVER_CLASS": "clubs.signin.oauth_server.ClubServer",
     # Not the toolkit's look-up of the device's person before the app is authenticated (an
-    # unknown device code would be a 500): clubs.oauth does it once the device is allowed.
+    # unknown device code would be a 500): clubs.signin.oauth_server does it once the app is
+    # authenticated.
     "OAUTH_PRE_TOKEN_VALIDATION": [],
     # Native apps redirect to their own scheme (e.g. com.example.score:/cb) or to loopback.
     "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https", "rummyclub"],
@@ -321,7 +323,7 @@ OAUTH2_PROVIDER = {
 # plain http by design: the toolkit warns of any http redirect scheme.
 SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 # CORS (django-cors-headers): the API and the token and revocation endpoints answer the web
-# origins of registered apps' redirect URIs (https, or http to loopback), which clubs/cors.py
+# origins of registered apps' redirect URIs (https, or http to loopback), which clubs/signin/cors.py
 # looks up; never with cookies, so a page elsewhere can only use a token it was given.
 CORS_URLS_REGEX = r"^/(api/|oauth/(token|revoke)/)"
 CORS_ALLOWED_ORIGINS: list[str] = []
@@ -331,13 +333,13 @@ CORS_EXPOSE_HEADERS = ["Location", "Idempotent-Replayed", "Retry-After"]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "clubs.oauth.AppTokenAuthentication",
-        "clubs.authentication.ApiTokenAuthentication",
+        "clubs.signin.authentication.AppTokenAuthentication",
+        "clubs.signin.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
-        "clubs.token_scopes.TokenScopePermission",
+        "clubs.signin.token_scopes.TokenScopePermission",
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],

@@ -13,8 +13,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
+from clubs.api_kit.permissions import ClubScopedAPIView
 from clubs.models import Role
-from clubs.permissions import ClubScopedAPIView
 from config.api_input import input_valid
 from config.openapi import (
     PAGE_PARAMETERS,

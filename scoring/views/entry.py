@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Role
-from clubs.pages import club_for_page, club_url, form_post_once, found, render_club
+from clubs.page_kit.pages import club_for_page, club_url, form_post_once, found, render_club
 from config.errors import Conflict, ServiceError
 from scoring import selectors
 from scoring.deals import deal_create_with_result, submission_create

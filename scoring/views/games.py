@@ -13,9 +13,9 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
-from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
-from clubs.pages import (
+from clubs.page_kit.display import club_money, signed_number
+from clubs.page_kit.pages import (
     GET,
     club_for_page,
     club_url,

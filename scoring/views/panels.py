@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from clubs.display import club_money
 from clubs.models import Club
+from clubs.page_kit.display import club_money
 from scoring import figures
 from scoring.formats import GameState, handler_for
 from scoring.models import Game

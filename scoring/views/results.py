@@ -12,9 +12,17 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
-from clubs.display import signed_number
 from clubs.models import Club, Role
-from clubs.pages import GET, can, club_for_page, club_url, found, redirect_back, render_club
+from clubs.page_kit.display import signed_number
+from clubs.page_kit.pages import (
+    GET,
+    can,
+    club_for_page,
+    club_url,
+    found,
+    redirect_back,
+    render_club,
+)
 from config.errors import ServiceError
 from scoring import selectors, undo
 from scoring.formats import handler_for

@@ -15,9 +15,9 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
-from clubs.pages import GET, club_for_page, club_url, form_post, found, render_club
+from clubs.page_kit.display import club_money, signed_number
+from clubs.page_kit.pages import GET, club_for_page, club_url, form_post, found, render_club
 from ledger.models import Quantity
 from scoring import figures, games, nights, selectors, table_links, undo
 from scoring.formats import Column, format_label, points_column

@@ -17,7 +17,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
 from clubs.models import Role
-from clubs.pages import club_for_page, club_url, form_post_once, found, redirect_back, render_club
+from clubs.page_kit.pages import (
+    club_for_page,
+    club_url,
+    form_post_once,
+    found,
+    redirect_back,
+    render_club,
+)
 from config.errors import Gone, NotFoundError, ServiceError, TooManyRequests
 from scoring import selectors, table_links
 from scoring.formats import handler_for

@@ -11,9 +11,9 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from clubs.display import club_money, signed_number
 from clubs.models import Club
-from clubs.pages import (
+from clubs.page_kit.display import club_money, signed_number
+from clubs.page_kit.pages import (
     error_context,
     found,
     service_status,

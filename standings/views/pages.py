@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 
 from clubs.models import Club
-from clubs.pages import (
+from clubs.page_kit.pages import (
     GET,
     club_for_page,
     club_url,

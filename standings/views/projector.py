@@ -10,9 +10,9 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs.display import qr_svg
 from clubs.models import Club
-from clubs.pages import (
+from clubs.page_kit.display import qr_svg
+from clubs.page_kit.pages import (
     GET,
     error_context,
     found,

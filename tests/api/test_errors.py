@@ -8,7 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from clubs.models import ApiToken, AuditEntry
-from clubs.services import api_token_create, api_token_revoke
+from clubs.signin.services import api_token_create, api_token_revoke
 
 
 def assert_error(response, status: int, code: str) -> dict:

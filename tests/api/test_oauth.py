@@ -401,8 +401,8 @@ def test_tokens_from_before_scopes_keep_working_everywhere(standing: Any):
 
     from django.apps import apps
 
-    from clubs import services
     from clubs.models import ApiToken
+    from clubs.signin import services
 
     migration = importlib.import_module("clubs.migrations.0009_api_token_scope")
     token, key = services.api_token_create(user=standing.outsider, name="old script")

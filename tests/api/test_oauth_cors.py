@@ -19,7 +19,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from oauth2_provider.models import Application
 
-from clubs import cors, services
+from clubs.signin import cors, services
 from tests.api.test_oauth import _form
 from tests.api.test_oauth_app_registration import PAGE, _browser, _register, _send
 from tests.conftest import service_absent

@@ -406,7 +406,7 @@ def _token_key(world: World, caller: TokenCaller) -> str:
     from django.utils import timezone
     from oauth2_provider.models import AccessToken, Application
 
-    from clubs import services
+    from clubs.signin import services
     from tests.factories import ClubFactory
 
     organiser = world.s.organiser

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.test import Client
 
-from clubs import services
 from clubs.models import ApiToken
+from clubs.signin import services
 
 
 def test_the_account_pages_ask_for_a_login(db):

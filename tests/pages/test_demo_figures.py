@@ -8,8 +8,8 @@ from collections import defaultdict
 from django.core.management import call_command
 from django.test import Client, TestCase
 
-from clubs.display import club_money
 from clubs.models import Club, Player
+from clubs.page_kit.display import club_money
 from ledger.models import AccountKind, Posting
 from scoring.history import player_history
 from scoring.models import StandingRow

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from clubs.display import club_money, signed_number
+from clubs.page_kit.display import club_money, signed_number
 from scoring.models import Deal, Game
 from scoring.selectors import GAME_DEALS_PAGE
 from tests.conftest import Standing

@@ -199,7 +199,7 @@ def test_public_standings(pages: Pages, client):
 
 
 def test_money_format():
-    from clubs.display import format_money
+    from clubs.page_kit.display import format_money
 
     assert format_money(82400, "INR", 2) == "₹824.00"
     assert format_money(-5, "INR", 2) == "−₹0.05"

@@ -14,7 +14,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from clubs.password_reset import SEND_TASK
+from clubs.signin.password_reset import SEND_TASK
 from outbox.models import OutboxMessage
 
 RESET = "/account/password/reset/"

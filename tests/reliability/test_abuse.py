@@ -10,7 +10,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from clubs.models import ApiToken, Player
-from clubs.services import api_token_create
+from clubs.signin.services import api_token_create
 from tests.scoring.conftest import make_night
 from tests.scoring.helpers import enter_deal
 from tests.scoring.test_queries import deal_result

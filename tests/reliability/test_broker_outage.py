@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 from django.db.models import Sum
 
-from clubs.services import api_token_create
+from clubs.signin.services import api_token_create
 from config.celery import all_queues
 from ledger.models import LedgerEntry, Posting
 from scoring.models import Deal, Submission

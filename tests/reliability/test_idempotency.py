@@ -9,9 +9,9 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from clubs.idempotency import idempotency_keys_prune, key_scope
+from clubs.api_kit.idempotency import idempotency_keys_prune, key_scope
 from clubs.models import IdempotentRequest
-from clubs.services import api_token_create
+from clubs.signin.services import api_token_create
 from scoring.api import deals as scoring_api
 from scoring.models import Deal, Submission
 from tests.scoring.conftest import make_night

@@ -18,7 +18,7 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken, Application
 
 from clubs.models import IdempotentRequest
-from clubs.services import api_token_create
+from clubs.signin.services import api_token_create
 from scoring.models import Deal, Submission
 from tests.scoring.conftest import make_night
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from clubs.services import api_token_create
+from clubs.signin.services import api_token_create
 from tests.factories import MembershipFactory
 from tests.live import database_url, end_other_connections, free_port, production_environment
 

@@ -23,7 +23,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from clubs.demo import demo_load
-from clubs.services import api_token_create
+from clubs.signin.services import api_token_create
 from tests.live import answers_200, database_url, free_port, production_environment
 
 REPO = Path(__file__).resolve().parents[2]

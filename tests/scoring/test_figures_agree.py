@@ -15,8 +15,8 @@ from django.test import Client, TestCase
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clubs.display import club_money
 from clubs.models import Player
+from clubs.page_kit.display import club_money
 from config.errors import ServiceError
 from ledger.models import AccountKind, Posting
 from scoring import figures, selectors

@@ -360,7 +360,7 @@ def test_confirmation_by_a_second_person(night):
 def test_idempotency_key_replays_and_refuses_a_different_body(night):
     from rest_framework.test import APIClient
 
-    from clubs.services import api_token_create
+    from clubs.signin.services import api_token_create
 
     _, key = api_token_create(user=night.standing.scorer, name="score app")
     app = APIClient()

@@ -10,8 +10,8 @@ import random
 import pytest
 from django.test import Client, TestCase
 
-from clubs.display import club_money
 from clubs.models import Player
+from clubs.page_kit.display import club_money
 from config.errors import Conflict
 from scoring import selectors as scoring_selectors
 from scoring.figures import session_settlement

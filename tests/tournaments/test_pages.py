@@ -10,7 +10,7 @@ import random
 from django.test import Client
 from django.urls import reverse
 
-from clubs.display import club_money
+from clubs.page_kit.display import club_money
 from ledger.models import AccountKind, Posting
 from scoring.formats import HANDLERS
 from scoring.models import Seat, Table

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from clubs.services import api_token_create
+from clubs.signin.services import api_token_create
 from tests.live import REPO, answers_200, database_url, free_port, stop, wait_until
 from tests.scoring.conftest import make_night
 from tests.webhooks.receiver import Receiver, wait_for

@@ -5,7 +5,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from clubs import services
+from clubs.signin import services
 from config.errors import ServiceError
 
 

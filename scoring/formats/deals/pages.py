@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from clubs.display import club_money
 from clubs.models import Club
-from clubs.pages import club_url
+from clubs.page_kit.display import club_money
+from clubs.page_kit.pages import club_url
 from scoring.formats.deals.state import DealsState
 from scoring.models import Game
 

@@ -9,8 +9,8 @@ from typing import Any, ClassVar
 
 from rest_framework import serializers
 
-from clubs.forms import initial_for_players
 from clubs.models import Club
+from clubs.page_kit.forms import initial_for_players
 from rules.families import Family
 from rules.indian.deal import (
     OutcomeOption,

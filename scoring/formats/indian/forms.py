@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 
-from clubs.forms import OnceForm
+from clubs.page_kit.forms import OnceForm
 from rules.indian.deal import OutcomeOption
 from scoring.formats.indian.payload import entered_against
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from django.urls import reverse
 
-from clubs.display import club_money
 from clubs.models import Club
+from clubs.page_kit.display import club_money
 from rules.indian.deal import OutcomeOption
 from rules.indian.hand import why_every_card_counts
 from rules.indian.preset import DEFAULT_HOUSE_RULES, HouseRules, IndianPreset

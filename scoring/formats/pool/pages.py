@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from clubs.display import club_money, signed_number
 from clubs.models import Club, Role
-from clubs.pages import can
+from clubs.page_kit.display import club_money, signed_number
+from clubs.page_kit.pages import can
 from scoring.formats.pool.state import PoolState
 from scoring.models import Game
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 
-from clubs.forms import OnceForm
+from clubs.page_kit.forms import OnceForm
 
 _TILE_SPLIT = re.compile(r"[\s,;]+")
 NO_WINNER = "none"

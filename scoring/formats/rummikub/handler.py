@@ -15,8 +15,8 @@ from typing import Any, ClassVar
 
 from rest_framework import serializers
 
-from clubs.forms import initial_for_players
 from clubs.models import Club
+from clubs.page_kit.forms import initial_for_players
 from config.errors import Conflict
 from ledger.models import LedgerEntry, Quantity
 from ledger.writer import Line

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from clubs.display import club_money, signed_number
 from clubs.models import Club
+from clubs.page_kit.display import club_money, signed_number
 from rules.rummikub.preset import RummikubPreset
 from scoring.formats.cards import tiles_view
 from scoring.formats.rummikub.entry_rules import rack_entry_rules

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from clubs.display import club_money
 from clubs.models import Club
+from clubs.page_kit.display import club_money
 from tournaments.kinds.base import RoundShown
 from tournaments.kinds.chips.levels import rules_of
 from tournaments.models import Entry, Round, Tournament

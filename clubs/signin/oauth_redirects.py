@@ -1,5 +1,5 @@
 """The redirect URIs an app may register, and the web origins they give (the origins the API
-answers cross-origin requests from: ``clubs.cors``).
+answers cross-origin requests from: ``clubs.signin.cors``).
 
 A redirect URI is ``https`` (a web app), ``http`` to a loopback address (a native app's own
 server for the sign-in, RFC 8252 section 7.3) or the ``rummyclub:`` scheme (a phone app)."""

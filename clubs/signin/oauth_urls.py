@@ -1,32 +1,32 @@
 """The OAuth2 endpoints under ``/oauth/`` (django-oauth-toolkit's, with our consent pages and
-the endpoints ``clubs.oauth`` holds to the RFCs). The namespace is the toolkit's own, which its
-views reverse."""
+the endpoints ``clubs.signin.oauth_endpoints`` holds to the RFCs). The namespace is the
+toolkit's own, which its views reverse."""
 
 from django.urls import path
 from oauth2_provider import views as oauth_views
 
-from clubs import oauth
+from clubs.signin import oauth_consent, oauth_endpoints
 
 app_name = "oauth2_provider"
 
 urlpatterns = [
-    path("authorize/", oauth.ConsentView.as_view(), name="authorize"),
-    path("token/", oauth.TokenView.as_view(), name="token"),
+    path("authorize/", oauth_consent.ConsentView.as_view(), name="authorize"),
+    path("token/", oauth_endpoints.TokenView.as_view(), name="token"),
     path("revoke/", oauth_views.RevokeTokenView.as_view(), name="revoke-token"),
     path("introspect/", oauth_views.IntrospectTokenView.as_view(), name="introspect"),
     path(
         "device-authorization/",
-        oauth.DeviceAuthorizationView.as_view(),
+        oauth_endpoints.DeviceAuthorizationView.as_view(),
         name="device-authorization",
     ),
     path(
         "device/",
-        oauth.DeviceUserCodeView.as_view(),
+        oauth_consent.DeviceUserCodeView.as_view(),
         name="device",
     ),
     path(
         "device/<slug:client_id>/<slug:user_code>/",
-        oauth.DeviceConsentView.as_view(),
+        oauth_consent.DeviceConsentView.as_view(),
         name="device-confirm",
     ),
     path(

@@ -14,8 +14,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from clubs import selectors, services
-from clubs.pages import GET, error_context, service_status
+from clubs.page_kit.pages import GET, error_context, service_status
+from clubs.selectors import owns_a_club
+from clubs.signin import selectors, services
 from config.errors import NotFoundError, ServiceError
 
 #: The session key under which a new app's secret waits for the one page that shows it.
@@ -45,7 +46,7 @@ def _page(
     response = render(request, "oauth/registered_apps.html", {
         "apps": apps, "new": new, "error": error, "editing": editing,
         "values": values or {"client_type": "public", "grant": "authorization-code"},
-        "may_register": selectors.owns_a_club(user=request.user),  # type: ignore[arg-type]
+        "may_register": owns_a_club(user=request.user),  # type: ignore[arg-type]
         "metadata_url": request.build_absolute_uri("/.well-known/oauth-authorization-server"),
     }, status=status)  # fmt: skip
     # The page may show a secret: never kept by a browser's or a proxy's cache.

@@ -1,5 +1,6 @@
 """The scope check every API route makes (``DEFAULT_PERMISSION_CLASSES``): a token acts only
-within its scopes. It imports no DRF views, so the settings can name it."""
+within its scopes, and what only the person signed in may do. It imports no DRF views, so the
+settings can name it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
-from clubs import scopes as app_scopes
+from clubs.signin import scopes as app_scopes
 from config.errors import NotAllowed
 
 
@@ -42,3 +43,14 @@ class TokenScopePermission(BasePermission):
                 details={"required_scope": needed},
             )
         return True
+
+
+def refuse_token_auth(request: Request, what: str) -> None:
+    """A token is for a score app: it cannot mint more tokens or revoke its siblings (a stolen
+    key must not outlive its own revocation); that takes the person, signed in. So for an
+    OAuth2 app's token."""
+    if app_scopes.token_grant(request.auth) is not None:
+        raise NotAllowed(
+            f"a token cannot {what}; sign in with a password to do that",
+            code="token_not_allowed",
+        )

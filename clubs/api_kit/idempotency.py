@@ -25,8 +25,8 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken
 from rest_framework import authentication
 
-from clubs.authentication import token_digest
 from clubs.models import ApiToken, IdempotentRequest
+from clubs.signin.authentication import token_digest
 from config.api_errors import error_body
 
 HEADER = "Idempotency-Key"

@@ -1,26 +1,26 @@
-"""Token authentication for score apps: ``Authorization: Token <key>`` (or ``Bearer <key>``)."""
+"""The API's sign-ins for score apps: a person's token (``Authorization: Token <key>``, or
+``Bearer <key>``) and an app's OAuth2 access token (``Bearer``)."""
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
+from oauth2_provider.contrib.rest_framework import OAuth2Authentication
+from oauth2_provider.models import AccessToken
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
+from clubs.keys import token_digest
 from clubs.models import ApiToken
 
 KEY_PREFIX_LENGTH = 8
-# Writing last_used_at on every request would make each call a write; once a minute is plenty.
+# Writing a token's last use on every request would make each call a write; once a minute is
+# plenty (a person's tokens and apps' alike).
 LAST_USED_RESOLUTION = timedelta(minutes=1)
-
-
-def token_digest(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
 
 
 def _token_user(digest: str, *, used_before: datetime) -> Any | None:
@@ -74,3 +74,30 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return "Token"
+
+
+class AppTokenAuthentication(OAuth2Authentication):
+    """``Authorization: Bearer <access token>`` of an app signed in with OAuth2. A key that is
+    not one falls through to the personal tokens."""
+
+    def authenticate(self, request: Request) -> tuple[Any, AccessToken] | None:
+        # Only a Bearer header is looked at (as the schema says): the OAuth2 library's request
+        # object, built for every other request too, cost each personal-token call about as
+        # much as checking its token.
+        header = authentication.get_authorization_header(request).split()
+        if not header or header[0].lower() != b"bearer":
+            return None
+        found = super().authenticate(request)
+        if found is None:
+            return None
+        user, token = found
+        if user is None or not user.is_active:
+            raise exceptions.AuthenticationFailed("the token's user is inactive")
+        now = timezone.now()
+        if token.updated < now - LAST_USED_RESOLUTION:
+            # ``updated`` is the token's last use (the pages show it as such).
+            AccessToken.objects.filter(pk=token.pk).update(updated=now)
+        return user, token
+
+    def authenticate_header(self, request: Request) -> str:
+        return 'Bearer realm="api"'

@@ -9,9 +9,9 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from clubs import scopes as app_scopes
 from clubs.models import Club, Role
 from clubs.selectors import club_get_for_user
+from clubs.signin import scopes as app_scopes
 
 
 class ClubScopedAPIView(APIView):

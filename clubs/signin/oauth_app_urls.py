@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from clubs import oauth_apps
+from clubs.signin import oauth_apps
 
 urlpatterns = [
     path("", oauth_apps.registered_apps_page, name="oauth-app-registrations"),

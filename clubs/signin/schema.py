@@ -4,12 +4,12 @@ from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
-from clubs.scopes import SCOPES
-from clubs.token_scopes import scope_for_method
+from clubs.signin.scopes import SCOPES
+from clubs.signin.token_scopes import scope_for_method
 
 
 class ApiTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[misc]
-    target_class = "clubs.authentication.ApiTokenAuthentication"
+    target_class = "clubs.signin.authentication.ApiTokenAuthentication"
     name = "TokenAuth"
 
     def get_security_definition(self, auto_schema: object) -> dict[str, str]:
@@ -25,7 +25,7 @@ class ApiTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[misc]
 class AppTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[misc]
     """OAuth2 for apps: each operation names the one scope it needs."""
 
-    target_class = "clubs.oauth.AppTokenAuthentication"
+    target_class = "clubs.signin.authentication.AppTokenAuthentication"
     name = "OAuth2"
 
     def get_security_requirement(self, auto_schema: Any) -> dict[str, list[str]]:

@@ -17,7 +17,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest
 
-from clubs import selectors
+from clubs.signin import selectors
 
 log = logging.getLogger(__name__)
 

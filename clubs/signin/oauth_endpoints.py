@@ -1,0 +1,123 @@
+"""The toolkit's endpoints, held to the RFCs: the token endpoint taking a device's poll down the
+library's path, the device authorization (RFC 8628 section 3.1) and the server's metadata
+(RFC 8414) of what it really accepts."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from oauth2_provider import views as oauth_views
+from oauth2_provider.models import (
+    DeviceCodeResponse,
+    DeviceGrant,
+    DeviceRequest,
+    create_device_grant,
+    get_application_model,
+)
+from oauth2_provider.settings import oauth2_settings
+from oauthlib.oauth2.rfc6749 import errors as oauth_errors
+
+from clubs.signin import scopes as app_scopes
+from clubs.signin.oauth_validator import DEVICE_CODE_GRANT, SIGN_IN_GRANTS
+
+
+def _oauth_error(error: oauth_errors.OAuth2Error) -> JsonResponse:
+    """An OAuth2 error answer (RFC 6749 section 5.2), never cached."""
+    return JsonResponse(
+        json.loads(error.json), status=error.status_code, headers={"Cache-Control": "no-store"}
+    )
+
+
+class TokenView(oauth_views.TokenView):
+    """The token endpoint. A device's poll takes the library's path like every other grant
+    (app authentication first, then ``_device_poll``), rather than the toolkit's check of the
+    device code before anything else."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return self.authorization_flow_token_response(request)  # type: ignore[no-any-return]
+
+
+def _device_scope(asked: str) -> str:
+    """The scopes a device asks for (the default when none), or ``invalid_scope``: an app names
+    scopes, never clubs (the person chooses those)."""
+    words = asked.split()
+    if not words:
+        return " ".join(oauth2_settings.DEFAULT_SCOPES)
+    unknown = [w for w in words if w not in app_scopes.SCOPES]
+    if unknown:
+        raise oauth_errors.InvalidScopeError(
+            description=(
+                f"unknown scope {unknown[0]}: the scopes are {', '.join(app_scopes.ALL_SCOPES)} "
+                "(the person chooses the clubs)"
+            )
+        )
+    return " ".join(dict.fromkeys(words))
+
+
+class DeviceAuthorizationView(oauth_views.DeviceAuthorizationView):
+    """Where a device asks for its codes (RFC 8628 section 3.1): only an app registered for
+    the device grant gets them (``unauthorized_client`` otherwise), with scopes it may ask for;
+    the answer carries ``verification_uri_complete``, the page with the code filled in."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        client_id = request.POST.get("client_id", "")
+        application = get_application_model().objects.filter(client_id=client_id).first()
+        if client_id and application is None:
+            # As the token endpoint answers an unknown app (RFC 6749 section 5.2).
+            return _oauth_error(
+                oauth_errors.InvalidClientError(description="no app has this client_id")
+            )
+        headers, body, status = self.create_device_authorization_response(request)
+        if status != 200:
+            return JsonResponse(json.loads(body), status=status, headers=headers)
+        # The library has authenticated the app.
+        if application is None or application.authorization_grant_type != DEVICE_CODE_GRANT:
+            return _oauth_error(
+                oauth_errors.UnauthorizedClientError(
+                    description=(
+                        "this app is not registered for the device grant: register the device "
+                        "app as one"
+                    )
+                )
+            )
+        try:
+            scope = _device_scope(request.POST.get("scope", ""))
+        except oauth_errors.OAuth2Error as error:
+            return _oauth_error(error)
+        device = create_device_grant(
+            DeviceRequest(client_id=application.client_id, scope=scope),
+            DeviceCodeResponse(**body),
+        )
+        # The device's first poll may come at once: its interval counts from that poll.
+        DeviceGrant.objects.filter(pk=device.pk).update(
+            interval=body["interval"],
+            last_checked=device.last_checked - timedelta(seconds=body["interval"]),
+        )
+        return JsonResponse(body, headers={**headers, "Cache-Control": "no-store"})
+
+
+class ServerMetadataView(oauth_views.OAuthServerMetadataView):
+    """RFC 8414 metadata of what this server really accepts: the grants with which the person
+    chooses the clubs (no password grant, no client credentials), the device authorization
+    endpoint, PKCE with S256 only; public apps authenticate with their client id alone
+    (``none``) at the token and revocation endpoints, while introspection takes a secret."""
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        data = json.loads(super().get(request, *args, **kwargs).content)
+        with_secret = ["client_secret_basic", "client_secret_post"]
+        data.update(
+            response_types_supported=["code"],
+            grant_types_supported=list(SIGN_IN_GRANTS),
+            code_challenge_methods_supported=["S256"],
+            device_authorization_endpoint=self._get_endpoint_url(
+                request, "device-authorization", required=True
+            ),
+            token_endpoint_auth_methods_supported=["none", *with_secret],
+            revocation_endpoint_auth_methods_supported=["none", *with_secret],
+            introspection_endpoint_auth_methods_supported=with_secret,
+        )
+        # Public, as the toolkit serves it: any web app may read where to sign in.
+        return JsonResponse(data, headers={"Access-Control-Allow-Origin": "*"})
