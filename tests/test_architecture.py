@@ -42,13 +42,12 @@ APPS = (
 # migrations are history.
 NOT_CHECKED = ("rules/",)
 
-#: The modules that may touch ``Posting`` rows directly: the ledger writes them, the accounts (the
-#: public ledger service of a session's money), the figures, the ledger's lines (a night's export,
-#: a player's history) and the formats' shared reads read them, the standings recompute from them
+#: The modules that may touch ``Posting`` rows directly: the ledger writes them and reads an
+#: account's balances, the figures, the ledger's lines (a night's export, a player's history) and
+#: the formats' shared reads read them, the standings recompute from them
 #: (and read a table's last change), a player merge moves them. Everyone else goes through these.
 POSTING_OWNERS = (
     "ledger/",
-    "scoring/accounts.py",
     "scoring/figures.py",
     "scoring/history.py",
     "standings/recompute.py",
