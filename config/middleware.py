@@ -20,6 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http.request import split_domain_port
 
 from config.api_errors import error_body
 
@@ -231,7 +232,7 @@ class RoomAddressMiddleware:
             self.room_url
             and request.method in ("GET", "HEAD")
             and not request.path.startswith("/api/")
-            and request.get_host().rsplit(":", 1)[0] in LOOPBACK_HOSTS
+            and split_domain_port(request.get_host())[0] in LOOPBACK_HOSTS
         ):
             return HttpResponseRedirect(self.room_url + request.get_full_path())
         return self.get_response(request)

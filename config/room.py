@@ -68,9 +68,13 @@ def lan_address(environ: dict[str, str] | None = None) -> str:
     return str(address)
 
 
+def _host(address: str) -> str:
+    """An address as a URL's host names it (an IPv6 address in brackets)."""
+    return f"[{address}]" if ":" in address else address
+
+
 def room_url(address: str, port: int) -> str:
-    host = f"[{address}]" if ":" in address else address
-    return f"http://{host}:{port}"
+    return f"http://{_host(address)}:{port}"
 
 
 def room_secret_key(path: Path = SECRET_FILE) -> str:
@@ -88,11 +92,10 @@ def room_environment(address: str, port: int, environ: dict[str, str]) -> dict[s
     """The embedded default's environment for the room (what the organiser set themselves, such
     as ``DATABASE_URL`` or ``SECRET_KEY``, wins)."""
     url = room_url(address, port)
-    host = f"[{address}]" if ":" in address else address
     env = dict(environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
     env.setdefault("SECRET_KEY", room_secret_key())
-    env.setdefault("ALLOWED_HOSTS", f"{host},localhost,127.0.0.1,[::1]")
+    env.setdefault("ALLOWED_HOSTS", f"{_host(address)},localhost,127.0.0.1,[::1]")
     env.setdefault("PUBLIC_URL", url)
     env.setdefault("ROOM_URL", url)
     # WhiteNoise hands Django's ASGI handler a file's synchronous iterator, which Django reads on

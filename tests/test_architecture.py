@@ -495,41 +495,6 @@ def test_a_template_branching_on_a_variant_is_caught() -> None:
     assert [v.what for v in found] == ["template compares with 'international'"]
 
 
-def test_every_scoring_module_has_its_layer():
-    """Scoring's layers contract (pyproject.toml) names every module of the app, so a new one is
-    checked from the start rather than left out of the contract by default."""
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    contract = next(
-        c for c in config["tool"]["importlinter"]["contracts"] if c.get("containers") == ["scoring"]
-    )
-    layered = {name.strip() for layer in contract["layers"] for name in layer.split("|")}
-    modules = {
-        path.stem if path.is_file() else path.name
-        for path in (ROOT / "scoring").iterdir()
-        if (path.suffix == ".py" and path.stem != "__init__")
-        or (path.is_dir() and (path / "__init__.py").exists() and path.name != "migrations")
-    }
-    assert modules - layered == set(), "scoring modules missing from the layers contract"
-
-
-def test_every_standings_module_has_its_layer():
-    """The standings' layers contract names every module of the app, as scoring's does."""
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    contract = next(
-        c
-        for c in config["tool"]["importlinter"]["contracts"]
-        if c.get("containers") == ["standings"]
-    )
-    layered = {name.strip() for layer in contract["layers"] for name in layer.split("|")}
-    modules = {
-        path.stem if path.is_file() else path.name
-        for path in (ROOT / "standings").iterdir()
-        if (path.suffix == ".py" and path.stem != "__init__")
-        or (path.is_dir() and (path / "__init__.py").exists() and path.name != "migrations")
-    }
-    assert modules - layered == set(), "standings modules missing from the layers contract"
-
-
 #: Every app's code, for the import checks (the rules engine included).
 IMPORTING_APPS = (*APPS, "live")
 #: Function-level imports kept on purpose, each with its reason: a heavy library deferred until
@@ -612,18 +577,20 @@ def test_what_may_import_late_is_not_caught() -> None:
     assert function_level_imports("webhooks/sample.py", "import json\n") == []
 
 
-def test_every_clubs_module_and_package_has_its_layer():
-    """The clubs layers contract names every module and package of the app (sign-in and the
-    kits included), so a new one is placed in the layers from the start."""
+@pytest.mark.parametrize("app", ["scoring", "standings", "clubs"])
+def test_every_module_and_package_of_a_layered_app_has_its_layer(app: str) -> None:
+    """An app's layers contract (pyproject.toml, ``containers = [app]``) names every module and
+    package of the app, so a new one is checked from the start rather than left out of the
+    contract by default."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     contract = next(
-        c for c in config["tool"]["importlinter"]["contracts"] if c.get("containers") == ["clubs"]
+        c for c in config["tool"]["importlinter"]["contracts"] if c.get("containers") == [app]
     )
     layered = {name.strip() for layer in contract["layers"] for name in layer.split("|")}
     modules = {
         path.stem if path.is_file() else path.name
-        for path in (ROOT / "clubs").iterdir()
+        for path in (ROOT / app).iterdir()
         if (path.suffix == ".py" and path.stem != "__init__")
         or (path.is_dir() and (path / "__init__.py").exists() and path.name != "migrations")
     }
-    assert modules - layered == set(), "clubs modules missing from the layers contract"
+    assert modules - layered == set(), f"{app} modules missing from the layers contract"
