@@ -57,7 +57,12 @@ class EndpointListApi(_WebhookView):
     def post(self, request: Request, club_slug: str) -> Response:
         data = input_valid(EndpointCreateInput, request.data)
         endpoint = services.endpoint_create(club=self.club, actor=request.user, **data)
-        return Response(EndpointCreatedOutput(endpoint).data, status=status.HTTP_201_CREATED)
+        # A secret: kept by no cache, and not compressed (config/api_transfer.py).
+        return Response(
+            EndpointCreatedOutput(endpoint).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Cache-Control": "no-store"},
+        )
 
 
 class EndpointDetailApi(_WebhookView):

@@ -38,7 +38,12 @@ class ApiTokenListApi(APIView):
             club_slugs=data.get("clubs"),
         )
         token.key = key  # type: ignore[attr-defined]
-        return Response(ApiTokenCreatedOutput(token).data, status=status.HTTP_201_CREATED)
+        # A secret: kept by no cache, and not compressed (config/api_transfer.py).
+        return Response(
+            ApiTokenCreatedOutput(token).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Cache-Control": "no-store"},
+        )
 
 
 class ApiTokenDetailApi(APIView):

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
 from django.core.cache import cache
 
+from config.counters import window_count
 from outbox.services import outbox_enqueue
 
 SEND_TASK = "clubs.send_password_reset"
@@ -23,13 +24,7 @@ SENT_MEMORY_SECONDS = 24 * 3600
 def _counted(kind: str, value: str) -> int:
     """One more request for ``value`` in its window (an hour from the first); the count so far."""
     digest = hashlib.sha256(value.encode()).hexdigest()
-    key = f"password-reset:{kind}:{digest}"
-    cache.add(key, 0, timeout=WINDOW_SECONDS)
-    try:
-        return cache.incr(key)
-    except ValueError:  # the window ended between the two calls: this request opens the next
-        cache.add(key, 1, timeout=WINDOW_SECONDS)
-        return 1
+    return window_count(f"password-reset:{kind}:{digest}", WINDOW_SECONDS)
 
 
 def password_reset_allowed(*, email: str, client_address: str) -> bool:

@@ -50,6 +50,11 @@ MIDDLEWARE = [
     # Before anything that answers: preflights are answered here, and every answer of the API
     # (errors included) carries the CORS headers its caller's origin is due (clubs/signin/cors.py).
     "corsheaders.middleware.CorsMiddleware",
+    # The API's answers compressed, then (inside it) given their ETags (config/api_transfer.py).
+    "config.api_transfer.ApiGZipMiddleware",
+    "config.api_transfer.ApiConditionalGetMiddleware",
+    # Each counted API request's RateLimit-* headers (clubs/api_kit/rate_limit.py).
+    "clubs.api_kit.rate_limit.RateLimitHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -329,7 +334,13 @@ CORS_URLS_REGEX = r"^/(api/|oauth/(token|revoke)/)"
 CORS_ALLOWED_ORIGINS: list[str] = []
 CORS_ALLOW_CREDENTIALS = False
 CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key"]
-CORS_EXPOSE_HEADERS = ["Location", "Idempotent-Replayed", "Retry-After"]
+CORS_EXPOSE_HEADERS = [
+    "Location", "Idempotent-Replayed", "Retry-After", "ETag", "RateLimit-Limit",
+    "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy",
+]  # fmt: skip
+
+# Requests a minute each API caller may make (clubs/api_kit/rate_limit.py; docs/api.md).
+API_RATE_LIMIT = env.int("API_RATE_LIMIT", 600)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -348,6 +359,7 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 100,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "config.exception_handler.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["clubs.api_kit.rate_limit.CallerRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon_evaluate": env.str("THROTTLE_ANON_EVALUATE", "60/min"),
     },

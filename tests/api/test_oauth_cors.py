@@ -79,7 +79,10 @@ def test_a_registered_apps_origin_may_call_the_api(
     listed = api.get("/api/v1/clubs/")
     assert listed.status_code == 200
     assert listed["Access-Control-Allow-Origin"] == origin and "origin" in _vary(listed)
-    assert listed["Access-Control-Expose-Headers"] == "Location, Idempotent-Replayed, Retry-After"
+    assert listed["Access-Control-Expose-Headers"] == (
+        "Location, Idempotent-Replayed, Retry-After, ETag, RateLimit-Limit, RateLimit-Remaining,"
+        " RateLimit-Reset, RateLimit-Policy"
+    )
     # Errors carry the headers too, so the page can read them.
     refused = Client(HTTP_ORIGIN=origin).get("/api/v1/clubs/")
     assert refused.status_code == 401 and refused["Access-Control-Allow-Origin"] == origin
