@@ -49,6 +49,13 @@ class RoundsKind(KindBase):
     def round_done(self, tournament: Tournament, played: Round) -> None:
         round_complete(self, tournament, played)
 
+    def leaver_place(self, tournament: Tournament, number: int, at_table: int) -> int:
+        """A round that ends in a cut places those cut by points from just below the cut: one
+        who left in it goes below all of them, by where they stood at their table."""
+        if number >= tournament.rounds:
+            return tournament.entries.count() + at_table
+        return at_table
+
     def cut(self, tournament: Tournament, played: Round, survivors: list[Entry]) -> list[Entry]:
         """After the last round before the cut, the top ``cut`` by their points over those
         rounds go on (seeded by them); after a semi-final, the top ``table_max`` by their
