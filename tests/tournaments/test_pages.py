@@ -208,22 +208,32 @@ def test_each_entry_on_the_desk_names_its_own_check_in_and_withdrawal(standing):
     desk = organiser.get(f"/clubs/home/tournaments/{cup.pk}/").content.decode()
     for player in (first, second):
         args = ["home", cup.pk, entries[player.pk].pk]
-        for name in ("tournament-entry-check-in", "tournament-entry-withdraw"):
-            assert f'form="entry-actions" formaction="{reverse(name, args=args)}"' in desk
+        check_in = reverse("tournament-entry-check-in", args=args)
+        assert f'form="entry-actions" formaction="{check_in}"' in desk
+        # Withdrawing asks first, on a page of its own: a link, not a button that posts.
+        withdraw = reverse("tournament-entry-withdraw", args=args)
+        assert f'href="{withdraw}" class="button small secondary leave"' in desk
     assert desk.count('id="entry-actions"') == 1
     assert desk.count('name="csrfmiddlewaretoken"') < 10  # not one an entry
 
     checked_in = reverse("tournament-entry-check-in", args=["home", cup.pk, entries[first.pk].pk])
     assert organiser.post(checked_in).status_code == 302
     withdrawn = reverse("tournament-entry-withdraw", args=["home", cup.pk, entries[second.pk].pk])
-    assert organiser.post(withdrawn).status_code == 302
+    asked = organiser.post(withdrawn)  # not confirmed: the question, nothing changed
+    assert asked.status_code == 200 and f"Withdraw {second.name}?" in asked.content.decode()
+    assert cup.entries.get(player=second).status == "registered"
+    assert organiser.post(withdrawn, {"confirm": "1"}).status_code == 302
     desk = organiser.get(f"/clubs/home/tournaments/{cup.pk}/").content.decode()
     assert checked_in not in desk  # checked in: only the withdrawal is left
     first_out = reverse("tournament-entry-withdraw", args=["home", cup.pk, entries[first.pk].pk])
-    assert f'formaction="{first_out}"' in desk
-    assert withdrawn not in desk  # withdrawn: nothing left to do
+    assert f'href="{first_out}"' in desk
+    assert withdrawn not in desk  # withdrawn: only the way back is left
+    back = reverse("tournament-entry-reinstate", args=["home", cup.pk, entries[second.pk].pk])
+    assert f'formaction="{back}"' in desk
     statuses = dict(cup.entries.values_list("player_id", "status"))
     assert statuses == {first.pk: "checked_in", second.pk: "withdrawn"}
+    assert organiser.post(back).status_code == 302
+    assert cup.entries.get(player=second).status == "registered"  # the fee paid again
 
     member = Client()
     member.force_login(standing.player)
