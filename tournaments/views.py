@@ -158,7 +158,7 @@ def prize_preview(request: HttpRequest, club_slug: str) -> HttpResponse:
     except ArithmeticError:
         return render(request, "tournaments/_prizes.html", {"preview": {"error": "check the fees"}})
     # Said in money, as typed: the rules would speak of minor units.
-    for label, amount in (("entry fee", fee), ("club's fee an entry", club_fee)):
+    for label, amount in (("entry fee", fee), ("club's share of each entry fee", club_fee)):
         if amount < 0:
             error = f"The {label} cannot be negative (it reads {club_money(club, amount)})."
             return render(request, "tournaments/_prizes.html", {"preview": {"error": error}})

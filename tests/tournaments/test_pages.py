@@ -88,8 +88,24 @@ def test_a_refused_form_names_the_field_and_changes_nothing(standing):
         "advance_per_table": 2, "rounds": 0, "cut": 0, "entry_fee": "5", "club_fee": "9",
         "payout": "by_field", "seeding": "random", "late_entry_until_round": 1,
     })  # fmt: skip
-    assert page.status_code == 400 and "club_fee_minor" in page.content.decode()
+    # Named as the form names it, the range in money: never the stored column nor minor units.
+    said = page.content.decode()
+    assert page.status_code == 400 and "club_fee_minor" not in said
+    assert "Club&#x27;s share of each entry fee: ₹0.00 to the entry fee, ₹5.00; not ₹9.00" in said
     assert Tournament.objects.count() == before
+    api = standing.client("organiser").post("/api/v1/clubs/home/tournaments/", {
+        "name": "Cup", "preset": points, "entry_fee_minor": 500, "club_fee_minor": 900,
+    }, format="json")  # fmt: skip
+    error = api.json()["error"]
+    assert api.status_code == 400 and error["details"]["field"] == "club_fee_minor"
+    assert error["message"].startswith("Club's share of each entry fee: ₹0.00 to the entry fee")
+    assert Tournament.objects.count() == before
+    tables = organiser.post("/clubs/home/tournaments/", {
+        "name": "Cup", "kind": "knockout", "preset": points, "table_max": 3, "table_min": 4,
+        "advance_per_table": 2, "rounds": 0, "cut": 0, "entry_fee": "0", "club_fee": "0",
+        "payout": "by_field", "seeding": "random", "late_entry_until_round": 1,
+    }).content.decode()  # fmt: skip
+    assert "Fewest at a table: 2 to the players a table (3), not 4" in tables
     cup = new_tournament(standing)
     swap = organiser.post(f"/clubs/home/tournaments/{cup.pk}/rounds/1/swap/", {"first": 1})
     assert swap.status_code == 400 and "Second player" in swap.content.decode()
@@ -135,7 +151,10 @@ def test_the_prize_preview_says_a_negative_fee_in_money(standing):
     organiser.force_login(standing.organiser)
     for query, said in (
         ("fee=-100&club_fee=0", "The entry fee cannot be negative (it reads −₹100.00)."),
-        ("fee=100&club_fee=-5", "The club's fee an entry cannot be negative (it reads −₹5.00)."),
+        (
+            "fee=100&club_fee=-5",
+            "The club's share of each entry fee cannot be negative (it reads −₹5.00).",
+        ),
     ):
         page = organiser.get(f"/clubs/home/tournaments/prizes/?payout=by_field&entries=10&{query}")
         body = html.unescape(page.content.decode())

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from config.errors import InvalidInput
 from scoring.figures import players_net_points
 from scoring.models import RulePreset
 from tournaments.kinds.base import KindBase, KindSettings
@@ -16,7 +15,7 @@ from tournaments.kinds.by_tables import round_complete
 from tournaments.kinds.rounds.forms import RoundsFields
 from tournaments.kinds.rounds.serializers import RoundsInput
 from tournaments.models import Entry, Round, RoundTable, Tournament
-from tournaments.services.common import E
+from tournaments.services.common import E, refused
 
 
 class RoundsKind(KindBase):
@@ -28,7 +27,7 @@ class RoundsKind(KindBase):
         self, settings: KindSettings, *, table_max: int, preset: RulePreset
     ) -> KindSettings:
         if settings.rounds < 1:
-            raise InvalidInput("rounds: a rounds tournament plays one round or more before its cut")
+            raise refused("rounds", "a rounds tournament plays one round or more before its cut")
         return super().settings_checked(settings, table_max=table_max, preset=preset)
 
     def form_settings(
