@@ -187,7 +187,8 @@ CELL_WORDS = {
     "awaiting": "Awaiting confirmation",
     "disputed": "Disputed",
     "tiebreaker": "Needs a tie-breaker",
-    "finished": "Finished",
+    # Its game ended, its table not settled yet: who goes on is a moment away, not missing.
+    "finished": "Finished: working out who goes on",
     "settled": "Settled",
 }
 

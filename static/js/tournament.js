@@ -52,7 +52,22 @@
     });
   }
 
+  /* The desk's live grid: when the tournament or a round changes state (a round complete, the
+     final over), the rest of the desk (its status, the draw, the round clock, the places) is
+     out of date: the desk is read again. */
+  function followDeskState(live) {
+    var marker = live.querySelector("[data-desk-state]");
+    if (!marker) return;
+    var state = marker.dataset.deskState;
+    live.addEventListener("live:updated", function () {
+      var now = live.querySelector("[data-desk-state]");
+      if (now && now.dataset.deskState !== state) window.location.reload();
+    });
+  }
+
   function start() {
+    var live = document.getElementById("grid-live");
+    if (live) followDeskState(live);
     var form = document.getElementById("tournament-form");
     if (form) previewPrizes(form);
     var cards = document.querySelector(".table-cards");

@@ -10,13 +10,16 @@ import pytest
 from django.test import Client, TestCase
 
 from config.errors import Conflict
+from scoring.games import game_finish
+from tests.scoring.helpers import enter_deal
 from tests.tournaments.helpers import enter, new_tournament, play_round, roster
 from tournaments.figures import entries_counted
 from tournaments.models import Entry, Round, RoundTable, Tournament
-from tournaments.selectors import tournament_view
+from tournaments.selectors import tournament_grid, tournament_view
 from tournaments.services.draws import round_release
 from tournaments.services.entries import entry_add, entry_reinstate, entry_withdraw
 from tournaments.services.setup import tournament_start
+from tournaments.services.tables import table_game_ended
 
 E = Entry.Status
 
@@ -131,3 +134,28 @@ def test_a_withdrawal_is_undone_before_the_next_draw_and_refused_after(standing)
         entry_reinstate(tournament=cup, actor=standing.organiser, entry_id=seated)
     assert refused.value.code == "reinstate_closed"
     assert cup.entries.get(pk=seated).status == E.WITHDRAWN
+
+
+def test_a_finished_table_not_yet_settled_says_who_goes_on_is_coming(standing):
+    """Between its game's end and its settling (a moment, on the worker), a table's cell says
+    who goes on is being worked out, not a bare "Finished" with no one going on; settled, it
+    names them."""
+    cup = new_tournament(standing, table_max=4)
+    enter(standing, cup, roster(standing, 8))
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        tournament_start(tournament=cup, actor=standing.organiser)
+        round_release(tournament=cup, actor=standing.organiser, number=1)
+    table = RoundTable.objects.filter(round__tournament=cup).order_by("number").first()
+    game = table.game
+    seats = list(game.seats.order_by("position").values_list("player_id", flat=True))
+    lines = [{"player": seats[0], "outcome": "winner"}] + [
+        {"player": p, "outcome": "loser", "points": 10 * n} for n, p in enumerate(seats[1:], 1)
+    ]
+    enter_deal(game, standing.scorer, {"results": lines})
+    game_finish(game=game, actor=standing.organiser)  # its settling waits for the commit
+    cell = tournament_grid(tournament=cup).cells[1][0]
+    assert cell.state == "finished" and cell.advanced == []
+    assert cell.label == "Finished: working out who goes on"
+    table_game_ended(game_id=game.pk)
+    cell = tournament_grid(tournament=cup).cells[1][0]
+    assert cell.label == "Settled" and len(cell.advanced) == 2
