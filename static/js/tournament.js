@@ -59,9 +59,16 @@
     var marker = live.querySelector("[data-desk-state]");
     if (!marker) return;
     var state = marker.dataset.deskState;
+    // A change the director's own button made: its answer is the new desk (and its message).
+    var leaving = false;
+    document.addEventListener("submit", function () { leaving = true; }, true);
+    window.addEventListener("beforeunload", function () { leaving = true; });
     live.addEventListener("live:updated", function () {
       var now = live.querySelector("[data-desk-state]");
-      if (now && now.dataset.deskState !== state) window.location.reload();
+      if (!leaving && now && now.dataset.deskState !== state) {
+        leaving = true;
+        window.location.reload();
+      }
     });
   }
 
