@@ -159,3 +159,22 @@ def test_a_finished_table_not_yet_settled_says_who_goes_on_is_coming(standing):
     table_game_ended(game_id=game.pk)
     cell = tournament_grid(tournament=cup).cells[1][0]
     assert cell.label == "Settled" and len(cell.advanced) == 2
+
+
+def test_a_leaver_of_a_round_ending_in_a_cut_is_placed_below_those_cut(standing):
+    """Rounds, then a cut: eight play one round at tables of four, the top four by points go to
+    the final. One who leaves that round is placed below the three the cut placed by points,
+    whatever they stood at their table; places run 1..8."""
+    cup = new_tournament(standing, kind=Tournament.Kind.ROUNDS, rounds=1, cut=0, table_max=4,
+                         entry_fee_minor=100, payout="winner_takes_all")  # fmt: skip
+    enter(standing, cup, roster(standing, 8))
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        tournament_start(tournament=cup, actor=standing.organiser)
+        first = round_release(tournament=cup, actor=standing.organiser, number=1)
+    leaver = first.draw["tables"][0][0]
+    entry_withdraw(tournament=cup, actor=standing.organiser, entry_id=leaver)
+    _run_to_the_end(standing, cup, random.Random(6))
+    assert cup.status == Tournament.Status.FINISHED
+    places = {e.pk: e.place for e in tournament_view(tournament=cup).places}
+    assert len(places) == 8 and min(places.values()) == 1
+    assert places[leaver] == 8 and sorted(places.values()).count(8) == 1
