@@ -101,8 +101,8 @@ def table_links_ensure(
 
 @transaction.atomic
 def table_link_revoke(*, link: TableLink, actor: AbstractBaseUser) -> TableLink:
-    """The link stops working at once (anyone holding it gets "not found"); a new one can be
-    made for the table."""
+    """The link stops working at once (anyone holding it is told the desk withdrew it and to
+    ask for the new one: 410); a new one can be made for the table."""
     link = TableLink.objects.select_for_update().select_related("table__session").get(pk=link.pk)
     if link.revoked_at is None:
         link.revoked_at = timezone.now()
@@ -179,16 +179,21 @@ def _counted(key: str) -> int:
 
 
 def table_link_resolve(*, token: str, client_address: str) -> TableLink:
-    """The live link a token names, counted: unknown or revoked, 404; its table finished or
-    its night closed, 410; too many requests through it or too many unknown tokens from this
-    address within the minute, 429."""
+    """The live link a token names, counted: unknown, 404; revoked by the desk, its table
+    finished or its night closed, 410; too many requests through it or too many unknown tokens
+    from this address within the minute, 429."""
     link = (
         TableLink.objects.select_related("table__session__club")
-        .filter(digest=_digest(token), revoked_at__isnull=True)
+        .filter(digest=_digest(token))
         .first()
         if 16 <= len(token) <= 64
         else None
     )
+    if link is not None and link.revoked_at is not None:
+        raise Gone(
+            "this table link was withdrawn by the desk; ask the desk for the new one",
+            code="table_link_revoked",
+        )
     if link is None:
         if _counted(f"table-link:unknown:{client_address}") > UNKNOWN_LIMIT_PER_MINUTE:
             raise TooManyRequests("too many unknown table links; wait a minute", retry_after=60)

@@ -52,6 +52,24 @@ class LastChange:
         ahead_before = sum(1 for k in self.keys_before.values() if k < key)
         return line.rank - ahead_now + ahead_before
 
+    def places_moved(self, line: StandingLine) -> int:
+        """How far a line the entry did not touch moved, down (positive) or up: down a place
+        for each touched player who passed it (behind it or not on the table before, ahead of
+        it now), up one for each who fell behind it. A touched player who was level with it
+        and stepped ahead (or fell back) moved; this line did not."""
+        key = rank_key(self.order, line.totals)
+        passed = sum(
+            1
+            for pid, now in self.keys_now.items()
+            if now < key and (pid not in self.keys_before or self.keys_before[pid] > key)
+        )
+        fell = sum(
+            1
+            for pid, then in self.keys_before.items()
+            if then < key and pid in self.keys_now and self.keys_now[pid] > key
+        )
+        return passed - fell
+
 
 #: How many of the newest player postings (of every club) are looked through for a table's last
 #: change before asking each of its games: a table in play finds it among them.
@@ -153,7 +171,9 @@ def standings_last_change(
     if any(metric.rating is not None for metric in order):
         return None
     last = _last_entry(scope, scope_id, game_format)
-    if last is None:
+    if last is None or getattr(last.book, "game", None) is None:
+        # Only a table's entry (a deal, a correction) is a change of the standings to show;
+        # an account's (a tournament's fees into its purse, its prizes) moves no one's game.
         return None
     delta = _entry_delta(last, scope, scope_id, game_format)
     touched = list(delta)

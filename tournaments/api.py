@@ -38,7 +38,12 @@ from tournaments.serializers import (
 )
 from tournaments.services.corrections import rounds_unwind
 from tournaments.services.draws import round_release, round_swap
-from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw
+from tournaments.services.entries import (
+    entry_add,
+    entry_check_in,
+    entry_reinstate,
+    entry_withdraw,
+)
 from tournaments.services.links import round_links_ensure
 from tournaments.services.merge import player_merge
 from tournaments.services.setup import tournament_cancel, tournament_create, tournament_start
@@ -140,6 +145,16 @@ class EntryDisqualifyApi(EntryWithdrawApi):
                    responses=EntryOutput)  # fmt: skip
     def post(self, request: Request, club_slug: str, tournament_id: int, entry_id: int) -> Response:
         return super().post(request, club_slug, tournament_id, entry_id)
+
+
+class EntryReinstateApi(_TournamentAction):
+    @api_operation(operation_id="tournaments_entries_reinstate", request=None,
+                   responses=EntryOutput)  # fmt: skip
+    def post(self, request: Request, club_slug: str, tournament_id: int, entry_id: int) -> Response:
+        entry = entry_reinstate(
+            tournament=self.tournament(tournament_id), actor=request.user, entry_id=entry_id
+        )
+        return Response(EntryOutput(entry).data)
 
 
 class EntryRebuyApi(_TournamentAction):

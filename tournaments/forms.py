@@ -33,7 +33,9 @@ class TournamentBaseForm(forms.Form):
     table_max = forms.IntegerField(label="Players a table", min_value=2, max_value=6, initial=6)
     table_min = forms.IntegerField(label="Fewest at a table", min_value=2, max_value=6, initial=3)
     entry_fee = forms.DecimalField(label="Entry fee", initial=Decimal(0), **MONEY)  # type: ignore[arg-type]
-    club_fee = forms.DecimalField(label="Club's fee an entry", initial=Decimal(0), **MONEY)  # type: ignore[arg-type]
+    club_fee = forms.DecimalField(
+        label="Club's share of each entry fee", initial=Decimal(0), **MONEY
+    )  # type: ignore[arg-type]
     payout = forms.ChoiceField(
         label="Prizes", choices=list(PAYOUT_WORDS.items()), initial="by_field"
     )

@@ -25,6 +25,11 @@ urlpatterns = [
         name="tournament-entry-withdraw",
     ),
     path(
+        f"{one}entries/<int:entry_id>/reinstate/",
+        views.entry_reinstate_page,
+        name="tournament-entry-reinstate",
+    ),
+    path(
         f"{one}entries/<int:entry_id>/rebuy/", views.entry_rebuy_page, name="tournament-entry-rebuy"
     ),
     path(f"{one}start/", views.start_page, name="tournament-start-page"),

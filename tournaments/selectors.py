@@ -109,6 +109,13 @@ def entry_query(*, tournament: Tournament) -> QuerySet[Entry]:
     return tournament.entries.prefetch_related("player").order_by("seed", "id")
 
 
+def entry_get(*, tournament: Tournament, entry_id: int) -> Entry:
+    found = tournament.entries.select_related("player").filter(pk=entry_id).first()
+    if found is None:
+        raise NotFoundError(f"no entry #{entry_id} in {tournament.name}")
+    return found
+
+
 def entry_list(*, tournament: Tournament, entries: QuerySet[Entry] | None = None) -> list[Entry]:
     """The tournament's entries (or ``entries``, a narrowed ``entry_query``), each with the
     prize its place won (and its chips, in a chip-level tournament)."""
@@ -180,7 +187,8 @@ CELL_WORDS = {
     "awaiting": "Awaiting confirmation",
     "disputed": "Disputed",
     "tiebreaker": "Needs a tie-breaker",
-    "finished": "Finished",
+    # Its game ended, its table not settled yet: who goes on is a moment away, not missing.
+    "finished": "Finished: working out who goes on",
     "settled": "Settled",
 }
 

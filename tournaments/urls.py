@@ -20,6 +20,7 @@ urlpatterns = [
     path(f"{entry}check-in/", api.EntryCheckInApi.as_view(), name="entry-check-in"),
     path(f"{entry}withdraw/", api.EntryWithdrawApi.as_view(), name="entry-withdraw"),
     path(f"{entry}disqualify/", api.EntryDisqualifyApi.as_view(), name="entry-disqualify"),
+    path(f"{entry}reinstate/", api.EntryReinstateApi.as_view(), name="entry-reinstate"),
     path(f"{entry}rebuy/", api.EntryRebuyApi.as_view(), name="entry-rebuy"),
     path(f"{one}start/", api.StartApi.as_view(), name="tournament-start"),
     path(f"{one}cancel/", api.CancelApi.as_view(), name="tournament-cancel"),

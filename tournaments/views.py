@@ -54,7 +54,12 @@ from tournaments.kinds.chips.rebuys import entry_rebuy
 from tournaments.models import Entry, Round, Tournament
 from tournaments.services.corrections import rounds_unwind
 from tournaments.services.draws import round_clock_set, round_release, round_swap
-from tournaments.services.entries import entry_add, entry_check_in, entry_withdraw
+from tournaments.services.entries import (
+    entry_add,
+    entry_check_in,
+    entry_reinstate,
+    entry_withdraw,
+)
 from tournaments.services.links import round_links_ensure, table_entry_of
 from tournaments.services.setup import tournament_cancel, tournament_create, tournament_start
 
@@ -153,7 +158,7 @@ def prize_preview(request: HttpRequest, club_slug: str) -> HttpResponse:
     except ArithmeticError:
         return render(request, "tournaments/_prizes.html", {"preview": {"error": "check the fees"}})
     # Said in money, as typed: the rules would speak of minor units.
-    for label, amount in (("entry fee", fee), ("club's fee an entry", club_fee)):
+    for label, amount in (("entry fee", fee), ("club's share of each entry fee", club_fee)):
         if amount < 0:
             error = f"The {label} cannot be negative (it reads {club_money(club, amount)})."
             return render(request, "tournaments/_prizes.html", {"preview": {"error": error}})
@@ -192,6 +197,8 @@ _ENTRY_BADGES = {
     Entry.Status.CHECKED_IN: "good", Entry.Status.ACTIVE: "good",
     Entry.Status.WAITLISTED: "pending", Entry.Status.REGISTERED: "pending",
 }  # fmt: skip
+#: Who left and may be reinstated (the service refuses once the next round is drawn).
+_LEFT = {Entry.Status.WITHDRAWN, Entry.Status.DISQUALIFIED}
 _WITHDRAWABLE = {
     Entry.Status.REGISTERED,
     Entry.Status.CHECKED_IN,
@@ -215,6 +222,7 @@ def _entry_rows(club: Club, tournament: Tournament, entries: list[Entry]) -> lis
             "check_in_url": f"{entries_url}{e.pk}/check-in/"
             if registering and e.status == Entry.Status.REGISTERED else "",
             "withdraw_url": f"{entries_url}{e.pk}/withdraw/" if e.status in _WITHDRAWABLE else "",
+            "reinstate_url": f"{entries_url}{e.pk}/reinstate/" if e.status in _LEFT else "",
         }
         for e in entries
     ]  # fmt: skip
@@ -376,19 +384,45 @@ def entry_check_in_page(
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def entry_withdraw_page(
     request: HttpRequest, club_slug: str, tournament_id: int, entry_id: int
 ) -> HttpResponse:
-    def withdraw(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
-        entry = entry_withdraw(
-            tournament=tournament, actor=request.user, entry_id=entry_id,
-            disqualify=request.POST.get("disqualify") == "1",
-            remarks=request.POST.get("remarks", "")[:200],
-        )  # fmt: skip
-        return f"{entry.player.name}: {entry.get_status_display().lower()}."
+    """Withdraw (or disqualify) an entrant, asked first: this page says what it does, and only
+    its confirmed form withdraws (a post without the confirmation shows the page again)."""
+    if request.method == "POST" and request.POST.get("confirm") == "1":
 
-    return _action(request, club_slug, tournament_id, "entries", None, withdraw, "")
+        def withdraw(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
+            entry = entry_withdraw(
+                tournament=tournament, actor=request.user, entry_id=entry_id,
+                disqualify=request.POST.get("disqualify") == "1",
+                remarks=request.POST.get("remarks", "")[:200],
+            )  # fmt: skip
+            return (
+                f"{entry.player.name}: {entry.get_status_display().lower()}. Reinstate them "
+                "from the entries until the next round is drawn."
+            )
+
+        return _action(request, club_slug, tournament_id, "entries", None, withdraw, "")
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    tournament = found(selectors.tournament_get, club=club, tournament_id=tournament_id)
+    entry = found(selectors.entry_get, tournament=tournament, entry_id=entry_id)
+    return render_club(request, club, "tournaments/withdraw.html", {
+        "tournament": tournament, "entry": entry, "desk_url": _desk_url(club, tournament),
+        "before_start": tournament.status == Tournament.Status.REGISTRATION,
+    })  # fmt: skip
+
+
+@login_required
+@require_POST
+def entry_reinstate_page(
+    request: HttpRequest, club_slug: str, tournament_id: int, entry_id: int
+) -> HttpResponse:
+    def reinstate(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
+        entry = entry_reinstate(tournament=tournament, actor=request.user, entry_id=entry_id)
+        return f"{entry.player.name} is reinstated: {entry.get_status_display().lower()}."
+
+    return _action(request, club_slug, tournament_id, "entries", None, reinstate, "")
 
 
 @login_required

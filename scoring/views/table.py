@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.html import escape
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
@@ -263,8 +264,16 @@ def table_link_create_page(request: HttpRequest, club_slug: str, table_id: int) 
 @login_required
 @require_POST
 def table_link_revoke_page(request: HttpRequest, club_slug: str, link_id: int) -> HttpResponse:
+    """Revoke a table's link, asked first: the button's post shows what it does, and only the
+    confirmed form revokes."""
     club = club_for_page(request, club_slug, Role.SCORER)
     link = found(table_links.table_link_get, club=club, link_id=link_id)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = club_url("session-page", club, link.table.session_id)
+    if request.POST.get("confirm") != "1":
+        return render_club(request, club, "scoring/table_link_revoke.html",
+                           {"link": link, "back": back})  # fmt: skip
     table_links.table_link_revoke(link=link, actor=request.user)
     messages.success(request, f"The link of {link.table.name} no longer works.")
     return redirect_back(request, club_url("session-page", club, link.table.session_id))

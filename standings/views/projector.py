@@ -113,18 +113,23 @@ def _projector_board(
 
 def _mark_moves(board: dict[str, Any], change: last_change.LastChange | None) -> None:
     """Each line's move since the table's last ledger entry: ``up``/``down`` by so many places,
-    ``new`` to the table, and whether the entry touched the player (``touched``)."""
+    ``new`` to the table, and whether the entry touched the player (``touched``). A line the
+    entry did not touch moves only when a touched player passed it or fell behind it."""
     for shown, line in zip(board["lines"], board["table_lines"], strict=True):
         shown.update(move="", by=0, touched=False)
         if change is None:
             continue
-        before = change.rank_before(line)
         shown["touched"] = line.player_id in change.ranks
+        if shown["touched"]:
+            before = change.ranks[line.player_id][1]
+            moved = 0 if before is None else line.rank - before
+        else:
+            before, moved = line.rank, change.places_moved(line)
         if before is None:
             shown["move"] = "new"
-        elif before != line.rank:
-            shown["move"] = "up" if before > line.rank else "down"
-            shown["by"] = abs(before - line.rank)
+        elif moved:
+            shown["move"] = "down" if moved > 0 else "up"
+            shown["by"] = abs(moved)
 
 
 def _just_now(board: dict[str, Any]) -> dict[str, Any] | None:

@@ -52,7 +52,29 @@
     });
   }
 
+  /* The desk's live grid: when the tournament or a round changes state (a round complete, the
+     final over), the rest of the desk (its status, the draw, the round clock, the places) is
+     out of date: the desk is read again. */
+  function followDeskState(live) {
+    var marker = live.querySelector("[data-desk-state]");
+    if (!marker) return;
+    var state = marker.dataset.deskState;
+    // A change the director's own button made: its answer is the new desk (and its message).
+    var leaving = false;
+    document.addEventListener("submit", function () { leaving = true; }, true);
+    window.addEventListener("beforeunload", function () { leaving = true; });
+    live.addEventListener("live:updated", function () {
+      var now = live.querySelector("[data-desk-state]");
+      if (!leaving && now && now.dataset.deskState !== state) {
+        leaving = true;
+        window.location.reload();
+      }
+    });
+  }
+
   function start() {
+    var live = document.getElementById("grid-live");
+    if (live) followDeskState(live);
     var form = document.getElementById("tournament-form");
     if (form) previewPrizes(form);
     var cards = document.querySelector(".table-cards");

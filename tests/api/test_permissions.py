@@ -330,6 +330,10 @@ ROUTES = [
           lambda w: f"{T}/{w.open_tournament}/entries/{w.open_entry}/check-in/", None, RUN),
     Route("entry withdraw", "tournaments:entry-withdraw", "post",
           lambda w: f"{T}/{w.open_tournament}/entries/{w.open_entry}/withdraw/", None, RUN),
+    # the entry is in the field: a member who may run it hears it is not withdrawn
+    Route("entry reinstate", "tournaments:entry-reinstate", "post",
+          lambda w: f"{T}/{w.open_tournament}/entries/{w.open_entry}/reinstate/", None,
+          _by_role(409, 409, 403, 403)),
     Route("entry disqualify", "tournaments:entry-disqualify", "post",
           lambda w: f"{T}/{w.open_tournament}/entries/{w.open_entry}/disqualify/", None, RUN),
     # a knock-out takes no rebuys: a member who may run it hears why

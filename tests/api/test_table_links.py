@@ -142,10 +142,12 @@ def test_the_token_reaches_nothing_else(standing):
     # The token is no API credential for the club's routes.
     refused = app.get("/api/v1/clubs/home/", HTTP_AUTHORIZATION=f"Token {link['token']}")
     assert refused.status_code == 401
-    # Revoked: unknown; a new link works; the game over: gone.
+    # Revoked: gone, saying the desk withdrew it; a new link works; the game over: gone.
     revoked = standing.client("scorer").post(f"/api/v1/clubs/home/table-links/{link['id']}/revoke/")
     assert revoked.status_code == 200 and revoked.json()["revoked_at"]
-    assert_error(app.get(f"{api}/"), 404, "not_found")
+    withdrawn = app.get(f"{api}/")
+    assert_error(withdrawn, 410, "table_link_revoked")
+    assert "ask the desk for the new one" in withdrawn.json()["error"]["message"]
     fresh = standing.client("scorer").post(
         f"/api/v1/clubs/home/tables/{night.game.table_id}/links/", {"mode": "trusted"},
         format="json",

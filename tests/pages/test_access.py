@@ -234,6 +234,8 @@ WRITES: list[tuple[str, Callable[[Pages, Objects], str], Data, tuple[str, ...]]]
      f"{o.entry}/check-in/", {}, ORGANISER),
     ("tournament withdraw", lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/entries/"
      f"{o.entry}/withdraw/", {}, ORGANISER),
+    ("tournament reinstate", lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/entries/"
+     f"{o.entry}/reinstate/", {}, ORGANISER),
     ("tournament rebuy", lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/entries/"
      f"{o.entry}/rebuy/", {}, ORGANISER),
     ("tournament start", lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/start/", {},

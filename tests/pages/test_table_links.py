@@ -201,13 +201,24 @@ def test_the_link_grants_nothing_else(pages):
     assert link.digest not in path  # only the digest is stored, never the token
 
 
-def test_revoked_link_is_unknown_and_a_finished_table_gone(pages):
+def test_revoked_link_says_the_desk_withdrew_it_and_a_finished_table_gone(pages):
     link, path = _link(pages)
     phone = Client()
     assert phone.get(path).status_code == 200
-    table_links.table_link_revoke(link=link, actor=pages.s.organiser)
-    assert phone.get(path).status_code == 404
-    assert phone.post(f"{path}enter/", pages.form()).status_code == 404
+    # The desk's Revoke asks first: the button's post alone changes nothing.
+    desk = pages.client("scorer")
+    revoke = f"/clubs/{pages.slug}/table-links/{link.pk}/revoke/"
+    asked = desk.post(revoke, {"next": f"/clubs/{pages.slug}/"})
+    assert asked.status_code == 200 and "Revoke the link of" in asked.content.decode()
+    assert phone.get(path).status_code == 200
+    done = desk.post(revoke, {"next": f"/clubs/{pages.slug}/", "confirm": "1"})
+    assert done.status_code == 302 and done["Location"] == f"/clubs/{pages.slug}/"
+    withdrawn = phone.get(path)
+    assert withdrawn.status_code == 410
+    words = "This table link was withdrawn by the desk; ask the desk for the new one"
+    assert words in withdrawn.content.decode()
+    assert "not a member" not in withdrawn.content.decode()
+    assert phone.post(f"{path}enter/", pages.form()).status_code == 410
     fresh, fresh_path = _link(pages)
     assert fresh.pk != link.pk and phone.get(fresh_path).status_code == 200
     pages.play_deal()

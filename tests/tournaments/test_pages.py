@@ -88,8 +88,24 @@ def test_a_refused_form_names_the_field_and_changes_nothing(standing):
         "advance_per_table": 2, "rounds": 0, "cut": 0, "entry_fee": "5", "club_fee": "9",
         "payout": "by_field", "seeding": "random", "late_entry_until_round": 1,
     })  # fmt: skip
-    assert page.status_code == 400 and "club_fee_minor" in page.content.decode()
+    # Named as the form names it, the range in money: never the stored column nor minor units.
+    said = page.content.decode()
+    assert page.status_code == 400 and "club_fee_minor" not in said
+    assert "Club&#x27;s share of each entry fee: ₹0.00 to the entry fee, ₹5.00; not ₹9.00" in said
     assert Tournament.objects.count() == before
+    api = standing.client("organiser").post("/api/v1/clubs/home/tournaments/", {
+        "name": "Cup", "preset": points, "entry_fee_minor": 500, "club_fee_minor": 900,
+    }, format="json")  # fmt: skip
+    error = api.json()["error"]
+    assert api.status_code == 400 and error["details"]["field"] == "club_fee_minor"
+    assert error["message"].startswith("Club's share of each entry fee: ₹0.00 to the entry fee")
+    assert Tournament.objects.count() == before
+    tables = organiser.post("/clubs/home/tournaments/", {
+        "name": "Cup", "kind": "knockout", "preset": points, "table_max": 3, "table_min": 4,
+        "advance_per_table": 2, "rounds": 0, "cut": 0, "entry_fee": "0", "club_fee": "0",
+        "payout": "by_field", "seeding": "random", "late_entry_until_round": 1,
+    }).content.decode()  # fmt: skip
+    assert "Fewest at a table: 2 to the players a table (3), not 4" in tables
     cup = new_tournament(standing)
     swap = organiser.post(f"/clubs/home/tournaments/{cup.pk}/rounds/1/swap/", {"first": 1})
     assert swap.status_code == 400 and "Second player" in swap.content.decode()
@@ -135,7 +151,10 @@ def test_the_prize_preview_says_a_negative_fee_in_money(standing):
     organiser.force_login(standing.organiser)
     for query, said in (
         ("fee=-100&club_fee=0", "The entry fee cannot be negative (it reads −₹100.00)."),
-        ("fee=100&club_fee=-5", "The club's fee an entry cannot be negative (it reads −₹5.00)."),
+        (
+            "fee=100&club_fee=-5",
+            "The club's share of each entry fee cannot be negative (it reads −₹5.00).",
+        ),
     ):
         page = organiser.get(f"/clubs/home/tournaments/prizes/?payout=by_field&entries=10&{query}")
         body = html.unescape(page.content.decode())
@@ -208,22 +227,32 @@ def test_each_entry_on_the_desk_names_its_own_check_in_and_withdrawal(standing):
     desk = organiser.get(f"/clubs/home/tournaments/{cup.pk}/").content.decode()
     for player in (first, second):
         args = ["home", cup.pk, entries[player.pk].pk]
-        for name in ("tournament-entry-check-in", "tournament-entry-withdraw"):
-            assert f'form="entry-actions" formaction="{reverse(name, args=args)}"' in desk
+        check_in = reverse("tournament-entry-check-in", args=args)
+        assert f'form="entry-actions" formaction="{check_in}"' in desk
+        # Withdrawing asks first, on a page of its own: a link, not a button that posts.
+        withdraw = reverse("tournament-entry-withdraw", args=args)
+        assert f'href="{withdraw}" class="button small secondary leave"' in desk
     assert desk.count('id="entry-actions"') == 1
     assert desk.count('name="csrfmiddlewaretoken"') < 10  # not one an entry
 
     checked_in = reverse("tournament-entry-check-in", args=["home", cup.pk, entries[first.pk].pk])
     assert organiser.post(checked_in).status_code == 302
     withdrawn = reverse("tournament-entry-withdraw", args=["home", cup.pk, entries[second.pk].pk])
-    assert organiser.post(withdrawn).status_code == 302
+    asked = organiser.post(withdrawn)  # not confirmed: the question, nothing changed
+    assert asked.status_code == 200 and f"Withdraw {second.name}?" in asked.content.decode()
+    assert cup.entries.get(player=second).status == "registered"
+    assert organiser.post(withdrawn, {"confirm": "1"}).status_code == 302
     desk = organiser.get(f"/clubs/home/tournaments/{cup.pk}/").content.decode()
     assert checked_in not in desk  # checked in: only the withdrawal is left
     first_out = reverse("tournament-entry-withdraw", args=["home", cup.pk, entries[first.pk].pk])
-    assert f'formaction="{first_out}"' in desk
-    assert withdrawn not in desk  # withdrawn: nothing left to do
+    assert f'href="{first_out}"' in desk
+    assert withdrawn not in desk  # withdrawn: only the way back is left
+    back = reverse("tournament-entry-reinstate", args=["home", cup.pk, entries[second.pk].pk])
+    assert f'formaction="{back}"' in desk
     statuses = dict(cup.entries.values_list("player_id", "status"))
     assert statuses == {first.pk: "checked_in", second.pk: "withdrawn"}
+    assert organiser.post(back).status_code == 302
+    assert cup.entries.get(player=second).status == "registered"  # the fee paid again
 
     member = Client()
     member.force_login(standing.player)

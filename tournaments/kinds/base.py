@@ -145,6 +145,12 @@ class KindBase:
     def late_entrant(self, tournament: Tournament, entry: Entry) -> None:
         return None
 
+    def leaver_place(self, tournament: Tournament, number: int, at_table: int) -> int:
+        """The place among those out of round ``number`` of one who left the tournament after
+        standing ``at_table`` at their table there: that place (the rules place a leaver by
+        where they stood at their table)."""
+        return at_table
+
     def correction_check(self, tournament: Tournament, played: Round) -> None:
         return None
 

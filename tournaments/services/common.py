@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 
 from clubs.audit import audit_record
-from config.errors import NotFoundError
+from config.errors import InvalidInput, NotFoundError
 from live.bus import publish as live_publish
 from scoring.formats import handler_for
 from tournaments.models import Entry, Round, Tournament
@@ -27,6 +27,24 @@ def audit(
         actor=actor, club=tournament.club, action=f"tournament.{action}", obj=tournament,
         after=after,
     )  # fmt: skip
+
+
+#: The create form's words for the settings the services check: a refusal names the field as
+#: the user knows it (its details name the API's field).
+FIELD_WORDS = {
+    "preset": "Each table plays", "final_preset": "The final plays", "table_max": "Players a table",
+    "table_min": "Fewest at a table", "table_entry": "Tables enter their own results",
+    "entry_fee_minor": "Entry fee", "club_fee_minor": "Club's share of each entry fee",
+    "payout": "Prizes", "name": "Name", "advance_per_table": "Go on from each table",
+    "rounds": "Rounds before the cut", "cut": "Players after the cut",
+}  # fmt: skip
+
+
+def refused(field: str, why: str, *, code: str | None = None, **details: Any) -> InvalidInput:
+    """A setting refused in the user's words, ``"<its label>: why"``; the details name the
+    API's field."""
+    label = FIELD_WORDS.get(field, field)
+    return InvalidInput(f"{label}: {why}", code=code, details={"field": field, **details})
 
 
 def lock(tournament: Tournament) -> Tournament:

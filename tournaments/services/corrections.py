@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.db.models import QuerySet
 
 from config.errors import Conflict
 from scoring.models import Game
 from tournaments.kinds import kind_for
-from tournaments.models import Round, RoundTable, Tournament
+from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.services.common import E, audit, lock, round_locked
 from tournaments.services.tables import game_stop, table_game_ended
 
@@ -59,9 +60,7 @@ def table_result_changed(*, game_id: int) -> str:
         return "played on"  # the guard refuses these; nothing to redo
     if played.status == Round.Status.COMPLETE:
         following.delete()
-        tournament.entries.filter(out_in_round=played.number).update(
-            status=E.ACTIVE, out_in_round=None, table_place=None
-        )
+        _unplace(tournament.entries.filter(out_in_round=played.number))
         played.status = Round.Status.RELEASED
         played.advanced = []
         played.save(update_fields=["status", "advanced"])
@@ -115,9 +114,7 @@ def rounds_unwind(
     for game in games:
         if game.status == Game.Status.OPEN:
             game_stop(game, actor)
-    tournament.entries.filter(out_in_round__gte=number).update(
-        status=E.ACTIVE, out_in_round=None, table_place=None
-    )
+    _unplace(tournament.entries.filter(out_in_round__gte=number))
     tournament.entries.update(place=None)
     if tournament.status == Tournament.Status.FINISHED:
         tournament.status = Tournament.Status.RUNNING
@@ -132,3 +129,10 @@ def rounds_unwind(
         table_game_ended(game_id=table.game_id)
     played.refresh_from_db()
     return played
+
+
+def _unplace(entries: QuerySet[Entry]) -> None:
+    """Those out of the rounds taken back are in again; one who left stays out, to be placed
+    again when the round completes."""
+    entries.filter(status=E.ELIMINATED).update(status=E.ACTIVE)
+    entries.update(out_in_round=None, table_place=None)

@@ -34,24 +34,27 @@ def seat_late(tournament: Tournament, draft: Round, entry: Entry) -> None:
 
         best = min(with_room, key=lambda t: (cost(t), len(tables[t]), t))
         tables[best].append(entry.pk)
-        draft.draw = {"tables": tables, "byes": draft.draw.get("byes", [])}
+        draft.draw = {**draft.draw, "tables": tables}
     else:
         players = [p for table in tables for p in table] + draft.draw.get("byes", [])
         players.append(entry.pk)
         seeds = dict(tournament.entries.filter(pk__in=players).values_list("pk", "seed"))
         players.sort(key=lambda p: seeds.get(p) or 10**9)
-        number, stage = draft.number, draft.stage
+        number, stage, left = draft.number, draft.stage, draft.draw.get("left", [])
         draft.delete()
         draft = draw_round(tournament, number, stage, players)
+        draft.draw["left"] = left
     draft.cost = draw_cost(tournament, draft)
     draft.save(update_fields=["draw", "cost"])
 
 
 def unseat(draft: Round, entry_id: int) -> None:
+    """A leaver out of a draft draw, kept in its ``left`` (a withdrawal undone seats them again)."""
     tables = [[p for p in table if p != entry_id] for table in draft.draw["tables"]]
     draft.draw = {
         "tables": [table for table in tables if table],
         "byes": [p for p in draft.draw.get("byes", []) if p != entry_id],
+        "left": [*draft.draw.get("left", []), entry_id],
     }
     draft.save(update_fields=["draw"])
 
@@ -83,7 +86,11 @@ def round_swap(
         if entry_id not in places:
             name = tournament.entries.get(pk=entry_id).player.name
             raise Conflict(f"{name} is not in round {number}", code="not_drawn")
-    draw = {"tables": [list(t) for t in draft.draw["tables"]], "byes": list(draft.draw["byes"])}
+    draw = {
+        **draft.draw,
+        "tables": [list(t) for t in draft.draw["tables"]],
+        "byes": list(draft.draw["byes"]),
+    }
 
     def put(place: tuple[str, int | None, int], value: int) -> None:
         kind, t, s = place

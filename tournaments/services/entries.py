@@ -15,6 +15,7 @@ from tournaments.models import Entry, Round, Tournament
 from tournaments.purse import purse_pay_in, purse_refund
 from tournaments.services.common import E, audit, current_round, lock
 from tournaments.services.draws import seat_late, unseat
+from tournaments.services.tables import table_game_ended
 
 
 @transaction.atomic
@@ -32,8 +33,16 @@ def entry_add(
             f"player: {player.name!r} is retired; restore them to enter them",
             code="player_retired",
         )
-    if tournament.entries.filter(player=player).exists():
-        raise Conflict(f"player: {player.name!r} is already entered", code="already_entered")
+    earlier = tournament.entries.filter(player=player).first()
+    if earlier is not None:
+        left = earlier.status in (E.WITHDRAWN, E.DISQUALIFIED)
+        raise Conflict(
+            f"player: {player.name!r} is {earlier.get_status_display().lower()}; reinstate them"
+            " instead"
+            if left
+            else f"player: {player.name!r} is already entered",
+            code="already_entered",
+        )
     late = tournament.status == Tournament.Status.RUNNING
     current = current_round(tournament) if late else None
     if late and (
@@ -137,3 +146,62 @@ def entry_withdraw(
         refund_minor=refunded, remarks=entry.remarks,
     )  # fmt: skip
     return entry
+
+
+@transaction.atomic
+def entry_reinstate(*, tournament: Tournament, actor: AbstractBaseUser, entry_id: int) -> Entry:
+    """Undo a withdrawal (or a disqualification) before the entrant's next round is drawn: before
+    the start they are registered again and pay the fee again (waiting when the field is full);
+    while the round they left is a draft they sit in it again; while it is played they are back
+    at their table (settled again if it already was). Once the round after it is drawn, refused."""
+    tournament = lock(tournament)
+    entry = _entry(tournament, entry_id)
+    name = entry.player.name
+    if entry.status not in (E.WITHDRAWN, E.DISQUALIFIED):
+        raise Conflict(f"{name} is {entry.get_status_display().lower()}, not withdrawn",
+                       code="not_withdrawn")  # fmt: skip
+    if tournament.status == Tournament.Status.REGISTRATION:
+        taken = entries_counted(tournament=tournament).exclude(
+            status__in=[E.WITHDRAWN, E.DISQUALIFIED]
+        )
+        full = tournament.max_entries is not None and taken.count() >= tournament.max_entries
+        entry.status = E.WAITLISTED if full else E.REGISTERED
+        if not full:
+            _pay(tournament, actor, entry)
+    elif tournament.status == Tournament.Status.RUNNING:
+        entry.status = E.ACTIVE
+        _seat_again(tournament, entry)
+    else:
+        state = tournament.get_status_display().lower()
+        raise Conflict(f"{name} cannot be reinstated: the tournament is {state}",
+                       code="reinstate_closed")  # fmt: skip
+    entry.remarks = ""
+    entry.save(update_fields=["status", "remarks"])
+    audit(tournament, actor, "reinstate", entry=entry.pk, status=entry.status)
+    return entry
+
+
+def _seat_again(tournament: Tournament, entry: Entry) -> None:
+    """A leaver back where they left: the draft they were taken from, or the table they still
+    sit at in the round being played. Refused once a round was drawn after they left."""
+    current = current_round(tournament)
+    assert current is not None  # a running tournament has its first round drawn
+    if current.status == Round.Status.DRAFT and entry.pk in current.draw.get("left", []):
+        current.draw = {**current.draw, "left": [e for e in current.draw["left"] if e != entry.pk]}
+        seat_late(tournament, current, entry)
+        return
+    table = next(
+        (t for t in current.tables.all() if entry.pk in current.draw["tables"][t.number - 1]),
+        None,
+    )
+    if current.status != Round.Status.RELEASED or table is None:
+        raise Conflict(
+            f"{entry.player.name} cannot be reinstated: round {current.number} is drawn since "
+            "they withdrew, and they are not in it",
+            code="reinstate_closed",
+        )
+    if "advancing" in table.outcome:  # settled with them out: settled again with them in
+        entry.save(update_fields=["status"])
+        table.outcome = {}
+        table.save(update_fields=["outcome"])
+        table_game_ended(game_id=table.game_id)

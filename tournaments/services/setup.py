@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs.models import Club
+from clubs.page_kit.display import club_money
 from config.errors import Conflict, InvalidInput
 from config.names import visible_name
 from rules import prizes
@@ -27,11 +28,11 @@ from tournaments.kinds import DEFAULT_KIND, kind_for
 from tournaments.kinds.base import KindSettings
 from tournaments.models import Entry, Round, Tournament
 from tournaments.purse import purse_open, purse_refund_all
-from tournaments.services.common import E, audit, family_of, lock
+from tournaments.services.common import E, audit, family_of, lock, refused
 
 
 def _refuse(exc: RuleViolation, field: str) -> InvalidInput:
-    return InvalidInput(f"{field}: {exc.message}", code=exc.code, details={"token": exc.token})
+    return refused(field, exc.message, code=exc.code, token=exc.token)
 
 
 def _tables_checked(
@@ -41,25 +42,34 @@ def _tables_checked(
     """What every kind's tournament is checked for first: its presets and tables."""
     for field, chosen in (("preset", preset), ("final_preset", final_preset)):
         if chosen is not None and chosen.club_id not in (None, club.pk):
-            raise InvalidInput(f"{field}: not a preset of this club")
+            raise refused(field, "not a preset of this club")
     low, high = TABLE_LIMITS
     if not low <= table_max <= high:
-        raise InvalidInput(f"table_max: a table seats {low} to {high}, not {table_max}")
+        raise refused("table_max", f"a table seats {low} to {high}, not {table_max}")
     if not low <= table_min <= table_max:
-        raise InvalidInput(f"table_min: must be {low} to table_max ({table_max}), not {table_min}")
+        raise refused("table_min", f"{low} to the players a table ({table_max}), not {table_min}")
 
 
 def _money_checked(
-    table_entry: str, entry_fee_minor: int, club_fee_minor: int, payout: str | list[Any]
-) -> None:
+    club: Club, table_entry: str, entry_fee_minor: int, club_fee_minor: int,
+    payout: str | list[Any],
+) -> None:  # fmt: skip
     """What every kind's tournament is checked for after its kind's settings: how its tables
     enter results, its fees and its payout."""
     if table_entry not in ("", *TableEntry.values):
-        raise InvalidInput(
-            f"table_entry: one of off, confirm, trusted (or empty), not {table_entry!r}"
+        raise refused(
+            "table_entry", f"one of off, confirm, trusted (or empty), not {table_entry!r}"
+        )
+    if entry_fee_minor < 0:
+        raise refused(
+            "entry_fee_minor", f"cannot be negative, not {club_money(club, entry_fee_minor)}"
         )
     if not 0 <= club_fee_minor <= entry_fee_minor:
-        raise InvalidInput("club_fee_minor: the club's share is 0 to the entry fee")
+        raise refused(
+            "club_fee_minor",
+            f"{club_money(club, 0)} to the entry fee, {club_money(club, entry_fee_minor)}; "
+            f"not {club_money(club, club_fee_minor)}",
+        )
     try:
         prizes.payout_percentages(payout, 1)
     except RuleViolation as exc:
@@ -96,11 +106,11 @@ def tournament_create(
     preset when none, and a points game at each table)."""
     name = visible_name(name)
     if not name:
-        raise InvalidInput("name: give the tournament a name")
+        raise refused("name", "give the tournament a name")
     _tables_checked(club, preset, final_preset, table_max, table_min)
     given = KindSettings(advance_per_table, rounds, cut, chip_levels or {})
     settings = kind_for(kind).settings_checked(given, table_max=table_max, preset=preset)
-    _money_checked(table_entry, entry_fee_minor, club_fee_minor, payout)
+    _money_checked(club, table_entry, entry_fee_minor, club_fee_minor, payout)
     session = session_create(club=club, actor=actor, name=name)
     purse = purse_open(session=session, actor=actor)
     tournament = Tournament.objects.create(

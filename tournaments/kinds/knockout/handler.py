@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from config.errors import InvalidInput
 from scoring.models import RulePreset
 from tournaments.kinds.base import KindBase, KindSettings
 from tournaments.kinds.by_tables import round_complete
 from tournaments.kinds.knockout.forms import KnockoutFields
 from tournaments.kinds.knockout.serializers import KnockoutInput
 from tournaments.models import Round, Tournament
+from tournaments.services.common import refused
 
 
 class KnockoutKind(KindBase):
@@ -25,9 +25,10 @@ class KnockoutKind(KindBase):
         self, settings: KindSettings, *, table_max: int, preset: RulePreset
     ) -> KindSettings:
         if not 1 <= settings.advance_per_table < table_max:
-            raise InvalidInput(
-                f"advance_per_table: 1 to {table_max - 1} of a table of {table_max} go on, "
-                f"not {settings.advance_per_table}"
+            raise refused(
+                "advance_per_table",
+                f"1 to {table_max - 1} of a table of {table_max} go on, "
+                f"not {settings.advance_per_table}",
             )
         return super().settings_checked(settings, table_max=table_max, preset=preset)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from config.errors import InvalidInput
 from scoring.figures import players_net_points
 from scoring.models import RulePreset
 from tournaments.kinds.base import KindBase, KindSettings
@@ -16,7 +15,7 @@ from tournaments.kinds.by_tables import round_complete
 from tournaments.kinds.rounds.forms import RoundsFields
 from tournaments.kinds.rounds.serializers import RoundsInput
 from tournaments.models import Entry, Round, RoundTable, Tournament
-from tournaments.services.common import E
+from tournaments.services.common import E, refused
 
 
 class RoundsKind(KindBase):
@@ -28,7 +27,7 @@ class RoundsKind(KindBase):
         self, settings: KindSettings, *, table_max: int, preset: RulePreset
     ) -> KindSettings:
         if settings.rounds < 1:
-            raise InvalidInput("rounds: a rounds tournament plays one round or more before its cut")
+            raise refused("rounds", "a rounds tournament plays one round or more before its cut")
         return super().settings_checked(settings, table_max=table_max, preset=preset)
 
     def form_settings(
@@ -48,6 +47,13 @@ class RoundsKind(KindBase):
 
     def round_done(self, tournament: Tournament, played: Round) -> None:
         round_complete(self, tournament, played)
+
+    def leaver_place(self, tournament: Tournament, number: int, at_table: int) -> int:
+        """A round that ends in a cut places those cut by points from just below the cut: one
+        who left in it goes below all of them, by where they stood at their table."""
+        if number >= tournament.rounds:
+            return tournament.entries.count() + at_table
+        return at_table
 
     def cut(self, tournament: Tournament, played: Round, survivors: list[Entry]) -> list[Entry]:
         """After the last round before the cut, the top ``cut`` by their points over those
