@@ -452,9 +452,8 @@ async def _night_played(
         await asyncio.gather(
             *(_table(web, tally, i, t, plan, started) for i, t in enumerate(plan.tables))
         )
-        wanted = len(screens)
         deadline = time.monotonic() + 15  # the last changes reach the screens
-        while time.monotonic() < deadline and len(tally.seen) < _expected(tally, plan, wanted):
+        while time.monotonic() < deadline and len(tally.seen) < _expected(tally, plan):
             await asyncio.sleep(0.2)
         spent = time.monotonic() - started
         for task in watching:
@@ -463,7 +462,7 @@ async def _night_played(
         return spent
 
 
-def _expected(tally: Tally, plan: argparse.Namespace, screens: int) -> int:
+def _expected(tally: Tally, plan: argparse.Namespace) -> int:
     """(screen, change) pairs to be seen: a table's changes on its phones, confirmations on
     every projector."""
     sizes = [len(t["players"]) for t in plan.tables]
@@ -510,7 +509,7 @@ def _report(
         seen - tally.changes[change].sent for (_, change), seen in tally.seen.items()
     ) or [float("nan")]
     answers = sorted(tally.answer_times) or [float("nan")]
-    expected = _expected(tally, plan, 0)
+    expected = _expected(tally, plan)
     entered = sum(1 for c in tally.changes if c.kind == "entry")
     confirmed = sum(tally.confirmed.values())
     lost = sum(max(0, tally.confirmed.get(i, 0) - counted.get(i, 0)) for i in stored)
