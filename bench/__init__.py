@@ -1,6 +1,7 @@
 """Benchmarks, run by ``make bench`` (all) or ``make bench BENCH_ARGS="indian"`` (some).
 
-Each module named in ``BENCHES`` has ``run(quick: bool) -> None`` that prints its figures. Figures
+Each module named in ``BENCHES`` has ``run(quick: bool) -> None`` that prints its figures (one
+that takes options of its own, such as ``room --minutes 3``, has ``run(quick, extra)``). Figures
 are recorded in docs/performance.md with the command that produced them."""
 
 BENCHES = [
@@ -15,4 +16,5 @@ BENCHES = [
     "webhooks",
     "pages",
     "live",
+    "room",
 ]

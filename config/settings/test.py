@@ -37,6 +37,14 @@ REST_FRAMEWORK = {**REST_FRAMEWORK}  # noqa: F405
 # Counted in hands: the suite evaluates many thousands a minute through the API.
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {"anon_evaluate": "1000000/min"}
 API_RATE_LIMIT = 1_000_000
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # The test database is a file in write-ahead-log mode, as the room's is: each thread of the
+    # live server (and the live screens' render thread, the in-process webhooks) has a connection
+    # of its own, as in the room. Django's default, a shared-cache in-memory database, locks a
+    # table written in an open transaction against every other connection ("database table is
+    # locked", which no busy timeout waits out): pages failed while a table's end was written.
+    (BASE_DIR / "test-artifacts").mkdir(exist_ok=True)  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-artifacts" / "test-db")}  # noqa: F405
 LOGGING = {"version": 1, "disable_existing_loggers": False}
 STORAGES = {
     **STORAGES,  # noqa: F405
