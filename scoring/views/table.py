@@ -30,10 +30,19 @@ from scoring import selectors, table_links
 from scoring.formats import handler_for
 from scoring.formats.reads import rejected_new_deal
 from scoring.models import TableLink
-from scoring.views.entry import ENTRY_FIELDS, check_answer, entry_form, entry_page
+from scoring.views.common import LIVE_STOP
+from scoring.views.entry import (
+    ENTRY_FIELDS,
+    check_answer,
+    entry_form,
+    entry_live_context,
+    entry_page,
+)
 from scoring.views.results import result_view
 
 SEAT_COOKIE = "table-seat"
+# What a table page's live part says when the link stops answering (replaced, or not found).
+LINK_GONE = "This table link no longer works: ask the desk for the table's new QR code."
 
 
 def _link(request: HttpRequest, token: str) -> TableLink:
@@ -120,7 +129,7 @@ def _table_context(request: HttpRequest, link: TableLink) -> dict[str, Any]:
     return {
         "link": link, "at": at, "game": at.game, "table": link.table, "seat": seat,
         "waiting": waiting, "counted": counted, "home": _home(link), "next_number": next_number,
-        "words": handler_for(at.game).words, "live_every": 5,
+        "words": handler_for(at.game).words, "live_every": 5, "live_gone": LINK_GONE,
     }  # fmt: skip
 
 
@@ -143,14 +152,36 @@ def table_live(request: HttpRequest, token: str) -> HttpResponse:
         with timezone.override(link.table.session.club.timezone):
             return render(request, "scoring/_table_live.html", _table_context(request, link))
     except (_Refused, Gone) as exc:
-        error = exc.error if isinstance(exc, _Refused) else exc
-        if isinstance(error, TooManyRequests):
-            return _refusal(request, error)
-        response = HttpResponse(
-            f'<p class="note" role="status" id="table-closed">{escape(error.message)}.</p>'
-        )
-        response["X-Live-Stop"] = "1"
-        return response
+        return _live_refusal(request, exc.error if isinstance(exc, _Refused) else exc)
+
+
+_GAME_ENDED = "this table's game has ended"
+
+
+def _live_refusal(request: HttpRequest, error: ServiceError) -> HttpResponse:
+    """A live part's answer once the link no longer enters results: it says so and stops."""
+    if isinstance(error, TooManyRequests):
+        return _refusal(request, error)
+    response = HttpResponse(
+        f'<p class="note" role="status" id="table-closed">{escape(error.message)}.</p>'
+    )
+    response[LIVE_STOP] = "1"
+    return response
+
+
+@require_http_methods(["GET", "HEAD"])
+def table_enter_live(request: HttpRequest, token: str) -> HttpResponse:
+    """The entry form's live part at the table: the game's newest deals, read through the link
+    (the desk's part is for members). Once the link no longer enters results, it stops."""
+    try:
+        link = _link(request, token)
+        game = table_links.table_game(link=link)
+        if game is None:
+            raise Gone(_GAME_ENDED, code="table_closed")
+    except (_Refused, Gone) as exc:
+        return _live_refusal(request, exc.error if isinstance(exc, _Refused) else exc)
+    context = {**entry_live_context(game), "at_table": True}
+    return render(request, "scoring/_entry_live.html", context)
 
 
 @_guarded
@@ -171,7 +202,8 @@ def table_enter(request: HttpRequest, token: str) -> HttpResponse:
         number = last.number + 1 if last is not None else 1
     players = selectors.deal_entry_players(game=game, deal=again)
     extra = {
-        "at_table": {"home": _home(link), "seats": at.seats, "seat": _seat_chosen(request, link)}
+        "at_table": {"home": _home(link), "seats": at.seats, "seat": _seat_chosen(request, link)},
+        "live_gone": LINK_GONE,
     }
     page = partial(
         entry_page, request, club, game, deal=None, number=number, rejected=again, extra=extra
