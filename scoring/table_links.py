@@ -247,6 +247,37 @@ def table_view(*, link: TableLink) -> AtTable:
     return AtTable(link, game, seats, waiting, can_enter=waiting is None and not pending)
 
 
+@dataclass
+class TableDeal:
+    """A deal of the table's game as its page lists it: counted, waiting for another player,
+    disputed (the director decides it now), voided, or with no result yet."""
+
+    number: int
+    state: str
+
+
+def table_deals_recent(*, game: Game, count: int = 5) -> list[TableDeal]:
+    """The game's newest deals, newest first, each in the state the table sees."""
+    deals = list(game.deals.order_by("-number").values_list("pk", "number", "status")[:count])
+    disputed = set(
+        Submission.objects.filter(
+            deal_id__in=[pk for pk, _number, _status in deals],
+            status=Submission.Status.AWAITING_CONFIRMATION,
+        )
+        .exclude(dispute="")
+        .values_list("deal_id", flat=True)
+    )
+    states = {
+        Deal.Status.FINAL: "counted",
+        Deal.Status.AWAITING_CONFIRMATION: "waiting",
+        Deal.Status.VOID: "voided",
+    }
+    return [
+        TableDeal(number, "disputed" if pk in disputed else states.get(status, "open"))
+        for pk, number, status in deals
+    ]
+
+
 def seat_at(*, game: Game, position: Any) -> Seat:
     """The seat the entrant says they are, by its number (1 first), refused when not one of the
     game's seats."""

@@ -120,12 +120,9 @@ def _table_context(request: HttpRequest, link: TableLink) -> dict[str, Any]:
                 (s for s in seats if s.position == at.waiting.entered_seat), None
             ),
         }  # fmt: skip
-    counted = [
-        {"number": deal.number, "status": deal.status}
-        for deal in selectors.deal_list(game=at.game).order_by("-number")[:5]
-    ]
+    counted = table_links.table_deals_recent(game=at.game)
     again = rejected_new_deal(at.game)
-    next_number = again.number if again else (counted[0]["number"] + 1 if counted else 1)
+    next_number = again.number if again else (counted[0].number + 1 if counted else 1)
     return {
         "link": link, "at": at, "game": at.game, "table": link.table, "seat": seat,
         "waiting": waiting, "counted": counted, "home": _home(link), "next_number": next_number,
