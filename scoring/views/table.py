@@ -29,7 +29,7 @@ from config.errors import Gone, NotFoundError, ServiceError, TooManyRequests
 from scoring import selectors, table_links
 from scoring.formats import handler_for
 from scoring.formats.reads import rejected_new_deal
-from scoring.models import TableLink
+from scoring.models import TableEntry, TableLink
 from scoring.views.common import LIVE_STOP
 from scoring.views.entry import (
     ENTRY_FIELDS,
@@ -98,6 +98,22 @@ def _remember_seat(response: HttpResponse, link: TableLink, seat: Any) -> HttpRe
     return response
 
 
+def _device(request: HttpRequest, link: TableLink) -> tuple[str, str]:
+    """This phone's device id for the link and its signed value (new on a phone's first
+    visit: ``_keep_device`` keeps it)."""
+    return table_links.device_of(
+        link=link, signed=request.COOKIES.get(table_links.device_cookie(link))
+    )
+
+
+def _keep_device(response: HttpResponse, link: TableLink, signed: str) -> HttpResponse:
+    response.set_cookie(
+        table_links.device_cookie(link), signed, max_age=table_links.DEVICE_MAX_AGE,
+        samesite="Lax", httponly=True, path=table_links.link_path(link),
+    )  # fmt: skip
+    return response
+
+
 def _home(link: TableLink) -> str:
     return table_links.link_path(link)
 
@@ -111,6 +127,7 @@ def _table_context(request: HttpRequest, link: TableLink) -> dict[str, Any]:
     waiting = None
     if at.waiting is not None:
         seats = at.seats
+        device, _signed = _device(request, link)
         waiting = {
             "submission": at.waiting,
             "chosen": result_view(
@@ -119,6 +136,10 @@ def _table_context(request: HttpRequest, link: TableLink) -> dict[str, Any]:
             "by": next(
                 (s for s in seats if s.position == at.waiting.entered_seat), None
             ),
+            "phone": table_links.device_names(link_id=link.pk).get(at.waiting.entered_device),
+            # Entered on this phone, and the link wants another phone to confirm it.
+            "here": at.waiting.entered_device == device
+            and link.mode != TableEntry.ONE_PHONE,
         }  # fmt: skip
     counted = table_links.table_deals_recent(game=at.game)
     again = rejected_new_deal(at.game)
@@ -135,8 +156,10 @@ def _table_context(request: HttpRequest, link: TableLink) -> dict[str, Any]:
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
     """The table: its players, the entry waiting for a confirmation, the deal to enter next."""
     link = _link(request, token)
+    _device_id, signed = _device(request, link)
     with timezone.override(link.table.session.club.timezone):
-        return render(request, "scoring/table.html", _table_context(request, link))
+        response = render(request, "scoring/table.html", _table_context(request, link))
+    return _keep_device(response, link, signed)
 
 
 @require_http_methods(["GET", "HEAD"])
@@ -212,12 +235,13 @@ def table_enter(request: HttpRequest, token: str) -> HttpResponse:
     def enter() -> HttpResponse:
         wild, dealer_id = form.deal_fields()
         dealer = club_selectors.player_get(club=club, player_id=dealer_id) if dealer_id else None
+        device, signed = _device(request, link)
         _deal, submission = table_links.table_deal_enter(
-            link=link, seat=request.POST.get("seat"), wild=wild, dealer=dealer,
+            link=link, seat=request.POST.get("seat"), device=device, wild=wild, dealer=dealer,
             payload=form.payload(),
         )  # fmt: skip
         response = redirect(_home(link) + f"?entered={submission.pk}")
-        return _remember_seat(response, link, request.POST.get("seat"))
+        return _keep_device(_remember_seat(response, link, request.POST.get("seat")), link, signed)
 
     return form_post_once(
         request, form, enter, partial(page, form), fields={*ENTRY_FIELDS, "seat"},
@@ -237,6 +261,7 @@ def table_enter_check(request: HttpRequest, token: str) -> HttpResponse:
 def _decide(request: HttpRequest, token: str, submission_id: int, *, dispute: bool) -> HttpResponse:
     link = _link(request, token)
     seat = request.POST.get("seat")
+    device, signed = _device(request, link)
     try:
         if dispute:
             table_links.table_entry_dispute(
@@ -245,7 +270,9 @@ def _decide(request: HttpRequest, token: str, submission_id: int, *, dispute: bo
             )  # fmt: skip
             messages.success(request, "Disputed: the director will look at it.")
         else:
-            table_links.table_entry_confirm(link=link, submission_id=submission_id, seat=seat)
+            table_links.table_entry_confirm(
+                link=link, submission_id=submission_id, seat=seat, device=device
+            )
             messages.success(request, "Confirmed: the deal counts.")
     except NotFoundError as exc:
         raise Http404(exc.message) from None
@@ -254,7 +281,7 @@ def _decide(request: HttpRequest, token: str, submission_id: int, *, dispute: bo
         response = redirect(_home(link))
         response.status_code = 303
         return response
-    return _remember_seat(redirect(_home(link)), link, seat)
+    return _keep_device(_remember_seat(redirect(_home(link)), link, seat), link, signed)
 
 
 @_guarded

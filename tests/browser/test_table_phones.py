@@ -11,7 +11,7 @@ import pytest
 from scoring import table_links
 from scoring.models import Submission, TableEntry
 from scoring.submissions import submission_confirm
-from tests.browser.conftest import PHONE, shoot
+from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.browser.test_night import expect_text
 from tests.browser.test_table_entry import confirm_at_table, enter_at_table
 from tests.scoring.conftest import make_night
@@ -71,9 +71,7 @@ def test_a_phone_left_on_the_entry_form_never_shows_a_login_page(new_page, stand
 
     # Deal 2 entered at the table, confirmed by the director at the desk.
     enter_at_table(first, url, night.game.pk, seats[night.pid("Asha")], points)
-    submission_confirm(
-        submission=Submission.objects.get(deal__number=2), actor=standing.organiser
-    )
+    submission_confirm(submission=Submission.objects.get(deal__number=2), actor=standing.organiser)
     expect_text(left.locator("#entry-live"), "2 . counted")
     # The stream reconnects (it ends every 2 s), announcing what the phone may have missed.
     left.wait_for_timeout(4500)
@@ -94,3 +92,37 @@ def test_a_phone_left_on_the_entry_form_never_shows_a_login_page(new_page, stand
     expect_text(left.locator("#entry-live"), "2")
     _no_login_and_focus_kept(left, focused)
     shoot(left, "table-phone-link-gone")
+
+
+def test_two_phones_one_enters_the_other_confirms_and_the_desk_sees_which(new_page, standing):
+    night = make_night(standing)
+    (link,) = table_links.table_links_ensure(
+        tables=[night.game.table], actor=standing.organiser, mode=TableEntry.CONFIRM
+    )
+    url = table_links.link_path(link)
+    seats = {s.player_id: s.position for s in night.game.seats.all()}
+    points = {night.pid(name): 10 + 5 * n for n, name in enumerate(["Asha", "Bilal", "Chitra"])}
+    points |= {night.pid(name): 2 for name in ["Dev", "Esther"]}  # Farid wins
+
+    first, second = new_page(PHONE), new_page(PHONE)
+    second.goto(url)
+    enter_at_table(first, url, night.game.pk, seats[night.pid("Asha")], points)
+    # The phone that entered it cannot confirm it, even as another seat: it says so.
+    first.reload()
+    expect_text(first.locator("#waiting"), "Entered by seat 1 \\(Asha\\) on this phone")
+    expect_text(first.locator("#confirm-elsewhere"), "confirms it on their own phone")
+    assert first.locator("#confirm").count() == 0
+    shoot(first, "table-phone-entered-here")
+    # The other phone sees which phone entered it and confirms it.
+    expect_text(second.locator("#waiting"), "Entered by seat 1 \\(Asha\\) on phone A")
+    confirm_at_table(second, url, seats[night.pid("Bilal")], shot="table-phone-confirm-other")
+    submission = Submission.objects.get()
+    assert submission.status == Submission.Status.ACCEPTED
+    assert submission.entered_device and submission.confirmed_device
+    assert submission.entered_device != submission.confirmed_device
+
+    # The desk's deal page: which phone entered it and which confirmed it.
+    desk = new_page(DESKTOP, user=standing.organiser)
+    desk.goto(f"/clubs/home/deals/{submission.deal_id}/")
+    expect_text(desk.locator("#history .phones"), "entered on phone A, confirmed on phone B")
+    shoot(desk, "table-phones-desk-deal")

@@ -56,7 +56,7 @@ def _money_checked(
     enter results, its fees and its payout."""
     if table_entry not in ("", *TableEntry.values):
         raise InvalidInput(
-            f"table_entry: one of off, confirm, trusted (or empty), not {table_entry!r}"
+            f"table_entry: one of off, confirm, one_phone, trusted (or empty), not {table_entry!r}"
         )
     if not 0 <= club_fee_minor <= entry_fee_minor:
         raise InvalidInput("club_fee_minor: the club's share is 0 to the entry fee")
