@@ -86,12 +86,18 @@ def device_of(*, link: TableLink, signed: str | None) -> tuple[str, str]:
 def device_names(*, link_id: int) -> dict[str, str]:
     """The link's phones by name ("phone A", "phone B"...), in the order they first entered or
     confirmed an entry; a phone that only looked has no name."""
-    names: dict[str, str] = {}
-    rows = Submission.objects.filter(table_link_id=link_id).order_by("pk")
-    for entered, confirmed in rows.values_list("entered_device", "confirmed_device"):
-        for device in (entered, confirmed):
-            if device and device not in names:
-                names[device] = f"phone {_letters(len(names))}"
+    return device_names_by_link(link_ids=[link_id]).get(link_id, {})
+
+
+def device_names_by_link(*, link_ids: Iterable[int]) -> dict[int, dict[str, str]]:
+    """``device_names`` of several links, in one query."""
+    names: dict[int, dict[str, str]] = {}
+    rows = Submission.objects.filter(table_link_id__in=list(link_ids)).order_by("pk")
+    for link, *devices in rows.values_list("table_link_id", "entered_device", "confirmed_device"):
+        phones = names.setdefault(link, {})
+        for device in devices:
+            if device and device not in phones:
+                phones[device] = f"phone {_letters(len(phones))}"
     return names
 
 
