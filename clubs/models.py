@@ -62,10 +62,15 @@ class Club(models.Model):
         help_text="An accepted deal counts only after a second person confirms it.",
     )
     table_entry = models.CharField(
-        max_length=8,
+        max_length=12,
         choices=[
             ("off", "Off: the director enters every result"),
-            ("confirm", "On: another player of the table confirms each entry"),
+            ("confirm", "On: another player of the table confirms each entry, on their own phone"),
+            (
+                "one_phone",
+                "On, one phone per table: another player confirms each entry, "
+                "on the same phone if need be",
+            ),
             ("trusted", "On, trusted: an entry counts once it checks out"),
         ],
         default="off",

@@ -59,9 +59,10 @@ class ClubCreateInput(serializers.Serializer[dict]):
     public_standings = serializers.BooleanField(default=False)
     requires_confirmation = serializers.BooleanField(default=False)
     table_entry = serializers.ChoiceField(
-        choices=["off", "confirm", "trusted"], default="off",
+        choices=["off", "confirm", "one_phone", "trusted"], default="off",
         help_text="Whether the tables of a night enter their own results through a table link: "
-        "off, confirm (another player of the table confirms each entry) or trusted.",
+        "off, confirm (another player of the table confirms each entry, on another phone), "
+        "one_phone (the same, on the same phone if need be) or trusted.",
     )  # fmt: skip
 
 
@@ -72,7 +73,9 @@ class ClubUpdateInput(serializers.Serializer[dict]):
     timezone = TimezoneField(required=False)
     public_standings = serializers.BooleanField(required=False)
     requires_confirmation = serializers.BooleanField(required=False)
-    table_entry = serializers.ChoiceField(choices=["off", "confirm", "trusted"], required=False)
+    table_entry = serializers.ChoiceField(
+        choices=["off", "confirm", "one_phone", "trusted"], required=False
+    )
 
 
 class MembershipOutput(serializers.ModelSerializer[Membership]):

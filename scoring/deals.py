@@ -21,8 +21,9 @@ from scoring.nights import require_open_session
 from scoring.preset_rules import game_rules
 from scoring.submissions import submission_validation_send
 
-#: An entry made at the table: its link and the seat the entrant named (None: at the desk or API).
-Via = tuple[TableLink, int] | None
+#: An entry made at the table: its link, the seat the entrant named and the device it came from
+#: (``table_links.device_of``); None: at the desk or through the API with a club's credentials.
+Via = tuple[TableLink, int, str] | None
 
 
 def _game_lock(game: Game, club: Club | None) -> Game:
@@ -177,10 +178,10 @@ def _submission_store(
     payload: dict[str, Any],
     via: Via = None,
 ) -> Submission:
-    link, seat = via if via is not None else (None, None)
+    link, seat, device = via if via is not None else (None, None, "")
     submission = Submission.objects.create(
         deal=deal, version=version, source=source, payload=payload, submitted_by=actor,
-        table_link=link, entered_seat=seat,
+        table_link=link, entered_seat=seat, entered_device=device,
     )  # fmt: skip
     after: dict[str, Any] = {"deal": deal.pk, "version": version, "source": source}
     if link is not None:  # entered at the table: who did it is the link and the seat they named

@@ -329,6 +329,10 @@ class Submission(models.Model):
     confirmed_seat = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The seat that confirmed it through the table link."
     )
+    # The devices (phones) it was entered and confirmed on: each phone that opens a table link
+    # keeps a random id of its own (``table_links.device_of``); empty at the desk.
+    entered_device = models.CharField(max_length=32, blank=True, default="", db_default="")
+    confirmed_device = models.CharField(max_length=32, blank=True, default="", db_default="")
     disputed_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     dispute = models.CharField(
         max_length=300, blank=True, default="", db_default="", help_text="Why a seat disputed it."
@@ -364,7 +368,14 @@ class TableEntry(models.TextChoices):
     an entry then waits for another player of the table (or a director) to confirm it."""
 
     OFF = "off", "Off: the director enters every result"
-    CONFIRM = "confirm", "On: another player of the table confirms each entry"
+    CONFIRM = "confirm", "On: another player of the table confirms each entry, on their own phone"
+    ONE_PHONE = (
+        "one_phone",
+        (
+            "On, one phone per table: another player confirms each entry, "
+            "on the same phone if need be"
+        ),
+    )
     TRUSTED = "trusted", "On, trusted: an entry counts once it checks out"
 
 
@@ -377,7 +388,7 @@ class TableLink(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="links")
     mode = models.CharField(
-        max_length=8,
+        max_length=12,
         choices=[(c.value, c.label) for c in TableEntry if c != TableEntry.OFF],
         default=TableEntry.CONFIRM,
         help_text="Whether an entry through this link waits for another seat's confirmation.",

@@ -14,6 +14,7 @@ urlpatterns = [
     path("t/<str:token>/live/", table.table_live, name="table-link-live"),
     path("t/<str:token>/enter/", table.table_enter, name="table-link-enter"),
     path("t/<str:token>/enter/check/", table.table_enter_check, name="table-link-check"),
+    path("t/<str:token>/enter/live/", table.table_enter_live, name="table-link-enter-live"),
     path(
         "t/<str:token>/confirm/<int:submission_id>/",
         table.table_confirm,

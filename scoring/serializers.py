@@ -513,20 +513,22 @@ class CloseBlockerOutput(serializers.Serializer[dict]):
 
 
 # --- table links (scoring.table_links) -----------------------------------------------------------
+PHONE = 'as the link names its phones, in the order they first entered or confirmed ("phone A")'
 
 
 class TableLinkCreateInput(serializers.Serializer[dict]):
     mode = serializers.ChoiceField(
-        choices=["confirm", "trusted"], required=False,
-        help_text="Whether an entry through the link waits for another seat's confirmation "
-        "(confirm) or counts once it checks out (trusted); left out: the club's setting.",
+        choices=["confirm", "one_phone", "trusted"], required=False,
+        help_text="Whether an entry waits for another seat's confirmation on another phone "
+        "(confirm) or any phone (one_phone), or counts once it checks out (trusted); left out: "
+        "the club's setting.",
     )  # fmt: skip
 
 
 class TableLinkOutput(serializers.Serializer[dict]):
     id = serializers.IntegerField()
     table = serializers.IntegerField()
-    mode = serializers.ChoiceField(choices=["confirm", "trusted"])
+    mode = serializers.ChoiceField(choices=["confirm", "one_phone", "trusted"])
     token = serializers.CharField(help_text="The link's secret: whoever holds it enters the table.")
     url = serializers.CharField(help_text="The table's own page (what its QR code opens).")
     api_url = serializers.CharField(help_text="The table's API root, for a scorer app.")
@@ -545,6 +547,7 @@ class TableWaitingOutput(serializers.Serializer[dict]):
     deal = serializers.IntegerField()
     number = serializers.IntegerField()
     entered_seat = serializers.IntegerField(allow_null=True)
+    entered_device = serializers.CharField(allow_null=True, help_text=f"Entered on: {PHONE}.")
     dispute = serializers.CharField(allow_blank=True)
     disputed_seat = serializers.IntegerField(allow_null=True)
     result = TaggedResultField(
@@ -559,10 +562,11 @@ class TableAtLinkOutput(serializers.Serializer[dict]):
     session = serializers.CharField()
     game = serializers.IntegerField()
     format = serializers.ChoiceField(choices=GameFormat.choices)
-    mode = serializers.ChoiceField(choices=["confirm", "trusted"])
+    mode = serializers.ChoiceField(choices=["confirm", "one_phone", "trusted"])
     seats = TableSeatOutput(many=True)
     next_deal = serializers.IntegerField(help_text="The number the next entry gets.")
     can_enter = serializers.BooleanField()
+    device = serializers.CharField(allow_null=True, help_text=f"This caller's phone, {PHONE}.")
     waiting = TableWaitingOutput(allow_null=True)
 
 
@@ -582,6 +586,8 @@ class TableEntryOutput(serializers.Serializer[dict]):
     status = serializers.ChoiceField(choices=Submission.Status.choices)
     entered_seat = serializers.IntegerField(allow_null=True)
     confirmed_seat = serializers.IntegerField(allow_null=True)
+    entered_device = serializers.CharField(allow_null=True, help_text=f"Entered on: {PHONE}.")
+    confirmed_device = serializers.CharField(allow_null=True, help_text=f"Confirmed on: {PHONE}.")
     dispute = serializers.CharField(allow_blank=True)
 
 

@@ -155,12 +155,15 @@ def _count(
         game_end(game=game, actor=None, end=GameEnd.PLAYED_OUT)
 
 
+def _link_mode(link_id: int | None) -> str | None:
+    return TableLink.objects.filter(pk=link_id).values_list("mode", flat=True).first()
+
+
 def _waits_for_confirmation(submission: Submission, club: Club) -> bool:
     """An entry through a table link waits as its link says; any other as the club says."""
     if submission.table_link_id is None:
         return club.requires_confirmation
-    mode = TableLink.objects.filter(pk=submission.table_link_id).values_list("mode", flat=True)
-    return mode.first() != TableEntry.TRUSTED
+    return _link_mode(submission.table_link_id) != TableEntry.TRUSTED
 
 
 def submission_validate(*, submission_id: int) -> Submission:
@@ -314,9 +317,11 @@ def submission_confirm(*, submission: Submission, actor: AbstractBaseUser) -> Su
 
 
 def submission_confirm_at_table(
-    *, submission: Submission, link: TableLink, seat: int
+    *, submission: Submission, link: TableLink, seat: int, device: str
 ) -> Submission:
-    """Another seat of the table confirms an entry made through the table's link."""
+    """Another seat of the table confirms an entry made through the table's link, on ``device``
+    (``table_links.device_of``): another phone than the one it was entered on, unless the link
+    trusts one phone per table (mode ``one_phone``)."""
 
     def check(deal: Deal, submission: Submission) -> None:
         if submission.table_link_id is None or submission.deal.game.table_id != link.table_id:
@@ -328,13 +333,27 @@ def submission_confirm_at_table(
                 f"seat {seat} entered this result: another player of the table confirms it",
                 code="confirmer_is_submitter",
             )
+        if (
+            submission.entered_device == device
+            and _link_mode(submission.table_link_id) != TableEntry.ONE_PHONE
+        ):
+            raise NotAllowed(
+                "this phone entered the result: another player of the table confirms it on "
+                "their own phone (or the director does)",
+                code="confirmer_is_entering_device",
+            )
 
     def repeated(submission: Submission) -> bool:
-        return submission.table_link_id == link.pk and submission.confirmed_seat == seat
+        return (
+            submission.table_link_id == link.pk
+            and submission.confirmed_seat == seat
+            and submission.confirmed_device == device
+        )
 
     return _confirm(
         submission=submission, check=check, actor=None, repeated=repeated,
         audit_after={"table_link": link.pk, "seat": seat}, confirmed_seat=seat,
+        confirmed_device=device,
     )  # fmt: skip
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core import signing
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -51,6 +52,65 @@ def link_path(link: TableLink) -> str:
     return f"/t/{link_token(link)}/"
 
 
+# --- the phones a link is used on -----------------------------------------------------------------
+# Each phone (or app) that opens a link gets a random device id of its own, kept signed in a
+# cookie scoped to the link's path (``device_cookie``): the same phone after a reload, never
+# shared between phones. An entry records its device, so that "another player confirms" can
+# mean another phone (the link's mode ``confirm``; ``one_phone`` lets one phone do both).
+
+DEVICE_COOKIE = "table-device"
+DEVICE_MAX_AGE = 24 * 3600  # a night and its morning
+
+
+def _device_signer(link: TableLink) -> signing.Signer:
+    return signing.Signer(salt=f"{_SALT}.device.{link.pk}")
+
+
+def device_cookie(link: TableLink) -> str:
+    """The name of the cookie that keeps this link's device id on a phone."""
+    return f"{DEVICE_COOKIE}-{link.pk}"
+
+
+def device_of(*, link: TableLink, signed: str | None) -> tuple[str, str]:
+    """The device a request comes from, by its cookie's signed value: ``(device, signed)``; a
+    new device (and its signed value, to keep) when the cookie is absent or not this link's."""
+    if signed:
+        try:
+            return _device_signer(link).unsign(signed), signed
+        except signing.BadSignature:
+            pass
+    device = secrets.token_hex(8)
+    return device, _device_signer(link).sign(device)
+
+
+def device_names(*, link_id: int) -> dict[str, str]:
+    """The link's phones by name ("phone A", "phone B"...), in the order they first entered or
+    confirmed an entry; a phone that only looked has no name."""
+    return device_names_by_link(link_ids=[link_id]).get(link_id, {})
+
+
+def device_names_by_link(*, link_ids: Iterable[int]) -> dict[int, dict[str, str]]:
+    """``device_names`` of several links, in one query."""
+    names: dict[int, dict[str, str]] = {}
+    rows = Submission.objects.filter(table_link_id__in=list(link_ids)).order_by("pk")
+    for link, *devices in rows.values_list("table_link_id", "entered_device", "confirmed_device"):
+        phones = names.setdefault(link, {})
+        for device in devices:
+            if device and device not in phones:
+                phones[device] = f"phone {_letters(len(phones))}"
+    return names
+
+
+def _letters(index: int) -> str:
+    """A, B, ... Z, AA, AB, ..."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
 def qr_svg(url: str) -> SafeString:
     """The QR code of ``url`` as inline SVG (no script, no image file), scaled by its box and
     named for a screen reader."""
@@ -67,8 +127,8 @@ def _check_mode(mode: str) -> str:
             "table entry is off: turn it on in the club's (or tournament's) settings first",
             code="table_entry_off",
         )
-    if mode not in (TableEntry.CONFIRM, TableEntry.TRUSTED):
-        raise InvalidInput(f"mode: {mode!r} is not one of confirm, trusted")
+    if mode not in (TableEntry.CONFIRM, TableEntry.ONE_PHONE, TableEntry.TRUSTED):
+        raise InvalidInput(f"mode: {mode!r} is not one of confirm, one_phone, trusted")
     return mode
 
 
@@ -252,6 +312,37 @@ def table_view(*, link: TableLink) -> AtTable:
     return AtTable(link, game, seats, waiting, can_enter=waiting is None and not pending)
 
 
+@dataclass
+class TableDeal:
+    """A deal of the table's game as its page lists it: counted, waiting for another player,
+    disputed (the director decides it now), voided, or with no result yet."""
+
+    number: int
+    state: str
+
+
+def table_deals_recent(*, game: Game, count: int = 5) -> list[TableDeal]:
+    """The game's newest deals, newest first, each in the state the table sees."""
+    deals = list(game.deals.order_by("-number").values_list("pk", "number", "status")[:count])
+    disputed = set(
+        Submission.objects.filter(
+            deal_id__in=[pk for pk, _number, _status in deals],
+            status=Submission.Status.AWAITING_CONFIRMATION,
+        )
+        .exclude(dispute="")
+        .values_list("deal_id", flat=True)
+    )
+    states = {
+        Deal.Status.FINAL: "counted",
+        Deal.Status.AWAITING_CONFIRMATION: "waiting",
+        Deal.Status.VOID: "voided",
+    }
+    return [
+        TableDeal(number, "disputed" if pk in disputed else states.get(status, "open"))
+        for pk, number, status in deals
+    ]
+
+
 def seat_at(*, game: Game, position: Any) -> Seat:
     """The seat the entrant says they are, by its number (1 first), refused when not one of the
     game's seats."""
@@ -292,13 +383,14 @@ def table_deal_enter(
     *,
     link: TableLink,
     seat: Any,
+    device: str,
     wild: str,
     dealer: Player | None,
     payload: dict[str, Any],
 ) -> tuple[Deal, Submission]:
-    """The table's next deal (or the rejected one it must enter again) as entered by ``seat``:
-    validated after commit like any other entry; with the link's mode "confirm" it then waits
-    for another seat (or a director)."""
+    """The table's next deal (or the rejected one it must enter again) as entered by ``seat``
+    on ``device``: validated after commit like any other entry; with the link's mode "confirm"
+    (or "one_phone") it then waits for another seat (or a director)."""
     game = table_game(link=link)
     if game is None:
         raise Gone("this table's game has ended", code="table_closed")
@@ -317,15 +409,18 @@ def table_deal_enter(
         game=game, actor=None, wild=wild, dealer=dealer, number=None,
         is_tiebreaker=again.is_tiebreaker if again is not None else False,
         source=Submission.Source.WEB, payload=payload, club=link.table.session.club,
-        via=(link, at.position),
+        via=(link, at.position, device),
     )  # fmt: skip
     assert submission is not None
     return deal, submission
 
 
-def table_entry_confirm(*, link: TableLink, submission_id: int, seat: Any) -> Submission:
-    """Another seat of the table accepts an entry waiting for confirmation: from then on it
-    counts and the table can no longer change it (the director can)."""
+def table_entry_confirm(
+    *, link: TableLink, submission_id: int, seat: Any, device: str
+) -> Submission:
+    """Another seat of the table accepts an entry waiting for confirmation, on ``device``: from
+    then on it counts and the table can no longer change it (the director can). Unless the
+    link trusts one phone per table, the phone that entered it cannot confirm it."""
     game = table_game(link=link)
     if game is None:
         raise Gone("this table's game has ended", code="table_closed")
@@ -335,7 +430,9 @@ def table_entry_confirm(*, link: TableLink, submission_id: int, seat: Any) -> Su
         raise NotAllowed(
             "this entry was disputed: the director decides it now", code="entry_disputed"
         )
-    return submission_confirm_at_table(submission=submission, link=link, seat=at.position)
+    return submission_confirm_at_table(
+        submission=submission, link=link, seat=at.position, device=device
+    )
 
 
 def table_entry_dispute(

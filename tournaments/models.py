@@ -68,7 +68,7 @@ class Tournament(models.Model):
     seeding = models.CharField(max_length=8, choices=Seeding.choices, default=Seeding.RANDOM)
     avoid_same_club = models.BooleanField(default=False)
     table_entry = models.CharField(
-        max_length=8,
+        max_length=12,
         choices=[("", "As the club's nights"), *TableEntry.choices],
         blank=True,
         default="",

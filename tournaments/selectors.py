@@ -4,6 +4,7 @@ in a fixed number of queries whatever its size."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -14,6 +15,7 @@ from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
 from ledger.models import LedgerEntry
 from scoring.models import Deal, Game, Submission
+from scoring.table_links import device_names_by_link
 from tournaments.figures import (
     entries_counted,
     fees_collected_minor,
@@ -344,8 +346,17 @@ def tournament_desk(*, tournament: Tournament) -> Desk:
     return Desk(view, grid, cost_words, fees, counts)
 
 
-def _entrant(seat: int | None, user: str | None) -> str:
-    return f"seat {seat}" if seat is not None else (user or "the desk")
+def _entrant(seat: int | None, user: str | None, phone: str | None = None) -> str:
+    if seat is None:
+        return user or "the desk"
+    return f"seat {seat} on {phone}" if phone else f"seat {seat}"
+
+
+def _phones(rows: list[dict[str, Any]]) -> Callable[[dict[str, Any], str], str | None]:
+    """The phone a row's entry (or confirmation) was made on, by its link's names for them."""
+    links = {row["table_link_id"] for row in rows if row["table_link_id"] is not None}
+    names = device_names_by_link(link_ids=links) if links else {}
+    return lambda row, key: names.get(row["table_link_id"], {}).get(row[key])
 
 
 def _table_entries(
@@ -357,18 +368,25 @@ def _table_entries(
     found: dict[int, tuple[dict[str, Any] | None, str]] = {}
     fields = ["pk", "deal_id", "deal__game_id", "deal__number", "entered_seat", "dispute",
               "disputed_seat", "confirmed_seat", "submitted_by__username",
-              "confirmed_by__username", "status"]  # fmt: skip
+              "confirmed_by__username", "status", "table_link_id", "entered_device",
+              "confirmed_device"]  # fmt: skip
     not_counted = Submission.objects.filter(
         deal_id__in=deals,
         status__in=[Submission.Status.AWAITING_CONFIRMATION, Submission.Status.PENDING],
     )
+    counted = Submission.objects.filter(deal_id__in=deals, status=Submission.Status.ACCEPTED)
+    not_counted_rows = list(not_counted.order_by("deal__game_id", "-pk").values(*fields))
+    counted_rows = list(counted.order_by("deal__game_id", "-deal__number").values(*fields))
+    phone = _phones(not_counted_rows + counted_rows)
     waiting: set[int] = set()
-    for row in not_counted.order_by("deal__game_id", "-pk").values(*fields):
+    for row in not_counted_rows:
         game = row["deal__game_id"]
         waiting.add(game)
         if game in found or row["status"] != Submission.Status.AWAITING_CONFIRMATION:
             continue
-        who = _entrant(row["entered_seat"], row["submitted_by__username"])
+        who = _entrant(
+            row["entered_seat"], row["submitted_by__username"], phone(row, "entered_device")
+        )
         deal = f"Deal {row['deal__number']} entered by {who}"
         words = f"{deal}, waiting for a confirmation"
         if row["dispute"]:
@@ -376,19 +394,21 @@ def _table_entries(
         entry = {"submission": row["pk"], "deal": row["deal_id"], "words": words,
                  "dispute": row["dispute"]}  # fmt: skip
         found[game] = (entry, "")
-    counted = Submission.objects.filter(deal_id__in=deals, status=Submission.Status.ACCEPTED)
     seen: set[int] = set()
-    for row in counted.order_by("deal__game_id", "-deal__number").values(*fields):
+    for row in counted_rows:
         game = row["deal__game_id"]
         if game in seen:
             continue
         seen.add(game)
-        who = _entrant(row["entered_seat"], row["submitted_by__username"])
+        who = _entrant(
+            row["entered_seat"], row["submitted_by__username"], phone(row, "entered_device")
+        )
         words = f"Deal {row['deal__number']}: entered by {who}"
         if row["confirmed_seat"] is not None or row["confirmed_by__username"]:
             words += ", confirmed by " + _entrant(
-                row["confirmed_seat"], row["confirmed_by__username"]
-            )
+                row["confirmed_seat"], row["confirmed_by__username"],
+                phone(row, "confirmed_device"),
+            )  # fmt: skip
         found[game] = (found.get(game, (None, ""))[0], words)
     return found, waiting
 

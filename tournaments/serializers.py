@@ -22,10 +22,11 @@ class TournamentCreateInput(*(kind.input_fields for kind in KINDS.values())):
     seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, default="random")
     avoid_same_club = serializers.BooleanField(default=False)
     table_entry = serializers.ChoiceField(
-        choices=["", "off", "confirm", "trusted"], default="", allow_blank=True,
+        choices=["", "off", "confirm", "one_phone", "trusted"], default="", allow_blank=True,
         help_text="Whether the tables enter their own results through a table link: off, "
-        "confirm (another player of the table confirms each entry), trusted; empty: as the "
-        "club's nights.",
+        "confirm (another player of the table confirms each entry, on another phone), "
+        "one_phone (the same, on the same phone if need be), trusted; empty: as the club's "
+        "nights.",
     )  # fmt: skip
     max_entries = serializers.IntegerField(min_value=2, max_value=100_000, required=False)
     entry_fee_minor = serializers.IntegerField(min_value=0, max_value=BIG, default=0)

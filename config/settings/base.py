@@ -435,6 +435,7 @@ SPECTACULAR_SETTINGS = {
             ("", ""),
             ("off", "off"),
             ("confirm", "confirm"),
+            ("one_phone", "one_phone"),
             ("trusted", "trusted"),
         ],
     },

@@ -103,19 +103,41 @@ class TableLinkScopedApi(APIView):
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
     link: TableLink
+    device: str = ""
+    device_signed: str = ""
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)
         self.link = table_links.table_link_resolve(
             token=kwargs["token"], client_address=request.META.get("REMOTE_ADDR", "")
         )
+        # The caller's device, as on the table's page: a cookie of its own, scoped to the
+        # link's API (``table_links.device_of``).
+        self.device, self.device_signed = table_links.device_of(
+            link=self.link, signed=request.COOKIES.get(table_links.device_cookie(self.link))
+        )
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if self.device_signed:
+            response.set_cookie(
+                table_links.device_cookie(self.link), self.device_signed,
+                max_age=table_links.DEVICE_MAX_AGE, samesite="Lax", httponly=True,
+                path=reverse("scoring:table-api", args=[kwargs["token"]]),
+            )  # fmt: skip
+        return response
 
 
 def _entry_body(submission: Submission) -> dict[str, Any]:
+    phones = table_links.device_names(link_id=submission.table_link_id or 0)
     return {
         "id": submission.pk, "deal": submission.deal_id, "number": submission.deal.number,
         "version": submission.version, "status": submission.status,
         "entered_seat": submission.entered_seat, "confirmed_seat": submission.confirmed_seat,
+        "entered_device": phones.get(submission.entered_device),
+        "confirmed_device": phones.get(submission.confirmed_device),
         "dispute": submission.dispute,
     }  # fmt: skip
 
@@ -133,15 +155,18 @@ class TableApi(TableLinkScopedApi):
         latest = selectors.deal_list(game=at.game).last()
         again = rejected_new_deal(at.game)
         next_deal = again.number if again else (latest.number + 1 if latest else 1)
+        phones = table_links.device_names(link_id=self.link.pk)
         return Response({
             "table": self.link.table.name, "session": self.link.table.session.name,
             "game": at.game.pk, "format": at.game.format, "mode": self.link.mode,
             "seats": [{"seat": s.position, "player": s.player_id, "name": s.player.name}
                       for s in at.seats],
             "next_deal": next_deal, "can_enter": at.can_enter,
+            "device": phones.get(self.device),
             "waiting": None if waiting is None else {
                 "id": waiting.pk, "deal": waiting.deal_id, "number": waiting.deal.number,
-                "entered_seat": waiting.entered_seat, "dispute": waiting.dispute,
+                "entered_seat": waiting.entered_seat,
+                "entered_device": phones.get(waiting.entered_device), "dispute": waiting.dispute,
                 "disputed_seat": waiting.disputed_seat,
                 "result": format_tagged(at.game.format, waiting.result),
             },
@@ -168,8 +193,8 @@ class TableDealApi(TableLinkScopedApi):
         payload = result_payload(data)
         assert payload is not None
         _deal, submission = table_links.table_deal_enter(
-            link=self.link, seat=data["seat"], wild=data.get("wild", ""), dealer=dealer,
-            payload=payload,
+            link=self.link, seat=data["seat"], device=self.device, wild=data.get("wild", ""),
+            dealer=dealer, payload=payload,
         )  # fmt: skip
         return Response(_entry_body(submission), status=status.HTTP_202_ACCEPTED)
 
@@ -192,12 +217,14 @@ class TableConfirmApi(TableLinkScopedApi):
         responses=TableEntryOutput,
         description="Another seat accepts the entry waiting for confirmation: it counts from "
         "then on. The seat that entered it is refused (403 confirmer_is_submitter), as is a "
-        "disputed entry (403 entry_disputed: the director decides it).",
+        "disputed entry (403 entry_disputed: the director decides it), and, unless the link's "
+        "mode is one_phone, the device that entered it (403 confirmer_is_entering_device; a "
+        "caller's device is the table-device cookie this API sets).",
     )
     def post(self, request: Request, token: str, submission_id: int) -> Response:
         data = input_valid(TableSeatInput, request.data)
         submission = table_links.table_entry_confirm(
-            link=self.link, submission_id=submission_id, seat=data["seat"]
+            link=self.link, submission_id=submission_id, seat=data["seat"], device=self.device
         )
         return Response(_entry_body(submission))
 

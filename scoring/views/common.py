@@ -57,6 +57,17 @@ def reason_who(reason: dict[str, Any], names: dict[Any, str]) -> str:
     return "" if str(reason.get("message", "")).startswith(who) else who
 
 
+def phones_used(submission: Submission, names: dict[str, str]) -> str:
+    """The phones an entry made at the table was entered and confirmed on, in words ("entered
+    on phone A, confirmed on phone B"), by the link's ``names`` of its phones."""
+    parts = []
+    if submission.entered_device in names:
+        parts.append(f"entered on {names[submission.entered_device]}")
+    if submission.confirmed_device in names:
+        parts.append(f"confirmed on {names[submission.confirmed_device]}")
+    return ", ".join(parts)
+
+
 def entered_by(submission: Submission) -> str:
     """Who entered a version, in words: a seat at the table (through its link) or a user."""
     if submission.table_link_id is not None:

@@ -59,7 +59,7 @@ def entry_page(
         "tiebreaker": tiebreaker or (deal is not None and deal.is_tiebreaker),
     }
     context.update(handler.entry_context(game=game, rules=game_rules(game.preset), form=form))
-    context["entry_live"] = _entry_live(game)
+    context["entry_live"] = entry_live_context(game)
     context.update(extra or {})  # the table's own page (``scoring.views.table``)
     return render_club(request, club, handler.entry_template, context, status)
 
@@ -71,13 +71,13 @@ def entry_live(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespon
     elsewhere while this one is typed (another device at the table, the desk) is seen."""
     club = club_for_page(request, club_slug, Role.SCORER)
     game = found(selectors.game_get, club=club, game_id=game_id)
-    response = render_club(request, club, "scoring/_entry_live.html", _entry_live(game))
+    response = render_club(request, club, "scoring/_entry_live.html", entry_live_context(game))
     if game.status != Game.Status.OPEN:
         response[LIVE_STOP] = "1"
     return response
 
 
-def _entry_live(game: Game) -> dict[str, Any]:
+def entry_live_context(game: Game) -> dict[str, Any]:
     deals = selectors.deal_list_newest(game=game)
     return {
         "game": game,

@@ -24,7 +24,7 @@ from clubs.page_kit.pages import (
     render_club,
 )
 from config.errors import ServiceError
-from scoring import selectors, undo
+from scoring import selectors, table_links, undo
 from scoring.formats import handler_for
 from scoring.formats.cards import card_view
 from scoring.models import Deal, Game, Submission
@@ -34,6 +34,7 @@ from scoring.views.common import (
     LIVE_STOP,
     deal_status,
     entered_by,
+    phones_used,
     reason_who,
     submission_status,
 )
@@ -90,6 +91,8 @@ def _deal_context(request: HttpRequest, club: Club, deal: Deal) -> tuple[dict[st
     if chosen is None and submissions:
         chosen = submissions[-1]
     words = handler_for(game).words
+    links = {s.table_link_id for s in submissions if s.table_link_id is not None}
+    phones = {link: table_links.device_names(link_id=link) for link in links}
     history = []
     for submission in reversed(submissions):
         signed = words.signed_points
@@ -104,6 +107,7 @@ def _deal_context(request: HttpRequest, club: Club, deal: Deal) -> tuple[dict[st
                 "submission": submission,
                 "status": submission_status(submission),
                 "who": entered_by(submission),
+                "phones": phones_used(submission, phones.get(submission.table_link_id, {})),
                 "points": " · ".join(points),
                 "reasons": len(submission.reasons or []),
                 "url": club_url("deal-page", club, deal.pk) + f"?v={submission.pk}#result",

@@ -30,11 +30,20 @@ from config.errors import Gone, NotFoundError, ServiceError, TooManyRequests
 from scoring import selectors, table_links
 from scoring.formats import handler_for
 from scoring.formats.reads import rejected_new_deal
-from scoring.models import TableLink
-from scoring.views.entry import ENTRY_FIELDS, check_answer, entry_form, entry_page
+from scoring.models import TableEntry, TableLink
+from scoring.views.common import LIVE_STOP
+from scoring.views.entry import (
+    ENTRY_FIELDS,
+    check_answer,
+    entry_form,
+    entry_live_context,
+    entry_page,
+)
 from scoring.views.results import result_view
 
 SEAT_COOKIE = "table-seat"
+# What a table page's live part says when the link stops answering (replaced, or not found).
+LINK_GONE = "This table link no longer works: ask the desk for the table's new QR code."
 
 
 def _link(request: HttpRequest, token: str) -> TableLink:
@@ -90,6 +99,22 @@ def _remember_seat(response: HttpResponse, link: TableLink, seat: Any) -> HttpRe
     return response
 
 
+def _device(request: HttpRequest, link: TableLink) -> tuple[str, str]:
+    """This phone's device id for the link and its signed value (new on a phone's first
+    visit: ``_keep_device`` keeps it)."""
+    return table_links.device_of(
+        link=link, signed=request.COOKIES.get(table_links.device_cookie(link))
+    )
+
+
+def _keep_device(response: HttpResponse, link: TableLink, signed: str) -> HttpResponse:
+    response.set_cookie(
+        table_links.device_cookie(link), signed, max_age=table_links.DEVICE_MAX_AGE,
+        samesite="Lax", httponly=True, path=table_links.link_path(link),
+    )  # fmt: skip
+    return response
+
+
 def _home(link: TableLink) -> str:
     return table_links.link_path(link)
 
@@ -103,6 +128,7 @@ def _table_context(request: HttpRequest, link: TableLink) -> dict[str, Any]:
     waiting = None
     if at.waiting is not None:
         seats = at.seats
+        device, _signed = _device(request, link)
         waiting = {
             "submission": at.waiting,
             "chosen": result_view(
@@ -111,17 +137,18 @@ def _table_context(request: HttpRequest, link: TableLink) -> dict[str, Any]:
             "by": next(
                 (s for s in seats if s.position == at.waiting.entered_seat), None
             ),
+            "phone": table_links.device_names(link_id=link.pk).get(at.waiting.entered_device),
+            # Entered on this phone, and the link wants another phone to confirm it.
+            "here": at.waiting.entered_device == device
+            and link.mode != TableEntry.ONE_PHONE,
         }  # fmt: skip
-    counted = [
-        {"number": deal.number, "status": deal.status}
-        for deal in selectors.deal_list(game=at.game).order_by("-number")[:5]
-    ]
+    counted = table_links.table_deals_recent(game=at.game)
     again = rejected_new_deal(at.game)
-    next_number = again.number if again else (counted[0]["number"] + 1 if counted else 1)
+    next_number = again.number if again else (counted[0].number + 1 if counted else 1)
     return {
         "link": link, "at": at, "game": at.game, "table": link.table, "seat": seat,
         "waiting": waiting, "counted": counted, "home": _home(link), "next_number": next_number,
-        "words": handler_for(at.game).words, "live_every": 5,
+        "words": handler_for(at.game).words, "live_every": 5, "live_gone": LINK_GONE,
     }  # fmt: skip
 
 
@@ -130,8 +157,10 @@ def _table_context(request: HttpRequest, link: TableLink) -> dict[str, Any]:
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
     """The table: its players, the entry waiting for a confirmation, the deal to enter next."""
     link = _link(request, token)
+    _device_id, signed = _device(request, link)
     with timezone.override(link.table.session.club.timezone):
-        return render(request, "scoring/table.html", _table_context(request, link))
+        response = render(request, "scoring/table.html", _table_context(request, link))
+    return _keep_device(response, link, signed)
 
 
 @require_http_methods(["GET", "HEAD"])
@@ -144,14 +173,36 @@ def table_live(request: HttpRequest, token: str) -> HttpResponse:
         with timezone.override(link.table.session.club.timezone):
             return render(request, "scoring/_table_live.html", _table_context(request, link))
     except (_Refused, Gone) as exc:
-        error = exc.error if isinstance(exc, _Refused) else exc
-        if isinstance(error, TooManyRequests):
-            return _refusal(request, error)
-        response = HttpResponse(
-            f'<p class="note" role="status" id="table-closed">{escape(error.message)}.</p>'
-        )
-        response["X-Live-Stop"] = "1"
-        return response
+        return _live_refusal(request, exc.error if isinstance(exc, _Refused) else exc)
+
+
+_GAME_ENDED = "this table's game has ended"
+
+
+def _live_refusal(request: HttpRequest, error: ServiceError) -> HttpResponse:
+    """A live part's answer once the link no longer enters results: it says so and stops."""
+    if isinstance(error, TooManyRequests):
+        return _refusal(request, error)
+    response = HttpResponse(
+        f'<p class="note" role="status" id="table-closed">{escape(error.message)}.</p>'
+    )
+    response[LIVE_STOP] = "1"
+    return response
+
+
+@require_http_methods(["GET", "HEAD"])
+def table_enter_live(request: HttpRequest, token: str) -> HttpResponse:
+    """The entry form's live part at the table: the game's newest deals, read through the link
+    (the desk's part is for members). Once the link no longer enters results, it stops."""
+    try:
+        link = _link(request, token)
+        game = table_links.table_game(link=link)
+        if game is None:
+            raise Gone(_GAME_ENDED, code="table_closed")
+    except (_Refused, Gone) as exc:
+        return _live_refusal(request, exc.error if isinstance(exc, _Refused) else exc)
+    context = {**entry_live_context(game), "at_table": True}
+    return render(request, "scoring/_entry_live.html", context)
 
 
 @_guarded
@@ -172,7 +223,8 @@ def table_enter(request: HttpRequest, token: str) -> HttpResponse:
         number = last.number + 1 if last is not None else 1
     players = selectors.deal_entry_players(game=game, deal=again)
     extra = {
-        "at_table": {"home": _home(link), "seats": at.seats, "seat": _seat_chosen(request, link)}
+        "at_table": {"home": _home(link), "seats": at.seats, "seat": _seat_chosen(request, link)},
+        "live_gone": LINK_GONE,
     }
     page = partial(
         entry_page, request, club, game, deal=None, number=number, rejected=again, extra=extra
@@ -184,12 +236,13 @@ def table_enter(request: HttpRequest, token: str) -> HttpResponse:
     def enter() -> HttpResponse:
         wild, dealer_id = form.deal_fields()
         dealer = club_selectors.player_get(club=club, player_id=dealer_id) if dealer_id else None
+        device, signed = _device(request, link)
         _deal, submission = table_links.table_deal_enter(
-            link=link, seat=request.POST.get("seat"), wild=wild, dealer=dealer,
+            link=link, seat=request.POST.get("seat"), device=device, wild=wild, dealer=dealer,
             payload=form.payload(),
         )  # fmt: skip
         response = redirect(_home(link) + f"?entered={submission.pk}")
-        return _remember_seat(response, link, request.POST.get("seat"))
+        return _keep_device(_remember_seat(response, link, request.POST.get("seat")), link, signed)
 
     return form_post_once(
         request, form, enter, partial(page, form), fields={*ENTRY_FIELDS, "seat"},
@@ -209,6 +262,7 @@ def table_enter_check(request: HttpRequest, token: str) -> HttpResponse:
 def _decide(request: HttpRequest, token: str, submission_id: int, *, dispute: bool) -> HttpResponse:
     link = _link(request, token)
     seat = request.POST.get("seat")
+    device, signed = _device(request, link)
     try:
         if dispute:
             table_links.table_entry_dispute(
@@ -217,7 +271,9 @@ def _decide(request: HttpRequest, token: str, submission_id: int, *, dispute: bo
             )  # fmt: skip
             messages.success(request, "Disputed: the director will look at it.")
         else:
-            table_links.table_entry_confirm(link=link, submission_id=submission_id, seat=seat)
+            table_links.table_entry_confirm(
+                link=link, submission_id=submission_id, seat=seat, device=device
+            )
             messages.success(request, "Confirmed: the deal counts.")
     except NotFoundError as exc:
         raise Http404(exc.message) from None
@@ -226,7 +282,7 @@ def _decide(request: HttpRequest, token: str, submission_id: int, *, dispute: bo
         response = redirect(_home(link))
         response.status_code = 303
         return response
-    return _remember_seat(redirect(_home(link)), link, seat)
+    return _keep_device(_remember_seat(redirect(_home(link)), link, seat), link, signed)
 
 
 @_guarded

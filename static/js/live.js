@@ -13,11 +13,17 @@
    says so with data-live-turn (seconds): it is also refetched that often while pushed.
 
    The server answers a fragment with the header X-Live-Stop when nothing more will change (a
-   closed session, a decided deal): the part stops listening and polling. */
+   closed session, a decided deal): the part stops listening and polling.
+
+   Only a fragment is ever shown: an answer that is redirected (to the login page), refused
+   (403, 404, 410) or a whole page is not pasted in. The part keeps what it shows, stops, and
+   says so beside it in the words of its data-live-gone (a table link replaced by the desk). */
 (function () {
   "use strict";
 
   var streams = {}; // one EventSource per stream URL, shared by the parts that name it
+  var REFUSED = { 401: true, 403: true, 404: true, 410: true };
+  var WHOLE_PAGE = /^\s*(<!doctype|<html[\s>])/i;
 
   function subscribe(url, part) {
     var entry = streams[url];
@@ -81,7 +87,22 @@
       if (streamUrl) unsubscribe(streamUrl, part);
     }
 
+    function gone() {
+      stop();
+      var words = node.dataset.liveGone || "This part is no longer updated: reload the page to see it as it is now.";
+      var note = node.nextElementSibling;
+      if (!note || !note.hasAttribute("data-live-gone")) {
+        note = document.createElement("p");
+        note.className = "note";
+        note.setAttribute("role", "status");
+        note.setAttribute("data-live-gone", "");
+        node.parentNode.insertBefore(note, node.nextSibling);
+      }
+      note.textContent = words;
+    }
+
     function show(html) {
+      if (WHOLE_PAGE.test(html)) return gone(); // never a page inside the page
       // A form's CSRF token is fresh in every answer: alone, it is no change (a form being
       // filled in is not wiped by each poll).
       var seen = html.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "");
@@ -97,12 +118,16 @@
       if (document.visibilityState === "hidden" && !live) return later();
       if (busy) { again = true; return; } // one fetch at a time; the newest wins
       busy = true;
-      fetch(url, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
+      fetch(url, { credentials: "same-origin", redirect: "manual", headers: { "X-Requested-With": "fetch" } })
         .then(function (response) {
+          // A redirect (to the login page) is not followed: its type says so, status 0.
+          if (response.type === "opaqueredirect" || response.redirected || REFUSED[response.status]) {
+            return gone();
+          }
           var stopHeader = response.headers.get("X-Live-Stop");
           return response.text().then(function (html) {
             if (response.ok) show(html);
-            if (stopHeader || response.status === 404 || response.status === 403) stop();
+            if (stopHeader) stop();
           });
         })
         .catch(function () {})

@@ -353,15 +353,35 @@
     }, function () { schedule(); return null; });
   }
 
+  /* The form cleared for the next deal is no deal: its submit waits (data-cleared, which the
+     format's script also reads) until something is typed, so a second tap queues nothing. */
+  var clearing = false;
+  var submitButtons = form.querySelectorAll("button[type=submit], input[type=submit]");
+
+  function setCleared(on) {
+    if (on) form.setAttribute("data-cleared", "");
+    else form.removeAttribute("data-cleared");
+    Array.prototype.forEach.call(submitButtons, function (b) { b.disabled = on; });
+  }
+
+  function typed() {
+    if (!clearing && form.hasAttribute("data-cleared")) setCleared(false);
+  }
+  form.addEventListener("input", typed);
+  form.addEventListener("change", typed);
+
   function cleared() {
     live = null;
     form.reset();
     if (tokenInput) tokenInput.value = freshToken();
+    clearing = true;  // the events below tell the page's scripts, they are not typing
     Array.prototype.forEach.call(form.elements, function (input) {
       if (input.type === "hidden" || input.type === "submit" || input.type === "button") return;
       input.dispatchEvent(new Event("input", { bubbles: true }));
       input.dispatchEvent(new Event("change", { bubbles: true }));
     });
+    clearing = false;
+    setCleared(true);
     showNumber(nextNumber());
     window.scrollTo(0, 0);
   }
@@ -369,6 +389,7 @@
   form.addEventListener("submit", function (event) {
     if (event.defaultPrevented) return;
     event.preventDefault();
+    if (form.hasAttribute("data-cleared")) return;  // nothing typed since the last was kept
     var data = event.submitter ? new FormData(form, event.submitter) : new FormData(form);
     var fields = [];
     data.forEach(function (value, name) { if (typeof value === "string") fields.push([name, value]); });

@@ -70,9 +70,24 @@ def test_a_scorer_app_enters_and_another_seat_confirms(standing):
 
     own = _post(app, f"{api}/entries/{entry['id']}/confirm/", {"seat": 2})
     assert_error(own, 403, "confirmer_is_submitter")
-    confirmed = _post(app, f"{api}/entries/{entry['id']}/confirm/", {"seat": 6})
+    # Another seat, on the phone that entered it: the link wants another phone.
+    same_phone = _post(app, f"{api}/entries/{entry['id']}/confirm/", {"seat": 6})
+    assert_error(same_phone, 403, "confirmer_is_entering_device")
+    assert (
+        "another player of the table confirms it on their own phone"
+        in (same_phone.json()["error"]["message"])
+    )
+    assert Submission.objects.get().status == Submission.Status.AWAITING_CONFIRMATION
+    other = APIClient()  # another phone at the table
+    confirmed = _post(other, f"{api}/entries/{entry['id']}/confirm/", {"seat": 6})
     assert confirmed.status_code == 200, confirmed.content
     assert (confirmed.json()["status"], confirmed.json()["confirmed_seat"]) == ("accepted", 6)
+    phones = (confirmed.json()["entered_device"], confirmed.json()["confirmed_device"])
+    assert phones == ("phone A", "phone B")
+    assert (app.get(f"{api}/").json()["device"], other.get(f"{api}/").json()["device"]) == (
+        "phone A", "phone B",
+    )  # fmt: skip
+    assert APIClient().get(f"{api}/").json()["device"] is None  # a phone that only looked
     # The club's own API shows where the entry came from.
     detail = standing.client("player").get(f"/api/v1/clubs/home/submissions/{entry['id']}/")
     assert detail.json()["table_link"] == link["id"] and detail.json()["entered_seat"] == 2
@@ -98,13 +113,13 @@ def test_a_confirmation_or_dispute_sent_again_answers_as_the_first_and_acts_once
     Idempotency-Key: the same answer, nothing written twice; another seat's is still refused."""
     night, link = _night_link(standing)
     api = f"/api/v1/table/{link['token']}"
-    app = APIClient()
+    app, other = APIClient(), APIClient()
     entry = _post(app, f"{api}/deals/", _deal(night, seat=1)).json()
-    confirmed = _post(app, f"{api}/entries/{entry['id']}/confirm/", {"seat": 2})
-    again = _post(app, f"{api}/entries/{entry['id']}/confirm/", {"seat": 2})
+    confirmed = _post(other, f"{api}/entries/{entry['id']}/confirm/", {"seat": 2})
+    again = _post(other, f"{api}/entries/{entry['id']}/confirm/", {"seat": 2})
     assert (confirmed.status_code, again.status_code) == (200, 200), again.content
     assert again.json() == confirmed.json()
-    assert_error(_post(app, f"{api}/entries/{entry['id']}/confirm/", {"seat": 3}), 409,
+    assert_error(_post(other, f"{api}/entries/{entry['id']}/confirm/", {"seat": 3}), 409,
                  "not_awaiting_confirmation")  # fmt: skip
     assert LedgerEntry.objects.filter(deal_id=entry["deal"]).count() == 1
 
@@ -160,3 +175,38 @@ def test_the_token_reaches_nothing_else(standing):
     )
     assert finished.status_code == 200, finished.content
     assert_error(app.get(f"/api/v1/table/{fresh['token']}/"), 410, "table_closed")
+
+
+def test_a_link_that_trusts_one_phone_per_table_lets_it_enter_and_confirm(standing):
+    night, link = _night_link(standing, mode="one_phone")
+    assert link["mode"] == "one_phone"
+    api = f"/api/v1/table/{link['token']}"
+    app = APIClient()  # the table's one phone
+    entry = _post(app, f"{api}/deals/", _deal(night, seat=1)).json()
+    entry = app.get(f"{api}/entries/{entry['id']}/").json()
+    assert entry["status"] == "awaiting_confirmation" and entry["entered_device"] == "phone A"
+    assert_error(_post(app, f"{api}/entries/{entry['id']}/confirm/", {"seat": 1}), 403,
+                 "confirmer_is_submitter")  # fmt: skip
+    confirmed = _post(app, f"{api}/entries/{entry['id']}/confirm/", {"seat": 4})
+    assert confirmed.status_code == 200, confirmed.content
+    body = confirmed.json()
+    assert (body["status"], body["entered_device"], body["confirmed_device"]) == (
+        "accepted", "phone A", "phone A",
+    )  # fmt: skip
+
+
+def test_a_forged_device_cookie_is_a_new_phone(standing):
+    """The device cookie is signed for its link: a value made up (or another link's) is no
+    device of this link's, so the caller is a new phone and gets a cookie of its own."""
+    night, link = _night_link(standing)
+    api = f"/api/v1/table/{link['token']}"
+    app = APIClient()
+    answer = app.get(f"{api}/")
+    cookie = answer.cookies[f"table-device-{link['id']}"]
+    assert cookie["path"] == f"{api}/" and cookie["httponly"]
+    entry = _post(app, f"{api}/deals/", _deal(night, seat=1)).json()
+    forged = APIClient()
+    forged.cookies[f"table-device-{link['id']}"] = cookie.value.split(":")[0] + ":forged"
+    confirmed = _post(forged, f"{api}/entries/{entry['id']}/confirm/", {"seat": 2})
+    assert confirmed.status_code == 200
+    assert confirmed.cookies[f"table-device-{link['id']}"].value != cookie.value

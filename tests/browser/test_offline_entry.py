@@ -281,3 +281,38 @@ def test_background_sync_sends_a_waiting_deal_with_no_page_open(new_page: Any, s
     expect_text(page.locator(".submit-bar button[type=submit]"), "Submit deal 2")
     assert Submission.objects.filter(deal__game=game).count() == 1
     assert _bilal_points(game, ids) == [20]
+
+
+def test_the_form_cleared_after_an_offline_submit_queues_no_empty_deal(
+    new_page: Any, standing: Any
+):
+    game, ids = new_game(standing, "points", NAMES)
+    page = new_page(PHONE, user=standing.scorer)
+    page.goto(f"/clubs/home/games/{game.pk}/deals/new/")
+    _kept_offline(page)
+    page.context.set_offline(True)
+    _fill(page, ids, "20")
+    submit = page.locator(".submit-bar button[type=submit]")
+    submit.click()
+    expect_text(page.locator("#connection"), "1 deal waiting")
+    expect_text(submit, "Submit deal 2")
+    # The cleared form is no deal: its submit waits for something typed, and a second tap (or
+    # the form sent by any other means) queues nothing.
+    page.wait_for_timeout(1500)  # the cleared form's check (offline) has had its answer
+    assert submit.is_disabled()
+    submit.click(force=True)
+    page.evaluate("document.getElementById('deal-form').requestSubmit()")
+    page.wait_for_timeout(1000)
+    expect_text(page.locator("#connection"), "1 deal waiting")
+    assert page.locator("#waiting-deals li").count() == 1
+    shoot(page, "offline-entry-cleared-phone")
+
+    # Typing the next deal makes it a deal again.
+    _fill(page, ids, "30")
+    expect_text(page.locator("#summary"), "Asha wins")
+    assert submit.is_enabled()
+    submit.click()
+    expect_text(page.locator("#connection"), "2 deals waiting")
+    page.context.set_offline(False)
+    expect_text(page.locator(".conn-line"), "^Online$", timeout=20_000)
+    assert _bilal_points(game, ids) == [20, 30]

@@ -308,3 +308,40 @@ def test_the_page_listens_for_the_game_and_its_live_part_follows_it(pages):
     ended = phone.get(f"{path}live/")
     assert ended.status_code == 200 and ended["X-Live-Stop"] == "1"
     assert "game has ended" in ended.content.decode()
+
+
+def _deals_list(body: str) -> str:
+    match = re.search(r'<ul class="small table-deals">(.*?)</ul>', body, re.S)
+    assert match, body[:2000]
+    return " ".join(re.sub(r"<[^>]+>", " ", match[1]).split())
+
+
+def test_the_tables_deals_say_waiting_or_disputed_in_words(pages):
+    _link_row, path = _link(pages)
+    _enter(Client(), path, pages.form(), seat=1)
+    submission = Submission.objects.get()
+    waiting = _deals_list(Client().get(f"{path}live/").content.decode())
+    assert waiting == "Deal 1: waiting for another player to confirm"
+    Client().post(f"{path}dispute/{submission.pk}/", {"seat": "2", "reason": "Bilal had 32"})
+    page = Client().get(path).content.decode()
+    assert _deals_list(page) == "Deal 1: disputed, the director decides"
+    assert "confirms it (or the director does)" not in page  # disputed is not waiting
+
+
+def test_the_entry_forms_live_part_reads_through_the_link(pages):
+    """The entry form at the table follows the game through the link's own live part (the
+    desk's is for members): the deals without links to the club's pages; once the link is
+    replaced, 404, and the page names what its part says then."""
+    link, path = _link(pages)
+    phone = Client()
+    form = phone.get(f"{path}enter/").content.decode()
+    assert f'data-live-url="{path}enter/live/"' in form
+    assert "data-live-gone=" in form and "/entry/live/" not in form
+    assert "No deals entered yet" in phone.get(f"{path}enter/live/").content.decode()
+    _enter(Client(), path, pages.form(), seat=1)
+    part = phone.get(f"{path}enter/live/")
+    body = part.content.decode()
+    assert part.status_code == 200 and "deal 1" in body and "<a " not in body
+    assert "<html" not in body
+    table_links.table_link_revoke(link=link, actor=pages.s.organiser)
+    assert phone.get(f"{path}enter/live/").status_code == 404

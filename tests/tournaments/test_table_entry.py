@@ -77,6 +77,11 @@ def test_release_makes_a_link_per_table_and_the_round_plays_itself(standing):
         }).status_code == 302  # fmt: skip
         waiting = Submission.objects.get(deal__game=game, status="awaiting_confirmation")
         assert _post(phone_2, f"{path}confirm/{waiting.pk}/", {"seat": "2"}).status_code == 302
+        if index == 0:  # the desk names the phones as the table's link does
+            cell = desk.get(
+                f"/clubs/{standing.club.slug}/tournaments/{cup.pk}/grid/"
+            ).content.decode()
+            assert "Deal 1: entered by seat 1 on phone A, confirmed by seat 2 on phone B" in cell
         # Deal 2: seat 3 enters; on the first table seat 4 disputes and the director corrects.
         wrong = {b: 40, c: 30, d: 5} if index else {b: 40, c: 10, d: 5}
         _post(phone_1, f"{path}enter/", {**_form(game, a, wrong), "seat": "3"})
@@ -86,7 +91,8 @@ def test_release_makes_a_link_per_table_and_the_round_plays_itself(standing):
             cell = desk.get(
                 f"/clubs/{standing.club.slug}/tournaments/{cup.pk}/grid/"
             ).content.decode()
-            assert "Deal 2 entered by seat 3, disputed by seat 4" in cell and "C had 30" in cell
+            assert "Deal 2 entered by seat 3 on phone A, disputed by seat 4" in cell
+            assert "C had 30" in cell
             assert 'data-state="disputed"' in cell
             corrected = _post(
                 desk, f"/clubs/{standing.club.slug}/deals/{waiting.deal_id}/result/",

@@ -58,7 +58,8 @@ def _money_checked(
     enter results, its fees and its payout."""
     if table_entry not in ("", *TableEntry.values):
         raise refused(
-            "table_entry", f"one of off, confirm, trusted (or empty), not {table_entry!r}"
+            "table_entry",
+            f"one of off, confirm, one_phone, trusted (or empty), not {table_entry!r}",
         )
     if entry_fee_minor < 0:
         raise refused(

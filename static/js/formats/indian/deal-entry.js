@@ -502,9 +502,10 @@
     } else {
       summary.appendChild(el("p", {}, [el("strong", { text: "No winner yet" })]));
     }
-    // Submit waits while the check shows problems; the server still checks whatever is sent, and
-    // without this script the button is never disabled.
-    submitButton.disabled = problems.length > 0;
+    // Submit waits while the check shows problems, and while the form is cleared for the next
+    // deal with nothing typed yet (static/js/offline-entry.js); the server still checks whatever
+    // is sent, and without this script the button is never disabled.
+    submitButton.disabled = problems.length > 0 || form.hasAttribute("data-cleared");
     if (checked.note) summary.appendChild(el("p", { class: "small muted", text: checked.note }));
     summary.appendChild(table);
     refreshPicker();
