@@ -14,7 +14,12 @@ from clubs.page_kit.display import club_money
 from ledger.accounts import account_held
 from tests.tournaments.helpers import enter, new_tournament, roster
 from tournaments.models import Entry, Tournament
-from tournaments.services.signup import SIGNUP_LIMIT, check_in_code, signup_settings_set
+from tournaments.services.signup import (
+    CHECK_IN_ENTRY_LIMIT,
+    SIGNUP_LIMIT,
+    check_in_code,
+    signup_settings_set,
+)
 
 FEE, CLUB_FEE = 9000, 0
 
@@ -156,3 +161,18 @@ def test_the_api_marks_and_unmarks_fees_and_sets_the_sign_up(standing):
     player = standing.client("player").post(f"{base}/entries/{entry.pk}/paid/")
     assert player.status_code == 403
     assert account_held(account=cup.purse) == 0
+
+
+def test_guessing_an_entrys_code_stops_after_a_few_tries(standing):
+    cup = _open_cup(standing)
+    enter(standing, cup, roster(standing, 1), paid=False)
+    entry = cup.entries.get()
+    url = f"/p/home/tournaments/{cup.pk}/check-in/"
+    code = check_in_code(tournament=cup)
+    wrong = [f"{n:04d}" for n in range(10_000) if f"{n:04d}" != code]
+    for guess in wrong[:CHECK_IN_ENTRY_LIMIT]:
+        assert Client().post(url, {"entry": entry.pk, "code": guess}).status_code == 400
+    stopped = Client().post(url, {"entry": entry.pk, "code": code})
+    assert stopped.status_code == 429 and "ask the desk" in stopped.content.decode()
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.REGISTERED

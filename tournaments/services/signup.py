@@ -21,7 +21,7 @@ from django.utils.crypto import salted_hmac
 
 from clubs import selectors as club_selectors
 from clubs import services as club_services
-from config.errors import Conflict, InvalidInput, NotFoundError
+from config.errors import Conflict, InvalidInput, NotFoundError, TooManyRequests
 from config.names import require_length, visible_name
 from tournaments.models import Entry, Tournament
 from tournaments.services.common import E, audit, lock
@@ -30,9 +30,11 @@ from tournaments.services.entries import entry_add, entry_check_in
 #: How long a check-in code is shown before the next (the previous one is still taken).
 CODE_MINUTES = 5
 CODE_DIGITS = 4
-#: Sign-ups and check-in tries a client address may make in ``LIMIT_WINDOW_SECONDS``.
-SIGNUP_LIMIT = 20
-CHECK_IN_LIMIT = 20
+#: Sign-ups and check-in tries a client address may make in ``LIMIT_WINDOW_SECONDS`` (a venue's
+#: phones often share one address), and check-in tries for one entry (what stops guessing).
+SIGNUP_LIMIT = 60
+CHECK_IN_LIMIT = 200
+CHECK_IN_ENTRY_LIMIT = 8
 LIMIT_WINDOW_SECONDS = 600
 
 
@@ -62,8 +64,9 @@ def check_in_code_valid(*, tournament: Tournament, code: str, at: datetime | Non
 
 
 def client_allowed(*, what: str, client_address: str, limit: int) -> bool:
-    """Count one more ``what`` (sign-up, check-in try) from ``client_address``; False once it
-    has made more than ``limit`` in the window (counted whether refused or not)."""
+    """Count one more ``what`` (sign-up, check-in try) from ``client_address`` (or for an
+    entry); False once it has made more than ``limit`` in the window (counted whether refused
+    or not)."""
     key = f"tournaments:{what}:{hashlib.sha256(client_address.encode()).hexdigest()}"
     cache.add(key, 0, timeout=LIMIT_WINDOW_SECONDS)
     try:
@@ -167,7 +170,17 @@ def entry_link_issue(*, tournament: Tournament, actor: AbstractBaseUser, entry_i
 
 
 def player_check_in(*, tournament: Tournament, entry: Entry, code: str) -> Entry:
-    """The player checks in from their phone with the code shown at the venue."""
+    """The player checks in from their phone with the code shown at the venue (a few tries an
+    entry in the window: the code is short)."""
+    if not client_allowed(
+        what="check-in-entry",
+        client_address=f"entry:{entry.pk}:{entry.created_at.isoformat()}",
+        limit=CHECK_IN_ENTRY_LIMIT,
+    ):
+        raise TooManyRequests(
+            f"too many check-in tries for {entry.player.name}: ask the desk",
+            retry_after=LIMIT_WINDOW_SECONDS,
+        )
     if not check_in_code_valid(tournament=tournament, code=code):
         raise InvalidInput(
             "check-in code: that is not the code on the screen (it changes every "
