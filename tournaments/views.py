@@ -69,19 +69,23 @@ def _desk_url(club: Club, tournament: Tournament) -> str:
 
 
 def _prize_lines(
-    club: Club, payout: str | list[Any], entries: int, fee_minor: int, club_fee_minor: int
-) -> dict[str, Any]:
-    """The prizes a field of ``entries`` would pay, place by place, as a page shows them."""
+    club: Club, payout: str | list[Any], entries: int, fee_minor: int, club_fee_minor: int,
+    paid: int | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """The prizes a field of ``entries`` would pay, place by place, as a page shows them: its
+    pool from ``paid`` fees where only some are paid (the desk), else every entry's."""
     try:
         pool = field_prize_pool(
-            entrants=entries, entry_fee_minor=fee_minor, club_fee_minor=club_fee_minor
-        )
+            entrants=entries if paid is None else paid, entry_fee_minor=fee_minor,
+            club_fee_minor=club_fee_minor,
+        )  # fmt: skip
         amounts = prizes.place_amounts(pool, prizes.payout_percentages(payout, entries))
     except RuleViolation as exc:
         return {"error": exc.message, "lines": [], "pool": ""}
     return {
         "error": "",
         "entries": entries,
+        "paid": paid,
         "pool": club_money(club, pool),
         "lines": [
             {"place": place, "amount": club_money(club, amount)}
@@ -258,7 +262,7 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
         "pool_words": pool_words(club, desk.view),
         "preview": _prize_lines(
             club, tournament.payout, len(desk.view.counted), tournament.entry_fee_minor,
-            tournament.club_fee_minor,
+            tournament.club_fee_minor, paid=desk.view.paid,
         ),
         "places": places_shown(club, desk.view),
         "public_url": reverse("public-tournament", args=[club.slug, tournament.pk])
