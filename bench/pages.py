@@ -47,7 +47,7 @@ def _tournament(club: Any, user: Any) -> Any:
         club_fee_minor=100, payout="top_quarter", seed=7,
     )  # fmt: skip
     for player in Player.objects.filter(club=club).order_by("pk")[:ENTRANTS]:
-        entry_add(tournament=tournament, actor=user, player=player)
+        entry_add(tournament=tournament, actor=user, player=player, paid=True)
     tournament_start(tournament=tournament, actor=user)
     draft = tournament.round_set.order_by("-number").first()
     round_release(tournament=tournament, actor=user, number=draft.number)
@@ -80,7 +80,7 @@ def _taking_entries(club: Any, user: Any) -> Any:
     )  # fmt: skip
     players = Player.objects.filter(club=club).order_by("pk")[ENTRANTS : ENTRANTS + TAKING_ENTRIES]
     for player in players:
-        entry_add(tournament=tournament, actor=user, player=player)
+        entry_add(tournament=tournament, actor=user, player=player, paid=True)
     return tournament
 
 

@@ -83,7 +83,7 @@ def _knockout(entrants: int) -> None:
         club_fee_minor=100, payout="top_quarter", seed=7,
     )  # fmt: skip
     for player in players:
-        entry_add(tournament=tournament, actor=user, player=player)
+        entry_add(tournament=tournament, actor=user, player=player, paid=True)
     entered = time.perf_counter() - started
     tournament_start(tournament=tournament, actor=user)
     per_table: list[float] = []

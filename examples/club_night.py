@@ -238,7 +238,7 @@ def run_knockout(api: ClubApi, presets: dict[str, int], players: list[int]) -> N
     cup = int(made.id)
     for player in players:
         api.call(tournaments_entries_create, cup, body=EntryInputRequest.from_dict(
-            {"player": player}), idempotency_key=key(), expect=201)  # fmt: skip
+            {"player": player, "paid": True}), idempotency_key=key(), expect=201)  # fmt: skip
     api.call(tournaments_start, cup, idempotency_key=key())
     tables = Night(api, presets, players)  # the tournament's tables are games like any other
     number = 1

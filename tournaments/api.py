@@ -29,6 +29,7 @@ from tournaments.serializers import (
     PlayerMergeInput,
     RemarksInput,
     RoundOutput,
+    SignupSettingsInput,
     StartInput,
     SwapInput,
     TournamentCreateInput,
@@ -44,9 +45,11 @@ from tournaments.services.entries import (
     entry_reinstate,
     entry_withdraw,
 )
+from tournaments.services.fees import entries_mark_paid, entry_unmark_paid
 from tournaments.services.links import round_links_ensure
 from tournaments.services.merge import player_merge
 from tournaments.services.setup import tournament_cancel, tournament_create, tournament_start
+from tournaments.services.signup import signup_settings_set
 
 
 class TournamentListApi(ClubScopedAPIView):
@@ -109,7 +112,7 @@ class EntryListApi(_TournamentAction):
         player = club_selectors.player_get(club=self.club, player_id=data["player"])
         entry = entry_add(
             tournament=self.tournament(tournament_id), actor=request.user, player=player,
-            affiliation=data.get("affiliation", ""),
+            affiliation=data.get("affiliation", ""), paid=data["paid"],
         )  # fmt: skip
         return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
 
@@ -122,6 +125,42 @@ class EntryCheckInApi(_TournamentAction):
             tournament=self.tournament(tournament_id), actor=request.user, entry_id=entry_id
         )
         return Response(EntryOutput(entry).data)
+
+
+class EntryPaidApi(_TournamentAction):
+    @api_operation(operation_id="tournaments_entries_paid", request=None, responses=EntryOutput,
+                   description="The entry's fee marked paid (into the purse); marked already: "
+                   "as it is.")  # fmt: skip
+    def post(self, request: Request, club_slug: str, tournament_id: int, entry_id: int) -> Response:
+        (entry,) = entries_mark_paid(
+            tournament=self.tournament(tournament_id), actor=request.user, entry_ids=[entry_id]
+        )
+        return Response(EntryOutput(entry).data)
+
+
+class EntryUnpaidApi(_TournamentAction):
+    @api_operation(operation_id="tournaments_entries_unpaid", request=None, responses=EntryOutput,
+                   description="The paid mark taken off: the fee goes back out of the purse "
+                   "(a refund) and is due again.")  # fmt: skip
+    def post(self, request: Request, club_slug: str, tournament_id: int, entry_id: int) -> Response:
+        entry = entry_unmark_paid(
+            tournament=self.tournament(tournament_id), actor=request.user, entry_id=entry_id
+        )
+        return Response(EntryOutput(entry).data)
+
+
+class SignupSettingsApi(_TournamentAction):
+    @api_operation(operation_id="tournaments_signup_settings", request=SignupSettingsInput,
+                   responses=TournamentOutput,
+                   description="Open (or close) the players' own sign-up on the public page, "
+                   "with an optional closing time.")  # fmt: skip
+    def post(self, request: Request, club_slug: str, tournament_id: int) -> Response:
+        data = input_valid(SignupSettingsInput, request.data)
+        tournament = signup_settings_set(
+            tournament=self.tournament(tournament_id), actor=request.user,
+            open=data["signup_open"], closes_at=data.get("signup_closes_at"),
+        )  # fmt: skip
+        return Response(TournamentOutput(tournament).data)
 
 
 class EntryWithdrawApi(_TournamentAction):

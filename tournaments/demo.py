@@ -62,7 +62,7 @@ def demo_knockout(context: DemoContext) -> Tournament:
         entry_fee_minor=2000, club_fee_minor=200, payout="seventy_thirty", seed=2026,
     )  # fmt: skip
     for player in context.players + guests:
-        entry_add(tournament=tournament, actor=organiser, player=player)
+        entry_add(tournament=tournament, actor=organiser, player=player, paid=True)
     tournament_start(tournament=tournament, actor=organiser)
     first, second, third = _release(tournament, organiser, 1)
     _points_deal(first, organiser, [None, 12, 30, 45, 60, 80])
@@ -101,7 +101,7 @@ def demo_rummikub_rounds(context: DemoContext) -> Tournament:
         entry_fee_minor=500, payout="winner_takes_all", seed=11,
     )  # fmt: skip
     for player in context.players[:8]:
-        entry_add(tournament=tournament, actor=organiser, player=player)
+        entry_add(tournament=tournament, actor=organiser, player=player, paid=True)
     tournament_start(tournament=tournament, actor=organiser)
     racks = [
         [[], ["R5", "JK"], ["K13", "K12"], ["B1"]],

@@ -1,6 +1,7 @@
 """Every money figure of a tournament (and a chip-level one's chips): the entries that count
-(whose fee is in the purse), the fees collected, the prize pool (computed here only) and the
-prize each player won, the money read from its purse in the ledger."""
+(the field), those of them whose fee is marked paid (only a paid fee is in the purse), the fees
+collected, the prize pool (computed here only, from the paid fees) and the prize each player
+won, the money read from its purse in the ledger."""
 
 from __future__ import annotations
 
@@ -22,11 +23,16 @@ _LEFT = (E.WITHDRAWN, E.DISQUALIFIED)
 
 def entries_counted(*, tournament: Tournament) -> QuerySet[Entry]:
     """The entries that count, the one read of them for every page, the API and the prize
-    figures: every entry whose fee went in and stayed (not waitlisted, not withdrawn or
-    disqualified before the start)."""
+    figures: the field (not waitlisted, not withdrawn or disqualified before the start), paid
+    or not (``entries_paid``: those whose fee is in the purse)."""
     return tournament.entries.filter(
         Q(status__in=_IN_THE_FIELD) | Q(status__in=_LEFT, seed__isnull=False)
     )
+
+
+def entries_paid(*, tournament: Tournament) -> QuerySet[Entry]:
+    """The entries that count whose fee is marked paid: the fees in the prize pool."""
+    return entries_counted(tournament=tournament).filter(fee_status=Entry.FeeStatus.PAID)
 
 
 def field_prize_pool(*, entrants: int, entry_fee_minor: int, club_fee_minor: int) -> int:
@@ -39,30 +45,31 @@ def fees_collected_minor(*, tournament: Tournament) -> int:
     return sum(account_paid_in(account=purse_of(tournament)).values())
 
 
-def prize_pool_minor(*, tournament: Tournament, entrants: int | None = None) -> int:
-    """The tournament's prize pool: the fees of the entries that count less the club's fee of
-    each. ``entrants``: how many count, where the caller has read them already."""
+def prize_pool_minor(*, tournament: Tournament, paid: int | None = None) -> int:
+    """The tournament's prize pool: the paid fees of the entries that count less the club's
+    fee of each (an unpaid fee is not in the purse). ``paid``: how many entries have paid,
+    where the caller has read them already."""
     if tournament.status == Tournament.Status.CANCELLED:
         return 0  # every fee went back
-    if entrants is None:
-        entrants = entries_counted(tournament=tournament).count()
+    if paid is None:
+        paid = entries_paid(tournament=tournament).count()
     pool = field_prize_pool(
-        entrants=entrants,
+        entrants=paid,
         entry_fee_minor=tournament.entry_fee_minor,
         club_fee_minor=tournament.club_fee_minor,
     )
-    return pool + rebuys_collected_minor(tournament=tournament, entrants=entrants)
+    return pool + rebuys_collected_minor(tournament=tournament, paid=paid)
 
 
-def rebuys_collected_minor(*, tournament: Tournament, entrants: int | None = None) -> int:
+def rebuys_collected_minor(*, tournament: Tournament, paid: int | None = None) -> int:
     """What the rebuys of a chip-level tournament brought into the purse (all of it goes to the
-    prize pool): everything paid in beyond the entry fees of the entries that count. Only a
-    tournament with chip-level settings takes rebuys (the model says which has them)."""
+    prize pool): everything paid in beyond the paid entry fees. Only a tournament with
+    chip-level settings takes rebuys (the model says which has them)."""
     if tournament.chip_rules is None:
         return 0
-    if entrants is None:
-        entrants = entries_counted(tournament=tournament).count()
-    fees = entrants * tournament.entry_fee_minor
+    if paid is None:
+        paid = entries_paid(tournament=tournament).count()
+    fees = paid * tournament.entry_fee_minor
     return max(0, fees_collected_minor(tournament=tournament) - fees)
 
 

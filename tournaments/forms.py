@@ -85,6 +85,7 @@ class EntryForm(forms.Form):
     player = id_form_field(required=False)
     name = forms.CharField(label="Player", max_length=80, required=False)
     affiliation = forms.CharField(label="Home club", max_length=120, required=False)
+    paid = forms.BooleanField(label="Fee paid", required=False)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

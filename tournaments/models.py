@@ -89,6 +89,12 @@ class Tournament(models.Model):
         default=list, help_text="A payout structure's name, or percentages by place."
     )
     seed = models.BigIntegerField(default=0, help_text="The random seed of its draws.")
+    signup_open = models.BooleanField(
+        default=False, db_default=False, help_text="Players sign up on the public page."
+    )
+    signup_closes_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the public sign-up closes (none: at the start)."
+    )
     session = models.ForeignKey(
         Session, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
@@ -140,6 +146,10 @@ class Entry(models.Model):
         DISQUALIFIED = "disqualified", "Disqualified"
         NO_SHOW = "no_show", "No-show"
 
+    class FeeStatus(models.TextChoices):
+        DUE = "due", "Due"
+        PAID = "paid", "Paid"
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTERED)
@@ -157,6 +167,31 @@ class Entry(models.Model):
     rebuys = models.PositiveSmallIntegerField(
         default=0, help_text="Chip-level kind: how many times the entrant bought back in."
     )
+    fee_status = models.CharField(
+        max_length=4, choices=FeeStatus.choices, default=FeeStatus.DUE, db_default=FeeStatus.DUE
+    )
+    paid_at = models.DateTimeField(null=True, blank=True)
+    paid_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+", help_text="Who marked the fee paid.",
+    )  # fmt: skip
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    self_signed_up = models.BooleanField(
+        default=False, db_default=False, help_text="Signed up on the public page."
+    )
+    roster_claim = models.BooleanField(
+        default=False, db_default=False,
+        help_text="Signed up under the name of a player already on the roster: the desk "
+        "confirms who they are by checking them in.",
+    )  # fmt: skip
+    link_hash = models.CharField(
+        max_length=64, blank=True, default="", db_default="",
+        help_text="SHA-256 of the player's personal link token (the token is never stored).",
+    )  # fmt: skip
+    signup_key = models.CharField(
+        max_length=64, blank=True, default="", db_default="",
+        help_text="The sign-up form's one-time key: the same form sent twice makes one entry.",
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = updated_at_field()
 
@@ -166,7 +201,14 @@ class Entry(models.Model):
     chips: int | None = None
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="entry_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_once"),
+            models.UniqueConstraint(
+                fields=["tournament", "signup_key"], condition=~Q(signup_key=""),
+                name="entry_signup_key_once",
+            ),
+        ]  # fmt: skip
+        indexes = [models.Index(fields=["link_hash"], name="entry_link_hash")]
         ordering = ["tournament_id", "seed", "id"]
 
     def __str__(self) -> str:

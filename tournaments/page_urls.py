@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import public_views, views
+from tournaments import desk_registration, player_link, public_views, views
 
 club = "clubs/<slug:club_slug>/tournaments/"
 one = f"{club}<int:tournament_id>/"
@@ -40,7 +40,31 @@ urlpatterns = [
     path(f"{one}rounds/<int:number>/unwind/", views.unwind_page, name="tournament-unwind"),
     path(f"{one}rounds/<int:number>/cards/", views.table_cards, name="tournament-cards"),
     path(f"{one}rounds/<int:number>/links/", views.round_links_page, name="tournament-links"),
+    path(
+        f"{one}entries/bulk/", desk_registration.entries_bulk_page, name="tournament-entries-bulk"
+    ),
+    path(
+        f"{one}entries/paste/",
+        desk_registration.entries_paste_page,
+        name="tournament-entries-paste",
+    ),
+    path(
+        f"{one}entries/<int:entry_id>/unpaid/",
+        desk_registration.entry_unpaid_page,
+        name="tournament-entry-unpaid",
+    ),
+    path(
+        f"{one}entries/<int:entry_id>/link/",
+        desk_registration.entry_link_page,
+        name="tournament-entry-link",
+    ),
+    path(
+        f"{one}signup/", desk_registration.signup_settings_page, name="tournament-signup-settings"
+    ),
     path(public, public_views.public_tournament, name="public-tournament"),
+    path(f"{public}signup/", player_link.signup_page, name="tournament-signup"),
+    path(f"{public}check-in/", player_link.check_in_page, name="tournament-check-in"),
+    path(f"{public}me/<str:token>/", player_link.player_link_page, name="tournament-player-link"),
     path(f"{public}live/", public_views.public_tournament_live, name="public-tournament-live"),
     path(
         f"{public}projector/",

@@ -3,6 +3,7 @@ grid), its live part, and the projector. Every figure through the selectors."""
 
 from __future__ import annotations
 
+import secrets
 import time
 from typing import Any
 
@@ -20,12 +21,14 @@ from standings.views.projector import PROJECTOR_JUST_NOW, projector_turn
 from tournaments import selectors
 from tournaments.kinds import kind_for
 from tournaments.models import Entry, Tournament
-from tournaments.views import LIVE_EVERY, kind_panel, places_shown
+from tournaments.services.signup import CODE_MINUTES, check_in_code, signup_accepting
+from tournaments.views import LIVE_EVERY, kind_panel, places_shown, pool_words
 
 # --- public --------------------------------------------------------------------------------------
 
 
-def _public(club_slug: str, tournament_id: int) -> tuple[Club, Tournament]:
+def public_of(club_slug: str, tournament_id: int) -> tuple[Club, Tournament]:
+    """The club (one with public pages) and its tournament, or the page's 404."""
     club = found(club_selectors.club_get_public, slug=club_slug)
     tournament = found(selectors.tournament_get, club=club, tournament_id=tournament_id)
     return club, tournament
@@ -45,6 +48,7 @@ def _public_context(request: HttpRequest, club: Club, tournament: Tournament) ->
     context = {
         "tournament": tournament, "view": view, "grid": grid, "club": club, "public": True,
         "prize_pool": club_money(club, view.prize_pool_minor), "places": places_shown(club, view),
+        "pool_words": pool_words(club, view),
         "current": current, "current_cells": grid.cells.get(current.number, []) if current else [],
         "still_in": sorted(still_in, key=str.lower), "live_every": LIVE_EVERY,
         "live_url": reverse("public-tournament-live", args=[club.slug, tournament.pk]),
@@ -78,8 +82,11 @@ def _render_public(request: HttpRequest, club: Club, template: str, context: dic
 
 @GET
 def public_tournament(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
-    club, tournament = _public(club_slug, tournament_id)
+    club, tournament = public_of(club_slug, tournament_id)
     context = _public_context(request, club, tournament)
+    if signup_accepting(tournament):
+        # The form's one-time key: the same form sent twice (a double tap) signs up once.
+        context["signup_key"] = secrets.token_urlsafe(24)
     return _render_public(request, club, "tournaments/public.html", context)
 
 
@@ -118,6 +125,10 @@ def _projector_context(request: HttpRequest, context: dict[str, Any]) -> dict[st
         "just_settled": just, "recent_tables": set(recent), "clock_left": left,
         "clock_text": f"{left // 60}:{left % 60:02d}" if left is not None else "",
         "live_every": min(LIVE_EVERY, turn / 2),
+        # Before the start the room checks in with this code (``services.signup``).
+        "check_in_code": check_in_code(tournament=context["tournament"])
+        if context["tournament"].status == Tournament.Status.REGISTRATION else "",
+        "code_minutes": CODE_MINUTES,
     }  # fmt: skip
 
 
@@ -126,7 +137,7 @@ def _projector_context(request: HttpRequest, context: dict[str, Any]) -> dict[st
 def public_tournament_live(
     request: HttpRequest, club_slug: str, tournament_id: int
 ) -> HttpResponse:
-    club, tournament = _public(club_slug, tournament_id)
+    club, tournament = public_of(club_slug, tournament_id)
     context = _public_context(request, club, tournament)
     template = "tournaments/_public_body.html"
     if request.GET.get("view") == "projector":
@@ -139,9 +150,13 @@ def public_tournament_live(
 def public_tournament_projector(
     request: HttpRequest, club_slug: str, tournament_id: int
 ) -> HttpResponse:
-    club, tournament = _public(club_slug, tournament_id)
+    club, tournament = public_of(club_slug, tournament_id)
     context = _public_context(request, club, tournament)
     context.update(_projector_context(request, context))
     public = reverse("public-tournament", args=[club.slug, tournament.pk])
+    if tournament.status == Tournament.Status.REGISTRATION:
+        # Before the start the QR checks the room in; then it follows the tournament.
+        public = reverse("tournament-check-in", args=[club.slug, tournament.pk])
     context["qr"] = qr_svg(request.build_absolute_uri(public))
+    context["qr_checks_in"] = tournament.status == Tournament.Status.REGISTRATION
     return _render_public(request, club, "tournaments/projector.html", context)

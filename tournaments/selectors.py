@@ -82,6 +82,7 @@ class TournamentView:
     prize_pool_minor: int
     rounds: list[RoundView]
     places: list[Entry]
+    paid: int = 0  # the entries that count whose fee is paid: those in the prize pool
 
     @property
     def entries_counted(self) -> int:
@@ -101,6 +102,18 @@ def _entries_paid(tournament: Tournament, entries: list[Entry]) -> None:
         entry.prize_won_minor = won.get(entry.player_id, 0) if entry.place else 0
         if chips is not None:
             entry.chips = chips.get(entry.player_id, 0)
+
+
+def entry_by_link(*, tournament: Tournament, token_hash: str) -> Entry:
+    """The entry a personal link opens (``token_hash``: its token's SHA-256)."""
+    found = (
+        tournament.entries.select_related("player").filter(link_hash=token_hash).first()
+        if token_hash
+        else None
+    )
+    if found is None:
+        raise NotFoundError("this link opens no entry: ask the desk for yours")
+    return found
 
 
 def entry_query(*, tournament: Tournament) -> QuerySet[Entry]:
@@ -173,10 +186,11 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
     counting = set(entries_counted(tournament=tournament).values_list("pk", flat=True))
     counted = [entry for entry in entries if entry.pk in counting]
     _entries_paid(tournament, entries)
-    pool = prize_pool_minor(tournament=tournament, entrants=len(counted))
+    paid = sum(1 for entry in counted if entry.fee_status == Entry.FeeStatus.PAID)
+    pool = prize_pool_minor(tournament=tournament, paid=paid)
     rounds = _rounds(tournament, {entry.pk: entry.player_id for entry in entries})
     places = sorted((e for e in entries if e.place), key=lambda e: (e.place, e.seed or 0))
-    return TournamentView(tournament, entries, counted, pool, rounds, places)
+    return TournamentView(tournament, entries, counted, pool, rounds, places, paid)
 
 
 # --- what the pages show -------------------------------------------------------------------------

@@ -43,6 +43,19 @@ class TournamentCreateInput(*(kind.input_fields for kind in KINDS.values())):
 class EntryInput(serializers.Serializer[dict]):
     player = id_field()
     affiliation = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    paid = serializers.BooleanField(
+        default=False,
+        help_text="True when the fee is paid at registration (into the purse now); a "
+        "waitlisted entry's fee stays due.",
+    )
+
+
+class SignupSettingsInput(serializers.Serializer[dict]):
+    signup_open = serializers.BooleanField(help_text="Players sign up on the public page.")
+    signup_closes_at = serializers.DateTimeField(
+        required=False, allow_null=True,
+        help_text="When the public sign-up closes (null: open until the start).",
+    )  # fmt: skip
 
 
 class RemarksInput(serializers.Serializer[dict]):
@@ -85,7 +98,9 @@ class EntryOutput(serializers.ModelSerializer[Entry]):
         fields = [
             "id", "player", "name", "status", "seed", "rating", "affiliation", "place",
             "prize_minor", "out_in_round", "table_place", "remarks", "chips", "rebuys",
+            "fee_status", "paid_at", "checked_in_at", "self_signed_up",
         ]  # fmt: skip
+        read_only_fields = fields
 
     # A chip-level tournament's chips, read from the purse; null for the other kinds.
     chips = serializers.IntegerField(read_only=True, allow_null=True, min_value=-BIG, max_value=BIG)
@@ -122,7 +137,7 @@ class TournamentOutput(serializers.ModelSerializer[Tournament]):
             "advance_per_table", "rounds", "cut", "seeding", "avoid_same_club", "table_entry",
             "max_entries", "entry_fee_minor", "club_fee_minor", "late_entry_until_round", "payout",
             "seed", "session", "purse", "created_at", "started_at", "finished_at", "updated_at",
-            "chip_levels",
+            "chip_levels", "signup_open", "signup_closes_at",
         ]  # fmt: skip
 
 
@@ -176,10 +191,18 @@ class TournamentDetailOutput(serializers.Serializer[dict]):
     id = serializers.IntegerField(source="tournament.pk")
     status = serializers.ChoiceField(choices=Tournament.Status.choices, source="tournament.status")
     tournament = TournamentOutput()
-    prize_pool_minor = serializers.IntegerField()
+    prize_pool_minor = serializers.IntegerField(
+        help_text="The paid fees of the entries that count less the club's fee of each (plus "
+        "a chip-level tournament's rebuys): an unpaid fee is not in it."
+    )
     entries_counted = serializers.IntegerField(
-        help_text="How many entries count (their fee is in the prize pool): not those "
-        "waitlisted, nor those withdrawn or disqualified before the start (refunded)."
+        help_text="How many entries count (the field): not those waitlisted, nor those "
+        "withdrawn or disqualified before the start."
+    )
+    entries_paid = serializers.IntegerField(
+        source="paid",
+        help_text="How many of the entries that count have their fee marked paid: the fees "
+        "in the prize pool.",
     )
     entries = EntryOutput(many=True, help_text="Every entry, whatever its status.")
     rounds = RoundOutput(many=True)

@@ -52,6 +52,7 @@ from tournaments.forms import (
 from tournaments.kinds import kind_for, settings_of_form
 from tournaments.kinds.chips.rebuys import entry_rebuy
 from tournaments.models import Entry, Round, Tournament
+from tournaments.registration import registration_context
 from tournaments.services.corrections import rounds_unwind
 from tournaments.services.draws import round_clock_set, round_release, round_swap
 from tournaments.services.entries import (
@@ -60,6 +61,7 @@ from tournaments.services.entries import (
     entry_reinstate,
     entry_withdraw,
 )
+from tournaments.services.fees import PAYABLE
 from tournaments.services.links import round_links_ensure, table_entry_of
 from tournaments.services.setup import tournament_cancel, tournament_create, tournament_start
 
@@ -72,19 +74,23 @@ def _desk_url(club: Club, tournament: Tournament) -> str:
 
 
 def _prize_lines(
-    club: Club, payout: str | list[Any], entries: int, fee_minor: int, club_fee_minor: int
-) -> dict[str, Any]:
-    """The prizes a field of ``entries`` would pay, place by place, as a page shows them."""
+    club: Club, payout: str | list[Any], entries: int, fee_minor: int, club_fee_minor: int,
+    paid: int | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """The prizes a field of ``entries`` would pay, place by place, as a page shows them: its
+    pool from ``paid`` fees where only some are paid (the desk), else every entry's."""
     try:
         pool = field_prize_pool(
-            entrants=entries, entry_fee_minor=fee_minor, club_fee_minor=club_fee_minor
-        )
+            entrants=entries if paid is None else paid, entry_fee_minor=fee_minor,
+            club_fee_minor=club_fee_minor,
+        )  # fmt: skip
         amounts = prizes.place_amounts(pool, prizes.payout_percentages(payout, entries))
     except RuleViolation as exc:
         return {"error": exc.message, "lines": [], "pool": ""}
     return {
         "error": "",
         "entries": entries,
+        "paid": paid,
         "pool": club_money(club, pool),
         "lines": [
             {"place": place, "amount": club_money(club, amount)}
@@ -92,6 +98,16 @@ def _prize_lines(
             if amount
         ],
     }
+
+
+def pool_words(club: Club, view: selectors.TournamentView) -> str:
+    """How the prize pool is made, in words: only the paid fees are in it ("16 paid fees x
+    90", each fee less the club's share)."""
+    tournament = view.tournament
+    if not tournament.entry_fee_minor or tournament.status == Tournament.Status.CANCELLED:
+        return ""
+    share = club_money(club, tournament.entry_fee_minor - tournament.club_fee_minor)
+    return f"{view.paid} paid fee{'' if view.paid == 1 else 's'} × {share}"
 
 
 # --- the list and the create form ----------------------------------------------------------------
@@ -215,6 +231,7 @@ def _entry_rows(club: Club, tournament: Tournament, entries: list[Entry]) -> lis
     after it, as ``page_urls`` lays them out."""
     entries_url = reverse("tournament-entry-add", args=[club.slug, tournament.pk])
     registering = tournament.status == Tournament.Status.REGISTRATION
+    settled = tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
     return [
         {
             "pk": e.pk, "status": e.status, "name": e.player.name, "seed": e.seed,
@@ -223,6 +240,11 @@ def _entry_rows(club: Club, tournament: Tournament, entries: list[Entry]) -> lis
             if registering and e.status == Entry.Status.REGISTERED else "",
             "withdraw_url": f"{entries_url}{e.pk}/withdraw/" if e.status in _WITHDRAWABLE else "",
             "reinstate_url": f"{entries_url}{e.pk}/reinstate/" if e.status in _LEFT else "",
+            "paid": e.fee_status == Entry.FeeStatus.PAID, "payable": e.status in PAYABLE,
+            "unpaid_url": f"{entries_url}{e.pk}/unpaid/"
+            if e.fee_status == Entry.FeeStatus.PAID and not settled else "",
+            "link_url": f"{entries_url}{e.pk}/link/", "claim": e.roster_claim,
+            "online": e.self_signed_up,
         }
         for e in entries
     ]  # fmt: skip
@@ -245,9 +267,10 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
         "draft_byes": [(p, named[p]) for p in (draft.byes if draft else [])],
         "fees": club_money(club, desk.fees_minor),
         "prize_pool": club_money(club, desk.view.prize_pool_minor),
+        "pool_words": pool_words(club, desk.view),
         "preview": _prize_lines(
             club, tournament.payout, len(desk.view.counted), tournament.entry_fee_minor,
-            tournament.club_fee_minor,
+            tournament.club_fee_minor, paid=desk.view.paid,
         ),
         "places": places_shown(club, desk.view),
         "public_url": reverse("public-tournament", args=[club.slug, tournament.pk])
@@ -304,9 +327,11 @@ def _desk_page(
     error: dict | None = None,
     form_name: str = "",
     status: int = 200,
+    extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
     context = _with_links(request, club, _desk_context(club, tournament))
-    context.update(error=error, form_name=form_name, values=request.POST)
+    context.update(registration_context(request, club, tournament, context["view"]))
+    context.update(error=error, form_name=form_name, values=request.POST, **(extra or {}))
     return render_club(request, club, "tournaments/desk.html", context, status=status)
 
 
@@ -363,9 +388,10 @@ def entry_add_page(request: HttpRequest, club_slug: str, tournament_id: int) -> 
             ) or club_services.player_create(club=club, actor=request.user, name=name)
         entry = entry_add(
             tournament=tournament, actor=request.user, player=player,
-            affiliation=data.get("affiliation") or "",
+            affiliation=data.get("affiliation") or "", paid=bool(data.get("paid")),
         )  # fmt: skip
-        return f"{player.name} is {entry.get_status_display().lower()}."
+        paid = ", fee paid" if entry.fee_status == Entry.FeeStatus.PAID else ""
+        return f"{player.name} is {entry.get_status_display().lower()}{paid}."
 
     form = EntryForm(request.POST)
     return _action(request, club_slug, tournament_id, "entries", form, add, "")

@@ -328,6 +328,12 @@ ROUTES = [
           _by_role(201, 201, 403, 403)),
     Route("entry check-in", "tournaments:entry-check-in", "post",
           lambda w: f"{T}/{w.open_tournament}/entries/{w.open_entry}/check-in/", None, RUN),
+    Route("entry paid", "tournaments:entry-paid", "post",
+          lambda w: f"{T}/{w.open_tournament}/entries/{w.open_entry}/paid/", None, RUN),
+    Route("entry unpaid", "tournaments:entry-unpaid", "post",
+          lambda w: f"{T}/{w.open_tournament}/entries/{w.open_entry}/unpaid/", None, RUN),
+    Route("sign-up settings", "tournaments:tournament-signup-settings", "post",
+          lambda w: f"{T}/{w.open_tournament}/signup/", lambda w: {"signup_open": False}, RUN),
     Route("entry withdraw", "tournaments:entry-withdraw", "post",
           lambda w: f"{T}/{w.open_tournament}/entries/{w.open_entry}/withdraw/", None, RUN),
     # the entry is in the field: a member who may run it hears it is not withdrawn

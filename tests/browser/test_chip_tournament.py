@@ -55,8 +55,9 @@ def test_an_organiser_runs_a_chip_level_tournament_of_30_from_the_pages(
 
     for name in names:
         page.locator("#entry-name").fill(name)
+        page.locator("#entry-form input[name=paid]").check()  # the fee taken at the desk
         page.get_by_role("button", name="Enter", exact=True).click()
-        expect_text(page.locator(".messages"), f"{name} is registered")
+        expect_text(page.locator(".messages"), f"{name} is registered, fee paid")
     expect_text(page.locator("[data-figure=fees]"), r"₹300\.00")
 
     page.locator("#start").click()

@@ -92,8 +92,9 @@ def test_an_organiser_runs_a_knockout_from_the_pages(new_page: Any, standing: An
     # Registration: type-ahead names, one tap a check-in.
     for name in NAMES:
         page.locator("#entry-name").fill(name)
+        page.locator("#entry-form input[name=paid]").check()  # the fee taken at the desk
         page.get_by_role("button", name="Enter", exact=True).click()
-        expect_text(page.locator(".messages"), f"{name} is registered")
+        expect_text(page.locator(".messages"), f"{name} is registered, fee paid")
     for name in NAMES:
         page.get_by_role("button", name=f"Check in {name}").click()
         expect_text(page.locator(".messages"), f"{name} is checked in")

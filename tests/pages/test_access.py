@@ -238,6 +238,16 @@ WRITES: list[tuple[str, Callable[[Pages, Objects], str], Data, tuple[str, ...]]]
      f"{o.entry}/reinstate/", {}, ORGANISER),
     ("tournament rebuy", lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/entries/"
      f"{o.entry}/rebuy/", {}, ORGANISER),
+    ("tournament fee refund", lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/"
+     f"entries/{o.entry}/unpaid/", {}, ORGANISER),
+    ("tournament player link", lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/"
+     f"entries/{o.entry}/link/", {}, ORGANISER),
+    ("tournament bulk", lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/entries/bulk/",
+     lambda p, o: {"action": "paid", "entry": str(o.entry)}, ORGANISER),
+    ("tournament paste", lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/entries/paste/",
+     {"names": "Zed", "preview": "1"}, ORGANISER),
+    ("tournament sign-up settings",
+     lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/signup/", {"open": ""}, ORGANISER),
     ("tournament start", lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/start/", {},
      ORGANISER),
     ("tournament release",

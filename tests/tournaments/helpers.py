@@ -38,9 +38,12 @@ def new_tournament(standing: Standing, **options: Any) -> Tournament:
         return tournament_create(club=standing.club, actor=standing.organiser, **params)
 
 
-def enter(standing: Standing, tournament: Tournament, players: list[Player]) -> None:
+def enter(
+    standing: Standing, tournament: Tournament, players: list[Player], paid: bool = True
+) -> None:
+    """Enter the players at the desk, their fees paid there (``paid``)."""
     for player in players:
-        entry_add(tournament=tournament, actor=standing.organiser, player=player)
+        entry_add(tournament=tournament, actor=standing.organiser, player=player, paid=paid)
 
 
 def play_table(standing: Standing, game: Game, points: dict[int, int]) -> None:

@@ -62,9 +62,16 @@ def test_a_knockout_runs_through_the_api_with_a_worker(standing, celery_worker):
     }, format="json")  # fmt: skip
     assert made.status_code == 201, made.content
     tid = made.json()["id"]
-    for player in entrants:
-        added = client.post(f"{T}/{tid}/entries/", {"player": player}, format="json")
+    # Seven pay at the desk as they are entered; the eighth is marked paid afterwards.
+    for player in entrants[:-1]:
+        added = client.post(f"{T}/{tid}/entries/", {"player": player, "paid": True}, format="json")
         assert added.status_code == 201, added.content
+        assert added.json()["fee_status"] == "paid" and added.json()["paid_at"]
+    added = client.post(f"{T}/{tid}/entries/", {"player": entrants[-1]}, format="json")
+    assert added.status_code == 201 and added.json()["fee_status"] == "due", added.content
+    assert client.get(f"{T}/{tid}/").json()["prize_pool_minor"] == 7 * (500 - 50)
+    paid = client.post(f"{T}/{tid}/entries/{added.json()['id']}/paid/", format="json")
+    assert paid.status_code == 200 and paid.json()["fee_status"] == "paid", paid.content
     twice = client.post(f"{T}/{tid}/entries/", {"player": entrants[0]}, format="json")
     assert twice.status_code in (400, 409) and "error" in twice.json()
 

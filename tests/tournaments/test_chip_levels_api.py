@@ -72,7 +72,7 @@ def test_thirty_play_a_chip_level_tournament_through_the_api(standing, celery_wo
     tid = made.json()["id"]
     for n in range(30):
         player = Player.objects.create(club=standing.club, name=f"Chips {n:02d}").pk
-        added = client.post(f"{T}/{tid}/entries/", {"player": player}, format="json")
+        added = client.post(f"{T}/{tid}/entries/", {"player": player, "paid": True}, format="json")
         assert added.status_code == 201, added.content
     first = client.post(f"{T}/{tid}/start/", {}, format="json")
     assert first.status_code == 200, first.content

@@ -247,7 +247,7 @@ def test_late_entry_is_seated_where_it_costs_least_until_the_round_is_released(s
     seeds = dict(tournament.entries.values_list("player_id", "seed"))
     assert [seeds[p] for p in order] == list(range(1, 8))  # as the organiser gave them
     assert sorted(len(t) for t in first.draw["tables"]) == [3, 4]
-    late = entry_add(tournament=tournament, actor=standing.organiser, player=field[7])
+    late = entry_add(tournament=tournament, actor=standing.organiser, player=field[7], paid=True)
     first.refresh_from_db()
     assert sorted(len(t) for t in first.draw["tables"]) == [4, 4]  # the short table took them
     assert any(late.pk in t for t in first.draw["tables"]) and late.status == Entry.Status.ACTIVE

@@ -97,7 +97,7 @@ def test_withdrawn_entrants_are_placed_by_where_they_stood_on_every_page(standin
 
 
 def test_a_withdrawal_is_undone_before_the_next_draw_and_refused_after(standing):
-    """Before the start: reinstated, the fee paid again (waiting when the field is full).
+    """Before the start: reinstated, the fee due again (waiting when the field is full).
     While their round is played: back in, at their table. Once the round after it is drawn:
     refused, saying why."""
     cup = new_tournament(standing, table_max=4, entry_fee_minor=1000, max_entries=8)

@@ -1,30 +1,35 @@
-"""Entries: registering (the fee into the purse, the waitlist beyond ``max_entries``, a late entry
-seated where it costs least), checking in, withdrawing and disqualifying (before the start the
-fee back and the first waitlisted player in)."""
+"""Entries: registering (the waitlist beyond ``max_entries``, a late entry seated where it costs
+least; the fee into the purse only when it is marked paid: ``services.fees``), checking in,
+withdrawing and disqualifying (before the start a paid fee back and the first waitlisted player
+in)."""
 
 from __future__ import annotations
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
 from clubs.models import Player
 from config.errors import Conflict, NotFoundError
 from tournaments.figures import entries_counted
 from tournaments.kinds import kind_for
 from tournaments.models import Entry, Round, Tournament
-from tournaments.purse import purse_pay_in, purse_refund
 from tournaments.services.common import E, audit, current_round, lock
 from tournaments.services.draws import seat_late, unseat
+from tournaments.services.fees import fee_mark_paid, fee_refund
 from tournaments.services.tables import table_game_ended
 
 
 @transaction.atomic
 def entry_add(
-    *, tournament: Tournament, actor: AbstractBaseUser, player: Player, affiliation: str = ""
-) -> Entry:
-    """Register a player: the fee goes into the purse; beyond ``max_entries`` the player waits.
-    Once running, a late entry is taken until ``late_entry_until_round`` is drawn and while it
-    is a draft: the player sits at the table of that draw where they cost least."""
+    *, tournament: Tournament, actor: AbstractBaseUser | None, player: Player,
+    affiliation: str = "", paid: bool = False, self_signed_up: bool = False,
+) -> Entry:  # fmt: skip
+    """Register a player; beyond ``max_entries`` the player waits. With ``paid`` the fee is
+    marked paid (into the purse) at once, unless the player waits. Once running, a late entry
+    is taken until ``late_entry_until_round`` is drawn and while it is a draft: the player sits
+    at the table of that draw where they cost least. ``actor`` ``None``: the player signed up
+    on the public page (``services.signup``)."""
     tournament = lock(tournament)
     if player.club_id != tournament.club_id:
         raise NotFoundError(f"player: {player.name!r} is not on this club's roster")
@@ -67,10 +72,11 @@ def entry_add(
     if late and full:
         raise Conflict("the tournament is full", code="tournament_full")
     entry = Entry.objects.create(
-        tournament=tournament, player=player, status=status, affiliation=affiliation.strip()
-    )
-    if status != E.WAITLISTED:
-        _pay(tournament, actor, entry)
+        tournament=tournament, player=player, status=status, affiliation=affiliation.strip(),
+        self_signed_up=self_signed_up,
+    )  # fmt: skip
+    if paid and status != E.WAITLISTED:
+        fee_mark_paid(tournament=tournament, actor=actor, entry=entry)
     if late:
         assert current is not None
         entry.seed = (tournament.entries.exclude(seed=None).count() or 0) + 1
@@ -81,10 +87,6 @@ def entry_add(
     return entry
 
 
-def _pay(tournament: Tournament, actor: AbstractBaseUser | None, entry: Entry) -> None:
-    purse_pay_in(tournament=tournament, actor=actor, player=entry.player)
-
-
 def _entry(tournament: Tournament, entry_id: int) -> Entry:
     entry = tournament.entries.select_for_update().filter(pk=entry_id).first()
     if entry is None:
@@ -93,7 +95,12 @@ def _entry(tournament: Tournament, entry_id: int) -> Entry:
 
 
 @transaction.atomic
-def entry_check_in(*, tournament: Tournament, actor: AbstractBaseUser, entry_id: int) -> Entry:
+def entry_check_in(
+    *, tournament: Tournament, actor: AbstractBaseUser | None, entry_id: int
+) -> Entry:
+    """A registered entrant is at the venue: by the director (``actor``), which also confirms
+    who a roster claim is, or by the player with the venue's code (``services.signup``,
+    ``actor`` ``None``)."""
     tournament = lock(tournament)
     entry = _entry(tournament, entry_id)
     if tournament.status != Tournament.Status.REGISTRATION or entry.status != E.REGISTERED:
@@ -103,8 +110,11 @@ def entry_check_in(*, tournament: Tournament, actor: AbstractBaseUser, entry_id:
             code="not_registered",
         )
     entry.status = E.CHECKED_IN
-    entry.save(update_fields=["status"])
-    audit(tournament, actor, "check_in", entry=entry.pk)
+    entry.checked_in_at = timezone.now()
+    if actor is not None:
+        entry.roster_claim = False
+    entry.save(update_fields=["status", "checked_in_at", "roster_claim"])
+    audit(tournament, actor, "check_in", entry=entry.pk, by_player=actor is None)
     return entry
 
 
@@ -124,19 +134,19 @@ def entry_withdraw(
     ):  # fmt: skip
         raise Conflict(f"{entry.player.name} is {entry.get_status_display().lower()} already")
     before_start = tournament.status == Tournament.Status.REGISTRATION
-    paid = entry.status != E.WAITLISTED
+    held_a_place = entry.status != E.WAITLISTED
     entry.status = E.DISQUALIFIED if disqualify else E.WITHDRAWN
     entry.remarks = remarks.strip()[:200]
     entry.save(update_fields=["status", "remarks"])
     refunded = 0
-    if before_start and paid:
-        refunded = purse_refund(tournament=tournament, actor=actor, player=entry.player)
+    if before_start and held_a_place:
+        if entry.fee_status == Entry.FeeStatus.PAID:
+            refunded = fee_refund(tournament=tournament, actor=actor, entry=entry)
         waiting = tournament.entries.filter(status=E.WAITLISTED).order_by("created_at", "id")
         promoted = waiting.first()
-        if promoted is not None:
+        if promoted is not None:  # their fee is due: marked paid when they pay
             promoted.status = E.REGISTERED
             promoted.save(update_fields=["status"])
-            _pay(tournament, actor, promoted)
     else:
         current = current_round(tournament)
         if current is not None and current.status == Round.Status.DRAFT:
@@ -149,9 +159,26 @@ def entry_withdraw(
 
 
 @transaction.atomic
+def entries_check_in(
+    *, tournament: Tournament, actor: AbstractBaseUser, entry_ids: list[int]
+) -> list[Entry]:
+    """The director checks in several entrants at once (the desk's list); those checked in
+    already stay so. All or none: one that cannot check in refuses the lot."""
+    tournament = lock(tournament)
+    done = []
+    for entry_id in dict.fromkeys(entry_ids):
+        entry = _entry(tournament, entry_id)
+        if entry.status == E.CHECKED_IN:
+            done.append(entry)
+            continue
+        done.append(entry_check_in(tournament=tournament, actor=actor, entry_id=entry_id))
+    return done
+
+
+@transaction.atomic
 def entry_reinstate(*, tournament: Tournament, actor: AbstractBaseUser, entry_id: int) -> Entry:
     """Undo a withdrawal (or a disqualification) before the entrant's next round is drawn: before
-    the start they are registered again and pay the fee again (waiting when the field is full);
+    the start they are registered again with their fee due (waiting when the field is full);
     while the round they left is a draft they sit in it again; while it is played they are back
     at their table (settled again if it already was). Once the round after it is drawn, refused."""
     tournament = lock(tournament)
@@ -166,8 +193,6 @@ def entry_reinstate(*, tournament: Tournament, actor: AbstractBaseUser, entry_id
         )
         full = tournament.max_entries is not None and taken.count() >= tournament.max_entries
         entry.status = E.WAITLISTED if full else E.REGISTERED
-        if not full:
-            _pay(tournament, actor, entry)
     elif tournament.status == Tournament.Status.RUNNING:
         entry.status = E.ACTIVE
         _seat_again(tournament, entry)

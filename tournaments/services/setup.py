@@ -200,6 +200,9 @@ def tournament_cancel(*, tournament: Tournament, actor: AbstractBaseUser) -> Tou
     if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
         raise Conflict(f"the tournament is {tournament.get_status_display().lower()}")
     purse_refund_all(tournament=tournament, actor=actor)
+    tournament.entries.filter(fee_status=Entry.FeeStatus.PAID).update(
+        fee_status=Entry.FeeStatus.DUE, paid_at=None, paid_by=None
+    )
     tournament.status = Tournament.Status.CANCELLED
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "finished_at"])

@@ -1,0 +1,175 @@
+"""The player's own pages of a tournament, on their phone and without an account: signing up on
+the public page, the personal link that shows their registration (a page of its own, to grow
+into the player's live view), and checking in at the venue through the check-in QR with the code
+the projector shows. The phone keeps its link in a cookie of the tournament's public pages, so
+the check-in QR opens the player's own page. Every write through ``services.signup``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+
+from clubs.models import Club
+from clubs.page_kit.display import club_money
+from clubs.page_kit.pages import error_context, found, service_status
+from config.errors import InvalidInput, ServiceError, TooManyRequests
+from tournaments import selectors
+from tournaments.models import Entry, Tournament
+from tournaments.public_views import public_of
+from tournaments.services import signup
+
+E = Entry.Status
+
+
+def _cookie_name(tournament: Tournament) -> str:
+    return f"rc_entry_{tournament.pk}"
+
+
+def _client(request: HttpRequest) -> str:
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def _link_url(club: Club, tournament: Tournament, token: str) -> str:
+    return reverse("tournament-player-link", args=[club.slug, tournament.pk, token])
+
+
+def _remembered(request: HttpRequest, club: Club, tournament: Tournament, token: str,
+                response: HttpResponse) -> HttpResponse:  # fmt: skip
+    """The phone keeps its link for the tournament's public pages (the check-in QR finds it)."""
+    response.set_cookie(
+        _cookie_name(tournament), token, max_age=60 * 60 * 24 * 30,
+        path=reverse("public-tournament", args=[club.slug, tournament.pk]),
+        httponly=True, samesite="Lax", secure=request.is_secure(),
+    )  # fmt: skip
+    return response
+
+
+def _page(request: HttpRequest, club: Club, template: str, context: dict[str, Any],
+          status: int = 200) -> HttpResponse:  # fmt: skip
+    with timezone.override(club.timezone):
+        return render(request, template, {"club": club, "public": True, **context}, status=status)
+
+
+@require_POST
+def signup_page(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
+    """The public page's sign-up form: the player's own link when done, else the form again."""
+    club, tournament = public_of(club_slug, tournament_id)
+    name = request.POST.get("name", "")[:200]
+    try:
+        if not signup.client_allowed(
+            what="signup", client_address=_client(request), limit=signup.SIGNUP_LIMIT
+        ):
+            raise TooManyRequests(
+                "too many sign-ups from this network: ask the desk",
+                retry_after=signup.LIMIT_WINDOW_SECONDS,
+            )
+        done = signup.player_sign_up(
+            tournament=tournament, name=name, signup_key=request.POST.get("signup_key", "")
+        )
+    except ServiceError as exc:
+        return _page(request, club, "tournaments/signup_refused.html", {
+            "tournament": tournament, "error": error_context(exc), "name": name,
+        }, status=service_status(exc))  # fmt: skip
+    response = redirect(_link_url(club, tournament, done.token))
+    return _remembered(request, club, tournament, done.token, response)
+
+
+def _entry_shown(club: Club, tournament: Tournament, entry: Entry) -> dict[str, Any]:
+    """The registration as the player's page shows it."""
+    waiting_place = 0
+    if entry.status == E.WAITLISTED:
+        waiting = tournament.entries.filter(status=E.WAITLISTED).order_by("created_at", "id")
+        waiting_place = list(waiting.values_list("pk", flat=True)).index(entry.pk) + 1
+    return {
+        "name": entry.player.name, "status": entry.status,
+        "status_words": entry.get_status_display(), "waiting_place": waiting_place,
+        "paid": entry.fee_status == Entry.FeeStatus.PAID, "paid_at": entry.paid_at,
+        "fee": club_money(club, tournament.entry_fee_minor) if tournament.entry_fee_minor else "",
+        "checked_in_at": entry.checked_in_at, "roster_claim": entry.roster_claim,
+        "can_check_in": entry.status == E.REGISTERED
+        and tournament.status == Tournament.Status.REGISTRATION and not entry.roster_claim,
+    }  # fmt: skip
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def player_link_page(
+    request: HttpRequest, club_slug: str, tournament_id: int, token: str
+) -> HttpResponse:
+    """The player's own page: their registration and fee, and the check-in with the code."""
+    club, tournament = public_of(club_slug, tournament_id)
+    entry = found(
+        selectors.entry_by_link, tournament=tournament, token_hash=signup.link_hash(token)
+    )
+    error, status = None, 200
+    if request.method == "POST":
+        try:
+            if not signup.client_allowed(
+                what="check-in", client_address=_client(request), limit=signup.CHECK_IN_LIMIT
+            ):
+                raise TooManyRequests(
+                    "too many check-in tries from this phone: ask the desk",
+                    retry_after=signup.LIMIT_WINDOW_SECONDS,
+                )
+            signup.player_check_in(
+                tournament=tournament, entry=entry, code=request.POST.get("code", "")[:20]
+            )
+            return redirect(_link_url(club, tournament, token))
+        except ServiceError as exc:
+            error = error_context(exc, {"check-in code"})
+            status = service_status(exc)
+    response = _page(request, club, "tournaments/player_link.html", {
+        "tournament": tournament, "me": _entry_shown(club, tournament, entry), "error": error,
+        "public_url": reverse("public-tournament", args=[club.slug, tournament.pk]),
+    }, status=status)  # fmt: skip
+    return _remembered(request, club, tournament, token, response)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def check_in_page(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
+    """Where the check-in QR leads: the phone's own page when it signed up here, else the
+    registered names (as the public page lists them) and the code shown at the venue."""
+    club, tournament = public_of(club_slug, tournament_id)
+    token = request.COOKIES.get(_cookie_name(tournament), "")
+    if token and request.method != "POST":
+        known = tournament.entries.filter(link_hash=signup.link_hash(token)).exists()
+        if known:
+            return redirect(_link_url(club, tournament, token))
+    error, status, done = None, 200, None
+    if request.method == "POST":
+        try:
+            done = _check_in_by_name(request, tournament)
+        except ServiceError as exc:
+            error, status = error_context(exc, {"check-in code", "your name"}), service_status(exc)
+    registered = tournament.entries.filter(status=E.REGISTERED).select_related("player")
+    return _page(request, club, "tournaments/check_in.html", {
+        "tournament": tournament, "error": error, "done": done, "values": request.POST,
+        "names": sorted(((e.pk, e.player.name) for e in registered), key=lambda p: p[1].lower()),
+        "public_url": reverse("public-tournament", args=[club.slug, tournament.pk]),
+        "signup": signup.signup_accepting(tournament),
+    }, status=status)  # fmt: skip
+
+
+def _check_in_by_name(request: HttpRequest, tournament: Tournament) -> Entry:
+    if not signup.client_allowed(
+        what="check-in", client_address=_client(request), limit=signup.CHECK_IN_LIMIT
+    ):
+        raise TooManyRequests(
+            "too many check-in tries from this phone: ask the desk",
+            retry_after=signup.LIMIT_WINDOW_SECONDS,
+        )
+    raw = request.POST.get("entry", "")
+    entry = (
+        tournament.entries.select_related("player").filter(pk=int(raw)).first()
+        if raw.isdigit() and len(raw) < 12
+        else None
+    )
+    if entry is None:
+        raise InvalidInput("your name: choose your name from the list")
+    return signup.player_check_in(
+        tournament=tournament, entry=entry, code=request.POST.get("code", "")[:20]
+    )
