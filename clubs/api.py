@@ -172,6 +172,9 @@ class PlayerListApi(ClubScopedAPIView):
 
 
 class PlayerDetailApi(ClubScopedAPIView):
+    # A player changes their own payment details; the service refuses them anything else.
+    write_role = Role.PLAYER
+
     @api_operation(operation_id="players_retrieve", responses=PlayerOutput)
     def get(self, request: Request, club_slug: str, player_id: int) -> Response:
         return Response(
@@ -187,6 +190,7 @@ class PlayerDetailApi(ClubScopedAPIView):
         player = services.player_update(
             player=selectors.player_get(club=self.club, player_id=player_id),
             actor=request.user,
+            actor_role=self.role,
             **changes,
         )
         return Response(PlayerOutput(player).data)

@@ -53,6 +53,13 @@ class PlayerEditForm(forms.Form):
     name = forms.CharField(label="Name", max_length=80)
 
 
+class PlayerPaymentForm(forms.Form):
+    """Where settle-up payments to a player go; the model checks each one's shape."""
+
+    upi_id = forms.CharField(label="UPI id", max_length=300, required=False)
+    payment_link = forms.CharField(label="Payment link", max_length=500, required=False)
+
+
 class PlayerMergeForm(forms.Form):
     """Merge a duplicate roster entry into the player who stays: by name, as typed in the
     picker (or by id)."""

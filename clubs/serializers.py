@@ -121,7 +121,10 @@ class PlayerOutput(serializers.ModelSerializer[Player]):
 
     class Meta:
         model = Player
-        fields = ["id", "name", "username", "active", "created_at", "updated_at", "merged_into"]
+        fields = [
+            "id", "name", "username", "active", "created_at", "updated_at", "merged_into",
+            "upi_id", "payment_link",
+        ]  # fmt: skip
 
 
 class PlayerCreateInput(serializers.Serializer[dict]):
@@ -143,3 +146,13 @@ class PlayerUpdateInput(serializers.Serializer[dict]):
         help_text="Link to the account of this member of the club (null unlinks).",
     )
     active = serializers.BooleanField(required=False)
+    upi_id = serializers.CharField(
+        max_length=300, required=False, allow_blank=True,
+        help_text="The player's UPI id (name@handle), where settle-up payments to them go; "
+        "empty removes it. The player themself may change it, as an organiser may.",
+    )  # fmt: skip
+    payment_link = serializers.CharField(
+        max_length=500, required=False, allow_blank=True,
+        help_text="An https:// link that takes a payment to the player; empty removes it. The "
+        "player themself may change it, as an organiser may.",
+    )  # fmt: skip

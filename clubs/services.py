@@ -23,7 +23,9 @@ CLUB_FIELDS = [
     "name", "slug", "currency", "timezone", "public_standings", "requires_confirmation",
     "table_entry",
 ]  # fmt: skip
-PLAYER_FIELDS = ["name", "user", "active"]
+PLAYER_FIELDS = ["name", "user", "active", "upi_id", "payment_link"]
+#: What a player may change of their own roster entry (their account's); organisers change all.
+PLAYER_OWN_FIELDS = {"upi_id", "payment_link"}
 
 
 @transaction.atomic
@@ -195,11 +197,29 @@ def player_create(
 
 
 @transaction.atomic
-def player_update(*, player: Player, actor: AbstractBaseUser, **changes: Any) -> Player:
+def player_update(
+    *, player: Player, actor: AbstractBaseUser, actor_role: str, **changes: Any
+) -> Player:
+    """Change a roster entry: an organiser anything of it, a player their own payment details
+    (the UPI id and payment link of the entry linked to their account)."""
     unknown = set(changes) - set(PLAYER_FIELDS)
     if unknown:
         raise InvalidInput(f"{sorted(unknown)[0]}: not a player field that can be changed")
     player = Player.objects.select_for_update().get(pk=player.pk)
+    if ROLE_RANK[actor_role] < ROLE_RANK[Role.ORGANISER]:
+        if set(changes) - PLAYER_OWN_FIELDS:
+            raise NotAllowed("only an organiser can change a player's name, account or status")
+        if player.user_id is None or player.user_id != actor.pk:
+            raise NotAllowed(
+                "only the player themself or an organiser can change their payment details"
+            )
+    for field in PLAYER_OWN_FIELDS & set(changes):
+        changes[field] = (changes[field] or "").strip()
+        if changes[field] and player.club.points_only:
+            raise InvalidInput(
+                f"{field}: {player.club.name} plays for points only: no payment details",
+                details={field: changes[field]},
+            )
     if player.merged_into_id is not None:
         raise Conflict(
             f"{player.name} was merged into player #{player.merged_into_id}: change that player",

@@ -24,6 +24,7 @@ from clubs.models import CURRENCY_PLACES, ROLE_RANK, Club, Player, Role
 from clubs.page_kit.display import club_money, signed_number
 from clubs.page_kit.pages import (
     GET,
+    can,
     club_for_page,
     club_url,
     form_post,
@@ -466,6 +467,10 @@ def player_page_view(
         merge_value=request.POST.get("into_name", "") if form_name == "merge" else "",
         merge_invalid=form_name == "merge" and bool(error) and error.get("field") == "into",
         merged_from=list(player.merged_from.values_list("name", flat=True)),
+        # The player themself (their account) or an organiser keeps their payment details.
+        can_edit_payment=not club.points_only
+        and (player.user_id == request.user.pk or can(club, Role.ORGANISER)),
+        payment_values=request.POST if form_name == "payment" else None,
     )
     return render_club(request, club, "clubs/player.html", context, status)
 

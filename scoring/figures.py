@@ -20,6 +20,7 @@ from typing import Any
 from django.db.models import QuerySet, Sum
 
 from clubs.models import Player
+from clubs.payments import NO_PAY_LINKS, PayLinks, pay_links
 from ledger.models import AccountKind, LedgerEntry, Posting, Quantity
 from rules.errors import InvariantError
 from rules.settle import settle_up
@@ -224,6 +225,7 @@ class SettlementTransfer:
     payer_key: str = ""  # "player:<id>", "club" or "pot:<game id>": what a paid mark names
     payee_key: str = ""
     paid: Any = None  # the TransferPaid mark, when one was made for this very amount
+    pay: PayLinks = NO_PAY_LINKS  # where the payer pays the payee (a player's UPI id, link)
 
 
 CLUB_ACCOUNT = "club"
@@ -296,7 +298,13 @@ def session_settlement(
         return f"player:{party}" if isinstance(party, int) else str(party)
 
     transfers = []
-    for t in settle_up(balances):
+    settled = settle_up(balances)
+    # The players paid, with their UPI ids and payment links: one query, none when no player is.
+    payee_ids = [t.payee for t in settled if isinstance(t.payee, int)]
+    payees = Player.objects.filter(pk__in=payee_ids).only("name", "upi_id", "payment_link")
+    payee_players = {player.pk: player for player in payees} if payee_ids else {}
+    note = f"{session.club.name}: {session.name}"
+    for t in settled:
         mark = marks.get((party_key(t.payer), party_key(t.payee)))
         transfers.append(
             SettlementTransfer(
@@ -308,6 +316,12 @@ def session_settlement(
                 payer_key=party_key(t.payer),
                 payee_key=party_key(t.payee),
                 paid=mark if mark is not None and mark.amount_minor == t.amount else None,
+                pay=pay_links(
+                    club=session.club,
+                    payee=payee_players.get(t.payee) if isinstance(t.payee, int) else None,
+                    amount_minor=t.amount,
+                    note=note,
+                ),
             )
         )
     return transfers

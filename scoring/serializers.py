@@ -327,6 +327,17 @@ class TransferOutput(serializers.Serializer[dict]):
     payee_key = serializers.CharField()
     amount_minor = serializers.IntegerField()
     paid = PaidMarkOutput(allow_null=True, help_text="Marked paid (by whom, when), or null.")
+    upi_uri = serializers.CharField(
+        source="pay.upi_uri",
+        allow_null=True,
+        help_text="A `upi://pay` link paying the payee this amount (their UPI id, the night as "
+        "the note), when the payee keeps a UPI id and the club's currency is INR; else null.",
+    )
+    payment_link = serializers.CharField(
+        source="pay.payment_link",
+        allow_null=True,
+        help_text="The payee's own https payment link, when they keep one; else null.",
+    )
 
 
 class TransferPaidInput(serializers.Serializer[dict]):

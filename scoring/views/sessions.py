@@ -57,10 +57,22 @@ def _scoreboard_context(club: Club, session: Session) -> dict[str, Any]:
         ],
         "club_fees": club_money(club, board.club_money_minor),
         "pots": [{"pot": pot, "amount": club_money(club, pot.amount_minor)} for pot in board.pots],
-        "transfers": [
-            {"transfer": t, "amount": club_money(club, t.amount_minor)} for t in transfers
-        ],
+        "transfers": [_transfer_row(club, t) for t in transfers],
         "updated_at": timezone.now(),
+    }
+
+
+def _transfer_row(club: Club, transfer: figures.SettlementTransfer) -> dict[str, Any]:
+    """A settle-up line: the amount, and while unpaid, where to pay it with its QR code (the UPI
+    link, else the payee's own payment link) for the payer's phone to scan."""
+    pay = transfer.pay
+    scanned = None if transfer.paid else (pay.upi_uri or pay.payment_link)
+    return {
+        "transfer": transfer,
+        "amount": club_money(club, transfer.amount_minor),
+        "pay": pay if scanned else None,
+        "qr": table_links.qr_svg(scanned) if scanned else "",
+        "key": f"{transfer.payer_key}-{transfer.payee_key}".replace(":", "-"),
     }
 
 
