@@ -61,6 +61,7 @@ class ClubListApi(APIView):
             public_standings=data["public_standings"],
             requires_confirmation=data["requires_confirmation"],
             table_entry=data["table_entry"],
+            points_only=data["points_only"],
         )
         club.caller_role = Role.OWNER  # type: ignore[attr-defined]
         return Response(ClubOutput(club).data, status=status.HTTP_201_CREATED)
@@ -78,6 +79,7 @@ class ClubDetailApi(ClubScopedAPIView):
         changes = input_valid(ClubUpdateInput, request.data)
         club = services.club_update(club=self.club, actor=request.user, **changes)
         club.caller_role = self.role  # type: ignore[attr-defined]
+        self.club = club  # the answer shows money or not as the club now plays
         return Response(ClubOutput(club).data)
 
 

@@ -11,6 +11,7 @@ from clubs.models import (
     Player,
     Role,
 )
+from config.money import money_withheld
 
 
 class ClubOutput(serializers.ModelSerializer[Club]):
@@ -20,8 +21,13 @@ class ClubOutput(serializers.ModelSerializer[Club]):
         model = Club
         fields = [
             "slug", "name", "currency", "timezone", "public_standings",
-            "requires_confirmation", "table_entry", "created_at", "role",
+            "requires_confirmation", "table_entry", "points_only", "created_at", "role",
         ]  # fmt: skip
+
+    def to_representation(self, instance: Club) -> dict:
+        data = super().to_representation(instance)
+        # A club that plays for points only shows no money: its currency is null too.
+        return money_withheld(data) if instance.points_only else data
 
     def get_role(self, club: Club) -> str | None:
         return getattr(club, "caller_role", None)
@@ -63,6 +69,11 @@ class ClubCreateInput(serializers.Serializer[dict]):
         help_text="Whether the tables of a night enter their own results through a table link: "
         "off, confirm (another player of the table confirms each entry) or trusted.",
     )  # fmt: skip
+    points_only = serializers.BooleanField(
+        default=False,
+        help_text="Play for points only: no money shown anywhere (every money field of the "
+        "club's answers is null) and no money taken in (point values, fees, prizes).",
+    )
 
 
 class ClubUpdateInput(serializers.Serializer[dict]):
@@ -73,6 +84,9 @@ class ClubUpdateInput(serializers.Serializer[dict]):
     public_standings = serializers.BooleanField(required=False)
     requires_confirmation = serializers.BooleanField(required=False)
     table_entry = serializers.ChoiceField(choices=["off", "confirm", "trusted"], required=False)
+    points_only = serializers.BooleanField(
+        required=False, help_text="Play for points only: no money shown anywhere."
+    )
 
 
 class MembershipOutput(serializers.ModelSerializer[Membership]):

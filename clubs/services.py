@@ -21,7 +21,7 @@ from config.names import visible_name
 
 CLUB_FIELDS = [
     "name", "slug", "currency", "timezone", "public_standings", "requires_confirmation",
-    "table_entry",
+    "table_entry", "points_only",
 ]  # fmt: skip
 PLAYER_FIELDS = ["name", "user", "active", "upi_id", "payment_link"]
 #: What a player may change of their own roster entry (their account's); organisers change all.
@@ -39,6 +39,7 @@ def club_create(
     public_standings: bool = False,
     requires_confirmation: bool = False,
     table_entry: str = "off",
+    points_only: bool = False,
 ) -> Club:
     club = Club(
         name=visible_name(name),
@@ -49,6 +50,7 @@ def club_create(
         public_standings=public_standings,
         requires_confirmation=requires_confirmation,
         table_entry=table_entry,
+        points_only=points_only,
     )
     model_valid(club, exclude=["slug"] if slug is None else None)
     if Club.objects.filter(slug=club.slug).exists():

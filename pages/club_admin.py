@@ -165,7 +165,7 @@ def club_details(request: HttpRequest, club_slug: str) -> HttpResponse:
     form = ClubForm(request.POST)
 
     def update() -> HttpResponse:
-        updated = services.club_update(club=club, actor=request.user, **form.cleaned_data)
+        updated = services.club_update(club=club, actor=request.user, **form.changes())
         messages.success(request, "The club's details are saved.")
         return redirect(club_url("club-settings", updated) + "#club")
 

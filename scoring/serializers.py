@@ -325,7 +325,17 @@ class TransferOutput(serializers.Serializer[dict]):
     payee = serializers.CharField()
     payee_id = serializers.IntegerField(allow_null=True)
     payee_key = serializers.CharField()
-    amount_minor = serializers.IntegerField()
+    amount_minor = serializers.IntegerField(
+        allow_null=True, help_text="Null in a club that plays for points only."
+    )
+    points = serializers.IntegerField(
+        allow_null=True,
+        help_text="In a club that plays for points only, the points given (of `game_format`); "
+        "else null.",
+    )
+    game_format = serializers.CharField(
+        allow_null=True, help_text="The format whose points `points` are; else null."
+    )
     paid = PaidMarkOutput(allow_null=True, help_text="Marked paid (by whom, when), or null.")
     upi_uri = serializers.CharField(
         source="pay.upi_uri",

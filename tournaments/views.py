@@ -142,6 +142,8 @@ def tournament_list_page(request: HttpRequest, club_slug: str) -> HttpResponse:
 def prize_preview(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The prizes of a payout structure for a field, as the create form previews them."""
     club = club_for_page(request, club_slug)
+    if club.points_only:  # no prizes in money
+        return render(request, "tournaments/_prizes.html", {"preview": {}, "club": club})
     query = request.GET
     payout: str | list[Any] = query.get("payout", "by_field")
     if payout == "custom":

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs.models import Club
+from clubs.validation import require_no_money
 from config.errors import Conflict, InvalidInput
 from config.names import visible_name
 from rules import prizes
@@ -101,6 +102,11 @@ def tournament_create(
     given = KindSettings(advance_per_table, rounds, cut, chip_levels or {})
     settings = kind_for(kind).settings_checked(given, table_max=table_max, preset=preset)
     _money_checked(table_entry, entry_fee_minor, club_fee_minor, payout)
+    require_no_money(club=club, field="entry_fee_minor", amount=entry_fee_minor)
+    require_no_money(club=club, field="club_fee_minor", amount=club_fee_minor)
+    require_no_money(
+        club=club, field="rebuy_price_minor", amount=settings.chip_levels.get("rebuy_price_minor")
+    )
     session = session_create(club=club, actor=actor, name=name)
     purse = purse_open(session=session, actor=actor)
     tournament = Tournament.objects.create(
