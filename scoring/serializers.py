@@ -325,29 +325,14 @@ class TransferOutput(serializers.Serializer[dict]):
     payee = serializers.CharField()
     payee_id = serializers.IntegerField(allow_null=True)
     payee_key = serializers.CharField()
-    amount_minor = serializers.IntegerField(
-        allow_null=True, help_text="Null in a club that plays for points only."
-    )
-    points = serializers.IntegerField(
-        allow_null=True,
-        help_text="In a club that plays for points only, the points given (of `game_format`); "
-        "else null.",
-    )
-    game_format = serializers.CharField(
-        allow_null=True, help_text="The format whose points `points` are; else null."
-    )
+    amount_minor = serializers.IntegerField(allow_null=True, help_text="Null: points only.")
+    # A club that plays for points only settles in points, format by format; else both null.
+    points = serializers.IntegerField(allow_null=True, help_text="Points given (points only).")
+    game_format = serializers.CharField(allow_null=True, help_text="Whose points (points only).")
     paid = PaidMarkOutput(allow_null=True, help_text="Marked paid (by whom, when), or null.")
-    upi_uri = serializers.CharField(
-        source="pay.upi_uri",
-        allow_null=True,
-        help_text="A `upi://pay` link paying the payee this amount (their UPI id, the night as "
-        "the note), when the payee keeps a UPI id and the club's currency is INR; else null.",
-    )
-    payment_link = serializers.CharField(
-        source="pay.payment_link",
-        allow_null=True,
-        help_text="The payee's own https payment link, when they keep one; else null.",
-    )
+    # Where to pay: the payee's UPI id as a upi://pay link (INR), their own link (docs/api.md).
+    upi_uri = serializers.CharField(source="pay.upi_uri", allow_null=True, help_text="Or null.")
+    payment_link = serializers.CharField(source="pay.payment_link", allow_null=True)
 
 
 class TransferPaidInput(serializers.Serializer[dict]):

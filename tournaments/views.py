@@ -36,9 +36,10 @@ from config.errors import InvalidInput
 from config.names import visible_name
 from rules import prizes
 from rules.errors import RuleViolation
+from scoring import figures, table_links
 from scoring import selectors as scoring_selectors
-from scoring import table_links
 from scoring.forms import to_minor
+from scoring.views.settle_up import settle_up_rows
 from tournaments import selectors
 from tournaments.figures import field_prize_pool
 from tournaments.forms import (
@@ -244,6 +245,11 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
             tournament.club_fee_minor,
         ),
         "places": places_shown(club, desk.view),
+        # Who pays whom once the prizes are paid: the purse's organiser pays each winner (with
+        # the winner's pay links); a club that plays for points only has no prizes to pay.
+        "transfers": settle_up_rows(
+            club, figures.session_settlement(session=tournament.session)
+        ) if tournament.status == Tournament.Status.FINISHED and not club.points_only else [],
         "public_url": reverse("public-tournament", args=[club.slug, tournament.pk])
         if club.public_standings else "",
         "kind_panel": kind_panel(club, tournament, desk.view, draft_open=draft is not None),

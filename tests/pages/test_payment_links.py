@@ -5,10 +5,12 @@ a QR code on the night's page and in the API, the UPI one in rupee clubs only.""
 from __future__ import annotations
 
 import html
+import random
 import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.test import Client
 
 from clubs.models import Player
 from clubs.payments import upi_pay_uri
@@ -16,6 +18,9 @@ from clubs.services import player_update
 from config.errors import InvalidInput, NotAllowed
 from scoring import figures, nights
 from tests.pages.conftest import Pages
+from tests.tournaments.helpers import enter, new_tournament, play_round, roster
+from tournaments.models import Tournament
+from tournaments.services.setup import tournament_start
 
 API = "/api/v1/clubs/home"
 
@@ -182,3 +187,34 @@ def test_the_player_page_form_keeps_and_refuses_payment_details(pages: Pages):
         f"/clubs/home/players/{asha}/payment/", {"upi_id": "asha@ybl", "payment_link": ""}
     )
     assert by_organiser.status_code == 302 and Player.objects.get(pk=asha).upi_id == "asha@ybl"
+
+
+def test_the_tournament_desk_offers_each_prize_winner_pay_links(standing):
+    cup = new_tournament(standing, table_max=4, entry_fee_minor=1000, payout="seventy_thirty")
+    enter(standing, cup, roster(standing, 8))
+    tournament_start(tournament=cup, actor=standing.organiser)
+    rng = random.Random(2)
+    for _ in range(5):
+        cup.refresh_from_db()
+        if cup.status != Tournament.Status.RUNNING:
+            break
+        play_round(standing, cup, rng)
+    cup.refresh_from_db()
+    api = standing.client("player").get(f"/api/v1/clubs/home/tournaments/{cup.pk}/").json()
+    first = max(api["places"], key=lambda line: line["prize_minor"])
+    winner = Player.objects.get(pk=first["player"])
+    player_update(
+        player=winner, actor=standing.organiser, actor_role="organiser", upi_id="winner@okaxis"
+    )
+    client = Client()
+    client.force_login(standing.player)
+    body = html.unescape(client.get(f"/clubs/home/tournaments/{cup.pk}/").content.decode())
+    prize = first["prize_minor"]
+    assert prize > 0
+    amount = f"{prize // 100}.{prize % 100:02d}"
+    uri = upi_pay_uri(
+        upi_id="winner@okaxis", payee_name=winner.name, amount_minor=prize,
+        note=f"Home Club: {cup.name}",
+    )  # fmt: skip
+    assert f'href="{uri}" data-pay="upi"' in body and f"am={amount}" in uri
+    assert 'id="tournament-settle-up"' in body and body.count('class="qr"') == 1
