@@ -210,10 +210,13 @@ def player_update(
     player = Player.objects.select_for_update().get(pk=player.pk)
     if ROLE_RANK[actor_role] < ROLE_RANK[Role.ORGANISER]:
         if set(changes) - PLAYER_OWN_FIELDS:
-            raise NotAllowed("only an organiser can change a player's name, account or status")
+            raise NotAllowed(
+                "a player's name, account or status: only the organiser role can change them"
+            )
         if player.user_id is None or player.user_id != actor.pk:
             raise NotAllowed(
-                "only the player themself or an organiser can change their payment details"
+                "payment details: only the player themself (their account) or the organiser role "
+                "can change them"
             )
     for field in PLAYER_OWN_FIELDS & set(changes):
         changes[field] = (changes[field] or "").strip()
