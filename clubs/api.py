@@ -61,6 +61,7 @@ class ClubListApi(APIView):
             public_standings=data["public_standings"],
             requires_confirmation=data["requires_confirmation"],
             table_entry=data["table_entry"],
+            points_only=data["points_only"],
         )
         club.caller_role = Role.OWNER  # type: ignore[attr-defined]
         return Response(ClubOutput(club).data, status=status.HTTP_201_CREATED)
@@ -78,6 +79,7 @@ class ClubDetailApi(ClubScopedAPIView):
         changes = input_valid(ClubUpdateInput, request.data)
         club = services.club_update(club=self.club, actor=request.user, **changes)
         club.caller_role = self.role  # type: ignore[attr-defined]
+        self.club = club  # the answer shows money or not as the club now plays
         return Response(ClubOutput(club).data)
 
 
@@ -172,6 +174,9 @@ class PlayerListApi(ClubScopedAPIView):
 
 
 class PlayerDetailApi(ClubScopedAPIView):
+    # A player changes their own payment details; the service refuses them anything else.
+    write_role = Role.PLAYER
+
     @api_operation(operation_id="players_retrieve", responses=PlayerOutput)
     def get(self, request: Request, club_slug: str, player_id: int) -> Response:
         return Response(
@@ -187,6 +192,7 @@ class PlayerDetailApi(ClubScopedAPIView):
         player = services.player_update(
             player=selectors.player_get(club=self.club, player_id=player_id),
             actor=request.user,
+            actor_role=self.role,
             **changes,
         )
         return Response(PlayerOutput(player).data)

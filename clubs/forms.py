@@ -53,6 +53,13 @@ class PlayerEditForm(forms.Form):
     name = forms.CharField(label="Name", max_length=80)
 
 
+class PlayerPaymentForm(forms.Form):
+    """Where settle-up payments to a player go; the model checks each one's shape."""
+
+    upi_id = forms.CharField(label="UPI id", max_length=300, required=False)
+    payment_link = forms.CharField(label="Payment link", max_length=500, required=False)
+
+
 class PlayerMergeForm(forms.Form):
     """Merge a duplicate roster entry into the player who stays: by name, as typed in the
     picker (or by id)."""
@@ -70,7 +77,8 @@ TABLE_ENTRY = Club._meta.get_field("table_entry").choices
 
 class ClubForm(forms.Form):
     name = forms.CharField(label="Name", max_length=120)
-    currency = forms.CharField(label="Currency", max_length=3)
+    # Not on the form of a club that plays for points only (no money shown): left as it is.
+    currency = forms.CharField(label="Currency", max_length=3, required=False)
     timezone = forms.CharField(label="Time zone", max_length=64)
     requires_confirmation = forms.BooleanField(
         label="A second person confirms each deal", required=False
@@ -78,6 +86,11 @@ class ClubForm(forms.Form):
     table_entry = forms.ChoiceField(
         label="Tables enter their own results", choices=TABLE_ENTRY, required=False
     )
+    points_only = forms.BooleanField(label="Play for points only; no money shown", required=False)
+
+    def changes(self) -> dict[str, object]:
+        """What the form sets: everything, but a currency left out."""
+        return {k: v for k, v in self.cleaned_data.items() if k != "currency" or v}
 
     def clean_table_entry(self) -> str:
         # Left out (an older form): unchanged is "off" only for a club that never chose.

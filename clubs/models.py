@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import re
 import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
 from django.db import models
 from django.db.models.functions import Lower
 
@@ -31,6 +33,24 @@ TIMEZONES = sorted(zoneinfo.available_timezones())
 def validate_timezone(value: str) -> None:
     if value not in TIMEZONES:
         raise ValidationError(f"unknown time zone {value!r}")
+
+
+# A UPI id (virtual payment address) as NPCI shapes it: 2-256 characters of letters, digits,
+# dots, hyphens or underscores, "@", and the payment app's handle (letters and digits).
+UPI_ID_SHAPE = re.compile(r"[A-Za-z0-9._-]{2,256}@[A-Za-z0-9]+")
+
+
+def validate_upi_id(value: str) -> None:
+    if not UPI_ID_SHAPE.fullmatch(value):
+        raise ValidationError(
+            f"{value!r} is not a UPI id: it reads name@bank, e.g. asha.k@okhdfc (2-256 letters, "
+            "digits, dots, hyphens or underscores, @, then the handle's letters and digits)"
+        )
+
+
+def validate_payment_link(value: str) -> None:
+    # Only https: a payer's phone opens it, and a plain-http or javascript: link is no place to pay.
+    URLValidator(schemes=["https"], message=f"{value!r} is not an https:// link")(value)
 
 
 class Role(models.TextChoices):
@@ -76,6 +96,11 @@ class Club(models.Model):
         default="off",
         db_default="off",
         help_text="Whether the tables of a night enter their own results through a table link.",
+    )
+    points_only = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text="Play for points only: no money shown anywhere (where stakes are not allowed).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -135,6 +160,24 @@ class Player(models.Model):
         help_text="The player this duplicate entry was merged into: its history is theirs now.",
     )
     updated_at = updated_at_field()
+    upi_id = models.CharField(
+        "UPI id",
+        max_length=300,
+        blank=True,
+        default="",
+        db_default="",
+        validators=[validate_upi_id],
+        help_text="Where a payer's UPI app sends their money, e.g. asha.k@okhdfc.",
+    )
+    payment_link = models.CharField(
+        "payment link",
+        max_length=500,
+        blank=True,
+        default="",
+        db_default="",
+        validators=[validate_payment_link],
+        help_text="Any https:// page that takes a payment to this player (any currency).",
+    )
 
     class Meta:
         constraints = [

@@ -11,6 +11,7 @@ from clubs.models import (
     Player,
     Role,
 )
+from config.money import money_withheld
 
 
 class ClubOutput(serializers.ModelSerializer[Club]):
@@ -20,8 +21,13 @@ class ClubOutput(serializers.ModelSerializer[Club]):
         model = Club
         fields = [
             "slug", "name", "currency", "timezone", "public_standings",
-            "requires_confirmation", "table_entry", "created_at", "role",
+            "requires_confirmation", "table_entry", "points_only", "created_at", "role",
         ]  # fmt: skip
+
+    def to_representation(self, instance: Club) -> dict:
+        data = super().to_representation(instance)
+        # A club that plays for points only shows no money: its currency is null too.
+        return money_withheld(data) if instance.points_only else data
 
     def get_role(self, club: Club) -> str | None:
         return getattr(club, "caller_role", None)
@@ -64,6 +70,11 @@ class ClubCreateInput(serializers.Serializer[dict]):
         "off, confirm (another player of the table confirms each entry, on another phone), "
         "one_phone (the same, on the same phone if need be) or trusted.",
     )  # fmt: skip
+    points_only = serializers.BooleanField(
+        default=False,
+        help_text="Play for points only: no money shown anywhere (every money field of the "
+        "club's answers is null) and no money taken in (point values, fees, prizes).",
+    )
 
 
 class ClubUpdateInput(serializers.Serializer[dict]):
@@ -75,6 +86,9 @@ class ClubUpdateInput(serializers.Serializer[dict]):
     requires_confirmation = serializers.BooleanField(required=False)
     table_entry = serializers.ChoiceField(
         choices=["off", "confirm", "one_phone", "trusted"], required=False
+    )
+    points_only = serializers.BooleanField(
+        required=False, help_text="Play for points only: no money shown anywhere."
     )
 
 
@@ -124,7 +138,10 @@ class PlayerOutput(serializers.ModelSerializer[Player]):
 
     class Meta:
         model = Player
-        fields = ["id", "name", "username", "active", "created_at", "updated_at", "merged_into"]
+        fields = [
+            "id", "name", "username", "active", "created_at", "updated_at", "merged_into",
+            "upi_id", "payment_link",
+        ]  # fmt: skip
 
 
 class PlayerCreateInput(serializers.Serializer[dict]):
@@ -146,3 +163,13 @@ class PlayerUpdateInput(serializers.Serializer[dict]):
         help_text="Link to the account of this member of the club (null unlinks).",
     )
     active = serializers.BooleanField(required=False)
+    upi_id = serializers.CharField(
+        max_length=300, required=False, allow_blank=True,
+        help_text="The player's UPI id (name@handle), where settle-up payments to them go; "
+        "empty removes it. The player themself may change it, as an organiser may.",
+    )  # fmt: skip
+    payment_link = serializers.CharField(
+        max_length=500, required=False, allow_blank=True,
+        help_text="An https:// link that takes a payment to the player; empty removes it. The "
+        "player themself may change it, as an organiser may.",
+    )  # fmt: skip

@@ -21,9 +21,11 @@ from config.names import visible_name
 
 CLUB_FIELDS = [
     "name", "slug", "currency", "timezone", "public_standings", "requires_confirmation",
-    "table_entry",
+    "table_entry", "points_only",
 ]  # fmt: skip
-PLAYER_FIELDS = ["name", "user", "active"]
+PLAYER_FIELDS = ["name", "user", "active", "upi_id", "payment_link"]
+#: What a player may change of their own roster entry (their account's); organisers change all.
+PLAYER_OWN_FIELDS = {"upi_id", "payment_link"}
 
 
 @transaction.atomic
@@ -37,6 +39,7 @@ def club_create(
     public_standings: bool = False,
     requires_confirmation: bool = False,
     table_entry: str = "off",
+    points_only: bool = False,
 ) -> Club:
     club = Club(
         name=visible_name(name),
@@ -47,6 +50,7 @@ def club_create(
         public_standings=public_standings,
         requires_confirmation=requires_confirmation,
         table_entry=table_entry,
+        points_only=points_only,
     )
     model_valid(club, exclude=["slug"] if slug is None else None)
     if Club.objects.filter(slug=club.slug).exists():
@@ -195,11 +199,32 @@ def player_create(
 
 
 @transaction.atomic
-def player_update(*, player: Player, actor: AbstractBaseUser, **changes: Any) -> Player:
+def player_update(
+    *, player: Player, actor: AbstractBaseUser, actor_role: str, **changes: Any
+) -> Player:
+    """Change a roster entry: an organiser anything of it, a player their own payment details
+    (the UPI id and payment link of the entry linked to their account)."""
     unknown = set(changes) - set(PLAYER_FIELDS)
     if unknown:
         raise InvalidInput(f"{sorted(unknown)[0]}: not a player field that can be changed")
     player = Player.objects.select_for_update().get(pk=player.pk)
+    if ROLE_RANK[actor_role] < ROLE_RANK[Role.ORGANISER]:
+        if set(changes) - PLAYER_OWN_FIELDS:
+            raise NotAllowed(
+                "a player's name, account or status: only the organiser role can change them"
+            )
+        if player.user_id is None or player.user_id != actor.pk:
+            raise NotAllowed(
+                "payment details: only the player themself (their account) or the organiser role "
+                "can change them"
+            )
+    for field in PLAYER_OWN_FIELDS & set(changes):
+        changes[field] = (changes[field] or "").strip()
+        if changes[field] and player.club.points_only:
+            raise InvalidInput(
+                f"{field}: {player.club.name} plays for points only: no payment details",
+                details={field: changes[field]},
+            )
     if player.merged_into_id is not None:
         raise Conflict(
             f"{player.name} was merged into player #{player.merged_into_id}: change that player",

@@ -9,6 +9,18 @@ from django.core.exceptions import ValidationError
 from config.errors import InvalidInput
 
 
+def require_no_money(*, club: Any, field: str, amount: int | None) -> None:
+    """A club that plays for points only takes no money in: a point value, fee, prize or price
+    of more than nothing is refused, naming the field."""
+    if club.points_only and amount:
+        raise InvalidInput(
+            f"{field}: {club.name} plays for points only: no money (a stake, fee or prize) is "
+            "taken in; leave it at 0, or let the club play for money in its settings",
+            code="points_only",
+            details={field: amount},
+        )
+
+
 def model_valid(obj: Any, exclude: list[str] | None = None) -> None:
     """Model validation, reported as ``InvalidInput`` with the failing fields as details."""
     try:

@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from clubs import selectors, services
-from clubs.forms import ClubForm, PlayerEditForm, PlayerMergeForm, RoleForm
+from clubs.forms import ClubForm, PlayerEditForm, PlayerMergeForm, PlayerPaymentForm, RoleForm
 from clubs.models import Role
 from clubs.page_kit.display import club_money
 from clubs.page_kit.pages import GET, club_for_page, club_url, form_post, found
@@ -74,13 +74,39 @@ def player_rename(request: HttpRequest, club_slug: str, player_id: int) -> HttpR
 
     def rename() -> HttpResponse:
         renamed = services.player_update(
-            player=player, actor=request.user, name=form.cleaned_data["name"]
+            player=player,
+            actor=request.user,
+            actor_role=club.caller_role,  # type: ignore[attr-defined]
+            name=form.cleaned_data["name"],
         )
         messages.success(request, f"Renamed: {renamed.name}. Their history is unchanged.")
         return redirect(club_url("player-page", club, player.pk))
 
     page = partial(player_page_view, request, club, player.pk, form_name="player")
     return form_post(form, rename, page, fields={"name"})
+
+
+@login_required
+@require_POST
+def player_payment(request: HttpRequest, club_slug: str, player_id: int) -> HttpResponse:
+    """A player's payment details (UPI id, payment link), set by the player or an organiser."""
+    club = club_for_page(request, club_slug)
+    player = found(selectors.player_get, club=club, player_id=player_id)
+    form = PlayerPaymentForm(request.POST)
+
+    def save() -> HttpResponse:
+        services.player_update(
+            player=player,
+            actor=request.user,
+            actor_role=club.caller_role,  # type: ignore[attr-defined]
+            upi_id=form.cleaned_data["upi_id"],
+            payment_link=form.cleaned_data["payment_link"],
+        )
+        messages.success(request, f"{player.name}'s payment details are saved.")
+        return redirect(club_url("player-page", club, player.pk))
+
+    page = partial(player_page_view, request, club, player.pk, form_name="payment")
+    return form_post(form, save, page, fields={"upi_id", "payment_link"})
 
 
 @login_required
@@ -92,7 +118,12 @@ def player_retire(request: HttpRequest, club_slug: str, player_id: int) -> HttpR
     active = request.POST.get("active") == "1"
 
     def retire() -> HttpResponse:
-        services.player_update(player=player, actor=request.user, active=active)
+        services.player_update(
+            player=player,
+            actor=request.user,
+            actor_role=club.caller_role,  # type: ignore[attr-defined]
+            active=active,
+        )
         said = "is playing again" if active else "is retired: no new seats, the history stays"
         messages.success(request, f"{player.name} {said}.")
         return redirect(club_url("player-page", club, player.pk))
@@ -134,7 +165,7 @@ def club_details(request: HttpRequest, club_slug: str) -> HttpResponse:
     form = ClubForm(request.POST)
 
     def update() -> HttpResponse:
-        updated = services.club_update(club=club, actor=request.user, **form.cleaned_data)
+        updated = services.club_update(club=club, actor=request.user, **form.changes())
         messages.success(request, "The club's details are saved.")
         return redirect(club_url("club-settings", updated) + "#club")
 

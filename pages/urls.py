@@ -68,6 +68,11 @@ urlpatterns = [
     path(f"{club}players/<int:player_id>/rename/", club_admin.player_rename, name="player-rename"),
     path(f"{club}players/<int:player_id>/retire/", club_admin.player_retire, name="player-retire"),
     path(
+        f"{club}players/<int:player_id>/payment/",
+        club_admin.player_payment,
+        name="player-payment",
+    ),
+    path(
         f"{club}players/<int:player_id>/merge/", club_admin.player_merge, name="player-merge-page"
     ),
 ]

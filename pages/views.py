@@ -24,6 +24,7 @@ from clubs.models import CURRENCY_PLACES, ROLE_RANK, Club, Player, Role
 from clubs.page_kit.display import club_money, signed_number
 from clubs.page_kit.pages import (
     GET,
+    can,
     club_for_page,
     club_url,
     form_post,
@@ -421,6 +422,11 @@ def player_page_view(
             player=player, limit=HISTORY_SHOWN, offset=(page - 1) * HISTORY_SHOWN, chart=True
         )
     shown = [_history_row(club, item) for item in history.lines]
+    if club.points_only:  # no money shown: a fee, prize or refund alone is not a line
+        shown = [
+            row for row in shown
+            if row["line"].kind == "deal" or row["points_value"] or row["chips"]
+        ]  # fmt: skip
     # Points of different formats are different units: each has its own column and chart, and
     # no sum of them is shown.
     formats = history.formats
@@ -466,6 +472,10 @@ def player_page_view(
         merge_value=request.POST.get("into_name", "") if form_name == "merge" else "",
         merge_invalid=form_name == "merge" and bool(error) and error.get("field") == "into",
         merged_from=list(player.merged_from.values_list("name", flat=True)),
+        # The player themself (their account) or an organiser keeps their payment details.
+        can_edit_payment=not club.points_only
+        and (player.user_id == request.user.pk or can(club, Role.ORGANISER)),
+        payment_values=request.POST if form_name == "payment" else None,
     )
     return render_club(request, club, "clubs/player.html", context, status)
 
@@ -482,7 +492,7 @@ def _settings_page(
     form_name: str = "",
     status: int = 200,
 ) -> HttpResponse:
-    metrics = list(standing_metrics.METRICS.values())
+    metrics = standing_metrics.club_metrics(club)
     try:
         current = standing_metrics.metric_order(club)
     except ServiceError:
@@ -535,7 +545,7 @@ def club_settings(request: HttpRequest, club_slug: str) -> HttpResponse:
 def standings_order_set(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The order of metrics that ranks the club's standings (``reset``: the default order)."""
     club = club_for_page(request, club_slug, Role.ORGANISER)
-    metrics = list(standing_metrics.METRICS.values())
+    metrics = standing_metrics.club_metrics(club)
     form = StandingsOrderForm(
         request.POST, metrics=[(m.id, m.label) for m in metrics], places=len(metrics)
     )

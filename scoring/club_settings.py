@@ -10,10 +10,11 @@ from django.db import transaction
 
 from clubs.audit import audit_record
 from clubs.models import Club
+from clubs.validation import require_no_money
 from config.errors import Conflict, InvalidInput
 from config.names import require_length, visible_name
 from scoring.models import RulePreset
-from scoring.preset_rules import preset_check_params
+from scoring.preset_rules import game_rules_from
 
 
 @transaction.atomic
@@ -33,7 +34,11 @@ def preset_create(
         raise InvalidInput("name: give the preset a name")
     for field, value in (("key", key), ("name", name), ("variant", variant)):
         require_length(value, field=field, limit=RulePreset._meta.get_field(field).max_length)
-    params = preset_check_params(format=format, variant=variant, params=params)
+    rules = game_rules_from(format=format, variant=variant, params=params)
+    require_no_money(club=club, field="point_value_minor", amount=rules.point_value_minor)
+    require_no_money(club=club, field="entry_fee_minor", amount=rules.entry_fee_minor)
+    if rules.fee.kind != "none":
+        require_no_money(club=club, field="fee", amount=1)
     latest = (
         RulePreset.objects.select_for_update()
         .filter(club=club, key=key)

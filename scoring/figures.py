@@ -20,6 +20,7 @@ from typing import Any
 from django.db.models import QuerySet, Sum
 
 from clubs.models import Player
+from clubs.payments import NO_PAY_LINKS, PayLinks, pay_links
 from ledger.models import AccountKind, LedgerEntry, Posting, Quantity
 from rules.errors import InvariantError
 from rules.settle import settle_up
@@ -109,7 +110,8 @@ class Scoreboard:
     def columns(self) -> list[Column]:
         """The figures of the board, in the order shown: money first, chips when a deals game
         counted them, then a points column per format."""
-        columns = [MONEY]
+        # A club that plays for points only shows no money.
+        columns = [] if self.session.club.points_only else [MONEY]
         if any(line.chips for line in self.lines):
             columns.append(Column("chips", "Chips", Quantity.CHIPS, "chips"))
         for game_format in self.formats:
@@ -220,10 +222,15 @@ class SettlementTransfer:
     payer_id: int | None
     payee: str
     payee_id: int | None
-    amount_minor: int
+    amount_minor: int | None
     payer_key: str = ""  # "player:<id>", "club" or "pot:<game id>": what a paid mark names
     payee_key: str = ""
     paid: Any = None  # the TransferPaid mark, when one was made for this very amount
+    pay: PayLinks = NO_PAY_LINKS  # where the payer pays the payee (a player's UPI id, link)
+    # A club that plays for points only settles in points, format by format: then these say how
+    # many of which format's points, and amount_minor is None.
+    points: int | None = None
+    game_format: str | None = None
 
 
 CLUB_ACCOUNT = "club"
@@ -296,7 +303,13 @@ def session_settlement(
         return f"player:{party}" if isinstance(party, int) else str(party)
 
     transfers = []
-    for t in settle_up(balances):
+    settled = settle_up(balances)
+    # The players paid, with their UPI ids and payment links: one query, none when no player is.
+    payee_ids = [t.payee for t in settled if isinstance(t.payee, int)]
+    payees = Player.objects.filter(pk__in=payee_ids).only("name", "upi_id", "payment_link")
+    payee_players = {player.pk: player for player in payees} if payee_ids else {}
+    note = f"{session.club.name}: {session.name}"
+    for t in settled:
         mark = marks.get((party_key(t.payer), party_key(t.payee)))
         transfers.append(
             SettlementTransfer(
@@ -308,8 +321,53 @@ def session_settlement(
                 payer_key=party_key(t.payer),
                 payee_key=party_key(t.payee),
                 paid=mark if mark is not None and mark.amount_minor == t.amount else None,
+                pay=pay_links(
+                    club=session.club,
+                    payee=payee_players.get(t.payee) if isinstance(t.payee, int) else None,
+                    amount_minor=t.amount,
+                    note=note,
+                ),
             )
         )
+    return transfers
+
+
+def session_settle_up(
+    *, session: Session, scoreboard: Scoreboard | None = None
+) -> list[SettlementTransfer]:
+    """The night's settle-up as the club keeps it: in money, or in points for a club that plays
+    for points only (no money shown)."""
+    if session.club.points_only:
+        return session_points_settlement(session=session, scoreboard=scoreboard)
+    return session_settlement(session=session, scoreboard=scoreboard)
+
+
+def session_points_settlement(
+    *, session: Session, scoreboard: Scoreboard | None = None
+) -> list[SettlementTransfer]:
+    """Who gives whom points to settle the night, format by format, in the fewest transfers:
+    each format whose players' points sum to zero (points rummy, Rummikub); a pool or deals
+    game's points go to its pot, so its scoreboard is its result and it has no settle-up."""
+    board = scoreboard or session_scoreboard(session=session)
+    names = {line.player_id: line.name for line in board.lines}
+    transfers = []
+    for game_format in board.formats:
+        balances = {
+            line.player_id: line.points_by_format[game_format]
+            for line in board.lines
+            if line.points_by_format.get(game_format)
+        }
+        if sum(balances.values()) != 0:
+            continue
+        for t in settle_up(balances):
+            assert isinstance(t.payer, int) and isinstance(t.payee, int)
+            transfers.append(
+                SettlementTransfer(
+                    payer=names[t.payer], payer_id=t.payer, payee=names[t.payee],
+                    payee_id=t.payee, amount_minor=None, payer_key=f"player:{t.payer}",
+                    payee_key=f"player:{t.payee}", points=t.amount, game_format=game_format,
+                )
+            )  # fmt: skip
     return transfers
 
 

@@ -10,6 +10,7 @@ from django.db.models import Max
 
 from clubs.audit import audit_record, snapshot
 from clubs.models import Club, Player
+from clubs.validation import require_no_money
 from config.errors import Conflict, InvalidInput
 from config.names import require_length, visible_name
 from ledger.books import book_open
@@ -89,7 +90,11 @@ def game_create(
             f"players, not {len(players)}",
             details={"given": len(players)},
         )
-    if qualifiers is not None or breaks_tie:
+    require_no_money(club=club, field="point_value_minor", amount=point_value_minor)
+    require_no_money(club=club, field="entry_fee_minor", amount=entry_fee_minor)
+    if qualifiers is not None or breaks_tie or club.points_only:
+        # No stake and no fee, whatever the preset says: a tournament's purse holds the money,
+        # and a club that plays for points only takes none.
         point_value_minor, entry_fee_minor = 0, 0
     game = Game.objects.create(
         table=table,

@@ -209,6 +209,12 @@ def transfer_mark_paid(
     """Mark a transfer of the night's settle-up paid (who, when, for the amount it is now), or
     take the mark back. Only a transfer the settle-up lists can be marked."""
     session = Session.objects.select_for_update().select_related("club").get(pk=session.pk)
+    if session.club.points_only:
+        raise Conflict(
+            f"{session.club.name} plays for points only: its settle-up is in points, with no "
+            "money to mark paid",
+            code="points_only",
+        )
     transfer = next(
         (t for t in session_settlement(session=session)
          if t.payer_key == payer and t.payee_key == payee),

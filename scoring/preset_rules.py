@@ -91,11 +91,6 @@ def game_rules_from(*, format: str, variant: str, params: dict[str, Any]) -> Gam
     )
 
 
-def preset_check_params(*, format: str, variant: str, params: dict[str, Any]) -> dict[str, Any]:
-    game_rules_from(format=format, variant=variant, params=params)
-    return params
-
-
 _cache: dict[tuple[str, str, str], GameRules] = {}
 
 

@@ -325,8 +325,14 @@ class TransferOutput(serializers.Serializer[dict]):
     payee = serializers.CharField()
     payee_id = serializers.IntegerField(allow_null=True)
     payee_key = serializers.CharField()
-    amount_minor = serializers.IntegerField()
+    amount_minor = serializers.IntegerField(allow_null=True, help_text="Null: points only.")
+    # A club that plays for points only settles in points, format by format; else both null.
+    points = serializers.IntegerField(allow_null=True, help_text="Points given (points only).")
+    game_format = serializers.CharField(allow_null=True, help_text="Whose points (points only).")
     paid = PaidMarkOutput(allow_null=True, help_text="Marked paid (by whom, when), or null.")
+    # Where to pay: the payee's UPI id as a upi://pay link (INR), their own link (docs/api.md).
+    upi_uri = serializers.CharField(source="pay.upi_uri", allow_null=True, help_text="Or null.")
+    payment_link = serializers.CharField(source="pay.payment_link", allow_null=True)
 
 
 class TransferPaidInput(serializers.Serializer[dict]):

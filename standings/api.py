@@ -19,7 +19,7 @@ from config.pagination import page_links, page_params
 from rules.families import Family
 from scoring.formats import FORMAT_ORDER
 from standings import ratings, recompute, selectors, tables
-from standings.metrics import METRICS, metric_order
+from standings.metrics import METRICS, club_metrics, metric_order
 from standings.serializers import (
     MetricOrderInput,
     MetricOrderOutput,
@@ -126,7 +126,8 @@ class MetricListApi(ClubScopedAPIView):
     )
     def get(self, request: Request, club_slug: str) -> Response:
         order = [metric.id for metric in metric_order(self.club)]
-        return Response(MetricOrderOutput({"order": order, "metrics": list(METRICS.values())}).data)
+        metrics = club_metrics(self.club)
+        return Response(MetricOrderOutput({"order": order, "metrics": metrics}).data)
 
     @api_operation(
         operation_id="standings_metrics_set",
@@ -138,7 +139,8 @@ class MetricListApi(ClubScopedAPIView):
         data = input_valid(MetricOrderInput, request.data)
         club = standings_order_set(club=self.club, actor=request.user, order=data["order"])
         order = [metric.id for metric in metric_order(club)]
-        return Response(MetricOrderOutput({"order": order, "metrics": list(METRICS.values())}).data)
+        metrics = club_metrics(club)
+        return Response(MetricOrderOutput({"order": order, "metrics": metrics}).data)
 
 
 METRIC_IDS_SCHEMA = {

@@ -100,16 +100,37 @@ def rank_key(order: Sequence[Metric], totals: dict[str, Any]) -> tuple[Any, ...]
 DEFAULT_ORDER = ["points", "deals_won", "win_rate"]
 
 
+def club_metrics(club: Club) -> list[Metric]:
+    """The metrics a club's standings may rank by: all of them, but money in a club that plays
+    for points only (no money shown)."""
+    return [m for m in METRICS.values() if not (club.points_only and m.id == MONEY_METRIC)]
+
+
+MONEY_METRIC = "money"
+
+
 def metric_order(club: Club, requested: Sequence[str] | None = None) -> list[Metric]:
-    """The metrics that rank a table: the request's, else the club's, else the default."""
+    """The metrics that rank a table: the request's, else the club's, else the default. A club
+    that plays for points only ranks by no money: asked for, it is refused; in the club's own
+    order (kept from before), it is left out."""
+    if requested:
+        check_metric_ids(requested, club=club)
     ids = list(requested or club.standings_metrics or DEFAULT_ORDER)
     check_metric_ids(ids)
+    if club.points_only:
+        ids = [metric_id for metric_id in ids if metric_id != MONEY_METRIC] or DEFAULT_ORDER
     return [METRICS[metric_id] for metric_id in ids]
 
 
-def check_metric_ids(ids: Iterable[str]) -> None:
+def check_metric_ids(ids: Iterable[str], club: Club | None = None) -> None:
     seen: set[str] = set()
     for metric_id in ids:
+        if club is not None and club.points_only and metric_id == MONEY_METRIC:
+            raise InvalidInput(
+                f"metrics: {club.name} plays for points only: its standings rank by no money",
+                code="points_only",
+                details={"token": metric_id},
+            )
         if metric_id not in METRICS:
             raise InvalidInput(
                 f"metrics: unknown metric {metric_id!r}; use {', '.join(METRICS)}",
@@ -132,5 +153,5 @@ def order_for(
     kept = [m for m in order if not m.in_points]
     left_out = [m for m in order if m.in_points]
     if not kept:
-        kept = [METRICS[m] for m in UNITLESS_ORDER]
+        kept = [METRICS[m] for m in UNITLESS_ORDER if not (club.points_only and m == MONEY_METRIC)]
     return kept, left_out

@@ -46,7 +46,11 @@ class StandingLineOutput(serializers.Serializer[dict]):
         help_text="The value of each ranking metric, by metric id (a ratio to three decimals; "
         "the rank compares exact fractions)."
     )
-    totals = serializers.DictField(child=serializers.IntegerField())
+    totals = serializers.DictField(
+        child=serializers.IntegerField(allow_null=True),
+        help_text="The row's totals by field (`money_minor` is null in a club that plays for "
+        "points only).",
+    )
     points_by_format = serializers.DictField(
         child=serializers.IntegerField(),
         help_text="Each format's points, when the table mixes formats (see `formats`).",

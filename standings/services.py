@@ -14,7 +14,7 @@ from standings.metrics import check_metric_ids
 @transaction.atomic
 def standings_order_set(*, club: Club, actor: AbstractBaseUser, order: list[str]) -> Club:
     """The club's order of standings metrics (ids of ``standings.metrics.METRICS``)."""
-    check_metric_ids(order)
+    check_metric_ids(order, club=club)
     club = Club.objects.select_for_update().get(pk=club.pk)
     before = {"standings_metrics": club.standings_metrics}
     club.standings_metrics = order

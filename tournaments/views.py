@@ -36,9 +36,10 @@ from config.errors import InvalidInput
 from config.names import visible_name
 from rules import prizes
 from rules.errors import RuleViolation
+from scoring import figures, table_links
 from scoring import selectors as scoring_selectors
-from scoring import table_links
 from scoring.forms import to_minor
+from scoring.views.settle_up import settle_up_rows
 from tournaments import selectors
 from tournaments.figures import field_prize_pool
 from tournaments.forms import (
@@ -163,6 +164,8 @@ def tournament_list_page(request: HttpRequest, club_slug: str) -> HttpResponse:
 def prize_preview(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The prizes of a payout structure for a field, as the create form previews them."""
     club = club_for_page(request, club_slug)
+    if club.points_only:  # no prizes in money
+        return render(request, "tournaments/_prizes.html", {"preview": {}, "club": club})
     query = request.GET
     payout: str | list[Any] = query.get("payout", "by_field")
     if payout == "custom":
@@ -273,6 +276,11 @@ def _desk_context(club: Club, tournament: Tournament) -> dict[str, Any]:
             tournament.club_fee_minor, paid=desk.view.paid,
         ),
         "places": places_shown(club, desk.view),
+        # Who pays whom once the prizes are paid: the purse's organiser pays each winner (with
+        # the winner's pay links); a club that plays for points only has no prizes to pay.
+        "transfers": settle_up_rows(
+            club, figures.session_settlement(session=tournament.session)
+        ) if tournament.status == Tournament.Status.FINISHED and not club.points_only else [],
         "public_url": reverse("public-tournament", args=[club.slug, tournament.pk])
         if club.public_standings else "",
         "kind_panel": kind_panel(club, tournament, desk.view, draft_open=draft is not None),

@@ -403,6 +403,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.openapi.error_responses_declare",
         "config.openapi.union_tags_declare",
+        "config.money.money_fields_nullable",
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameFormatEnum": "scoring.models.GameFormat",

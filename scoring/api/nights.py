@@ -192,7 +192,7 @@ class SettlementApi(ClubScopedAPIView):
 
 
 def _settlement(session: Any) -> dict[str, Any]:
-    transfers = figures.session_settlement(session=session)
+    transfers = figures.session_settle_up(session=session)
     body = {"session": session.pk, "currency": session.club.currency, "transfers": transfers}
     return dict(SettlementOutput(body).data)
 

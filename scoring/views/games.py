@@ -43,7 +43,9 @@ from scoring.views.panels import game_panel
 
 # A service's refusal names its argument; the page marks the form field it came from (a field
 # per seat for ``players``).
-GAME_FORM_FIELDS = {"players": "seat_1", "point_value_minor": "point_value"}
+GAME_FORM_FIELDS = {
+    "players": "seat_1", "point_value_minor": "point_value", "entry_fee_minor": "entry_fee"
+}  # fmt: skip
 
 
 def _game_form(club: Club, data: Any = None) -> GameForm:
@@ -177,7 +179,8 @@ def _game_page(
     columns = [
         column
         for column in handler.columns
-        if column.quantity != Quantity.MONEY or any(t[column.key] for t in totals.values())
+        if column.quantity != Quantity.MONEY
+        or (not club.points_only and any(t[column.key] for t in totals.values()))
     ]
     panel = game_panel(club, game, state, open_game)
     context = {
@@ -189,7 +192,7 @@ def _game_page(
         "columns": columns,
         "deal_rows": _deal_rows(club, handler, seats, deals.rows),
         "page": deals.page,
-        "has_money": handler.deal_money(game=game, rules=rules),
+        "has_money": not club.points_only and handler.deal_money(game=game, rules=rules),
         "deal_note": handler.deal_note(rules=rules),
         "point_value": club_money(club, game.point_value_minor),
         "next_action": _next_action(club, game, deals.newest, state) if open_game else None,
@@ -236,7 +239,7 @@ def _deal_rows(
                     "points": None if shown is None else str(shown),
                     "won": outcome == "winner",
                     "money": club_money(club, row.money_minor[pid], signed=True)
-                    if pid in row.money_minor
+                    if pid in row.money_minor and not club.points_only
                     else "",
                 }
             )

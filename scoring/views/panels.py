@@ -15,7 +15,7 @@ from scoring.preset_rules import game_rules
 
 def _paid(club: Club, game: Game, names: dict[int, str]) -> list[dict[str, str]]:
     """Who received what when the game paid out (prize, split or settlement)."""
-    if game.status != Game.Status.FINISHED:
+    if game.status != Game.Status.FINISHED or club.points_only:
         return []
     payouts = figures.game_payouts(game=game)
     return [

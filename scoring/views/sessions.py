@@ -25,6 +25,7 @@ from scoring.forms import TableForm
 from scoring.history import session_ledger_lines
 from scoring.models import Session
 from scoring.views.common import LIVE_STOP
+from scoring.views.settle_up import settle_up_rows
 
 
 def _cell(club: Club, column: Column, value: int) -> dict[str, Any]:
@@ -38,9 +39,12 @@ def _cell(club: Club, column: Column, value: int) -> dict[str, Any]:
 
 def _scoreboard_context(club: Club, session: Session) -> dict[str, Any]:
     board = figures.session_scoreboard(session=session)
-    transfers = figures.session_settlement(session=session, scoreboard=board)
+    transfers = figures.session_settle_up(session=session, scoreboard=board)
     columns = board.columns
-    if not any(line.money_minor for line in board.lines) and not board.club_money_minor:
+    money_shown = not club.points_only  # a club that plays for points only shows no money
+    if not money_shown:
+        columns = [c for c in columns if c.quantity != Quantity.MONEY]
+    elif not any(line.money_minor for line in board.lines) and not board.club_money_minor:
         columns = [c for c in columns if c.quantity != Quantity.MONEY or board.pots]
     return {
         "session": session,
@@ -55,11 +59,14 @@ def _scoreboard_context(club: Club, session: Session) -> dict[str, Any]:
             }
             for index, line in enumerate(board.lines)
         ],
-        "club_fees": club_money(club, board.club_money_minor),
-        "pots": [{"pot": pot, "amount": club_money(club, pot.amount_minor)} for pot in board.pots],
-        "transfers": [
-            {"transfer": t, "amount": club_money(club, t.amount_minor)} for t in transfers
-        ],
+        "money_shown": money_shown,
+        "club_fees": club_money(club, board.club_money_minor)
+        if money_shown and board.club_money_minor
+        else "",
+        "pots": [{"pot": pot, "amount": club_money(club, pot.amount_minor)} for pot in board.pots]
+        if money_shown
+        else [],
+        "transfers": settle_up_rows(club, transfers),
         "updated_at": timezone.now(),
     }
 
@@ -94,7 +101,7 @@ def _session_page(
                     "game": game,
                     "seats": list(game.seats.all()),
                     "point_value": club_money(club, game.point_value_minor)
-                    if game.point_value_minor
+                    if game.point_value_minor and not club.points_only
                     else "",
                     "url": club_url("game-page", club, game.pk),
                 }
@@ -248,68 +255,77 @@ def _csv_text(value: str) -> str:
 def session_export(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
     """The night as CSV, every figure from the ledger: one line per player per deal or other
     entry (fees, prizes, refunds), then each player's totals (money, chips, and a points column
-    per game format, never added across formats), the pots still held and the settle-up."""
+    per game format, never added across formats), the pots still held and the settle-up. A club
+    that plays for points only has no money column, fees or pots, and settles in points."""
     club = club_for_page(request, club_slug)
     session = found(selectors.session_get, club=club, session_id=session_id, with_tables=False)
-    rows = session_ledger_lines(session=session)
     board = figures.session_scoreboard(session=session)
-    transfers = figures.session_settlement(session=session, scoreboard=board)
-    places = club.minor_places
-    money_head = f"money ({club.currency})"
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     filename = f"{club.slug}-session-{session.pk}.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     writer = csv.writer(response)
+    money = not club.points_only
+    money_cell = partial(_csv_money, club)
+    money_head = [f"money ({club.currency})"] if money else []
     writer.writerow(["ledger"])
     writer.writerow(
         [
             "session", "table", "game", "format", "what", "version", "player", "outcome",
-            "against", "points", "unit", "chips", money_head,
+            "against", "points", "unit", "chips", *money_head,
         ]
     )  # fmt: skip
-    for row in rows:
+    for row in session_ledger_lines(session=session):
         column = points_column(row.game_format)
         writer.writerow(
             [
-                _csv_text(row.session_name),
-                _csv_text(row.table_name),
-                row.game_id,
-                row.game_format,
-                _csv_text(row.kind_label),
-                row.version or "",
-                _csv_text(row.player_name),
-                _csv_text(row.outcome),
+                _csv_text(row.session_name), _csv_text(row.table_name), row.game_id,
+                row.game_format, _csv_text(row.kind_label), row.version or "",
+                _csv_text(row.player_name), _csv_text(row.outcome),
                 "" if row.against is None else row.against,
-                row.points if column is not None else "",
-                column.unit if column is not None else "",
-                row.chips,
-                _csv_amount(row.money_minor, places),
+                row.points if column is not None else "", column.unit if column is not None else "",
+                row.chips, *money_cell(row.money_minor),
             ]
-        )
+        )  # fmt: skip
     writer.writerow([])
     writer.writerow(["totals"])
     points_heads = [f"points ({format_label(f)})" for f in board.formats]
-    writer.writerow(["player", money_head, "chips", "deals played", "deals won", *points_heads])
+    writer.writerow(["player", *money_head, "chips", "deals played", "deals won", *points_heads])
     for line in board.lines:
         writer.writerow(
             [
-                _csv_text(line.name),
-                _csv_amount(line.money_minor, places),
-                line.chips,
-                line.deals_played,
-                line.deals_won,
+                _csv_text(line.name), *money_cell(line.money_minor), line.chips,
+                line.deals_played, line.deals_won,
                 *[line.points_by_format[f] for f in board.formats],
             ]
-        )
-    if board.club_money_minor:
-        writer.writerow(
-            [_csv_text(f"{club.name} (club fees)"), _csv_amount(board.club_money_minor, places)]
-        )
-    for pot in board.pots:
-        writer.writerow([_csv_text(pot.label), _csv_amount(pot.amount_minor, places)])
+        )  # fmt: skip
+    if money and board.club_money_minor:
+        fees = board.club_money_minor
+        writer.writerow([_csv_text(f"{club.name} (club fees)"), *money_cell(fees)])
+    for pot in board.pots if money else []:
+        writer.writerow([_csv_text(pot.label), *money_cell(pot.amount_minor)])
     writer.writerow([])
     writer.writerow(["settle-up"])
-    writer.writerow(["payer", "payee", money_head, "marked paid by", "marked paid at"])
+    _csv_settle_up(writer, club, figures.session_settle_up(session=session, scoreboard=board))
+    return response
+
+
+def _csv_money(club: Club, minor: int) -> list[str]:
+    """A row's money cell: none for a club that plays for points only."""
+    return [] if club.points_only else [_csv_amount(minor, club.minor_places)]
+
+
+def _csv_settle_up(writer: Any, club: Club, transfers: list[figures.SettlementTransfer]) -> None:
+    if club.points_only:
+        writer.writerow(["payer", "payee", "points", "unit"])
+        for transfer in transfers:
+            column = points_column(transfer.game_format or "")
+            writer.writerow(
+                [_csv_text(transfer.payer), _csv_text(transfer.payee), transfer.points,
+                 column.unit if column is not None else ""]
+            )  # fmt: skip
+        return
+    writer.writerow(["payer", "payee", f"money ({club.currency})", "marked paid by",
+                     "marked paid at"])  # fmt: skip
     zone = zoneinfo.ZoneInfo(club.timezone)
     for transfer in transfers:
         paid = transfer.paid
@@ -317,14 +333,13 @@ def session_export(request: HttpRequest, club_slug: str, session_id: int) -> Htt
             [
                 _csv_text(transfer.payer),
                 _csv_text(transfer.payee),
-                _csv_amount(transfer.amount_minor, places),
+                _csv_amount(transfer.amount_minor or 0, club.minor_places),
                 _csv_text(paid.marked_by.get_username()) if paid else "",
                 # ISO 8601 with the offset, in the club's time zone: the time the page shows.
                 timezone.localtime(paid.marked_at, zone).isoformat(timespec="seconds")
                 if paid else "",
             ]
         )  # fmt: skip
-    return response
 
 
 def _session_action(request: HttpRequest, club_slug: str, session_id: int, write: Any,

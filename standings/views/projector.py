@@ -132,11 +132,14 @@ def _mark_moves(board: dict[str, Any], change: last_change.LastChange | None) ->
             shown["by"] = abs(moved)
 
 
-def _just_now(board: dict[str, Any]) -> dict[str, Any] | None:
+def _just_now(board: dict[str, Any], club: Club) -> dict[str, Any] | None:
     """What the top of the projector says for ``PROJECTOR_JUST_NOW`` seconds after a change:
-    the table, the deal, and where each player of it stands now and stood before."""
+    the table, the deal, and where each player of it stands now and stood before. In a club
+    that plays for points only, an entry of no deal (a fee, a prize: money) is not told."""
     change = board.get("change")
     if change is None or (timezone.now() - change.at).total_seconds() > PROJECTOR_JUST_NOW:
+        return None
+    if club.points_only and change.deal is None:
         return None
     moves = []
     for pid, (now, then) in sorted(change.ranks.items(), key=lambda item: item[1][0]):
@@ -207,7 +210,7 @@ def projector_context(request: HttpRequest, club: Club) -> tuple[dict[str, Any],
                 )
     context["boards"] = boards
     context["any_tied"] = any(b["board"]["any_tied"] for b in boards)
-    context["just_now"] = _just_now(boards[0]["board"]) if boards else None
+    context["just_now"] = _just_now(boards[0]["board"], club) if boards else None
     # Two boards side by side show one figure a line when their lines stand in two columns.
     for b in boards:
         crowded = len(boards) > 1 and len(b["board"]["columns"]) > 1

@@ -108,7 +108,13 @@
       var seen = html.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "");
       if (seen === last) return;
       last = seen;
+      // A part opened by hand (a settle-up line's QR code) stays open through the update.
+      var opened = Array.prototype.map.call(node.querySelectorAll("details[open][id]"), function (d) { return d.id; });
       node.innerHTML = html;
+      opened.forEach(function (id) {
+        var again = document.getElementById(id);
+        if (again && node.contains(again)) again.open = true;
+      });
       node.dataset.liveUpdated = String(Date.now());
       node.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));
     }

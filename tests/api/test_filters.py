@@ -82,8 +82,9 @@ class Club:
         enter(standing, self.cup, list(Player.objects.filter(pk__in=self.pids.values())))
         tournament_cancel(tournament=self.called_off, actor=s.organiser)
         self.retired = player_update(
-            player=Player.objects.get(pk=self.pids["Dev"]), actor=s.organiser, active=False
-        )
+            player=Player.objects.get(pk=self.pids["Dev"]), actor=s.organiser,
+            actor_role="organiser", active=False,
+        )  # fmt: skip
         hook = Endpoint.objects.create(club=s.club, url="http://127.0.0.1:9/h", secret="s" * 32)
         self.hook = hook
         for status in ("delivered", "abandoned", "delivered"):
@@ -203,7 +204,7 @@ def test_updated_since_answers_what_each_write_path_changed_oldest_change_first(
     assert _since(client, f"{C}/members/", moment) == [member.pk]
     moment = db_now()
     asha = Player.objects.get(pk=club.pids["Asha"])
-    player_update(player=asha, actor=s.organiser, name="Asha K")
+    player_update(player=asha, actor=s.organiser, actor_role="organiser", name="Asha K")
     assert _since(client, f"{C}/players/", moment) == [asha.pk]
     moment = db_now()
     tournament_start(tournament=club.cup, actor=s.organiser)  # seeds the entries (bulk_update)

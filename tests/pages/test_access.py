@@ -148,6 +148,9 @@ WRITES: list[tuple[str, Callable[[Pages, Objects], str], Data, tuple[str, ...]]]
      {"name": "Asha K"}, ORGANISER),
     ("player retire", lambda p, o: f"/clubs/{p.slug}/players/{p.night.pid('Asha')}/retire/",
      {}, ORGANISER),
+    # Asha's account is no one's here: only organisers keep her payment details.
+    ("player payment", lambda p, o: f"/clubs/{p.slug}/players/{p.night.pid('Asha')}/payment/",
+     {"upi_id": "asha@ybl", "payment_link": ""}, ORGANISER),
     ("player merge", lambda p, o: f"/clubs/{p.slug}/players/{p.night.pid('Asha')}/merge/",
      lambda p, o: {"into": str(p.night.pid("Bilal")), "confirm": "1"}, ORGANISER),
     ("member add", lambda p, o: f"/clubs/{p.slug}/members/add/",

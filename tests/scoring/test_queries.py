@@ -44,8 +44,9 @@ def test_session_reads_take_a_fixed_number_of_queries(
     client = standing.client("player")
     # club + caller's role, the session, then the standing rows, the deals counted and the
     # club's fees; settle-up reads the scoreboard, what each player paid into the night's
-    # accounts (fees paid at the desk are no debts between players) and the transfers marked paid.
-    expected = {"scoreboard": 5, "settlement": 7}[endpoint]
+    # accounts (fees paid at the desk are no debts between players), the transfers marked paid
+    # and the payees' payment details (their pay links).
+    expected = {"scoreboard": 5, "settlement": 8}[endpoint]
     with django_assert_num_queries(expected):
         response = client.get(f"/api/v1/clubs/home/sessions/{night.session.pk}/{endpoint}/")
     assert response.status_code == 200

@@ -146,7 +146,9 @@ def test_a_merge_moves_the_whole_history_and_leaves_the_ledger_as_it_was(standin
 def club_services_restore(player: Player, standing) -> None:
     from clubs import services as club_services
 
-    club_services.player_update(player=player, actor=standing.organiser, active=True)
+    club_services.player_update(
+        player=player, actor=standing.organiser, actor_role="organiser", active=True
+    )
 
 
 def test_a_merge_is_refused_with_every_reason_and_changes_nothing(standing):

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from clubs.models import Club
 from clubs.page_kit.display import club_money
+from clubs.validation import require_no_money
 from config.errors import Conflict, InvalidInput
 from config.names import visible_name
 from rules import prizes
@@ -112,6 +113,11 @@ def tournament_create(
     given = KindSettings(advance_per_table, rounds, cut, chip_levels or {})
     settings = kind_for(kind).settings_checked(given, table_max=table_max, preset=preset)
     _money_checked(club, table_entry, entry_fee_minor, club_fee_minor, payout)
+    require_no_money(club=club, field="entry_fee_minor", amount=entry_fee_minor)
+    require_no_money(club=club, field="club_fee_minor", amount=club_fee_minor)
+    require_no_money(
+        club=club, field="rebuy_price_minor", amount=settings.chip_levels.get("rebuy_price_minor")
+    )
     session = session_create(club=club, actor=actor, name=name)
     purse = purse_open(session=session, actor=actor)
     tournament = Tournament.objects.create(

@@ -105,7 +105,7 @@ def panel(club: Club, game: Game, state: RummikubState) -> dict[str, Any]:
         "variant": state.variant.capitalize(),
         "ends": ", ".join(ends[:-1]) + (" or " if len(ends) > 1 else "") + ends[-1],
         "leaders": [names[pid] for pid in state.leaders] if state.games_counted else [],
-        "has_settlement": bool(settlement),
+        "has_settlement": bool(settlement) and not club.points_only,
         "rate": club_money(club, game.point_value_minor),
     }
 
