@@ -180,8 +180,10 @@ _GAME_ENDED = "this table's game has ended"
 
 
 def _live_refusal(request: HttpRequest, error: ServiceError) -> HttpResponse:
-    """A live part's answer once the link no longer enters results: it says so and stops."""
-    if isinstance(error, TooManyRequests):
+    """A live part's answer once the link no longer enters results: it says so and stops. A
+    link the desk withdrew is refused instead (410): the part keeps what it shows and says, in
+    its own words, that the link no longer works (static/js/live.js)."""
+    if isinstance(error, TooManyRequests) or error.code == "table_link_revoked":
         return _refusal(request, error)
     response = HttpResponse(
         f'<p class="note" role="status" id="table-closed">{escape(error.message)}.</p>'

@@ -344,4 +344,4 @@ def test_the_entry_forms_live_part_reads_through_the_link(pages):
     assert part.status_code == 200 and "deal 1" in body and "<a " not in body
     assert "<html" not in body
     table_links.table_link_revoke(link=link, actor=pages.s.organiser)
-    assert phone.get(f"{path}enter/live/").status_code == 404
+    assert phone.get(f"{path}enter/live/").status_code == 410  # withdrawn by the desk
