@@ -337,6 +337,9 @@ async def _send(web: httpx.AsyncClient, tally: Tally, url: str, body: Any, key: 
     """A phone's write, sent again with the same key while the answer says to (409 with
     Retry-After: the first is still running, or a 503)."""
     for _ in range(20):
+        # The phones share one client here, but not a device: a write carries no device cookie
+        # (a new device each time), so the phone that confirms is never the one that entered.
+        web.cookies.clear()
         response = await tally.request(
             web, "POST", url, json=body, headers={"Idempotency-Key": key}
         )

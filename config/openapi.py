@@ -45,7 +45,8 @@ _ERROR_DESCRIPTIONS = {
     "414": "The URL is longer than the web server takes (answered by it, not in JSON).",
     "415": "The body is not JSON.",
     "422": "The Idempotency-Key was used before for a different request.",
-    "429": "Too many requests; wait for Retry-After seconds.",
+    "429": "Too many requests: the caller's rate limit (RateLimit-* headers) or the operation's "
+    "own; wait for Retry-After seconds.",
     "503": "The database or Redis cannot be reached (named in details); retry after "
     "Retry-After seconds.",
 }
@@ -246,9 +247,6 @@ def _text_patterns_declare(schema: dict[str, Any]) -> None:
 # Open to anyone holding a table link, and refused to the seat that entered the entry.
 SEAT_CHECKED = {"table_entries_confirm", "table_entries_dispute"}
 
-# Operations limited per club whoever calls them (webhooks.limits).
-RATE_LIMITED = {"webhooks_ping", "webhooks_redeliver"}
-
 
 def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[str]:
     """The error statuses ``operation`` can answer, from what it takes and who may call it."""
@@ -256,7 +254,8 @@ def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[s
     has_body = "requestBody" in operation
     queried = any(p.get("in") == "query" for p in operation.get("parameters", []))
     anonymous = {} in operation.get("security", [])
-    statuses = ["401", "503"]  # a bad token is refused everywhere; the database can be down
+    # A bad token is refused everywhere; every caller has its rate limit; the database can be down.
+    statuses = ["401", "429", "503"]
     if "{" in path or queried:
         statuses.append("414")  # the web server's limit on the request line
     if writes or queried:
@@ -269,8 +268,6 @@ def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[s
         statuses += ["409", "413", "422"]  # the Idempotency-Key claim and reuse; the body limit
     if has_body:
         statuses.append("415")
-    if anonymous or operation.get("operationId") in RATE_LIMITED:
-        statuses.append("429")
     if path.startswith("/api/v1/table/"):  # reached with a table link (scoring.table_links)
         statuses.append("410")  # the table's game is over, or its night closed
     if operation.get("operationId") in SEAT_CHECKED:

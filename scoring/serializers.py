@@ -293,8 +293,7 @@ class SplitOutput(serializers.Serializer[dict]):
     kind = serializers.ChoiceField(choices=["drops", "equal"])
     shares_minor = serializers.DictField(
         child=serializers.IntegerField(),
-        help_text="Player id (as a string, a JSON object's key) -> what the split paid them, in "
-        "minor units.",
+        help_text="Player id (a JSON key) -> what the split paid them, in minor units.",
     )
 
 
@@ -406,8 +405,7 @@ class HistoryLineOutput(serializers.Serializer[dict]):
     deal_number = serializers.IntegerField(
         source="line.deal_number",
         allow_null=True,
-        help_text="The deal's number in its game, voided or not; `null` only for kinds other "
-        "than `deal`.",
+        help_text="The deal's number in its game, voided or not; `null` only for kinds but `deal`.",
     )
     deal_voided = serializers.BooleanField(
         source="line.deal_voided",
@@ -434,8 +432,7 @@ class HistoryLineOutput(serializers.Serializer[dict]):
     outcome = serializers.ChoiceField(
         source="line.outcome",
         choices=["", *result_outcomes()],
-        help_text="The player's outcome in the counted deal (empty for other kinds, and for a "
-        "voided deal).",
+        help_text="The player's outcome in the counted deal (empty: other kinds, voided deals).",
     )
     counted = serializers.IntegerField(
         source="line.counted",
@@ -452,8 +449,7 @@ class HistoryLineOutput(serializers.Serializer[dict]):
     won = serializers.BooleanField(source="line.won")
     points = serializers.IntegerField(
         source="line.points",
-        help_text="What the ledger moved, in the game format's points, signed (+ gained, − given "
-        "up; a pool loser's points go to the pot).",
+        help_text="The ledger's move in the format's points, signed (pool losers': to the pot).",
     )
     chips = serializers.IntegerField(source="line.chips")
     money_minor = serializers.IntegerField(source="line.money_minor")
@@ -525,9 +521,8 @@ PHONE = 'as the link names its phones, in the order they first entered or confir
 class TableLinkCreateInput(serializers.Serializer[dict]):
     mode = serializers.ChoiceField(
         choices=["confirm", "one_phone", "trusted"], required=False,
-        help_text="Whether an entry waits for another seat's confirmation on another phone "
-        "(confirm) or any phone (one_phone), or counts once it checks out (trusted); left out: "
-        "the club's setting.",
+        help_text="confirm: another seat confirms each entry, on another phone; one_phone: on any "
+        "phone; trusted: an entry counts once it checks out. Left out: the club's setting.",
     )  # fmt: skip
 
 

@@ -344,11 +344,9 @@ def submission_confirm_at_table(
             )
 
     def repeated(submission: Submission) -> bool:
-        return (
-            submission.table_link_id == link.pk
-            and submission.confirmed_seat == seat
-            and submission.confirmed_device == device
-        )
+        # The seat's confirmation sent again after its answer was lost, from whichever device:
+        # a client that keeps no cookie is a new device on every request.
+        return submission.table_link_id == link.pk and submission.confirmed_seat == seat
 
     return _confirm(
         submission=submission, check=check, actor=None, repeated=repeated,

@@ -56,12 +56,7 @@ from tournaments.models import Entry, Round, Tournament
 from tournaments.registration import registration_context
 from tournaments.services.corrections import rounds_unwind
 from tournaments.services.draws import round_clock_set, round_release, round_swap
-from tournaments.services.entries import (
-    entry_add,
-    entry_check_in,
-    entry_reinstate,
-    entry_withdraw,
-)
+from tournaments.services.entries import entry_add, entry_check_in, entry_reinstate, entry_withdraw
 from tournaments.services.fees import PAYABLE
 from tournaments.services.links import round_links_ensure, table_entry_of
 from tournaments.services.setup import tournament_cancel, tournament_create, tournament_start
