@@ -229,10 +229,17 @@ _TEXT = f"^{_CHAR}*$"
 _NON_BLANK_TEXT = f"^{_CHAR}*{_NOT_SPACE}{_CHAR}*$"
 
 
+# What a time of a request body must begin with (a date and a time; DRF reads the rest): the
+# format alone is only an annotation to a schema's readers, so an empty string would pass it.
+_DATE_TIME = "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}"
+
+
 def _text_patterns_declare(schema: dict[str, Any]) -> None:
     """Give every free-text string of a request body the pattern DRF holds it to."""
     if schema.get("type") == "string" and not {"enum", "format", "pattern"} & schema.keys():
         schema["pattern"] = _NON_BLANK_TEXT if schema.get("minLength", 0) >= 1 else _TEXT
+    if schema.get("format") == "date-time" and "pattern" not in schema:
+        schema["pattern"] = _DATE_TIME
     for key in ("properties", "patternProperties"):
         for child in schema.get(key, {}).values():
             _text_patterns_declare(child)

@@ -151,5 +151,7 @@ def test_three_tables_enter_and_confirm_their_own_round(new_page: Any, standing:
     assert Submission.objects.filter(submitted_by__isnull=False).count() == 1
     assert effort.edits == 1
     # Loads at the desk while the round was played (the desk itself stays open: its grid is
-    # live): the disputed table's correction form and its answer, and the desk opened again.
-    assert effort.loads - loads_before == 3
+    # live): the disputed table's correction form and its answer, and the desk opened again,
+    # which its own live reload at the round's end may have done first (tournament.js), leaving
+    # the test's visit a move within the page.
+    assert 2 <= effort.loads - loads_before <= 3
