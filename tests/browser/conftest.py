@@ -60,20 +60,45 @@ def login_cookie(user: Any, live_server: Any) -> dict[str, Any]:
     }
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Keeps each phase's report on the test, so a failed test's pages can be described."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+def describe_pages(contexts: list[Any]) -> None:
+    """Prints where each open page was and the start of what it showed: a failure seen only in a
+    CI log then says which page a locator waited on."""
+    for number, context in enumerate(contexts, 1):
+        for page in context.pages:
+            try:
+                shown = page.locator("body").inner_text(timeout=2_000)
+            except Exception as error:  # a closed or hung page still gets its URL printed
+                shown = f"(unreadable: {error.__class__.__name__})"
+            print(f"context {number}: {page.url}\n  {' '.join(shown.split())[:600]}")
+
+
 @pytest.fixture
-def new_page(browser: Any, live_server: Any) -> Iterator[Any]:
+def new_page(request: pytest.FixtureRequest, browser: Any, live_server: Any) -> Iterator[Any]:
     """``new_page(viewport=PHONE, user=None)``: a page in a fresh context, logged in as ``user``."""
-    contexts = []
+    contexts: list[Any] = []
 
     def make(viewport: dict[str, int] = PHONE, user: Any = None) -> Any:
         context = browser.new_context(viewport=viewport, base_url=live_server.url)
-        context.set_default_timeout(10_000)
+        # Generous for a loaded CI machine: the first load of a page with the picker can take
+        # several seconds there; the tests' own expectations keep their tighter figures.
+        context.set_default_timeout(20_000)
         if user is not None:
             context.add_cookies([login_cookie(user, live_server)])
         contexts.append(context)
         return context.new_page()
 
     yield make
+    called = getattr(request.node, "report_call", None)
+    if called is not None and called.failed:
+        describe_pages(contexts)
     for context in contexts:
         context.close()
 
