@@ -16,5 +16,6 @@ BENCHES = [
     "webhooks",
     "pages",
     "live",
+    "app_stream",
     "room",
 ]

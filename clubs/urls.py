@@ -1,6 +1,7 @@
 from django.urls import path
 
 from clubs import api
+from clubs.club_stream import ClubStreamApi
 from clubs.signin import api as signin_api
 
 app_name = "clubs"
@@ -8,6 +9,7 @@ app_name = "clubs"
 urlpatterns = [
     path("clubs/", api.ClubListApi.as_view(), name="club-list"),
     path("clubs/<slug:club_slug>/", api.ClubDetailApi.as_view(), name="club-detail"),
+    path("clubs/<slug:club_slug>/stream/", ClubStreamApi.as_view(), name="club-stream"),
     path("clubs/<slug:club_slug>/members/", api.MemberListApi.as_view(), name="member-list"),
     path(
         "clubs/<slug:club_slug>/members/<int:membership_id>/",

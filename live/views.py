@@ -117,21 +117,34 @@ def _number(value: str | None) -> int | None:
     return int(value) if value is not None and value.isdigit() and len(value) < 19 else None
 
 
+def last_event_id(request: HttpRequest) -> int:
+    """The last change a reconnecting client saw (``Last-Event-ID``), else the ``since`` the
+    page was rendered with, else 0."""
+    since = _number(request.headers.get("Last-Event-ID"))
+    return since if since is not None else _number(request.GET.get("since")) or 0
+
+
+def event_stream(request: HttpRequest, watch: Watch) -> StreamingHttpResponse:
+    """The answer that streams ``watch``'s changes (asynchronous under an ASGI server, a thread
+    of its own under a threaded one)."""
+    events = _async_events(watch) if isinstance(request, ASGIRequest) else _blocking_events(watch)
+    response = StreamingHttpResponse(events, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache, no-store"
+    response["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
+    return response
+
+
 @require_GET
 def stream(request: HttpRequest) -> HttpResponse:
     try:
         topics = frozenset(signing.loads(request.GET.get("t", ""), salt=SALT))
     except signing.BadSignature:
         return HttpResponse("t: not a stream this site gave out", status=400)
-    since = _number(request.headers.get("Last-Event-ID"))
-    if since is None:
-        since = _number(request.GET.get("since")) or 0
     fragment = request.GET.get("fragment") or None
     watch = Watch(
-        topics, since, fragment if fragment and is_public(fragment) else None, dict(request.META)
+        topics,
+        last_event_id(request),
+        fragment if fragment and is_public(fragment) else None,
+        dict(request.META),
     )
-    events = _async_events(watch) if isinstance(request, ASGIRequest) else _blocking_events(watch)
-    response = StreamingHttpResponse(events, content_type="text/event-stream")
-    response["Cache-Control"] = "no-cache, no-store"
-    response["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
-    return response
+    return event_stream(request, watch)

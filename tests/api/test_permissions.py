@@ -179,6 +179,7 @@ def _first_transfer(w: World) -> dict[str, Any]:
 ROUTES = [
     # clubs
     Route("club read", "clubs:club-detail", "get", lambda w: f"{C}/", None, READ),
+    Route("club stream", "clubs:club-stream", "get", lambda w: f"{C}/stream/", None, READ),
     Route("club update", "clubs:club-detail", "patch", lambda w: f"{C}/",
           lambda w: {"name": "Renamed"}, _by_role(200, 403, 403, 403)),
     Route("members list", "clubs:member-list", "get", lambda w: f"{C}/members/", None, READ),

@@ -32,6 +32,7 @@ from axes.models import AccessAttempt
 from django.core import signing
 
 from clubs.models import Role
+from clubs.signin.services import api_token_create
 from config.middleware import MAX_BODY_BYTES
 from live import bus as live_bus
 from live import views as live_views
@@ -362,3 +363,26 @@ def test_a_counted_deal_goes_through_nginx_to_an_open_stream_at_once(stack, reco
     seen = int(event["id"]) - 1
     again = _stream(stack, [f"session:{session.pk}"], last_event_id=seen)
     assert _next_event(again)["id"] == event["id"]
+
+
+def test_an_apps_club_stream_goes_through_nginx_at_once(stack):
+    """A score app's stream of its club, through nginx (routed to the live process as the
+    screens' streams are): a change in the club arrives within a second."""
+    club = ClubFactory(slug="app-live")
+    organiser = MembershipFactory(club=club, role=Role.ORGANISER).user
+    _, key = api_token_create(user=organiser, name="App", scopes=["read"], club_slugs=[club.slug])
+    conn = stack.proxied(timeout=5)
+    conn.request(
+        "GET", f"/api/v1/clubs/{club.slug}/stream/",
+        headers={"Host": "127.0.0.1", "Accept": "text/event-stream",
+                 "Authorization": f"Bearer {key}"},
+    )  # fmt: skip
+    response = conn.getresponse()
+    assert response.status == 200
+    assert response.getheader("Content-Type", "").startswith("text/event-stream")
+    assert _next_event(response)["id"] is not None  # the opening
+    started = time.monotonic()
+    live_bus.publish_now([f"club:{club.pk}"])
+    event = _next_event(response)
+    assert event["event"] == "change"
+    assert time.monotonic() - started < 1.0

@@ -1,0 +1,187 @@
+"""Push for score apps: ``python -m bench app_stream`` (``--quick``: 10 apps).
+
+On production settings over PostgreSQL (a fresh database ``rummyclub_bench_live``) and Redis,
+the Procfile's ``web`` and ``live`` run on this machine, as in ``bench live``. 50 apps
+(``BENCH_APPS``; ``--quick``: 10), each with a token of its own, hold the club's stream
+(``GET /api/v1/clubs/<club>/stream/`` on the live process, as nginx routes it) and, on each
+``change`` event, read the game's deals through the API (the web process), as an app syncing
+would. Deals are counted one after another in this process (tasks in-process: the commit
+announces the change). Change to app is from the deal's submission to the moment the app's read
+holds it, for every app and every deal (p50, p95, max); a deal no app read in 10 s is missed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.live import REPO, _deal, _environment, _free_port, _procfile, _setup, _wait_for
+from bench.scoring import _fresh_database, _percentile
+
+
+async def _request(port: int, path: str, key: str, stream: bool = False) -> Any:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    close = "" if stream else "Connection: close\r\n"
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {key}\r\n"
+        f"Accept: {'text/event-stream' if stream else 'application/json'}\r\n{close}\r\n".encode()
+    )
+    await writer.drain()
+    if stream:
+        return reader, writer
+    raw = await reader.read()
+    writer.close()
+    head, _, body = raw.partition(b"\r\n\r\n")
+    if b"chunked" in head.lower():
+        body = _unchunked(body)
+    return int(head.split(b" ", 2)[1]), body
+
+
+def _unchunked(body: bytes) -> bytes:
+    out = b""
+    while body:
+        size_line, _, body = body.partition(b"\r\n")
+        size = int(size_line, 16)
+        if size == 0:
+            break
+        out, body = out + body[:size], body[size + 2 :]
+    return out
+
+
+@dataclass
+class App:
+    key: str
+    seen: dict[int, float] = field(default_factory=dict)  # deal number -> when read
+    errors: int = 0
+    events: int = 0
+    reads: set[asyncio.Task[None]] = field(default_factory=set)
+
+    async def read_deals(self, web_port: int, deals_path: str) -> None:
+        try:
+            status, body = await _request(web_port, deals_path, self.key)
+        except OSError:
+            self.errors += 1
+            return
+        if status != 200:
+            self.errors += 1
+            return
+        now, count = time.monotonic(), json.loads(body)["count"]
+        for number in range(1, count + 1):
+            self.seen.setdefault(number, now)
+
+    async def listen(self, ports: tuple[int, int], slug: str, deals_path: str, ready: Any) -> None:
+        web_port, live_port = ports
+        reader, _ = await _request(live_port, f"/api/v1/clubs/{slug}/stream/", self.key, True)
+        head = await reader.readuntil(b"\r\n\r\n")
+        assert b" 200 " in head.split(b"\r\n", 1)[0], head
+        ready()
+        buffer = b""
+        while True:  # the chunked body: a size line, the bytes, CRLF
+            size = int((await reader.readline()).strip(), 16)
+            if size == 0:
+                return
+            buffer += await reader.readexactly(size)
+            await reader.readexactly(2)
+            while b"\n\n" in buffer:
+                event, buffer = buffer.split(b"\n\n", 1)
+                if b"event: change" in event:
+                    self.events += 1
+                    read = asyncio.get_running_loop().create_task(
+                        self.read_deals(web_port, deals_path)
+                    )
+                    self.reads.add(read)  # kept until done (the loop holds tasks weakly)
+                    read.add_done_callback(self.reads.discard)
+
+
+async def _run(ctx: dict[str, Any], ports: tuple[int, int], keys: list[str], changes: int,
+               gap: float) -> tuple[list[float], int, int, int]:  # fmt: skip
+    slug, game = ctx["club"].slug, ctx["game"].pk
+    deals_path = f"/api/v1/clubs/{slug}/games/{game}/deals/?limit=500"
+    apps = [App(key) for key in keys]
+    connected = 0
+
+    def ready() -> None:
+        nonlocal connected
+        connected += 1
+
+    loop = asyncio.get_running_loop()
+    tasks = [loop.create_task(app.listen(ports, slug, deals_path, ready)) for app in apps]
+    while connected < len(apps):
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(2.0)
+    submitted: dict[int, float] = {}
+    for number in range(1, changes + 1):
+        submitted[number] = time.monotonic()
+        await asyncio.to_thread(_deal, ctx, number)
+        await asyncio.sleep(gap)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(len(a.seen) < changes for a in apps):
+        await asyncio.sleep(0.2)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    delays = sorted(a.seen[n] - submitted[n] for a in apps for n in submitted if n in a.seen)
+    missed = len(apps) * changes - len(delays)
+    return delays, missed, sum(a.errors for a in apps), sum(a.events for a in apps)
+
+
+def _tokens(ctx: dict[str, Any], count: int) -> list[str]:
+    from clubs.signin.services import api_token_create
+
+    return [
+        api_token_create(
+            user=ctx["user"], name=f"App {n}", scopes=["read"], club_slugs=[ctx["club"].slug]
+        )[1]
+        for n in range(count)
+    ]
+
+
+def run(quick: bool) -> None:
+    db_url = os.environ.get(
+        "BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/rummyclub_bench_live"
+    )
+    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/2")
+    count = int(os.environ.get("BENCH_APPS", "10" if quick else "50"))
+    changes, gap = (3, 1.0) if quick else (10, 2.0)
+    _fresh_database(db_url)
+    ports = (_free_port(), _free_port())
+    env = _environment(db_url, redis_url, *ports)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=REPO, env=env, check=True)
+    os.environ.update(env)
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "true"  # the changes validated here, on commit
+    ctx = _setup()
+    keys = _tokens(ctx, count)
+    servers = []
+    path = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    try:
+        for name in ("web", "live"):
+            server = subprocess.Popen(
+                ["bash", "-c", f"exec {_procfile(name)}"], cwd=REPO,
+                env={**env, "PATH": path}, start_new_session=True,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+            servers.append(server)
+        _wait_for(ports)
+        print(f"   {count} apps on the club's stream; {changes} deals {gap:g} s apart")
+        delays, missed, errors, events = asyncio.run(_run(ctx, ports, keys, changes, gap))
+        shown = delays or [float("nan")]
+        print(
+            f"   change to app (stream, then the app's read): p50 {_percentile(shown, 0.5):.3f} s,"
+            f" p95 {_percentile(shown, 0.95):.3f} s, max {max(shown):.3f} s;"
+            f" {missed} missed, {errors} errors, {events} events heard",
+            flush=True,
+        )
+    finally:
+        for server in servers:
+            try:
+                os.killpg(server.pid, signal.SIGTERM)
+                server.wait(timeout=20)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                os.killpg(server.pid, signal.SIGKILL)
