@@ -283,6 +283,8 @@ class Submission(models.Model):
     class Source(models.TextChoices):
         WEB = "web", "Web page"
         API = "api", "API"
+        # A seat of the table entering from a phone through the table's link (page or API).
+        TABLE = "table", "Table link"
         IMPORT = "import", "Import"
 
     # The unique (deal, version) index serves the deal foreign key.

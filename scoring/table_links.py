@@ -408,7 +408,7 @@ def table_deal_enter(
     deal, submission = deal_create_with_result(
         game=game, actor=None, wild=wild, dealer=dealer, number=None,
         is_tiebreaker=again.is_tiebreaker if again is not None else False,
-        source=Submission.Source.WEB, payload=payload, club=link.table.session.club,
+        source=Submission.Source.TABLE, payload=payload, club=link.table.session.club,
         via=(link, at.position, device),
     )  # fmt: skip
     assert submission is not None

@@ -144,6 +144,12 @@ class TournamentOutput(serializers.ModelSerializer[Tournament]):
 class RoundTableOutput(serializers.Serializer[dict]):
     number = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True, help_text="Null while the round is drawn.")
+    table = serializers.IntegerField(
+        source="table_id",
+        allow_null=True,
+        help_text="The night's table its games are played at (its table links, `.../tables/<id>/`);"
+        " null while the round is drawn.",
+    )
     players = serializers.ListField(child=serializers.IntegerField(), help_text="Seat order.")
     status = serializers.ChoiceField(
         choices=["draft", "playing", "finished", "tiebreaker", "settled"],

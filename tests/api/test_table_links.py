@@ -91,6 +91,7 @@ def test_a_scorer_app_enters_and_another_seat_confirms(standing):
     # The club's own API shows where the entry came from.
     detail = standing.client("player").get(f"/api/v1/clubs/home/submissions/{entry['id']}/")
     assert detail.json()["table_link"] == link["id"] and detail.json()["entered_seat"] == 2
+    assert detail.json()["source"] == "table"  # not "web": a seat's phone, through its link
 
 
 def test_dispute_names_the_reason_and_blocks_the_table(standing):

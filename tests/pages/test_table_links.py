@@ -74,7 +74,8 @@ def test_a_seat_enters_and_another_seat_confirms(pages):
         .values_list("action", "after")
     )
     assert steps[0] == ("submission.create", {
-        "deal": submission.deal_id, "version": 1, "source": "web", "table_link": link.pk, "seat": 3,
+        "deal": submission.deal_id, "version": 1, "source": "table", "table_link": link.pk,
+        "seat": 3,
     })  # fmt: skip
     assert steps[-1][0] == "submission.confirm"
     assert steps[-1][1]["seat"] == 5 and steps[-1][1]["table_link"] == link.pk

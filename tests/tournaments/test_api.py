@@ -88,6 +88,11 @@ def test_a_knockout_runs_through_the_api_with_a_worker(standing, celery_worker):
 
     # Table 1 plays plainly; table 2 leaves its second and third level: a tie-breaker decides.
     round_one = released.json()["tables"]
+    assert all(t["table"] is None for t in tables)  # drawn: no table yet
+    # Each released table names the night's table its game is at, for its table links.
+    for table in round_one:
+        game = client.get(f"/api/v1/clubs/home/games/{table['game']}/").json()
+        assert table["table"] == game["table"]
     seats = {t["game"]: t["players"] for t in round_one}
     first_game, second_game = (t["game"] for t in round_one)
     one = seats[first_game]
