@@ -145,6 +145,12 @@ class Attempt(models.Model):
     def __str__(self) -> str:
         return f"{self.delivery_id}: {self.status_code or self.error}"
 
+    @property
+    def outcome(self) -> str:
+        """This attempt's own result (its delivery may have succeeded at a later attempt)."""
+        ok = not self.error and self.status_code is not None and 200 <= self.status_code < 300
+        return "delivered" if ok else "failed"
+
 
 class StandingsChange(models.Model):
     """A club whose standings changed: one ``standings.changed`` event is sent when it is due,

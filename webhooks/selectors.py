@@ -31,10 +31,15 @@ def attempt_log(*, endpoint: Endpoint) -> QuerySet[Attempt]:
 
 
 def attempt_list(*, endpoint: Endpoint) -> QuerySet[Attempt]:
-    """Every attempt the endpoint keeps, newest first, with the delivery and event of each."""
-    return (
-        Attempt.objects.filter(endpoint=endpoint).select_related("delivery__event").order_by("-id")
+    """The endpoint's last ``KEEP_ATTEMPTS`` attempts, newest first, with the delivery and event
+    of each (older ones wait for the prune, but are no longer shown)."""
+    attempts = Attempt.objects.filter(endpoint=endpoint)
+    oldest_kept = list(
+        attempts.order_by("-id").values_list("id", flat=True)[KEEP_ATTEMPTS - 1 : KEEP_ATTEMPTS]
     )
+    if oldest_kept:
+        attempts = attempts.filter(id__gte=oldest_kept[0])
+    return attempts.select_related("delivery__event").order_by("-id")
 
 
 def delivery_get(*, endpoint: Endpoint, delivery_id: str) -> Delivery:

@@ -54,11 +54,17 @@ class AttemptOutput(serializers.ModelSerializer[Attempt]):
     delivery = serializers.UUIDField(source="delivery.delivery_id")
     event = serializers.UUIDField(source="delivery.event_id")
     event_name = serializers.CharField(source="delivery.event.name")
+    outcome = serializers.ChoiceField(
+        choices=[("delivered", "answered 2xx"), ("failed", "another answer, or none")],
+        help_text="This attempt's own result.",
+    )
     delivery_status = serializers.ChoiceField(
-        choices=Delivery.Status.choices, source="delivery.status"
+        choices=Delivery.Status.choices,
+        source="delivery.status",
+        help_text="Where the delivery stands now, after this attempt and any later one.",
     )
 
     class Meta:
         model = Attempt
-        fields = ["id", "at", "delivery", "event", "event_name", "delivery_status", "status_code",
-                  "duration_ms", "error", "response_body"]  # fmt: skip
+        fields = ["id", "at", "delivery", "event", "event_name", "outcome", "delivery_status",
+                  "status_code", "duration_ms", "error", "response_body"]  # fmt: skip

@@ -149,6 +149,16 @@ def test_three_500s_then_a_200_deliver_the_event_once_with_growing_gaps(
     wait_for(lambda: Delivery.objects.get().status == "delivered")
     delivery = Delivery.objects.get()
     assert delivery.attempts == 4
+    # The log tells each attempt's own result; the delivery's is the same on every line.
+    log = (
+        organiser(standing)
+        .get(f"/api/v1/clubs/home/webhooks/{hook['id']}/deliveries/")
+        .json()["results"]
+    )
+    assert [(a["status_code"], a["outcome"], a["delivery_status"]) for a in log] == [
+        (200, "delivered", "delivered"),
+        *[(500, "failed", "delivered")] * 3,
+    ]
     kept = Attempt.objects.filter(status_code=500).values_list("response_body", flat=True)
     assert all(len(body) == 1024 for body in kept)  # 5,000 bytes answered, 1 KB kept
     assert Endpoint.objects.get().health == "ok"

@@ -8,7 +8,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from clubs.models import Club
-from webhooks.models import Attempt, Delivery, Endpoint
+from webhooks.models import Attempt, Delivery, Endpoint, Event
 from webhooks.services import body_of, endpoint_create
 
 HOOKS = "/api/v1/clubs/home/webhooks/"
@@ -141,3 +141,24 @@ def test_every_failed_attempt_counts_and_the_health_shows_the_last_error(
         api.post(f"{HOOKS}{made['id']}/test/")  # answered 200
     shown = api.get(f"{HOOKS}{made['id']}/").json()
     assert (shown["health"], shown["failures"], shown["last_error"]) == ("ok", 0, "")
+
+
+def test_the_log_shows_the_last_100_attempts_even_before_the_prune(api, receiver, standing):
+    made = api.post(
+        HOOKS, {"url": receiver.url, "events": ["deal.scored"], "secret": "s" * 20}, format="json"
+    ).json()
+    endpoint = Endpoint.objects.get(pk=made["id"])
+    event = Event.objects.create(club=standing.club, name="ping", data={})
+    delivery = Delivery.objects.create(endpoint=endpoint, event=event)
+    Attempt.objects.bulk_create(
+        Attempt(endpoint=endpoint, delivery=delivery, status_code=500) for _ in range(130)
+    )
+    newest = list(Attempt.objects.order_by("-id").values_list("id", flat=True)[:100])
+    shown: list[int] = []
+    page = f"{HOOKS}{made['id']}/deliveries/?limit=40"
+    while page:
+        body = api.get(page).json()
+        shown += [a["id"] for a in body["results"]]
+        assert all(a["outcome"] == "failed" for a in body["results"])
+        page = body["next"]
+    assert shown == newest  # the prune has not run: the 30 oldest are kept but not shown
