@@ -4,7 +4,9 @@
    changes when the server announces a change of what it shows, and not otherwise: a public
    part's new HTML comes in the stream itself (event "fragment"), any other part is refetched
    (event "change"); "stop" says nothing more will change. The browser reconnects a lost stream by itself, sending the id of the last change it heard of
-   (Last-Event-ID); the server then announces at once whatever it missed.
+   (Last-Event-ID); the server then announces at once whatever it missed. Once the stream is
+   open again after being down (a phone offline for a while), and when the browser says it is
+   back online, every part refetches what it shows: the screen is right the moment it is back.
 
    Polled (the fallback): without a stream, without EventSource, or while the stream is down,
    the part is refetched every data-live-every seconds (default 5) while the page is visible.
@@ -28,27 +30,50 @@
   function subscribe(url, part) {
     var entry = streams[url];
     if (!entry) {
-      entry = streams[url] = { source: new EventSource(url), parts: [] };
-      entry.source.addEventListener("open", function () {
-        entry.parts.forEach(function (p) { p.pushed(true); });
-      });
-      entry.source.addEventListener("error", function () {
-        // CONNECTING: the browser retries by itself; CLOSED: it gave up (not a stream).
-        entry.parts.forEach(function (p) { p.pushed(false); });
-      });
-      entry.source.addEventListener("change", function () {
-        entry.parts.forEach(function (p) { p.refetch(); });
-      });
-      entry.source.addEventListener("fragment", function (event) {
-        entry.parts.forEach(function (p) { p.show(event.data); });
-      });
-      entry.source.addEventListener("stop", function () {
-        entry.parts.slice().forEach(function (p) { p.stop(); });
-      });
+      entry = streams[url] = { source: null, parts: [], down: false };
+      listen(entry, url);
     }
     entry.parts.push(part);
     return entry;
   }
+
+  function listen(entry, url) {
+    entry.source = new EventSource(url);
+    entry.source.addEventListener("open", function () {
+      // Back after being down (offline, a lost connection): what was missed meanwhile is
+      // fetched now, not at the next change.
+      var back = entry.down;
+      entry.down = false;
+      entry.parts.forEach(function (p) { p.pushed(true); if (back) p.refetch(); });
+    });
+    entry.source.addEventListener("error", function () {
+      // CONNECTING: the browser retries by itself; CLOSED: it gave up (not a stream).
+      entry.down = true;
+      entry.parts.forEach(function (p) { p.pushed(false); });
+    });
+    entry.source.addEventListener("change", function () {
+      entry.parts.forEach(function (p) { p.refetch(); });
+    });
+    entry.source.addEventListener("fragment", function (event) {
+      entry.parts.forEach(function (p) { p.show(event.data); });
+    });
+    entry.source.addEventListener("stop", function () {
+      entry.parts.slice().forEach(function (p) { p.stop(); });
+    });
+  }
+
+  // A phone back on the network: a stream the browser gave up on is opened again (from the
+  // page's first number: at worst one refetch too many), and every part shows what it missed.
+  window.addEventListener("online", function () {
+    Object.keys(streams).forEach(function (url) {
+      var entry = streams[url];
+      if (entry.source.readyState === 2) { // CLOSED
+        entry.down = true;
+        listen(entry, url);
+      }
+      entry.parts.forEach(function (p) { p.refetch(); });
+    });
+  });
 
   function unsubscribe(url, part) {
     var entry = streams[url];
