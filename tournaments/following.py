@@ -44,11 +44,12 @@ def _sittings(grid: Grid, player: int) -> list[Sitting]:
             found.append(Sitting(played.number, played.stage, bye=True, went_on=True))
             continue
         tables: list[TableView] = played.tables
+        final = played.stage == Round.Stage.FINAL  # no one goes on from a final: places
         for table, cell in zip(tables, grid.cells.get(played.number, []), strict=False):
             if player in table.players:
                 found.append(Sitting(
                     played.number, played.stage, table.number, table.players.index(player) + 1,
-                    cell=cell, went_on=player in table.advancing,
+                    cell=cell, went_on=player in table.advancing and not final,
                     others=[grid.names[p] for p in table.players if p != player],
                 ))  # fmt: skip
     return found

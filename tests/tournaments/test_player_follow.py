@@ -259,3 +259,35 @@ def test_the_live_part_reads_as_many_queries_whatever_the_field(
         counts.append(len(done.captured_queries))
     assert counts[0] == counts[1]
     assert Client().get(url.replace("/me/", "/me/x")).status_code == 404
+
+
+def test_a_chip_level_player_sees_their_chips_and_the_levels_minimum(standing):
+    levels = {
+        "starting_chips": 1000, "rebuys": 0,
+        "levels": [{"point_value": 5, "minimum": 800, "qualify": 1200},
+                   {"point_value": 10, "minimum": 1000, "qualify": 1400}],
+    }  # fmt: skip
+    cup = _cup(standing, kind=Tournament.Kind.CHIPS, chip_levels=levels, payout="by_field")
+    url = _link(standing, cup)
+    _start(standing, cup)
+    _deal_at(standing, _table_of(cup, "Entrant 003").game, {"Entrant 003": 10})
+    page = Client().get(url).content.decode()
+    assert _now(page) == "playing"
+    assert _figure(page, "my-chips") == "1000" and _figure(page, "level-minimum") == "800"
+    assert "level 1's minimum" in page
+
+
+def test_a_points_only_club_shows_no_fee_or_prize_on_the_players_page(standing):
+    cup = _cup(standing)
+    url = _link(standing, cup)
+    _start(standing, cup, release=False)
+    for _ in range(3):
+        cup.refresh_from_db()
+        if cup.status != Tournament.Status.RUNNING:
+            break
+        play_round(standing, cup, random.Random(5))
+    standing.club.points_only = True
+    standing.club.save()
+    page = Client().get(url).content.decode()
+    assert _now(page) == "placed"
+    assert "₹" not in page and "prize" not in page.lower().split("</h2>", 1)[1].split("footer")[0]
