@@ -1,5 +1,5 @@
-"""A player's phone follows them through a pool knock-out, in a real browser and without a
-reload: registered with the fee due, paid at the desk, seated when round 1 is released, their
+"""A player's phone follows them through a pool knock-out of 24, in a real browser and without
+a reload: registered with the fee due, paid at the desk, seated when round 1 is released, their
 score of 101 and drops left as their table's deals count, then offline while their table ends and
 the final is drawn and released, right again the moment it is back ("you go on to round 2, table
 1, seat S"), then their place and prize. The page at a phone's and a laptop's width."""
@@ -13,8 +13,10 @@ import pytest
 from playwright.sync_api import expect
 
 from clubs.page_kit.display import club_money
+from scoring.formats import handler_for
 from scoring.models import Game, RulePreset
-from tests.browser.conftest import DESKTOP, PHONE, shoot
+from scoring.preset_rules import game_rules
+from tests.browser.conftest import DESKTOP, PHONE, WIDE, shoot
 from tests.browser.test_night import expect_text
 from tests.scoring.helpers import enter_deal
 from tests.tournaments.helpers import enter, roster
@@ -27,7 +29,8 @@ from tournaments.services.signup import entry_link_issue
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-FIELD, FEE = 8, 5_000
+#: Four tables of six in round 1, one going on from each to the final.
+FIELD, TABLE, FEE = 24, 6, 5_000
 STREAM = "/live/stream/"
 OFFLINE_SECONDS = 20
 
@@ -48,15 +51,16 @@ def _table_of(cup: Tournament, player: int, number: int) -> Game:
 
 def _play_out(standing: Any, game: Game, keep: list[int]) -> None:
     """Deals until the table ends: ``keep[0]`` wins each, the rest of ``keep`` count few
-    points, everyone else goes past 101 within two (each on a score of their own: no tie)."""
-    seats = list(game.seats.order_by("position").values_list("player_id", flat=True))
-    out = [p for p in seats if p not in keep]
-    for deal in range(2):
+    points, everyone else still in goes past 101 within two (each on a score of their own)."""
+    handler, rules = handler_for(game), game_rules(game.preset)
+    for deal in range(3):
         game.refresh_from_db()
         if game.status != Game.Status.OPEN:
             return
+        playing = handler.next_deal_players(game=game, rules=rules, is_tiebreaker=False)
+        out = [p for p in playing if p not in keep]
         losers = {p: (30 + 5 * i if deal else 80 - i) for i, p in enumerate(out)}
-        _deal(standing, game, keep[0], {p: 5 for p in keep[1:]} | losers)
+        _deal(standing, game, keep[0], {p: 5 for p in keep[1:] if p in playing} | losers)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
 
@@ -73,8 +77,8 @@ def test_a_players_phone_follows_them_to_their_place_and_prize(new_page, standin
     standing.club.save()
     cup = tournament_create(
         club=standing.club, actor=standing.organiser, name="Pool cup",
-        preset=RulePreset.objects.get(club=None, key="pool-101"), table_max=4,
-        advance_per_table=2, entry_fee_minor=FEE, club_fee_minor=0, seed=5,
+        preset=RulePreset.objects.get(club=None, key="pool-101"), table_max=TABLE,
+        advance_per_table=1, entry_fee_minor=FEE, club_fee_minor=0, seed=5,
     )  # fmt: skip
     players = roster(standing, FIELD)
     enter(standing, cup, players[1:])
@@ -106,11 +110,23 @@ def test_a_players_phone_follows_them_to_their_place_and_prize(new_page, standin
     # A deal counts at the table: their score of 101 and drops left, as their table stands.
     seats = list(game.seats.order_by("position").values_list("player_id", flat=True))
     others = [p for p in seats if p != me.player_id]
-    _deal(standing, game, others[0], {me.player_id: 20, others[1]: 40, others[2]: 60})
+    _deal(standing, game, others[0],
+          {me.player_id: 20} | {p: 30 + 10 * i for i, p in enumerate(others[1:])})  # fmt: skip
     expect_text(phone.locator("[data-figure=my-score]"), "^−20$")
     expect_text(phone.locator(".my-figure"), "of −101")
     expect_text(phone.locator("[data-figure=my-note]"), "drops? left")
-    assert phone.locator(".meters.running li").count() == 4
+    assert phone.locator(".meters.running li").count() == TABLE
+    # The public page and the projector, opened before the deal, show the same figure.
+    name = me.player.name
+    public = new_page(DESKTOP)
+    public.goto(f"/p/home/tournaments/{cup.pk}/")
+    projector = new_page(WIDE)
+    projector.goto(f"/p/home/tournaments/{cup.pk}/projector/")
+    mine = f':has-text("{name}") [data-figure=running]'
+    expect_text(public.locator(f".running-names li{mine}"), "^−20$")
+    expect_text(projector.locator(f".projector-tables > li > ol > li{mine}"), "^−20$")
+    shoot(public, "player-follow-public-desktop")
+    shoot(projector, "player-follow-projector")
     shoot(phone, "player-follow-playing-phone")
     phone.set_viewport_size(DESKTOP)
     shoot(phone, "player-follow-playing-desktop")
@@ -123,13 +139,10 @@ def test_a_players_phone_follows_them_to_their_place_and_prize(new_page, standin
     phone.context.set_offline(True)
     phone.wait_for_selector("#player-live[data-live-push=down]")
     cut_at = time.monotonic()
-    _play_out(standing, game, [me.player_id, others[0]])
-    other = next(
-        t.game for t in RoundTable.objects.filter(round__tournament=cup, round__number=1)
-        if t.game_id != game.pk
-    )  # fmt: skip
-    other_seats = list(other.seats.order_by("position").values_list("player_id", flat=True))
-    _play_out(standing, other, other_seats[:2])
+    _play_out(standing, game, [me.player_id])
+    for table in RoundTable.objects.filter(round__tournament=cup, round__number=1):
+        if table.game_id != game.pk:
+            _play_out(standing, table.game, [table.game.seats.order_by("position")[0].player_id])
     assert cup.round_set.get(number=2).status == Round.Status.DRAFT
     _release(standing, cup, 2)
     final = _table_of(cup, me.player_id, 2)
@@ -157,7 +170,7 @@ def test_a_players_phone_follows_them_to_their_place_and_prize(new_page, standin
     expect(phone.locator("#my-now")).to_have_attribute("data-now", "placed", timeout=10_000)
     expect_text(phone.locator("[data-figure=place]"), "You finished 1st")
     expect_text(phone.locator("[data-figure=prize]"), prize.replace(".", "\\."))
-    assert len(final_players) == 4
+    assert len(final_players) == FIELD // TABLE
     assert phone.evaluate("window.notReloaded") is True
     shoot(phone, "player-follow-placed-phone")
     phone.set_viewport_size(DESKTOP)

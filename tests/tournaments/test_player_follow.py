@@ -135,14 +135,16 @@ def test_a_pool_table_in_play_shows_the_score_of_101_and_drops_left_on_every_scr
     assert "Deal 1: entered by" in page
     # The public page and the projector show the same figure beside the player's name.
     anyone = Client()
-    for path in ("", "projector/"):
-        shown = anyone.get(f"/p/home/tournaments/{cup.pk}/{path}").content.decode()
-        mine = re.search(r"Entrant 003</span> <span class=\"fig\"><strong data-figure=\"running\">"
-                         r"([^<]+)</strong> ([^<·]+)", shown) or re.search(
-            r"Entrant 003 <span class=\"fig\"><strong data-figure=\"running\">([^<]+)</strong> "
-            r"([^<·]+)", shown)  # fmt: skip
-        assert mine, path
-        assert mine[1] == score and mine[2].strip() == f"of {limit}", path
+    drops = _figure(page, "my-note")
+    public = anyone.get(f"/p/home/tournaments/{cup.pk}/").content.decode()
+    mine = re.search(r'Entrant 003</span> <span class="fig"><strong data-figure="running">'
+                     r"([^<]+)</strong> ([^<]+)", public)  # fmt: skip
+    assert mine and mine[1] == score and mine[2] == f"of {limit} · {drops}"
+    projector = anyone.get(f"/p/home/tournaments/{cup.pk}/projector/").content.decode()
+    mine = re.search(r'Entrant 003 <span class="fig"><strong data-figure="running">([^<]+)'
+                     r"</strong> <small>([^<]+)</small>", projector)  # fmt: skip
+    assert mine and mine[1] == score and mine[2] == drops
+    assert f"In play · of {limit}</span></h2>" in projector  # the unit once, in the heading
 
 
 def test_a_deals_table_in_play_shows_chips(standing):
