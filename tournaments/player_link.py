@@ -20,6 +20,7 @@ from clubs.models import Club
 from clubs.page_kit.display import club_money
 from clubs.page_kit.pages import GET, error_context, found, service_status
 from config.errors import InvalidInput, ServiceError, TooManyRequests
+from live.views import stream_url
 from tournaments import selectors
 from tournaments.following import player_following
 from tournaments.models import Entry, Tournament
@@ -109,12 +110,20 @@ def _link_entry(club_slug: str, tournament_id: int, token: str) -> tuple[Club, T
 
 
 def _following(club: Club, tournament: Tournament, entry: Entry) -> dict[str, Any]:
-    """The live part's context: where the player is now, and their registration."""
+    """The live part's context: where the player is now, and their registration; and the
+    stream it listens to: the tournament's changes (entries, draws, tables settled) and the
+    deals of the player's own table of the moment, not every table's (a room of 200 phones
+    would otherwise each refetch at every deal of every table)."""
+    following = player_following(club=club, tournament=tournament, entry=entry)
+    topics = [f"tournament:{tournament.pk}"]
+    current = following["current"]
+    if current is not None and current.cell is not None:
+        games = (current.cell.game, current.cell.tiebreaker_game)
+        topics += [f"game:{game}" for game in games if game]
     return {
-        "tournament": tournament,
-        "f": player_following(club=club, tournament=tournament, entry=entry),
-        "reg": _entry_shown(club, tournament, entry),
-    }
+        "tournament": tournament, "f": following, "reg": _entry_shown(club, tournament, entry),
+        "live_topics": " ".join(topics), "live_stream": stream_url(topics),
+    }  # fmt: skip
 
 
 def _ended(tournament: Tournament) -> bool:

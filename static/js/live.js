@@ -11,6 +11,10 @@
    Polled (the fallback): without a stream, without EventSource, or while the stream is down,
    the part is refetched every data-live-every seconds (default 5) while the page is visible.
 
+   A part whose topics change with what it shows (a player's page follows them from table to
+   table) carries an element with data-live-restream (its next stream) and data-live-topics:
+   when those topics differ from the part's own (data-live-topics), it listens there instead.
+
    A part whose content follows a clock as well as its changes (a projector turning its pages)
    says so with data-live-turn (seconds): it is also refetched that often while pushed.
 
@@ -90,6 +94,7 @@
     var streamUrl = window.EventSource && node.dataset.liveStream
       ? node.dataset.liveStream + "&fragment=" + encodeURIComponent(url)
       : null;
+    var topics = node.dataset.liveTopics || "";
     var every = Math.max(1, Number(node.dataset.liveEvery) || 5) * 1000;
     var turn = Math.max(0, Number(node.dataset.liveTurn) || 0) * 1000;
     var last = null;
@@ -136,12 +141,24 @@
       // A part opened by hand (a settle-up line's QR code) stays open through the update.
       var opened = Array.prototype.map.call(node.querySelectorAll("details[open][id]"), function (d) { return d.id; });
       node.innerHTML = html;
+      restream();
       opened.forEach(function (id) {
         var again = document.getElementById(id);
         if (again && node.contains(again)) again.open = true;
       });
       node.dataset.liveUpdated = String(Date.now());
       node.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));
+    }
+
+    // A part whose topics follow what it shows (a player's page: their table of the moment)
+    // carries its next stream in its HTML; when its topics change it listens there instead.
+    function restream() {
+      var next = node.querySelector("[data-live-restream]");
+      if (!next || !streamUrl || next.dataset.liveTopics === topics) return;
+      unsubscribe(streamUrl, part);
+      topics = next.dataset.liveTopics;
+      streamUrl = next.dataset.liveRestream + "&fragment=" + encodeURIComponent(url);
+      subscribe(streamUrl, part);
     }
 
     function tick() {

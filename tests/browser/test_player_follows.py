@@ -1,8 +1,9 @@
 """A player's phone follows them through a pool knock-out of 24, in a real browser and without
 a reload: registered with the fee due, paid at the desk, seated when round 1 is released, their
-score of 101 and drops left as their table's deals count, then offline while their table ends and
-the final is drawn and released, right again the moment it is back ("you go on to round 2, table
-1, seat S"), then their place and prize. The page at a phone's and a laptop's width."""
+score of 101 and drops left as their table's deals count, then offline for 30 s while their
+table ends and the final is drawn and released, right again the moment it is back ("you go on
+to round 2, table 1, seat S"), the final's deals through its own table's stream, then their
+place and prize. The page at a phone's and a laptop's width."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 #: Four tables of six in round 1, one going on from each to the final.
 FIELD, TABLE, FEE = 24, 6, 5_000
 STREAM = "/live/stream/"
-OFFLINE_SECONDS = 20
+OFFLINE_SECONDS = 30
 
 
 def _deal(standing: Any, game: Game, winner: int, losers: dict[int, int]) -> None:
@@ -161,8 +162,12 @@ def test_a_players_phone_follows_them_to_their_place_and_prize(new_page, standin
     expect_text(phone.locator("#my-rounds li").first, "went on")
     shoot(phone, "player-follow-going-on-phone")
 
-    # The final: they win it, and the phone shows their place and prize.
+    # The final's first deal reaches the phone through the final table's own stream (the
+    # phone moved there when it showed the new seat), then they win it: place and prize.
     final_players = list(final.seats.order_by("position").values_list("player_id", flat=True))
+    rivals = [p for p in final_players if p != me.player_id]
+    _deal(standing, final, me.player_id, {p: 80 - i for i, p in enumerate(rivals)})
+    expect_text(phone.locator(".meters.running"), "−78")
     _play_out(standing, final, [me.player_id])
     cup.refresh_from_db()
     assert cup.status == Tournament.Status.FINISHED

@@ -100,6 +100,9 @@ def test_seated_once_the_round_is_released_not_while_drawn(standing):
     assert _now(page) == "seated"
     assert f"Round 1: <strong>table {table.number}, seat {seat}</strong>" in page
     assert "No deal counted yet" in page
+    # The page listens to the tournament and to its own table's game, not every table's.
+    topics = re.search(r'id="player-live"[^>]* data-live-topics="([^"]+)"', page)
+    assert topics and topics[1] == f"tournament:{cup.pk} game:{table.game_id}"
 
 
 def _deal_at(standing, game: Game, losers: dict[str, int]) -> None:
