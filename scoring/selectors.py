@@ -3,7 +3,7 @@ ledger with a fixed number of queries, whatever the number of deals."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,10 +14,10 @@ from clubs.models import Club, Player
 from config.errors import NotFoundError
 from config.pagination import page_asked
 from ledger.accounts import account_held, account_paid_in
-from ledger.models import LedgerEntry
+from ledger.models import LedgerEntry, Quantity
 from rules.indian.deal import OutcomeOption
 from scoring.figures import game_deal_money
-from scoring.formats import Checked, Ending, GameState, handler_for
+from scoring.formats import Checked, Ending, GameState, Running, handler_for
 from scoring.models import (
     Deal,
     Game,
@@ -27,6 +27,8 @@ from scoring.models import (
     Seat,
     Session,
     SessionAccount,
+    StandingRow,
+    StandingScope,
     Submission,
     Table,
 )
@@ -405,3 +407,27 @@ def games_with_history(*, session: Session) -> set[int]:
     has_entry = Exists(LedgerEntry.objects.filter(book_id=OuterRef("book_id")))
     games = Game.objects.filter(has_deal | has_entry, table__session=session)
     return set(games.values_list("pk", flat=True))
+
+
+def games_running(*, seated: Mapping[int, Sequence[int]]) -> dict[int, dict[int, Running]]:
+    """Each seated player's running figure in each game (``seated``: game id -> its players), in
+    its format's words as the game page shows it (a pool's "−80 of −101, 3 drops left"): the
+    one figure every screen that follows a table shows. Two queries whatever the number of
+    games: the games with their presets, and their kept rows."""
+    if not seated:
+        return {}
+    held: dict[tuple[int, int], dict[str, int]] = {}
+    for game_id, player_id, points, chips, money_minor in StandingRow.objects.filter(
+        scope=StandingScope.GAME, scope_id__in=list(seated)
+    ).values_list("scope_id", "player_id", "points", "chips", "money_minor"):
+        held[game_id, player_id] = {
+            Quantity.POINTS: points, Quantity.CHIPS: chips, Quantity.MONEY: money_minor
+        }  # fmt: skip
+    found: dict[int, dict[int, Running]] = {}
+    for game in Game.objects.filter(pk__in=list(seated)).select_related("preset"):
+        handler, rules = handler_for(game), game_rules(game.preset)
+        found[game.pk] = {
+            player: handler.running(rules=rules, held=held.get((game.pk, player), {}))
+            for player in seated[game.pk]
+        }
+    return found

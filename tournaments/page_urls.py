@@ -65,6 +65,12 @@ urlpatterns = [
     path(f"{public}signup/", player_link.signup_page, name="tournament-signup"),
     path(f"{public}check-in/", player_link.check_in_page, name="tournament-check-in"),
     path(f"{public}me/<str:token>/", player_link.player_link_page, name="tournament-player-link"),
+    path(
+        f"{public}me/<str:token>/live/",
+        player_link.player_link_live,
+        name="tournament-player-live",
+    ),
+    path(f"{public}forget/", player_link.player_forget_page, name="tournament-player-forget"),
     path(f"{public}live/", public_views.public_tournament_live, name="public-tournament-live"),
     path(
         f"{public}projector/",

@@ -1,8 +1,10 @@
 """The player's own pages of a tournament, on their phone and without an account: signing up on
-the public page, the personal link that shows their registration (a page of its own, to grow
-into the player's live view), and checking in at the venue through the check-in QR with the code
-the projector shows. The phone keeps its link in a cookie of the tournament's public pages, so
-the check-in QR opens the player's own page. Every write through ``services.signup``."""
+the public page, the personal link that follows them through the tournament (their registration
+and fee, their seat in each round, their table's running figures, where they go on to, their
+place and prize; its live part pushed as the tournament changes, ``following``), and checking in
+at the venue through the check-in QR with the code the projector shows. The phone keeps its link
+in a cookie of the tournament's public pages, so the check-in QR opens the player's own page;
+"Not me" forgets it. Every write through ``services.signup``."""
 
 from __future__ import annotations
 
@@ -16,12 +18,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.models import Club
 from clubs.page_kit.display import club_money
-from clubs.page_kit.pages import error_context, found, service_status
+from clubs.page_kit.pages import GET, error_context, found, service_status
 from config.errors import InvalidInput, ServiceError, TooManyRequests
+from live.views import stream_url
 from tournaments import selectors
+from tournaments.following import player_following
 from tournaments.models import Entry, Tournament
 from tournaments.public_views import public_of
 from tournaments.services import signup
+from tournaments.views import LIVE_EVERY
 
 E = Entry.Status
 
@@ -96,15 +101,67 @@ def _entry_shown(club: Club, tournament: Tournament, entry: Entry) -> dict[str, 
     }  # fmt: skip
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
-def player_link_page(
-    request: HttpRequest, club_slug: str, tournament_id: int, token: str
-) -> HttpResponse:
-    """The player's own page: their registration and fee, and the check-in with the code."""
+def _link_entry(club_slug: str, tournament_id: int, token: str) -> tuple[Club, Tournament, Entry]:
     club, tournament = public_of(club_slug, tournament_id)
     entry = found(
         selectors.entry_by_link, tournament=tournament, token_hash=signup.link_hash(token)
     )
+    return club, tournament, entry
+
+
+def _following(club: Club, tournament: Tournament, entry: Entry) -> dict[str, Any]:
+    """The live part's context: where the player is now, and their registration; and the
+    stream it listens to: the tournament's changes (entries, draws, tables settled) and the
+    deals of the player's own table of the moment, not every table's (a room of 200 phones
+    would otherwise each refetch at every deal of every table)."""
+    following = player_following(club=club, tournament=tournament, entry=entry)
+    topics = [f"tournament:{tournament.pk}"]
+    current = following["current"]
+    if current is not None and current.cell is not None:
+        games = (current.cell.game, current.cell.tiebreaker_game)
+        topics += [f"game:{game}" for game in games if game]
+    return {
+        "tournament": tournament, "f": following, "reg": _entry_shown(club, tournament, entry),
+        "live_topics": " ".join(topics), "live_stream": stream_url(topics),
+    }  # fmt: skip
+
+
+def _ended(tournament: Tournament) -> bool:
+    return tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+
+
+@GET
+def player_link_live(
+    request: HttpRequest, club_slug: str, tournament_id: int, token: str
+) -> HttpResponse:
+    """The player's page's live part, refetched by their phone when the tournament changes
+    (not a public fragment: each player's is their own)."""
+    club, tournament, entry = _link_entry(club_slug, tournament_id, token)
+    response = _page(request, club, "tournaments/_player_live.html",
+                     _following(club, tournament, entry))  # fmt: skip
+    if _ended(tournament):
+        response["X-Live-Stop"] = "1"
+    return response
+
+
+@require_POST
+def player_forget_page(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
+    """ "Not me": the phone forgets the player's link (a phone lent to another player), and
+    the tournament's page opens as for anyone."""
+    club, tournament = public_of(club_slug, tournament_id)
+    public = reverse("public-tournament", args=[club.slug, tournament.pk])
+    response = redirect(public)
+    response.delete_cookie(_cookie_name(tournament), path=public, samesite="Lax")
+    return response
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def player_link_page(
+    request: HttpRequest, club_slug: str, tournament_id: int, token: str
+) -> HttpResponse:
+    """The player's own page: the tournament as it goes for them (its live part), and the
+    check-in with the code."""
+    club, tournament, entry = _link_entry(club_slug, tournament_id, token)
     error, status = None, 200
     if request.method == "POST":
         try:
@@ -122,9 +179,12 @@ def player_link_page(
         except ServiceError as exc:
             error = error_context(exc, {"check-in code"})
             status = service_status(exc)
+    context = _following(club, tournament, entry)
     response = _page(request, club, "tournaments/player_link.html", {
-        "tournament": tournament, "me": _entry_shown(club, tournament, entry), "error": error,
+        **context, "error": error, "can_check_in": context["reg"]["can_check_in"],
         "public_url": reverse("public-tournament", args=[club.slug, tournament.pk]),
+        "live_url": reverse("tournament-player-live", args=[club.slug, tournament.pk, token]),
+        "live_every": LIVE_EVERY, "ended": _ended(tournament),
     }, status=status)  # fmt: skip
     return _remembered(request, club, tournament, token, response)
 

@@ -45,6 +45,9 @@ def _public_context(request: HttpRequest, club: Club, tournament: Tournament) ->
         if e.status in (Entry.Status.ACTIVE, Entry.Status.CHECKED_IN, Entry.Status.REGISTERED)
     ]
     current = view.rounds[-1] if view.rounds else None
+    if current is not None:
+        # The tables in play show each player's running figure, as the players' phones do.
+        selectors.cells_running(grid=grid, cells=grid.cells.get(current.number, []))
     context = {
         "tournament": tournament, "view": view, "grid": grid, "club": club, "public": True,
         "prize_pool": club_money(club, view.prize_pool_minor), "places": places_shown(club, view),

@@ -14,7 +14,9 @@ from django.db.models import Max, QuerySet
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
 from ledger.models import LedgerEntry
+from scoring.formats import Running
 from scoring.models import Deal, Game, Submission
+from scoring.selectors import games_running
 from scoring.table_links import device_names_by_link
 from tournaments.figures import (
     entries_counted,
@@ -231,6 +233,9 @@ class Cell:
         ""  # the latest counted entry, in words ("deal 2: seat 3 entered, seat 5 confirmed")
     )
     link: Any = None  # the table link's card, added by the page (it knows the site's address)
+    players: list[int] = field(default_factory=list)  # who sits there, in seat order
+    # Each player's running figure while the table plays (``cells_running``): (name, figure).
+    running: list[tuple[str, Running]] = field(default_factory=list)
 
 
 @dataclass
@@ -329,7 +334,7 @@ def tournament_grid(*, tournament: Tournament, view: TournamentView | None = Non
                 placings=sorted(
                     (place_of[p], names[p]) for p in table.players if final and place_of.get(p)
                 ),
-                table_id=table.table_id,
+                table_id=table.table_id, players=table.players,
             )  # fmt: skip
             cell.playing = table.tiebreaker_game if state == "tiebreaker" else table.game
             entry, cell.last = entries_of.get(cell.playing or 0, (None, ""))
@@ -441,6 +446,23 @@ def seat_of(*, grid: Grid, player_id: int) -> dict[str, Any] | None:
         if player_id in played.byes:
             return {"round": played.number, "bye": True}
     return None
+
+
+#: The states of a table whose game is being played: its running figures are shown.
+IN_PLAY = ("waiting", "playing", "awaiting", "disputed")
+
+
+def cells_running(*, grid: Grid, cells: list[Cell]) -> dict[int, dict[int, Running]]:
+    """The running figures of the tables of ``cells`` in play, set on each cell (``running``,
+    in seat order) and returned by game (game id -> player id -> figure), read through the one
+    source every screen uses (``scoring.selectors.games_running``). Two queries, none when no
+    table plays."""
+    playing = [c for c in cells if c.state in IN_PLAY and c.game]
+    found = games_running(seated={c.game: c.players for c in playing if c.game})
+    for cell in playing:
+        figures = found.get(cell.game or 0, {})
+        cell.running = [(grid.names[p], figures[p]) for p in cell.players if p in figures]
+    return found
 
 
 def tables_settled_at(*, cells: list[Cell]) -> dict[int, datetime]:

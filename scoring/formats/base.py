@@ -18,6 +18,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.models import Club
+from clubs.page_kit.display import signed_number
 from config.errors import Conflict
 from ledger.models import LedgerEntry, Quantity
 from ledger.writer import Line
@@ -62,6 +63,18 @@ class Column:
 
 MONEY = Column("money", "Money", Quantity.MONEY, "money")
 CHIPS = Column("chips", "Chips", Quantity.CHIPS, "chips")
+
+
+@dataclass(frozen=True)
+class Running:
+    """A player's figure in a game in play as the game page shows it, for the screens that follow
+    a table (the player's phone, the tournament's public page and projector): the figure, what
+    it counts or is out of, and a note ("3 drops left"); ``out``: no longer in the game."""
+
+    figure: str
+    unit: str
+    note: str = ""
+    out: bool = False
 
 
 @dataclass(frozen=True)
@@ -298,6 +311,10 @@ class GameFormatHandler(Protocol):
     ) -> dict[str, Any]:
         """The view-model of one version's result on the deal page."""
 
+    def running(self, *, rules: GameRules, held: Mapping[str, int]) -> Running:
+        """A player's running figure in the game from what they hold in its book (``held``:
+        ledger quantity -> their balance), in the game page's words."""
+
 
 def reason_dict(
     *,
@@ -386,6 +403,7 @@ class FormatBase:
     ended by hand when every deal has a result."""
 
     words: ClassVar[Words]
+    columns: ClassVar[tuple[Column, ...]]
     panel_template: ClassVar[str] = ""
     entry_template: ClassVar[str] = ""
     result_template: ClassVar[str] = ""
@@ -470,6 +488,11 @@ class FormatBase:
 
     def tiebreaker_due(self, *, state: GameState) -> bool:
         return False
+
+    def running(self, *, rules: GameRules, held: Mapping[str, int]) -> Running:
+        # The format's first figure, signed as every page signs it.
+        column = self.columns[0]
+        return Running(signed_number(held.get(column.quantity, 0)), column.unit)
 
     def split_offers(self, *, game: Game, rules: GameRules) -> dict[str, dict[int, int]]:
         return {}

@@ -4,10 +4,16 @@
    changes when the server announces a change of what it shows, and not otherwise: a public
    part's new HTML comes in the stream itself (event "fragment"), any other part is refetched
    (event "change"); "stop" says nothing more will change. The browser reconnects a lost stream by itself, sending the id of the last change it heard of
-   (Last-Event-ID); the server then announces at once whatever it missed.
+   (Last-Event-ID); the server then announces at once whatever it missed. Once the stream is
+   open again after being down (a phone offline for a while), and when the browser says it is
+   back online, every part refetches what it shows: the screen is right the moment it is back.
 
    Polled (the fallback): without a stream, without EventSource, or while the stream is down,
    the part is refetched every data-live-every seconds (default 5) while the page is visible.
+
+   A part whose topics change with what it shows (a player's page follows them from table to
+   table) carries an element with data-live-restream (its next stream) and data-live-topics:
+   when those topics differ from the part's own (data-live-topics), it listens there instead.
 
    A part whose content follows a clock as well as its changes (a projector turning its pages)
    says so with data-live-turn (seconds): it is also refetched that often while pushed.
@@ -28,27 +34,50 @@
   function subscribe(url, part) {
     var entry = streams[url];
     if (!entry) {
-      entry = streams[url] = { source: new EventSource(url), parts: [] };
-      entry.source.addEventListener("open", function () {
-        entry.parts.forEach(function (p) { p.pushed(true); });
-      });
-      entry.source.addEventListener("error", function () {
-        // CONNECTING: the browser retries by itself; CLOSED: it gave up (not a stream).
-        entry.parts.forEach(function (p) { p.pushed(false); });
-      });
-      entry.source.addEventListener("change", function () {
-        entry.parts.forEach(function (p) { p.refetch(); });
-      });
-      entry.source.addEventListener("fragment", function (event) {
-        entry.parts.forEach(function (p) { p.show(event.data); });
-      });
-      entry.source.addEventListener("stop", function () {
-        entry.parts.slice().forEach(function (p) { p.stop(); });
-      });
+      entry = streams[url] = { source: null, parts: [], down: false };
+      listen(entry, url);
     }
     entry.parts.push(part);
     return entry;
   }
+
+  function listen(entry, url) {
+    entry.source = new EventSource(url);
+    entry.source.addEventListener("open", function () {
+      // Back after being down (offline, a lost connection): what was missed meanwhile is
+      // fetched now, not at the next change.
+      var back = entry.down;
+      entry.down = false;
+      entry.parts.forEach(function (p) { p.pushed(true); if (back) p.refetch(); });
+    });
+    entry.source.addEventListener("error", function () {
+      // CONNECTING: the browser retries by itself; CLOSED: it gave up (not a stream).
+      entry.down = true;
+      entry.parts.forEach(function (p) { p.pushed(false); });
+    });
+    entry.source.addEventListener("change", function () {
+      entry.parts.forEach(function (p) { p.refetch(); });
+    });
+    entry.source.addEventListener("fragment", function (event) {
+      entry.parts.forEach(function (p) { p.show(event.data); });
+    });
+    entry.source.addEventListener("stop", function () {
+      entry.parts.slice().forEach(function (p) { p.stop(); });
+    });
+  }
+
+  // A phone back on the network: a stream the browser gave up on is opened again (from the
+  // page's first number: at worst one refetch too many), and every part shows what it missed.
+  window.addEventListener("online", function () {
+    Object.keys(streams).forEach(function (url) {
+      var entry = streams[url];
+      if (entry.source.readyState === 2) { // CLOSED
+        entry.down = true;
+        listen(entry, url);
+      }
+      entry.parts.forEach(function (p) { p.refetch(); });
+    });
+  });
 
   function unsubscribe(url, part) {
     var entry = streams[url];
@@ -65,6 +94,7 @@
     var streamUrl = window.EventSource && node.dataset.liveStream
       ? node.dataset.liveStream + "&fragment=" + encodeURIComponent(url)
       : null;
+    var topics = node.dataset.liveTopics || "";
     var every = Math.max(1, Number(node.dataset.liveEvery) || 5) * 1000;
     var turn = Math.max(0, Number(node.dataset.liveTurn) || 0) * 1000;
     var last = null;
@@ -111,12 +141,24 @@
       // A part opened by hand (a settle-up line's QR code) stays open through the update.
       var opened = Array.prototype.map.call(node.querySelectorAll("details[open][id]"), function (d) { return d.id; });
       node.innerHTML = html;
+      restream();
       opened.forEach(function (id) {
         var again = document.getElementById(id);
         if (again && node.contains(again)) again.open = true;
       });
       node.dataset.liveUpdated = String(Date.now());
       node.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));
+    }
+
+    // A part whose topics follow what it shows (a player's page: their table of the moment)
+    // carries its next stream in its HTML; when its topics change it listens there instead.
+    function restream() {
+      var next = node.querySelector("[data-live-restream]");
+      if (!next || !streamUrl || next.dataset.liveTopics === topics) return;
+      unsubscribe(streamUrl, part);
+      topics = next.dataset.liveTopics;
+      streamUrl = next.dataset.liveRestream + "&fragment=" + encodeURIComponent(url);
+      subscribe(streamUrl, part);
     }
 
     function tick() {

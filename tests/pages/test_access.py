@@ -344,3 +344,28 @@ def test_player_sees_no_forms(pages: Pages):
 def test_home_links_to_clubs(pages: Pages):
     body = pages.client("player").get("/").content.decode()
     assert f'href="/clubs/{pages.slug}/"' in body
+
+
+@pytest.mark.parametrize("who", WHO)
+def test_a_players_own_pages_answer_whoever_holds_the_link(pages: Pages, who: str):
+    """The player's page, its live part and "Not me" are public pages of a club that shows
+    them: the same for every standing user with the link, not found with a wrong one or in a
+    club without public pages."""
+    from tournaments.services.signup import entry_link_issue
+
+    cup = _tournament(pages)
+    entry = cup.entries.order_by("pk").first()
+    token = entry_link_issue(tournament=cup, actor=pages.s.organiser, entry_id=entry.pk)
+    base = f"/p/{pages.slug}/tournaments/{cup.pk}"
+    client = pages.client(who)
+    pages.s.club.public_standings = True
+    pages.s.club.save()
+    assert client.get(f"{base}/me/{token}/").status_code == 200
+    assert client.get(f"{base}/me/{token}/live/").status_code == 200
+    assert client.get(f"{base}/me/{token[:-2]}/live/").status_code == 404
+    assert client.post(f"{base}/forget/").status_code == 302
+    pages.s.club.public_standings = False
+    pages.s.club.save()
+    for path in (f"{base}/me/{token}/", f"{base}/me/{token}/live/"):
+        assert client.get(path).status_code == 404, path
+    assert client.post(f"{base}/forget/").status_code == 404

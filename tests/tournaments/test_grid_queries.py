@@ -19,14 +19,16 @@ from tournaments.services.setup import tournament_start
 #: session, the user, the club, the tournament, its entries and their players, rounds and
 #: tables, then what the page adds (the grid: the deals of the tables in play, the entries
 #: waiting and the latest counted, the table links; the desk and the public page: the entries
-#: that count and the prizes; the desk: the fees).
+#: that count and the prizes; the desk: the fees; the public pages: the running figures of the
+#: tables in play, two queries for all of them, their games with their presets and their kept
+#: rows).
 PAGES = {
     "/clubs/home/tournaments/{t}/grid/": (True, 12),
     "/clubs/home/tournaments/{t}/": (True, 15),
-    "/p/home/tournaments/{t}/": (False, 11),
-    "/p/home/tournaments/{t}/live/": (False, 11),
-    "/p/home/tournaments/{t}/live/?view=projector": (False, 12),
-    "/p/home/tournaments/{t}/projector/": (False, 12),
+    "/p/home/tournaments/{t}/": (False, 13),
+    "/p/home/tournaments/{t}/live/": (False, 13),
+    "/p/home/tournaments/{t}/live/?view=projector": (False, 14),
+    "/p/home/tournaments/{t}/projector/": (False, 14),
 }
 
 

@@ -95,6 +95,9 @@ class TournamentKindHandler(Protocol):
 
     def chips_held(self, tournament: Tournament) -> dict[int, int] | None: ...
 
+    def level_minimum(self, tournament: Tournament, level: int | None) -> int | None:
+        """The chips a player must keep to stay in at ``level`` (``None``: a kind without)."""
+
     def panel(
         self, *, club: Club, tournament: Tournament, entries: Sequence[Entry],
         rounds: Sequence[RoundShown], draft_open: bool,
@@ -158,6 +161,9 @@ class KindBase:
         return None
 
     def chips_held(self, tournament: Tournament) -> dict[int, int] | None:
+        return None
+
+    def level_minimum(self, tournament: Tournament, level: int | None) -> int | None:
         return None
 
     def panel(

@@ -8,6 +8,7 @@ In the ledger the opening chips come from the game's bank (``chips``: player +st
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rest_framework import serializers
@@ -30,6 +31,7 @@ from scoring.formats.base import (
     FormatBase,
     GameEnd,
     GameState,
+    Running,
     Words,
     require_open_game,
 )
@@ -85,6 +87,10 @@ class DealsFormat(IndianDeal, FormatBase):
     ) -> dict[str, Any]:
         assert isinstance(state, DealsState)
         return pages.panel(club, game, state, open_game)
+
+    def running(self, *, rules: GameRules, held: Mapping[str, int]) -> Running:
+        """The chips held, unsigned as the chips panel shows them."""
+        return Running(str(held.get(Quantity.CHIPS, 0)), "chips")
 
     def tiebreaker_due(self, *, state: GameState) -> bool:
         return isinstance(state, DealsState) and state.tiebreaker_needed

@@ -9,6 +9,7 @@ pot to the winner (or to the players of a split) and the club's fee to the club.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rest_framework import serializers
@@ -30,6 +31,7 @@ from scoring.formats.base import (
     FormatBase,
     GameEnd,
     GameState,
+    Running,
     Words,
     require_open_game,
 )
@@ -121,6 +123,17 @@ class PoolFormat(IndianDeal, FormatBase):
         assert isinstance(state, PoolState)
         offers = self.split_offers(game=game, rules=rules) if open_game else {}
         return pages.panel(club, game, state, open_game, offers)
+
+    def running(self, *, rules: GameRules, held: Mapping[str, int]) -> Running:
+        """The score against the limit and the drops left, as the pool panel shows them."""
+        assert rules.pool is not None
+        score = -held.get(Quantity.POINTS, 0)
+        unit = f"of {pages.pool_points(rules.pool.limit)}"
+        if pool_rules.is_eliminated(score, rules.pool):
+            return Running(pages.pool_points(score), unit, "out", out=True)
+        drops = pool_rules.drops_remaining(score, rules.pool)
+        note = f"{drops} drop{'' if drops == 1 else 's'} left"
+        return Running(pages.pool_points(score), unit, note)
 
     def preset_preview(self, *, rules: GameRules) -> PresetPreview:
         assert rules.pool is not None

@@ -19,6 +19,7 @@ from tournaments.kinds.chips.levels import (
     chip_rules_checked,
     chips_open,
     level_complete,
+    rules_of,
     stage_of,
 )
 from tournaments.kinds.chips.pages import chips_panel
@@ -88,6 +89,10 @@ class ChipsKind(KindBase):
 
     def chips_held(self, tournament: Tournament) -> dict[int, int] | None:
         return chips_held(tournament=tournament)
+
+    def level_minimum(self, tournament: Tournament, level: int | None) -> int | None:
+        levels = rules_of(tournament).levels
+        return levels[level - 1].minimum if level and 0 < level <= len(levels) else None
 
     def panel(
         self, *, club: Club, tournament: Tournament, entries: Sequence[Entry],
