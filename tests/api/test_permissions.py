@@ -194,6 +194,8 @@ ROUTES = [
     Route("member remove", "clubs:member-detail", "delete",
           lambda w: f"{C}/members/{_member(w)}/", None, _by_role(204, 204, 403, 403)),
     Route("players list", "clubs:player-list", "get", lambda w: f"{C}/players/", None, READ),
+    Route("tombstones list", "clubs:tombstone-list", "get", lambda w: f"{C}/tombstones/", None,
+          READ),
     Route("player create", "clubs:player-list", "post", lambda w: f"{C}/players/",
           lambda w: {"name": "Hari"}, _by_role(201, 201, 403, 403)),
     Route("player read", "clubs:player-detail", "get",
