@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from clubs import selectors, services
 from clubs.api_kit.permissions import ClubScopedAPIView
-from clubs.filters import MemberFilterSet, PlayerFilterSet
+from clubs.filters import MemberFilterSet, PlayerFilterSet, TombstoneFilterSet
 from clubs.models import Club, Role
 from clubs.serializers import (
     ClubCreateInput,
@@ -27,6 +27,7 @@ from clubs.serializers import (
     PlayerCreateInput,
     PlayerOutput,
     PlayerUpdateInput,
+    TombstoneOutput,
 )
 from clubs.signin import scopes as app_scopes
 from clubs.signin.token_scopes import refuse_token_auth
@@ -244,3 +245,19 @@ class InvitationDeclineApi(APIView):
     def post(self, request: Request, invitation_id: int) -> Response:
         services.invitation_decline(invitation_id=invitation_id, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TombstoneListApi(ClubScopedAPIView):
+    @api_operation(
+        operation_id="tombstones_list",
+        filterset=TombstoneFilterSet,
+        parameters=PAGE_PARAMETERS,
+        responses=page_of(TombstoneOutput),
+        description="What left the club's lists: each deleted night, game, deal, submission, "
+        "member, player, tournament or entry, and each player merged into another, oldest "
+        "first. Sync it with `updated_since` as the lists (docs/api.md, Syncing).",
+    )
+    def get(self, request: Request, club_slug: str) -> Response:
+        gone = selectors.tombstone_list(club=self.club)
+        gone = filtered(TombstoneFilterSet, request.query_params, gone)
+        return page_response(request, gone, TombstoneOutput)

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from clubs.models import Role
+from clubs.models import Role, Tombstone
 from clubs.selectors import players_named_from
 from config.filters import BoolFilter, ChoiceFilter, ListFilterSet, TextFilter
 
@@ -25,3 +25,9 @@ class PlayerFilterSet(ListFilterSet):
 
 class MemberFilterSet(ListFilterSet):
     role = ChoiceFilter(choices=Role.values, description="Only the members of this role.")
+
+
+class TombstoneFilterSet(ListFilterSet):
+    resource = ChoiceFilter(
+        choices=Tombstone.Resource.values, description="Only the tombstones of this kind of row."
+    )

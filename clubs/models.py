@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 from config.change_times import updated_at_field
 
@@ -339,3 +340,42 @@ class SpentAuthorizationCode(models.Model):
 
     def __str__(self) -> str:
         return f"code spent by {self.client_id} at {self.spent_at:%Y-%m-%d %H:%M}"
+
+
+class Tombstone(models.Model):
+    """A synced row that is gone: deleted, or (a player) merged into another. Written by the
+    database in the transaction that deletes or merges (``config.tombstones``), whatever the
+    write path, so an app's incremental sync learns of it (docs/api.md)."""
+
+    class Resource(models.TextChoices):
+        PLAYER = "player", "Player"
+        MEMBER = "member", "Member"
+        SESSION = "session", "Night"
+        GAME = "game", "Game"
+        DEAL = "deal", "Deal"
+        SUBMISSION = "submission", "Submission"
+        TOURNAMENT = "tournament", "Tournament"
+        ENTRY = "entry", "Tournament entry"
+
+    class Kind(models.TextChoices):
+        DELETED = "deleted", "Deleted"
+        MERGED = "merged", "Merged into another"
+
+    # No database constraint: a club's own deletion writes its rows' tombstones as it goes.
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    resource = models.CharField(max_length=12, choices=Resource.choices)
+    resource_id = models.BigIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    merged_into = models.BigIntegerField(
+        null=True, blank=True, help_text="The player a merged player's history went to."
+    )
+    updated_at = models.DateTimeField(
+        default=timezone.now, help_text="When the row was deleted or merged."
+    )
+
+    class Meta:
+        indexes = [models.Index(fields=["club", "updated_at"], name="tombstone_club_updated")]
+        ordering = ["updated_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.resource} #{self.resource_id} {self.kind}"

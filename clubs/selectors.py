@@ -11,7 +11,7 @@ from django.db.models import F, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from clubs.models import ROLE_RANK, Club, Invitation, Membership, Player, Role
+from clubs.models import ROLE_RANK, Club, Invitation, Membership, Player, Role, Tombstone
 from config.errors import InvalidInput, NotAllowed, NotFoundError
 from config.names import visible_name
 
@@ -254,3 +254,8 @@ def owns_a_club(*, user: User) -> bool:
     if not user.is_authenticated:
         return False
     return Membership.objects.filter(user_id=user.pk, role=Role.OWNER).exists()
+
+
+def tombstone_list(*, club: Club) -> QuerySet[Tombstone]:
+    """What of the club's synced rows is gone (deleted, or a player merged), oldest first."""
+    return Tombstone.objects.filter(club=club).order_by("updated_at", "id")

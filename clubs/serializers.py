@@ -10,6 +10,7 @@ from clubs.models import (
     Membership,
     Player,
     Role,
+    Tombstone,
 )
 from config.money import money_withheld
 
@@ -142,6 +143,22 @@ class PlayerOutput(serializers.ModelSerializer[Player]):
             "id", "name", "username", "active", "created_at", "updated_at", "merged_into",
             "upi_id", "payment_link",
         ]  # fmt: skip
+
+
+class TombstoneOutput(serializers.ModelSerializer[Tombstone]):
+    resource = serializers.ChoiceField(
+        choices=Tombstone.Resource.choices, help_text="The list the row was in."
+    )
+    resource_id = serializers.IntegerField(help_text="The id the row had in its list.")
+    kind = serializers.ChoiceField(choices=Tombstone.Kind.choices)
+    merged_into = serializers.IntegerField(
+        allow_null=True, help_text="A merged player: the player who holds their history now."
+    )
+    updated_at = serializers.DateTimeField(help_text="When the row was deleted or merged.")
+
+    class Meta:
+        model = Tombstone
+        fields = ["id", "resource", "resource_id", "kind", "merged_into", "updated_at"]
 
 
 class PlayerCreateInput(serializers.Serializer[dict]):

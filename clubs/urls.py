@@ -22,6 +22,11 @@ urlpatterns = [
         api.PlayerDetailApi.as_view(),
         name="player-detail",
     ),
+    path(
+        "clubs/<slug:club_slug>/tombstones/",
+        api.TombstoneListApi.as_view(),
+        name="tombstone-list",
+    ),
     path("invitations/", api.InvitationReceivedListApi.as_view(), name="invitation-received-list"),
     path(
         "invitations/<int:invitation_id>/accept/",

@@ -106,3 +106,79 @@ def fill(app_label: str, model_name: str, times: Sequence[str]) -> Callable[[Any
         model.objects.using(schema_editor.connection.alias).update(updated_at=latest)
 
     return forward
+
+
+_SQLITE_NOW = "strftime('%Y-%m-%d %H:%M:%f', 'now') || '000'"
+
+
+def _parent_updates(parent: str, where: str, row: str, now: str) -> str:
+    return f"UPDATE {parent} SET updated_at = {now} WHERE {where.format(row=row)};"
+
+
+def touch_parent_triggers(
+    name: str, *, table: str, parent: str, where: str, insert_delete: bool = True,
+    update_of: Sequence[str] = (),
+) -> migrations.RunPython:  # fmt: skip
+    """The migration operation that moves ``parent``'s ``updated_at`` when a row of ``table``
+    that shows in it (a count, a name) is inserted or deleted (``insert_delete``) or has one of
+    the ``update_of`` columns changed. ``where`` picks the parent rows, with ``{row}`` standing
+    for the changed row (NEW or OLD)."""
+
+    events = (["INSERT", "DELETE"] if insert_delete else []) + (["UPDATE"] if update_of else [])
+    changed = " OR ".join(f"OLD.{column} IS DISTINCT FROM NEW.{column}" for column in update_of)
+
+    def postgres() -> list[str]:
+        now = "clock_timestamp()"
+        body = (
+            f"IF TG_OP <> 'DELETE' THEN {_parent_updates(parent, where, 'NEW', now)} END IF;\n"
+            f"IF TG_OP <> 'INSERT' THEN {_parent_updates(parent, where, 'OLD', now)} END IF;"
+        )
+        statements = [
+            f"""CREATE OR REPLACE FUNCTION {name}() RETURNS trigger AS $$
+            BEGIN
+                {body}
+                RETURN NULL;
+            END;
+            $$ LANGUAGE plpgsql;"""
+        ]
+        for event in events:
+            on = f"UPDATE OF {', '.join(update_of)}" if event == "UPDATE" else event
+            when = f" WHEN ({changed})" if event == "UPDATE" else ""
+            statements.append(
+                f"""CREATE TRIGGER {name}_{event.lower()} AFTER {on} ON {table}
+                FOR EACH ROW{when} EXECUTE FUNCTION {name}();"""
+            )
+        return statements
+
+    def sqlite() -> list[str]:
+        rows = {"INSERT": ["NEW"], "DELETE": ["OLD"], "UPDATE": ["NEW", "OLD"]}
+        statements = []
+        for event in events:
+            on = f"UPDATE OF {', '.join(update_of)}" if event == "UPDATE" else event
+            when = f" WHEN {changed.replace('IS DISTINCT FROM', 'IS NOT')}" if update_of else ""
+            when = when if event == "UPDATE" else ""
+            updates = " ".join(_parent_updates(parent, where, r, _SQLITE_NOW) for r in rows[event])
+            statements.append(
+                f"""CREATE TRIGGER {name}_{event.lower()} AFTER {on} ON {table}
+                FOR EACH ROW{when} BEGIN {updates} END;"""
+            )
+        return statements
+
+    def drop(vendor: str) -> list[str]:
+        on = f" ON {table}" if vendor == "postgresql" else ""
+        drops = [f"DROP TRIGGER IF EXISTS {name}_{e.lower()}{on};" for e in events]
+        return drops + ([f"DROP FUNCTION IF EXISTS {name}();"] if vendor == "postgresql" else [])
+
+    def forward(apps: Any, schema_editor: Any) -> None:
+        vendor = schema_editor.connection.vendor
+        make = {"postgresql": postgres, "sqlite": sqlite}.get(vendor)
+        if make is None:
+            return
+        for statement in drop(vendor) + make():
+            schema_editor.execute(statement, params=None)
+
+    def backward(apps: Any, schema_editor: Any) -> None:
+        for statement in drop(schema_editor.connection.vendor):
+            schema_editor.execute(statement, params=None)
+
+    return migrations.RunPython(forward, backward)

@@ -4,6 +4,7 @@ commit (``scoring.submissions``). Keyword-only, atomic, audited."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -237,3 +238,45 @@ def deal_create_with_result(
         payload=payload, via=via,
     )  # fmt: skip
     return deal, submission
+
+
+#: The most deals one batch enters (``deals_create_batch``).
+BATCH_MAX = 50
+
+
+@dataclass(frozen=True)
+class DealEntry:
+    """One deal of a batch, as ``deal_create_with_result`` takes it."""
+
+    wild: str
+    dealer: Player | None
+    number: int | None
+    is_tiebreaker: bool
+    payload: dict[str, Any] | None
+
+
+@transaction.atomic
+def deals_create_batch(
+    *, club: Club, game: Game, actor: AbstractBaseUser, source: str, entries: list[DealEntry]
+) -> list[tuple[Deal, Submission | None]]:
+    """Start several deals of a game in order, each with its result when given: all or none.
+    One refused (a closed night, a game over, a number taken) refuses the lot, naming its place
+    in the batch, and nothing is stored; each result is then validated on its own after the
+    commit, as a single entry's is."""
+    if not 1 <= len(entries) <= BATCH_MAX:
+        raise InvalidInput(f"deals: give 1 to {BATCH_MAX} deals", details={"deals": len(entries)})
+    done = []
+    for index, entry in enumerate(entries):
+        try:
+            made = deal_create_with_result(
+                club=club, game=game, actor=actor, wild=entry.wild, dealer=entry.dealer,
+                number=entry.number, is_tiebreaker=entry.is_tiebreaker, source=source,
+                payload=entry.payload,
+            )  # fmt: skip
+        except (InvalidInput, Conflict, NotFoundError) as refused:
+            raise type(refused)(
+                f"deals[{index}]: {refused.message}", code=refused.code,
+                details={**refused.details, "index": index},
+            ) from refused  # fmt: skip
+        done.append(made)
+    return done

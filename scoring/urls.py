@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring.api import deals, games, nights, table_links
+from scoring.api import batch, deals, games, nights, table_links
 
 # No app_name: config/urls.py names the namespace "scoring", which the standings' routes share.
 
@@ -90,6 +90,11 @@ urlpatterns = [
     path(f"{club}games/<int:game_id>/rejoin/", games.RejoinApi.as_view(), name="pool-rejoin"),
     path(f"{club}games/<int:game_id>/split/", games.SplitApi.as_view(), name="pool-split"),
     path(f"{club}games/<int:game_id>/deals/", deals.DealListApi.as_view(), name="deal-list"),
+    path(
+        f"{club}games/<int:game_id>/deals/batch/",
+        batch.DealBatchApi.as_view(),
+        name="deal-batch",
+    ),
     path(f"{club}deals/", deals.ClubDealListApi.as_view(), name="club-deal-list"),
     path(f"{club}deals/<int:deal_id>/", deals.DealDetailApi.as_view(), name="deal-detail"),
     path(f"{club}deals/<int:deal_id>/void/", deals.DealVoidApi.as_view(), name="deal-void"),

@@ -98,7 +98,7 @@ class EntryOutput(serializers.ModelSerializer[Entry]):
         fields = [
             "id", "player", "name", "status", "seed", "rating", "affiliation", "place",
             "prize_minor", "out_in_round", "table_place", "remarks", "chips", "rebuys",
-            "fee_status", "paid_at", "checked_in_at", "self_signed_up",
+            "fee_status", "paid_at", "checked_in_at", "self_signed_up", "updated_at",
         ]  # fmt: skip
         read_only_fields = fields
 

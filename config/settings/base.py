@@ -55,6 +55,8 @@ MIDDLEWARE = [
     "config.api_transfer.ApiConditionalGetMiddleware",
     # Each counted API request's RateLimit-* headers (clubs/api_kit/rate_limit.py).
     "clubs.api_kit.rate_limit.RateLimitHeadersMiddleware",
+    # Deprecation and Sunset on the answers that used something deprecated (config/deprecations.py).
+    "config.deprecations.DeprecationHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -336,7 +338,7 @@ CORS_ALLOW_CREDENTIALS = False
 CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key"]
 CORS_EXPOSE_HEADERS = [
     "Location", "Idempotent-Replayed", "Retry-After", "ETag", "RateLimit-Limit",
-    "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy",
+    "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Deprecation", "Sunset", "Link",
 ]  # fmt: skip
 
 # Requests a minute each API caller may make (clubs/api_kit/rate_limit.py; docs/api.md).

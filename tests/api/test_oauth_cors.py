@@ -81,7 +81,7 @@ def test_a_registered_apps_origin_may_call_the_api(
     assert listed["Access-Control-Allow-Origin"] == origin and "origin" in _vary(listed)
     assert listed["Access-Control-Expose-Headers"] == (
         "Location, Idempotent-Replayed, Retry-After, ETag, RateLimit-Limit, RateLimit-Remaining,"
-        " RateLimit-Reset, RateLimit-Policy"
+        " RateLimit-Reset, RateLimit-Policy, Deprecation, Sunset, Link"
     )
     # Errors carry the headers too, so the page can read them.
     refused = Client(HTTP_ORIGIN=origin).get("/api/v1/clubs/")

@@ -195,6 +195,8 @@ ROUTES = [
     Route("member remove", "clubs:member-detail", "delete",
           lambda w: f"{C}/members/{_member(w)}/", None, _by_role(204, 204, 403, 403)),
     Route("players list", "clubs:player-list", "get", lambda w: f"{C}/players/", None, READ),
+    Route("tombstones list", "clubs:tombstone-list", "get", lambda w: f"{C}/tombstones/", None,
+          READ),
     Route("player create", "clubs:player-list", "post", lambda w: f"{C}/players/",
           lambda w: {"name": "Hari"}, _by_role(201, 201, 403, 403)),
     Route("player read", "clubs:player-detail", "get",
@@ -282,6 +284,9 @@ ROUTES = [
           None, READ),
     Route("deal create", "scoring:deal-list", "post", lambda w: f"{C}/games/{w.game}/deals/",
           lambda w: {"wild": "7C"}, _by_role(201, 201, 201, 403)),
+    Route("deals batch", "scoring:deal-batch", "post",
+          lambda w: f"{C}/games/{w.game}/deals/batch/", lambda w: {"deals": [{"wild": "7C"}]},
+          _by_role(201, 201, 201, 403)),
     Route("deal read", "scoring:deal-detail", "get", lambda w: f"{C}/deals/{w.deal}/", None, READ),
     # a counted deal of a points table: its result is reversed
     Route("deal void", "scoring:deal-void", "post", lambda w: f"{C}/deals/{w.deal}/void/",
@@ -369,8 +374,8 @@ ROUTES = [
 # Tokens: what each route needs (reads need ``read``, webhooks ``manage`` even to read; these
 # writes need ``score``; every other write ``manage``), then the club binding.
 SCORE_ROUTES = {
-    "deal create", "deal void", "deal delete", "submission create", "submission confirm",
-    "pool rejoin", "split accept",
+    "deal create", "deals batch", "deal void", "deal delete", "submission create",
+    "submission confirm", "pool rejoin", "split accept",
 }  # fmt: skip
 
 

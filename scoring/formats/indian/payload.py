@@ -8,6 +8,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
+from config.deprecations import deprecated_use
 from config.fields import id_field, int32_field
 from rules.indian.deal import OUTCOME_NAMES
 
@@ -68,6 +69,7 @@ class ResultLineInput(serializers.Serializer[dict[str, Any]]):
         if "groups" in attrs and "cards" in attrs:
             raise serializers.ValidationError("give groups or cards, not both")
         if "points" in attrs:
+            deprecated_use("results.points")
             points = attrs.pop("points")
             against = attrs.setdefault("against", points)
             if against != points:
