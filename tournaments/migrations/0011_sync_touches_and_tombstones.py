@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('clubs', '0015_tombstones'),
         ('ledger', '0003_entries_and_postings_in_books'),
-        ('scoring', '0026_sync_touches_and_tombstones'),
+        ('scoring', '0027_sync_touches_and_tombstones'),
         ('tournaments', '0010_self_signup_and_fee_marks'),
     ]
 

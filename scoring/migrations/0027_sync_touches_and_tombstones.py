@@ -25,7 +25,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('clubs', '0015_tombstones'),
-        ('scoring', '0025_table_entry_devices'),
+        ('scoring', '0026_submission_source_table'),
     ]
 
     operations = [
