@@ -37,6 +37,8 @@ LIMITS = {
 #: What a merge may fill: every column but the name, which stays the roster's.
 FILLED = ("nickname", "email", "phone", "membership_number", "upi_id")
 _EMAIL = EmailValidator()
+#: The most roster players one row is said to match (the strongest).
+MATCHES_SHOWN = 5
 
 
 @dataclass
@@ -182,7 +184,10 @@ def _matches(values: dict[str, str], roster: _Roster) -> list[Match]:
               min(s for s, _ in whys) < 2)
         for pk, whys in reasons.items()
     ]  # fmt: skip
-    return sorted(matches, key=lambda m: (not m.strong, -len(m.reasons), m.name.lower()))
+    matches.sort(key=lambda m: (not m.strong, -len(m.reasons), m.name.lower()))
+    if matches and matches[0].strong:  # the same person found: names a letter off are noise
+        matches = [m for m in matches if m.strong]
+    return matches[:MATCHES_SHOWN]
 
 
 def _duplicates_in_file(rows: list[Row]) -> None:
