@@ -17,4 +17,5 @@ BENCHES = [
     "pages",
     "live",
     "room",
+    "imports",
 ]

@@ -59,9 +59,6 @@ class NameIndex:
             self._keys[pk] = key
             self.by_key[key].append(pk)
             self.by_words[words_key(key)].append(pk)
-            if len(key) >= SIMILAR_FROM:
-                for deleted in _deletions(key):
-                    self._by_deletion[deleted].add(pk)
 
     def same(self, key: str) -> list[int]:
         return list(self.by_key.get(key, ()))
@@ -73,6 +70,11 @@ class NameIndex:
         """The players whose name is one letter from ``key`` (not the same)."""
         if len(key) < SIMILAR_FROM:
             return []
+        if not self._by_deletion:  # built on the first question: most rows never ask
+            for pk, known in self._keys.items():
+                if len(known) >= SIMILAR_FROM:
+                    for deleted in _deletions(known):
+                        self._by_deletion[deleted].add(pk)
         found: set[int] = set()
         for deleted in _deletions(key):
             found |= self._by_deletion.get(deleted, set())

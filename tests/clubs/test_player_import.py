@@ -271,7 +271,7 @@ def test_the_confirm_writes_in_one_transaction(standing):
     sql = [q["sql"] for q in queries.captured_queries]
     assert sum(1 for q in sql if q.startswith('INSERT INTO "clubs_player"')) == 1
     assert sum(1 for q in sql if q.startswith('INSERT INTO "clubs_auditentry"')) == 2
-    assert sum(1 for q in sql if q.startswith('UPDATE "clubs_player"')) == 1
+    assert sum(1 for q in sql if q.startswith('UPDATE "clubs_player"')) == 1  # the merge
     Player.objects.filter(name="Bilal").update(membership_number="M-9")
     clash = [{"row": 1, "name": "Nandini", "choice": NEW},
              {"row": 2, "name": "Omar", "membership_number": "m-9", "choice": NEW}]  # fmt: skip
