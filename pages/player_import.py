@@ -39,9 +39,22 @@ def player_import_page(request: HttpRequest, club_slug: str) -> HttpResponse:
             return _confirm(request, club)
         preview = player_import.rows_checked(club=club, sheet=_sheet_sent(request))
     except ServiceError as exc:
-        fields = {"file", "text", "rows"}
-        return _page(request, club, error=error_context(exc, fields), status=service_status(exc))
+        error = error_context(exc, {"file", "text", "rows"})
+        return _page(request, club, preview=_shown_again(request, club), error=error,
+                     status=service_status(exc))  # fmt: skip
     return _page(request, club, preview=preview)
+
+
+def _shown_again(request: HttpRequest, club: Club) -> player_import.Preview | None:
+    """A refused confirm's preview, shown again from its rows (the roster as it is now), so
+    that the refusal can be put right there; None when the rows were not the preview's."""
+    if not request.POST.get("confirm"):
+        return None
+    try:
+        sheet, _ = player_import.sheet_of_rows(_rows_sent(request))
+        return player_import.rows_checked(club=club, sheet=sheet)
+    except ServiceError:
+        return None
 
 
 def _sheet_sent(request: HttpRequest) -> Sheet:
@@ -59,15 +72,20 @@ def _sheet_sent(request: HttpRequest) -> Sheet:
     return sheet_from_paste(text=text)
 
 
-def _confirm(request: HttpRequest, club: Club) -> HttpResponse:
+def _rows_sent(request: HttpRequest) -> list[dict[str, Any]]:
+    """The preview's rows as its form carries them back."""
     try:
         sent = json.loads(request.POST.get("rows", ""))
-        rows = [
+        return [
             {**{key: str(row.get(key) or "") for key in COLUMN_LABELS}, "row": int(row["row"])}
             for row in sent
         ]
     except (ValueError, TypeError, KeyError, AttributeError):
         raise InvalidInput("rows: the preview was lost; preview the sheet again") from None
+
+
+def _confirm(request: HttpRequest, club: Club) -> HttpResponse:
+    rows = _rows_sent(request)
     for row in rows:
         chosen = request.POST.get(f"choice-{row['row']}", player_import.SKIP)
         choice, _, into = chosen.partition(":")

@@ -99,6 +99,11 @@ def test_the_page_previews_a_csv_stores_nothing_then_imports_as_chosen(standing)
         again.content.decode()
     )
     assert Player.objects.filter(club=standing.club).count() == 4
+    shown = again.content.decode()
+    assert shown.count("<tr data-row=") == 3  # the preview again, to put it right
+    assert 'value="merge:' in shown and "Arjun: same email, same name" in shown
+    lost = client.post(PAGE, {"rows": "[{", "confirm": "1"})
+    assert lost.status_code == 400 and "rows: the preview was lost" in lost.content.decode()
 
 
 def test_a_file_that_is_no_sheet_is_a_400_naming_the_file_on_the_page(standing):
