@@ -141,8 +141,9 @@ def _tidied(cells: dict[str, str], points_only: bool) -> dict[str, str]:
 
 def _checked(values: dict[str, str]) -> dict[str, str]:
     """Each column's problem, in the words a person can act on."""
-    errors = {}
-    if not values["name"]:
+    errors = {column: "a NUL character cannot be stored" for column, value in values.items()
+              if "\x00" in value}  # fmt: skip
+    if not values["name"] and "name" not in errors:
         errors["name"] = "empty: every row needs a name"
     for column, limit in LIMITS.items():
         if len(values[column]) > limit and column not in errors:

@@ -124,12 +124,17 @@ def _order(item: tuple[str, int]) -> int:
 def _text_records(text: str) -> list[list[str]]:
     first = text.lstrip("\r\n").split("\n", 1)[0]
     delimiter = "\t" if "\t" in first else (";" if first.count(";") > first.count(",") else ",")
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text.replace("\x00", "")), delimiter=delimiter)
     records = []
-    for record in reader:
-        records.append(record)
-        if len(records) > MAX_ROWS + 50:  # blank lines aside, past the limit: said as such
-            break
+    try:
+        for record in reader:
+            records.append(record)
+            if len(records) > MAX_ROWS + 50:  # blank lines aside, past the limit: said as such
+                break
+    except csv.Error as exc:  # a cell over the csv module's limit, a quote never closed
+        raise InvalidInput(
+            f"file: not a CSV file that can be read ({exc})", code="not_a_sheet"
+        ) from None
     return records
 
 
@@ -154,21 +159,22 @@ def _xlsx_records(content: bytes) -> list[list[str]]:
                 code="file_too_big",
             )
         workbook = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError) as exc:
+        records = []
+        try:
+            for values in workbook.worksheets[0].iter_rows(values_only=True):
+                records.append([_cell(value) for value in values])
+                if len(records) > MAX_ROWS + 50:
+                    break
+        finally:
+            workbook.close()
+        return records
+    except InvalidInput:
+        raise
+    except Exception as exc:
         raise InvalidInput(
             "file: not an XLSX workbook that can be read (save it again as .xlsx or CSV)",
             code="not_a_sheet",
         ) from exc
-    try:
-        sheet = workbook.worksheets[0]
-        records = []
-        for values in sheet.iter_rows(values_only=True):
-            records.append([_cell(value) for value in values])
-            if len(records) > MAX_ROWS + 50:
-                break
-        return records
-    finally:
-        workbook.close()
 
 
 def sheet_read(*, content: bytes, filename: str = "") -> Sheet:

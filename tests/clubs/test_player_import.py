@@ -5,6 +5,7 @@ nothing stored before it, everything in one transaction, the same sheet twice ch
 from __future__ import annotations
 
 import io
+import zipfile
 from typing import Any
 
 import openpyxl
@@ -26,6 +27,13 @@ def _xlsx(rows: list[list[Any]]) -> bytes:
         sheet.append(row)
     out = io.BytesIO()
     workbook.save(out)
+    return out.getvalue()
+
+
+def _zip_of_text() -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("hello.txt", "a zip, but no workbook in it")
     return out.getvalue()
 
 
@@ -114,6 +122,8 @@ def test_cells_pasted_from_a_spreadsheet_keep_their_columns():
         (b"Email,Phone\na@b.co,123456\n", "roster.csv", "no_name_column"),
         (b"", "roster.csv", "empty_sheet"),
         (b"Name\n" + b"x" * MAX_BYTES, "roster.csv", "file_too_big"),
+        (b'Name\n"' + b"x" * 200_000 + b'"\n', "one-huge-cell.csv", "not_a_sheet"),
+        (_zip_of_text(), "not-a-workbook.xlsx", "not_a_sheet"),
     ],
 )
 def test_a_file_that_cannot_be_read_is_refused_naming_the_file(content, filename, code):
@@ -257,6 +267,10 @@ def test_a_refused_row_refuses_the_lot_naming_row_and_column(standing):
     with pytest.raises(InvalidInput) as taken:
         players_import(club=standing.club, actor=standing.organiser, rows=rows)
     assert taken.value.message.startswith("row 2: choice: 'new' is not possible")
+    nul = [{"row": 1, "name": "Nan\x00dini", "choice": NEW}]
+    with pytest.raises(InvalidInput) as refused_nul:
+        players_import(club=standing.club, actor=standing.organiser, rows=nul)
+    assert refused_nul.value.message.startswith("row 1: name: a NUL character cannot be stored")
 
 
 def test_the_confirm_writes_in_one_transaction(standing):
