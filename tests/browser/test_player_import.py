@@ -94,3 +94,19 @@ def test_a_120_row_sheet_is_previewed_and_imported(new_page: Any, standing: Any,
     desk.locator("#import-confirm-button").click()
     expect_text(desk.locator(".messages"), "Imported: 0 new, 0 updated, 117 already")
     assert Player.objects.filter(club=club).count() == 5 + NEW_ROWS
+
+
+def test_contact_details_are_kept_on_the_player_page(new_page: Any, standing: Any):
+    asha = Player.objects.get(club=standing.club, name="Asha")
+    page = new_page(PHONE, user=standing.organiser)
+    page.goto(f"/clubs/home/players/{asha.pk}/")
+    page.locator("#details summary").click()
+    page.get_by_label("Nickname").fill("Ashu")
+    page.get_by_label("Phone").fill("+91 98450-12345")
+    page.get_by_label("Membership number").fill("M-1")
+    page.get_by_role("button", name="Save details").click()
+    expect_text(page.locator(".messages"), "Asha's details are saved")
+    expect_text(page.locator("#player-details"), "919845012345")
+    shutil.copy(shoot(page, "player-details-phone"), "/tmp/player-details-phone.png")
+    page.goto("/clubs/home/players/?q=ashu")
+    expect_text(page.locator("#player-list"), "Asha “Ashu”")
