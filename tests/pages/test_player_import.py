@@ -48,6 +48,8 @@ def test_contact_details_are_kept_from_the_player_page_and_shown(standing):
     taken = client.post(f"/clubs/home/players/{bilal.pk}/details/",
                         {**details, "email": "", "phone": ""})  # fmt: skip
     assert taken.status_code == 409 and "membership_number" in taken.content.decode()
+    long = client.post(url, {**details, "nickname": "N" * 500}).content.decode()
+    assert "Nickname: Ensure this value has at most 40" in long  # refused, never cut
     bad = client.post(url, {**details, "email": "not an email"})
     assert bad.status_code == 400 and 'id="player-email"' in bad.content.decode()
     asha.refresh_from_db()
