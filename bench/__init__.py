@@ -18,4 +18,5 @@ BENCHES = [
     "live",
     "app_stream",
     "room",
+    "imports",
 ]

@@ -3,6 +3,8 @@ render."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Any
 
 from rest_framework import status
@@ -10,10 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs import selectors, services
+from clubs import player_import, selectors, services
 from clubs.api_kit.permissions import ClubScopedAPIView
 from clubs.filters import MemberFilterSet, PlayerFilterSet, TombstoneFilterSet
 from clubs.models import Club, Role
+from clubs.player_sheet import sheet_from_paste, sheet_read
 from clubs.serializers import (
     ClubCreateInput,
     ClubOutput,
@@ -25,6 +28,10 @@ from clubs.serializers import (
     MembershipRequestOutput,
     MembershipUpdateInput,
     PlayerCreateInput,
+    PlayerImportInput,
+    PlayerImportOutput,
+    PlayerImportPreviewInput,
+    PlayerImportPreviewOutput,
     PlayerOutput,
     PlayerUpdateInput,
     TombstoneOutput,
@@ -32,6 +39,7 @@ from clubs.serializers import (
 from clubs.signin import scopes as app_scopes
 from clubs.signin.token_scopes import refuse_token_auth
 from config.api_input import input_valid
+from config.errors import InvalidInput
 from config.filters import filtered
 from config.openapi import PAGE_PARAMETERS, api_operation, page_of
 from config.pagination import page_response
@@ -170,6 +178,7 @@ class PlayerListApi(ClubScopedAPIView):
             actor=request.user,
             name=data["name"],
             user=_member_account(self.club, data),
+            **{field: data[field] for field in services.PLAYER_DETAILS if field in data},
         )
         return Response(PlayerOutput(player).data, status=status.HTTP_201_CREATED)
 
@@ -197,6 +206,67 @@ class PlayerDetailApi(ClubScopedAPIView):
             **changes,
         )
         return Response(PlayerOutput(player).data)
+
+
+class PlayerImportPreviewApi(ClubScopedAPIView):
+    @api_operation(
+        operation_id="players_import_preview",
+        request=PlayerImportPreviewInput,
+        responses=PlayerImportPreviewOutput,
+        description="Read a sheet of players (a CSV text or a pasted list in `text`, or a CSV "
+        "or XLSX file in `file_base64`) and answer each row as it will be stored, its errors by "
+        "column, the roster players it matches and a default choice. Nothing is stored.",
+    )
+    def post(self, request: Request, club_slug: str) -> Response:
+        data = input_valid(PlayerImportPreviewInput, request.data)
+        if "file_base64" in data:
+            content = _decoded_file(data["file_base64"])
+            sheet = sheet_read(content=content, filename=data["filename"])
+        elif "text" in data:
+            sheet = sheet_from_paste(text=data["text"])
+        else:
+            raise InvalidInput("text: give the sheet as text or file_base64")
+        preview = player_import.rows_checked(club=self.club, sheet=sheet)
+        return Response(PlayerImportPreviewOutput(_preview_body(preview)).data)
+
+
+def _decoded_file(encoded: str) -> bytes:
+    try:
+        return base64.b64decode(encoded, validate=True)
+    except (binascii.Error, ValueError):
+        raise InvalidInput("file_base64: not base64", details={"file_base64": "?"}) from None
+
+
+def _preview_body(preview: player_import.Preview) -> dict[str, Any]:
+    rows = [
+        {
+            "row": row.number, "values": row.values, "errors": row.errors,
+            "matches": [{"player": m.player_id, "name": m.name, "reasons": m.reasons,
+                         "strong": m.strong} for m in row.matches],
+            "choice": row.choice, "merge_into": row.merge_into, "choices": row.choices,
+            "fills": row.fills,
+        }
+        for row in preview.rows
+    ]  # fmt: skip
+    return {"columns": preview.columns, "ignored": preview.ignored, "notes": preview.notes,
+            "rows": rows}  # fmt: skip
+
+
+class PlayerImportApi(ClubScopedAPIView):
+    @api_operation(
+        operation_id="players_import",
+        request=PlayerImportInput,
+        responses=PlayerImportOutput,
+        description="Import the previewed rows with a choice each (merge into a player the row "
+        "matches, new, or skip), all in one transaction after every row is checked again; a "
+        "refusal names the row and the column and stores nothing.",
+    )
+    def post(self, request: Request, club_slug: str) -> Response:
+        data = input_valid(PlayerImportInput, request.data)
+        result = player_import.players_import(club=self.club, actor=request.user, rows=data["rows"])
+        body = {"created": result.created, "merged": result.merged,
+                "unchanged": result.unchanged, "skipped": result.skipped}  # fmt: skip
+        return Response(PlayerImportOutput(body).data)
 
 
 def _member_account(club: Club, data: dict[str, Any]) -> Any:

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from clubs.models import Role, Tombstone
-from clubs.selectors import players_named_from
+from clubs.selectors import players_found_from, players_named_from
 from config.filters import BoolFilter, ChoiceFilter, ListFilterSet, TextFilter
 
 
@@ -17,10 +17,18 @@ class PlayerFilterSet(ListFilterSet):
         description="Only players whose name starts with this, ignoring case (what a "
         "type-ahead asks, with e.g. `limit=20`).",
     )
+    q = TextFilter(
+        method="roster_search",
+        description="Only players whose name or nickname starts with this, ignoring case, or "
+        "whose phone number holds its digits (three or more).",
+    )
     active = BoolFilter(description="Only active players (true) or retired ones (false).")
 
     def name_starts(self, queryset: QuerySet[Any], name: str, value: str) -> QuerySet[Any]:
         return players_named_from(queryset, value)
+
+    def roster_search(self, queryset: QuerySet[Any], name: str, value: str) -> QuerySet[Any]:
+        return players_found_from(queryset, value)
 
 
 class MemberFilterSet(ListFilterSet):

@@ -53,6 +53,15 @@ class PlayerEditForm(forms.Form):
     name = forms.CharField(label="Name", max_length=80)
 
 
+class PlayerDetailsForm(forms.Form):
+    """A player's contact details and the club's number for them; the model checks each one."""
+
+    nickname = forms.CharField(label="Nickname", max_length=40, required=False)
+    email = forms.CharField(label="Email", max_length=254, required=False)
+    phone = forms.CharField(label="Phone", max_length=40, required=False)
+    membership_number = forms.CharField(label="Membership number", max_length=40, required=False)
+
+
 class PlayerPaymentForm(forms.Form):
     """Where settle-up payments to a player go; the model checks each one's shape."""
 

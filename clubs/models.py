@@ -54,6 +54,24 @@ def validate_payment_link(value: str) -> None:
     URLValidator(schemes=["https"], message=f"{value!r} is not an https:// link")(value)
 
 
+# A phone number as kept: an optional "+" and 6 to 15 digits (E.164's most), the spaces, dashes,
+# dots and brackets people type taken out (``phone_kept``), so that a search by digits finds it.
+PHONE_SHAPE = re.compile(r"\+?[0-9]{6,15}")
+_PHONE_PUNCTUATION = re.compile(r"[\s().\-/]")
+
+
+def phone_kept(value: str) -> str:
+    """``value`` as a phone number is kept: without the spaces, dashes, dots and brackets."""
+    return _PHONE_PUNCTUATION.sub("", str(value))
+
+
+def validate_phone(value: str) -> None:
+    if not PHONE_SHAPE.fullmatch(value):
+        raise ValidationError(
+            f"{value!r} is not a phone number: 6 to 15 digits, with a + before a country code"
+        )
+
+
 class Role(models.TextChoices):
     OWNER = "owner", "Owner"
     ORGANISER = "organiser", "Organiser"
@@ -179,9 +197,34 @@ class Player(models.Model):
         validators=[validate_payment_link],
         help_text="Any https:// page that takes a payment to this player (any currency).",
     )
+    nickname = models.CharField(
+        max_length=40, blank=True, default="", db_default="", help_text="What the club calls them."
+    )
+    email = models.EmailField(max_length=254, blank=True, default="", db_default="")
+    phone = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        db_default="",
+        validators=[validate_phone],
+        help_text="Digits with an optional + and country code, e.g. +919845012345.",
+    )
+    membership_number = models.CharField(
+        "membership number",
+        max_length=40,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="The club's own number for the player; one player each.",
+    )
 
     class Meta:
         constraints = [
+            models.UniqueConstraint(
+                fields=["club", "membership_number"],
+                condition=~models.Q(membership_number=""),
+                name="player_membership_number_unique_in_club",
+            ),
             models.UniqueConstraint("club", Lower("name"), name="player_name_unique_in_club_ci"),
             models.CheckConstraint(
                 condition=~models.Q(merged_into=models.F("pk")), name="player_not_merged_into_self"

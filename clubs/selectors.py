@@ -7,11 +7,20 @@ from collections.abc import Collection
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from clubs.models import ROLE_RANK, Club, Invitation, Membership, Player, Role, Tombstone
+from clubs.models import (
+    ROLE_RANK,
+    Club,
+    Invitation,
+    Membership,
+    Player,
+    Role,
+    Tombstone,
+    phone_kept,
+)
 from config.errors import InvalidInput, NotAllowed, NotFoundError
 from config.names import visible_name
 
@@ -136,6 +145,29 @@ def players_named_from(players: QuerySet[Player], text: str) -> QuerySet[Player]
         return players.none()
     if prefix:
         players = players.alias(name_lower=Lower("name")).filter(name_lower__startswith=prefix)
+    return players.order_by(Lower("name"), "pk")
+
+
+def player_roster_search(*, club: Club, text: str) -> QuerySet[Player]:
+    """The roster's search (the players page, the API's ``q``): see ``players_found_from``."""
+    return players_found_from(player_list(club=club), text)
+
+
+def players_found_from(players: QuerySet[Player], text: str) -> QuerySet[Player]:
+    """Of ``players``, those whose name or nickname starts with ``text``, ignoring case, or
+    whose phone number holds its digits (three or more, as typed with spaces or dashes), in
+    name order. Each start is served by its own index on PostgreSQL (``player_name_prefix``,
+    ``player_nickname_prefix``)."""
+    prefix = visible_name(text).lower()
+    if "\x00" in prefix:  # no name holds one (PostgreSQL keeps none in text)
+        return players.none()
+    if prefix:
+        found = Q(name_lower__startswith=prefix) | Q(nickname_lower__startswith=prefix)
+        digits = phone_kept(prefix).lstrip("+")
+        if len(digits) >= 3 and digits.isdigit():
+            found |= Q(phone__contains=digits)
+        players = players.alias(name_lower=Lower("name"), nickname_lower=Lower("nickname"))
+        players = players.filter(found)
     return players.order_by(Lower("name"), "pk")
 
 

@@ -141,7 +141,7 @@ class PlayerOutput(serializers.ModelSerializer[Player]):
         model = Player
         fields = [
             "id", "name", "username", "active", "created_at", "updated_at", "merged_into",
-            "upi_id", "payment_link",
+            "upi_id", "payment_link", "nickname", "email", "phone", "membership_number",
         ]  # fmt: skip
 
 
@@ -161,7 +161,23 @@ class TombstoneOutput(serializers.ModelSerializer[Tombstone]):
         fields = ["id", "resource", "resource_id", "kind", "merged_into", "updated_at"]
 
 
-class PlayerCreateInput(serializers.Serializer[dict]):
+class PlayerDetailsInput(serializers.Serializer[dict]):
+    """A player's contact details and membership number (empty removes one)."""
+
+    nickname = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True)
+    phone = serializers.CharField(
+        max_length=40, required=False, allow_blank=True,
+        help_text="6 to 15 digits, with a + before a country code; spaces, dashes and brackets "
+        "are taken out (+91 98450-12345 is kept as +919845012345).",
+    )  # fmt: skip
+    membership_number = serializers.CharField(
+        max_length=40, required=False, allow_blank=True,
+        help_text="The club's own number for the player: no two players share one.",
+    )  # fmt: skip
+
+
+class PlayerCreateInput(PlayerDetailsInput):
     name = serializers.CharField(max_length=80)
     username = serializers.CharField(
         max_length=150,
@@ -171,7 +187,7 @@ class PlayerCreateInput(serializers.Serializer[dict]):
     )
 
 
-class PlayerUpdateInput(serializers.Serializer[dict]):
+class PlayerUpdateInput(PlayerDetailsInput):
     name = serializers.CharField(max_length=80, required=False)
     username = serializers.CharField(
         max_length=150,
@@ -190,3 +206,90 @@ class PlayerUpdateInput(serializers.Serializer[dict]):
         help_text="An https:// link that takes a payment to the player; empty removes it. The "
         "player themself may change it, as an organiser may.",
     )  # fmt: skip
+
+
+class PlayerImportPreviewInput(serializers.Serializer[dict]):
+    """A sheet to preview: its text (a CSV file's or a pasted list's), or a file as base64."""
+
+    text = serializers.CharField(
+        required=False, allow_blank=False, trim_whitespace=False, max_length=512 * 1024,
+        help_text="A CSV text whose first row names the columns (one of them name), cells "
+        "copied from a spreadsheet with their header row, or a list of names, one a line or "
+        "with commas between them.",
+    )  # fmt: skip
+    file_base64 = serializers.CharField(
+        required=False, max_length=700_000,
+        help_text="A CSV or XLSX file, base64-encoded (at most 512 KB before encoding).",
+    )  # fmt: skip
+    filename = serializers.CharField(
+        required=False, max_length=200, default="",
+        help_text="The file's name: its ending (.csv or .xlsx) says what it is.",
+    )  # fmt: skip
+
+
+class ImportMatchOutput(serializers.Serializer[dict]):
+    player = serializers.IntegerField(help_text="The roster player's id.")
+    name = serializers.CharField()
+    reasons = serializers.ListField(child=serializers.CharField(), help_text="Strongest first.")
+    strong = serializers.BooleanField(help_text="Same name, email, phone or membership number.")
+
+
+class ImportRowValues(serializers.Serializer[dict]):
+    name = serializers.CharField(max_length=200, allow_blank=True)
+    nickname = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    email = serializers.CharField(max_length=400, required=False, allow_blank=True)
+    phone = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    membership_number = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    upi_id = serializers.CharField(max_length=400, required=False, allow_blank=True)
+
+
+IMPORT_CHOICES = ["merge", "new", "skip"]
+
+
+class ImportRowOutput(serializers.Serializer[dict]):
+    row = serializers.IntegerField(help_text="The row's number in the sheet (its header is 1).")
+    values = ImportRowValues(help_text="The row as it will be stored.")
+    errors = serializers.DictField(
+        child=serializers.CharField(), help_text="What is wrong, by column; such a row is skipped."
+    )
+    matches = ImportMatchOutput(many=True, help_text="Roster players this row may be.")
+    choice = serializers.ChoiceField(choices=IMPORT_CHOICES, help_text="The default choice.")
+    merge_into = serializers.IntegerField(allow_null=True)
+    choices = serializers.ListField(child=serializers.ChoiceField(choices=IMPORT_CHOICES))
+    fills = serializers.DictField(
+        child=serializers.CharField(), help_text="What a merge fills in the player's empty fields."
+    )
+
+
+class PlayerImportPreviewOutput(serializers.Serializer[dict]):
+    columns = serializers.ListField(child=serializers.CharField(), help_text="The columns found.")
+    ignored = serializers.ListField(child=serializers.CharField(), help_text="Headers left out.")
+    notes = serializers.ListField(child=serializers.CharField())
+    rows = ImportRowOutput(many=True)
+
+
+class ImportRowInput(ImportRowValues):
+    row = serializers.IntegerField(min_value=1, max_value=1_000_000)
+    choice = serializers.ChoiceField(choices=IMPORT_CHOICES)
+    merge_into = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**63 - 1,
+        help_text="For a merge: the id of one of the players the row matches.",
+    )  # fmt: skip
+
+
+class PlayerImportInput(serializers.Serializer[dict]):
+    rows = ImportRowInput(many=True, help_text="The preview's rows, each with its choice.")
+
+    def validate_rows(self, rows: list[dict]) -> list[dict]:
+        if not rows:
+            raise serializers.ValidationError("give at least one row")
+        if len(rows) > 2000:
+            raise serializers.ValidationError("at most 2000 rows at once")
+        return rows
+
+
+class PlayerImportOutput(serializers.Serializer[dict]):
+    created = PlayerOutput(many=True)
+    merged = PlayerOutput(many=True, help_text="Players whose empty fields the import filled.")
+    unchanged = serializers.IntegerField(help_text="Rows of players who had it all already.")
+    skipped = serializers.IntegerField()

@@ -14,7 +14,7 @@ from django.utils.text import slugify
 
 from clubs.audit import audit_record, snapshot
 from clubs.keys import token_digest
-from clubs.models import ROLE_RANK, Club, Invitation, Membership, Player, Role
+from clubs.models import ROLE_RANK, Club, Invitation, Membership, Player, Role, phone_kept
 from clubs.validation import model_valid
 from config.errors import Conflict, InvalidInput, NotAllowed, NotFoundError
 from config.names import visible_name
@@ -23,7 +23,12 @@ CLUB_FIELDS = [
     "name", "slug", "currency", "timezone", "public_standings", "requires_confirmation",
     "table_entry", "points_only",
 ]  # fmt: skip
-PLAYER_FIELDS = ["name", "user", "active", "upi_id", "payment_link"]
+PLAYER_FIELDS = [
+    "name", "user", "active", "upi_id", "payment_link", "nickname", "email", "phone",
+    "membership_number",
+]  # fmt: skip
+#: A player's contact details and the club's number for them: free text, tidied as kept.
+PLAYER_DETAILS = ("nickname", "email", "phone", "membership_number")
 #: What a player may change of their own roster entry (their account's); organisers change all.
 PLAYER_OWN_FIELDS = {"upi_id", "payment_link"}
 
@@ -170,11 +175,25 @@ def _check_player_user(club: Club, user: AbstractBaseUser | None, exclude_pk: in
         raise Conflict(f"user: {user.get_username()!r} is already a player of {club.name}")
 
 
+def player_details_tidied(details: dict[str, Any]) -> dict[str, str]:
+    """The contact details as kept: white space collapsed, a phone number without its spaces,
+    dashes and brackets."""
+    tidied = {field: " ".join(str(value or "").split()) for field, value in details.items()}
+    if "phone" in tidied:
+        tidied["phone"] = phone_kept(tidied["phone"])
+    return tidied
+
+
 def _player_save(player: Player) -> None:
     try:
         with transaction.atomic():
             player.save()
-    except IntegrityError:
+    except IntegrityError as exc:
+        if "membership_number" in str(exc):
+            raise Conflict(
+                f"membership_number: {player.membership_number!r} is another player's",
+                code="membership_number_taken",
+            ) from None
         raise Conflict(
             f"name: a player named {player.name!r} is already on the roster", code="name_taken"
         ) from None
@@ -182,9 +201,18 @@ def _player_save(player: Player) -> None:
 
 @transaction.atomic
 def player_create(
-    *, club: Club, actor: AbstractBaseUser | None, name: str, user: AbstractBaseUser | None = None
+    *,
+    club: Club,
+    actor: AbstractBaseUser | None,
+    name: str,
+    user: AbstractBaseUser | None = None,
+    **details: str,
 ) -> Player:
-    player = Player(club=club, name=visible_name(name), user=user)
+    """A new roster player; ``details`` are any of ``PLAYER_DETAILS``."""
+    unknown = set(details) - set(PLAYER_DETAILS)
+    if unknown:
+        raise InvalidInput(f"{sorted(unknown)[0]}: not a player field that can be set")
+    player = Player(club=club, name=visible_name(name), user=user, **player_details_tidied(details))
     model_valid(player, exclude=["club"])
     _check_player_user(club, user, None)
     _player_save(player)
@@ -233,6 +261,7 @@ def player_update(
     before = snapshot(player, PLAYER_FIELDS)
     if "name" in changes:
         changes["name"] = visible_name(changes["name"])
+    changes.update(player_details_tidied({k: v for k, v in changes.items() if k in PLAYER_DETAILS}))
     for field, value in changes.items():
         setattr(player, field, value)
     model_valid(player, exclude=["club"])

@@ -18,6 +18,16 @@ urlpatterns = [
     ),
     path("clubs/<slug:club_slug>/players/", api.PlayerListApi.as_view(), name="player-list"),
     path(
+        "clubs/<slug:club_slug>/players/import/preview/",
+        api.PlayerImportPreviewApi.as_view(),
+        name="player-import-preview",
+    ),
+    path(
+        "clubs/<slug:club_slug>/players/import/",
+        api.PlayerImportApi.as_view(),
+        name="player-import",
+    ),
+    path(
         "clubs/<slug:club_slug>/players/<int:player_id>/",
         api.PlayerDetailApi.as_view(),
         name="player-detail",

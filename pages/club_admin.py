@@ -14,7 +14,14 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from clubs import selectors, services
-from clubs.forms import ClubForm, PlayerEditForm, PlayerMergeForm, PlayerPaymentForm, RoleForm
+from clubs.forms import (
+    ClubForm,
+    PlayerDetailsForm,
+    PlayerEditForm,
+    PlayerMergeForm,
+    PlayerPaymentForm,
+    RoleForm,
+)
 from clubs.models import Role
 from clubs.page_kit.display import club_money
 from clubs.page_kit.pages import GET, club_for_page, club_url, form_post, found
@@ -84,6 +91,28 @@ def player_rename(request: HttpRequest, club_slug: str, player_id: int) -> HttpR
 
     page = partial(player_page_view, request, club, player.pk, form_name="player")
     return form_post(form, rename, page, fields={"name"})
+
+
+@login_required
+@require_POST
+def player_details(request: HttpRequest, club_slug: str, player_id: int) -> HttpResponse:
+    """A player's nickname, email, phone and membership number, kept by an organiser."""
+    club = club_for_page(request, club_slug, Role.ORGANISER)
+    player = found(selectors.player_get, club=club, player_id=player_id)
+    form = PlayerDetailsForm(request.POST)
+
+    def save() -> HttpResponse:
+        services.player_update(
+            player=player,
+            actor=request.user,
+            actor_role=club.caller_role,  # type: ignore[attr-defined]
+            **form.cleaned_data,
+        )
+        messages.success(request, f"{player.name}'s details are saved.")
+        return redirect(club_url("player-page", club, player.pk))
+
+    page = partial(player_page_view, request, club, player.pk, form_name="details")
+    return form_post(form, save, page, fields=set(services.PLAYER_DETAILS))
 
 
 @login_required

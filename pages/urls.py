@@ -3,7 +3,7 @@ page, the club's settings."""
 
 from django.urls import path
 
-from pages import club_admin, invitations, views, webhooks
+from pages import club_admin, invitations, player_import, views, webhooks
 
 club = "clubs/<slug:club_slug>/"
 
@@ -11,6 +11,7 @@ urlpatterns = [
     path(club, views.club_home, name="club-home"),
     path(f"{club}players/", views.player_list_page, name="player-list-page"),
     path(f"{club}players/add/", views.player_add, name="player-add"),
+    path(f"{club}players/import/", player_import.player_import_page, name="player-import-page"),
     path(f"{club}sessions/", views.session_list_page, name="session-list-page"),
     path(f"{club}members/", views.member_list_page, name="member-list-page"),
     path(f"{club}players/<int:player_id>/", views.player_page, name="player-page"),
@@ -67,6 +68,11 @@ urlpatterns = [
     ),
     path(f"{club}players/<int:player_id>/rename/", club_admin.player_rename, name="player-rename"),
     path(f"{club}players/<int:player_id>/retire/", club_admin.player_retire, name="player-retire"),
+    path(
+        f"{club}players/<int:player_id>/details/",
+        club_admin.player_details,
+        name="player-details",
+    ),
     path(
         f"{club}players/<int:player_id>/payment/",
         club_admin.player_payment,

@@ -153,9 +153,11 @@ def _paged(request: HttpRequest, items: Any) -> dict[str, Any]:
 @login_required
 @GET
 def player_list_page(request: HttpRequest, club_slug: str) -> HttpResponse:
-    """The whole roster, a page at a time, searched by the start of a name."""
+    """The whole roster, a page at a time, searched by the start of a name or nickname, or by
+    a phone number's digits."""
     club = club_for_page(request, club_slug)
-    paged = _paged(request, selectors.player_search(club=club, text=request.GET.get("q", "")))
+    found_list = selectors.player_roster_search(club=club, text=request.GET.get("q", ""))
+    paged = _paged(request, found_list)
     return render_club(request, club, "clubs/players.html", paged)
 
 
@@ -476,6 +478,7 @@ def player_page_view(
         can_edit_payment=not club.points_only
         and (player.user_id == request.user.pk or can(club, Role.ORGANISER)),
         payment_values=request.POST if form_name == "payment" else None,
+        details_values=request.POST if form_name == "details" else player,
     )
     return render_club(request, club, "clubs/player.html", context, status)
 

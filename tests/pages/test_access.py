@@ -27,6 +27,7 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
     return {
         "club home": (f"{c}/", read),
         "all players": (f"{c}/players/?q=a", read),
+        "import players": (f"{c}/players/import/", organise),
         "all nights": (f"{c}/sessions/?q=a&status=closed", read),
         "all members": (f"{c}/members/?q=o", read),
         "player page": (f"{c}/players/{asha}/", read),
@@ -62,7 +63,8 @@ def _tournament(p: Pages) -> Any:
 
 
 PAGES = [
-    "club home", "player page", "session page", "scoreboard fragment", "csv export", "game page",
+    "club home", "player page", "import players", "session page", "scoreboard fragment",
+    "csv export", "game page",
     "deal page", "deal fragment", "new game form", "deal entry", "entry fragment",
     "correction form",
     "club standings", "club settings", "tournaments", "tournament desk", "tournament grid",
@@ -149,6 +151,11 @@ WRITES: list[tuple[str, Callable[[Pages, Objects], str], Data, tuple[str, ...]]]
     ("player retire", lambda p, o: f"/clubs/{p.slug}/players/{p.night.pid('Asha')}/retire/",
      {}, ORGANISER),
     # Asha's account is no one's here: only organisers keep her payment details.
+    ("player details", lambda p, o: f"/clubs/{p.slug}/players/{p.night.pid('Asha')}/details/",
+     {"nickname": "Ash", "email": "asha@example.com", "phone": "", "membership_number": ""},
+     ORGANISER),
+    ("player import preview", lambda p, o: f"/clubs/{p.slug}/players/import/",
+     {"text": "Arjun, Bhavna", "preview": "1"}, ORGANISER),
     ("player payment", lambda p, o: f"/clubs/{p.slug}/players/{p.night.pid('Asha')}/payment/",
      {"upi_id": "asha@ybl", "payment_link": ""}, ORGANISER),
     ("player merge", lambda p, o: f"/clubs/{p.slug}/players/{p.night.pid('Asha')}/merge/",

@@ -92,7 +92,7 @@ def test_all_players_is_paged_and_searched_by_the_start_of_a_name(standing: Stan
     paged = client.get("/clubs/home/players/?q=ravi&page=2").content.decode()
     assert "q=ravi&amp;page=3" in paged and "q=ravi&amp;page=1" in paged
     none = client.get("/clubs/home/players/?q=zed").content.decode()
-    assert "No player's name starts with “zed”" in none
+    assert "No player's name or nickname starts with “zed”" in none
 
 
 def test_all_nights_is_paged_and_searched(standing: Standing):

@@ -11,7 +11,7 @@ from config.tombstones import tombstone_triggers
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0014_player_payment_details_points_only_club'),
+        ('clubs', '0015_player_contact_details'),
     ]
 
     operations = [
