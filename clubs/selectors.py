@@ -11,7 +11,7 @@ from django.db.models import F, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from clubs.models import ROLE_RANK, Club, Invitation, Membership, Player, Role
+from clubs.models import ROLE_RANK, Club, Invitation, LanguageChoice, Membership, Player, Role
 from config.errors import InvalidInput, NotAllowed, NotFoundError
 from config.names import visible_name
 
@@ -254,3 +254,8 @@ def owns_a_club(*, user: User) -> bool:
     if not user.is_authenticated:
         return False
     return Membership.objects.filter(user_id=user.pk, role=Role.OWNER).exists()
+
+
+def account_language(*, user: AbstractBaseUser) -> str | None:
+    """The language ``user`` chose for their account, if they chose one."""
+    return LanguageChoice.objects.filter(user_id=user.pk).values_list("language", flat=True).first()

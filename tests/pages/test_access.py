@@ -344,3 +344,14 @@ def test_player_sees_no_forms(pages: Pages):
 def test_home_links_to_clubs(pages: Pages):
     body = pages.client("player").get("/").content.decode()
     assert f'href="/clubs/{pages.slug}/"' in body
+
+
+@pytest.mark.parametrize("who", WHO)
+def test_the_language_switcher_and_the_scripts_words_are_for_everyone(pages: Pages, who: str):
+    """Off any club: every visitor, signed in or not, chooses a language and reads the scripts'
+    words in it."""
+    client = pages.client(who)
+    assert client.get("/jsi18n/hi/").status_code == 200
+    chosen = client.post("/language/", {"language": "de", "next": "/"})
+    assert chosen.status_code == 302 and chosen["Location"] == "/"
+    assert client.get("/language/").status_code == 405
