@@ -9,14 +9,16 @@ from datetime import UTC, datetime
 
 import pytest
 from django.conf import settings
-from django.test import Client
+from django.test import Client, TestCase
 from django.utils import timezone, translation
 
 from clubs.models import LanguageChoice
 from clubs.page_kit.display import club_money
 from clubs.services import club_update
 from config.locale_format import format_clock, format_day, format_money, format_when
+from scoring.views.reason_words import reason_words
 from tests.conftest import Standing
+from tests.pages.conftest import WRONG_GROUPS, Pages
 
 pytestmark = pytest.mark.django_db
 
@@ -185,3 +187,43 @@ def test_dates_and_times_in_the_clubs_zone_and_each_languages_way(
         assert format_when(moment).replace("\u202f", " ") == when
         assert format_day(moment) == day
         assert format_clock(moment).replace("\u202f", " ") == clock
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "group 2 (5C 6C 7C 9C) is not a valid sequence or set"),
+        ("hi", "ग्रुप 2 (5C 6C 7C 9C) न तो वैध सीक्वेंस है न सेट"),
+        ("he", "קבוצה 2 (5C 6C 7C 9C) אינה רצף או קבוצה תקפים"),
+        ("de", "Gruppe 2 (5C 6C 7C 9C) ist weder eine gültige Folge noch ein gültiger Satz"),
+        ("nl", "Groep 2 (5C 6C 7C 9C) is geen geldige reeks of set"),
+    ],
+)
+def test_a_rejected_hand_is_explained_in_the_clubs_language(
+    pages: Pages, language: str, words: str
+) -> None:
+    """The rules engine gives the reason's code and values; the page puts them into words."""
+    club_update(club=pages.s.club, actor=pages.s.owner, language=language)
+    client = pages.client("organiser")
+    # The check runs on commit, as the worker would run it.
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        entered = client.post(
+            f"/clubs/{pages.slug}/games/{pages.night.game.pk}/deals/new/",
+            pages.form(winner_groups=WRONG_GROUPS),
+        )
+    assert entered.status_code == 302
+    body = client.get(entered["Location"]).content.decode()
+    assert _html_tag(body.encode())[0] == language
+    assert words in body
+
+
+def test_a_reason_the_pages_have_no_words_for_keeps_the_engines() -> None:
+    reason = {"code": "some_new_rule", "message": "the engine's sentence", "details": {}}
+    with translation.override("de"):
+        assert reason_words(reason) == "the engine's sentence"
+        named = {"code": "no_pure_sequence", "message": "Asha: there is no pure sequence",
+                 "player_name": "Asha"}  # fmt: skip
+        assert reason_words(named) == "Asha: Es gibt keine reine Folge"
+    with translation.override("he"):
+        few = {"code": "too_few_groups", "message": "", "details": {"min_groups": 3}}
+        assert reason_words(few) == "הכרזה צריכה לפחות 3 קבוצות תקפות"
