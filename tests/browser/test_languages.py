@@ -14,6 +14,7 @@ import pytest
 from clubs.models import LanguageChoice
 from scoring import table_links
 from tests.browser.conftest import PHONE, shoot
+from tests.browser.test_night import expect_text
 from tests.pages.conftest import Pages
 from tests.scoring.conftest import make_night
 
@@ -27,6 +28,14 @@ LANGUAGES = [
     ("de", "ltr", "Deine Clubs", "Die Runden dieses Tisches"),
     ("nl", "ltr", "Jouw clubs", "De rondes van deze tafel"),
 ]
+# What the entry page's script says of a blank form (the JavaScript catalog's words).
+BLANK_FORM = {
+    "en": "Enter each player's outcome and cards or points",
+    "hi": "हर खिलाड़ी का नतीजा और पत्ते या अंक दर्ज करें",
+    "he": "הזינו לכל שחקן את התוצאה ואת הקלפים או הנקודות",
+    "de": "Trag für jeden Spieler das Ergebnis und Karten oder Punkte ein",
+    "nl": "Voer voor elke speler de uitslag en kaarten of punten in",
+}
 SCREENSHOTS = Path("/tmp/rummyclub-languages")
 
 
@@ -54,6 +63,7 @@ def test_the_same_pages_in_five_languages_in_one_session(new_page: Any, standing
     )[0]
     table_page = table_links.link_path(link)
     deal_page = f"/clubs/home/deals/{deal.pk}/"
+    entry_page = f"/clubs/home/games/{night.night.game.pk}/deals/new/"
 
     page = new_page(PHONE, user=standing.organiser)
     page.goto("/")
@@ -76,11 +86,16 @@ def test_the_same_pages_in_five_languages_in_one_session(new_page: Any, standing
         assert page.locator("html").get_attribute("dir") == direction
         # A card reads rank then suit, left to right, inside right-to-left text.
         assert _direction(page, ".card") == "ltr"
+        page.goto(entry_page)
+        expect_text(page.locator("#summary"), BLANK_FORM[language])
         if direction == "rtl":
             _check_mirrored(page)
             page.goto(table_page)
             page.screenshot(path=str(SCREENSHOTS / f"table-{language}-390.png"), full_page=True)
             shoot(page, f"languages-table-{language}-390")
+            page.goto(entry_page)
+            expect_text(page.locator("#summary"), BLANK_FORM[language])
+            page.screenshot(path=str(SCREENSHOTS / f"entry-{language}-390.png"), full_page=True)
             page.goto(deal_page)
             page.screenshot(path=str(SCREENSHOTS / f"deal-{language}-390.png"), full_page=True)
             shoot(page, f"languages-deal-{language}-390")
