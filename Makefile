@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run room test check format bench migrate demo clean
+.PHONY: install run room test check format bench migrate demo clean messages
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed"; exit 1; }
@@ -17,7 +17,9 @@ $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m pip install --quiet --disable-pip-version-check -c requirements.lock -e '.[dev]'
 	touch $(STAMP)
 
+# The translations compiled with Babel (config/catalogs.py): no GNU gettext needed.
 install: $(STAMP)
+	@$(PY) -m config.catalogs compile
 
 migrate: install
 	$(PY) manage.py migrate --noinput
@@ -52,6 +54,18 @@ check: install
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) manage.py check
 	$(PY) manage.py makemigrations --check --dry-run
+	$(PY) -m config.catalogs check
+
+# The strings marked in the code and pages gathered into each language's catalog (this needs
+# GNU gettext: apt-get install gettext), then compiled. Translate what is new or fuzzy in
+# locale/*/LC_MESSAGES/*.po and run it again (docs/languages.md).
+MESSAGE_LANGUAGES := -l hi -l he -l de -l nl
+MESSAGE_IGNORE := --ignore=tests --ignore=bench --ignore=examples --ignore=staticfiles \
+	--ignore=deploy --ignore=static/vendor
+messages: install
+	$(PY) manage.py makemessages $(MESSAGE_LANGUAGES) $(MESSAGE_IGNORE) --no-obsolete --no-location
+	$(PY) manage.py makemessages -d djangojs $(MESSAGE_LANGUAGES) $(MESSAGE_IGNORE) --no-obsolete --no-location
+	$(PY) -m config.catalogs compile
 
 format: install
 	$(VENV)/bin/ruff check --fix .

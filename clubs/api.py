@@ -71,6 +71,7 @@ class ClubListApi(APIView):
             requires_confirmation=data["requires_confirmation"],
             table_entry=data["table_entry"],
             points_only=data["points_only"],
+            language=data["language"],
         )
         club.caller_role = Role.OWNER  # type: ignore[attr-defined]
         return Response(ClubOutput(club).data, status=status.HTTP_201_CREATED)

@@ -82,6 +82,7 @@ class PlayerMergeForm(forms.Form):
 
 
 TABLE_ENTRY = Club._meta.get_field("table_entry").choices
+LANGUAGES = Club._meta.get_field("language").choices
 
 
 class ClubForm(forms.Form):
@@ -96,6 +97,9 @@ class ClubForm(forms.Form):
         label="Tables enter their own results", choices=TABLE_ENTRY, required=False
     )
     points_only = forms.BooleanField(label="Play for points only; no money shown", required=False)
+    language = forms.ChoiceField(
+        label="Language", choices=[("", "Each visitor's browser's"), *LANGUAGES], required=False
+    )
 
     def changes(self) -> dict[str, object]:
         """What the form sets: everything, but a currency left out."""

@@ -121,6 +121,15 @@ class Club(models.Model):
         db_default=False,
         help_text="Play for points only: no money shown anywhere (where stakes are not allowed).",
     )
+    language = models.CharField(
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="The language of the club's pages, public pages, table links and mails for "
+        "whoever has not chosen their own (empty: each visitor's browser's).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -132,6 +141,19 @@ class Club(models.Model):
     @property
     def minor_places(self) -> int:
         return CURRENCY_PLACES[self.currency]
+
+
+class LanguageChoice(models.Model):
+    """The language a person chose for their account, whatever the club or the device."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.language}"
 
 
 class Membership(models.Model):

@@ -15,6 +15,7 @@ from clubs.models import (
     ROLE_RANK,
     Club,
     Invitation,
+    LanguageChoice,
     Membership,
     Player,
     Role,
@@ -291,3 +292,8 @@ def owns_a_club(*, user: User) -> bool:
 def tombstone_list(*, club: Club) -> QuerySet[Tombstone]:
     """What of the club's synced rows is gone (deleted, or a player merged), oldest first."""
     return Tombstone.objects.filter(club=club).order_by("updated_at", "id")
+
+
+def account_language(*, user: AbstractBaseUser) -> str | None:
+    """The language ``user`` chose for their account, if they chose one."""
+    return LanguageChoice.objects.filter(user_id=user.pk).values_list("language", flat=True).first()

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from rest_framework import serializers
 
 from clubs.models import (
@@ -22,7 +23,8 @@ class ClubOutput(serializers.ModelSerializer[Club]):
         model = Club
         fields = [
             "slug", "name", "currency", "timezone", "public_standings",
-            "requires_confirmation", "table_entry", "points_only", "created_at", "role",
+            "requires_confirmation", "table_entry", "points_only", "language", "created_at",
+            "role",
         ]  # fmt: skip
 
     def to_representation(self, instance: Club) -> dict:
@@ -56,6 +58,11 @@ class TimezoneField(serializers.CharField):
 
 
 KNOWN_TIMEZONES = frozenset(TIMEZONES)
+LANGUAGE_CODES = [code for code, _name in settings.LANGUAGES]
+LANGUAGE_HELP = (
+    "The language of the club's pages, public pages, table links and mails for whoever has not "
+    f"chosen their own: {', '.join(LANGUAGE_CODES)}, or empty for each visitor's browser's."
+)
 
 
 class ClubCreateInput(serializers.Serializer[dict]):
@@ -76,6 +83,9 @@ class ClubCreateInput(serializers.Serializer[dict]):
         help_text="Play for points only: no money shown anywhere (every money field of the "
         "club's answers is null) and no money taken in (point values, fees, prizes).",
     )
+    language = serializers.ChoiceField(
+        choices=["", *LANGUAGE_CODES], default="", help_text=LANGUAGE_HELP
+    )
 
 
 class ClubUpdateInput(serializers.Serializer[dict]):
@@ -90,6 +100,9 @@ class ClubUpdateInput(serializers.Serializer[dict]):
     )
     points_only = serializers.BooleanField(
         required=False, help_text="Play for points only: no money shown anywhere."
+    )
+    language = serializers.ChoiceField(
+        choices=["", *LANGUAGE_CODES], required=False, help_text=LANGUAGE_HELP
     )
 
 

@@ -14,14 +14,23 @@ from django.utils.text import slugify
 
 from clubs.audit import audit_record, snapshot
 from clubs.keys import token_digest
-from clubs.models import ROLE_RANK, Club, Invitation, Membership, Player, Role, phone_kept
+from clubs.models import (
+    ROLE_RANK,
+    Club,
+    Invitation,
+    LanguageChoice,
+    Membership,
+    Player,
+    Role,
+    phone_kept,
+)
 from clubs.validation import model_valid
 from config.errors import Conflict, InvalidInput, NotAllowed, NotFoundError
 from config.names import visible_name
 
 CLUB_FIELDS = [
     "name", "slug", "currency", "timezone", "public_standings", "requires_confirmation",
-    "table_entry", "points_only",
+    "table_entry", "points_only", "language",
 ]  # fmt: skip
 PLAYER_FIELDS = [
     "name", "user", "active", "upi_id", "payment_link", "nickname", "email", "phone",
@@ -45,6 +54,7 @@ def club_create(
     requires_confirmation: bool = False,
     table_entry: str = "off",
     points_only: bool = False,
+    language: str = "",
 ) -> Club:
     club = Club(
         name=visible_name(name),
@@ -56,6 +66,7 @@ def club_create(
         requires_confirmation=requires_confirmation,
         table_entry=table_entry,
         points_only=points_only,
+        language=language,
     )
     model_valid(club, exclude=["slug"] if slug is None else None)
     if Club.objects.filter(slug=club.slug).exists():
@@ -407,3 +418,12 @@ def invitation_revoke(*, invitation: Invitation, actor: AbstractBaseUser) -> Inv
         invitation.save(update_fields=["revoked_at"])
         audit_record(actor=actor, club=invitation.club, action="invitation.revoke", obj=invitation)
     return invitation
+
+
+@transaction.atomic
+def account_language_set(*, user: AbstractBaseUser, language: str) -> LanguageChoice:
+    """The language ``user`` chose for their account (one of the site's languages)."""
+    choice = LanguageChoice(user=user, language=language)  # type: ignore[misc]
+    model_valid(choice, exclude=["user"])
+    LanguageChoice.objects.update_or_create(user=user, defaults={"language": language})
+    return choice

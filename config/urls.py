@@ -5,9 +5,10 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from clubs.signin.oauth_endpoints import ServerMetadataView
 from config.health import health
-from config.views import favicon
+from config.views import favicon, javascript_catalog
 from pages import views as page_views
 from pages.invitations import invitation_page
+from pages.language import LoginView, language_set
 from scoring import urls as scoring_urls
 from standings import urls as standings_urls
 
@@ -26,7 +27,9 @@ urlpatterns = [
     path("", include("live.urls")),
     # Browsers ask for /favicon.ico whatever the page says: send them to the one we have.
     path("favicon.ico", favicon),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", LoginView.as_view(), name="login"),
+    path("language/", language_set, name="language-set"),
+    path("jsi18n/<str:language>/", javascript_catalog, name="javascript-catalog"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("account/apps/registered/", include("clubs.signin.oauth_app_urls")),
     path("account/", include("pages.account_urls")),

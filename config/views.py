@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import sys
 
-from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.templatetags.static import static
+from django.utils import translation
 from django.views import defaults
+from django.views.decorators.cache import cache_control
+from django.views.i18n import JavaScriptCatalog
 
 from config.api_errors import (
     RETRY_AFTER_SECONDS,
@@ -15,6 +18,7 @@ from config.api_errors import (
     unavailable_part,
     unavailable_response,
 )
+from config.language import LANGUAGE_CODES
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
@@ -44,3 +48,18 @@ def server_error(request: HttpRequest) -> HttpResponse:
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico whatever a page links: send them to the icon we have."""
     return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
+_CATALOG = JavaScriptCatalog.as_view()
+
+
+@cache_control(max_age=3600, public=True)
+def javascript_catalog(request: HttpRequest, language: str) -> HttpResponse:
+    """The scripts' words in ``language`` (Django's JavaScript catalog, ``gettext`` in the
+    page): named in the address, so that a club's page gets the club's language and a browser
+    keeps one copy per language."""
+    if language not in LANGUAGE_CODES:
+        raise Http404("no such language")
+    with translation.override(language):
+        response: HttpResponse = _CATALOG(request)
+    return response

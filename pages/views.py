@@ -521,6 +521,7 @@ def _settings_page(
         "values": request.POST if request.method == "POST" else {},
         "currencies": sorted(CURRENCY_PLACES),
         "table_entry_choices": Club._meta.get_field("table_entry").choices,
+        "language_choices": Club._meta.get_field("language").choices,
         "presets": [p for p in scoring_selectors.preset_list(club=club) if p.club_id == club.pk],
         "formats": [(f, format_label(f)) for f in FORMAT_ORDER if f in HANDLERS],
         "club_apps": app_access_list_for_club(club=club),

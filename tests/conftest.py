@@ -19,10 +19,17 @@ from django.db.models.signals import post_migrate
 from rest_framework.test import APIClient
 
 from clubs.models import Club, Role
+from config.catalogs import compile_catalogs
 from config.celery import all_queues
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The pages' translations as the site reads them: compiled from the catalogs, as ``make
+    # install`` does (a run of pytest alone must not test older .mo files).
+    compile_catalogs()
 
 
 def _flush_past_the_ledger_guards() -> None:

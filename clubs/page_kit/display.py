@@ -1,4 +1,5 @@
-"""Numbers as pages show them: money in the club's currency, and signed points."""
+"""Numbers as pages show them: money in the club's currency (in the active language's way,
+config/locale_format.py), and signed points."""
 
 from __future__ import annotations
 
@@ -7,21 +8,13 @@ import functools
 import segno
 
 from clubs.models import Club
+from config.locale_format import format_money
 
+#: The symbols a page may show for a currency (in English; the other languages' are Babel's).
 CURRENCY_SYMBOLS = {
     "INR": "₹", "USD": "$", "EUR": "€", "GBP": "£", "ILS": "₪", "JPY": "¥", "KRW": "₩",
     "AUD": "A$", "CAD": "C$", "NZD": "NZ$", "SGD": "S$", "HKD": "HK$", "CHF": "CHF ",
 }  # fmt: skip
-
-
-def format_money(minor: int | None, currency: str, places: int, *, signed: bool = False) -> str:
-    """``82400`` INR -> ``₹824.00``; a loss reads ``−₹824.00``; ``signed`` adds ``+`` to gains."""
-    minor = minor or 0
-    sign = "−" if minor < 0 else ("+" if signed and minor > 0 else "")
-    whole, fraction = divmod(abs(minor), 10**places) if places else (abs(minor), 0)
-    number = f"{whole:,}.{fraction:0{places}d}" if places else f"{whole:,}"
-    symbol = CURRENCY_SYMBOLS.get(currency)
-    return f"{sign}{symbol}{number}" if symbol else f"{sign}{number} {currency}"
 
 
 def club_money(club: Club, minor: int | None, *, signed: bool = False) -> str:

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 from clubs import selectors
 from clubs.models import Club, IdempotentRequest, Role
 from config.errors import NotAllowed, NotFoundError, ServiceError
+from config.language import use_club_language
 
 GET = require_http_methods(["GET", "HEAD"])
 
@@ -27,11 +28,13 @@ def club_for_page(request: HttpRequest, slug: str, min_role: str = Role.PLAYER) 
     """The club and the caller's role (``club.caller_role``), as pages need them: an outsider
     gets 404 and a member without the role 403, as in the API."""
     try:
-        return selectors.club_get_for_user(user=request.user, slug=slug, min_role=min_role)
+        club = selectors.club_get_for_user(user=request.user, slug=slug, min_role=min_role)
     except NotFoundError as exc:
         raise Http404(exc.message) from None
     except NotAllowed as exc:
         raise PermissionDenied(exc.message) from None
+    use_club_language(request, club.language)
+    return club
 
 
 def can(club: Club, role: str) -> bool:

@@ -67,6 +67,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The language of the answer: the person's choice, else the browser's (a club's page may
+    # then take the club's, clubs/page_kit/pages.py).
+    "config.language.LanguageMiddleware",
     "clubs.api_kit.idempotency.IdempotencyKeyMiddleware",
     "config.middleware.QueryParametersMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -87,6 +90,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -180,7 +184,20 @@ EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", 10)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "rummyclub <noreply@localhost>")
 LOGOUT_REDIRECT_URL = "home"
 
+# English when nothing else applies; the others a person, a club or a browser may choose
+# (config/language.py, docs/languages.md). Hebrew is written right to left.
 LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("hi", "हिन्दी"),
+    ("he", "עברית"),
+    ("de", "Deutsch"),
+    ("nl", "Nederlands"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# A person's own choice, kept a year on their device (and in their account when signed in).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = env.str("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

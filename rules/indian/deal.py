@@ -218,7 +218,11 @@ def _declaration_problem(hand: HandResult, house: HouseRules) -> tuple[str, str,
     if why == "one_sequence":
         return why, "there is only one sequence; a declaration needs two", {}
     if why == "too_few_groups":
-        return why, f"a declaration needs at least {house.min_groups} valid groups", {}
+        return (
+            why,
+            f"a declaration needs at least {house.min_groups} valid groups",
+            {"min_groups": house.min_groups},
+        )
     return "invalid_declaration", "not a valid declaration", {}
 
 

@@ -24,7 +24,7 @@ _SUBMISSION_CLUB = (
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0016_tombstones'),
+        ('clubs', '0017_tombstones'),
         ('scoring', '0026_submission_source_table'),
     ]
 

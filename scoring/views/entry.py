@@ -26,6 +26,7 @@ from scoring.formats.reads import rejected_new_deal
 from scoring.models import Deal, Game, Submission
 from scoring.preset_rules import game_rules
 from scoring.views.common import LIVE_STOP, deal_status, reason_who
+from scoring.views.reason_words import reason_words
 
 
 def entry_page(
@@ -260,9 +261,10 @@ def check_answer(
     except ServiceError as exc:  # the game takes no deal now (finished, a deal waiting)
         return JsonResponse({"ok": False, "problems": [exc.message], "points": {}})
     problems = [
-        f"{who}: {reason['message']}" if (who := reason_who(reason, players)) else reason["message"]
+        f"{who}: {reason_words(reason)}" if (who := reason_who(reason, players)) else
+        reason_words(reason)
         for reason in checked.reasons
-    ]
+    ]  # fmt: skip
     points = {str(pid): value for pid, value in checked.evaluation.points().items()}
     return JsonResponse({"ok": not problems, "problems": problems, "points": points})
 

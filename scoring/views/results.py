@@ -38,6 +38,7 @@ from scoring.views.common import (
     reason_who,
     submission_status,
 )
+from scoring.views.reason_words import reason_words
 
 
 def result_view(
@@ -72,6 +73,7 @@ def result_view(
         view["reasons"] = [
             {
                 "reason": reason,
+                "words": reason_words(reason),
                 "who": reason_who(reason, names),
                 "token": reason.get("token"),
             }

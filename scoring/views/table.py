@@ -27,6 +27,7 @@ from clubs.page_kit.pages import (
     render_club,
 )
 from config.errors import Gone, NotFoundError, ServiceError, TooManyRequests
+from config.language import use_club_language
 from scoring import selectors, table_links
 from scoring.formats import handler_for
 from scoring.formats.reads import rejected_new_deal
@@ -49,13 +50,15 @@ LINK_GONE = "This table link no longer works: ask the desk for the table's new Q
 def _link(request: HttpRequest, token: str) -> TableLink:
     """The live link, or the page's 404 / 410 / 429."""
     try:
-        return table_links.table_link_resolve(
+        link = table_links.table_link_resolve(
             token=token, client_address=request.META.get("REMOTE_ADDR", "")
         )
     except NotFoundError as exc:
         raise Http404(exc.message) from None
     except (Gone, TooManyRequests) as exc:
         raise _Refused(exc) from None
+    use_club_language(request, link.table.session.club.language)
+    return link
 
 
 class _Refused(Exception):

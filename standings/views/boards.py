@@ -19,6 +19,7 @@ from clubs.page_kit.pages import (
     service_status,
 )
 from config.errors import InvalidInput, ServiceError
+from config.language import use_club_language
 from scoring import selectors
 from scoring.formats import format_label
 from scoring.models import Game
@@ -349,8 +350,13 @@ def ordinal(rank: int) -> str:
     return f"{rank}{suffix}"
 
 
-def public_club(club_slug: str) -> Club:
-    return found(club_selectors.club_get_public, slug=club_slug)
+def public_club(club_slug: str, request: HttpRequest | None = None) -> Club:
+    """The club of a public page; with the ``request``, the page speaks the club's language
+    (unless the visitor chose their own)."""
+    club: Club = found(club_selectors.club_get_public, slug=club_slug)
+    if request is not None:
+        use_club_language(request, club.language)
+    return club
 
 
 def render_public(

@@ -84,7 +84,7 @@ def _public_context(request: HttpRequest, club: Club) -> tuple[dict[str, Any], i
 
 @GET
 def public_standings(request: HttpRequest, club_slug: str) -> HttpResponse:
-    club = public_club(club_slug)
+    club = public_club(club_slug, request)
     if request.GET.get("view") == "projector":
         return public_projector(request, club_slug)
     context, status = _public_context(request, club)
@@ -96,7 +96,7 @@ def public_standings(request: HttpRequest, club_slug: str) -> HttpResponse:
 @GET
 def public_standings_fragment(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The live part of the public standings (or of the projector with ``?view=projector``)."""
-    club = public_club(club_slug)
+    club = public_club(club_slug, request)
     if request.GET.get("view") == "projector":
         context, status = projector_context(request, club)
         template = "standings/_standings_projector.html"

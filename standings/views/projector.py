@@ -224,7 +224,7 @@ def projector_context(request: HttpRequest, club: Club) -> tuple[dict[str, Any],
 
 @GET
 def public_projector(request: HttpRequest, club_slug: str) -> HttpResponse:
-    club = public_club(club_slug)
+    club = public_club(club_slug, request)
     context, status = projector_context(request, club)
     live = reverse("public-live", args=[club.slug]) + "?view=projector"
     context["live_url"] = live + (f"&{context['query']}" if context.get("query") else "")

@@ -16,6 +16,9 @@
 (function () {
   "use strict";
 
+  // The page's language (Django's JavaScript catalog, loaded by base.html); the words as they
+  // are where it is absent.
+  var gettext = window.gettext || function (text) { return text; };
   var form = document.querySelector("form[data-offline-entry]");
   var Queue = window.OfflineQueue;
   if (!form || !Queue || !window.indexedDB) return;
@@ -124,7 +127,7 @@
 
   var bar = el("div", { class: "conn", id: "connection", role: "status", "aria-live": "polite" });
   var line = el("p", { class: "conn-line" });
-  var list = el("ol", { class: "queue", id: "waiting-deals", "aria-label": "Deals waiting on this device" });
+  var list = el("ol", { class: "queue", id: "waiting-deals", "aria-label": gettext("Deals waiting on this device") });
   bar.appendChild(line);
   bar.appendChild(list);
   form.parentNode.insertBefore(bar, form);
@@ -141,7 +144,7 @@
   }
 
   function describe(state) {
-    var words = { online: "Online", offline: "Offline", unreachable: "No answer from the server" }[state.connection];
+    var words = { online: gettext("Online"), offline: gettext("Offline"), unreachable: gettext("No answer from the server") }[state.connection];
     var parts = [words];
     if (state.waiting) parts.push(state.waiting + (state.waiting === 1 ? " deal" : " deals") + " waiting to send");
     if (state.attention) parts.push(state.attention + " to look at");
@@ -237,13 +240,13 @@
       else if (state === "waiting" && item.tries && item.message) entry.appendChild(el("p", { class: "muted small", text: item.message }));
       var actions = el("p", { class: "queued-actions" });
       if (state === "refused") {
-        if (item.url === url) actions.appendChild(button("Correct it", function () { correct(item); }, "primary"));
-        else actions.appendChild(el("a", { href: item.url, text: "Open its form to correct it" }));
+        if (item.url === url) actions.appendChild(button(gettext("Correct it"), function () { correct(item); }, "primary"));
+        else actions.appendChild(el("a", { href: item.url, text: gettext("Open its form to correct it") }));
       } else if (state === "conflict") {
-        actions.appendChild(button("Send it as the next deal", function () { resendAsNext(item); }, "primary"));
-        if (item.back) actions.appendChild(el("a", { href: item.back, text: "Open the game" }));
+        actions.appendChild(button(gettext("Send it as the next deal"), function () { resendAsNext(item); }, "primary"));
+        if (item.back) actions.appendChild(el("a", { href: item.back, text: gettext("Open the game") }));
       } else if (state === "signed-out") {
-        actions.appendChild(el("a", { href: loginPath + "?next=" + encodeURIComponent(item.url), text: "Sign in" }));
+        actions.appendChild(el("a", { href: loginPath + "?next=" + encodeURIComponent(item.url), text: gettext("Sign in") }));
       }
       if (state !== "waiting" || item.tries) actions.appendChild(button("Discard", function () { discard(item); }, "link"));
       if (actions.childNodes.length) entry.appendChild(actions);
@@ -262,7 +265,7 @@
           return el("li", { text: reason });
         })));
         entry.appendChild(el("p", { class: "queued-actions" }, [
-          el("a", { href: sent.url, text: "Open the deal to correct it" })
+          el("a", { href: sent.url, text: gettext("Open the deal to correct it") })
         ]));
         list.appendChild(entry);
       } else if (quiet.indexOf(sent) >= 0) {

@@ -376,3 +376,14 @@ def test_a_players_own_pages_answer_whoever_holds_the_link(pages: Pages, who: st
     for path in (f"{base}/me/{token}/", f"{base}/me/{token}/live/"):
         assert client.get(path).status_code == 404, path
     assert client.post(f"{base}/forget/").status_code == 404
+
+
+@pytest.mark.parametrize("who", WHO)
+def test_the_language_switcher_and_the_scripts_words_are_for_everyone(pages: Pages, who: str):
+    """Off any club: every visitor, signed in or not, chooses a language and reads the scripts'
+    words in it."""
+    client = pages.client(who)
+    assert client.get("/jsi18n/hi/").status_code == 200
+    chosen = client.post("/language/", {"language": "de", "next": "/"})
+    assert chosen.status_code == 302 and chosen["Location"] == "/"
+    assert client.get("/language/").status_code == 405

@@ -10,7 +10,7 @@ from config.tombstones import tombstone_triggers
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0016_tombstones'),
+        ('clubs', '0017_tombstones'),
         ('ledger', '0003_entries_and_postings_in_books'),
         ('scoring', '0027_sync_touches_and_tombstones'),
         ('tournaments', '0010_self_signup_and_fee_marks'),

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from clubs.page_kit.forms import OnceForm
 from rules.indian.deal import OutcomeOption
@@ -18,6 +19,20 @@ OUTCOME_WORDS = {
     "missed_turns": "Missed turns", "wrong_show": "Wrong show", "late_declare": "Late declare",
     "valid_not_declared": "Valid, not declared", "deal_show": "Deal show",
 }  # fmt: skip
+
+#: The outcomes as the entry form offers them, in the page's language (the rules engine's own
+#: labels, rules.indian.deal.OUTCOME_LABELS, are its English).
+OUTCOME_CHOICES = {
+    "winner": _("Winner (showed)"),
+    "loser": _("Loser (counts cards)"),
+    "first_drop": _("First drop"),
+    "middle_drop": _("Middle drop"),
+    "missed_turns": _("Missed 3 turns"),
+    "wrong_show": _("Wrong show"),
+    "late_declare": _("Late declare"),
+    "valid_not_declared": _("Valid, not declared"),
+    "deal_show": _("Deal show (no turn yet)"),
+}
 
 _CARD_SPLIT = re.compile(r"[\s,;]+")
 
@@ -68,7 +83,9 @@ class DealEntryForm(OnceForm):
         super().__init__(*args, **kwargs)
         self.seats = seats
         self.outcomes = outcomes
-        choices = [(option.code, option.label) for option in outcomes]
+        choices = [
+            (option.code, OUTCOME_CHOICES.get(option.code, option.label)) for option in outcomes
+        ]
         self.fields["dealer"] = forms.ChoiceField(
             label="Dealer",
             required=False,
@@ -108,7 +125,7 @@ class DealEntryForm(OnceForm):
     def payload(self) -> dict[str, Any]:
         """The result as the API takes it: ``{"wild", "results": [...]}``."""
         results = []
-        for pid, _ in self.seats:
+        for pid, _name in self.seats:
             line: dict[str, Any] = {"player": pid, "outcome": self.cleaned_data[f"p{pid}-outcome"]}
             groups, cards = split_cards(self.cleaned_data.get(f"p{pid}-cards") or "")
             if groups is not None:

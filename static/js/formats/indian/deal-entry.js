@@ -17,6 +17,12 @@
   var notation = rules.cards;
   var decks = rules.decks;
   var outcomes = rules.outcomes;
+  // The page's language (Django's JavaScript catalog, loaded by base.html); the words as they
+  // are where it is absent.
+  var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (text, values) {
+    return values.reduce(function (out, value) { return out.replace("%s", value); }, text);
+  };
   var touched = false;
   var evaluateUrl = form.dataset.evaluateUrl;
   var checkUrl = form.dataset.checkUrl;
@@ -26,10 +32,10 @@
   var SUIT_WORDS = { S: ["spades", false], H: ["hearts", true], D: ["diamonds", true], C: ["clubs", false] };
   var RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
   var KINDS = {
-    pure_sequence: ["Pure sequence", "✓", "good"],
-    impure_sequence: ["Impure sequence", "✓", "good"],
-    set: ["Set", "✓", "good"],
-    invalid: ["Not a valid group", "✗", "bad"]
+    pure_sequence: [gettext("Pure sequence"), "✓", "good"],
+    impure_sequence: [gettext("Impure sequence"), "✓", "good"],
+    set: [gettext("Set"), "✓", "good"],
+    invalid: [gettext("Not a valid group"), "✗", "bad"]
   };
 
   function el(tag, attrs, children) {
@@ -113,7 +119,7 @@
     var info = wildInfo();
     wildShow.textContent = "";
     if (!info) {
-      wildShow.appendChild(el("span", { class: "muted", text: "Needed to check cards." }));
+      wildShow.appendChild(el("span", { class: "muted", text: gettext("Needed to check cards.") }));
       return;
     }
     if (!info.ok) {
@@ -214,7 +220,7 @@
 
   /* A loser's unmatched cards are no mistake: they are what counts. */
   function kindOf(line, kind) {
-    if (kind === "invalid" && !mustShow(line)) return ["Unmatched: these count", "·", "muted"];
+    if (kind === "invalid" && !mustShow(line)) return [gettext("Unmatched: these count"), "·", "muted"];
     return KINDS[kind] || [kind, "", ""];
   }
 
@@ -234,7 +240,7 @@
       var kind = grouped && result && result.groups && result.groups[shownIndex] ? kindOf(line, result.groups[shownIndex].kind) : null;
       shownIndex += group.length ? 1 : 0;
       var box = el("div", { class: "group" + ((kind && kind[2] === "bad") || bad.spots["group:" + g] ? " bad" : ""), role: "listitem", "data-group": g });
-      var label = grouped ? "Group " + (g + 1) : "Ungrouped";
+      var label = grouped ? interpolate(gettext("Group %s"), [g + 1]) : gettext("Ungrouped");
       box.appendChild(el("span", { class: "kind" + (kind ? " " + kind[2] : ""), text: kind ? label + ": " + kind[1] + " " + kind[0] : label }));
       var row = el("div", { class: "cards" });
       group.forEach(function (token, i) {
@@ -256,15 +262,15 @@
     });
     view.appendChild(hand);
     if (line.selected.length) {
-      var bar = el("div", { class: "move-bar", role: "group", "aria-label": "Move selected cards" }, [
+      var bar = el("div", { class: "move-bar", role: "group", "aria-label": gettext("Move selected cards") }, [
         el("span", { class: "small", text: line.selected.length + " selected: move to" })
       ]);
       groups.forEach(function (group, g) {
         if (!group.length) return;
         bar.appendChild(el("button", { type: "button", class: "secondary small", "data-move": g, text: "Group " + (g + 1) }));
       });
-      bar.appendChild(el("button", { type: "button", class: "secondary small", "data-move": "new", text: "New group" }));
-      bar.appendChild(el("button", { type: "button", class: "secondary small", "data-move": "remove", text: "Remove" }));
+      bar.appendChild(el("button", { type: "button", class: "secondary small", "data-move": "new", text: gettext("New group") }));
+      bar.appendChild(el("button", { type: "button", class: "secondary small", "data-move": "remove", text: gettext("Remove") }));
       view.appendChild(bar);
     }
     if (!grouped && result && result.groups && n === rules.hand_size) {
@@ -279,9 +285,9 @@
         box.appendChild(row);
         best.appendChild(box);
       });
-      view.appendChild(el("p", { class: "small muted", text: "Best arrangement the rules find:" }));
+      view.appendChild(el("p", { class: "small muted", text: gettext("Best arrangement the rules find:") }));
       view.appendChild(best);
-      var use = el("button", { type: "button", class: "secondary small", "data-use-best": "1", text: "Use this grouping" });
+      var use = el("button", { type: "button", class: "secondary small", "data-use-best": "1", text: gettext("Use this grouping") });
       view.appendChild(use);
     }
   }
@@ -305,7 +311,7 @@
       return;
     }
     if (!line.result) {
-      out.appendChild(el("span", { class: "muted", text: "Checking…" }));
+      out.appendChild(el("span", { class: "muted", text: gettext("Checking…") }));
       return;
     }
     var r = line.result;
@@ -450,7 +456,7 @@
       summarise();
     }).catch(function () {
       if (mine !== checkGeneration) return;
-      checked = { problems: [], points: {}, note: "The deal could not be checked just now; the server checks it when you submit." };
+      checked = { problems: [], points: {}, note: gettext("The deal could not be checked just now; the server checks it when you submit.") };
       summarise();
     });
   }
@@ -486,21 +492,21 @@
     var several = problems.length > 1 ? "s" : "";
     if (problems.length && !touched) {
       // A blank form is not a mistake: say what to do, in no alarm colour, until a change.
-      summary.appendChild(el("p", { class: "small muted", text: "Enter each player's outcome and cards or points; problems show here as you go." }));
-      line.appendChild(el("span", { class: "muted", text: "Enter the deal to submit it." }));
+      summary.appendChild(el("p", { class: "small muted", text: gettext("Enter each player's outcome and cards or points; problems show here as you go.") }));
+      line.appendChild(el("span", { class: "muted", text: gettext("Enter the deal to submit it.") }));
     } else if (problems.length) {
       // No "wins" line beside an error: the deal is not a result until its problems are fixed.
-      summary.appendChild(el("p", {}, [el("strong", { class: "no", text: "Not ready to submit" }), " · fix the problem" + several + " below"]));
+      summary.appendChild(el("p", {}, [el("strong", { class: "no", text: gettext("Not ready to submit") }), " · fix the problem" + several + " below"]));
       var list = el("ul", { class: "problems small" });
       problems.forEach(function (p) { list.appendChild(el("li", { text: "✗ " + p })); });
       summary.appendChild(list);
       line.appendChild(el("span", { class: "no", text: "✗ " + problems.length + " problem" + several + " to fix before submitting (see above)" }));
     } else if (winners.length === 1) {
       var collects = missing ? " · " + missing + " player(s) need cards or points" : " and collects " + total + " points";
-      summary.appendChild(el("p", {}, [el("strong", { text: winners[0].name + " wins" }), collects]));
+      summary.appendChild(el("p", {}, [el("strong", { text: interpolate(gettext("%s wins"), [winners[0].name]) }), collects]));
       line.appendChild(el("span", { text: winners[0].name + " wins" + (missing ? "" : " · " + total + " points") }));
     } else {
-      summary.appendChild(el("p", {}, [el("strong", { text: "No winner yet" })]));
+      summary.appendChild(el("p", {}, [el("strong", { text: gettext("No winner yet") })]));
     }
     // Submit waits while the check shows problems, and while the form is cleared for the next
     // deal with nothing typed yet (static/js/offline-entry.js); the server still checks whatever
@@ -515,7 +521,7 @@
 
   var picker = el("div", { id: "picker", class: "picker", role: "group", "aria-labelledby": "picker-title", hidden: "hidden" });
   var pickerTitle = el("p", { id: "picker-title", class: "small", style: "margin:0 0 .35rem;font-weight:700" });
-  var grid = el("div", { class: "picker-grid", role: "group", "aria-label": "Cards: arrow keys move, Enter adds" });
+  var grid = el("div", { class: "picker-grid", role: "group", "aria-label": gettext("Cards: arrow keys move, Enter adds") });
   var buttons = [];
   Object.keys(notation.deck).concat([notation.joker]).forEach(function (code, index) {
     var card = cardOf(code);
@@ -530,7 +536,7 @@
   var tools = el("div", { class: "picker-tools" }, [
     el("button", { type: "button", class: "secondary small", "data-tool": "group", text: "| New group" }),
     el("button", { type: "button", class: "secondary small", "data-tool": "undo", text: "Undo" }),
-    el("button", { type: "button", class: "secondary small", "data-tool": "clear", text: "Clear" }),
+    el("button", { type: "button", class: "secondary small", "data-tool": "clear", text: gettext("Clear") }),
     el("button", { type: "button", class: "small", "data-tool": "done", text: "Done" }),
     counter
   ]);
@@ -569,7 +575,7 @@
     picker.hidden = false;
     form.classList.add("picking");
     opener.setAttribute("aria-expanded", "true");
-    pickerTitle.textContent = forWhat === "wild" ? "Pick the cut card (wild joker)" : "Cards of " + forWhat.name + ": tap to add to the last group";
+    pickerTitle.textContent = forWhat === "wild" ? gettext("Pick the cut card (wild joker)") : "Cards of " + forWhat.name + ": tap to add to the last group";
     if (forWhat !== "wild") forWhat.fs.classList.add("is-active");
     refreshPicker();
     var current = grid.querySelector("[tabindex='0']") || buttons[0];

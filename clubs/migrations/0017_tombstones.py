@@ -11,7 +11,7 @@ from config.tombstones import tombstone_triggers
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0015_player_contact_details'),
+        ('clubs', '0016_language'),
     ]
 
     operations = [

@@ -1,0 +1,34 @@
+"""``{% load locale_format %}``: dates, times and numbers in the page's language, in the current
+time zone (the club's, on its pages): ``{{ deal.created_at|when }}``, ``|day``, ``|clock``,
+``|number`` (config/locale_format.py)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+from django import template
+
+from config import locale_format
+
+register = template.Library()
+
+
+@register.filter
+def when(moment: datetime | None, length: str = "medium") -> str:
+    return locale_format.format_when(moment, length)
+
+
+@register.filter
+def day(value: date | datetime | None, length: str = "medium") -> str:
+    return locale_format.format_day(value, length)
+
+
+@register.filter
+def clock(moment: datetime | None) -> str:
+    return locale_format.format_clock(moment)
+
+
+@register.filter
+def number(value: int | float | Decimal | None) -> str:
+    return "" if value is None else locale_format.format_number(value)

@@ -1,0 +1,79 @@
+"""Why an entry did not count, in the page's language. The rules engine (rules/) knows no
+language: it gives each reason a stable ``code`` with its values (``details``, ``token``) and
+an English sentence; here the code and values are put into the page's words. A code with no
+sentence here, or a page in English, shows the engine's own sentence."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+
+def _invalid_group(details: dict[str, Any], token: str) -> str | None:
+    groups = [g for g in details.get("groups", []) if isinstance(g, int)]
+    if len(groups) > 1:
+        return _("groups %(numbers)s are not valid groups") % {
+            "numbers": ", ".join(str(g + 1) for g in groups)
+        }
+    if not isinstance(details.get("group"), int):
+        return None
+    return _("group %(number)s (%(cards)s) is not a valid sequence or set") % {
+        "number": details["group"] + 1,
+        "cards": " ".join(str(card) for card in details.get("cards", [])),
+    }
+
+
+def _too_few_groups(details: dict[str, Any], token: str) -> str:
+    needed = details.get("min_groups")
+    if not isinstance(needed, int):
+        return _("a declaration needs more valid groups")
+    return ngettext(
+        "a declaration needs at least %(count)d valid group",
+        "a declaration needs at least %(count)d valid groups",
+        needed,
+    ) % {"count": needed}
+
+
+def _fixed(words: Callable[[], str]) -> Callable[[dict[str, Any], str], str]:
+    return lambda details, token: words()
+
+
+def _with_token(words: Callable[[str], str]) -> Callable[[dict[str, Any], str], str | None]:
+    return lambda details, token: words(token) if token else None
+
+
+SENTENCES: dict[str, Callable[[dict[str, Any], str], str | None]] = {
+    "invalid_group": _invalid_group,
+    "no_pure_sequence": _fixed(lambda: _("there is no pure sequence")),
+    "one_sequence": _fixed(lambda: _("there is only one sequence; a declaration needs two")),
+    "too_few_groups": _too_few_groups,
+    "invalid_declaration": _fixed(lambda: _("not a valid declaration")),
+    "no_winner": _fixed(lambda: _("nobody is entered as the winner")),
+    "wild_required": _fixed(lambda: _("give the wild joker (the cut card) to score cards")),
+    "wrong_card_count": _fixed(lambda: _("a hand has the wrong number of cards")),
+    "hand_required": _fixed(lambda: _("this outcome needs the player's cards")),
+    "drop_not_allowed": _fixed(lambda: _("dropping is not allowed in this game")),
+    "bad_card": _with_token(lambda token: _("unknown card %(card)s") % {"card": token}),
+    "too_many_copies": _with_token(
+        lambda token: _("%(card)s appears more often than the decks hold") % {"card": token}
+    ),
+}
+
+
+def reason_words(reason: dict[str, Any]) -> str:
+    """A reason's sentence in the active language (with the player's name first where the
+    engine's sentence starts with it)."""
+    message = str(reason.get("message", ""))
+    if (translation.get_language() or "en").startswith("en"):
+        return message
+    sentence = SENTENCES.get(str(reason.get("code")))
+    details, token = reason.get("details") or {}, str(reason.get("token") or "")
+    words = sentence(details, token) if sentence else None
+    if words is None:
+        return message
+    name = str(reason.get("player_name") or "")
+    return f"{name}: {words}" if name and message.startswith(f"{name}: ") else words
