@@ -17,5 +17,6 @@ BENCHES = [
     "pages",
     "live",
     "app_stream",
+    "paper",
     "room",
 ]

@@ -22,6 +22,15 @@
     return texts[url];
   }
 
+  function canShareFiles() {
+    if (!navigator.canShare || !window.File) return false;
+    try {
+      return navigator.canShare({ files: [new File([""], "standings.png", { type: "image/png" })] });
+    } catch (error) {
+      return false;
+    }
+  }
+
   document.querySelectorAll("a[data-share-text]").forEach(function (link) {
     fetchText(link.dataset.shareText).catch(function () {});
   });
@@ -45,7 +54,8 @@
       return;
     }
     var image = event.target.closest("a[data-share-image]");
-    if (!image || !navigator.canShare || !window.File) return;
+    // Without a share sheet that takes files, the link downloads the image as it is.
+    if (!image || !canShareFiles()) return;
     event.preventDefault();
     fetch(image.dataset.shareImage, { credentials: "same-origin" })
       .then(function (response) { return response.blob(); })
