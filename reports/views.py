@@ -61,7 +61,7 @@ IMAGE_ROWS = 12
 def _image(club: Club, context: dict[str, Any], rows: list[Any], name: str) -> HttpResponse:
     """The standings card as a PNG: a page as tall as its rows, drawn from its PDF."""
     shown = rows[:IMAGE_ROWS]
-    context = {**context, "card_lines": shown, "card_height": 140 + 30 * max(1, len(shown))}
+    context = {**context, "card_lines": shown, "card_height": 135 + 26 * max(1, len(shown))}
     pdf = pdf_of("reports/standings_card.html", context, zone=club.timezone)
     return file_response(png_of(pdf), "image/png", name, inline=True)
 
