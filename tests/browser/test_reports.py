@@ -61,3 +61,24 @@ def test_a_player_downloads_and_shares_a_finished_tournament(
         page.get_by_role("link", name=re.compile("Standings image")).click()
     image = Image.open(io.BytesIO(Path(download.value.path()).read_bytes()))
     assert image.format == "PNG" and image.size[0] == 960
+
+
+@pytest.mark.parametrize("viewport,size", [(PHONE, "phone"), (DESKTOP, "desktop")])
+def test_the_night_page_offers_its_report_and_sharing(
+    standing: Any, new_page: Any, viewport: dict[str, int], size: str
+):
+    from playwright.sync_api import expect
+
+    pages = Pages(standing, make_night(standing))
+    pages.play_deal()
+    page = new_page(viewport, user=standing.player)
+    page.goto(f"/clubs/home/sessions/{pages.night.session.pk}/")
+    report = page.get_by_role("link", name=re.compile("Download PDF"))
+    expect(report).to_be_visible()
+    with page.expect_download() as download:
+        report.click()
+    count, text = pdf_read(Path(download.value.path()).read_bytes())
+    farid = page.locator("#scoreboard tr", has_text="Farid").locator("td.num").first
+    assert count == 1 and f"Farid {farid.inner_text()}" in text, text
+    report.scroll_into_view_if_needed()
+    shoot(page, f"night-share-{size}")
