@@ -17,6 +17,7 @@ BENCHES = [
     "pages",
     "live",
     "app_stream",
+    "paper",
     "room",
     "imports",
 ]

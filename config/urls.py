@@ -19,6 +19,7 @@ api_v1 = [
     path("", include((scoring_urls.urlpatterns + standings_urls.urlpatterns, "scoring"))),
     path("", include("tournaments.urls")),
     path("", include("webhooks.urls")),
+    path("", include("reports.urls")),
 ]
 
 urlpatterns = [
@@ -49,6 +50,7 @@ urlpatterns = [
     path("", include("scoring.page_urls")),
     path("", include("standings.page_urls")),
     path("", include("tournaments.page_urls")),
+    path("", include("reports.page_urls")),
 ]
 
 handler404 = "config.views.page_not_found"

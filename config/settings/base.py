@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "scoring",
     "standings",
     "tournaments",
+    "reports",
     "pages",
 ]
 
@@ -478,5 +479,8 @@ LOGGING = {
         "django.db.backends": {"level": "WARNING"},
         # Django's own console handler would print every record a second time through the root.
         "django": {"handlers": [], "propagate": True},
+        # WeasyPrint says each step of every report at INFO ("parsing CSS"): only its warnings.
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
     },
 }

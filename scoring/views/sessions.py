@@ -37,7 +37,9 @@ def _cell(club: Club, column: Column, value: int) -> dict[str, Any]:
     return {"text": text, "value": value}
 
 
-def _scoreboard_context(club: Club, session: Session) -> dict[str, Any]:
+def scoreboard_context(club: Club, session: Session) -> dict[str, Any]:
+    """The scoreboard and settle-up as the night's page shows them (its PDF report reads them
+    here too: one source for every figure)."""
     board = figures.session_scoreboard(session=session)
     transfers = figures.session_settle_up(session=session, scoreboard=board)
     columns = board.columns
@@ -134,7 +136,7 @@ def _session_page(
             for a in selectors.session_accounts(session=session)
         ],
         "played": bool(busy),
-        **_scoreboard_context(club, session),
+        **scoreboard_context(club, session),
     }
     return render_club(request, club, "scoring/session.html", context, status)
 
@@ -193,7 +195,7 @@ def session_scoreboard(request: HttpRequest, club_slug: str, session_id: int) ->
     club = club_for_page(request, club_slug)
     session = found(selectors.session_get, club=club, session_id=session_id, with_tables=False)
     response = render_club(
-        request, club, "scoring/_scoreboard.html", _scoreboard_context(club, session)
+        request, club, "scoring/_scoreboard.html", scoreboard_context(club, session)
     )
     if session.status != Session.Status.OPEN:
         response[LIVE_STOP] = "1"

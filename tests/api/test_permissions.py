@@ -255,6 +255,11 @@ ROUTES = [
           lambda w: f"{C}/sessions/{w.session}/scoreboard/", None, READ),
     Route("settlement", "scoring:session-settlement", "get",
           lambda w: f"{C}/sessions/{w.session}/settlement/", None, READ),
+    # reports: whoever may read the night or the tournament
+    Route("session report", "reports:session-report", "get",
+          lambda w: f"{C}/sessions/{w.session}/report.pdf", None, READ),
+    Route("tournament report", "reports:tournament-report", "get",
+          lambda w: f"{T}/{w.drawn_tournament}/report.pdf", None, READ),
     Route("game create", "scoring:game-list", "post", lambda w: f"{C}/tables/{w.table}/games/",
           lambda w: {"preset": w.preset, "players": [_asha(w), w.spare_player]},
           _by_role(201, 201, 403, 403)),

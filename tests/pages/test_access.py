@@ -34,6 +34,9 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
         "session page": (f"{c}/sessions/{n.session.pk}/", read),
         "scoreboard fragment": (f"{c}/sessions/{n.session.pk}/scoreboard/", read),
         "csv export": (f"{c}/sessions/{n.session.pk}/export.csv", read),
+        "night report": (f"{c}/sessions/{n.session.pk}/report.pdf", read),
+        "night share text": (f"{c}/sessions/{n.session.pk}/share.txt", read),
+        "night image": (f"{c}/sessions/{n.session.pk}/standings.png", read),
         "game page": (f"{c}/games/{n.game.pk}/", read),
         "deal page": (f"{c}/deals/{deal.pk}/", read),
         "deal fragment": (f"{c}/deals/{deal.pk}/live/", read),
@@ -47,6 +50,9 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
         "tournament desk": (f"{t}/", read),
         "tournament grid": (f"{t}/grid/", read),
         "table cards": (f"{t}/rounds/1/cards/", read),
+        "tournament report": (f"{t}/report.pdf", read),
+        "tournament share text": (f"{t}/share.txt", read),
+        "tournament image": (f"{t}/standings.png", read),
         "night's table cards": (f"{c}/sessions/{n.session.pk}/table-cards/", score),
     }
 
@@ -68,7 +74,8 @@ PAGES = [
     "deal page", "deal fragment", "new game form", "deal entry", "entry fragment",
     "correction form",
     "club standings", "club settings", "tournaments", "tournament desk", "tournament grid",
-    "table cards",
+    "table cards", "night report", "night share text", "night image", "tournament report",
+    "tournament share text", "tournament image",
 ]  # fmt: skip
 
 

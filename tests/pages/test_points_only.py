@@ -29,6 +29,7 @@ from scoring.club_settings import preset_create
 from scoring.games import game_create, table_create
 from scoring.models import RulePreset, Session
 from tests.pages.conftest import Pages
+from tests.reports.helpers import pdf_read
 from tests.tournaments.helpers import enter, new_tournament, play_round
 from tournaments.models import Entry, Tournament
 from tournaments.services.setup import tournament_create, tournament_start
@@ -138,7 +139,7 @@ def test_no_page_csv_or_api_answer_of_a_points_only_club_shows_money(pages: Page
     page_client = pages.client("owner")
     api = APIClient()
     api.force_authenticate(pages.s.owner)
-    shown = {"page": 0, "api": 0, "csv": 0}
+    shown = {"page": 0, "api": 0, "csv": 0, "pdf": 0, "image": 0}
     leaks = []
     for name, template in _routes():
         path = _path(template, world.ids)
@@ -147,6 +148,20 @@ def test_no_page_csv_or_api_answer_of_a_points_only_club_shows_money(pages: Page
         assert response.status_code < 500, (name, path, response.status_code)
         if response.status_code != 200:
             continue  # a write's URL (405), a redirect, an unknown invitation
+        content_type = response["Content-Type"]
+        # The club's stream carries change numbers only; it is not read (nor closed: closing it
+        # ends the request, which closes the test's database connection).
+        if content_type == "text/event-stream":
+            continue
+        if content_type == "application/pdf":  # a report, through the page or the API
+            shown["pdf"] += 1
+            leaks += [f"{path}: {m.group(0)!r}" for m in MONEY_ON_A_PAGE.finditer(
+                pdf_read(response.content)[1])][:3]  # fmt: skip
+            continue
+        if content_type == "image/png":  # the standings image: drawn from the checked cards
+            shown["image"] += 1
+            assert response.content.startswith(b"\x89PNG"), path
+            continue
         kind = "api" if is_api else ("csv" if path.endswith(".csv") else "page")
         shown[kind] += 1
         if is_api:
@@ -159,6 +174,8 @@ def test_no_page_csv_or_api_answer_of_a_points_only_club_shows_money(pages: Page
     assert leaks == [], "\n".join(leaks)
     # The walk reached the club's pages, its CSV and its API, not a handful of them.
     assert shown["page"] >= 25 and shown["api"] >= 30 and shown["csv"] == 1, shown
+    # The reports of the night and the tournament (pages, API, public page), and their images.
+    assert shown["pdf"] == 5 and shown["image"] == 3, shown
 
 
 def test_the_settle_up_of_a_points_only_club_is_in_points_on_the_page_csv_and_api(pages: Pages):

@@ -1,0 +1,60 @@
+"""Paper and pictures of a page's figures: a template rendered to PDF with WeasyPrint (fonts from
+the system's fontconfig: Debian's Noto, with Devanagari and Hebrew, named in the print
+stylesheet), and a PDF's first page drawn as a PNG with PDFium (pypdfium2: WeasyPrint no longer
+writes PNG; PDFium is the renderer of Chromium, shipped in the wheel, kept by the same
+maintainers for years, and draws text as a browser does)."""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+from typing import Any
+
+import pypdfium2
+from django.conf import settings
+from django.http import HttpResponse
+from django.template.loader import render_to_string
+from django.utils import timezone
+from weasyprint import CSS, HTML
+from weasyprint.text.fonts import FontConfiguration
+
+#: The print stylesheet: the page's size and margins, the font stack, the tables.
+STYLESHEET = settings.BASE_DIR / "static" / "css" / "report.css"
+
+
+@cache
+def _stylesheet() -> tuple[CSS, FontConfiguration]:
+    """Parsed once per process (fontconfig's lookup of the stack is most of a first render)."""
+    fonts = FontConfiguration()
+    return CSS(filename=str(STYLESHEET), font_config=fonts), fonts
+
+
+def pdf_of(template: str, context: dict[str, Any], *, zone: str) -> bytes:
+    """The template rendered as a PDF, its times in the club's time zone ``zone``."""
+    with timezone.override(zone):
+        html = render_to_string(template, context)
+    stylesheet, fonts = _stylesheet()
+    document = HTML(string=html, base_url=str(settings.BASE_DIR))
+    return bytes(document.write_pdf(stylesheets=[stylesheet], font_config=fonts))
+
+
+def png_of(pdf: bytes, *, scale: float = 2.0) -> bytes:
+    """The PDF's first page as a PNG (``scale``: pixels per point; 2 is sharp on a phone)."""
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        image = document[0].render(scale=scale).to_pil()
+    finally:
+        document.close()
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def file_response(body: bytes, content_type: str, filename: str, *, inline: bool = False
+                  ) -> HttpResponse:  # fmt: skip
+    response = HttpResponse(body, content_type=content_type)
+    disposition = "inline" if inline else "attachment"
+    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
+    # A report is the club's figures as they stand: never kept by a shared cache.
+    response["Cache-Control"] = "private, no-store"
+    return response

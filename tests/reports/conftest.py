@@ -1,0 +1,1 @@
+from tests.pages.conftest import pages  # noqa: F401 (a fixture, found by its name)
