@@ -12,6 +12,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import serializers
 
 from config.api_input import UNKNOWN_FIELD, unknown_fields_refuse
+from config.error_codes import ERROR_CODES
 from config.fields import ID_MAX, INT32_MAX
 from config.filters import ApiFilter, ListFilterSet
 
@@ -71,7 +72,12 @@ ERROR_SCHEMA: dict[str, Any] = {
             "type": "object",
             "required": ["code", "message", "details"],
             "properties": {
-                "code": {"type": "string", "description": "Stable, machine-readable."},
+                "code": {
+                    "type": "string",
+                    "enum": sorted(ERROR_CODES),
+                    "description": "Stable, machine-readable; each code's meaning is in the API "
+                    "guide's table of codes.",
+                },
                 "message": {"type": "string", "description": "Names what is wrong."},
                 "details": {
                     "description": "The fields or items at fault, or more about the error.",
@@ -325,6 +331,10 @@ def error_responses_declare(
             _text_patterns_declare(schema)
             _objects_close(schema)
     schemas["Error"] = ERROR_SCHEMA
+    # A reason's code is one of the same codes (a rejected deal's, a hand evaluated on its own).
+    for name in ("ReasonOutput", "EvaluateErrorBodyOutput"):
+        if name in schemas:
+            schemas[name]["properties"]["code"]["enum"] = sorted(ERROR_CODES)
     error_ref = {"$ref": "#/components/schemas/Error"}
     for path, operations in result.get("paths", {}).items():
         if not path.startswith("/api/"):
