@@ -8,13 +8,17 @@ what every operation gets without saying it itself.
   check in").
 - An answer's fields that are always there are required: a field with a default (DRF answers
   it when the object has none) and every field of a model's serializer (a model has each). Only
-  a field that may be left out of the answer is optional."""
+  a field that may be left out of the answer is optional.
+- One schema whatever the database: a model's integer field has the range of its column as
+  PostgreSQL (and Django's default) keeps it, not SQLite's 64 bits for every integer."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from django.core.exceptions import FieldDoesNotExist
+from django.db.backends.base.operations import BaseDatabaseOperations
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 from rest_framework.fields import empty
@@ -74,7 +78,34 @@ def _always_answered(serializer: Any, field: serializers.Field) -> bool:  # type
     )
 
 
+_INT32_MAX = 2**31 - 1
+
+
+def _column_range(field: Any) -> tuple[int, int] | None:
+    """The range of the model column an integer field of a model's serializer reads, if any."""
+    model = getattr(getattr(field.parent, "Meta", None), "model", None)
+    if model is None or not isinstance(field, serializers.IntegerField):
+        return None
+    try:
+        column = model._meta.get_field(field.source)
+    except FieldDoesNotExist:
+        return None
+    found = BaseDatabaseOperations.integer_field_ranges.get(column.get_internal_type())
+    return None if found is None else (int(found[0]), int(found[1]))
+
+
 class SubjectAutoSchema(AutoSchema):
+    def _map_serializer_field(self, field: Any, direction: str, bypass_extensions: bool = False
+                              ) -> dict[str, Any]:  # fmt: skip
+        schema: dict[str, Any] = super()._map_serializer_field(field, direction, bypass_extensions)
+        bounds = _column_range(field)
+        if bounds is not None and {"minimum", "maximum"} & schema.keys():
+            schema["minimum"] = max(schema.get("minimum", bounds[0]), bounds[0])
+            schema["maximum"] = min(schema.get("maximum", bounds[1]), bounds[1])
+            if schema["maximum"] <= _INT32_MAX and schema.get("format") == "int64":
+                del schema["format"]
+        return schema
+
     def get_tags(self) -> list[str]:
         return [path_subject(self.path)]
 
