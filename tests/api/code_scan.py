@@ -39,7 +39,11 @@ def _in_call(node: ast.Call) -> list[str]:
     found = [c for kw in node.keywords if kw.arg == "code" for c in _literals(kw.value)]
     name = _name(node.func)
     receiver = _name(node.func.value) if isinstance(node.func, ast.Attribute) else None
-    if name == "add" and receiver == "refusals" and len(node.args) > 1:
+    if name == "append" and receiver == "blockers" and node.args:
+        # (code, message) of what stops a merge
+        first = node.args[0]
+        found += _literals(first.elts[0]) if isinstance(first, ast.Tuple) else []
+    elif name == "add" and receiver == "refusals" and len(node.args) > 1:
         found += _literals(node.args[1])
     elif name in _POSITIONAL and len(node.args) > _POSITIONAL[name]:
         found += _literals(node.args[_POSITIONAL[name]])
