@@ -2,13 +2,21 @@
 turn ``0`` into ``"0"``, ``"yes"`` into ``True`` and ``"5"`` into 5, so a client's mistake was
 stored as a guess. Here a text field takes only a string, a yes/no field only ``true`` or
 ``false`` and a whole-number field only a JSON number with no fraction (``12`` or ``12.0``), and
-the error names the field."""
+the error names the field.
+
+A field the serializer does not have is refused too (``unknown_field``, naming it, nested objects
+included): a misspelt or unsupported field would otherwise be dropped and the rest stored, as if
+the client had not asked for it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rest_framework import serializers
+
+from config.errors import InvalidInput
+
+UNKNOWN_FIELD = "unknown field"
 
 _JSON_TYPE_NAMES = {
     bool: "true or false",
@@ -86,6 +94,51 @@ def _fields_errors(serializer: serializers.Serializer, data: dict[str, Any]) -> 
     return errors or None
 
 
+def _unknown_in(field: Any, value: Any) -> dict | None:  # type: ignore[type-arg]
+    """The unknown fields of ``value`` for ``field``, per key or index; None when there are none.
+    Only a serializer has a fixed set of fields: a dictionary field takes any key."""
+    if isinstance(field, serializers.ListSerializer | serializers.ListField):
+        if not isinstance(value, list) or field.child is None:
+            return None
+        found = {}
+        for index, item in enumerate(value):
+            inner = _unknown_in(field.child, item)
+            if inner:
+                found[index] = inner
+        return found or None
+    if not isinstance(field, serializers.Serializer) or not isinstance(value, dict):
+        return None
+    fields = field.fields
+    errors: dict[Any, Any] = {
+        name: [UNKNOWN_FIELD] for name in value if name not in fields or fields[name].read_only
+    }
+    for name, child in fields.items():
+        if name in value and not child.read_only:
+            inner = _unknown_in(child, value[name])
+            if inner:
+                errors[name] = inner
+    return errors or None
+
+
+def _paths(errors: dict[Any, Any], prefix: str = "") -> list[str]:
+    """``results.0.colour`` for each unknown field in ``errors``."""
+    found = []
+    for key, value in errors.items():
+        path = f"{prefix}{key}"
+        found += _paths(value, f"{path}.") if isinstance(value, dict) else [path]
+    return found
+
+
+def unknown_fields_refuse(unknown: dict[Any, Any], offered: list[str]) -> None:
+    """Raise the 400 ``unknown_field`` naming every field of ``unknown`` (in ``details`` as a
+    field error, like any other)."""
+    names = ", ".join(repr(path) for path in _paths(unknown))
+    takes = ", ".join(offered) if offered else "no fields"
+    raise InvalidInput(
+        f"unknown field {names}; this takes: {takes}", code="unknown_field", details=unknown
+    )
+
+
 def _nul_place(value: Any, path: str) -> str | None:
     """Where a NUL character sits in ``value`` (a key or a text), or None."""
     if isinstance(value, str):
@@ -109,6 +162,10 @@ def _nul_place(value: Any, path: str) -> str | None:
 def input_valid(serializer_class: Any, data: Any, **kwargs: Any) -> dict[str, Any]:
     """The validated data of ``serializer_class`` for ``data``; a 400 naming the field otherwise."""
     serializer = serializer_class(data=data, **kwargs)
+    unknown = _unknown_in(serializer, data)
+    if unknown:
+        offered = [name for name, field in serializer.fields.items() if not field.read_only]
+        unknown_fields_refuse(unknown, offered)
     if isinstance(data, dict):
         errors = _fields_errors(serializer, data)
         if errors:

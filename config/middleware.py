@@ -59,8 +59,11 @@ def json_depth(body: bytes) -> int:
     return deepest
 
 
-def _api_error(status: int, code: str, message: str, **details: object) -> JsonResponse:
-    return JsonResponse(error_body(code, message, dict(details)), status=status)
+def _api_error(
+    status: int, code: str, message: str, details: dict[str, object] | None = None
+) -> JsonResponse:
+    # ``details`` is a dictionary, not keywords: a query parameter may be called ``status``.
+    return JsonResponse(error_body(code, message, details), status=status)
 
 
 class ProxiedClientAddressMiddleware:
@@ -94,7 +97,7 @@ class RequestLimitsMiddleware:
         if length > MAX_BODY_BYTES:
             message = f"the request body is {length} bytes; at most {MAX_BODY_BYTES} are accepted"
             if is_api:
-                return _api_error(413, "request_too_large", message, max_bytes=MAX_BODY_BYTES)
+                return _api_error(413, "request_too_large", message, {"max_bytes": MAX_BODY_BYTES})
             return HttpResponse(message, status=413, content_type="text/plain")
         if (
             is_api
@@ -106,7 +109,7 @@ class RequestLimitsMiddleware:
                 400,
                 "too_deep",
                 f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels",
-                max_depth=MAX_JSON_DEPTH,
+                {"max_depth": MAX_JSON_DEPTH},
             )
         response = self.get_response(request)
         if is_api and response.status_code >= 400 and not _is_json(response):
@@ -202,15 +205,45 @@ class QueryParametersMiddleware:
         taken = getattr(handler, "query_parameters", frozenset())
         unknown = sorted(set(request.GET) - taken - {FORMAT_SWITCH})
         if not unknown:
-            return None
+            return _repeated(request) or _format_refused(request, view_class)
         offered = ", ".join(sorted(taken)) if taken else "none"
         return _api_error(
             400,
             "unknown_parameter",
             f"unknown query parameter {', '.join(repr(n) for n in unknown)}; "
             f"this operation takes: {offered}",
-            **{name: "unknown query parameter" for name in unknown},
+            {name: "unknown query parameter" for name in unknown},
         )
+
+
+def _repeated(request: HttpRequest) -> HttpResponse | None:
+    """Every query parameter takes one value (a list is one value, comma-separated): a repeated
+    one would answer for one of its values, silently."""
+    repeated = sorted(name for name, values in request.GET.lists() if len(values) > 1)
+    if not repeated:
+        return None
+    return _api_error(
+        400,
+        "repeated_parameter",
+        f"query parameter {', '.join(repr(n) for n in repeated)} given more than once; "
+        "each takes one value (a list is comma-separated)",
+        {name: [f"given {len(request.GET.getlist(name))} times"] for name in repeated},
+    )
+
+
+def _format_refused(request: HttpRequest, view_class: Any) -> HttpResponse | None:
+    """``?format=`` names one of the operation's formats (DRF would answer an unknown one 404,
+    as if the resource were not there)."""
+    asked = request.GET.get(FORMAT_SWITCH)
+    offered = [renderer.format for renderer in view_class().get_renderers()]
+    if not asked or asked in offered:
+        return None
+    return _api_error(
+        400,
+        "unknown_format",
+        f"unknown format {asked!r}; this operation answers in: {', '.join(offered)}",
+        {FORMAT_SWITCH: [f"use {', '.join(offered)}, not {asked!r}"]},
+    )
 
 
 #: The names a browser on the serving machine itself uses for it.

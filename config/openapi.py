@@ -4,12 +4,15 @@ running service (schemathesis, every check), so what is declared here must be wh
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
 
+from config.api_input import UNKNOWN_FIELD, unknown_fields_refuse
+from config.error_codes import ERROR_CODES
 from config.fields import ID_MAX, INT32_MAX
 from config.filters import ApiFilter, ListFilterSet
 
@@ -69,7 +72,12 @@ ERROR_SCHEMA: dict[str, Any] = {
             "type": "object",
             "required": ["code", "message", "details"],
             "properties": {
-                "code": {"type": "string", "description": "Stable, machine-readable."},
+                "code": {
+                    "type": "string",
+                    "enum": sorted(ERROR_CODES),
+                    "description": "Stable, machine-readable; each code's meaning is in the API "
+                    "guide's table of codes.",
+                },
                 "message": {"type": "string", "description": "Names what is wrong."},
                 "details": {
                     "description": "The fields or items at fault, or more about the error.",
@@ -91,6 +99,20 @@ def filter_parameters(filterset: type[ListFilterSet]) -> list[OpenApiParameter]:
     return parameters
 
 
+def _bodiless(handler: Callable[..., Any]) -> Callable[..., Any]:
+    """A write that takes no body refuses one that names fields (``unknown_field``, each named),
+    as an operation with a body refuses a field it does not have (``config.api_input``)."""
+
+    @functools.wraps(handler)
+    def refusing_fields(view: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
+        data = request.data
+        if isinstance(data, dict) and data:
+            unknown_fields_refuse({name: [UNKNOWN_FIELD] for name in data}, [])
+        return handler(view, request, *args, **kwargs)
+
+    return refusing_fields
+
+
 def api_operation(
     *, filterset: type[ListFilterSet] | None = None, **schema: Any
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -103,6 +125,8 @@ def api_operation(
         schema["parameters"] = [*filter_parameters(filterset), *schema.get("parameters", [])]
 
     def decorate(handler: Callable[..., Any]) -> Callable[..., Any]:
+        if handler.__name__ in WRITE_METHODS and schema.get("request") is None:
+            handler = _bodiless(handler)
         handler.filterset = filterset  # type: ignore[attr-defined]
         handler.query_parameters = frozenset(  # type: ignore[attr-defined]
             parameter.name
@@ -251,6 +275,20 @@ def _text_patterns_declare(schema: dict[str, Any]) -> None:
             _text_patterns_declare(child)
 
 
+def _objects_close(schema: dict[str, Any]) -> None:
+    """A request body's objects take only the fields they declare (``config.api_input`` answers
+    400 ``unknown_field`` to any other); a dictionary field keeps its open keys."""
+    if "properties" in schema and "additionalProperties" not in schema:
+        schema["additionalProperties"] = False
+    for child in schema.get("properties", {}).values():
+        _objects_close(child)
+    if isinstance(schema.get("items"), dict):
+        _objects_close(schema["items"])
+    for key in ("oneOf", "anyOf", "allOf"):
+        for child in schema.get(key, []):
+            _objects_close(child)
+
+
 # Open to anyone holding a table link, and refused to the seat that entered the entry.
 SEAT_CHECKED = {"table_entries_confirm", "table_entries_dispute"}
 
@@ -291,7 +329,12 @@ def error_responses_declare(
     for name, schema in schemas.items():
         if name.endswith("Request"):
             _text_patterns_declare(schema)
+            _objects_close(schema)
     schemas["Error"] = ERROR_SCHEMA
+    # A reason's code is one of the same codes (a rejected deal's, a hand evaluated on its own).
+    for name in ("ReasonOutput", "EvaluateErrorBodyOutput"):
+        if name in schemas:
+            schemas[name]["properties"]["code"]["enum"] = sorted(ERROR_CODES)
     error_ref = {"$ref": "#/components/schemas/Error"}
     for path, operations in result.get("paths", {}).items():
         if not path.startswith("/api/"):

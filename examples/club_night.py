@@ -31,21 +31,23 @@ from typing import Any
 
 from pkce import SignInRefused, sign_in
 from rummyclub_api_client import AuthenticatedClient
-from rummyclub_api_client.api.clubs import (
+from rummyclub_api_client.api.deals import (
     deals_create,
     deals_void,
-    games_create,
-    games_finish,
-    games_state,
-    players_create,
-    presets_list,
+    submissions_create,
+    submissions_retrieve,
+)
+from rummyclub_api_client.api.games import games_create, games_finish, games_state
+from rummyclub_api_client.api.nights import (
     sessions_close,
     sessions_create,
     sessions_scoreboard,
     sessions_settlement,
-    submissions_create,
-    submissions_retrieve,
     tables_create,
+)
+from rummyclub_api_client.api.players import players_create
+from rummyclub_api_client.api.presets import presets_list
+from rummyclub_api_client.api.tournaments import (
     tournaments_create,
     tournaments_entries_create,
     tournaments_retrieve,

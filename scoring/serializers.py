@@ -254,7 +254,7 @@ class SubmissionAccepted(serializers.Serializer[dict]):
     deal = serializers.IntegerField()
     version = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Submission.Status.choices)
-    url = serializers.CharField()
+    url = serializers.URLField(help_text="The submission, to poll (also in `Location`).")
 
 
 #: The game as it stands: one component per format, told apart by ``format``.

@@ -40,8 +40,9 @@ from scoring.submissions import submission_confirm
 from scoring.undo import deal_delete, deal_void
 
 
-def _accepted(submission: Submission, club_slug: str) -> Response:
-    url = submission_url(submission, club_slug)
+def _accepted(request: Request, submission: Submission, club_slug: str) -> Response:
+    # Absolute, as every other URL the API answers (the paging links, a table link's).
+    url = request.build_absolute_uri(submission_url(submission, club_slug))
     body = {
         "id": submission.pk,
         "deal": submission.deal_id,
@@ -89,7 +90,7 @@ class DealListApi(ClubScopedAPIView):
             payload=result_payload(data),
         )
         if submission is not None:
-            return _accepted(submission, club_slug)
+            return _accepted(request, submission, club_slug)
         return Response(DealOutput(deal).data, status=status.HTTP_201_CREATED)
 
 
@@ -176,7 +177,7 @@ class SubmissionListApi(ClubScopedAPIView):
         submission = submission_create(
             deal=deal, actor=request.user, source=submission_source(request), payload=payload
         )
-        return _accepted(submission, club_slug)
+        return _accepted(request, submission, club_slug)
 
 
 class ClubSubmissionListApi(ClubScopedAPIView):

@@ -164,3 +164,36 @@ def test_a_player_the_body_names_is_404_when_not_on_the_roster_and_409_when_reti
                          "player_retired")  # fmt: skip
     assert "Gone" in error["message"]
     assert not night.game.seats.filter(player=retired).exists()
+
+
+def test_a_repeated_query_parameter_is_refused_naming_it(standing):
+    """Each query parameter takes one value: ``?status=open&status=closed`` is not answered for
+    one of them."""
+    client = standing.client("player")
+    sessions = "/api/v1/clubs/home/sessions/"
+    error = assert_error(client.get(f"{sessions}?status=open&status=closed&limit=5"), 400,
+                         "repeated_parameter")  # fmt: skip
+    assert error["details"] == {"status": ["given 2 times"]}
+    assert "'status'" in error["message"]
+    error = assert_error(client.get(f"{sessions}?limit=5&limit=6&limit=7"), 400,
+                         "repeated_parameter")  # fmt: skip
+    assert error["details"] == {"limit": ["given 3 times"]}
+    assert client.get(f"{sessions}?status=open&limit=5").status_code == 200
+
+
+@pytest.mark.parametrize("path", ["sessions/", "", "standings/metrics/"])
+def test_an_unknown_format_is_refused_naming_the_formats_offered(standing, path):
+    client = standing.client("player")
+    url = f"/api/v1/clubs/home/{path}"
+    error = assert_error(client.get(f"{url}?format=xml"), 400, "unknown_format")
+    assert error["details"] == {"format": ["use json, not 'xml'"]}
+    assert error["message"] == "unknown format 'xml'; this operation answers in: json"
+    assert client.get(f"{url}?format=json").status_code == 200
+    assert client.get(f"{url}?format=").status_code == 200
+
+
+def test_an_unknown_query_parameter_called_status_is_refused_naming_it(standing):
+    """The name of a parameter is never taken for an argument of the answer (it was a 500)."""
+    error = assert_error(standing.client("player").get("/api/v1/clubs/home/?status=open"), 400,
+                         "unknown_parameter")  # fmt: skip
+    assert error["details"] == {"status": "unknown query parameter"}

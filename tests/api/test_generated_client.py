@@ -53,7 +53,7 @@ from rummyclub_api_client.models import (
 )
 import httpx
 from rummyclub_api_client import Client
-from rummyclub_api_client.api.clubs import games_state
+from rummyclub_api_client.api.games import games_state
 
 recorded = json.load(open("recorded.json"))
 points = SubmissionOutput.from_dict(recorded["points"]["submission"])
@@ -77,7 +77,8 @@ def test_the_default_generator_builds_a_client_with_no_warning(standing, tmp_pat
     imported = subprocess.run(
         [sys.executable, "-c",
          "from rummyclub_api_client import AuthenticatedClient\n"
-         "from rummyclub_api_client.api.clubs import clubs_list, deals_create\n"
+         "from rummyclub_api_client.api.clubs import clubs_list\n"
+         "from rummyclub_api_client.api.deals import deals_create\n"
          "from rummyclub_api_client.api.rules import rules_evaluate\n"
          "print(AuthenticatedClient.__name__)"],
         cwd=client, capture_output=True, text=True, timeout=120,

@@ -80,7 +80,11 @@ def test_seed_six_player_table_scores_and_pays(night):
     }
     response = submit(night, deal["id"], body)
     assert response.status_code == 202
+    # Absolute, as the paging links and a table link's URLs are.
     assert response["Location"] == response.json()["url"]
+    assert response.json()["url"] == (
+        f"http://testserver/api/v1/clubs/home/submissions/{response.json()['id']}/"
+    )
     submission = read(night, response.json()["url"])
     assert submission["status"] == "accepted", submission["reasons"]
     assert against_of(submission["result"]) == {
