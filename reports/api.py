@@ -25,7 +25,10 @@ class _PdfApi(ClubScopedAPIView):
 
 
 def _pdf_answer(what: str) -> dict[tuple[int, str], OpenApiResponse]:
-    return {(200, PDF): OpenApiResponse(response=OpenApiTypes.BINARY, description=what)}
+    """A PDF, declared as well as plain bytes: a client generator that knows no PDF (such as
+    openapi-python-client) then gives the app the file's bytes instead of no answer."""
+    answer = OpenApiResponse(response=OpenApiTypes.BINARY, description=what)
+    return {(200, PDF): answer, (200, "application/octet-stream"): answer}
 
 
 class SessionReportApi(_PdfApi):

@@ -437,6 +437,11 @@ SPECTACULAR_SETTINGS = {
         {"name": "ratings", "description": "Ratings of the club's players."},
         {"name": "tournaments", "description": "Tournaments: entries, rounds, the purse."},
         {"name": "webhooks", "description": "Signed events sent to a club's endpoints."},
+        {
+            "name": "sync",
+            "description": "An app's copy of a club kept current: the club's stream of changes "
+            "and what was deleted or merged.",
+        },
         {"name": "invitations", "description": "Invitations to join a club."},
         {"name": "tokens", "description": "Personal API tokens."},
         {"name": "rules", "description": "The rules engine, open to anyone."},
