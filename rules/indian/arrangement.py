@@ -102,7 +102,7 @@ def _solver(
     width = hand.jokers + 1
     nxt, done, needs = hand.progress
     counts_groups = hand.house.declaration is Declaration.MIN_GROUPS
-    sets_of_spares = hand.house.jokers_only_set
+    spare_sets_of, spares_held = hand.spare_sets, hand.spares_held
 
     def absorbs(kind: int, level: int) -> int:
         if counts_groups or kind in (SET, IMPURE):
@@ -116,9 +116,9 @@ def _solver(
             return got
         if nm == 0:
             level, placed = (st >> 1, st & 1) if flagged else (st, 1)
-            spare_sets = j // 3 if sets_of_spares else 0
+            spare_sets = spare_sets_of[j]
             met = level == done or (counts_groups and level + spare_sets >= done)
-            best = 0 if met and (j == 0 or placed or spare_sets) else NEG
+            best = 0 if met and (placed or spares_held[j]) else NEG
             memo[key] = best
             return best
         need = needs[st >> 1] if flagged else needs[st]
@@ -233,7 +233,11 @@ def _arrange(
     naturals = [card for card in ordered if not jokers_of[card]]
     joker_cards = [card for card in ordered if jokers_of[card]]
     wild_suits = {card // 13 for card in joker_cards if card != JOKER_CODE}
-    hand = Hand(naturals, len(joker_cards), wild_rank_of(wild_rank), wild_suits, house)
+    wild_counts = tuple(
+        sum(1 for card in joker_cards if card != JOKER_CODE and card // 13 == suit)
+        for suit in range(4)
+    )
+    hand = Hand(naturals, len(joker_cards), wild_rank_of(wild_rank), wild_suits, house, wild_counts)
     total = sum(values[card] for card in ordered)
     if stats is not None:
         stats["naturals"] = hand.n

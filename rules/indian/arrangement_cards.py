@@ -71,7 +71,11 @@ def _joker_sets_apart(
     house: HouseRules,
 ) -> list[HandResult]:
     """The hand with its ``spare`` jokers as one, two, ... sets of jokers only (threes, the last
-    taking the rest) beside the groups ``built``, ``leftover`` unmatched."""
+    taking the rest) beside the groups ``built``, ``leftover`` unmatched; where the house allows
+    no set of jokers only, as natural sets of the wild rank, the jokers they leave joining a group
+    that takes them (or the leftover)."""
+    if not house.jokers_only_set:
+        return _natural_sets_apart(built, kinds, spare, leftover, wild, preset, house)
     tries = []
     for sets in range(1, len(spare) // 3 + 1):
         alone = [spare[3 * k : 3 * k + 3] for k in range(sets - 1)] + [spare[3 * (sets - 1) :]]
@@ -79,6 +83,52 @@ def _joker_sets_apart(
         grouped_kinds = [*kinds, *(classify_group(cards, wild, house) for cards in alone)]
         tries.append(_scored(grouped, grouped_kinds, leftover, wild, preset, house))
     return tries
+
+
+def _natural_sets_apart(
+    built: list[list[int]],
+    kinds: list[GroupKind],
+    spare: list[int],
+    leftover: list[int],
+    wild: int,
+    preset: IndianPreset,
+    house: HouseRules,
+) -> list[HandResult]:
+    """The ``spare`` jokers as one or two natural sets of the wild rank (different suits, three
+    first from the suits with most cards, then a fourth where its suit is missing), the rest
+    joining a group that takes them, else the leftover."""
+    tries = []
+    for count in (1, 2):
+        by_suit: dict[int, list[int]] = {}
+        rest: list[int] = []
+        for card in spare:
+            (rest if card == JOKER_CODE else by_suit.setdefault(card // 13, [])).append(card)
+        sets: list[list[int]] = []
+        for _ in range(count):
+            suits = sorted(by_suit, key=lambda suit: -len(by_suit[suit]))[:3]
+            if len(suits) < 3:
+                break
+            sets.append([by_suit[suit].pop() for suit in suits])
+            by_suit = {suit: cards for suit, cards in by_suit.items() if cards}
+        if len(sets) < count:
+            break
+        for suit, cards in by_suit.items():
+            for card in cards:
+                free = [kept for kept in sets if len(kept) < 4 and suit not in _suits(kept)]
+                (free[0] if free else rest).append(card)
+        grouped = [*(list(cards) for cards in built), *sets]
+        grouped_kinds = [*kinds, *(classify_group(cards, wild, house) for cards in sets)]
+        target = _spare_target(kinds, built, len(rest)) if rest else None
+        if target is not None:
+            grouped[target] = [*grouped[target], *rest]
+            grouped_kinds[target] = classify_group(grouped[target], wild, house)
+            rest = []
+        tries.append(_scored(grouped, grouped_kinds, [*leftover, *rest], wild, preset, house))
+    return tries
+
+
+def _suits(cards: list[int]) -> set[int]:
+    return {card // 13 for card in cards}
 
 
 def _scored(

@@ -71,11 +71,15 @@ class Hand:
         wild_rank: int,
         wild_suits: set[int],
         house: HouseRules = DEFAULT_HOUSE_RULES,
+        wild_counts: tuple[int, ...] = (0, 0, 0, 0),
     ):
         n = len(naturals)
         self.nat = naturals
         self.n = n
         self.jokers = jokers
+        # What ``j`` jokers left over make on their own: how many groups, and whether all of them
+        # are in those groups (``wild_counts``: the hand's wild cards by suit).
+        self.spare_sets, self.spares_held = _spare_groups(jokers, wild_counts, house)
         self.wild_rank = wild_rank
         self.house = house
         self.ace_points = ace = house.ace_points
@@ -201,6 +205,24 @@ class Hand:
                 skip |= self.earlier[pos]
             out.append((mask, skip, value))
         return out
+
+
+def _spare_groups(
+    jokers: int, wild_counts: tuple[int, ...], house: HouseRules
+) -> tuple[list[int], list[bool]]:
+    """For each count ``j`` of jokers left over: how many groups they can make on their own, and
+    whether every one of them can be in such a group. Where the house allows sets of jokers only,
+    any three make one (the last set taking the rest); otherwise only natural sets of the wild
+    rank (three or four wild cards of different suits, no printed joker), at most two with two
+    decks, the jokers left over being chosen among the hand's (the groups take the others)."""
+    if house.jokers_only_set:
+        return [j // 3 for j in range(jokers + 1)], [j == 0 or j >= 3 for j in range(jokers + 1)]
+    sets, held = [], []
+    for j in range(jokers + 1):
+        room = {k: sum(min(count, k) for count in wild_counts) for k in (1, 2)}
+        sets.append(max((k for k in (1, 2) if 3 * k <= j and room[k] >= 3 * k), default=0))
+        held.append(j == 0 or any(3 * k <= j <= min(4 * k, room[k]) for k in (1, 2)))
+    return sets, held
 
 
 def _run_rank_sets(

@@ -16,7 +16,8 @@ The rules (``indian-rummy.md``, "Jokers" and "Groups"):
 
 House rules (``HouseRules``): ``wrap_runs`` (a run may wrap round the king: ``KH AH 2H``),
 ``joker_limit`` (counting every printed and wild card of a group that is not a pure sequence),
-``jokers_only_set`` (a group without a natural card is a set, or invalid) and ``wild_joker``
+``jokers_only_set`` (a group without a natural card is a set, or invalid but for a natural set
+of the wild rank, 8H 8S 8D with 8 wild) and ``wild_joker``
 (given as the wild, see ``rules.indian.cards.parse_wild``).
 """
 
@@ -133,7 +134,12 @@ def classify_group(
             if _gap_free_wrapping(run) if wrap else _gap_free(run):
                 return PURE
     if not naturals:  # Decision: only jokers make a set, never a sequence
-        return SET if house.jokers_only_set else INVALID
+        if house.jokers_only_set:
+            return SET
+        # Decision: where jokers alone make no set, the wild rank's own natural set (8H 8S 8D
+        # with 8 wild: three or four wild cards of different suits) is still a set.
+        natural_set = not printed and wilds <= 4 and wild_suits.bit_count() == wilds
+        return SET if natural_set else INVALID
     limit = house.joker_limit
     if limit is not JokerLimit.NONE and (
         naturals == 1 if limit is JokerLimit.NOT_WITH_ONE_NATURAL else size == 3 and naturals < 2

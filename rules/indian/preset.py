@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 from rules.errors import RuleViolation
 
@@ -173,3 +174,35 @@ class HouseRules:
 
 
 DEFAULT_HOUSE_RULES = HouseRules()
+
+
+#: What each house rule means, in a sentence (the schema of the batch contract's ``house_rules``).
+HOUSE_RULE_HELP: dict[str, str] = {
+    "wild_joker": "rank: every card of the cut rank (default); cut_card: only the cut card.",
+    "wrap_runs": "Runs may wrap round the king (QH KH AH 2H). Default false.",
+    "joker_limit": "none (default); one_in_three: a three-card group holds at most one joker; "
+    "not_with_one_natural: jokers never with a single natural card (5H JK JK).",
+    "jokers_only_set": "A group of jokers only (JK JK JK) is a valid set. Default true; false "
+    "still takes a natural set of the wild rank (8H 8S 8D with 8 wild).",
+    "ace_points": "An ace counts 10 (default) or 1.",
+    "declaration": "two_sequences (default: two sequences, one pure); pure_sequence: one pure "
+    "sequence and any valid groups; min_groups: at least min_groups valid groups.",
+    "min_groups": "With declaration min_groups (4).",
+}
+
+
+def house_rules_schema() -> dict[str, Any]:
+    """``HouseRules`` as a JSON schema object, typed from its fields and choices."""
+    properties: dict[str, Any] = {}
+    for field in dataclasses.fields(HouseRules):
+        choice = _CHOICES.get(field.name)
+        if choice is not None:
+            prop: dict[str, Any] = {"type": "string", "enum": [m.value for m in choice]}
+        elif field.name == "ace_points":
+            prop = {"type": "integer", "enum": list(ACE_POINT_CHOICES)}
+        elif field.name == "min_groups":
+            prop = {"type": "integer", "minimum": 1, "maximum": 13}
+        else:
+            prop = {"type": "boolean"}
+        properties[field.name] = {**prop, "description": HOUSE_RULE_HELP[field.name]}
+    return {"type": "object", "properties": properties, "additionalProperties": False}

@@ -15,6 +15,7 @@ from rules.indian.deal import outcome_options
 from rules.indian.preset import (
     ACE_POINT_CHOICES,
     DEFAULT_HOUSE_RULES,
+    HOUSE_RULE_HELP,
     Declaration,
     HouseRules,
     IndianPreset,
@@ -49,7 +50,7 @@ class HouseRulesSchema(serializers.Serializer[dict[str, Any]]):
         "not_with_one_natural: jokers never with a single natural card (5H JK JK).",
     )  # fmt: skip
     jokers_only_set = serializers.BooleanField(
-        required=False, help_text="A group of jokers only (JK JK JK) is a valid set. Default true."
+        required=False, help_text=HOUSE_RULE_HELP["jokers_only_set"]
     )
     ace_points = serializers.ChoiceField(
         choices=list(ACE_POINT_CHOICES),
@@ -100,7 +101,8 @@ def house_rule_words(preset: IndianPreset, house: HouseRules) -> tuple[str, ...]
         JOKER_LIMIT_WORDS[house.joker_limit],
         "A group of jokers only (JK JK JK) is a valid set"
         if house.jokers_only_set
-        else "A group of jokers only (JK JK JK) is refused",
+        else "A group of jokers only (JK JK JK) is refused; a natural set of the wild rank "
+        "(8H 8S 8D with 8 wild) is a set",
         f"An ace counts {house.ace_points} point{'s' if house.ace_points > 1 else ''}",
         declaration[house.declaration],
         "A loser with a pure sequence but no declaration: the pure sequence does not count"

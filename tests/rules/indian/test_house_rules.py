@@ -60,7 +60,10 @@ def _oracle_kind(cards: list[int], wild: int, house: HouseRules) -> GroupKind:
             if sorted(window) == ranks and (not jokers or wild_rank in ranks):
                 return GroupKind.PURE_SEQUENCE
     if not naturals:
-        return GroupKind.SET if house.jokers_only_set else GroupKind.INVALID
+        # The wild rank's own natural set stands where jokers alone make no set.
+        suits = {card // 13 for card in jokers}
+        natural_set = PRINTED_JOKER not in cards and len(suits) == len(cards) <= 4
+        return GroupKind.SET if house.jokers_only_set or natural_set else GroupKind.INVALID
     if house.joker_limit is JokerLimit.ONE_IN_THREE and len(cards) == 3 and len(naturals) < 2:
         return GroupKind.INVALID
     if house.joker_limit is JokerLimit.NOT_WITH_ONE_NATURAL and len(naturals) == 1:
@@ -356,3 +359,52 @@ def test_the_evaluate_contract_takes_the_house_rules():
     with pytest.raises(RuleViolation) as caught:
         evaluate({**hand, "house_rules": {"wild_joker": "cut_card"}, "wild": "5"})
     assert caught.value.code == "bad_wild"
+
+
+# Hands of every suit round a wild 8 (and 2), so that natural sets of the wild rank form often.
+_WILD_RANK_NATURALS = [suit * 13 + rank - 1 for suit in range(4) for rank in (2, 7, 8, 9)]
+_wild_rank_cards = st.lists(
+    st.sampled_from([*_WILD_RANK_NATURALS, 52]), min_size=3, max_size=8
+).filter(lambda cards: all(cards.count(card) <= 2 for card in cards))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cards=_wild_rank_cards,
+    house=_house.filter(lambda house: not house.jokers_only_set),
+    cut=st.sampled_from([7, 20, 1, 52]),
+    relief=st.booleans(),
+)
+def test_natural_sets_of_the_wild_rank_agree_with_an_exact_search(cards, house, cut, relief):
+    """With jokers_only_set false, a natural set of the wild rank (8H 8S 8D, 8 wild) is a set:
+    the best arrangement's points and validity equal an exact search over every partition."""
+    preset = IndianPreset(pure_sequence_relief=relief)
+    wild = _wild(cut, house)
+    hand = [CARDS[card] for card in cards]
+    result = arrange(hand, wild, preset, house)
+    assert (result.valid, result.score) == _oracle(cards, wild, preset, house)
+    assert score_groups([group.cards for group in result.groups], wild, preset, house) == result
+    for group in result.groups:
+        assert group.kind is _oracle_kind(list(group.cards), wild, house)
+
+
+def test_a_natural_set_of_the_wild_rank_is_no_wrong_show():
+    """The club's meaning of jokers_only_set false: JK JK 9S (9 wild) is refused, but 8H 8S 8D
+    with 8 wild is a natural set of eights, so the hand below is valid, not a wrong show (80)."""
+    from rules.evaluate import evaluate_request
+
+    request = {
+        "game": "indian", "wild": "8H", "outcome": "winner",
+        "house_rules": {"jokers_only_set": False},
+        "groups": [["2H", "3H", "4H"], ["5C", "6C", "7C"], ["8H", "8S", "8D"],
+                   ["KS", "KD", "KC", "KH"]],
+    }  # fmt: skip
+    answer = evaluate_request(request)
+    assert (answer["valid"], answer["against"]) == (True, 0)
+    assert answer["groups"][2] == {"cards": ["8H", "8S", "8D"], "kind": "set"}
+    assert _kind("8H 8S 8D 8C", "8", jokers_only_set=False) is GroupKind.SET
+    for refused in ("JK JK 9S", "8H 8S JK", "8H 8H 8S"):
+        assert _kind(refused, "9" if "9S" in refused else "8", jokers_only_set=False) is (
+            GroupKind.INVALID
+        )
+    assert _kind("8H 8S 8D", "8H", jokers_only_set=False, wild_joker="cut_card") is GroupKind.SET
