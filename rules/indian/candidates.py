@@ -9,7 +9,13 @@ from itertools import product
 from typing import NamedTuple
 
 from rules.indian.cards import face_value
-from rules.indian.preset import DEFAULT_HOUSE_RULES, Declaration, HouseRules, JokerLimit
+from rules.indian.preset import (
+    DEFAULT_HOUSE_RULES,
+    Declaration,
+    HouseRules,
+    JokerLimit,
+    JokerLimitScope,
+)
 
 NEG = -(1 << 30)
 
@@ -157,6 +163,12 @@ class Hand:
                 if old is None or old[2] > cost:
                     runs[mask] = (mask, skip, cost, value, PURE if cost == 0 else IMPURE)
         out = list(runs.values())
+        if (
+            self.house.joker_limit_scope is JokerLimitScope.SEQUENCES
+            and self.house.joker_limit is not JokerLimit.NONE
+            and jokers >= 2
+        ):  # the limit holds for sequences only: the card with two jokers is a set
+            out.append((1 << i, 0, 2, self.values[i], SET))
         # Sets with this card's suit the first.
         others = [t * 13 + rank - 1 for t in range(suit + 1, 4) if t * 13 + rank - 1 in self.where]
         for size in range(1, len(others) + 1):

@@ -30,6 +30,13 @@ class JokerLimit(enum.StrEnum):
     NOT_WITH_ONE_NATURAL = "not_with_one_natural"  # never jokers with a single natural card
 
 
+class JokerLimitScope(enum.StrEnum):
+    """Which groups the joker limit holds for."""
+
+    EVERY_GROUP = "every_group"  # sequences and sets alike
+    SEQUENCES = "sequences"  # sequences only: a set takes any number of jokers (5H JK JK)
+
+
 class Declaration(enum.StrEnum):
     """What a valid declaration needs besides every card in a valid group; the same need decides
     whether only the cards outside valid groups count in a loser's hand."""
@@ -42,6 +49,7 @@ class Declaration(enum.StrEnum):
 _CHOICES: dict[str, type[enum.StrEnum]] = {
     "wild_joker": WildJoker,
     "joker_limit": JokerLimit,
+    "joker_limit_scope": JokerLimitScope,
     "declaration": Declaration,
 }
 ACE_POINT_CHOICES = (10, 1)
@@ -138,6 +146,7 @@ class HouseRules:
     - ``wild_joker``: ``rank`` (every card of the cut rank) or ``cut_card`` (the cut card only).
     - ``wrap_runs``: runs may wrap round the king (``QH KH AH 2H``, ``KH AH 2H``).
     - ``joker_limit``: ``none``, ``one_in_three`` or ``not_with_one_natural``.
+    - ``joker_limit_scope``: the limit holds for ``every_group`` or for ``sequences`` only.
     - ``jokers_only_set``: a group of jokers only (``JK JK JK``) is a valid set.
     - ``ace_points``: an ace counts 10 or 1.
     - ``declaration``: ``two_sequences``, ``pure_sequence`` or ``min_groups`` (``min_groups``
@@ -147,6 +156,7 @@ class HouseRules:
     wild_joker: WildJoker = WildJoker.RANK
     wrap_runs: bool = False
     joker_limit: JokerLimit = JokerLimit.NONE
+    joker_limit_scope: JokerLimitScope = JokerLimitScope.EVERY_GROUP
     jokers_only_set: bool = True
     ace_points: int = 10
     declaration: Declaration = Declaration.TWO_SEQUENCES
@@ -182,6 +192,8 @@ HOUSE_RULE_HELP: dict[str, str] = {
     "wrap_runs": "Runs may wrap round the king (QH KH AH 2H). Default false.",
     "joker_limit": "none (default); one_in_three: a three-card group holds at most one joker; "
     "not_with_one_natural: jokers never with a single natural card (5H JK JK).",
+    "joker_limit_scope": "every_group (default): the joker limit holds for sequences and sets; "
+    "sequences: for sequences only, a set taking any jokers (5H JK JK is a set of fives).",
     "jokers_only_set": "A group of jokers only (JK JK JK) is a valid set. Default true; false "
     "still takes a natural set of the wild rank (8H 8S 8D with 8 wild).",
     "ace_points": "An ace counts 10 (default) or 1.",

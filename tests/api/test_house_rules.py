@@ -141,8 +141,8 @@ def test_the_schema_carries_the_options_as_typed_fields(standing):
     assert house["wrap_runs"]["type"] == "boolean"
     assert "enum" in str(house["joker_limit"]) or "$ref" in str(house["joker_limit"])
     assert set(house) == {
-        "wild_joker", "wrap_runs", "joker_limit", "jokers_only_set", "ace_points",
-        "declaration", "min_groups",
+        "wild_joker", "wrap_runs", "joker_limit", "joker_limit_scope", "jokers_only_set",
+        "ace_points", "declaration", "min_groups",
     }  # fmt: skip
     assert "never_opened_penalty" in components["RummikubHouseRulesSchemaRequest"]["properties"]
 
@@ -291,3 +291,9 @@ def test_the_preview_says_the_new_options_in_words(standing):
               "params": '{"house_rules": {"jokers_only_set": false}}'},
     ).content.decode()  # fmt: skip
     assert "a natural set of the wild rank (8H 8S 8D with 8 wild) is a set" in indian
+    scoped = organiser.get(
+        url, {"format": "points", "variant": "indian", "params": json.dumps(
+            {"house_rules": {"joker_limit": "not_with_one_natural",
+                             "joker_limit_scope": "sequences"}})},
+    ).content.decode()  # fmt: skip
+    assert "(in sequences only: a set takes any number)" in scoped

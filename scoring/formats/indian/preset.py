@@ -20,6 +20,7 @@ from rules.indian.preset import (
     HouseRules,
     IndianPreset,
     JokerLimit,
+    JokerLimitScope,
     WildJoker,
 )
 from scoring.formats.sections import (
@@ -48,6 +49,10 @@ class HouseRulesSchema(serializers.Serializer[dict[str, Any]]):
         choices=[choice.value for choice in JokerLimit], required=False,
         help_text="none (default); one_in_three: a three-card group holds at most one joker; "
         "not_with_one_natural: jokers never with a single natural card (5H JK JK).",
+    )  # fmt: skip
+    joker_limit_scope = serializers.ChoiceField(
+        choices=[choice.value for choice in JokerLimitScope], required=False,
+        help_text=HOUSE_RULE_HELP["joker_limit_scope"],
     )  # fmt: skip
     jokers_only_set = serializers.BooleanField(
         required=False, help_text=HOUSE_RULE_HELP["jokers_only_set"]
@@ -98,7 +103,13 @@ def house_rule_words(preset: IndianPreset, house: HouseRules) -> tuple[str, ...]
         "Runs may wrap round the king (Q K A 2, K A 2)"
         if house.wrap_runs
         else "Runs do not wrap round the king (the ace is low or high)",
-        JOKER_LIMIT_WORDS[house.joker_limit],
+        JOKER_LIMIT_WORDS[house.joker_limit]
+        + (
+            " (in sequences only: a set takes any number)"
+            if house.joker_limit is not JokerLimit.NONE
+            and house.joker_limit_scope is JokerLimitScope.SEQUENCES
+            else ""
+        ),
         "A group of jokers only (JK JK JK) is a valid set"
         if house.jokers_only_set
         else "A group of jokers only (JK JK JK) is refused; a natural set of the wild rank "

@@ -22,6 +22,7 @@ from rules.indian.preset import (
     HouseRules,
     IndianPreset,
     JokerLimit,
+    JokerLimitScope,
     WildJoker,
 )
 
@@ -64,12 +65,13 @@ def _oracle_kind(cards: list[int], wild: int, house: HouseRules) -> GroupKind:
         suits = {card // 13 for card in jokers}
         natural_set = PRINTED_JOKER not in cards and len(suits) == len(cards) <= 4
         return GroupKind.SET if house.jokers_only_set or natural_set else GroupKind.INVALID
-    if house.joker_limit is JokerLimit.ONE_IN_THREE and len(cards) == 3 and len(naturals) < 2:
-        return GroupKind.INVALID
-    if house.joker_limit is JokerLimit.NOT_WITH_ONE_NATURAL and len(naturals) == 1:
+    limited = (
+        house.joker_limit is JokerLimit.ONE_IN_THREE and len(cards) == 3 and len(naturals) < 2
+    ) or (house.joker_limit is JokerLimit.NOT_WITH_ONE_NATURAL and len(naturals) == 1)
+    if limited and house.joker_limit_scope is JokerLimitScope.EVERY_GROUP:
         return GroupKind.INVALID
     ranks = [card % 13 + 1 for card in naturals]
-    if len({c // 13 for c in naturals}) == 1 and len(set(ranks)) == len(ranks):
+    if not limited and len({c // 13 for c in naturals}) == 1 and len(set(ranks)) == len(ranks):
         for window in _windows(len(cards), house.wrap_runs):
             if set(ranks) <= set(window):
                 return GroupKind.IMPURE_SEQUENCE
@@ -140,6 +142,7 @@ _house = st.builds(
     wild_joker=st.sampled_from(list(WildJoker)),
     wrap_runs=st.booleans(),
     joker_limit=st.sampled_from(list(JokerLimit)),
+    joker_limit_scope=st.sampled_from(list(JokerLimitScope)),
     jokers_only_set=st.booleans(),
     ace_points=st.sampled_from([10, 1]),
     declaration=st.sampled_from(list(Declaration)),
@@ -277,6 +280,27 @@ def test_joker_limits():
     assert _kind("5H JK JK JK", "9", joker_limit="one_in_three") is GroupKind.IMPURE_SEQUENCE
     assert _kind("5H JK JK JK", "9", joker_limit="not_with_one_natural") is GroupKind.INVALID
     assert _kind("5H 5S JK", "9", joker_limit="not_with_one_natural") is GroupKind.SET
+
+
+def test_the_joker_limit_for_sequences_only():
+    """joker_limit_scope sequences: the limit holds for sequences; a set takes any jokers, so
+    5H JK JK is a set of fives, never a sequence, and 5H 5S JK JK under one_in_three too."""
+    for limit in ("one_in_three", "not_with_one_natural"):
+        assert _kind("5H JK JK", "9", joker_limit=limit) is GroupKind.INVALID
+        scoped = {"joker_limit": limit, "joker_limit_scope": "sequences"}
+        assert _kind("5H JK JK", "9", **scoped) is GroupKind.SET
+        assert _kind("5H 5S 5D JK JK", "9", **scoped) is GroupKind.SET
+        assert _kind("5H 6H JK", "9", **scoped) is GroupKind.IMPURE_SEQUENCE
+    assert _kind("5H 6H JK JK", "9", joker_limit="one_in_three", joker_limit_scope="sequences") is (
+        GroupKind.IMPURE_SEQUENCE
+    )
+    # 5D with two jokers: a set under the scoped limit (a valid hand), refused under the limit.
+    hand = parse_cards("2H 3H 4H 7C 8C 9C JS QS KS 10S 5D JK JK".split())
+    limit = HouseRules(joker_limit="not_with_one_natural")  # type: ignore[arg-type]
+    scoped = dataclasses.replace(limit, joker_limit_scope="sequences")
+    assert arrange(hand, parse_wild("7"), DEFAULT_PRESET, limit).score == 5
+    result = arrange(hand, parse_wild("7"), DEFAULT_PRESET, scoped)
+    assert result.valid and [str(card) for card in result.groups[-1].cards] == ["5D", "JK", "JK"]
 
 
 def test_a_set_of_jokers_only_allowed_or_refused():
