@@ -227,8 +227,10 @@ def _spare_groups(
     any three make one (the last set taking the rest); otherwise only natural sets of the wild
     rank (three or four wild cards of different suits, no printed joker), at most two with two
     decks, the jokers left over being chosen among the hand's (the groups take the others)."""
-    if house.jokers_only_set:
-        return [j // 3 for j in range(jokers + 1)], [j == 0 or j >= 3 for j in range(jokers + 1)]
+    if house.jokers_only_set:  # threes, the last taking the rest (fours at most if capped)
+        held = [j == 0 or (j >= 3 and (not house.sets_up_to_four or j <= 4 * (j // 3)))
+                for j in range(jokers + 1)]  # fmt: skip
+        return [j // 3 for j in range(jokers + 1)], held
     sets, held = [], []
     for j in range(jokers + 1):
         room = {k: sum(min(count, k) for count in wild_counts) for k in (1, 2)}

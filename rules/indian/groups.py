@@ -136,7 +136,7 @@ def classify_group(
                 return PURE
     if not naturals:  # Decision: only jokers make a set, never a sequence
         if house.jokers_only_set:
-            return SET
+            return SET if size <= 4 or not house.sets_up_to_four else INVALID
         # Decision: where jokers alone make no set, the wild rank's own natural set (8H 8S 8D
         # with 8 wild: three or four wild cards of different suits) is still a set.
         natural_set = not printed and wilds <= 4 and wild_suits.bit_count() == wilds
@@ -154,6 +154,10 @@ def classify_group(
         and (_fits_wrapping(ranks, size) if wrap else _fits(ranks, size))
     ):
         return IMPURE  # there is a joker: without one, the run above was pure or has a gap
-    if ranks & (ranks - 1) == 0 and suits.bit_count() == naturals:
+    if (
+        ranks & (ranks - 1) == 0
+        and suits.bit_count() == naturals
+        and (size <= 4 or not house.sets_up_to_four)
+    ):
         return SET
     return INVALID

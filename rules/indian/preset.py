@@ -148,6 +148,7 @@ class HouseRules:
     - ``joker_limit``: ``none``, ``one_in_three`` or ``not_with_one_natural``.
     - ``joker_limit_scope``: the limit holds for ``every_group`` or for ``sequences`` only.
     - ``jokers_only_set``: a group of jokers only (``JK JK JK``) is a valid set.
+    - ``sets_up_to_four``: a set has at most four cards, jokers included.
     - ``ace_points``: an ace counts 10 or 1.
     - ``declaration``: ``two_sequences``, ``pure_sequence`` or ``min_groups`` (``min_groups``
       valid groups, 1 to 13).
@@ -158,6 +159,7 @@ class HouseRules:
     joker_limit: JokerLimit = JokerLimit.NONE
     joker_limit_scope: JokerLimitScope = JokerLimitScope.EVERY_GROUP
     jokers_only_set: bool = True
+    sets_up_to_four: bool = False
     ace_points: int = 10
     declaration: Declaration = Declaration.TWO_SEQUENCES
     min_groups: int = 4
@@ -170,7 +172,7 @@ class HouseRules:
                 if not isinstance(value, str) or value not in choice._value2member_map_:
                     raise ValueError(f"{name} must be one of {allowed}, not {value!r}")
                 object.__setattr__(self, name, choice(value))
-        for name in ("wrap_runs", "jokers_only_set"):
+        for name in ("wrap_runs", "jokers_only_set", "sets_up_to_four"):
             if type(getattr(self, name)) is not bool:
                 raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
         if type(self.ace_points) is not int or self.ace_points not in ACE_POINT_CHOICES:
@@ -196,6 +198,8 @@ HOUSE_RULE_HELP: dict[str, str] = {
     "sequences: for sequences only, a set taking any jokers (5H JK JK is a set of fives).",
     "jokers_only_set": "A group of jokers only (JK JK JK) is a valid set. Default true; false "
     "still takes a natural set of the wild rank (8H 8S 8D with 8 wild).",
+    "sets_up_to_four": "A set has at most four cards, jokers included (5H 5S 5D 5C JK is "
+    "refused). Default false: jokers may make a set longer.",
     "ace_points": "An ace counts 10 (default) or 1.",
     "declaration": "two_sequences (default: two sequences, one pure); pure_sequence: one pure "
     "sequence and any valid groups; min_groups: at least min_groups valid groups.",

@@ -142,7 +142,7 @@ def test_the_schema_carries_the_options_as_typed_fields(standing):
     assert "enum" in str(house["joker_limit"]) or "$ref" in str(house["joker_limit"])
     assert set(house) == {
         "wild_joker", "wrap_runs", "joker_limit", "joker_limit_scope", "jokers_only_set",
-        "ace_points", "declaration", "min_groups",
+        "sets_up_to_four", "ace_points", "declaration", "min_groups",
     }  # fmt: skip
     assert "never_opened_penalty" in components["RummikubHouseRulesSchemaRequest"]["properties"]
 
@@ -297,3 +297,9 @@ def test_the_preview_says_the_new_options_in_words(standing):
                              "joker_limit_scope": "sequences"}})},
     ).content.decode()  # fmt: skip
     assert "(in sequences only: a set takes any number)" in scoped
+    capped = organiser.get(
+        url, {"format": "points", "variant": "indian",
+              "params": '{"house_rules": {"sets_up_to_four": true}}'},
+    ).content.decode()  # fmt: skip
+    assert "A set has at most four cards, jokers included" in capped
+    assert "A set may be longer than four cards with jokers" in indian

@@ -57,6 +57,9 @@ class HouseRulesSchema(serializers.Serializer[dict[str, Any]]):
     jokers_only_set = serializers.BooleanField(
         required=False, help_text=HOUSE_RULE_HELP["jokers_only_set"]
     )
+    sets_up_to_four = serializers.BooleanField(
+        required=False, help_text=HOUSE_RULE_HELP["sets_up_to_four"]
+    )
     ace_points = serializers.ChoiceField(
         choices=list(ACE_POINT_CHOICES),
         required=False,
@@ -114,6 +117,9 @@ def house_rule_words(preset: IndianPreset, house: HouseRules) -> tuple[str, ...]
         if house.jokers_only_set
         else "A group of jokers only (JK JK JK) is refused; a natural set of the wild rank "
         "(8H 8S 8D with 8 wild) is a set",
+        "A set has at most four cards, jokers included"
+        if house.sets_up_to_four
+        else "A set may be longer than four cards with jokers",
         f"An ace counts {house.ace_points} point{'s' if house.ace_points > 1 else ''}",
         declaration[house.declaration],
         "A loser with a pure sequence but no declaration: the pure sequence does not count"

@@ -60,11 +60,13 @@ def _oracle_kind(cards: list[int], wild: int, house: HouseRules) -> GroupKind:
         for window in _windows(len(cards), house.wrap_runs):
             if sorted(window) == ranks and (not jokers or wild_rank in ranks):
                 return GroupKind.PURE_SEQUENCE
+    set_fits = len(cards) <= 4 or not house.sets_up_to_four
     if not naturals:
         # The wild rank's own natural set stands where jokers alone make no set.
         suits = {card // 13 for card in jokers}
         natural_set = PRINTED_JOKER not in cards and len(suits) == len(cards) <= 4
-        return GroupKind.SET if house.jokers_only_set or natural_set else GroupKind.INVALID
+        jokers_set = house.jokers_only_set and set_fits
+        return GroupKind.SET if jokers_set or natural_set else GroupKind.INVALID
     limited = (
         house.joker_limit is JokerLimit.ONE_IN_THREE and len(cards) == 3 and len(naturals) < 2
     ) or (house.joker_limit is JokerLimit.NOT_WITH_ONE_NATURAL and len(naturals) == 1)
@@ -75,7 +77,7 @@ def _oracle_kind(cards: list[int], wild: int, house: HouseRules) -> GroupKind:
         for window in _windows(len(cards), house.wrap_runs):
             if set(ranks) <= set(window):
                 return GroupKind.IMPURE_SEQUENCE
-    if len(set(ranks)) == 1 and len({c // 13 for c in naturals}) == len(naturals):
+    if set_fits and len(set(ranks)) == 1 and len({c // 13 for c in naturals}) == len(naturals):
         return GroupKind.SET
     return GroupKind.INVALID
 
@@ -144,6 +146,7 @@ _house = st.builds(
     joker_limit=st.sampled_from(list(JokerLimit)),
     joker_limit_scope=st.sampled_from(list(JokerLimitScope)),
     jokers_only_set=st.booleans(),
+    sets_up_to_four=st.booleans(),
     ace_points=st.sampled_from([10, 1]),
     declaration=st.sampled_from(list(Declaration)),
     min_groups=st.integers(1, 3),
@@ -301,6 +304,20 @@ def test_the_joker_limit_for_sequences_only():
     assert arrange(hand, parse_wild("7"), DEFAULT_PRESET, limit).score == 5
     result = arrange(hand, parse_wild("7"), DEFAULT_PRESET, scoped)
     assert result.valid and [str(card) for card in result.groups[-1].cards] == ["5D", "JK", "JK"]
+
+
+def test_sets_up_to_four_cards():
+    """sets_up_to_four: a set has at most four cards, jokers included; runs are not capped."""
+    assert _kind("5H 5S 5D 5C JK", "9") is GroupKind.SET
+    assert _kind("5H 5S 5D 5C JK", "9", sets_up_to_four=True) is GroupKind.INVALID
+    assert _kind("5H 5S 5D JK", "9", sets_up_to_four=True) is GroupKind.SET
+    assert _kind("JK JK JK JK JK", "9", sets_up_to_four=True) is GroupKind.INVALID
+    assert _kind("5H 6H 7H 8H JK", "9", sets_up_to_four=True) is GroupKind.IMPURE_SEQUENCE
+    # Two spare jokers cannot join the set of fives: they go to the impure run instead.
+    hand = parse_cards("2H 3H 4H 7C 8C JK 5H 5S 5D 5C JS QS JK".split())
+    capped = arrange(hand, parse_wild("9"), DEFAULT_PRESET, HouseRules(sets_up_to_four=True))
+    assert capped.valid
+    assert all(len(g.cards) <= 4 for g in capped.groups if g.kind is GroupKind.SET)
 
 
 def test_a_set_of_jokers_only_allowed_or_refused():
