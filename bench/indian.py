@@ -249,7 +249,12 @@ OPTIONS: dict[str, tuple[IndianPreset, HouseRules]] = {
         DEFAULT_PRESET,
         HouseRules(joker_limit="not_with_one_natural"),  # type: ignore[arg-type]
     ),
+    "joker_limit_scope=sequences": (
+        DEFAULT_PRESET,
+        HouseRules(joker_limit="not_with_one_natural", joker_limit_scope="sequences"),  # type: ignore[arg-type]
+    ),
     "jokers_only_set=false": (DEFAULT_PRESET, HouseRules(jokers_only_set=False)),
+    "sets_up_to_four": (DEFAULT_PRESET, HouseRules(sets_up_to_four=True)),
     "ace_points=1": (DEFAULT_PRESET, HouseRules(ace_points=1)),
     "declaration=pure_sequence": (DEFAULT_PRESET, HouseRules(declaration="pure_sequence")),  # type: ignore[arg-type]
     "declaration=min_groups(4)": (

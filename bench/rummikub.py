@@ -6,14 +6,18 @@ each of the 40 types. The hand builders are also used by the property tests."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import statistics
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 
 from rules.rummikub.closed_hands import classify_closed_hand
-from rules.rummikub.melds import judge_meld
+from rules.rummikub.melds import judge_meld, validate_melds
+from rules.rummikub.preset import SABRA, RummikubPreset
+from rules.rummikub.scoring import game_scores
 from rules.rummikub.tiles import COLOURS, JOKER, NUMBER_TILES, Tile, parse_tile
 
 Hand = list[Tile]
@@ -292,9 +296,69 @@ def _bench_melds(rng: random.Random, count: int) -> None:
     print(f"   meld validation (from text, parse included): {count / elapsed:,.0f} melds/s")
 
 
+#: Each house option on its own, as the bench times it against Sabra's defaults.
+OPTIONS: dict[str, RummikubPreset] = {
+    "one_high": dataclasses.replace(SABRA, one_high=True),
+    "opening_high_as_10": dataclasses.replace(SABRA, opening_high_as_10=True),
+    "never_opened_penalty=100": dataclasses.replace(SABRA, never_opened_penalty=100),
+}
+
+
+def _opening(melds: list[list[str]], preset: RummikubPreset) -> object:
+    return validate_melds(melds, preset, initial_meld=True)
+
+
+def _racks(racks: dict[str, list[str]], melded: dict[str, bool], preset: RummikubPreset) -> object:
+    return game_scores(racks, "a", preset, melded=melded)
+
+
+def _opening_calls(rng: random.Random, count: int) -> list[Callable[[RummikubPreset], object]]:
+    """An initial meld of one to three melds, or a game's racks with who had opened: the calls
+    each option changes."""
+    melds = _meld_sample(rng, 3 * count)
+    calls: list[Callable[[RummikubPreset], object]] = []
+    for k in range(count):
+        opening = melds[3 * k : 3 * k + rng.randint(1, 3)]
+        if max(Counter(tile for meld in opening for tile in meld).values()) <= 2:
+            calls.append(partial(_opening, opening))
+        racks = {name: [str(t) for t in rng.sample(full_set(), rng.randint(0, 9))]
+                 for name in ("a", "b", "c")}  # fmt: skip
+        racks["a"] = []
+        if max(Counter(t for rack in racks.values() for t in rack).values(), default=0) <= 2:
+            melded = {"b": rng.random() < 0.5, "c": rng.random() < 0.5}
+            calls.append(partial(_racks, racks, melded))
+    return calls
+
+
+def _p99_cpu(calls: list[Callable[[RummikubPreset], object]], preset: RummikubPreset) -> float:
+    """p99 CPU time of one call, in ms, each timed over 10 runs (the clock's grain)."""
+    times = []
+    for call in calls:
+        started = time.process_time()
+        for _ in range(10):
+            call(preset)
+        times.append((time.process_time() - started) * 100)
+    return _percentile(times, 0.99)
+
+
+def _bench_options(rng: random.Random, count: int) -> None:
+    calls = _opening_calls(rng, count)
+    _p99_cpu(calls[:50], SABRA)  # warm up
+    default = _p99_cpu(calls, SABRA)
+    print(f"   house options (openings, racks; n={len(calls)}): default p99 {default:.4f} ms CPU")
+    worst = 0.0
+    for name, preset in OPTIONS.items():
+        p99 = _p99_cpu(calls, preset)
+        worst = max(worst, p99 / default)
+        flag = "" if p99 <= 1.5 * default else "  OVER 1.5x"
+        print(f"     {name}: p99 {p99:.4f} ms CPU = {p99 / default:.2f}x{flag}")
+    print(f"     worst option: {worst:.2f}x the default's p99 (limit 1.5x)", flush=True)
+
+
 def run(quick: bool) -> None:
     rng = random.Random(20240601)
     _bench_melds(rng, 20_000 if quick else 300_000)
+    _bench_options(rng, 2_000 if quick else 20_000)
     count = 300 if quick else 5_000
     per_type = 30 if quick else 5_000
     _report("closed hands, random 14 tiles", _time_hands([random_hand(rng) for _ in range(count)]))

@@ -59,7 +59,11 @@ from rules.indian.preset import (
 
 
 def _search(
-    hand: Hand, progress: int, stats: dict[str, int] | None = None, place_spares: bool = False
+    hand: Hand,
+    progress: int,
+    stats: dict[str, int] | None = None,
+    place_spares: bool = False,
+    set_room: int = 1 << 30,
 ) -> tuple[int, list[Candidate], int]:
     """Most value matched from ``progress`` (``NEG`` if the constraint cannot be met), the groups
     used, and the mask of cards left unmatched. ``stats`` counts the states searched.
@@ -75,7 +79,7 @@ def _search(
     flagged = place_spares and hand.house.declaration is not Declaration.TWO_SEQUENCES
     memo: dict[int, int] = {}
     choice: dict[int, Candidate | None] = {}
-    solve, step = _solver(hand, flagged, memo, choice)
+    solve, step = _solver(hand, flagged, memo, choice, _absorber(hand, set_room))
     start = hand.coverable
     vsum = sum(hand.values[i] for i in range(hand.n) if start >> i & 1)
     first = progress << 1 if flagged else progress
@@ -92,22 +96,38 @@ def _search(
     return matched, used, unmatched
 
 
+def _absorber(hand: Hand, set_room: int) -> Callable[[Candidate, int], int]:
+    """Whether a group, chosen at a level of the declaration's need, can take the jokers left
+    over and stay valid (``set_room``: the cards a set is trusted to grow to)."""
+    done = hand.progress.done
+    counts_groups = hand.house.declaration is Declaration.MIN_GROUPS
+
+    def absorbs(cand: Candidate, level: int) -> int:
+        kind = cand[4]
+        if kind == SET:  # a set capped at four cards takes a joker only while it has room
+            return int(cand[0].bit_count() + cand[2] < set_room)
+        if counts_groups or kind == IMPURE:
+            return 1
+        return int(level >= done)  # a second pure sequence, once the one needed is there
+
+    return absorbs
+
+
 def _solver(
-    hand: Hand, flagged: bool, memo: dict[int, int], choice: dict[int, Candidate | None]
-) -> tuple[Callable[[int, int, int, int], int], Callable[[int, int], int]]:
+    hand: Hand,
+    flagged: bool,
+    memo: dict[int, int],
+    choice: dict[int, Candidate | None],
+    absorbs: Callable[[Candidate, int], int],
+) -> tuple[Callable[[int, int, int, int], int], Callable[[Candidate, int], int]]:
     """The memoised search over ``hand`` (filling ``memo`` and ``choice``: the best value matched
-    and the group chosen in each state), and the step from a state by a group of a kind."""
+    and the group chosen in each state), and the step from a state by a group."""
     n, cands, values, same_after = hand.n, hand.cands, hand.values, hand.same_after
     pure_list, run_list = hand.pure_list, hand.run_list
     width = hand.jokers + 1
     nxt, done, needs = hand.progress
     counts_groups = hand.house.declaration is Declaration.MIN_GROUPS
-    sets_of_spares = hand.house.jokers_only_set
-
-    def absorbs(kind: int, level: int) -> int:
-        if counts_groups or kind in (SET, IMPURE):
-            return 1
-        return int(level >= done)  # a second pure sequence, once the one needed is there
+    spare_sets_of, spares_held = hand.spare_sets, hand.spares_held
 
     def solve(nm: int, j: int, st: int, vsum: int) -> int:
         key = ((st * width + j) << n) | nm
@@ -116,9 +136,9 @@ def _solver(
             return got
         if nm == 0:
             level, placed = (st >> 1, st & 1) if flagged else (st, 1)
-            spare_sets = j // 3 if sets_of_spares else 0
+            spare_sets = spare_sets_of[j]
             met = level == done or (counts_groups and level + spare_sets >= done)
-            best = 0 if met and (j == 0 or placed or spare_sets) else NEG
+            best = 0 if met and (placed or spares_held[j]) else NEG
             memo[key] = best
             return best
         need = needs[st >> 1] if flagged else needs[st]
@@ -139,7 +159,7 @@ def _solver(
                 continue
             if flagged:
                 level = nxt[kind][st >> 1]
-                after = -1 if level < 0 else level << 1 | (st & 1 | absorbs(kind, st >> 1))
+                after = -1 if level < 0 else level << 1 | (st & 1 | absorbs(cand, st >> 1))
             else:
                 after = nxt[kind][st]
             if after < 0:
@@ -162,10 +182,11 @@ def _solver(
         choice[key] = pick
         return best
 
-    def step(kind: int, st: int) -> int:
+    def step(cand: Candidate, st: int) -> int:
+        kind = cand[4]
         if flagged:
             level = nxt[kind][st >> 1]
-            return level << 1 | (st & 1 | absorbs(kind, st >> 1))
+            return level << 1 | (st & 1 | absorbs(cand, st >> 1))
         return nxt[kind][st]
 
     return solve, step
@@ -175,10 +196,10 @@ def _groups_chosen(
     hand: Hand,
     choice: dict[int, Candidate | None],
     first: int,
-    step: Callable[[int, int], int],
+    step: Callable[[Candidate, int], int],
 ) -> list[Candidate]:
     """The groups of the best arrangement, read back from the search's choice in each state
-    (``step``: the state after a group of a kind)."""
+    (``step``: the state after a group)."""
     n, width, same_after = hand.n, hand.jokers + 1, hand.same_after
     used: list[Candidate] = []
     nm, j, st = hand.coverable, hand.jokers, first
@@ -191,7 +212,7 @@ def _groups_chosen(
             used.append(pick)
             nm ^= pick[0]
             j -= pick[2]
-            st = step(pick[4], st)
+            st = step(pick, st)
     return used
 
 
@@ -233,7 +254,11 @@ def _arrange(
     naturals = [card for card in ordered if not jokers_of[card]]
     joker_cards = [card for card in ordered if jokers_of[card]]
     wild_suits = {card // 13 for card in joker_cards if card != JOKER_CODE}
-    hand = Hand(naturals, len(joker_cards), wild_rank_of(wild_rank), wild_suits, house)
+    wild_counts = tuple(
+        sum(1 for card in joker_cards if card != JOKER_CODE and card // 13 == suit)
+        for suit in range(4)
+    )
+    hand = Hand(naturals, len(joker_cards), wild_rank_of(wild_rank), wild_suits, house, wild_counts)
     total = sum(values[card] for card in ordered)
     if stats is not None:
         stats["naturals"] = hand.n
@@ -263,11 +288,16 @@ def _arrange(
     if feasible and not result.valid and score == 0:
         # The groups that count least leave jokers with no valid place: a declaration may
         # still be there with other groups (valid means nothing counts, so the same score).
-        placed, used, unmatched = _search(hand, 0, stats, place_spares=True)
-        if placed == matched:
-            declared = present_groups(hand, used, unmatched, joker_cards, wild_rank, preset, house)
-            if declared.valid:
-                result = declared
+        # A capped set's room is not counted: trusted to take the jokers, then not trusted.
+        for room in (4, 0) if house.sets_up_to_four else (1 << 30,):
+            placed, used, unmatched = _search(hand, 0, stats, True, room)
+            if placed == matched:
+                declared = present_groups(
+                    hand, used, unmatched, joker_cards, wild_rank, preset, house
+                )
+                if declared.valid:
+                    result = declared
+                    break
     expected = min(score, preset.cap)
     if result.score != expected:
         raise InvariantError(

@@ -71,14 +71,72 @@ def _joker_sets_apart(
     house: HouseRules,
 ) -> list[HandResult]:
     """The hand with its ``spare`` jokers as one, two, ... sets of jokers only (threes, the last
-    taking the rest) beside the groups ``built``, ``leftover`` unmatched."""
+    taking the rest) beside the groups ``built``, ``leftover`` unmatched; where the house allows
+    no set of jokers only, as natural sets of the wild rank, the jokers they leave joining a group
+    that takes them (or the leftover)."""
+    if not house.jokers_only_set:
+        return _natural_sets_apart(built, kinds, spare, leftover, wild, preset, house)
     tries = []
     for sets in range(1, len(spare) // 3 + 1):
-        alone = [spare[3 * k : 3 * k + 3] for k in range(sets - 1)] + [spare[3 * (sets - 1) :]]
+        if house.sets_up_to_four:  # as even as they go, so that none has more than four
+            alone = [spare[k::sets] for k in range(sets)]
+        else:
+            alone = [spare[3 * k : 3 * k + 3] for k in range(sets - 1)] + [spare[3 * (sets - 1) :]]
         grouped = [*(list(cards) for cards in built), *alone]
         grouped_kinds = [*kinds, *(classify_group(cards, wild, house) for cards in alone)]
         tries.append(_scored(grouped, grouped_kinds, leftover, wild, preset, house))
     return tries
+
+
+def _natural_sets_apart(
+    built: list[list[int]],
+    kinds: list[GroupKind],
+    spare: list[int],
+    leftover: list[int],
+    wild: int,
+    preset: IndianPreset,
+    house: HouseRules,
+) -> list[HandResult]:
+    """The ``spare`` jokers as one or two natural sets of the wild rank (different suits, three
+    first from the suits with most cards, then a fourth where its suit is missing), the rest
+    joining a group that takes them, else the leftover."""
+    tries = []
+    for count in (1, 2):
+        by_suit: dict[int, list[int]] = {}
+        rest: list[int] = []
+        for card in spare:
+            (rest if card == JOKER_CODE else by_suit.setdefault(card // 13, [])).append(card)
+        sets: list[list[int]] = []
+        for _ in range(count):
+            suits = sorted(by_suit, key=lambda suit: -len(by_suit[suit]))[:3]
+            if len(suits) < 3:
+                break
+            sets.append([by_suit[suit].pop() for suit in suits])
+            by_suit = {suit: cards for suit, cards in by_suit.items() if cards}
+        if len(sets) < count:
+            break
+        for suit, cards in by_suit.items():
+            for card in cards:
+                free = [kept for kept in sets if len(kept) < 4 and suit not in _suits(kept)]
+                (free[0] if free else rest).append(card)
+        grouped = [*(list(cards) for cards in built), *sets]
+        grouped_kinds = [*kinds, *(classify_group(cards, wild, house) for cards in sets)]
+        target = _spare_target(kinds, built, len(rest), _set_room(house)) if rest else None
+        if target is not None:
+            grouped[target] = [*grouped[target], *rest]
+            grouped_kinds[target] = classify_group(grouped[target], wild, house)
+            rest = []
+        tries.append(_scored(grouped, grouped_kinds, [*leftover, *rest], wild, preset, house))
+    return tries
+
+
+def _set_room(house: HouseRules) -> int:
+    """How many cards a set may hold."""
+    return 4 if house.sets_up_to_four else 1 << 30
+
+
+def _suits(cards: list[int]) -> set[int]:
+    return {card // 13 for card in cards}
 
 
 def _scored(
@@ -119,10 +177,14 @@ def _best_with_spares(
         return _scored(cards, grouped_kinds, [], wild, preset, house)
 
     tries = []
-    target = _spare_target(kinds, built, len(spare))
+    target = _spare_target(kinds, built, len(spare), _set_room(house))
     if target is not None:
         tries.append(joined(target))
     tries += _joker_sets_apart(built, kinds, spare, [], wild, preset, house)
+    if house.sets_up_to_four:  # capped sets may take them one or two at a time
+        spread = _spread(built, kinds, spare, wild, house)
+        if spread is not None:
+            tries.append(_scored(spread, kinds, [], wild, preset, house))
     cut, cut_kinds = [list(cards) for cards in built], list(kinds)
     if _split_for_spares(cut, cut_kinds, spare, wild, house):
         tries.append(_scored(cut, cut_kinds, [], wild, preset, house))
@@ -133,13 +195,40 @@ def _best_with_spares(
     return min(tries, key=lambda result: (not result.valid, result.score))
 
 
-def _spare_target(kinds: list[GroupKind], built: list[list[int]], spare: int) -> int | None:
+def _spread(
+    built: list[list[int]], kinds: list[GroupKind], spare: list[int], wild: int, house: HouseRules
+) -> list[list[int]] | None:
+    """The spare jokers handed to the sets with room (four cards at most) and impure sequences,
+    one at a time; ``None`` when they do not all fit."""
+    groups = [list(cards) for cards in built]
+    for card in spare:
+        home = next(
+            (
+                group
+                for group, kind in zip(groups, kinds, strict=True)
+                if (kind is GroupKind.SET and len(group) < 4)
+                or (kind is GroupKind.IMPURE_SEQUENCE and len(group) < 13)
+            ),
+            None,
+        )
+        if home is None:
+            return None
+        home.append(card)
+    if any(classify_group(g, wild, house) is not k for g, k in zip(groups, kinds, strict=True)):
+        return None
+    return groups
+
+
+def _spare_target(
+    kinds: list[GroupKind], built: list[list[int]], spare: int, set_room: int = 1 << 30
+) -> int | None:
     """A group that can take the spare jokers and stay valid: a set, an impure sequence, or a pure
     sequence when another pure one remains. Never the only pure sequence here: whether it may
     take them depends on what the declaration needs and on the relief (``_best_with_spares``)."""
     for wanted in (GroupKind.SET, GroupKind.IMPURE_SEQUENCE):
+        room = set_room if wanted is GroupKind.SET else 13
         for k, kind in enumerate(kinds):
-            if kind is wanted and (wanted is GroupKind.SET or len(built[k]) + spare <= 13):
+            if kind is wanted and len(built[k]) + spare <= room:
                 return k
     pures = [k for k, kind in enumerate(kinds) if kind is GroupKind.PURE_SEQUENCE]
     if len(pures) >= 2 and len(built[pures[-1]]) + spare <= 13:

@@ -9,7 +9,13 @@ from itertools import product
 from typing import NamedTuple
 
 from rules.indian.cards import face_value
-from rules.indian.preset import DEFAULT_HOUSE_RULES, Declaration, HouseRules, JokerLimit
+from rules.indian.preset import (
+    DEFAULT_HOUSE_RULES,
+    Declaration,
+    HouseRules,
+    JokerLimit,
+    JokerLimitScope,
+)
 
 NEG = -(1 << 30)
 
@@ -71,11 +77,15 @@ class Hand:
         wild_rank: int,
         wild_suits: set[int],
         house: HouseRules = DEFAULT_HOUSE_RULES,
+        wild_counts: tuple[int, ...] = (0, 0, 0, 0),
     ):
         n = len(naturals)
         self.nat = naturals
         self.n = n
         self.jokers = jokers
+        # What ``j`` jokers left over make on their own: how many groups, and whether all of them
+        # are in those groups (``wild_counts``: the hand's wild cards by suit).
+        self.spare_sets, self.spares_held = _spare_groups(jokers, wild_counts, house)
         self.wild_rank = wild_rank
         self.house = house
         self.ace_points = ace = house.ace_points
@@ -153,6 +163,12 @@ class Hand:
                 if old is None or old[2] > cost:
                     runs[mask] = (mask, skip, cost, value, PURE if cost == 0 else IMPURE)
         out = list(runs.values())
+        if (
+            self.house.joker_limit_scope is JokerLimitScope.SEQUENCES
+            and self.house.joker_limit is not JokerLimit.NONE
+            and jokers >= 2
+        ):  # the limit holds for sequences only: the card with two jokers is a set
+            out.append((1 << i, 0, 2, self.values[i], SET))
         # Sets with this card's suit the first.
         others = [t * 13 + rank - 1 for t in range(suit + 1, 4) if t * 13 + rank - 1 in self.where]
         for size in range(1, len(others) + 1):
@@ -201,6 +217,26 @@ class Hand:
                 skip |= self.earlier[pos]
             out.append((mask, skip, value))
         return out
+
+
+def _spare_groups(
+    jokers: int, wild_counts: tuple[int, ...], house: HouseRules
+) -> tuple[list[int], list[bool]]:
+    """For each count ``j`` of jokers left over: how many groups they can make on their own, and
+    whether every one of them can be in such a group. Where the house allows sets of jokers only,
+    any three make one (the last set taking the rest); otherwise only natural sets of the wild
+    rank (three or four wild cards of different suits, no printed joker), at most two with two
+    decks, the jokers left over being chosen among the hand's (the groups take the others)."""
+    if house.jokers_only_set:  # threes, the last taking the rest (fours at most if capped)
+        held = [j == 0 or (j >= 3 and (not house.sets_up_to_four or j <= 4 * (j // 3)))
+                for j in range(jokers + 1)]  # fmt: skip
+        return [j // 3 for j in range(jokers + 1)], held
+    sets, held = [], []
+    for j in range(jokers + 1):
+        room = {k: sum(min(count, k) for count in wild_counts) for k in (1, 2)}
+        sets.append(max((k for k in (1, 2) if 3 * k <= j and room[k] >= 3 * k), default=0))
+        held.append(j == 0 or any(3 * k <= j <= min(4 * k, room[k]) for k in (1, 2)))
+    return sets, held
 
 
 def _run_rank_sets(

@@ -15,8 +15,10 @@ The rules (``indian-rummy.md``, "Jokers" and "Groups"):
   impure sequence, then set.
 
 House rules (``HouseRules``): ``wrap_runs`` (a run may wrap round the king: ``KH AH 2H``),
-``joker_limit`` (counting every printed and wild card of a group that is not a pure sequence),
-``jokers_only_set`` (a group without a natural card is a set, or invalid) and ``wild_joker``
+``joker_limit`` (counting every printed and wild card of a group that is not a pure sequence;
+for sequences only under ``joker_limit_scope`` ``sequences``),
+``jokers_only_set`` (a group without a natural card is a set, or invalid but for a natural set
+of the wild rank, 8H 8S 8D with 8 wild) and ``wild_joker``
 (given as the wild, see ``rules.indian.cards.parse_wild``).
 """
 
@@ -26,7 +28,7 @@ import enum
 from collections.abc import Iterable
 
 from rules.indian.cards import JOKER_CODE, wild_rank_of, wild_table
-from rules.indian.preset import DEFAULT_HOUSE_RULES, HouseRules, JokerLimit
+from rules.indian.preset import DEFAULT_HOUSE_RULES, HouseRules, JokerLimit, JokerLimitScope
 
 
 class GroupKind(enum.StrEnum):
@@ -133,18 +135,29 @@ def classify_group(
             if _gap_free_wrapping(run) if wrap else _gap_free(run):
                 return PURE
     if not naturals:  # Decision: only jokers make a set, never a sequence
-        return SET if house.jokers_only_set else INVALID
+        if house.jokers_only_set:
+            return SET if size <= 4 or not house.sets_up_to_four else INVALID
+        # Decision: where jokers alone make no set, the wild rank's own natural set (8H 8S 8D
+        # with 8 wild: three or four wild cards of different suits) is still a set.
+        natural_set = not printed and wilds <= 4 and wild_suits.bit_count() == wilds
+        return SET if natural_set else INVALID
     limit = house.joker_limit
-    if limit is not JokerLimit.NONE and (
+    limited = limit is not JokerLimit.NONE and (
         naturals == 1 if limit is JokerLimit.NOT_WITH_ONE_NATURAL else size == 3 and naturals < 2
-    ):
+    )
+    if limited and house.joker_limit_scope is JokerLimitScope.EVERY_GROUP:
         return INVALID
     if (
-        distinct
+        not limited
+        and distinct
         and suits & (suits - 1) == 0
         and (_fits_wrapping(ranks, size) if wrap else _fits(ranks, size))
     ):
         return IMPURE  # there is a joker: without one, the run above was pure or has a gap
-    if ranks & (ranks - 1) == 0 and suits.bit_count() == naturals:
+    if (
+        ranks & (ranks - 1) == 0
+        and suits.bit_count() == naturals
+        and (size <= 4 or not house.sets_up_to_four)
+    ):
         return SET
     return INVALID

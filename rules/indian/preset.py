@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 from rules.errors import RuleViolation
 
@@ -29,6 +30,13 @@ class JokerLimit(enum.StrEnum):
     NOT_WITH_ONE_NATURAL = "not_with_one_natural"  # never jokers with a single natural card
 
 
+class JokerLimitScope(enum.StrEnum):
+    """Which groups the joker limit holds for."""
+
+    EVERY_GROUP = "every_group"  # sequences and sets alike
+    SEQUENCES = "sequences"  # sequences only: a set takes any number of jokers (5H JK JK)
+
+
 class Declaration(enum.StrEnum):
     """What a valid declaration needs besides every card in a valid group; the same need decides
     whether only the cards outside valid groups count in a loser's hand."""
@@ -41,6 +49,7 @@ class Declaration(enum.StrEnum):
 _CHOICES: dict[str, type[enum.StrEnum]] = {
     "wild_joker": WildJoker,
     "joker_limit": JokerLimit,
+    "joker_limit_scope": JokerLimitScope,
     "declaration": Declaration,
 }
 ACE_POINT_CHOICES = (10, 1)
@@ -137,7 +146,9 @@ class HouseRules:
     - ``wild_joker``: ``rank`` (every card of the cut rank) or ``cut_card`` (the cut card only).
     - ``wrap_runs``: runs may wrap round the king (``QH KH AH 2H``, ``KH AH 2H``).
     - ``joker_limit``: ``none``, ``one_in_three`` or ``not_with_one_natural``.
+    - ``joker_limit_scope``: the limit holds for ``every_group`` or for ``sequences`` only.
     - ``jokers_only_set``: a group of jokers only (``JK JK JK``) is a valid set.
+    - ``sets_up_to_four``: a set has at most four cards, jokers included.
     - ``ace_points``: an ace counts 10 or 1.
     - ``declaration``: ``two_sequences``, ``pure_sequence`` or ``min_groups`` (``min_groups``
       valid groups, 1 to 13).
@@ -146,7 +157,9 @@ class HouseRules:
     wild_joker: WildJoker = WildJoker.RANK
     wrap_runs: bool = False
     joker_limit: JokerLimit = JokerLimit.NONE
+    joker_limit_scope: JokerLimitScope = JokerLimitScope.EVERY_GROUP
     jokers_only_set: bool = True
+    sets_up_to_four: bool = False
     ace_points: int = 10
     declaration: Declaration = Declaration.TWO_SEQUENCES
     min_groups: int = 4
@@ -159,7 +172,7 @@ class HouseRules:
                 if not isinstance(value, str) or value not in choice._value2member_map_:
                     raise ValueError(f"{name} must be one of {allowed}, not {value!r}")
                 object.__setattr__(self, name, choice(value))
-        for name in ("wrap_runs", "jokers_only_set"):
+        for name in ("wrap_runs", "jokers_only_set", "sets_up_to_four"):
             if type(getattr(self, name)) is not bool:
                 raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
         if type(self.ace_points) is not int or self.ace_points not in ACE_POINT_CHOICES:
@@ -173,3 +186,39 @@ class HouseRules:
 
 
 DEFAULT_HOUSE_RULES = HouseRules()
+
+
+#: What each house rule means, in a sentence (the schema of the batch contract's ``house_rules``).
+HOUSE_RULE_HELP: dict[str, str] = {
+    "wild_joker": "rank: every card of the cut rank (default); cut_card: only the cut card.",
+    "wrap_runs": "Runs may wrap round the king (QH KH AH 2H). Default false.",
+    "joker_limit": "none (default); one_in_three: a three-card group holds at most one joker; "
+    "not_with_one_natural: jokers never with a single natural card (5H JK JK).",
+    "joker_limit_scope": "every_group (default): the joker limit holds for sequences and sets; "
+    "sequences: for sequences only, a set taking any jokers (5H JK JK is a set of fives).",
+    "jokers_only_set": "A group of jokers only (JK JK JK) is a valid set. Default true; false "
+    "still takes a natural set of the wild rank (8H 8S 8D with 8 wild).",
+    "sets_up_to_four": "A set has at most four cards, jokers included (5H 5S 5D 5C JK is "
+    "refused). Default false: jokers may make a set longer.",
+    "ace_points": "An ace counts 10 (default) or 1.",
+    "declaration": "two_sequences (default: two sequences, one pure); pure_sequence: one pure "
+    "sequence and any valid groups; min_groups: at least min_groups valid groups.",
+    "min_groups": "With declaration min_groups (4).",
+}
+
+
+def house_rules_schema() -> dict[str, Any]:
+    """``HouseRules`` as a JSON schema object, typed from its fields and choices."""
+    properties: dict[str, Any] = {}
+    for field in dataclasses.fields(HouseRules):
+        choice = _CHOICES.get(field.name)
+        if choice is not None:
+            prop: dict[str, Any] = {"type": "string", "enum": [m.value for m in choice]}
+        elif field.name == "ace_points":
+            prop = {"type": "integer", "enum": list(ACE_POINT_CHOICES)}
+        elif field.name == "min_groups":
+            prop = {"type": "integer", "minimum": 1, "maximum": 13}
+        else:
+            prop = {"type": "boolean"}
+        properties[field.name] = {**prop, "description": HOUSE_RULE_HELP[field.name]}
+    return {"type": "object", "properties": properties, "additionalProperties": False}

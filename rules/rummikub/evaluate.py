@@ -11,8 +11,11 @@ The request kind is chosen by its fields:
   ``"hand_type": N`` whether the hand fits that one type;
 * ``session_scores`` -> session settlement (International) at ``"rate"`` (a string or integer).
 
-Optional everywhere: ``"preset"`` (a preset name of the variant) and the overrides
-``"initial_meld_threshold"``, ``"joker_value"``, ``"trump_bonus"``. A field of another request
+Optional everywhere: ``"preset"`` (a preset name of the variant) and every house option of
+``rules.rummikub.preset.HOUSE_OPTIONS`` (``"initial_meld_threshold"``, ``"joker_value"``,
+``"trump_bonus"``, ``"never_opened_penalty"``, ``"one_high"``, ``"opening_high_as_10"``), the
+names, checks and messages of a preset's ``rummikub`` section. Sabra and American racks take
+``"melded"`` under a ``never_opened_penalty``, as the deal entry does. A field of another request
 kind is an error; fields no request uses (``"expect"``, notes) are ignored."""
 
 from __future__ import annotations
@@ -31,15 +34,22 @@ from rules.rummikub.closed_hands import (
 )
 from rules.rummikub.international import WINS, international_scores
 from rules.rummikub.melds import validate_melds
-from rules.rummikub.preset import DEFAULT_PRESETS, PRESETS, VARIANTS, RummikubPreset
+from rules.rummikub.preset import (
+    DEFAULT_PRESETS,
+    HOUSE_OPTIONS,
+    PRESETS,
+    VARIANTS,
+    RummikubPreset,
+    house_option,
+)
 from rules.rummikub.scoring import game_scores
 from rules.rummikub.settlement import settle_session
 from rules.rummikub.tiles import Tile, parse_tile, shown
 
-_COMMON = frozenset({"id", "game", "variant", "preset"})
+_COMMON = frozenset({"id", "game", "variant", "preset", *HOUSE_OPTIONS})
 _FIELDS: dict[str, frozenset[str]] = {
-    "melds": frozenset({"melds", "initial_meld", "initial_meld_threshold"}),
-    "scores": frozenset({"racks", "winner", "joker_value", "last_mover"}),
+    "melds": frozenset({"melds", "initial_meld"}),
+    "scores": frozenset({"racks", "winner", "last_mover", "melded"}),
     "international_scores": frozenset(
         {
             "racks",
@@ -52,8 +62,6 @@ _FIELDS: dict[str, frozenset[str]] = {
             "is_first_player",
             "final_discard_joker",
             "trump_holders",
-            "trump_bonus",
-            "joker_value",
         }
     ),
     "closed_hand": frozenset(
@@ -61,7 +69,7 @@ _FIELDS: dict[str, frozenset[str]] = {
     ),
     "settlement": frozenset({"session_scores", "rate"}),
 }
-_KNOWN = frozenset().union(*_FIELDS.values())
+_KNOWN = frozenset().union(*_FIELDS.values(), _COMMON)
 _NAMES = {
     "melds": "melds",
     "scores": "game scores",
@@ -69,7 +77,6 @@ _NAMES = {
     "closed_hand": "closed hand",
     "settlement": "settlement",
 }
-_MAX_NUMBER = 10**6
 
 
 def _bool(obj: Mapping[str, Any], field: str, default: bool = False) -> bool:
@@ -77,17 +84,6 @@ def _bool(obj: Mapping[str, Any], field: str, default: bool = False) -> bool:
     if not isinstance(value, bool):
         raise RuleViolation(
             "bad_field", f"{field} must be true or false, not {shown(value)}", field
-        )
-    return value
-
-
-def _whole(obj: Mapping[str, Any], field: str) -> int | None:
-    if field not in obj or obj[field] is None:
-        return None
-    value = obj[field]
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _MAX_NUMBER:
-        raise RuleViolation(
-            "bad_field", f"{field} must be a whole number from 0 to {_MAX_NUMBER}", field
         )
     return value
 
@@ -113,7 +109,7 @@ def _racks(obj: Mapping[str, Any]) -> dict[str, list[Tile]]:
     return {str(name): _tiles(tiles, f"racks.{name}") for name, tiles in racks.items()}
 
 
-def _preset(obj: Mapping[str, Any], overrides: Sequence[str]) -> RummikubPreset:
+def _preset(obj: Mapping[str, Any]) -> RummikubPreset:
     variant = obj.get("variant")
     if variant not in VARIANTS:
         raise RuleViolation(
@@ -134,11 +130,23 @@ def _preset(obj: Mapping[str, Any], overrides: Sequence[str]) -> RummikubPreset:
             "preset",
         )
     changes: dict[str, Any] = {}
-    for field in overrides:
-        value = _whole(obj, field)
+    for option in HOUSE_OPTIONS:
+        value = obj.get(option)
         if value is not None:
-            changes[field] = value
+            try:
+                changes[option] = house_option(option, value)
+            except ValueError as exc:
+                raise RuleViolation("bad_field", str(exc), option) from None
     return dataclasses.replace(preset, **changes) if changes else preset
+
+
+def _melded(obj: Mapping[str, Any]) -> dict[str, bool]:
+    melded = obj.get("melded")
+    if not isinstance(melded, Mapping) or not all(isinstance(v, bool) for v in melded.values()):
+        raise RuleViolation(
+            "bad_field", "melded must be an object: player name -> true/false", "melded"
+        )
+    return {str(name): value for name, value in melded.items()}
 
 
 def _kind(obj: Mapping[str, Any]) -> str:
@@ -187,7 +195,7 @@ def _closed_hand_json(hand: ClosedHand) -> dict[str, Any]:
 
 
 def _melds(obj: Mapping[str, Any]) -> dict[str, Any]:
-    preset = _preset(obj, ["initial_meld_threshold"])
+    preset = _preset(obj)
     melds = obj["melds"]
     if (
         isinstance(melds, (str, bytes))
@@ -220,27 +228,35 @@ def _melds(obj: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _scores(obj: Mapping[str, Any]) -> dict[str, Any]:
-    preset = _preset(obj, ["joker_value"])
+    preset = _preset(obj)
     racks = _racks(obj)
     winner = _name(
         _require(obj, "winner", "the winner's name, or null when the pool ran out"), "winner"
     )
     last_mover = _name(obj.get("last_mover"), "last_mover")
-    return {"scores": game_scores(racks, winner, preset, last_mover=last_mover)}
+    melded = None
+    if obj.get("melded") is not None:
+        if not preset.never_opened_penalty:  # as the deal entry: only the penalty asks for it
+            raise RuleViolation(
+                "bad_field",
+                "melded is for International Rummikub, or Sabra and American under a "
+                "never_opened_penalty",
+                "melded",
+            )
+        melded = _melded(obj)
+    scores = game_scores(racks, winner, preset, last_mover=last_mover, melded=melded)
+    return {"scores": scores}
 
 
 def _international_scores(obj: Mapping[str, Any]) -> dict[str, Any]:
-    preset = _preset(obj, ["joker_value", "trump_bonus"])
+    preset = _preset(obj)
     racks = _racks(obj)
     winner = _name(_require(obj, "winner", "the winner's name, or null for no winner"), "winner")
     win = _require(obj, "win", f"one of {', '.join(WINS)}, or null for no winner")
     if win is not None and win not in WINS:
         raise RuleViolation("bad_field", f"win must be one of {', '.join(WINS)} or null", "win")
-    melded = _require(obj, "melded", "an object: player name -> whether they have melded")
-    if not isinstance(melded, Mapping) or not all(isinstance(v, bool) for v in melded.values()):
-        raise RuleViolation(
-            "bad_field", "melded must be an object: player name -> true/false", "melded"
-        )
+    _require(obj, "melded", "an object: player name -> whether they have melded")
+    melded = _melded(obj)
     closed = obj.get("closed_hand")
     holders = obj.get("trump_holders", [])
     if isinstance(holders, (str, bytes)) or not isinstance(holders, Sequence):
@@ -249,7 +265,7 @@ def _international_scores(obj: Mapping[str, Any]) -> dict[str, Any]:
         )
     result = international_scores(
         racks,
-        {str(name): value for name, value in melded.items()},
+        melded,
         winner,
         win,
         closed_hand=None if closed is None else _tiles(closed, "closed_hand"),
@@ -267,7 +283,7 @@ def _international_scores(obj: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _closed_hand(obj: Mapping[str, Any]) -> dict[str, Any]:
-    preset = _preset(obj, [])
+    preset = _preset(obj)
     if preset.variant != "international":
         raise RuleViolation(
             "bad_variant", "closed hands are an International Rummikub win", str(obj["variant"])
@@ -322,7 +338,7 @@ def _rate(value: Any) -> Decimal | int:
 
 
 def _settlement(obj: Mapping[str, Any]) -> dict[str, Any]:
-    preset = _preset(obj, [])
+    preset = _preset(obj)
     if preset.variant != "international":
         raise RuleViolation(
             "bad_variant",

@@ -9,7 +9,8 @@
   ``JK=R7`` must agree. Three tiles with one number tile and two jokers are read as a run when they
   can be one (or when the jokers' ``JK=`` say so), otherwise as a group.
 * A meld's value counts each tile at its number (a 1 counts 1, even high) and each joker as the tile
-  it stands for."""
+  it stands for. Under the house rule ``opening_high_as_10``, tiles 10 to 13 (jokers standing for
+  them too) count 10 toward the initial meld only."""
 
 from __future__ import annotations
 
@@ -193,6 +194,13 @@ def judge_meld(tiles: tuple[Tile, ...], one_high: bool) -> Meld:
     return Meld(tiles, kind, result[1], tuple(result[0]))
 
 
+def _opening_value(meld: Meld) -> int:
+    """A valid meld's value toward the initial meld with tiles 10 to 13 counting 10."""
+    numbers = [tile.number for tile in meld.tiles if tile.number is not None]
+    numbers += [tile.number for tile in meld.jokers if tile.number is not None]
+    return sum(min(number, 10) for number in numbers)
+
+
 def validate_meld(tiles: Sequence[Tile | str], rules: RummikubPreset | str = "sabra") -> Meld:
     """Judge one meld under ``rules`` (a preset, or a variant or preset name).
 
@@ -219,5 +227,9 @@ def validate_melds(
     valid = all(meld.valid for meld in judged)
     value = sum(meld.value for meld in judged)
     threshold = preset.initial_meld_threshold
-    meets = (valid and value >= threshold) if initial_meld else None
+    if initial_meld and preset.opening_high_as_10:
+        value_opening = sum(_opening_value(meld) for meld in judged if meld.valid)
+    else:
+        value_opening = value
+    meets = (valid and value_opening >= threshold) if initial_meld else None
     return MeldsResult(valid, value, meets, threshold, judged)

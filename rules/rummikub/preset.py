@@ -6,12 +6,54 @@ variations) and may change single numbers with :func:`dataclasses.replace`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, NamedTuple
 
 from rules.rummikub.closed_hands import DEFAULT_CLOSED_HAND_VALUES, HandValues
 
 Variant = Literal["sabra", "american", "international"]
 VARIANTS: tuple[Variant, ...] = ("sabra", "american", "international")
+
+
+class HouseOption(NamedTuple):
+    """One house option a club may set: its type and what it means, in a sentence."""
+
+    kind: type
+    help: str
+
+
+#: The house options of a Rummikub preset, the one list that the batch contract
+#: (``rules.rummikub.evaluate``), the preset's ``rummikub`` section, its schema and the deal entry
+#: read: the same names, the same checks (``house_option``), the same messages.
+HOUSE_OPTIONS: dict[str, HouseOption] = {
+    "initial_meld_threshold": HouseOption(int, "The opening threshold (Sabra 30)."),
+    "joker_value": HouseOption(int, "A joker left on a rack: 30, 25 Belgian, 50 MSO."),
+    "trump_bonus": HouseOption(
+        int, "International: what holding the trump's twin scores more (0 off, 50)."
+    ),
+    "never_opened_penalty": HouseOption(
+        int,
+        "Sabra and American: a loser who never opened scores minus this (0 off; 100 or 200 "
+        "MSO); who had opened is entered with the racks (melded).",
+    ),
+    "one_high": HouseOption(bool, "The 13-1 run (12 13 1) outside closed hands."),
+    "opening_high_as_10": HouseOption(
+        bool, "Tiles 10 to 13 count 10 toward the opening meld (not their face). Default false."
+    ),
+}
+MAX_OPTION_NUMBER = 10**6
+
+
+def house_option(name: str, value: Any) -> Any:
+    """``value`` if it is a good value of the house option ``name``; ``ValueError`` naming the
+    option otherwise."""
+    if HOUSE_OPTIONS[name].kind is bool:
+        if type(value) is not bool:
+            raise ValueError(f"{name} must be true or false, not {value!r}")
+    elif type(value) is not int or not 0 <= value <= MAX_OPTION_NUMBER:
+        raise ValueError(
+            f"{name} must be a whole number from 0 to {MAX_OPTION_NUMBER}, not {value!r}"
+        )
+    return value
 
 
 @dataclass(frozen=True)
@@ -25,7 +67,8 @@ class RummikubPreset:
     ``joker_value`` (25 in Belgian clubs, 50 at the MSO), ``initial_meld_threshold``, ``one_high``
     (the 13-1 run outside closed hands, for Sabra) and ``never_opened_penalty``: in Sabra and
     American, a loser who never made the initial meld scores minus this instead of their rack
-    (0 = off; 100 or 200 where the MSO's rules are played)."""
+    (0 = off; 100 or 200 where the MSO's rules are played); ``opening_high_as_10``: tiles 10 to 13
+    count 10 toward the initial meld (a meld's value elsewhere is unchanged)."""
 
     name: str
     variant: Variant
@@ -42,20 +85,19 @@ class RummikubPreset:
     joker_discard_factor: int = 2
     trump_bonus: int = 0
     never_opened_penalty: int = 0
+    opening_high_as_10: bool = False
     closed_hand_values: HandValues = field(default=DEFAULT_CLOSED_HAND_VALUES)
 
     def __post_init__(self) -> None:
+        for name in HOUSE_OPTIONS:
+            house_option(name, getattr(self, name))
         numbers = {
-            "initial_meld_threshold": self.initial_meld_threshold,
-            "joker_value": self.joker_value,
             "open_win": self.open_win,
             "open_win_no_other_melded": self.open_win_no_other_melded,
             "foot_win": self.foot_win,
             "not_melded_loss": self.not_melded_loss,
             "high_tile_value": self.high_tile_value,
             "joker_discard_factor": self.joker_discard_factor,
-            "trump_bonus": self.trump_bonus,
-            "never_opened_penalty": self.never_opened_penalty,
         }
         for key, number in numbers.items():
             if isinstance(number, bool) or not isinstance(number, int) or number < 0:

@@ -16,6 +16,8 @@ from rest_framework.views import APIView
 from config.errors import InvalidInput
 from config.openapi import ReasonOutput, api_operation
 from rules.evaluate import evaluate_request
+from rules.indian.preset import house_rules_schema
+from rules.rummikub.preset import HOUSE_OPTIONS, MAX_OPTION_NUMBER
 
 MAX_BATCH = 1000
 
@@ -80,10 +82,17 @@ optional `"pool": 101 | 201`. Answer: `{"id", "valid", "against", "groups": [{"c
 its older name: deprecated, kept for a release (elsewhere in the API `points` is what a deal
 moved, signed).
 
-**Rummikub** (`"variant": "sabra" | "american" | "international"`, optional `"preset"`) —
+Optional `"house_rules"`: the house rules of a preset's `house_rules` section, by the same
+names (`bad_house_rules` naming a bad one).
+
+**Rummikub** (`"variant": "sabra" | "american" | "international"`, optional `"preset"` and any
+house option of a preset's `rummikub` section, by the same names: `initial_meld_threshold`,
+`joker_value`, `trump_bonus`, `never_opened_penalty`, `one_high`, `opening_high_as_10`;
+`bad_field` naming a bad one) —
 melds (`"melds"`, `"initial_meld"`) answer `{"valid", "value", "meets_initial_meld", "melds":
 [{"tiles", "kind", "value", "jokers", "reason"}]}`; game scores (`"racks"`, `"winner"`,
-`"joker_value"`, `"last_mover"`; International adds `"win"`, `"melded"`, `"closed_hand"`,
+`"last_mover"`, `"melded"` under a `never_opened_penalty`; International adds `"win"`,
+`"melded"`, `"closed_hand"`,
 `"final_discard_joker"`, `"trump_holders"`) answer `{"scores"}`; a closed hand (`"closed_hand"`,
 `"first_turn"`, `"original_hand"`, `"is_first_player"`, optional `"hand_type"`) answers `{"type",
 "name", "value", "jokers", "arrangement"}`; a settlement (`"session_scores"`, `"rate"` as a
@@ -104,6 +113,18 @@ _REQUEST_OBJECT = {
     "properties": {
         "id": {"description": "Anything; answered back as given."},
         "game": {"type": "string", "enum": ["indian", "rummikub"]},
+        "house_rules": {**house_rules_schema(), "description": "Indian rummy: the house rules."},
+        **{
+            name: {"type": "boolean", "description": f"Rummikub: {option.help}"}
+            if option.kind is bool
+            else {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": MAX_OPTION_NUMBER,
+                "description": f"Rummikub: {option.help}",
+            }
+            for name, option in HOUSE_OPTIONS.items()
+        },
     },
     "additionalProperties": True,
 }

@@ -141,8 +141,8 @@ def test_the_schema_carries_the_options_as_typed_fields(standing):
     assert house["wrap_runs"]["type"] == "boolean"
     assert "enum" in str(house["joker_limit"]) or "$ref" in str(house["joker_limit"])
     assert set(house) == {
-        "wild_joker", "wrap_runs", "joker_limit", "jokers_only_set", "ace_points",
-        "declaration", "min_groups",
+        "wild_joker", "wrap_runs", "joker_limit", "joker_limit_scope", "jokers_only_set",
+        "sets_up_to_four", "ace_points", "declaration", "min_groups",
     }  # fmt: skip
     assert "never_opened_penalty" in components["RummikubHouseRulesSchemaRequest"]["properties"]
 
@@ -227,3 +227,79 @@ def test_a_sabra_game_under_the_never_opened_penalty(standing):
     body["melded"] = {str(plain_ids["Bilal"]): False}
     refused = play(standing, plain, body, expect="rejected")
     assert refused.reasons[0]["code"] == "bad_field" and "melded" in refused.reasons[0]["message"]
+
+
+def test_one_options_contract_for_the_batch_and_the_presets(standing):
+    """The batch endpoint and a preset take Rummikub's house options by the same names, refuse a
+    bad one with the same message naming it (400), and the schema types them from one list."""
+    from rules.rummikub.preset import HOUSE_OPTIONS
+
+    client = standing.client("organiser")
+    racks = {"game": "rummikub", "variant": "sabra", "winner": "ana",
+             "racks": {"ana": [], "ben": ["R5", "JK"], "cy": ["B13", "K1"]}}  # fmt: skip
+    answer = client.post(
+        "/api/v1/rules/evaluate/",
+        {**racks, "never_opened_penalty": 100, "melded": {"cy": False}},
+        format="json",
+    )
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["scores"] == {"ana": 135, "ben": -35, "cy": -100}
+    for option, value in (("one_high", "yes"), ("opening_high_as_10", 1), ("joker_value", -5)):
+        batch = client.post("/api/v1/rules/evaluate/", {**racks, option: value}, format="json")
+        error = assert_error(batch, 400, "bad_field")
+        assert error["details"]["reasons"][0]["token"] == option
+        preset = client.post(
+            "/api/v1/clubs/home/presets/",
+            {"key": f"bad-{option}", "name": "Bad", "format": "rummikub", "variant": "sabra",
+             "params": {"rummikub": {option: value}}},
+            format="json",
+        )  # fmt: skip
+        refused = assert_error(preset, 400, "bad_preset")
+        assert refused["message"] == f"params.rummikub: {error['message']}"
+    bad_house = client.post(
+        "/api/v1/rules/evaluate/",
+        {"game": "indian", "wild": "8H", "cards": ["2H"] * 13,
+         "house_rules": {"jokers_only_set": "no"}},
+        format="json",
+    )  # fmt: skip
+    error = assert_error(bad_house, 400, "bad_house_rules")
+    assert error["details"]["reasons"][0]["token"] == "jokers_only_set"
+    schema = standing.client("owner").get("/api/schema/?format=json").json()
+    rummikub = schema["components"]["schemas"]["RummikubHouseRulesSchemaRequest"]["properties"]
+    assert set(HOUSE_OPTIONS) <= set(rummikub)
+    assert rummikub["opening_high_as_10"]["type"] == "boolean"
+    evaluate = schema["paths"]["/api/v1/rules/evaluate/"]["post"]["requestBody"]["content"]
+    request = evaluate["application/json"]["schema"]["oneOf"][0]["properties"]
+    assert set(HOUSE_OPTIONS) <= set(request)
+    assert request["house_rules"]["properties"]["jokers_only_set"]["type"] == "boolean"
+
+
+def test_the_preview_says_the_new_options_in_words(standing):
+    from tests.pages.test_club_admin import _client
+
+    organiser = _client(standing.organiser)
+    url = "/clubs/home/settings/presets/preview/"
+    rummikub = organiser.get(
+        url, {"format": "rummikub", "variant": "sabra",
+              "params": '{"rummikub": {"opening_high_as_10": true}}'},
+    ).content.decode()  # fmt: skip
+    assert "Tiles 10 to 13 count 10 toward the initial meld" in rummikub
+    plain = organiser.get(url, {"format": "rummikub", "variant": "sabra", "params": "{}"})
+    assert "Every tile counts its number toward the initial meld" in plain.content.decode()
+    indian = organiser.get(
+        url, {"format": "points", "variant": "indian",
+              "params": '{"house_rules": {"jokers_only_set": false}}'},
+    ).content.decode()  # fmt: skip
+    assert "a natural set of the wild rank (8H 8S 8D with 8 wild) is a set" in indian
+    scoped = organiser.get(
+        url, {"format": "points", "variant": "indian", "params": json.dumps(
+            {"house_rules": {"joker_limit": "not_with_one_natural",
+                             "joker_limit_scope": "sequences"}})},
+    ).content.decode()  # fmt: skip
+    assert "(in sequences only: a set takes any number)" in scoped
+    capped = organiser.get(
+        url, {"format": "points", "variant": "indian",
+              "params": '{"house_rules": {"sets_up_to_four": true}}'},
+    ).content.decode()  # fmt: skip
+    assert "A set has at most four cards, jokers included" in capped
+    assert "A set may be longer than four cards with jokers" in indian

@@ -15,10 +15,12 @@ from rules.indian.deal import outcome_options
 from rules.indian.preset import (
     ACE_POINT_CHOICES,
     DEFAULT_HOUSE_RULES,
+    HOUSE_RULE_HELP,
     Declaration,
     HouseRules,
     IndianPreset,
     JokerLimit,
+    JokerLimitScope,
     WildJoker,
 )
 from scoring.formats.sections import (
@@ -48,8 +50,15 @@ class HouseRulesSchema(serializers.Serializer[dict[str, Any]]):
         help_text="none (default); one_in_three: a three-card group holds at most one joker; "
         "not_with_one_natural: jokers never with a single natural card (5H JK JK).",
     )  # fmt: skip
+    joker_limit_scope = serializers.ChoiceField(
+        choices=[choice.value for choice in JokerLimitScope], required=False,
+        help_text=HOUSE_RULE_HELP["joker_limit_scope"],
+    )  # fmt: skip
     jokers_only_set = serializers.BooleanField(
-        required=False, help_text="A group of jokers only (JK JK JK) is a valid set. Default true."
+        required=False, help_text=HOUSE_RULE_HELP["jokers_only_set"]
+    )
+    sets_up_to_four = serializers.BooleanField(
+        required=False, help_text=HOUSE_RULE_HELP["sets_up_to_four"]
     )
     ace_points = serializers.ChoiceField(
         choices=list(ACE_POINT_CHOICES),
@@ -97,10 +106,20 @@ def house_rule_words(preset: IndianPreset, house: HouseRules) -> tuple[str, ...]
         "Runs may wrap round the king (Q K A 2, K A 2)"
         if house.wrap_runs
         else "Runs do not wrap round the king (the ace is low or high)",
-        JOKER_LIMIT_WORDS[house.joker_limit],
+        JOKER_LIMIT_WORDS[house.joker_limit]
+        + (
+            " (in sequences only: a set takes any number)"
+            if house.joker_limit is not JokerLimit.NONE
+            and house.joker_limit_scope is JokerLimitScope.SEQUENCES
+            else ""
+        ),
         "A group of jokers only (JK JK JK) is a valid set"
         if house.jokers_only_set
-        else "A group of jokers only (JK JK JK) is refused",
+        else "A group of jokers only (JK JK JK) is refused; a natural set of the wild rank "
+        "(8H 8S 8D with 8 wild) is a set",
+        "A set has at most four cards, jokers included"
+        if house.sets_up_to_four
+        else "A set may be longer than four cards with jokers",
         f"An ace counts {house.ace_points} point{'s' if house.ace_points > 1 else ''}",
         declaration[house.declaration],
         "A loser with a pure sequence but no declaration: the pure sequence does not count"

@@ -8,29 +8,32 @@ from typing import Any
 
 from rest_framework import serializers
 
+from rules.rummikub.preset import HOUSE_OPTIONS, MAX_OPTION_NUMBER, HouseOption
 from scoring.formats.sections import PresetPreview, PresetSection
 from scoring.presets import GameRules
 
 
-class RummikubHouseRulesSchema(serializers.Serializer[dict[str, Any]]):
-    """The house-rule numbers of a Rummikub preset's ``rummikub`` section (any other field of
-    ``rules.rummikub.preset.RummikubPreset`` may be set too)."""
+def _option_field(option: HouseOption) -> serializers.Field[Any, Any, Any, Any]:
+    if option.kind is bool:
+        return serializers.BooleanField(required=False, help_text=option.help)
+    return serializers.IntegerField(
+        min_value=0, max_value=MAX_OPTION_NUMBER, required=False, help_text=option.help
+    )
 
-    base = serializers.CharField(required=False, help_text="A built-in preset to start from.")
-    joker_value = serializers.IntegerField(
-        min_value=0, required=False, help_text="A joker left on a rack: 30, 25 Belgian, 50 MSO."
-    )
-    never_opened_penalty = serializers.IntegerField(
-        min_value=0, required=False,
-        help_text="Sabra and American: a loser who never opened scores minus this (0 off; "
-        "100 or 200 MSO).",
-    )  # fmt: skip
-    one_high = serializers.BooleanField(
-        required=False, help_text="The 13-1 run (12 13 1) outside closed hands."
-    )
-    initial_meld_threshold = serializers.IntegerField(
-        min_value=0, required=False, help_text="The opening threshold (Sabra 30)."
-    )
+
+#: The house options of a Rummikub preset's ``rummikub`` section, typed from the engine's one list
+#: (``rules.rummikub.preset.HOUSE_OPTIONS``), which the batch contract takes too; any other field
+#: of ``RummikubPreset`` may be set as well.
+RummikubHouseRulesSchema = type(
+    "RummikubHouseRulesSchema",
+    (serializers.Serializer,),
+    {
+        "__doc__": "The house options of a Rummikub preset's ``rummikub`` section (the names "
+        "and checks of the batch contract's options).",
+        "base": serializers.CharField(required=False, help_text="A built-in preset to start from."),
+        **{name: _option_field(option) for name, option in HOUSE_OPTIONS.items()},
+    },
+)
 
 
 SECTIONS = (
@@ -49,6 +52,9 @@ def rummikub_preview(rules: GameRules) -> PresetPreview:
         "A run may go on from 13 to 1 (12 13 1), outside closed hands"
         if preset.one_high
         else "A 1 is always low in a run (12 13 1 is refused)",
+        "Tiles 10 to 13 count 10 toward the initial meld"
+        if preset.opening_high_as_10
+        else "Every tile counts its number toward the initial meld",
     ]
     if preset.counts_racks:
         words.append(

@@ -22,6 +22,7 @@ from rules.indian.preset import (
     HouseRules,
     IndianPreset,
     JokerLimit,
+    JokerLimitScope,
     WildJoker,
 )
 
@@ -59,18 +60,24 @@ def _oracle_kind(cards: list[int], wild: int, house: HouseRules) -> GroupKind:
         for window in _windows(len(cards), house.wrap_runs):
             if sorted(window) == ranks and (not jokers or wild_rank in ranks):
                 return GroupKind.PURE_SEQUENCE
+    set_fits = len(cards) <= 4 or not house.sets_up_to_four
     if not naturals:
-        return GroupKind.SET if house.jokers_only_set else GroupKind.INVALID
-    if house.joker_limit is JokerLimit.ONE_IN_THREE and len(cards) == 3 and len(naturals) < 2:
-        return GroupKind.INVALID
-    if house.joker_limit is JokerLimit.NOT_WITH_ONE_NATURAL and len(naturals) == 1:
+        # The wild rank's own natural set stands where jokers alone make no set.
+        suits = {card // 13 for card in jokers}
+        natural_set = PRINTED_JOKER not in cards and len(suits) == len(cards) <= 4
+        jokers_set = house.jokers_only_set and set_fits
+        return GroupKind.SET if jokers_set or natural_set else GroupKind.INVALID
+    limited = (
+        house.joker_limit is JokerLimit.ONE_IN_THREE and len(cards) == 3 and len(naturals) < 2
+    ) or (house.joker_limit is JokerLimit.NOT_WITH_ONE_NATURAL and len(naturals) == 1)
+    if limited and house.joker_limit_scope is JokerLimitScope.EVERY_GROUP:
         return GroupKind.INVALID
     ranks = [card % 13 + 1 for card in naturals]
-    if len({c // 13 for c in naturals}) == 1 and len(set(ranks)) == len(ranks):
+    if not limited and len({c // 13 for c in naturals}) == 1 and len(set(ranks)) == len(ranks):
         for window in _windows(len(cards), house.wrap_runs):
             if set(ranks) <= set(window):
                 return GroupKind.IMPURE_SEQUENCE
-    if len(set(ranks)) == 1 and len({c // 13 for c in naturals}) == len(naturals):
+    if set_fits and len(set(ranks)) == 1 and len({c // 13 for c in naturals}) == len(naturals):
         return GroupKind.SET
     return GroupKind.INVALID
 
@@ -137,7 +144,9 @@ _house = st.builds(
     wild_joker=st.sampled_from(list(WildJoker)),
     wrap_runs=st.booleans(),
     joker_limit=st.sampled_from(list(JokerLimit)),
+    joker_limit_scope=st.sampled_from(list(JokerLimitScope)),
     jokers_only_set=st.booleans(),
+    sets_up_to_four=st.booleans(),
     ace_points=st.sampled_from([10, 1]),
     declaration=st.sampled_from(list(Declaration)),
     min_groups=st.integers(1, 3),
@@ -276,6 +285,41 @@ def test_joker_limits():
     assert _kind("5H 5S JK", "9", joker_limit="not_with_one_natural") is GroupKind.SET
 
 
+def test_the_joker_limit_for_sequences_only():
+    """joker_limit_scope sequences: the limit holds for sequences; a set takes any jokers, so
+    5H JK JK is a set of fives, never a sequence, and 5H 5S JK JK under one_in_three too."""
+    for limit in ("one_in_three", "not_with_one_natural"):
+        assert _kind("5H JK JK", "9", joker_limit=limit) is GroupKind.INVALID
+        scoped = {"joker_limit": limit, "joker_limit_scope": "sequences"}
+        assert _kind("5H JK JK", "9", **scoped) is GroupKind.SET
+        assert _kind("5H 5S 5D JK JK", "9", **scoped) is GroupKind.SET
+        assert _kind("5H 6H JK", "9", **scoped) is GroupKind.IMPURE_SEQUENCE
+    assert _kind("5H 6H JK JK", "9", joker_limit="one_in_three", joker_limit_scope="sequences") is (
+        GroupKind.IMPURE_SEQUENCE
+    )
+    # 5D with two jokers: a set under the scoped limit (a valid hand), refused under the limit.
+    hand = parse_cards("2H 3H 4H 7C 8C 9C JS QS KS 10S 5D JK JK".split())
+    limit = HouseRules(joker_limit="not_with_one_natural")  # type: ignore[arg-type]
+    scoped = dataclasses.replace(limit, joker_limit_scope="sequences")
+    assert arrange(hand, parse_wild("7"), DEFAULT_PRESET, limit).score == 5
+    result = arrange(hand, parse_wild("7"), DEFAULT_PRESET, scoped)
+    assert result.valid and [str(card) for card in result.groups[-1].cards] == ["5D", "JK", "JK"]
+
+
+def test_sets_up_to_four_cards():
+    """sets_up_to_four: a set has at most four cards, jokers included; runs are not capped."""
+    assert _kind("5H 5S 5D 5C JK", "9") is GroupKind.SET
+    assert _kind("5H 5S 5D 5C JK", "9", sets_up_to_four=True) is GroupKind.INVALID
+    assert _kind("5H 5S 5D JK", "9", sets_up_to_four=True) is GroupKind.SET
+    assert _kind("JK JK JK JK JK", "9", sets_up_to_four=True) is GroupKind.INVALID
+    assert _kind("5H 6H 7H 8H JK", "9", sets_up_to_four=True) is GroupKind.IMPURE_SEQUENCE
+    # Two spare jokers cannot join the set of fives: they go to the impure run instead.
+    hand = parse_cards("2H 3H 4H 7C 8C JK 5H 5S 5D 5C JS QS JK".split())
+    capped = arrange(hand, parse_wild("9"), DEFAULT_PRESET, HouseRules(sets_up_to_four=True))
+    assert capped.valid
+    assert all(len(g.cards) <= 4 for g in capped.groups if g.kind is GroupKind.SET)
+
+
 def test_a_set_of_jokers_only_allowed_or_refused():
     assert _kind("JK JK 9S", "9") is GroupKind.SET
     assert _kind("JK JK 9S", "9", jokers_only_set=False) is GroupKind.INVALID
@@ -356,3 +400,52 @@ def test_the_evaluate_contract_takes_the_house_rules():
     with pytest.raises(RuleViolation) as caught:
         evaluate({**hand, "house_rules": {"wild_joker": "cut_card"}, "wild": "5"})
     assert caught.value.code == "bad_wild"
+
+
+# Hands of every suit round a wild 8 (and 2), so that natural sets of the wild rank form often.
+_WILD_RANK_NATURALS = [suit * 13 + rank - 1 for suit in range(4) for rank in (2, 7, 8, 9)]
+_wild_rank_cards = st.lists(
+    st.sampled_from([*_WILD_RANK_NATURALS, 52]), min_size=3, max_size=8
+).filter(lambda cards: all(cards.count(card) <= 2 for card in cards))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cards=_wild_rank_cards,
+    house=_house.filter(lambda house: not house.jokers_only_set),
+    cut=st.sampled_from([7, 20, 1, 52]),
+    relief=st.booleans(),
+)
+def test_natural_sets_of_the_wild_rank_agree_with_an_exact_search(cards, house, cut, relief):
+    """With jokers_only_set false, a natural set of the wild rank (8H 8S 8D, 8 wild) is a set:
+    the best arrangement's points and validity equal an exact search over every partition."""
+    preset = IndianPreset(pure_sequence_relief=relief)
+    wild = _wild(cut, house)
+    hand = [CARDS[card] for card in cards]
+    result = arrange(hand, wild, preset, house)
+    assert (result.valid, result.score) == _oracle(cards, wild, preset, house)
+    assert score_groups([group.cards for group in result.groups], wild, preset, house) == result
+    for group in result.groups:
+        assert group.kind is _oracle_kind(list(group.cards), wild, house)
+
+
+def test_a_natural_set_of_the_wild_rank_is_no_wrong_show():
+    """The club's meaning of jokers_only_set false: JK JK 9S (9 wild) is refused, but 8H 8S 8D
+    with 8 wild is a natural set of eights, so the hand below is valid, not a wrong show (80)."""
+    from rules.evaluate import evaluate_request
+
+    request = {
+        "game": "indian", "wild": "8H", "outcome": "winner",
+        "house_rules": {"jokers_only_set": False},
+        "groups": [["2H", "3H", "4H"], ["5C", "6C", "7C"], ["8H", "8S", "8D"],
+                   ["KS", "KD", "KC", "KH"]],
+    }  # fmt: skip
+    answer = evaluate_request(request)
+    assert (answer["valid"], answer["against"]) == (True, 0)
+    assert answer["groups"][2] == {"cards": ["8H", "8S", "8D"], "kind": "set"}
+    assert _kind("8H 8S 8D 8C", "8", jokers_only_set=False) is GroupKind.SET
+    for refused in ("JK JK 9S", "8H 8S JK", "8H 8H 8S"):
+        assert _kind(refused, "9" if "9S" in refused else "8", jokers_only_set=False) is (
+            GroupKind.INVALID
+        )
+    assert _kind("8H 8S 8D", "8H", jokers_only_set=False, wild_joker="cut_card") is GroupKind.SET

@@ -5,10 +5,14 @@ defaults are the published rules."""
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.errors import RuleViolation
+from rules.evaluate import evaluate_request
 from rules.rummikub import SABRA, game_scores, validate_meld, validate_melds
 from rules.rummikub.preset import RummikubPreset
 
@@ -58,3 +62,102 @@ def test_a_bad_penalty_is_refused_naming_it():
     with pytest.raises(ValueError, match="never_opened_penalty"):
         dataclasses.replace(SABRA, never_opened_penalty=-100)
     assert RummikubPreset("x", "sabra", 30, False).never_opened_penalty == 0
+
+
+# Runs and groups with no joker or one, read independently of the engine: each tile's number.
+_COLOURS = "KRBO"
+
+
+@st.composite
+def _opening_meld(draw: st.DrawFn) -> tuple[list[str], list[int]]:
+    """A valid meld and the numbers its tiles stand for (a joker in place of one of them)."""
+    if draw(st.booleans()):
+        start = draw(st.integers(1, 11))
+        numbers = list(range(start, draw(st.integers(start + 2, min(start + 5, 13))) + 1))
+        colour = draw(st.sampled_from(_COLOURS))
+        tiles = [f"{colour}{number}" for number in numbers]
+    else:
+        number = draw(st.integers(1, 13))
+        colours = draw(st.lists(st.sampled_from(_COLOURS), min_size=3, max_size=4, unique=True))
+        numbers = [number] * len(colours)
+        tiles = [f"{colour}{number}" for colour in colours]
+    if draw(st.booleans()):
+        tiles[draw(st.integers(1, len(tiles) - 1))] = "JK"
+    return tiles, numbers
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    melds=st.lists(_opening_meld(), min_size=1, max_size=3),
+    threshold=st.integers(0, 80),
+    high_as_10=st.booleans(),
+)
+def test_the_opening_counts_10_to_13_as_10_exactly_as_the_tiles_say(melds, threshold, high_as_10):
+    """opening_high_as_10: whether melds open equals the threshold against the numbers the tiles
+    stand for, 10 to 13 counting 10; the melds' own value never changes."""
+    preset = dataclasses.replace(
+        SABRA, initial_meld_threshold=threshold, opening_high_as_10=high_as_10
+    )
+    tiles = [meld for meld, _ in melds]
+    if max(Counter(tile for meld in tiles for tile in meld).values()) > 2:
+        return  # more copies than the game has: a request error, not an opening
+    numbers = [number for _, meld_numbers in melds for number in meld_numbers]
+    result = validate_melds(tiles, preset, initial_meld=True)
+    counted = sum(min(number, 10) if high_as_10 else number for number in numbers)
+    assert result.valid and result.value == sum(numbers)
+    assert result.meets_initial_meld is (counted >= threshold)
+
+
+def test_the_opening_counts_10_to_13_as_10():
+    """K11 R11 B11 and R12 R13 JK: 33 + 36 open at 50; 30 + 30 (10 each) do not at 61."""
+    melds = [["K11", "R11", "B11"], ["R11", "R12", "R13"]]
+    preset = dataclasses.replace(SABRA, initial_meld_threshold=61)
+    assert validate_melds(melds, preset, initial_meld=True).meets_initial_meld
+    capped = dataclasses.replace(preset, opening_high_as_10=True)
+    result = validate_melds(melds, capped, initial_meld=True)
+    assert result.meets_initial_meld is False and result.value == 69
+    assert validate_melds(melds, dataclasses.replace(capped, initial_meld_threshold=60),
+                          initial_meld=True).meets_initial_meld  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("joker_value", -1),
+        ("never_opened_penalty", "100"),
+        ("one_high", 1),
+        ("opening_high_as_10", "yes"),
+        ("initial_meld_threshold", 10**7),
+        ("trump_bonus", True),
+    ],
+)
+def test_every_house_option_is_checked_in_one_place(option, value):
+    """The preset and the batch contract refuse a bad option with the same message naming it."""
+    with pytest.raises(ValueError, match=option) as caught:
+        dataclasses.replace(SABRA, **{option: value})
+    answer = evaluate_request(
+        {"game": "rummikub", "variant": "sabra", "racks": {"a": [], "b": []}, "winner": "a",
+         option: value}
+    )  # fmt: skip
+    assert answer["error"]["code"] == "bad_field"
+    assert answer["error"]["token"] == option
+    assert answer["error"]["message"] == str(caught.value)
+
+
+def test_the_batch_contract_takes_every_house_option():
+    """A Sabra racks request with melded under never_opened_penalty scores as the deal entry;
+    one_high and opening_high_as_10 judge melds; melded without the penalty is refused, as at the
+    entry."""
+    racks = {"ana": [], "ben": ["R5", "JK"], "cy": ["B13", "K1"]}
+    ask = {"game": "rummikub", "variant": "sabra", "racks": racks, "winner": "ana"}
+    answer = evaluate_request({**ask, "never_opened_penalty": 100, "melded": {"cy": False}})
+    assert answer == {"id": None, "scores": {"ana": 135, "ben": -35, "cy": -100}}
+    refused = evaluate_request({**ask, "melded": {"cy": False}})
+    assert refused["error"]["code"] == "bad_field" and refused["error"]["token"] == "melded"
+    run = {"game": "rummikub", "variant": "sabra", "melds": [["R12", "R13", "R1"]]}
+    assert evaluate_request(run)["valid"] is False
+    assert evaluate_request({**run, "one_high": True})["valid"] is True
+    opening = {"game": "rummikub", "variant": "sabra", "melds": [["R11", "R12", "R13"]],
+               "initial_meld": True, "initial_meld_threshold": 31}  # fmt: skip
+    assert evaluate_request(opening)["meets_initial_meld"] is True
+    assert evaluate_request({**opening, "opening_high_as_10": True})["meets_initial_meld"] is False
