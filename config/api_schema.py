@@ -105,6 +105,13 @@ class SubjectAutoSchema(AutoSchema):
             schema["maximum"] = min(schema.get("maximum", bounds[1]), bounds[1])
             if schema["maximum"] <= _INT32_MAX and schema.get("format") == "int64":
                 del schema["format"]
+        if isinstance(field, serializers.ListSerializer) and schema.get("type") == "array":
+            # A list of objects with its bounds (``many=True, min_length=1``): the schema says
+            # them as a list field's are said.
+            if field.min_length is not None:
+                schema["minItems"] = field.min_length
+            if field.max_length is not None:
+                schema["maxItems"] = field.max_length
         return schema
 
     def get_tags(self) -> list[str]:

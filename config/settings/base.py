@@ -468,6 +468,10 @@ SPECTACULAR_SETTINGS = {
         "RoundTableStatusEnum": ["draft", "playing", "finished", "tiebreaker", "settled"],
         "DeliveryStatusEnum": "webhooks.models.Delivery.Status",
         "TableEntryEnum": "scoring.models.TableEntry",
+        # A language (a club's may also be empty: each visitor's browser's).
+        "LanguageEnum": [code for code, _name in LANGUAGES],
+        # What becomes of a row of a player import.
+        "ImportChoiceEnum": "clubs.player_import.CHOICES",
         # The formats' own choice sets (each format's package lists its values).
         "VariantEnum": "scoring.formats.variants",
         "LineOutcomeEnum": "scoring.formats.result_outcomes",

@@ -9,6 +9,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from clubs.models import Club
 from scoring.models import Game, RulePreset
 from tests.scoring.conftest import make_night
 
@@ -122,7 +123,7 @@ def test_errors_outside_the_api_handler_keep_the_shape(client, db, settings):
 
 def test_a_nul_character_in_what_would_be_stored_answers_400_and_stores_nothing(standing):
     # PostgreSQL keeps no NUL in text or jsonb: a key of a deal's "melded" reached the database
-    # as a 500 (found by the schema check). Unknown fields are dropped, NUL or not.
+    # as a 500 (found by the schema check).
     night = make_night(standing)
     client = standing.client("scorer")
     path = f"/api/v1/clubs/home/games/{night.game.pk}/deals/"
@@ -139,4 +140,7 @@ def test_a_nul_character_in_what_would_be_stored_answers_400_and_stores_nothing(
     owner = standing.client("owner")
     made = owner.post("/api/v1/clubs/", '{"name": "Nul", "x\\u0000": "\\u0000"}',
                       content_type="application/json")  # fmt: skip
-    assert made.status_code == 201 and made.json()["name"] == "Nul"
+    # An unknown field is refused by its name, NUL and all, never stored nor a 500.
+    error = assert_error(made, 400)
+    assert error["code"] == "unknown_field" and list(error["details"]) == ["x\x00"]
+    assert not Club.objects.filter(name="Nul").exists()
