@@ -182,6 +182,7 @@ ERROR_CODES: dict[str, str] = {
     "rejoin_limit": "The player has rejoined as often as allowed.",
     "rejoin_off": "The pool game takes no rejoins.",
     "repeated_parameter": "A query parameter is given more than once (`details` names it).",
+    "reports_unavailable": "This server cannot draw reports: its system lacks Pango (README).",
     "request_too_large": "The body is larger than 1 MiB.",
     "result_waiting": "The player to merge has a result still waiting.",
     "round_not_released": "The round is not released yet.",

@@ -15,8 +15,27 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
-from weasyprint import CSS, HTML
-from weasyprint.text.fonts import FontConfiguration
+
+from config.errors import ServiceError
+
+try:
+    from weasyprint import CSS, HTML
+    from weasyprint.text.fonts import FontConfiguration
+except OSError as missing:  # Pango is not on this machine: the site runs, its reports do not
+    WITHOUT_PANGO = (
+        "the reports need Pango (apt-get install libpango-1.0-0 libpangoft2-1.0-0 "
+        f"fonts-noto-core): {missing}"
+    )
+else:
+    WITHOUT_PANGO = ""
+
+
+class ReportsUnavailable(ServiceError):
+    """This machine lacks the system libraries that draw the reports."""
+
+    status = 503
+    default_code = "reports_unavailable"
+
 
 #: The print stylesheet: the page's size and margins, the font stack, the tables.
 STYLESHEET = settings.BASE_DIR / "static" / "css" / "report.css"
@@ -31,6 +50,8 @@ def _stylesheet() -> tuple[CSS, FontConfiguration]:
 
 def pdf_of(template: str, context: dict[str, Any], *, zone: str) -> bytes:
     """The template rendered as a PDF, its times in the club's time zone ``zone``."""
+    if WITHOUT_PANGO:
+        raise ReportsUnavailable(WITHOUT_PANGO)
     with timezone.override(zone):
         html = render_to_string(template, context)
     stylesheet, fonts = _stylesheet()
