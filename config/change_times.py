@@ -169,6 +169,19 @@ def touch_parent_triggers(
         drops = [f"DROP TRIGGER IF EXISTS {name}_{e.lower()}{on};" for e in events]
         return drops + ([f"DROP FUNCTION IF EXISTS {name}();"] if vendor == "postgresql" else [])
 
+    return trigger_operation(postgres=postgres, sqlite=sqlite, drop=drop)
+
+
+def trigger_operation(
+    *,
+    postgres: Callable[[], list[str]],
+    sqlite: Callable[[], list[str]],
+    drop: Callable[[str], list[str]],
+) -> migrations.RunPython:
+    """The migration operation that makes a set of triggers: each statement of ``drop`` (by
+    vendor) then those the vendor's builder gives; backwards, ``drop`` alone. Other databases
+    get none."""
+
     def forward(apps: Any, schema_editor: Any) -> None:
         vendor = schema_editor.connection.vendor
         make = {"postgresql": postgres, "sqlite": sqlite}.get(vendor)

@@ -4,9 +4,9 @@ tombstone feed of the API lists them (docs/api.md, "Syncing")."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import migrations
+
+from config.change_times import trigger_operation
 
 _TABLE = "clubs_tombstone"
 
@@ -70,16 +70,4 @@ def tombstone_triggers(resource: str, *, table: str, club_sql: str) -> migration
         drops = [f"DROP TRIGGER IF EXISTS {name}_{event}{on};" for event in ("delete", "merge")]
         return drops + ([f"DROP FUNCTION IF EXISTS {name}();"] if vendor == "postgresql" else [])
 
-    def forward(apps: Any, schema_editor: Any) -> None:
-        vendor = schema_editor.connection.vendor
-        make = {"postgresql": postgres, "sqlite": sqlite}.get(vendor)
-        if make is None:
-            return
-        for statement in drop(vendor) + make():
-            schema_editor.execute(statement, params=None)
-
-    def backward(apps: Any, schema_editor: Any) -> None:
-        for statement in drop(schema_editor.connection.vendor):
-            schema_editor.execute(statement, params=None)
-
-    return migrations.RunPython(forward, backward)
+    return trigger_operation(postgres=postgres, sqlite=sqlite, drop=drop)
