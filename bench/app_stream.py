@@ -1,6 +1,7 @@
 """Push for score apps: ``python -m bench app_stream`` (``--quick``: 10 apps).
 
-On production settings over PostgreSQL (a fresh database ``rummyclub_bench_live``) and Redis,
+On production settings over PostgreSQL (a fresh database of its own,
+``rummyclub_bench_app_stream``: ``make bench`` runs ``live`` after it in one process) and Redis,
 the Procfile's ``web`` and ``live`` run on this machine, as in ``bench live``. 50 apps
 (``BENCH_APPS``; ``--quick``: 10), each with a token of its own, hold the club's stream
 (``GET /api/v1/clubs/<club>/stream/`` on the live process, as nginx routes it) and, on each
@@ -23,7 +24,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.live import REPO, _deal, _environment, _free_port, _procfile, _setup, _wait_for
+from bench.live import (
+    REPO,
+    _deal,
+    _environment,
+    _free_port,
+    _procfile,
+    _setup,
+    _wait_for,
+    stream_events,
+)
 from bench.scoring import _fresh_database, _percentile
 
 
@@ -80,22 +90,11 @@ class App:
 
     async def listen(self, live_port: int, slug: str, ready: Any) -> None:
         reader, _ = await _request(live_port, f"/api/v1/clubs/{slug}/stream/", self.key, True)
-        head = await reader.readuntil(b"\r\n\r\n")
-        assert b" 200 " in head.split(b"\r\n", 1)[0], head
-        ready()
-        buffer = b""
-        while True:  # the chunked body: a size line, the bytes, CRLF
-            size = int((await reader.readline()).strip(), 16)
-            if size == 0:
-                return
-            buffer += await reader.readexactly(size)
-            await reader.readexactly(2)
-            while b"\n\n" in buffer:
-                event, buffer = buffer.split(b"\n\n", 1)
-                if b"event: change" in event:
-                    self.events += 1
-                    self.heard.append(time.monotonic())
-                    self.due.set()
+        async for event in stream_events(reader, ready):
+            if b"event: change" in event:
+                self.events += 1
+                self.heard.append(time.monotonic())
+                self.due.set()
 
     async def sync(self, web_port: int, deals_path: str) -> None:
         """Read what changed when told, as an app would: changes told while a read is on its way
@@ -156,8 +155,15 @@ def _tokens(ctx: dict[str, Any], count: int) -> list[str]:
 
 
 def run(quick: bool) -> None:
+    if os.environ.get("BENCH_APP_STREAM_CHILD") != "1":
+        # Its own process: Django is set up once per process, on one database, and the
+        # benchmarks run beside it in ``make bench`` set up theirs.
+        command = [sys.executable, "-m", "bench.app_stream", *(["--quick"] if quick else [])]
+        env = {**os.environ, "BENCH_APP_STREAM_CHILD": "1"}
+        subprocess.run(command, cwd=REPO, env=env, check=True)
+        return
     db_url = os.environ.get(
-        "BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/rummyclub_bench_live"
+        "BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/rummyclub_bench_app_stream"
     )
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/2")
     count = int(os.environ.get("BENCH_APPS", "10" if quick else "50"))
@@ -202,3 +208,7 @@ def run(quick: bool) -> None:
                 server.wait(timeout=20)
             except (ProcessLookupError, subprocess.TimeoutExpired):
                 os.killpg(server.pid, signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    run(quick="--quick" in sys.argv)

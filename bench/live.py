@@ -28,6 +28,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -101,6 +102,25 @@ async def _get(port: int, path: str) -> tuple[int, bytes]:
     return int(head.split(b" ", 2)[1]), body
 
 
+async def stream_events(reader: asyncio.StreamReader, ready: Any) -> AsyncIterator[bytes]:
+    """A stream's events (a comment too), read off its open connection: its head must say 200,
+    then ``ready()`` is called, then the chunked body (a size line, the bytes, CRLF) is read
+    until it ends."""
+    head = await reader.readuntil(b"\r\n\r\n")
+    assert b" 200 " in head.split(b"\r\n", 1)[0], head
+    ready()
+    buffer = b""
+    while True:
+        size = int((await reader.readline()).strip(), 16)
+        if size == 0:
+            return
+        buffer += await reader.readexactly(size)
+        await reader.readexactly(2)
+        while b"\n\n" in buffer:
+            event, buffer = buffer.split(b"\n\n", 1)
+            yield event
+
+
 @dataclass
 class Screen:
     fragment: str
@@ -139,31 +159,16 @@ class Screen:
         reader, writer = await asyncio.open_connection("127.0.0.1", live_port)
         writer.write(f"GET {stream} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
         await writer.drain()
-        head = await reader.readuntil(b"\r\n\r\n")
-        assert b" 200 " in head.split(b"\r\n", 1)[0], head
-        ready()
-        buffer = b""
-        while True:  # the chunked body: a size line, the bytes, CRLF
-            size = int((await reader.readline()).strip(), 16)
-            if size == 0:
-                return
-            buffer += await reader.readexactly(size)
-            await reader.readexactly(2)
-            while b"\n\n" in buffer:
-                event, buffer = buffer.split(b"\n\n", 1)
-                kind = next(
-                    (
-                        line[7:].decode()
-                        for line in event.split(b"\n")
-                        if line.startswith(b"event: ")
-                    ),
-                    "comment" if event.startswith(b":") else "other",
-                )
-                self.heard[kind] = self.heard.get(kind, 0) + 1
-                if b"event: fragment" in event:  # the new HTML itself
-                    self.look(event, marks)
-                elif b"event: change" in event:  # told to refetch
-                    asyncio.get_running_loop().create_task(self.refetch(web_port, marks))
+        async for event in stream_events(reader, ready):
+            kind = next(
+                (line[7:].decode() for line in event.split(b"\n") if line.startswith(b"event: ")),
+                "comment" if event.startswith(b":") else "other",
+            )
+            self.heard[kind] = self.heard.get(kind, 0) + 1
+            if b"event: fragment" in event:  # the new HTML itself
+                self.look(event, marks)
+            elif b"event: change" in event:  # told to refetch
+                asyncio.get_running_loop().create_task(self.refetch(web_port, marks))
 
 
 # --- a run -------------------------------------------------------------------------------------
