@@ -6,10 +6,10 @@ from __future__ import annotations
 from django.utils import timezone
 
 from rules import prizes
+from tournaments.changes import audit, event
 from tournaments.figures import entries_counted, prize_pool_minor
 from tournaments.models import Tournament
 from tournaments.purse import purse_pay_prizes
-from tournaments.services.common import audit, event
 
 
 def finish_placed(tournament: Tournament, places: dict[int, int]) -> None:

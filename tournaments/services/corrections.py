@@ -10,9 +10,9 @@ from django.db.models import QuerySet
 
 from config.errors import Conflict
 from scoring.models import Game
+from tournaments.changes import E, audit, lock, round_locked
 from tournaments.kinds import kind_for
 from tournaments.models import Entry, Round, RoundTable, Tournament
-from tournaments.services.common import E, audit, lock, round_locked
 from tournaments.services.tables import game_stop, table_game_ended
 
 
