@@ -269,6 +269,12 @@ def _arrange(
     matched, used, unmatched = _search(hand, 0, stats) if hand.feasible() else (NEG, [], 0)
     feasible = matched >= 0
     score = total - matched if feasible else total
+    if house.valid_groups_excused and score > 0:
+        # Every valid group is excused whatever the need: the most value matched, unconstrained
+        # (no declaration without score 0, which the constrained search found if it exists).
+        matched, used, unmatched = _search(hand, hand.progress.done, stats)
+        result = present_groups(hand, used, unmatched, joker_cards, wild_rank, preset, house)
+        return _checked(result, min(total - matched, preset.cap))
     relief = None
     if preset.pure_sequence_relief:
         relief = max(
@@ -298,7 +304,11 @@ def _arrange(
                 if declared.valid:
                     result = declared
                     break
-    expected = min(score, preset.cap)
+    return _checked(result, min(score, preset.cap))
+
+
+def _checked(result: HandResult, expected: int) -> HandResult:
+    """``result``, scored as the search found (else the search and the scoring disagree)."""
     if result.score != expected:
         raise InvariantError(
             f"best arrangement scored {result.score}, search found {expected}: "

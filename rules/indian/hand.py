@@ -5,7 +5,8 @@
 - Hand score: when the grouping meets that need, only the cards outside valid groups count
   (cards of invalid groups do; jokers are worth 0); otherwise every card counts.
   ``pure_sequence_relief`` (off by default) also excuses the cards of a pure sequence when the
-  need is not met. The score is capped (80).
+  need is not met; the house rule ``valid_groups_excused`` excuses every valid group's cards
+  whether the need is met or not (validity still needs it). The score is capped (80).
 """
 
 from __future__ import annotations
@@ -133,6 +134,8 @@ def score_groups(
         scored.append(make(ScoredGroup, (cards, kind)))
     if only_unmatched_count(sequences, pure, groups_valid, house):
         return HandResult(all_valid, min(unmatched, preset.cap), tuple(scored))
+    if house.valid_groups_excused:  # the need still decides validity, no longer the points
+        return HandResult(False, min(unmatched, preset.cap), tuple(scored))
     if pure and preset.pure_sequence_relief:
         total -= pure_points  # one pure sequence is excused: the one worth most
     return HandResult(False, min(total, preset.cap), tuple(scored))

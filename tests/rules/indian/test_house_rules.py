@@ -111,14 +111,15 @@ def _oracle(
         sequences = pure + kinds.count(GroupKind.IMPURE_SEQUENCE)
         groups = len(kinds) - kinds.count(GroupKind.INVALID)
         total = sum(value(card) for card in cards)
-        if only_unmatched_count(sequences, pure, groups, house):
+        need_met = only_unmatched_count(sequences, pure, groups, house)
+        if need_met or house.valid_groups_excused:
             score = sum(
                 value(card)
                 for group, kind in zip(partition, kinds, strict=True)
                 if kind is GroupKind.INVALID
                 for card in group
             )
-            valid = valid or GroupKind.INVALID not in kinds
+            valid = valid or (need_met and GroupKind.INVALID not in kinds)
         elif pure and preset.pure_sequence_relief:
             score = total - max(
                 sum(value(card) for card in group)
@@ -150,6 +151,7 @@ _house = st.builds(
     ace_points=st.sampled_from([10, 1]),
     declaration=st.sampled_from(list(Declaration)),
     min_groups=st.integers(1, 3),
+    valid_groups_excused=st.booleans(),
 )
 _cut = st.sampled_from([*_NATURALS, 52])
 
@@ -318,6 +320,25 @@ def test_sets_up_to_four_cards():
     capped = arrange(hand, parse_wild("9"), DEFAULT_PRESET, HouseRules(sets_up_to_four=True))
     assert capped.valid
     assert all(len(g.cards) <= 4 for g in capped.groups if g.kind is GroupKind.SET)
+
+
+def test_valid_groups_excused_without_the_declarations_need():
+    """valid_groups_excused: a loser's valid groups never count, though without two sequences the
+    hand is still no declaration."""
+    groups = [
+        parse_cards(text.split()) for text in ("2H 3H 4H", "5S 5D 5C", "9S 9D 9C", "KS QD JC AC")
+    ]
+    wild = parse_wild("7")
+    default = score_groups(groups, wild)
+    assert (default.valid, default.score) == (False, 80)  # every card counts: 91, capped
+    excused = score_groups(groups, wild, DEFAULT_PRESET, HouseRules(valid_groups_excused=True))
+    assert (excused.valid, excused.score) == (False, 40)  # KS QD JC AC only
+    best = arrange([card for group in groups for card in group], wild, DEFAULT_PRESET,
+                   HouseRules(valid_groups_excused=True))  # fmt: skip
+    assert (best.valid, best.score) == (False, 40)
+    whole = [*groups[:3], parse_cards("KS KD KC KH".split())]
+    result = score_groups(whole, wild, DEFAULT_PRESET, HouseRules(valid_groups_excused=True))
+    assert (result.valid, result.score) == (False, 0)
 
 
 def test_a_set_of_jokers_only_allowed_or_refused():
