@@ -48,7 +48,7 @@ from rules.indian.cards import (
     value_table,
     wild_rank_of,
 )
-from rules.indian.hand import HandResult, check_hand_size
+from rules.indian.hand import HandResult, check_hand_size, natural_sets, score_groups
 from rules.indian.preset import (
     DEFAULT_HOUSE_RULES,
     DEFAULT_PRESET,
@@ -251,6 +251,10 @@ def _arrange(
     jokers_of = joker_table(wild_rank)
     values = value_table(wild_rank, house.ace_points)
     ordered: list[int] = sorted(cards)
+    if house.all_sets_declaration:
+        sets = natural_sets(cards)  # all triplets: a valid declaration, nothing can score less
+        if sets is not None:
+            return score_groups(sets, wild_rank, preset, house)
     naturals = [card for card in ordered if not jokers_of[card]]
     joker_cards = [card for card in ordered if jokers_of[card]]
     wild_suits = {card // 13 for card in joker_cards if card != JOKER_CODE}

@@ -109,6 +109,9 @@ def house_rule_words(preset: IndianPreset, house: HouseRules) -> tuple[str, ...]
         else "A set may be longer than four cards with jokers",
         f"An ace counts {house.ace_points} point{'s' if house.ace_points > 1 else ''}",
         declaration[house.declaration],
+        "A hand of natural sets only (all triplets, no joker standing in) is a valid declaration"
+        if house.all_sets_declaration
+        else "A hand of sets only is no declaration without its sequences",
         "Valid groups never count against a loser, whether or not they meet what a declaration "
         "needs"
         if house.valid_groups_excused
