@@ -53,6 +53,9 @@ ERROR_CODES: dict[str, str] = {
     "bad_rank": "A rank given for ratings is not valid.",
     "bad_rate": "A rate is not a decimal amount the settlement takes.",
     "bad_rejoins": "A rejoin setting is not valid.",
+    "bad_replay_since": (
+        "A webhook replay's `since` is in the future, too far back, or covers too many events."
+    ),
     "bad_request": "A rules request is not a JSON object.",
     "bad_rounds": "The number of rounds does not fit the field.",
     "bad_scope": "The standings scope is unknown, or lacks the id it needs.",
@@ -91,6 +94,7 @@ ERROR_CODES: dict[str, str] = {
     "duplicate_url": "The club already has a webhook to that URL.",
     "empty_batch": "The list of rules requests is empty.",
     "empty_sheet": "The sheet or pasted list holds no rows to import.",
+    "endpoint_disabled": "The webhook is disabled: enable it first.",
     "entries_closed": "The tournament takes no more entries.",
     "entry_disputed": "The table's entry was disputed: the desk decides it.",
     "entry_waiting": "The table has an entry waiting for confirmation.",

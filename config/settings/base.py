@@ -451,6 +451,7 @@ SPECTACULAR_SETTINGS = {
         "config.openapi.error_responses_declare",
         "config.openapi.union_tags_declare",
         "config.money.money_fields_nullable",
+        "config.api_examples.examples_declare",
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameFormatEnum": "scoring.models.GameFormat",

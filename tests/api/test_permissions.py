@@ -164,6 +164,14 @@ def _table_link(w: World) -> int:
     return table_links_ensure(tables=[table], actor=w.s.organiser, mode="confirm")[0].pk
 
 
+def _an_hour_ago(w: World) -> dict[str, str]:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    return {"since": (timezone.now() - timedelta(hours=1)).isoformat()}
+
+
 W = f"{C}/webhooks"
 HOOKS = _by_role(200, 200, 403, 403)
 
@@ -227,6 +235,8 @@ ROUTES = [
     Route("webhook redeliver", "webhooks:webhook-redeliver", "post",
           lambda w: f"{W}/{_hook(w)}/deliveries/{_delivery(w)}/redeliver/", None,
           _by_role(202, 202, 403, 403)),
+    Route("webhook replay", "webhooks:webhook-replay", "post",
+          lambda w: f"{W}/{_hook(w)}/replay/", _an_hour_ago, _by_role(202, 202, 403, 403)),
     Route("player merge", "tournaments:player-merge", "post",
           lambda w: f"{C}/players/{w.spare_player}/merge/", lambda w: {"into": _asha(w)},
           _by_role(200, 200, 403, 403)),
