@@ -51,6 +51,7 @@ urlpatterns = [
     path("", include("standings.page_urls")),
     path("", include("tournaments.page_urls")),
     path("", include("reports.page_urls")),
+    path("", include("archive.page_urls")),
 ]
 
 handler404 = "config.views.page_not_found"

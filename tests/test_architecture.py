@@ -35,6 +35,7 @@ APPS = (
     "scoring",
     "standings",
     "tournaments",
+    "archive",
     "pages",
     "config",
 )
