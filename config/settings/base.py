@@ -252,6 +252,7 @@ CELERY_TASK_ROUTES = {
     "scoring.rate_game": {"queue": "background"},
     "scoring.ratings_catch_up": {"queue": "background"},
     "clubs.send_password_reset": {"queue": "background"},
+    "standings.result_import_run": {"queue": "background"},
     "scoring.*": {"queue": "scoring"},
     "tournaments.*": {"queue": "scoring"},
     "webhooks.*": {"queue": "webhooks"},
