@@ -23,12 +23,11 @@ from config.errors import Conflict, InvalidInput, NotFoundError
 from ledger.models import LedgerEntry, Quantity
 from ledger.writer import Line
 from outbox.services import outbox_enqueue
-from scoring.deals import deal_create_with_result
 from scoring.games import game_create, table_create
 from scoring.models import Game, RulePreset, Session, Submission
 from scoring.nights import session_close, session_create
+from scoring.past_deals import past_deals_count
 from scoring.posting import ledger_entry_create
-from scoring.submissions import submission_validate
 from standings.models import ResultImport
 from standings.ratings import ratings_games_taken_in
 from standings.result_plan import ResultPlan
@@ -39,6 +38,8 @@ NIGHT_STARTS = time(20, 0)
 NIGHT_LENGTH = timedelta(hours=3)
 #: How long the progress and a cancel request are kept.
 KEPT_SECONDS = 24 * 3600
+#: Deals counted in one statement batch; the progress and a cancel request are read between.
+CHUNK = 200
 
 
 class ImportCancelled(Exception):
@@ -191,35 +192,37 @@ def _write(result_import: ResultImport) -> None:
 def _table_written(
     result_import: ResultImport, game: Game, actor: AbstractBaseUser, table: Any, written: int
 ) -> int:
-    """A table's deals entered and counted one by one, as at the desk; or its night's totals
-    posted as one balanced entry. Returns the steps written so far; stops at a cancel."""
+    """A table's deals counted by the game's rules (``scoring.past_deals``), a chunk at a time;
+    or its night's totals posted as one balanced entry. Returns the steps written so far;
+    stops at a cancel."""
     if table["totals"]:
         lines = [Line.player(Quantity.POINTS, t["player"], t["points"]) for t in table["totals"]]
         ledger_entry_create(
             game=game, kind=LedgerEntry.Kind.SETTLEMENT, lines=lines, memo="imported totals"
         )
         return _step(result_import.pk, written + 1)
-    for deal in table["deals"]:
-        _, submission = deal_create_with_result(
-            game=game, actor=actor, wild="", dealer=None, number=None,
-            is_tiebreaker=False, source=Submission.Source.IMPORT,
-            payload={"results": deal["results"]},
-        )  # fmt: skip
-        assert submission is not None
-        decided = submission_validate(submission_id=submission.pk)
-        if decided.status != Submission.Status.ACCEPTED:
-            reasons = "; ".join(r["message"] for r in decided.reasons) or decided.status
-            raise InvalidInput(f"row {deal['row']}: {reasons}", code="import_rows_invalid")
-        written = _step(result_import.pk, written + 1)
+    deals = table["deals"]
+    for start in range(0, len(deals), CHUNK):
+        chunk = deals[start : start + CHUNK]
+        try:
+            past_deals_count(
+                game=game, actor=actor, source=Submission.Source.IMPORT,
+                payloads=[{"results": deal["results"]} for deal in chunk],
+            )  # fmt: skip
+        except InvalidInput as refused:  # checked at the preview; the roster may have changed
+            row = chunk[refused.details.get("index", 0)]["row"]
+            raise InvalidInput(
+                f"row {row}: {refused.message}", code="import_rows_invalid"
+            ) from None
+        written = _step(result_import.pk, written + len(chunk))
     return written
 
 
 def _step(import_id: int, written: int) -> int:
-    """Say how far the import is, and stop it when a cancel was asked (read every 20 steps)."""
-    if written % 20 == 0:
-        cache.set(_progress_key(import_id), written, KEPT_SECONDS)
-        if cache.get(_cancel_key(import_id)):
-            raise ImportCancelled
+    """Say how far the import is, and stop it when a cancel was asked."""
+    cache.set(_progress_key(import_id), written, KEPT_SECONDS)
+    if cache.get(_cancel_key(import_id)):
+        raise ImportCancelled
     return written
 
 
