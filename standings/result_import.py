@@ -16,6 +16,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from clubs.models import Club, Player
@@ -30,7 +31,8 @@ from scoring.past_deals import past_deals_count
 from scoring.posting import ledger_entry_create
 from standings.models import ResultImport
 from standings.ratings import ratings_games_taken_in
-from standings.result_plan import ResultPlan
+from standings.result_plan import ResultPlan, results_plan
+from standings.result_sheet import layout_of, result_sheet_read
 
 RUN_TASK = "standings.result_import_run"
 #: A night of the past starts at this hour (the club's time) and its games end 3 hours later.
@@ -52,6 +54,36 @@ def _progress_key(import_id: int) -> str:
 
 def _cancel_key(import_id: int) -> str:
     return f"result_import:{import_id}:cancel"
+
+
+def import_preset(*, club: Club, preset_id: int | None) -> RulePreset:
+    """The preset the imported games are played under: the one named (the club's or a
+    built-in one), else the built-in points rummy preset."""
+    presets = RulePreset.objects.filter(Q(club=club) | Q(club__isnull=True))
+    found = (
+        presets.filter(club__isnull=True, key="points").order_by("-version").first()
+        if preset_id is None
+        else presets.filter(pk=preset_id).first()
+    )
+    if found is None:
+        raise InvalidInput(
+            f"preset: no preset {preset_id} of this club", details={"preset": preset_id}
+        )
+    return found
+
+
+def result_plan_read(
+    *,
+    club: Club,
+    layout: str,
+    content: bytes,
+    filename: str,
+    preset: RulePreset,
+    names: dict[str, int] | None = None,
+) -> ResultPlan:
+    """An uploaded sheet read in ``layout`` and checked: the preview (nothing stored)."""
+    sheet = result_sheet_read(content=content, filename=filename, layout=layout_of(layout))
+    return results_plan(club=club, sheet=sheet, preset=preset, names=names)
 
 
 def result_import_confirm(

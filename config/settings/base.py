@@ -436,6 +436,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "table entry", "description": "What a table link's holder may do."},
         {"name": "standings", "description": "Standings, seasons and a player's history."},
         {"name": "ratings", "description": "Ratings of the club's players."},
+        {"name": "results", "description": "Past results imported from a sheet."},
         {"name": "tournaments", "description": "Tournaments: entries, rounds, the purse."},
         {"name": "webhooks", "description": "Signed events sent to a club's endpoints."},
         {
