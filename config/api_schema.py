@@ -29,7 +29,7 @@ _CLUB_SUBJECTS = {
     "tables": "nights", "games": "games", "deals": "deals", "submissions": "deals",
     "table-links": "table links", "standings": "standings", "seasons": "standings",
     "ratings": "ratings", "tournaments": "tournaments", "webhooks": "webhooks",
-    "stream": "sync", "tombstones": "sync",
+    "stream": "sync", "tombstones": "sync", "results": "results",
 }  # fmt: skip
 # ... unless a later part names a subject of its own (a table's games, a game's deals).
 _NESTED_SUBJECTS = {

@@ -72,6 +72,7 @@ ERROR_CODES: dict[str, str] = {
     "batch_too_large": "A list of rules requests is longer than allowed.",
     "cannot_finish": "The game cannot be finished in its present state.",
     "chips_need_points": "A chip tournament's tables must play points rummy.",
+    "columns_missing": "The sheet's first row does not name the columns its layout needs.",
     "confirm_required": "Undoing a round needs `confirm`: true.",
     "confirmer_is_entering_device": "An entry is confirmed on another phone than the one that "
     "entered it.",
@@ -111,6 +112,8 @@ ERROR_CODES: dict[str, str] = {
     "held": "It belongs to something else (`details.held_by`) and goes with it.",
     "idempotency_key_in_progress": "A request with the same Idempotency-Key is still running.",
     "idempotency_key_reused": "The Idempotency-Key was used before for a different request.",
+    "import_finished": "The import has finished or failed: there is nothing to cancel.",
+    "import_rows_invalid": "Rows of the sheet are not valid: each error names its row and column.",
     "incorrect_user_code": "The device sign-in code is not one that was issued.",
     "insufficient_scope": "The token's scopes do not cover this operation.",
     "invalid": "A field is not valid (`details` names it).",

@@ -84,6 +84,30 @@ def ledger_entry_write(
     return entry
 
 
+def ledger_entries_write(
+    *, book_id: int, kind: str, entries: list[tuple[int | None, Any, list[Line], str]]
+) -> list[LedgerEntry]:
+    """Write many balanced entries of one book at once (an import of past deals): each given
+    as (deal id, submission, lines, memo), each checked as ``ledger_entry_write`` checks one,
+    in three statements whatever their number."""
+    kept = [[line for line in lines if line.amount != 0] for _, _, lines, _ in entries]
+    for lines in kept:
+        check_balanced(lines)
+    made = LedgerEntry.objects.bulk_create(
+        LedgerEntry(book_id=book_id, deal_id=deal_id, submission=submission, kind=kind, memo=memo)
+        for deal_id, submission, _, memo in entries
+    )
+    Posting.objects.bulk_create(
+        Posting(
+            entry=entry, book_id=book_id, quantity=line.quantity, account=line.account,
+            player_id=line.player_id, amount=line.amount,
+        )
+        for entry, lines in zip(made, kept, strict=True)
+        for line in lines
+    )  # fmt: skip
+    return made
+
+
 def mirror_lines(entry: LedgerEntry) -> list[Line]:
     """The lines that reverse ``entry``: its postings negated."""
     return [

@@ -253,6 +253,7 @@ CELERY_TASK_ROUTES = {
     "scoring.rate_game": {"queue": "background"},
     "scoring.ratings_catch_up": {"queue": "background"},
     "clubs.send_password_reset": {"queue": "background"},
+    "standings.result_import_run": {"queue": "background"},
     "scoring.*": {"queue": "scoring"},
     "tournaments.*": {"queue": "scoring"},
     "webhooks.*": {"queue": "webhooks"},
@@ -445,6 +446,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "table entry", "description": "What a table link's holder may do."},
         {"name": "standings", "description": "Standings, seasons and a player's history."},
         {"name": "ratings", "description": "Ratings of the club's players."},
+        {"name": "results", "description": "Past results imported from a sheet."},
         {"name": "tournaments", "description": "Tournaments: entries, rounds, the purse."},
         {"name": "webhooks", "description": "Signed events sent to a club's endpoints."},
         {

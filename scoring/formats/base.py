@@ -178,6 +178,8 @@ class GameFormatHandler(Protocol):
     outcome_words: ClassVar[Mapping[str, str]]  # a deal's outcomes as tables show them
     payload_key: ClassVar[str]  # the field of a submitted result that holds the players' lines
     seats_open: ClassVar[bool]  # players may sit down between deals
+    # Past results of the format can be imported from a sheet (``standings.result_plan``).
+    imports_results: ClassVar[bool]
     preset_sections: ClassVar[tuple[PresetSection, ...]]  # its own sections of a preset's params
     # The API schema's components of the format (each carries ``format``, the unions'
     # discriminator): a counted result, a result as entered, and the game as it stands.
@@ -398,6 +400,7 @@ class FormatBase:
     outcome_words: ClassVar[Mapping[str, str]] = {}
     payload_key: ClassVar[str] = ""
     seats_open: ClassVar[bool] = False
+    imports_results: ClassVar[bool] = False
     tallies: ClassVar[tuple[Tally, ...]] = ()
 
     def game_opened(self, *, game: Game, rules: GameRules) -> list[EndEntry]:
