@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "scoring",
     "standings",
     "tournaments",
+    "series",
     "reports",
     "pages",
 ]
@@ -254,6 +255,8 @@ CELERY_TASK_ROUTES = {
     "clubs.send_password_reset": {"queue": "background"},
     "scoring.*": {"queue": "scoring"},
     "tournaments.*": {"queue": "scoring"},
+    # A series follows its events in the background: nothing waits on it.
+    "series.*": {"queue": "background"},
     "webhooks.*": {"queue": "webhooks"},
 }
 CELERY_BEAT_SCHEDULE = {
@@ -436,6 +439,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "standings", "description": "Standings, seasons and a player's history."},
         {"name": "ratings", "description": "Ratings of the club's players."},
         {"name": "tournaments", "description": "Tournaments: entries, rounds, the purse."},
+        {"name": "series", "description": "Season series: events, points by place, the table."},
         {"name": "webhooks", "description": "Signed events sent to a club's endpoints."},
         {
             "name": "sync",
