@@ -4,6 +4,8 @@ from django.urls import path
 
 from series import api
 
+app_name = "series"
+
 base = "clubs/<slug:club_slug>/series/"
 
 urlpatterns = [
