@@ -9,6 +9,7 @@ import pytest
 
 from scoring.models import Submission
 from series import selectors, services
+from standings.models import RatingChange
 from tests.scoring.helpers import correct
 from tests.tournaments.helpers import play_table
 from tests.tournaments.test_corrections import _lines, _order, _play_plainly, _release, twelve
@@ -28,6 +29,7 @@ def test_a_finished_tournament_scores_its_places_and_follows_a_correction(standi
     series = services.series_create(
         club=standing.club, actor=standing.organiser, name="Cup", points_table=TABLE,
         tiers={"regular": "1", "major": "2"},
+        awards=[{"kind": "most_improved", "name": "Rising Star"}],
     )  # fmt: skip
     services.series_event_add(
         series=series, actor=standing.organiser, tier="major", tournament_id=twelve.pk
@@ -57,3 +59,17 @@ def test_a_finished_tournament_scores_its_places_and_follows_a_correction(standi
     assert _points(series) == expected()
     kept = selectors.series_table(series=series).rows()
     assert kept == selectors.series_table_recompute(series=series).rows()
+
+    # Most improved: the ordinal gained over the tournament's rated games, added up here from
+    # each change's mu and sigma.
+    gained: dict[int, float] = {}
+    changes = RatingChange.objects.filter(rated_game__game__table__session=twelve.session_id)
+    for change in changes:
+        before = change.mu_before - 3 * change.sigma_before
+        after = change.mu_after - 3 * change.sigma_after
+        gained[change.player_id] = gained.get(change.player_id, 0.0) + after - before
+    assert gained, "the tournament's games were rated"
+    best = max(gained.values())
+    award = selectors.series_table(series=series).awards[0]
+    assert award.player_ids == sorted(p for p, g in gained.items() if abs(g - best) < 1e-9)
+    assert Decimal(award.value) == Decimal(repr(best)).quantize(Decimal("0.01"))
