@@ -35,6 +35,7 @@ APPS = (
     "scoring",
     "standings",
     "tournaments",
+    "series",
     "archive",
     "pages",
     "config",
@@ -578,7 +579,9 @@ def test_what_may_import_late_is_not_caught() -> None:
     assert function_level_imports("webhooks/sample.py", "import json\n") == []
 
 
-@pytest.mark.parametrize("app", ["scoring", "standings", "clubs", "clubs.signin", "tournaments"])
+@pytest.mark.parametrize(
+    "app", ["scoring", "standings", "clubs", "clubs.signin", "tournaments", "series"]
+)
 def test_every_module_and_package_of_a_layered_app_has_its_layer(app: str) -> None:
     """An app's layers contract (pyproject.toml, ``containers = [app]``) names every module and
     package of the app, so a new one is checked from the start rather than left out of the

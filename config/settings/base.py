@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "scoring",
     "standings",
     "tournaments",
+    "series",
     "reports",
     "archive",
     "pages",
@@ -256,6 +257,8 @@ CELERY_TASK_ROUTES = {
     "standings.result_import_run": {"queue": "background"},
     "scoring.*": {"queue": "scoring"},
     "tournaments.*": {"queue": "scoring"},
+    # A series follows its events in the background: nothing waits on it.
+    "series.*": {"queue": "background"},
     "webhooks.*": {"queue": "webhooks"},
 }
 CELERY_BEAT_SCHEDULE = {
@@ -448,6 +451,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "ratings", "description": "Ratings of the club's players."},
         {"name": "results", "description": "Past results imported from a sheet."},
         {"name": "tournaments", "description": "Tournaments: entries, rounds, the purse."},
+        {"name": "series", "description": "Season series: events, points by place, the table."},
         {"name": "webhooks", "description": "Signed events sent to a club's endpoints."},
         {
             "name": "sync",
