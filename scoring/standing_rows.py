@@ -31,10 +31,28 @@ Scope = tuple[str, int, str]  # (scope, scope id, game format or "" for all form
 session_standings_changed = Signal()
 
 
+class _SessionAnnouncement:
+    """Sends ``session_standings_changed`` for one session after the commit."""
+
+    def __init__(self, session_id: int) -> None:
+        self.session_id = session_id
+        self.sent = False
+
+    def __call__(self) -> None:
+        self.sent = True
+        session_standings_changed.send_robust(sender=Game, session_id=self.session_id)
+
+
 def _announce_session(session_id: int) -> None:
-    transaction.on_commit(
-        lambda: session_standings_changed.send_robust(sender=Game, session_id=session_id)
-    )
+    """Announce the session's change once a transaction, however many entries it posts (a
+    batch of deals): a callback already waiting for this session's commit is enough."""
+    waiting = transaction.get_connection().run_on_commit
+    if any(
+        isinstance(call, _SessionAnnouncement) and call.session_id == session_id and not call.sent
+        for _, call, _ in waiting
+    ):
+        return
+    transaction.on_commit(_SessionAnnouncement(session_id))
 
 
 def _scopes(game: Game) -> tuple[int, list[Scope]]:

@@ -64,3 +64,27 @@ def test_the_series_projector_fills_a_wide_screen(new_page: Any, standing: Any):
     assert page.locator("tbody tr").count() == len(PLAYERS)
     assert page.locator(".projector-qr svg").count() == 1
     shoot(page, "series-projector-wide")
+
+
+def test_an_organiser_makes_a_series_and_adds_a_night_on_the_club_page(
+    new_page: Any, standing: Any
+):
+    game, ids = new_game(standing, "points", ["Asha", "Bilal", "Chitra"])
+    play(standing, game, results(ids, Asha="winner", Bilal=20, Chitra=30))
+    page = new_page(DESKTOP, user=standing.organiser)
+    page.goto(f"/clubs/{standing.club.slug}/series/")
+    page.fill("#id_name", "Winter series")
+    page.fill("#id_points_table", "10, 6, 3")
+    page.fill("#id_most_wins", "Golden Joker")
+    page.click("button:has-text('Create the series')")
+    page.wait_for_selector("h1:has-text('Winter series')")
+    page.select_option("#id_event", f"session:{game.table.session_id}")
+    page.select_option("#id_tier", "major")
+    page.click("button:has-text('Add to the series')")
+    rows = page.locator("table.series-table tbody tr")
+    rows.first.wait_for()
+    assert rows.count() == 3
+    first = rows.first.inner_text()
+    assert "Asha" in first and "20.00" in first  # 10 x 2 (major)
+    assert "Golden Joker" in page.locator(".series-awards").inner_text()
+    shoot(page, "series-club-1280")

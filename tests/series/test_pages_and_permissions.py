@@ -11,7 +11,9 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client, TestCase
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubs.signin import services as signin_services
@@ -184,3 +186,20 @@ def test_the_page_the_api_the_projector_and_the_csv_show_the_same_figures(world:
         for player, total in expected.items():
             assert f'<th scope="row">{player}</th>' in page
             assert f"{total:.2f}" in page, (name, player)
+
+
+def test_the_table_costs_the_same_queries_whatever_the_number_of_events(
+    world: World, django_assert_max_num_queries
+):
+    client = world.s.client("player")
+    url = f"/api/v1/clubs/home/series/{world.series.pk}/table/"
+    with CaptureQueriesContext(connection) as one_event:
+        assert client.get(url).status_code == 200
+    for _ in range(3):
+        game, ids = new_game(world.s, "points", ["Asha", "Bilal", "Chitra", "Dev"])
+        play(world.s, game, results(ids, Dev="winner", Asha=5, Bilal=6, Chitra=7))
+        services.series_event_add(series=world.series, actor=world.s.organiser, tier="regular",
+                                  session_id=game.table.session_id)  # fmt: skip
+    with django_assert_max_num_queries(len(one_event)):
+        body = client.get(url).json()
+    assert len(body["events"]) == 4 and len(body["lines"]) == 4
