@@ -137,7 +137,13 @@ def event_stream(request: HttpRequest, watch: Watch) -> StreamingHttpResponse:
 @require_GET
 def stream(request: HttpRequest) -> HttpResponse:
     try:
-        topics = frozenset(signing.loads(request.GET.get("t", ""), salt=SALT))
+        topics = frozenset(
+            signing.loads(
+                request.GET.get("t", ""), salt=SALT, max_age=settings.LIVE_TOKEN_MAX_AGE_SECONDS
+            )
+        )
+    except signing.SignatureExpired:
+        return HttpResponse("t: this stream's token has expired; reload the page", status=400)
     except signing.BadSignature:
         return HttpResponse("t: not a stream this site gave out", status=400)
     fragment = request.GET.get("fragment") or None

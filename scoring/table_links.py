@@ -12,8 +12,9 @@ link and per client address (``table_link_allow``)."""
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.safestring import SafeString, mark_safe
+from redis.exceptions import RedisError
 
 from clubs.audit import audit_record
 from clubs.models import Club, Player
@@ -37,6 +39,10 @@ from scoring.submissions import submission_confirm_at_table, submission_dispute
 _SALT = "rummyclub.table-link"
 # Requests through one link, and requests with an unknown token from one address, per minute.
 LINK_LIMIT_PER_MINUTE = 300
+# Each phone's own share of its link's minute (by its device cookie; phones without one yet, by
+# address): a phone over it is refused without counting against the link, so one phone cannot
+# lock its table's other phones out.
+PHONE_LIMIT_PER_MINUTE = 100
 UNKNOWN_LIMIT_PER_MINUTE = 20
 
 
@@ -236,19 +242,44 @@ def night_table_entry(*, club: Club) -> str:
     return club.table_entry
 
 
+logger = logging.getLogger("rummyclub.table_links")
+
+
 def _counted(key: str) -> int:
-    cache.add(key, 0, timeout=60)
+    """One more request for ``key`` this minute; the count so far. Counted in the cache (Redis):
+    when it cannot be reached nothing is counted and nothing refused (0), so a Redis outage
+    does not turn the tables' phones away (the entry itself is stored in PostgreSQL)."""
     try:
-        return cache.incr(key)
-    except ValueError:  # the minute ended between the two calls
-        cache.add(key, 1, timeout=60)
-        return 1
+        cache.add(key, 0, timeout=60)
+        try:
+            return cache.incr(key)
+        except ValueError:  # the minute ended between the two calls
+            cache.add(key, 1, timeout=60)
+            return 1
+    except (RedisError, OSError) as exc:
+        logger.warning("table links: %s not counted (%s)", key, type(exc).__name__)
+        return 0
 
 
-def table_link_resolve(*, token: str, client_address: str) -> TableLink:
+def _phone_key(link: TableLink, cookies: Mapping[str, str], client_address: str) -> str:
+    """Whom a request through ``link`` is counted as: its phone (the device cookie the link
+    gave it, checked), or a phone without one yet, by its address."""
+    signed = cookies.get(device_cookie(link))
+    if signed:
+        try:
+            return f"table-link:{link.pk}:phone:{_device_signer(link).unsign(signed)}"
+        except signing.BadSignature:
+            pass
+    return f"table-link:{link.pk}:new:{client_address}"
+
+
+def table_link_resolve(
+    *, token: str, client_address: str, cookies: Mapping[str, str] | None = None
+) -> TableLink:
     """The live link a token names, counted: unknown, 404; revoked by the desk, its table
-    finished or its night closed, 410; too many requests through it or too many unknown tokens
-    from this address within the minute, 429."""
+    finished or its night closed, 410; too many requests from this phone (its device cookie
+    among ``cookies``) or through the link, or too many unknown tokens from this address within
+    the minute, 429."""
     link = (
         TableLink.objects.select_related("table__session__club")
         .filter(digest=_digest(token))
@@ -265,6 +296,8 @@ def table_link_resolve(*, token: str, client_address: str) -> TableLink:
         if _counted(f"table-link:unknown:{client_address}") > UNKNOWN_LIMIT_PER_MINUTE:
             raise TooManyRequests("too many unknown table links; wait a minute", retry_after=60)
         raise NotFoundError("no such table link (it may have been replaced)")
+    if _counted(_phone_key(link, cookies or {}, client_address)) > PHONE_LIMIT_PER_MINUTE:
+        raise TooManyRequests("too many requests from this phone; wait a minute", retry_after=60)
     if _counted(f"table-link:{link.pk}") > LINK_LIMIT_PER_MINUTE:
         raise TooManyRequests("too many requests through this table link", retry_after=60)
     if link.table.session.status != Session.Status.OPEN:

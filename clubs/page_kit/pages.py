@@ -4,6 +4,8 @@ service's refusal shown on the page it came from)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -137,6 +139,34 @@ def form_post(
         return page(error=error_context(exc, fields), status=service_status(exc))
 
 
+# Form fields that say nothing of the entry: the sender's CSRF secret and the token itself.
+_NOT_THE_BODY = frozenset({"csrfmiddlewaretoken", "form_token"})
+# Tokens claimed before forms were bound to their body: replayed as before.
+_UNBOUND = "form"
+
+
+def form_fingerprint(request: HttpRequest) -> str:
+    """What a form token is bound to: the form's target (its path) and its body, hashed."""
+    body = sorted(
+        (name, value)
+        for name, values in request.POST.lists()
+        if name not in _NOT_THE_BODY
+        for value in values
+    )
+    return hashlib.sha256(json.dumps([request.path, body]).encode()).hexdigest()
+
+
+def _resent_changed(page: Callable[..., HttpResponse], first: str) -> HttpResponse:
+    """A token sent again with another body or to another form: the first entry stands, this
+    one is refused, and the page says both."""
+    message = (
+        "form_token: this form was already sent, with other values or to another form; the"
+        " first entry was kept and this one was not stored. Open the form again to enter it."
+    )
+    error = {"message": message, "field": "", "code": "form_resent_changed", "first": first}
+    return page(error=error, status=409)
+
+
 def form_post_once(
     request: HttpRequest,
     form: Any,
@@ -147,8 +177,10 @@ def form_post_once(
 ) -> HttpResponse:
     """``form_post`` for a form that must do its work once (a deal's result): the form's token
     is claimed in the same transaction as the write, so the same form sent twice, even at the
-    same moment, writes once and the second answer is the first one's redirect. A refused or
-    invalid form keeps its token free for the corrected post."""
+    same moment, writes once and the second answer is the first one's redirect. The token is
+    bound to the form's target and body: sent again with other values or to another form, it
+    is answered 409 with the first entry's link and the new entry refused, never silently
+    redirected. A refused or invalid form keeps its token free for the corrected post."""
     if form is None or not form.is_valid() or not form.token():
         return form_post(form, write, page, fields)
     # The token is the sender's own: the signed-in user's, or ``identity`` (a table link's).
@@ -157,12 +189,15 @@ def form_post_once(
         try:
             with transaction.atomic():
                 claim = IdempotentRequest.objects.create(
-                    identity=identity, key=form.token(), fingerprint="form"
+                    identity=identity, key=form.token(), fingerprint=form_fingerprint(request)
                 )
         except IntegrityError:
             earlier = IdempotentRequest.objects.filter(identity=identity, key=form.token()).first()
             if earlier is not None and earlier.status_code == 302:
-                return redirect(bytes(earlier.body or b"").decode())
+                first = bytes(earlier.body or b"").decode()
+                if earlier.fingerprint not in (_UNBOUND, form_fingerprint(request)):
+                    return _resent_changed(page, first)
+                return redirect(first)
             raise
         response = form_post(form, write, page, fields)
         if response.status_code != 302:

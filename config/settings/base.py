@@ -318,6 +318,9 @@ LIVE_PREFIX = env.str("LIVE_PREFIX", "rummyclub:live")
 LIVE_KEEPALIVE_SECONDS = env.int("LIVE_KEEPALIVE_SECONDS", 15)
 # A stream ends after this long and the browser reconnects with the id it last saw.
 LIVE_STREAM_SECONDS = env.int("LIVE_STREAM_SECONDS", 600)
+# A stream's token (the topics a page may hear of) is good this long after the page was
+# rendered: a screen open longer reloads its page (a night is shorter); a copied URL stops.
+LIVE_TOKEN_MAX_AGE_SECONDS = env.int("LIVE_TOKEN_MAX_AGE_SECONDS", 24 * 3600)
 # How long a browser waits before reconnecting a stream it lost.
 LIVE_RETRY_MS = env.int("LIVE_RETRY_MS", 2000)
 # OAuth2 for score apps (django-oauth-toolkit): authorization code with PKCE, the device grant,

@@ -109,7 +109,9 @@ class TableLinkScopedApi(APIView):
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)
         self.link = table_links.table_link_resolve(
-            token=kwargs["token"], client_address=request.META.get("REMOTE_ADDR", "")
+            token=kwargs["token"],
+            client_address=request.META.get("REMOTE_ADDR", ""),
+            cookies=request.COOKIES,
         )
         # The caller's device, as on the table's page: a cookie of its own, scoped to the
         # link's API (``table_links.device_of``).

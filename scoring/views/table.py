@@ -53,7 +53,9 @@ def _link(request: HttpRequest, token: str) -> TableLink:
     """The live link, or the page's 404 / 410 / 429."""
     try:
         link = table_links.table_link_resolve(
-            token=token, client_address=request.META.get("REMOTE_ADDR", "")
+            token=token,
+            client_address=request.META.get("REMOTE_ADDR", ""),
+            cookies=request.COOKIES,
         )
     except NotFoundError as exc:
         raise Http404(exc.message) from None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -174,3 +175,26 @@ def test_an_entry_page_hears_of_a_deal_entered_elsewhere(fan_out, standing, clie
     response.close()
     shown = client.get(fragment).content.decode()
     assert "deal 1</a>" in shown and "counted" in shown
+
+
+def _token_made(seconds_ago: int, topics: list[str]) -> str:
+    """A stream token as ``stream_url`` makes it, ``seconds_ago``."""
+    from django.core import signing
+
+    from live.views import SALT
+
+    class Earlier(signing.TimestampSigner):
+        def timestamp(self) -> str:
+            return signing.b62_encode(int(time.time()) - seconds_ago)
+
+    return Earlier(salt=SALT).sign_object(topics)
+
+
+def test_a_stream_token_expires(client, settings):
+    settings.LIVE_TOKEN_MAX_AGE_SECONDS = 24 * 3600
+    fresh = client.get(f"/live/stream/?t={_token_made(3600, ['club:1'])}")
+    assert fresh.status_code == 200 and fresh["Content-Type"] == "text/event-stream"
+    fresh.close()
+    stale = client.get(f"/live/stream/?t={_token_made(24 * 3600 + 5, ['club:1'])}")
+    assert stale.status_code == 400
+    assert stale.content.decode() == "t: this stream's token has expired; reload the page"

@@ -3,7 +3,8 @@ production settings) over PostgreSQL and a Redis of the test's own (port 6391, k
 test): tables entering deals through their links, by the API (with an Idempotency-Key) and by
 the phone page's form (with its form token), while the broker dies; a request whose database
 backend is terminated mid-write; a confirmation or a dispute sent again after a lost answer.
-Every deal is answered (202, or a 503 the client retries), and counted exactly once."""
+Every deal is answered (202, or a 503 the client retries), and counted exactly once; through the
+broker's outage no phone is answered 503 (the link's counters fail open)."""
 
 from __future__ import annotations
 
@@ -306,8 +307,8 @@ def test_broker_killed_while_two_tables_enter_counts_each_deal_once(standing, st
     assert set(Submission.objects.values_list("status", flat=True)) == {"accepted"}
     assert Posting.objects.aggregate(s=Sum("amount"))["s"] == 0
     assert all(first == again for first, again in replays), replays
-    assert api_answers[503] + phone.answers[503] >= 1  # the outage was met
-    assert not any(s >= 500 and s != 503 for s in [*api_answers, *phone.answers])
+    # Redis was down for 12 s under the entries: no phone was turned away.
+    assert not any(s >= 500 for s in [*api_answers, *phone.answers]), (api_answers, phone.answers)
     print("FIGURES", json.dumps({"api": dict(api_answers), "form": dict(phone.answers)}))
 
 
