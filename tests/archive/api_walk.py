@@ -77,6 +77,18 @@ DETAILS: dict[str, tuple[str, list[str]]] = {
 }
 
 
+def kind_of_answer(request: Request) -> str | None:
+    """The kind of an answer's object or list items, where the request says it."""
+    template, bound = request
+    if template in DETAILS:
+        return DETAILS[template][0]
+    if template == "presets/":
+        return "scoring.rulepreset"
+    if bound and template.count("/") == 2 and template.endswith("{0}/"):
+        return bound[0][0]
+    return None
+
+
 def walk_source(client: Any, slug: str) -> list[tuple[Request, dict[str, Any]]]:
     """The requests a walk of the club's API makes, each with its answer."""
     done: list[tuple[Request, dict[str, Any]]] = []
@@ -102,6 +114,21 @@ def answer_target(client: Any, slug: str, requests: list[Request], ids: Any) -> 
     return [_answer(client, _path(slug, request, ids)) for request in requests]
 
 
+def _ids_apart() -> None:
+    """Each table's next id far from the original's and from every other table's: in an empty
+    database the copy's ids would otherwise be the original's, and a wrong id would pass."""
+    from django.apps import apps
+    from django.db import connection, models
+
+    with connection.cursor() as cursor:
+        for number, model in enumerate(apps.get_models(), start=1):
+            if isinstance(model._meta.pk, models.AutoField):
+                cursor.execute(
+                    "SELECT setval(pg_get_serial_sequence(%s, %s), %s)",
+                    [model._meta.db_table, model._meta.pk.column, 100_000 * number],
+                )
+
+
 def main(archive: str, requests_file: str, out: str) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
     import django
@@ -112,6 +139,7 @@ def main(archive: str, requests_file: str, out: str) -> None:
     from archive.restore import club_import
     from clubs.models import Membership, Role
 
+    _ids_apart()
     with open(archive, encoding="utf-8") as stream:
         restored = club_import(stream=stream)
     owner = Membership.objects.filter(club=restored.club, role=Role.OWNER).order_by("pk").first()

@@ -23,7 +23,7 @@ from scoring.models import StandingRow, Submission
 from tests.archive.compare import Comparison
 from tests.conftest import Standing
 from tests.scoring.conftest import make_night
-from tests.scoring.helpers import enter_deal
+from tests.scoring.helpers import correct, enter_deal
 
 
 @pytest.fixture
@@ -37,8 +37,17 @@ def played(standing: Standing) -> Standing:
             Esther={"outcome": "middle_drop"}, Farid={"outcome": "winner"},
         )
     }  # fmt: skip
-    enter_deal(night.game, standing.organiser, results, wild="QH")
+    deal, _ = enter_deal(night.game, standing.organiser, results, wild="QH")
     enter_deal(night.game, standing.organiser, results)
+    corrected = {
+        "results": night.results(
+            Asha={"outcome": "loser", "points": 15}, Bilal={"outcome": "loser", "points": 20},
+            Chitra={"outcome": "loser", "points": 30}, Dev={"outcome": "first_drop"},
+            Esther={"outcome": "middle_drop"}, Farid={"outcome": "winner"},
+        )
+    }  # fmt: skip
+    assert correct(standing, deal, corrected).status == Submission.Status.ACCEPTED
+    assert LedgerEntry.objects.filter(book__club=standing.club, reverses__isnull=False).exists()
     return standing
 
 
@@ -73,6 +82,15 @@ def test_a_club_read_back_beside_itself_has_new_ids_and_the_same_figures(played:
     old_subs = list(Submission.objects.filter(deal__game__table__session__club=club).order_by("pk"))
     new_subs = list(Submission.objects.filter(deal__game__table__session__club=copy).order_by("pk"))
     assert [(s.version, s.status) for s in old_subs] == [(s.version, s.status) for s in new_subs]
+    subs = dict(zip([s.pk for s in old_subs], [s.pk for s in new_subs], strict=True))
+    assert (
+        [subs.get(s.superseded_by_id) for s in old_subs]
+        == [s.superseded_by_id for s in new_subs]
+        != [None] * len(new_subs)
+    )
+    reversals = LedgerEntry.objects.filter(book__club=copy, reverses__isnull=False)
+    assert reversals.count() == 1
+    assert reversals.get().reverses.book.club_id == copy.pk  # type: ignore[union-attr]
     for old, new in zip(old_subs, new_subs, strict=True):
         assert [renewed[r["player"]] for r in old.payload["results"]] == [
             r["player"] for r in new.payload["results"]
