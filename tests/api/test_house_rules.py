@@ -183,6 +183,12 @@ def test_the_preset_form_previews_the_house_rules_in_words(standing):
               "params": '{"rummikub": {"never_opened_penalty": 100, "joker_value": 25}}'},
     ).content.decode()  # fmt: skip
     assert "never opened scores -100" in rummikub and "counts 25" in rummikub
+    assert "The winner scores what the losers pay" in rummikub
+    zero = organiser.get(
+        url, {"format": "rummikub", "variant": "sabra",
+              "params": '{"rummikub": {"winner_scores_zero": true}}'},
+    ).content.decode()  # fmt: skip
+    assert "The winner scores 0; the losers pay their racks to the book of the game" in zero
 
 
 def test_the_preset_form_saves_house_rules_as_a_new_version(standing):

@@ -58,7 +58,7 @@ def rummikub_preview(rules: GameRules) -> PresetPreview:
     ]
     if preset.counts_racks:
         words.append(
-            "The winner scores 0; the losers pay their racks to the game's book"
+            "The winner scores 0; the losers pay their racks to the book of the game"
             if preset.winner_scores_zero
             else "The winner scores what the losers pay"
         )
