@@ -301,6 +301,7 @@ OPTIONS: dict[str, RummikubPreset] = {
     "one_high": dataclasses.replace(SABRA, one_high=True),
     "opening_high_as_10": dataclasses.replace(SABRA, opening_high_as_10=True),
     "never_opened_penalty=100": dataclasses.replace(SABRA, never_opened_penalty=100),
+    "winner_scores_zero": dataclasses.replace(SABRA, winner_scores_zero=True),
 }
 
 

@@ -42,7 +42,7 @@ from rules.rummikub.preset import (
     RummikubPreset,
     house_option,
 )
-from rules.rummikub.scoring import game_scores
+from rules.rummikub.scoring import book_share, game_scores
 from rules.rummikub.settlement import settle_session
 from rules.rummikub.tiles import Tile, parse_tile, shown
 
@@ -245,6 +245,8 @@ def _scores(obj: Mapping[str, Any]) -> dict[str, Any]:
             )
         melded = _melded(obj)
     scores = game_scores(racks, winner, preset, last_mover=last_mover, melded=melded)
+    if preset.winner_scores_zero:  # the book's share, so that the answer sums to zero
+        return {"scores": scores, "book": book_share(scores)}
     return {"scores": scores}
 
 

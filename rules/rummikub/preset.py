@@ -39,6 +39,11 @@ HOUSE_OPTIONS: dict[str, HouseOption] = {
     "opening_high_as_10": HouseOption(
         bool, "Tiles 10 to 13 count 10 toward the opening meld (not their face). Default false."
     ),
+    "winner_scores_zero": HouseOption(
+        bool,
+        "Sabra and American: the winner scores 0 and each loser pays the rack only; the game's "
+        "book takes the rest, so a deal still sums to zero. Default false (the winner takes it).",
+    ),
 }
 MAX_OPTION_NUMBER = 10**6
 
@@ -68,7 +73,9 @@ class RummikubPreset:
     (the 13-1 run outside closed hands, for Sabra) and ``never_opened_penalty``: in Sabra and
     American, a loser who never made the initial meld scores minus this instead of their rack
     (0 = off; 100 or 200 where the MSO's rules are played); ``opening_high_as_10``: tiles 10 to 13
-    count 10 toward the initial meld (a meld's value elsewhere is unchanged)."""
+    count 10 toward the initial meld (a meld's value elsewhere is unchanged);
+    ``winner_scores_zero``: in Sabra and American the winner scores 0, the losers their racks
+    only, and the game's book takes what the winner would have (``rules.rummikub.scoring``)."""
 
     name: str
     variant: Variant
@@ -86,6 +93,7 @@ class RummikubPreset:
     trump_bonus: int = 0
     never_opened_penalty: int = 0
     opening_high_as_10: bool = False
+    winner_scores_zero: bool = False
     closed_hand_values: HandValues = field(default=DEFAULT_CLOSED_HAND_VALUES)
 
     def __post_init__(self) -> None:

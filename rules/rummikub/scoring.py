@@ -10,15 +10,20 @@
 Rack totals count number tiles at face value (a 1 counts 1) and a joker at the preset's
 ``joker_value`` (30; 25 variant). Where the preset has a ``never_opened_penalty`` (a house rule,
 0 = off), a loser who never made the initial meld (``melded`` false) counts that instead of the
-rack, so the game still sums to zero."""
+rack, so the game still sums to zero. Where it has ``winner_scores_zero`` (a house rule), the
+winner scores 0 and the losers their racks: the players' scores then sum to minus the book's
+share (``book_share``), which the deal posts to the game's book."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TypeVar
 
 from rules.errors import InvariantError, RuleViolation
 from rules.rummikub.preset import RummikubPreset, preset_for
 from rules.rummikub.tiles import Tile, check_copies, parse_tile
+
+K = TypeVar("K", bound=Hashable)
 
 
 def rack_total(tiles: Sequence[Tile | str], joker_value: int = 30) -> int:
@@ -52,13 +57,22 @@ def check_players(players: Sequence[str], preset: RummikubPreset) -> None:
         )
 
 
-def winner_scores(totals: Mapping[str, int], winner: str) -> dict[str, int]:
-    """Each loser scores minus their rack total, the winner plus the sum (seating order kept)."""
+def winner_scores(
+    totals: Mapping[str, int], winner: str, winner_scores_zero: bool = False
+) -> dict[str, int]:
+    """Each loser scores minus their rack total, the winner plus the sum (seating order kept), or
+    0 under ``winner_scores_zero`` (the book then takes the sum)."""
     players = list(totals)
     check_player(winner, players, "winner")
     scores = {name: -totals[name] for name in players}
-    scores[winner] = sum(totals[name] for name in players if name != winner)
+    others = sum(totals[name] for name in players if name != winner)
+    scores[winner] = 0 if winner_scores_zero else others
     return scores
+
+
+def book_share(scores: Mapping[K, int]) -> int:
+    """What the game's book takes so that a game sums to zero (0 but under winner_scores_zero)."""
+    return -sum(scores.values())
 
 
 def pool_exhausted_scores(
@@ -136,7 +150,9 @@ def game_scores(
                 "winner's rack is empty (an American final discard is not on it)",
                 token=winner,
             )
-        scores = winner_scores(totals, winner)
+        scores = winner_scores(totals, winner, preset.winner_scores_zero)
+        if preset.winner_scores_zero:
+            return scores  # the book takes the rest (``book_share``)
     if sum(scores.values()) != 0:  # pragma: no cover - both rules are zero-sum by construction
         raise InvariantError(f"game scores do not sum to zero: {scores}")
     return scores

@@ -87,13 +87,15 @@ names (`bad_house_rules` naming a bad one).
 
 **Rummikub** (`"variant": "sabra" | "american" | "international"`, optional `"preset"` and any
 house option of a preset's `rummikub` section, by the same names: `initial_meld_threshold`,
-`joker_value`, `trump_bonus`, `never_opened_penalty`, `one_high`, `opening_high_as_10`;
+`joker_value`, `trump_bonus`, `never_opened_penalty`, `one_high`, `opening_high_as_10`,
+`winner_scores_zero`;
 `bad_field` naming a bad one) —
 melds (`"melds"`, `"initial_meld"`) answer `{"valid", "value", "meets_initial_meld", "melds":
 [{"tiles", "kind", "value", "jokers", "reason"}]}`; game scores (`"racks"`, `"winner"`,
 `"last_mover"`, `"melded"` under a `never_opened_penalty`; International adds `"win"`,
 `"melded"`, `"closed_hand"`,
-`"final_discard_joker"`, `"trump_holders"`) answer `{"scores"}`; a closed hand (`"closed_hand"`,
+`"final_discard_joker"`, `"trump_holders"`) answer `{"scores"}` (and `"book"`, the game's
+book's share, under `winner_scores_zero`); a closed hand (`"closed_hand"`,
 `"first_turn"`, `"original_hand"`, `"is_first_player"`, optional `"hand_type"`) answers `{"type",
 "name", "value", "jokers", "arrangement"}`; a settlement (`"session_scores"`, `"rate"` as a
 string) answers `{"net"}` with amounts as decimal strings.

@@ -183,6 +183,12 @@ def test_the_preset_form_previews_the_house_rules_in_words(standing):
               "params": '{"rummikub": {"never_opened_penalty": 100, "joker_value": 25}}'},
     ).content.decode()  # fmt: skip
     assert "never opened scores -100" in rummikub and "counts 25" in rummikub
+    assert "The winner scores what the losers pay" in rummikub
+    zero = organiser.get(
+        url, {"format": "rummikub", "variant": "sabra",
+              "params": '{"rummikub": {"winner_scores_zero": true}}'},
+    ).content.decode()  # fmt: skip
+    assert "The winner scores 0; the losers pay their racks to the book of the game" in zero
 
 
 def test_the_preset_form_saves_house_rules_as_a_new_version(standing):
@@ -228,6 +234,30 @@ def test_a_sabra_game_under_the_never_opened_penalty(standing):
     body["melded"] = {str(plain_ids["Bilal"]): False}
     refused = play(standing, plain, body, expect="rejected")
     assert refused.reasons[0]["code"] == "bad_field" and "melded" in refused.reasons[0]["message"]
+
+
+def test_a_sabra_game_where_the_winner_scores_zero(standing):
+    """winner_scores_zero: the winner scores 0, the losers their racks, and the game's book takes
+    the rest: the deal's postings sum to zero in points and in money."""
+    from ledger.models import Posting
+    from tests.scoring.helpers import new_game, play
+    from tests.scoring.test_rummikub_matches import racks
+
+    params = {"rummikub": {"winner_scores_zero": True}}
+    game, ids = new_game(
+        standing, "sabra", ["Asha", "Bilal", "Chitra"], params=params, point_value_minor=10
+    )
+    body = racks(ids, "Asha", Asha=[], Bilal=["R5", "JK"], Chitra=["K13"])
+    submission = play(standing, game, body)
+    scores = {line["name"]: line["points"] for line in submission.result["players"]}
+    assert scores == {"Asha": 0, "Bilal": -35, "Chitra": -13}
+    postings = Posting.objects.filter(entry__deal=submission.deal)
+    by_quantity: dict[str, list[int]] = {}
+    for posting in postings:
+        by_quantity.setdefault(posting.quantity, []).append(posting.amount)
+    assert set(by_quantity) == {"points", "money"}
+    assert all(sum(amounts) == 0 for amounts in by_quantity.values())
+    assert 48 in by_quantity["points"] and 480 in by_quantity["money"]  # the book's share
 
 
 def test_one_options_contract_for_the_batch_and_the_presets(standing):

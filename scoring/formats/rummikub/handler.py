@@ -27,6 +27,7 @@ from rules.ranking import competition_ranks
 from rules.rummikub import game_scores, international_scores, match_leaders, settle_session
 from rules.rummikub.closed_hands import ClosedHand
 from rules.rummikub.preset import RummikubPreset, preset_for
+from rules.rummikub.scoring import book_share
 from rules.rummikub.tiles import parse_tile
 from scoring.formats.base import (
     MONEY,
@@ -425,6 +426,13 @@ class RummikubFormat(FormatBase):
                 Line.player(Quantity.MONEY, pid, score * game.point_value_minor)
                 for pid, score in scores.items()
             ]
+        if rules.rummikub.winner_scores_zero and not _international(rules):
+            # Decision: the winner scores 0, so the book takes what the losers pay (as the pot
+            # of an Indian points game): every quantity of the deal still sums to zero.
+            share = book_share(scores)
+            lines.append(Line.book(Quantity.POINTS, share))
+            if game.point_value_minor:
+                lines.append(Line.book(Quantity.MONEY, share * game.point_value_minor))
         return lines, {}
 
     def game_decided(self, *, game: Game, rules: GameRules) -> bool:

@@ -58,6 +58,11 @@ def rummikub_preview(rules: GameRules) -> PresetPreview:
     ]
     if preset.counts_racks:
         words.append(
+            "The winner scores 0; the losers pay their racks to the book of the game"
+            if preset.winner_scores_zero
+            else "The winner scores what the losers pay"
+        )
+        words.append(
             f"A loser who never opened scores -{preset.never_opened_penalty}"
             if preset.never_opened_penalty
             else "A loser who never opened counts the rack as everyone else"

@@ -15,6 +15,7 @@ from rules.errors import RuleViolation
 from rules.evaluate import evaluate_request
 from rules.rummikub import SABRA, game_scores, validate_meld, validate_melds
 from rules.rummikub.preset import RummikubPreset
+from rules.rummikub.scoring import book_share
 
 RACKS = {"ana": [], "ben": ["R5", "JK"], "cy": ["B13", "K1"]}
 
@@ -43,6 +44,32 @@ def test_a_loser_who_never_opened_scores_the_penalty_instead_of_the_rack():
     with pytest.raises(RuleViolation) as caught:
         game_scores(RACKS, "ana", preset, melded={"dan": False})
     assert caught.value.code == "unknown_player"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    racks=st.lists(
+        st.lists(st.sampled_from(["R1", "R5", "B13", "K9", "O12", "JK"]), max_size=4, unique=True),
+        min_size=1, max_size=2,
+    ),
+    penalty=st.sampled_from([0, 100]),
+    opened=st.lists(st.booleans(), min_size=4, max_size=4),
+)  # fmt: skip
+def test_a_winner_who_scores_zero_leaves_the_rest_to_the_book(racks, penalty, opened):
+    """winner_scores_zero: the winner scores 0, each loser exactly as by default, and the book's
+    share makes the game sum to zero; the default's winner takes exactly that share."""
+    table = {"win": [], **{f"p{index}": rack for index, rack in enumerate(racks)}}
+    melded = {name: opened[index] for index, name in enumerate(table)}
+    plain = dataclasses.replace(SABRA, never_opened_penalty=penalty)
+    zero = dataclasses.replace(plain, winner_scores_zero=True)
+    default = game_scores(table, "win", plain, melded=melded)
+    scores = game_scores(table, "win", zero, melded=melded)
+    assert scores["win"] == 0
+    assert {k: v for k, v in scores.items() if k != "win"} == {
+        k: v for k, v in default.items() if k != "win"
+    }
+    assert sum(scores.values()) + book_share(scores) == 0
+    assert book_share(scores) == default["win"]
 
 
 def test_the_13_1_run_outside_closed_hands_is_the_preset_s_one_high():
@@ -129,6 +156,7 @@ def test_the_opening_counts_10_to_13_as_10():
         ("opening_high_as_10", "yes"),
         ("initial_meld_threshold", 10**7),
         ("trump_bonus", True),
+        ("winner_scores_zero", "true"),
     ],
 )
 def test_every_house_option_is_checked_in_one_place(option, value):
@@ -161,3 +189,5 @@ def test_the_batch_contract_takes_every_house_option():
                "initial_meld": True, "initial_meld_threshold": 31}  # fmt: skip
     assert evaluate_request(opening)["meets_initial_meld"] is True
     assert evaluate_request({**opening, "opening_high_as_10": True})["meets_initial_meld"] is False
+    zero = evaluate_request({**ask, "winner_scores_zero": True})
+    assert zero == {"id": None, "scores": {"ana": 0, "ben": -35, "cy": -14}, "book": 49}
