@@ -17,8 +17,17 @@ $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m pip install --quiet --disable-pip-version-check -c requirements.lock -e '.[dev]'
 	touch $(STAMP)
 
+# The tools the tests build a TypeScript client with (openapi-typescript, tsc), pinned in
+# clients/typescript/package-lock.json. Without npm the site still runs; that test says what to do.
+TS_TOOLS := clients/typescript/node_modules/.package-lock.json
+
+$(TS_TOOLS): clients/typescript/package.json clients/typescript/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --prefix clients/typescript --no-audit --no-fund --silent && touch $(TS_TOOLS); \
+	else echo "npm not found: install Node.js 20 and npm for the TypeScript client test"; fi
+
 # The translations compiled with Babel (config/catalogs.py): no GNU gettext needed.
-install: $(STAMP)
+install: $(STAMP) $(TS_TOOLS)
 	@$(PY) -m config.catalogs compile
 
 migrate: install

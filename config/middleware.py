@@ -178,6 +178,9 @@ class SecurityHeadersMiddleware:
         return response
 
 
+#: What ``details`` says of each query parameter an operation does not take.
+UNKNOWN_PARAMETER = "unknown query parameter"
+
 # DRF's switch of the response format (``?format=json``), taken by every operation.
 FORMAT_SWITCH = "format"
 
@@ -212,7 +215,8 @@ class QueryParametersMiddleware:
             "unknown_parameter",
             f"unknown query parameter {', '.join(repr(n) for n in unknown)}; "
             f"this operation takes: {offered}",
-            {name: "unknown query parameter" for name in unknown},
+            # The shape of every field error (an unknown body field's too): a list of messages.
+            {name: [UNKNOWN_PARAMETER] for name in unknown},
         )
 
 

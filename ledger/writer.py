@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from config.stored_times import times_as_stored
 from ledger.models import AccountKind, LedgerEntry, Posting
 from rules.errors import InvariantError
 
@@ -112,3 +114,42 @@ def mirror_lines(entry: LedgerEntry) -> list[Line]:
         Line(p.quantity, p.account, -p.amount, p.player_id)
         for p in entry.postings.all().order_by("id")
     ]
+
+
+def ledger_entry_restore(
+    *,
+    book_id: int,
+    kind: str,
+    lines: list[Line],
+    deal_id: int | None,
+    submission_id: int | None,
+    reverses_id: int | None,
+    memo: str,
+    created_at: datetime,
+) -> LedgerEntry:
+    """Write one entry of a club's archive as it was first written (its time kept), balanced
+    like every other: a club rebuilt from its archive passes the same guards as one played."""
+    lines = [line for line in lines if line.amount != 0]
+    check_balanced(lines)
+    with times_as_stored(LedgerEntry):
+        entry = LedgerEntry.objects.create(
+            book_id=book_id,
+            deal_id=deal_id,
+            submission_id=submission_id,
+            kind=kind,
+            reverses_id=reverses_id,
+            memo=memo,
+            created_at=created_at,
+        )
+    Posting.objects.bulk_create(
+        Posting(
+            entry=entry,
+            book_id=book_id,
+            quantity=line.quantity,
+            account=line.account,
+            player_id=line.player_id,
+            amount=line.amount,
+        )
+        for line in lines
+    )
+    return entry

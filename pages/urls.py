@@ -54,6 +54,11 @@ urlpatterns = [
         name="webhook-delete-page",
     ),
     path(
+        f"{club}settings/webhooks/<int:endpoint_id>/replay/",
+        webhooks.webhook_replay,
+        name="webhook-replay-page",
+    ),
+    path(
         f"{club}settings/webhooks/<int:endpoint_id>/ping/",
         webhooks.webhook_ping,
         name="webhook-ping-page",

@@ -1,12 +1,15 @@
 """A club's webhooks from its settings page (organisers): add one (the secret shown once),
-disable or enable it, delete it, send a ping, and redeliver from its delivery log. Writes go
+disable or enable it, delete it, send a ping, redeliver from its delivery log, and replay its
+events since a time. Writes go
 through ``webhooks.services``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from functools import partial
 from uuid import UUID
+from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,8 +19,9 @@ from django.views.decorators.http import require_POST
 
 from clubs.models import Club, Role
 from clubs.page_kit.pages import club_for_page, club_url, form_post, found
+from config.errors import InvalidInput
 from pages.views import NEW_SECRET, _settings_page
-from webhooks import selectors, services
+from webhooks import replay, selectors, services
 from webhooks.models import Endpoint
 
 
@@ -100,5 +104,29 @@ def webhook_redeliver(
         delivery = selectors.delivery_get(endpoint=endpoint, delivery_id=str(delivery_id))
         services.redeliver(delivery=delivery, actor=request.user)
         return f"{delivery.event.name} is sent again."
+
+    return _on_endpoint(request, club_slug, endpoint_id, write)
+
+
+def _club_time(club: Club, raw: str) -> datetime:
+    """A time from the page's date-and-time field, read in the club's time zone."""
+    try:
+        moment = datetime.fromisoformat(raw.strip())
+    except ValueError:
+        message = "since: give a date and time (2026-11-25T20:00)"
+        raise InvalidInput(message, details={"since": [message]}) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=ZoneInfo(club.timezone))
+    return moment
+
+
+@login_required
+@require_POST
+def webhook_replay(request: HttpRequest, club_slug: str, endpoint_id: int) -> HttpResponse:
+    def write(club: Club, endpoint: Endpoint) -> str:
+        since = _club_time(club, request.POST.get("since", ""))
+        done = replay.replay_since(endpoint=endpoint, since=since, actor=request.user)
+        count = f"{done.events} event{'' if done.events == 1 else 's'}"
+        return f"Replaying {count} since then: see the log."
 
     return _on_endpoint(request, club_slug, endpoint_id, write)

@@ -1,5 +1,5 @@
-"""A club's webhooks over HTTP (organisers only): endpoints, a ping, the delivery log and
-redelivery. Parse, call one service or selector, render."""
+"""A club's webhooks over HTTP (organisers only): endpoints, a ping, the delivery log,
+redelivery and replay. Parse, call one service or selector, render."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from config.api_input import input_valid
 from config.filters import filtered
 from config.openapi import CURSOR_PARAMETERS, PAGE_PARAMETERS, api_operation, page_of
 from config.pagination import cursor_page_response, page_response
-from webhooks import selectors, services
+from webhooks import replay, selectors, services
 from webhooks.filters import AttemptFilterSet
 from webhooks.models import Delivery
 from webhooks.serializers import (
@@ -26,6 +26,8 @@ from webhooks.serializers import (
     EndpointCreateInput,
     EndpointOutput,
     EndpointUpdateInput,
+    ReplayInput,
+    ReplayQueuedOutput,
 )
 
 
@@ -138,3 +140,21 @@ class RedeliverApi(_WebhookView):
         endpoint = selectors.endpoint_get(club=self.club, endpoint_id=endpoint_id)
         delivery = selectors.delivery_get(endpoint=endpoint, delivery_id=str(delivery_id))
         return _queued(services.redeliver(delivery=delivery, actor=request.user))
+
+
+class ReplayApi(_WebhookView):
+    @api_operation(
+        operation_id="webhooks_replay",
+        request=ReplayInput,
+        responses={202: ReplayQueuedOutput},
+        description="Send this endpoint again every event of the club it receives that happened "
+        "since `since` (at most 7 days ago), oldest first, each once (same event id and body, "
+        "a new delivery id); an event still being delivered to it is not queued twice.",
+    )
+    def post(self, request: Request, club_slug: str, endpoint_id: int) -> Response:
+        since = input_valid(ReplayInput, request.data)["since"]
+        endpoint = selectors.endpoint_get(club=self.club, endpoint_id=endpoint_id)
+        done = replay.replay_since(endpoint=endpoint, since=since, actor=request.user)
+        body = {"since": done.since, "until": done.until, "events": done.events,
+                "pending": done.pending, "status": "queued"}  # fmt: skip
+        return Response(ReplayQueuedOutput(body).data, status=status.HTTP_202_ACCEPTED)

@@ -31,10 +31,14 @@ class EndpointUpdateInput(serializers.Serializer[dict]):
 
 
 class EndpointOutput(serializers.ModelSerializer[Endpoint]):
+    events = serializers.ListField(
+        child=serializers.ChoiceField(choices=EVENTS), help_text="The event names it receives."
+    )
+
     class Meta:
         model = Endpoint
         fields = ["id", "url", "events", "enabled", "health", "failures", "last_error",
-                  "given_up", "failing_since", "created_at"]  # fmt: skip
+                  "given_up", "failing_since", "timeouts", "resume_at", "created_at"]  # fmt: skip
 
 
 class EndpointCreatedOutput(EndpointOutput):
@@ -68,3 +72,21 @@ class AttemptOutput(serializers.ModelSerializer[Attempt]):
         model = Attempt
         fields = ["id", "at", "delivery", "event", "event_name", "outcome", "delivery_status",
                   "status_code", "duration_ms", "error", "response_body"]  # fmt: skip
+
+
+class ReplayInput(serializers.Serializer[dict]):
+    since = serializers.DateTimeField(
+        help_text="Every event since this time (at most 7 days ago, not in the future) is sent "
+        "again; ISO 8601 with its offset (`2026-11-25T20:00:00Z`)."
+    )
+
+
+class ReplayQueuedOutput(serializers.Serializer[dict]):
+    since = serializers.DateTimeField()
+    until = serializers.DateTimeField(help_text="When the replay was asked for: events after it "
+                                      "are sent as they happen.")  # fmt: skip
+    events = serializers.IntegerField(help_text="Events queued again, oldest first.")
+    pending = serializers.IntegerField(
+        help_text="Events since then still being delivered to this webhook: not queued twice."
+    )
+    status = serializers.ChoiceField(choices=[("queued", "queued")])

@@ -196,4 +196,4 @@ def test_an_unknown_query_parameter_called_status_is_refused_naming_it(standing)
     """The name of a parameter is never taken for an argument of the answer (it was a 500)."""
     error = assert_error(standing.client("player").get("/api/v1/clubs/home/?status=open"), 400,
                          "unknown_parameter")  # fmt: skip
-    assert error["details"] == {"status": "unknown query parameter"}
+    assert error["details"] == {"status": ["unknown query parameter"]}

@@ -91,7 +91,7 @@ def test_an_unknown_query_parameter_is_refused_naming_it(standing, url, unknown)
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] == "unknown_parameter" and unknown in error["message"]
-    assert error["details"] == {unknown: "unknown query parameter"}
+    assert error["details"] == {unknown: ["unknown query parameter"]}
 
 
 def test_the_parameters_an_operation_takes_are_said_with_the_refusal(standing):

@@ -182,3 +182,22 @@ def test_the_schema_closes_every_request_object(db):
     for name in bodies:
         if "properties" in components[name]:
             assert components[name]["additionalProperties"] is False, name
+
+
+def test_an_unknown_query_parameter_has_the_details_of_an_unknown_body_field(world):
+    """One shape of ``details`` for both: each name mapped to a list of messages."""
+    from config.middleware import UNKNOWN_PARAMETER
+
+    client = world.s.client("owner")
+    field = assert_error(
+        client.post("/api/v1/clubs/home/sessions/", {"name": "Friday", "colour": "red"},
+                    format="json"),
+        400, "unknown_field",
+    )  # fmt: skip
+    parameter = assert_error(client.get("/api/v1/clubs/home/sessions/?colour=red"), 400,
+                             "unknown_parameter")  # fmt: skip
+    assert field["details"] == {"colour": [UNKNOWN_FIELD]}
+    assert parameter["details"] == {"colour": [UNKNOWN_PARAMETER]}
+    for details in (field["details"], parameter["details"]):
+        assert all(isinstance(m, list) and all(isinstance(t, str) for t in m)
+                   for m in details.values())  # fmt: skip

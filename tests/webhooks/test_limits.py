@@ -50,7 +50,9 @@ def test_pings_and_redeliveries_over_the_limit_answer_429(api, endpoint):
         assert refused["Retry-After"] == "60"
         error = refused.json()["error"]
         assert error["code"] == "throttled"
-        assert error["message"].startswith("at most 3 pings and redeliveries a minute per club")
+        assert error["message"].startswith(
+            "at most 3 pings, redeliveries and replays a minute per club"
+        )
     assert Delivery.objects.count() == 3
     assert Event.objects.filter(name=PING).count() == 2
 
@@ -72,5 +74,5 @@ def test_the_settings_page_says_why_a_ping_is_refused(standing, endpoint):
         assert client.post(url).status_code == 302
     refused = client.post(url)
     assert refused.status_code == 429
-    assert "at most 3 pings and redeliveries a minute per club" in refused.content.decode()
+    assert "at most 3 pings, redeliveries and replays a minute per club" in refused.content.decode()
     assert Event.objects.filter(name=PING).count() == 3

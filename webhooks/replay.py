@@ -1,0 +1,95 @@
+"""Replay: an endpoint sent again every event of its club since a time, as a receiver that lost
+its store (or was added later) asks for. Each event it receives now that happened since then
+(still kept: a week) gets one new delivery, created in the order the events happened and handed
+to the normal sending path (signed, retried, one attempt at a time per endpoint, a deal's events
+in their order). An event already on its way to the endpoint (a pending delivery) is not queued
+twice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from clubs.audit import audit_record
+from config.errors import Conflict, InvalidInput
+from webhooks.limits import manual_send_check
+from webhooks.models import PING, Delivery, Endpoint, Event
+from webhooks.services import _send, api_time
+
+#: Events are kept a week (``attempts_prune``): a replay reaches no further back.
+REPLAY_WINDOW = timedelta(days=7)
+#: The most events one replay queues: a larger one is asked for in parts (a later ``since``).
+REPLAY_MOST = 5000
+REPLAY_ACTION = "webhook.replay"
+
+
+@dataclass(frozen=True)
+class Replay:
+    since: datetime
+    until: datetime
+    events: int  # deliveries queued, one per event
+    pending: int  # events left alone: a delivery of theirs to the endpoint is still pending
+
+
+def _since_refused(message: str) -> InvalidInput:
+    return InvalidInput(f"since: {message}", code="bad_replay_since", details={"since": [message]})
+
+
+def _check_since(since: datetime, now: datetime) -> None:
+    if since > now:
+        raise _since_refused(f"{api_time(since)} is in the future")
+    if since < now - REPLAY_WINDOW:
+        raise _since_refused(
+            f"{api_time(since)} is more than {REPLAY_WINDOW.days} days ago (events are kept "
+            f"{REPLAY_WINDOW.days} days); give {api_time(now - REPLAY_WINDOW)} or later"
+        )
+
+
+def replay_since(*, endpoint: Endpoint, since: datetime, actor: AbstractBaseUser) -> Replay:
+    """Queue, to ``endpoint``, one delivery of each event of its club it receives that happened
+    at or after ``since`` (up to now), oldest first. Counted as one of the club's manual sends
+    (pings, redeliveries: limited per minute)."""
+    now = timezone.now()
+    _check_since(since, now)
+    if not endpoint.enabled:
+        raise Conflict(
+            "this webhook is disabled: enable it before replaying its events",
+            code="endpoint_disabled",
+        )
+    with transaction.atomic():
+        manual_send_check(club=endpoint.club)
+        events = Event.objects.filter(
+            club=endpoint.club, created_at__gte=since, created_at__lte=now,
+            name__in=[name for name in endpoint.events if name != PING],
+        )  # fmt: skip
+        on_their_way = set(
+            Delivery.objects.filter(
+                endpoint=endpoint, status=Delivery.Status.PENDING, event__in=events
+            ).values_list("event_id", flat=True)
+        )
+        chosen = [
+            event_id
+            for event_id in events.order_by("created_at", "id").values_list("id", flat=True)
+            if event_id not in on_their_way
+        ]
+        if len(chosen) > REPLAY_MOST:
+            raise _since_refused(
+                f"{len(chosen)} events since {api_time(since)}, more than {REPLAY_MOST} at "
+                "once: replay from a later time first"
+            )
+        deliveries = Delivery.objects.bulk_create(
+            Delivery(endpoint=endpoint, event_id=event_id, created_at=now, next_attempt_at=now)
+            for event_id in chosen
+        )
+        audit_record(
+            actor=actor, club=endpoint.club, action=REPLAY_ACTION, obj=endpoint,
+            after={"since": api_time(since), "until": api_time(now), "events": len(chosen)},
+        )  # fmt: skip
+        # The deliveries' ids follow the events' order; each goes the way of a live one.
+        for delivery in deliveries:
+            _send(delivery.pk)
+    return Replay(since=since, until=now, events=len(chosen), pending=len(on_their_way))
