@@ -154,8 +154,11 @@ def _results() -> None:
     seconds = time.perf_counter() - started
     assert made.status == ResultImport.Status.DONE, (made.status, made.error)
     assert result_import_progress(result_import=made)["written"] == deals
-    print(f"   confirm to done: {seconds:,.1f} s ({seconds / deals * 1e3:,.2f} ms a deal)",
-          flush=True)  # fmt: skip
+    assert made.finished_at is not None
+    written = (made.finished_at - made.created_at).total_seconds()
+    each = written / deals * 1e3
+    print(f"   confirmed to done: {written:,.1f} s ({each:,.2f} ms a deal); with the games' "
+          f"rating tasks run after it here: {seconds:,.1f} s", flush=True)  # fmt: skip
     nights = Session.objects.filter(club=club).count()
     started = time.perf_counter()
     again, new = result_import_confirm(club=club, actor=user, plan=plan, preset=preset)

@@ -3,7 +3,7 @@ page, the club's settings."""
 
 from django.urls import path
 
-from pages import club_admin, invitations, player_import, views, webhooks
+from pages import club_admin, invitations, player_import, result_import, views, webhooks
 
 club = "clubs/<slug:club_slug>/"
 
@@ -12,6 +12,17 @@ urlpatterns = [
     path(f"{club}players/", views.player_list_page, name="player-list-page"),
     path(f"{club}players/add/", views.player_add, name="player-add"),
     path(f"{club}players/import/", player_import.player_import_page, name="player-import-page"),
+    path(f"{club}results/import/", result_import.result_import_page, name="result-import-page"),
+    path(
+        f"{club}results/import/<slug:layout>.<str:extension>",
+        result_import.result_import_template,
+        name="result-import-template",
+    ),
+    path(
+        f"{club}results/imports/<int:import_id>/",
+        result_import.result_import_status_page,
+        name="result-import-status-page",
+    ),
     path(f"{club}sessions/", views.session_list_page, name="session-list-page"),
     path(f"{club}members/", views.member_list_page, name="member-list-page"),
     path(f"{club}players/<int:player_id>/", views.player_page, name="player-page"),

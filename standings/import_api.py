@@ -19,9 +19,6 @@ from standings import result_import
 from standings.result_plan import ResultPlan
 from standings.serializers import ResultImportInput, ResultImportOutput, ResultImportPreviewOutput
 
-#: The most row errors a preview lists (all are counted).
-ERRORS_SHOWN = 500
-
 
 def _plan(club: Any, data: dict[str, Any]) -> tuple[ResultPlan, Any]:
     if "file_base64" in data:
@@ -41,21 +38,6 @@ def _plan(club: Any, data: dict[str, Any]) -> tuple[ResultPlan, Any]:
     return plan, preset
 
 
-def preview_body(club: Any, plan: ResultPlan) -> dict[str, Any]:
-    """What a preview shows of a plan (the page shows the same)."""
-    same = result_import.result_import_same(club=club, fingerprint=plan.fingerprint)
-    dates = [night["date"] for night in plan.nights]
-    return {
-        "layout": plan.layout, "nights": len(plan.nights),
-        "tables": sum(len(night["tables"]) for night in plan.nights), "deals": plan.deals,
-        "first_night": min(dates, default=None), "last_night": max(dates, default=None),
-        "errors": [error.as_dict() for error in plan.errors[:ERRORS_SHOWN]],
-        "error_count": len(plan.errors),
-        "unknown_names": [{"name": name, **found} for name, found in plan.unknown.items()],
-        "fingerprint": plan.fingerprint, "imported_as": None if same is None else same.pk,
-    }  # fmt: skip
-
-
 class ResultImportPreviewApi(ClubScopedAPIView):
     @api_operation(
         operation_id="results_import_preview",
@@ -69,7 +51,9 @@ class ResultImportPreviewApi(ClubScopedAPIView):
     def post(self, request: Request, club_slug: str) -> Response:
         data = input_valid(ResultImportInput, request.data)
         plan, _ = _plan(self.club, data)
-        return Response(ResultImportPreviewOutput(preview_body(self.club, plan)).data)
+        return Response(
+            ResultImportPreviewOutput(result_import.result_preview(club=self.club, plan=plan)).data
+        )
 
 
 class ResultImportApi(ClubScopedAPIView):

@@ -38,6 +38,8 @@ RUN_TASK = "standings.result_import_run"
 #: A night of the past starts at this hour (the club's time) and its games end 3 hours later.
 NIGHT_STARTS = time(20, 0)
 NIGHT_LENGTH = timedelta(hours=3)
+#: The most row errors a preview lists (all are counted).
+ERRORS_SHOWN = 500
 #: How long the progress and a cancel request are kept.
 KEPT_SECONDS = 24 * 3600
 #: Deals counted in one statement batch; the progress and a cancel request are read between.
@@ -84,6 +86,21 @@ def result_plan_read(
     """An uploaded sheet read in ``layout`` and checked: the preview (nothing stored)."""
     sheet = result_sheet_read(content=content, filename=filename, layout=layout_of(layout))
     return results_plan(club=club, sheet=sheet, preset=preset, names=names)
+
+
+def result_preview(*, club: Club, plan: ResultPlan) -> dict[str, Any]:
+    """What a preview shows of a plan (the page shows the same)."""
+    same = result_import_same(club=club, fingerprint=plan.fingerprint)
+    dates = [night["date"] for night in plan.nights]
+    return {
+        "layout": plan.layout, "nights": len(plan.nights),
+        "tables": sum(len(night["tables"]) for night in plan.nights), "deals": plan.deals,
+        "first_night": min(dates, default=None), "last_night": max(dates, default=None),
+        "errors": [error.as_dict() for error in plan.errors[:ERRORS_SHOWN]],
+        "error_count": len(plan.errors),
+        "unknown_names": [{"name": name, **found} for name, found in plan.unknown.items()],
+        "fingerprint": plan.fingerprint, "imported_as": None if same is None else same.pk,
+    }  # fmt: skip
 
 
 def result_import_confirm(
