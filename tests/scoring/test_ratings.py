@@ -248,6 +248,7 @@ def test_a_players_rating_changes_are_paged_and_the_one_list_deprecated(standing
     from email.utils import parsedate_to_datetime
 
     from config.deprecations import REGISTRY
+    from tests.api.test_schema_examples import assert_answers_as_declared
 
     ids = _games_won_by(standing, ["Asha", "Bilal", "Asha", "Asha", "Chitra"])
     api = standing.client("player")
@@ -267,6 +268,7 @@ def test_a_players_rating_changes_are_paged_and_the_one_list_deprecated(standing
         page = api.get(page["next"]).json()
         paged += page["results"]
     assert paged == listed.json()["changes"] and len(paged) == 5
+    assert_answers_as_declared(first.json(), "RatingChangePage")
     assert api.get(f"{path}changes/", {"limit": 0}).status_code == 400
     assert api.get(f"{path}changes/", {"colour": "red"}).status_code == 400
 
