@@ -1,4 +1,4 @@
-"""Player imports: ``python -m bench imports`` (``--quick``: a roster of 1,000 only).
+"""Player and result imports: ``python -m bench imports`` (``--quick``: a roster of 1,000 only).
 
 A 1,000-row roster sheet (name, nickname, email, phone, membership number, UPI id; a tenth of
 its rows the same people as roster players, a few with errors) read from CSV and from XLSX,
@@ -6,7 +6,12 @@ previewed against a roster of 1,000 and of 10,000 players, confirmed (every row 
 transaction, commit included), then the same sheet previewed and confirmed again (every row
 found, nothing written). On PostgreSQL (a fresh database ``rummyclub_bench_imports``;
 ``BENCH_IMPORTS_DATABASE_URL`` to use another), through the same services as the page and the
-API (``clubs.player_sheet``, ``clubs.player_import``), in this process."""
+API (``clubs.player_sheet``, ``clubs.player_import``), in this process.
+
+Then past results: a sheet of 10,000 deals of points rummy (250 nights of one four-player table,
+40 deals each; the layout deal by deal of docs/imports.md) read, previewed, confirmed and written
+by the import's task (run at the commit, as a worker runs it), timed from the confirm to the
+import done; then the same sheet confirmed again (nothing written)."""
 
 from __future__ import annotations
 
@@ -107,6 +112,58 @@ def _one_roster(roster: int) -> None:
     assert Player.objects.filter(club=club).count() == before
 
 
+RESULT_NIGHTS, RESULT_DEALS_A_NIGHT = 250, 40
+
+
+def _result_rows() -> list[list[str]]:
+    from datetime import date, timedelta
+
+    rows = [["date", "night", "table", "deal", "player", "outcome", "points"]]
+    for night in range(RESULT_NIGHTS):
+        day = (date(2020, 1, 3) + timedelta(days=7 * night)).isoformat()
+        for deal in range(1, RESULT_DEALS_A_NIGHT + 1):
+            for seat in range(4):
+                won = seat == deal % 4
+                outcome, points = ("winner", "") if won else ("loser", str(5 + seat))
+                rows.append(
+                    [day, "Friday", "Table 1", str(deal), f"Roster {seat:05}", outcome, points]
+                )
+    return rows
+
+
+def _results() -> None:
+    from scoring.models import RulePreset, Session
+    from standings.models import ResultImport
+    from standings.result_import import result_import_confirm, result_import_progress
+    from standings.result_plan import results_plan
+    from standings.result_sheet import POINTS_DEALS, result_sheet_read
+
+    club, user = _club("imports-results", 4)
+    content = _csv(_result_rows())
+    deals = RESULT_NIGHTS * RESULT_DEALS_A_NIGHT
+    print(f"  past results: {deals:,} deals, {len(content) // 1024} KB as CSV", flush=True)
+    preset = RulePreset.objects.get(club=None, key="points")
+    started = time.perf_counter()
+    sheet = result_sheet_read(content=content, filename="r.csv", layout=POINTS_DEALS)
+    plan = results_plan(club=club, sheet=sheet, preset=preset)
+    assert not plan.errors, plan.errors[:3]
+    print(f"   read and preview: {time.perf_counter() - started:,.1f} s", flush=True)
+    started = time.perf_counter()
+    made, _ = result_import_confirm(club=club, actor=user, plan=plan, preset=preset)
+    made.refresh_from_db()
+    seconds = time.perf_counter() - started
+    assert made.status == ResultImport.Status.DONE, (made.status, made.error)
+    assert result_import_progress(result_import=made)["written"] == deals
+    print(f"   confirm to done: {seconds:,.1f} s ({seconds / deals * 1e3:,.2f} ms a deal)",
+          flush=True)  # fmt: skip
+    nights = Session.objects.filter(club=club).count()
+    started = time.perf_counter()
+    again, new = result_import_confirm(club=club, actor=user, plan=plan, preset=preset)
+    assert not new and again.pk == made.pk and Session.objects.filter(club=club).count() == nights
+    print(f"   the same sheet again: {time.perf_counter() - started:,.2f} s, nothing written",
+          flush=True)  # fmt: skip
+
+
 def run(quick: bool) -> None:
     db_url = os.environ.get(
         "BENCH_IMPORTS_DATABASE_URL",
@@ -121,3 +178,4 @@ def run(quick: bool) -> None:
     django.setup()
     for roster in [1_000] if quick else [1_000, 10_000]:
         _one_roster(roster)
+    _results()

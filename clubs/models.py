@@ -9,6 +9,7 @@ from django.core.validators import URLValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from config.change_times import updated_at_field
 
@@ -73,10 +74,10 @@ def validate_phone(value: str) -> None:
 
 
 class Role(models.TextChoices):
-    OWNER = "owner", "Owner"
-    ORGANISER = "organiser", "Organiser"
-    SCORER = "scorer", "Scorer"
-    PLAYER = "player", "Player"
+    OWNER = "owner", _("Owner")
+    ORGANISER = "organiser", _("Organiser")
+    SCORER = "scorer", _("Scorer")
+    PLAYER = "player", _("Player")
 
 
 # Higher rank, more rights: an owner can do what an organiser can, and so on.

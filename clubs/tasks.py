@@ -15,7 +15,11 @@ def prune_idempotency_keys() -> int:
 
 
 @project_task(name=SEND_TASK)
-def send_password_reset(email: str, domain: str, use_https: bool, request_id: str) -> None:
+def send_password_reset(
+    email: str, domain: str, use_https: bool, request_id: str, language: str = ""
+) -> None:
     """Sent through the outbox by a reset asked for on the page: mail the link, if any account
-    has the address."""
-    password_reset_send(email=email, domain=domain, use_https=use_https, request_id=request_id)
+    has the address, in the page's language (none given: the site's default)."""
+    password_reset_send(
+        email=email, domain=domain, use_https=use_https, request_id=request_id, language=language
+    )

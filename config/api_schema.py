@@ -28,8 +28,8 @@ _CLUB_SUBJECTS = {
     "members": "members", "players": "players", "presets": "presets", "sessions": "nights",
     "tables": "nights", "games": "games", "deals": "deals", "submissions": "deals",
     "table-links": "table links", "standings": "standings", "seasons": "standings",
-    "ratings": "ratings", "tournaments": "tournaments", "webhooks": "webhooks",
-    "stream": "sync", "tombstones": "sync",
+    "ratings": "ratings", "tournaments": "tournaments", "series": "series", "webhooks": "webhooks",
+    "stream": "sync", "tombstones": "sync", "results": "results",
 }  # fmt: skip
 # ... unless a later part names a subject of its own (a table's games, a game's deals).
 _NESTED_SUBJECTS = {

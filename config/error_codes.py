@@ -12,12 +12,14 @@ from pathlib import Path
 ERROR_CODES: dict[str, str] = {
     "account_closed": "The night's or purse's account is closed: its money was paid out.",
     "already_entered": "The player is already entered in the tournament.",
+    "already_in_series": "The night or tournament is already an event of the series.",
     "already_member": "The user is already a member of the club.",
     "already_merged": "The player was already merged into another.",
     "ambiguous_request": "The request could be read as more than one kind of Rummikub question.",
     "authentication_failed": "The credentials given are not valid.",
     "bad_advance": "How many advance from each table does not fit the tables.",
     "bad_amount": "An amount of money or points is not a whole number in range.",
+    "bad_award": "A series' award is not one of the kinds, has no name, or is named twice.",
     "bad_card": "A card is not written as a card (`QH`, `10S`, `JK`).",
     "bad_cards": "A hand's cards are not a list of cards.",
     "bad_check_in_code": "The check-in code is wrong or no longer valid.",
@@ -50,8 +52,10 @@ ERROR_CODES: dict[str, str] = {
     "bad_pool": "The pool limit is not one the rules take (101 or 201).",
     "bad_pool_rules": "A pool game's settings are not valid.",
     "bad_preset": "The preset, or a setting of it, is not valid for its format.",
+    "bad_points_table": "A series' points table is not a list of points, highest first.",
     "bad_rank": "A rank given for ratings is not valid.",
     "bad_rate": "A rate is not a decimal amount the settlement takes.",
+    "bad_tier": "A series' tier is not one of its tiers, or its multiplier is not valid.",
     "bad_rejoins": "A rejoin setting is not valid.",
     "bad_replay_since": (
         "A webhook replay's `since` is in the future, too far back, or covers too many events."
@@ -72,6 +76,7 @@ ERROR_CODES: dict[str, str] = {
     "batch_too_large": "A list of rules requests is longer than allowed.",
     "cannot_finish": "The game cannot be finished in its present state.",
     "chips_need_points": "A chip tournament's tables must play points rummy.",
+    "columns_missing": "The sheet's first row does not name the columns its layout needs.",
     "confirm_required": "Undoing a round needs `confirm`: true.",
     "confirmer_is_entering_device": "An entry is confirmed on another phone than the one that "
     "entered it.",
@@ -111,6 +116,8 @@ ERROR_CODES: dict[str, str] = {
     "held": "It belongs to something else (`details.held_by`) and goes with it.",
     "idempotency_key_in_progress": "A request with the same Idempotency-Key is still running.",
     "idempotency_key_reused": "The Idempotency-Key was used before for a different request.",
+    "import_finished": "The import has finished or failed: there is nothing to cancel.",
+    "import_rows_invalid": "Rows of the sheet are not valid: each error names its row and column.",
     "incorrect_user_code": "The device sign-in code is not one that was issued.",
     "insufficient_scope": "The token's scopes do not cover this operation.",
     "invalid": "A field is not valid (`details` names it).",

@@ -18,6 +18,7 @@ api_v1 = [
     # The standings' routes keep the names they had inside scoring ("scoring:standings", ...).
     path("", include((scoring_urls.urlpatterns + standings_urls.urlpatterns, "scoring"))),
     path("", include("tournaments.urls")),
+    path("", include("series.urls")),
     path("", include("webhooks.urls")),
     path("", include("reports.urls")),
 ]
@@ -50,7 +51,9 @@ urlpatterns = [
     path("", include("scoring.page_urls")),
     path("", include("standings.page_urls")),
     path("", include("tournaments.page_urls")),
+    path("", include("series.page_urls")),
     path("", include("reports.page_urls")),
+    path("", include("archive.page_urls")),
 ]
 
 handler404 = "config.views.page_not_found"

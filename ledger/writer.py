@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from config.stored_times import times_as_stored
 from ledger.models import AccountKind, LedgerEntry, Posting
 from rules.errors import InvariantError
 
@@ -82,9 +84,72 @@ def ledger_entry_write(
     return entry
 
 
+def ledger_entries_write(
+    *, book_id: int, kind: str, entries: list[tuple[int | None, Any, list[Line], str]]
+) -> list[LedgerEntry]:
+    """Write many balanced entries of one book at once (an import of past deals): each given
+    as (deal id, submission, lines, memo), each checked as ``ledger_entry_write`` checks one,
+    in three statements whatever their number."""
+    kept = [[line for line in lines if line.amount != 0] for _, _, lines, _ in entries]
+    for lines in kept:
+        check_balanced(lines)
+    made = LedgerEntry.objects.bulk_create(
+        LedgerEntry(book_id=book_id, deal_id=deal_id, submission=submission, kind=kind, memo=memo)
+        for deal_id, submission, _, memo in entries
+    )
+    Posting.objects.bulk_create(
+        Posting(
+            entry=entry, book_id=book_id, quantity=line.quantity, account=line.account,
+            player_id=line.player_id, amount=line.amount,
+        )
+        for entry, lines in zip(made, kept, strict=True)
+        for line in lines
+    )  # fmt: skip
+    return made
+
+
 def mirror_lines(entry: LedgerEntry) -> list[Line]:
     """The lines that reverse ``entry``: its postings negated."""
     return [
         Line(p.quantity, p.account, -p.amount, p.player_id)
         for p in entry.postings.all().order_by("id")
     ]
+
+
+def ledger_entry_restore(
+    *,
+    book_id: int,
+    kind: str,
+    lines: list[Line],
+    deal_id: int | None,
+    submission_id: int | None,
+    reverses_id: int | None,
+    memo: str,
+    created_at: datetime,
+) -> LedgerEntry:
+    """Write one entry of a club's archive as it was first written (its time kept), balanced
+    like every other: a club rebuilt from its archive passes the same guards as one played."""
+    lines = [line for line in lines if line.amount != 0]
+    check_balanced(lines)
+    with times_as_stored(LedgerEntry):
+        entry = LedgerEntry.objects.create(
+            book_id=book_id,
+            deal_id=deal_id,
+            submission_id=submission_id,
+            kind=kind,
+            reverses_id=reverses_id,
+            memo=memo,
+            created_at=created_at,
+        )
+    Posting.objects.bulk_create(
+        Posting(
+            entry=entry,
+            book_id=book_id,
+            quantity=line.quantity,
+            account=line.account,
+            player_id=line.player_id,
+            amount=line.amount,
+        )
+        for line in lines
+    )
+    return entry

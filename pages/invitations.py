@@ -12,6 +12,8 @@ from django.core.mail import send_mail
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors, services
@@ -39,19 +41,25 @@ def invite(request: HttpRequest, club_slug: str) -> HttpResponse:
         return redirect(club_url("club-home", club) + "#members")
     link = request.build_absolute_uri(reverse("invitation", args=[key]))
     if email:
-        send_mail(
-            subject=f"You are invited to {club.name} on rummyclub",
-            message=(
-                f"{request.user.get_username()} invites you to join {club.name} as "
-                f"{invitation.get_role_display().lower()}.\n\nOpen this link to accept (it works "
-                f"once, for {services.INVITATION_DAYS} days):\n{link}\n"
-            ),
-            from_email=None,
-            recipient_list=[email],
-        )
-        messages.success(request, f"The invitation is sent to {email}.")
+        # A mail about a club is written in the club's language (else the page's).
+        with translation.override(club.language or translation.get_language()):
+            values = {
+                "who": request.user.get_username(), "club": club.name, "link": link,
+                "role": invitation.get_role_display().lower(), "days": services.INVITATION_DAYS,
+            }  # fmt: skip
+            send_mail(
+                subject=_("You are invited to %(club)s on rummyclub") % values,
+                message=_(
+                    "%(who)s invites you to join %(club)s as %(role)s.\n\nOpen this link to "
+                    "accept (it works once, for %(days)s days):\n%(link)s\n"
+                )
+                % values,
+                from_email=None,
+                recipient_list=[email],
+            )
+        messages.success(request, _("The invitation is sent to %(email)s.") % {"email": email})
     else:
-        messages.success(request, "The invitation link is below: send it to the person.")
+        messages.success(request, _("The invitation link is below: send it to the person."))
     request.session[NEW_LINK] = link
     return redirect(club_url("club-home", club) + "#members")
 
@@ -62,7 +70,7 @@ def invitation_revoke(request: HttpRequest, club_slug: str, invitation_id: int) 
     club = club_for_page(request, club_slug, Role.ORGANISER)
     invitation = found(selectors.invitation_get, club=club, invitation_id=invitation_id)
     services.invitation_revoke(invitation=invitation, actor=request.user)
-    messages.success(request, "The invitation is withdrawn: its link no longer works.")
+    messages.success(request, _("The invitation is withdrawn: its link no longer works."))
     return redirect(club_url("club-home", club) + "#members")
 
 
@@ -90,7 +98,7 @@ def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
         except ServiceError as exc:
             context["error"] = error_context(exc, {"username", "password"})
             return render(request, "pages/invitation.html", context, status=service_status(exc))
-        messages.success(request, f"Welcome to {invitation.club.name}.")
+        messages.success(request, _("Welcome to %(club)s.") % {"club": invitation.club.name})
         return redirect("club-home", invitation.club.slug)
     return render(request, "pages/invitation.html", context)
 

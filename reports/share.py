@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, ngettext
+
 #: Lines of a standings list in a message: a chat shows a few before "read more".
 SHARE_LINES = 10
 
@@ -14,9 +16,12 @@ def night_share_text(context: dict[str, Any]) -> str:
     club = context["club"]
     board = context["board"]
     head = f"{club.name} · {session.name}"
-    counted = f"{board.deals_counted} deal{'' if board.deals_counted == 1 else 's'}"
-    state = "final" if session.status == "closed" else "so far"
-    lines = [head, f"{counted}, {state}", ""]
+    deals = board.deals_counted
+    if session.status == "closed":
+        counted = ngettext("%(deals)s deal, final", "%(deals)s deals, final", deals)
+    else:
+        counted = ngettext("%(deals)s deal, so far", "%(deals)s deals, so far", deals)
+    lines = [head, counted % {"deals": deals}, ""]
     for row in context["lines"][:SHARE_LINES]:
         figures = " · ".join(
             f"{cell['text']}{'' if column.quantity == 'money' else ' ' + column.unit}"
@@ -24,9 +29,10 @@ def night_share_text(context: dict[str, Any]) -> str:
         )
         lines.append(f"{row['rank']}. {row['line'].name}  {figures}".rstrip())
     if len(context["lines"]) > SHARE_LINES:
-        lines.append(f"… and {len(context['lines']) - SHARE_LINES} more")
+        more = len(context["lines"]) - SHARE_LINES
+        lines.append(gettext("… and %(more)s more") % {"more": more})
     if not context["lines"]:
-        lines.append("No deal counted yet.")
+        lines.append(gettext("No deal counted yet."))
     return "\n".join(lines).strip() + "\n"
 
 
@@ -41,9 +47,13 @@ def tournament_share_text(context: dict[str, Any], *, public_url: str = "") -> s
     if not places:
         rounds = context["rounds"]
         if rounds:
-            lines.append(f"Round {rounds[-1]['round'].number} of {len(rounds)} drawn so far")
+            drawn = {"number": rounds[-1]["round"].number, "count": len(rounds)}
+            lines.append(gettext("Round %(number)s of %(count)s drawn so far") % drawn)
         counted = context["view"].entries_counted
-        lines.append(f"{counted} player{'' if counted == 1 else 's'} in the field")
+        field = ngettext(
+            "%(players)s player in the field", "%(players)s players in the field", counted
+        )
+        lines.append(field % {"players": counted})
     if public_url:
         lines += ["", public_url]
     return "\n".join(lines).strip() + "\n"

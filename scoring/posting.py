@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ledger.models import LedgerEntry
-from ledger.writer import Line, ledger_entry_write, mirror_lines
+from ledger.writer import Line, ledger_entries_write, ledger_entry_write, mirror_lines
 from rules.errors import InvariantError
 from scoring.models import Deal, Game, PlayerResult, SessionAccount, Submission
 from scoring.standing_rows import standings_apply, standings_apply_account
@@ -46,6 +46,33 @@ def ledger_entry_create(
             for player_id, outcome, points, won in results
         )  # fmt: skip
     return entry
+
+
+def deal_entries_create(
+    *, game: Game, counted: list[tuple[Deal, Submission, list[Line], list[DealResult]]]
+) -> list[LedgerEntry]:
+    """Many counted deals of one game posted at once (an import of past deals): an entry each,
+    with its player results, and all of them added to the standings in one statement."""
+    entries = ledger_entries_write(
+        book_id=game.book_id, kind=LedgerEntry.Kind.DEAL,
+        entries=[(deal.pk, submission, lines, f"deal {deal.number} v{submission.version}")
+                 for deal, submission, lines, _ in counted],
+    )  # fmt: skip
+    session_id = game.table.session_id
+    PlayerResult.objects.bulk_create(
+        PlayerResult(
+            submission=submission, deal=deal, game=game, session_id=session_id, entry=entry,
+            player_id=player_id, outcome=outcome, points=points, won=won,
+        )
+        for entry, (deal, submission, _, results) in zip(entries, counted, strict=True)
+        for player_id, outcome, points, won in results
+    )  # fmt: skip
+    standings_apply(
+        game=game,
+        lines=[line for _, _, lines, _ in counted for line in lines],
+        results=[result for *_, results in counted for result in results],
+    )
+    return entries
 
 
 def ledger_entry_reverse(

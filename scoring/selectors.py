@@ -157,15 +157,6 @@ def game_endings(*, game: Game) -> list[Ending]:
     return handler_for(game).endings(game=game, rules=game_rules(game.preset))
 
 
-def pool_split_offer(*, game: Game) -> dict[str, Any]:
-    """The splits the game offers now (pool rummy) and what each would pay, in minor units."""
-    offers = handler_for(game).split_offers(game=game, rules=game_rules(game.preset))
-    shares = {
-        kind: {str(pid): amount for pid, amount in paid.items()} for kind, paid in offers.items()
-    }
-    return {"offers": list(offers), "shares_minor": shares}
-
-
 def season_get(*, club: Club, season_id: int) -> Season:
     found = club.seasons.filter(pk=season_id).first()
     if found is None:

@@ -9,7 +9,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
+from django.dispatch import Signal
 
 from ledger.models import AccountKind, Quantity
 from scoring.formats import handler_for
@@ -23,6 +24,17 @@ QUANTITY_FIELD = {Quantity.POINTS: "points", Quantity.CHIPS: "chips", Quantity.M
 
 
 Scope = tuple[str, int, str]  # (scope, scope id, game format or "" for all formats)
+
+#: Sent after the commit of a change to a session's standing rows (a deal counted, corrected or
+#: voided, an account's entry), with ``session_id``: what ranks by a night's places (a series)
+#: listens. Receivers take the id and enqueue their work.
+session_standings_changed = Signal()
+
+
+def _announce_session(session_id: int) -> None:
+    transaction.on_commit(
+        lambda: session_standings_changed.send_robust(sender=Game, session_id=session_id)
+    )
 
 
 def _scopes(game: Game) -> tuple[int, list[Scope]]:
@@ -103,6 +115,8 @@ def standings_apply(
     points, won; ``sign`` -1 takes them back) to the totals of the game, and of the session and
     season (all formats, and the game's format), in one statement."""
     club_id, scopes = _scopes(game)
+    if not game.breaks_tie:
+        _announce_session(game.table.session_id)
     deltas = _line_deltas(scopes, lines)
     # What a result adds besides its amounts is its format's to say (only a deal has results).
     for player_id, outcome, points, won in results:
@@ -117,6 +131,7 @@ def standings_apply_account(*, account: SessionAccount, lines: Iterable[Any]) ->
     """Add an entry of a session's account (its player amounts) to the session's and season's
     totals of all formats."""
     club_id, scopes = _account_scopes(account)
+    _announce_session(account.session_id)
     _upsert(club_id, _line_deltas(scopes, lines))
 
 

@@ -160,7 +160,10 @@ def _link_mode(link_id: int | None) -> str | None:
 
 
 def _waits_for_confirmation(submission: Submission, club: Club) -> bool:
-    """An entry through a table link waits as its link says; any other as the club says."""
+    """An entry through a table link waits as its link says; an import counts at once (the
+    organiser confirmed its preview); any other waits as the club says."""
+    if submission.source == Submission.Source.IMPORT:
+        return False
     if submission.table_link_id is None:
         return club.requires_confirmation
     return _link_mode(submission.table_link_id) != TableEntry.TRUSTED

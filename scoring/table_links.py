@@ -132,9 +132,16 @@ def _check_mode(mode: str) -> str:
     return mode
 
 
-def _new_link(table: Table, actor: AbstractBaseUser | None, mode: str) -> TableLink:
-    link = TableLink(table=table, mode=mode, nonce=secrets.token_hex(16), created_by=actor)
+def link_keys_new(link: TableLink) -> None:
+    """A new nonce and its token's digest for ``link`` (not saved): a new link's, or one
+    rebuilt from a club's archive, which carries no live secret."""
+    link.nonce = secrets.token_hex(16)
     link.digest = _digest(link_token(link))
+
+
+def _new_link(table: Table, actor: AbstractBaseUser | None, mode: str) -> TableLink:
+    link = TableLink(table=table, mode=mode, created_by=actor)
+    link_keys_new(link)
     link.save()
     audit_record(
         actor=actor, club=table.session.club, action="table_link.create", obj=link,

@@ -4,10 +4,12 @@ are older than the app (``db_table`` keeps them)."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 from clubs.models import Club, Player
-from scoring.models import Game, GameFamily
+from scoring.models import Game, GameFamily, RulePreset
 
 
 class RatedGame(models.Model):
@@ -80,3 +82,46 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.family}: {self.ordinal:.2f}"
+
+
+class ResultImport(models.Model):
+    """A confirmed import of past results (``standings.result_import``): the plan checked at
+    the confirm (nights, tables, deals with roster player ids), written by a background task in
+    one transaction. Its fingerprint, the plan's digest, makes the same sheet a second time
+    change nothing."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Waiting to start"
+        RUNNING = "running", "Being written"
+        DONE = "done", "Imported"
+        CANCELLED = "cancelled", "Cancelled, nothing stored"
+        FAILED = "failed", "Failed, nothing stored"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="result_imports")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    layout = models.CharField(max_length=20)
+    preset = models.ForeignKey(RulePreset, on_delete=models.PROTECT, related_name="+")
+    fingerprint = models.CharField(max_length=64)
+    plan = models.JSONField(help_text="The nights to write, as checked at the confirm.")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED)
+    nights = models.PositiveIntegerField(default=0)
+    deals = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            # One live or done import of a sheet per club: the same sheet again changes nothing.
+            models.UniqueConstraint(
+                fields=["club", "fingerprint"],
+                condition=Q(status__in=["queued", "running", "done"]),
+                name="result_import_once",
+            )
+        ]
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"import #{self.pk} of {self.club}"

@@ -267,6 +267,31 @@ def ratings_player_merge(*, club_id: int, source_id: int, target_id: int) -> int
     return rewritten
 
 
+def ratings_games_taken_in(*, club_id: int, game_ids: list[int]) -> int:
+    """Finished games of the past (an import) rated at once: each family replayed from the
+    earliest of them, in date order. The caller holds the club's row lock or its own
+    transaction. Returns the games taken in."""
+    first: dict[str, tuple[datetime, int]] = {}
+    taken = 0
+    games = Game.objects.filter(pk__in=game_ids, status=Game.Status.FINISHED, breaks_tie=False)
+    for game in games.select_related("preset").order_by("finished_at", "pk"):
+        ranks = _ranks_json(game_finishing_order(game=game))
+        if ranks is None or game.finished_at is None:
+            continue
+        family = handler_for(game).family
+        RatedGame.objects.update_or_create(
+            game=game,
+            defaults={"club_id": club_id, "family": family, "finished_at": game.finished_at,
+                      "ranks": ranks},
+        )  # fmt: skip
+        point = (game.finished_at, game.pk)
+        first[family] = min(first.get(family, point), point)
+        taken += 1
+    for family, point in first.items():
+        _replay(club_id, family, point)
+    return taken
+
+
 def ratings_replay(*, club: Club, family: str) -> int:
     """Replay a family's ratings from scratch (they equal what they were, unless something was
     missed). Returns the games replayed."""

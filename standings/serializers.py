@@ -7,8 +7,10 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.fields import ID_MAX
 from config.openapi import PageOutput
 from standings.metrics import METRICS
+from standings.result_sheet import LAYOUTS
 
 
 class MetricOutput(serializers.Serializer[dict]):
@@ -138,3 +140,79 @@ class PlayerRatingsOutput(serializers.Serializer[dict]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     changes = RatingChangeOutput(many=True)
+
+
+class ResultImportInput(serializers.Serializer[dict]):
+    """A sheet of past results: its layout, the file (as base64, or CSV text) and the names of
+    players not found on the roster mapped to roster players."""
+
+    layout = serializers.ChoiceField(
+        choices=list(LAYOUTS), help_text="The sheet's layout (docs/imports.md)."
+    )
+    file_base64 = serializers.CharField(
+        required=False, max_length=11_200_000,
+        help_text="A CSV or XLSX file, base64-encoded (at most 8 MB before encoding).",
+    )  # fmt: skip
+    text = serializers.CharField(
+        required=False, max_length=8 * 1024 * 1024, trim_whitespace=False,
+        help_text="The sheet as CSV text (instead of a file).",
+    )  # fmt: skip
+    filename = serializers.CharField(
+        required=False, max_length=200, default="",
+        help_text="The file's name: its ending (.csv or .xlsx) says what it is.",
+    )  # fmt: skip
+    preset = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=1, max_value=ID_MAX,
+        help_text="The points rummy preset the games were played under (default: the built-in "
+        "points preset).",
+    )  # fmt: skip
+    names = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX), required=False,
+        default=dict,
+        help_text='Names of the sheet not on the roster, each mapped to a roster player: '
+        '{"Bhavana": 12}.',
+    )  # fmt: skip
+
+
+class ImportRowErrorOutput(serializers.Serializer[dict]):
+    row = serializers.IntegerField(help_text="The row as the sheet numbers it (1: the header).")
+    column = serializers.CharField()
+    message = serializers.CharField()
+
+
+class ImportSuggestionOutput(serializers.Serializer[dict]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class ImportUnknownNameOutput(serializers.Serializer[dict]):
+    name = serializers.CharField()
+    rows = serializers.ListField(child=serializers.IntegerField())
+    suggestions = ImportSuggestionOutput(many=True, help_text="Roster players it may be.")
+
+
+class ResultImportPreviewOutput(serializers.Serializer[dict]):
+    layout = serializers.CharField()
+    nights = serializers.IntegerField()
+    tables = serializers.IntegerField()
+    deals = serializers.IntegerField()
+    first_night = serializers.CharField(allow_null=True)
+    last_night = serializers.CharField(allow_null=True)
+    errors = ImportRowErrorOutput(many=True, help_text="At most 500, by row.")
+    error_count = serializers.IntegerField()
+    unknown_names = ImportUnknownNameOutput(many=True)
+    fingerprint = serializers.CharField()
+    imported_as = serializers.IntegerField(
+        allow_null=True, help_text="The import that already brought these results in, if any."
+    )
+
+
+class ResultImportOutput(serializers.Serializer[dict]):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["queued", "running", "done", "cancelled", "failed"])
+    written = serializers.IntegerField(help_text="Deals (or tables of totals) written so far.")
+    total = serializers.IntegerField()
+    nights = serializers.IntegerField()
+    deals = serializers.IntegerField()
+    error = serializers.CharField(allow_blank=True)
+    cancel_asked = serializers.BooleanField()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from config.celery import project_task
 from standings.ratings import rating_game_update, ratings_catch_up
+from standings.result_import import RUN_TASK, result_import_run
 
 # A replay from an early game in a large club runs for seconds (100,000 rated games in about 20 s,
 # docs/performance.md): on the background queue, with room for ten times that.
@@ -31,3 +32,14 @@ def rate_game(game_id: int) -> str:
 def ratings_catch_up_task() -> int:
     """Periodic (celery beat): rate finished games whose announcement was lost."""
     return len(ratings_catch_up())
+
+
+@project_task(
+    name=RUN_TASK,
+    ignore_result=True,
+    soft_time_limit=_REPLAY_SOFT_LIMIT,
+    time_limit=_REPLAY_SOFT_LIMIT + 30,
+)
+def run_result_import(import_id: int) -> str:
+    """Write a confirmed import of past results, all of it or nothing (a cancel rolls back)."""
+    return result_import_run(import_id=import_id)

@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from standings import api
+from standings import api, import_api
 
 club = "clubs/<slug:club_slug>/"
 
@@ -22,4 +22,20 @@ urlpatterns = [
     ),
     path(f"{club}standings/", api.StandingsApi.as_view(), name="standings"),
     path(f"{club}standings/metrics/", api.MetricListApi.as_view(), name="standings-metrics"),
+    path(
+        f"{club}results/import/preview/",
+        import_api.ResultImportPreviewApi.as_view(),
+        name="results-import-preview",
+    ),
+    path(f"{club}results/import/", import_api.ResultImportApi.as_view(), name="results-import"),
+    path(
+        f"{club}results/imports/<int:import_id>/",
+        import_api.ResultImportStatusApi.as_view(),
+        name="results-import-status",
+    ),
+    path(
+        f"{club}results/imports/<int:import_id>/cancel/",
+        import_api.ResultImportCancelApi.as_view(),
+        name="results-import-cancel",
+    ),
 ]

@@ -9,7 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clubs.models import Club
-from clubs.page_kit.display import club_money
+from clubs.page_kit.display import club_money, signed_number
+from scoring.formats import handler_for
+from scoring.models import Deal, Game
+from scoring.selectors import game_deal_rows
 from tournaments import selectors
 from tournaments.kinds import kind_for
 from tournaments.models import Entry, Round, Tournament
@@ -55,6 +58,41 @@ def _sittings(grid: Grid, player: int) -> list[Sitting]:
     return found
 
 
+#: The deals of their table a player's page lists, newest first (a pool table plays 10 to 30).
+DEALS_SHOWN = 12
+
+
+@dataclass
+class MyDeal:
+    """One deal of the player's table as their phone lists it: what it counted for them, read
+    through the game page's selector (the same figure as the desk's)."""
+
+    number: int
+    points: str  # signed where the format's points are a score, as the game page shows them
+    won: bool
+    voided: bool
+    tiebreaker: bool
+
+
+def _my_deals(game_id: int, player: int) -> list[MyDeal]:
+    """The table's counted and voided deals, newest first, with the player's figure in each."""
+    game = Game.objects.select_related("preset").get(pk=game_id)
+    shown = Deal.objects.filter(game=game, status__in=(Deal.Status.FINAL, Deal.Status.VOID))
+    deals = list(shown.order_by("-number")[:DEALS_SHOWN])
+    signed = handler_for(game).words.signed_points
+    found = []
+    for row in game_deal_rows(game=game, deals=deals):
+        points = row.points.get(player)
+        if points is None:
+            continue  # a deal played without them (they sat out or had gone)
+        found.append(MyDeal(
+            row.deal.number, signed_number(points) if signed else str(points),
+            won=row.outcomes.get(player) == "winner", voided=row.deal.status == Deal.Status.VOID,
+            tiebreaker=row.deal.is_tiebreaker,
+        ))  # fmt: skip
+    return found
+
+
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
@@ -92,15 +130,17 @@ def player_following(*, club: Club, tournament: Tournament, entry: Entry) -> dic
     sittings = _sittings(grid, me.player_id)
     now = _now(tournament, me, sittings)
     current = sittings[-1] if sittings else None
-    mine = None
+    mine, deals = None, []
     if current is not None and current.cell is not None and now in ("seated", "playing"):
         figures = selectors.cells_running(grid=grid, cells=[current.cell])
         mine = figures.get(current.cell.game or 0, {}).get(me.player_id)
+        if current.cell.playing or current.cell.game:
+            deals = _my_deals(current.cell.playing or current.cell.game or 0, me.player_id)
     kind = kind_for(tournament)
     level = grid.rounds[-1].level if grid.rounds else None
     return {
         "now": now, "me": me, "name": me.player.name, "sittings": sittings, "current": current,
-        "mine": mine, "place": _ordinal(me.place) if me.place else "",
+        "mine": mine, "deals": deals, "place": _ordinal(me.place) if me.place else "",
         "prize": club_money(club, me.prize_won_minor) if me.prize_won_minor else "",
         "chips": getattr(me, "chips", None),
         "level": level, "level_minimum": kind.level_minimum(tournament, level),

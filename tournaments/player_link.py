@@ -24,15 +24,11 @@ from live.views import stream_url
 from tournaments import selectors
 from tournaments.following import player_following
 from tournaments.models import Entry, Tournament
-from tournaments.public_views import public_of
+from tournaments.public_views import entry_cookie_name, public_of
 from tournaments.services import signup
 from tournaments.views import LIVE_EVERY
 
 E = Entry.Status
-
-
-def _cookie_name(tournament: Tournament) -> str:
-    return f"rc_entry_{tournament.pk}"
 
 
 def _client(request: HttpRequest) -> str:
@@ -47,7 +43,7 @@ def _remembered(request: HttpRequest, club: Club, tournament: Tournament, token:
                 response: HttpResponse) -> HttpResponse:  # fmt: skip
     """The phone keeps its link for the tournament's public pages (the check-in QR finds it)."""
     response.set_cookie(
-        _cookie_name(tournament), token, max_age=60 * 60 * 24 * 30,
+        entry_cookie_name(tournament), token, max_age=60 * 60 * 24 * 30,
         path=reverse("public-tournament", args=[club.slug, tournament.pk]),
         httponly=True, samesite="Lax", secure=request.is_secure(),
     )  # fmt: skip
@@ -151,7 +147,7 @@ def player_forget_page(request: HttpRequest, club_slug: str, tournament_id: int)
     club, tournament = public_of(club_slug, tournament_id)
     public = reverse("public-tournament", args=[club.slug, tournament.pk])
     response = redirect(public)
-    response.delete_cookie(_cookie_name(tournament), path=public, samesite="Lax")
+    response.delete_cookie(entry_cookie_name(tournament), path=public, samesite="Lax")
     return response
 
 
@@ -194,7 +190,7 @@ def check_in_page(request: HttpRequest, club_slug: str, tournament_id: int) -> H
     """Where the check-in QR leads: the phone's own page when it signed up here, else the
     registered names (as the public page lists them) and the code shown at the venue."""
     club, tournament = public_of(club_slug, tournament_id)
-    token = request.COOKIES.get(_cookie_name(tournament), "")
+    token = request.COOKIES.get(entry_cookie_name(tournament), "")
     if token and request.method != "POST":
         known = tournament.entries.filter(link_hash=signup.link_hash(token)).exists()
         if known:

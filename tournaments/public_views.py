@@ -21,7 +21,7 @@ from standings.views.projector import PROJECTOR_JUST_NOW, projector_turn
 from tournaments import selectors
 from tournaments.kinds import kind_for
 from tournaments.models import Entry, Tournament
-from tournaments.services.signup import CODE_MINUTES, check_in_code, signup_accepting
+from tournaments.services.signup import CODE_MINUTES, check_in_code, link_hash, signup_accepting
 from tournaments.views import LIVE_EVERY, kind_panel, places_shown, pool_words
 
 # --- public --------------------------------------------------------------------------------------
@@ -74,6 +74,23 @@ def _public_context(request: HttpRequest, club: Club, tournament: Tournament) ->
     return context
 
 
+def entry_cookie_name(tournament: Tournament) -> str:
+    """The cookie in which a phone keeps its player's link, for the tournament's public pages."""
+    return f"rc_entry_{tournament.pk}"
+
+
+def _remembered_link(request: HttpRequest, club: Club, tournament: Tournament) -> dict[str, str]:
+    """The player's own page that this phone signed up or checked in with, if it keeps one."""
+    token = request.COOKIES.get(entry_cookie_name(tournament), "")
+    if not token or len(token) > 200:
+        return {}
+    entry = tournament.entries.select_related("player").filter(link_hash=link_hash(token)).first()
+    if entry is None:
+        return {}  # the link was made again, or the entry removed
+    url = reverse("tournament-player-link", args=[club.slug, tournament.pk, token])
+    return {"my_link": url, "my_name": entry.player.name}
+
+
 def _render_public(request: HttpRequest, club: Club, template: str, context: dict[str, Any]
                    ) -> HttpResponse:  # fmt: skip
     with timezone.override(club.timezone):
@@ -87,6 +104,7 @@ def _render_public(request: HttpRequest, club: Club, template: str, context: dic
 def public_tournament(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     club, tournament = public_of(club_slug, tournament_id)
     context = _public_context(request, club, tournament)
+    context |= _remembered_link(request, club, tournament)
     if signup_accepting(tournament):
         # The form's one-time key: the same form sent twice (a double tap) signs up once.
         context["signup_key"] = secrets.token_urlsafe(24)

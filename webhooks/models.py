@@ -31,6 +31,8 @@ class Endpoint(models.Model):
     class Health(models.TextChoices):
         OK = "ok", "Delivering"
         FAILING = "failing", "Failing: its last attempt failed"
+        SLOWED = "slowed", "Slowed: its attempts keep timing out"
+        PAUSED = "paused", "Paused: its attempts kept timing out"
         DISABLED = "disabled", "Disabled after repeated failures"
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="webhook_endpoints")
@@ -54,6 +56,15 @@ class Endpoint(models.Model):
     failing_since = models.DateTimeField(null=True, blank=True)
     sending_until = models.DateTimeField(
         null=True, blank=True, help_text="A worker is sending to it until then (one at a time)."
+    )
+    timeouts = models.PositiveIntegerField(
+        default=0,
+        help_text="Attempts in a row that ran out of time (an answer of any kind resets it).",
+    )
+    resume_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Slowed or paused: no attempt is sent to it before then.",
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

@@ -38,7 +38,7 @@ class EndpointOutput(serializers.ModelSerializer[Endpoint]):
     class Meta:
         model = Endpoint
         fields = ["id", "url", "events", "enabled", "health", "failures", "last_error",
-                  "given_up", "failing_since", "created_at"]  # fmt: skip
+                  "given_up", "failing_since", "timeouts", "resume_at", "created_at"]  # fmt: skip
 
 
 class EndpointCreatedOutput(EndpointOutput):

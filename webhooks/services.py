@@ -37,7 +37,13 @@ from config.errors import Conflict, InvalidInput
 from live.bus import publish as live_publish
 from outbox.services import outbox_enqueue
 from webhooks import embedded
-from webhooks.limits import manual_send_check
+from webhooks.limits import (
+    look_again,
+    manual_send_check,
+    pace_after_attempt,
+    send_slot_claim,
+    send_slot_release,
+)
 from webhooks.models import EVENTS, PING, Attempt, Delivery, Endpoint, Event, StandingsChange
 from webhooks.sending import (
     SECRET_PREFIX,
@@ -150,6 +156,7 @@ def endpoint_update(*, endpoint: Endpoint, actor: AbstractBaseUser, **changes: A
         if endpoint.enabled:
             endpoint.health, endpoint.failing_since = Endpoint.Health.OK, None
             endpoint.failures, endpoint.given_up, endpoint.last_error = 0, 0, ""
+            endpoint.timeouts, endpoint.resume_at = 0, None
     try:
         with transaction.atomic():
             endpoint.save()
@@ -360,19 +367,6 @@ def _claim(delivery_id: int) -> bool:
     )
 
 
-def _endpoint_claim(endpoint_id: int) -> bool:
-    """Compare-and-set on the endpoint: one attempt at a time is sent to it, whichever
-    deliveries are due, so a slow receiver holds one worker process, not all of them. The lease
-    outlasts the task's time limit; a worker that dies holding it lets it lapse."""
-    now = timezone.now()
-    lease = now + timedelta(seconds=settings.WEBHOOK_CLAIM_SECONDS)
-    return bool(
-        Endpoint.objects.filter(
-            Q(sending_until__isnull=True) | Q(sending_until__lt=now), pk=endpoint_id
-        ).update(sending_until=lease)
-    )
-
-
 def _waiting_on(delivery: Delivery) -> Delivery | None:
     """An earlier delivery to the same endpoint of an event of the same order key not yet
     delivered (or given up on): this one waits for it."""
@@ -410,17 +404,22 @@ def delivery_attempt(*, delivery_id: int) -> str:
             status=Delivery.Status.ABANDONED, claimed_until=None
         )
         return "abandoned"
-    if not _endpoint_claim(endpoint.pk):
-        # Another attempt to this endpoint is under way: look again in a second.
+    look_again = send_slot_claim(endpoint=endpoint)
+    if look_again is not None:
+        # The endpoint is busy, slowed or paused, or its club has its share of attempts in
+        # flight: not a failure. It waits, without a message of its own (a club's queued
+        # deliveries would otherwise be looked at again and again by the processes the other
+        # clubs need): the attempt that frees the slot hands it on (``_hand_on``), the sweep
+        # sends it when ``look_again`` comes.
         Delivery.objects.filter(pk=delivery.pk).update(
-            claimed_until=None, next_attempt_at=timezone.now() + timedelta(seconds=1)
+            claimed_until=None, next_attempt_at=look_again
         )
-        _publish_later(delivery.pk, 1)
         return "busy"
     try:
         outcome, delay = _attempt(delivery)
     finally:
-        Endpoint.objects.filter(pk=endpoint.pk).update(sending_until=None)
+        send_slot_release(endpoint_id=endpoint.pk)
+        _hand_on(club_id=endpoint.club_id, after=delivery.pk)
     # Sent after the endpoint is free again, or the next one would find it busy.
     if outcome == "retry":
         # The sweep would find it too; this sends it on time when the worker stays up.
@@ -428,6 +427,31 @@ def delivery_attempt(*, delivery_id: int) -> str:
     else:
         _release_followers(delivery)
     return outcome
+
+
+def _hand_on(*, club_id: int, after: int) -> None:
+    """The club's sending slot is free: its next waiting delivery (to an endpoint neither
+    slowed nor paused) goes now. Deliveries that found the slot taken wait ``look_again()``;
+    a retry due within that long may go a little early."""
+    now = timezone.now()
+    waiting = (
+        Delivery.objects.filter(
+            Q(claimed_until__isnull=True) | Q(claimed_until__lt=now),
+            Q(endpoint__resume_at__isnull=True) | Q(endpoint__resume_at__lte=now),
+            endpoint__club_id=club_id,
+            endpoint__enabled=True,
+            status=Delivery.Status.PENDING,
+            next_attempt_at__lte=now + look_again(),
+        )
+        .exclude(pk=after)
+        .order_by("next_attempt_at", "pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if waiting is not None:
+        Delivery.objects.filter(pk=waiting).update(next_attempt_at=now)
+        if not app.conf.task_always_eager:  # in-process, the embedded sender's next look
+            _publish_later(waiting, 0)
 
 
 def _attempt(delivery: Delivery) -> tuple[str, float]:
@@ -483,6 +507,7 @@ def _attempt(delivery: Delivery) -> tuple[str, float]:
             )  # fmt: skip
             _endpoint_failed(endpoint.pk, now, answer.error, gave_up=False)
             outcome = "retry"
+        pace_after_attempt(endpoint_id=endpoint.pk, error=answer.error, now=now)
     return outcome, delay
 
 

@@ -11,6 +11,7 @@ import uuid
 from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
 from django.core.cache import cache
+from django.utils import translation
 
 from config.counters import window_count
 from outbox.services import outbox_enqueue
@@ -41,13 +42,18 @@ def password_reset_allowed(*, email: str, client_address: str) -> bool:
 def password_reset_request(*, email: str, domain: str, use_https: bool) -> None:
     """Send the reset mail for ``email`` through the outbox, whether or not an account has it:
     the task looks the accounts up. The link points at ``domain`` (the site the page was asked
-    on)."""
+    on). The mail is written in the language of the page it was asked on."""
+    language = translation.get_language() or ""
     outbox_enqueue(
-        task=SEND_TASK, args=[email, domain, use_https, uuid.uuid4().hex], key="password-reset"
+        task=SEND_TASK,
+        args=[email, domain, use_https, uuid.uuid4().hex, language],
+        key="password-reset",
     )
 
 
-def password_reset_send(*, email: str, domain: str, use_https: bool, request_id: str) -> None:
+def password_reset_send(
+    *, email: str, domain: str, use_https: bool, request_id: str, language: str = ""
+) -> None:
     """Mail the reset link (Django's form, token and templates) to every active account with a
     usable password and this address; none: nothing is sent. ``request_id`` sends it once."""
     sent_key = f"password-reset:sent:{request_id}"
@@ -55,5 +61,6 @@ def password_reset_send(*, email: str, domain: str, use_https: bool, request_id:
         return
     form = PasswordResetForm(data={"email": email})
     if form.is_valid():
-        form.save(domain_override=domain, use_https=use_https)
+        with translation.override(language or None):
+            form.save(domain_override=domain, use_https=use_https)
     cache.set(sent_key, True, timeout=SENT_MEMORY_SECONDS)

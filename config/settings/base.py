@@ -41,7 +41,9 @@ INSTALLED_APPS = [
     "scoring",
     "standings",
     "tournaments",
+    "series",
     "reports",
+    "archive",
     "pages",
 ]
 
@@ -244,16 +246,19 @@ CELERY_TASK_DEFAULT_QUEUE = "rummyclub"
 # Work is split by what it may wait on, so nothing slow shares a process with a deal's validation:
 # ``scoring`` (validations, tournament tables: short database work someone at a table waits for)
 # and the default queue (the outbox relay, pruning) are consumed by the Procfile's ``worker``;
-# ``webhooks`` (deliveries, which wait on other people's servers) and ``background`` (rating
-# replays, which can take seconds in a large club, and mail, which waits on an SMTP server) by its
-# ``background`` worker. ``send_task`` (the outbox) follows these routes by task name; the first
-# matching route wins.
+# ``webhooks`` (deliveries, which wait on other people's servers) by its ``webhooks`` worker, and
+# ``background`` (rating replays, which can take seconds in a large club, and mail, which waits on
+# an SMTP server) by its ``background`` worker, where no webhook can delay them.
+# ``send_task`` (the outbox) follows these routes by task name; the first matching route wins.
 CELERY_TASK_ROUTES = {
     "scoring.rate_game": {"queue": "background"},
     "scoring.ratings_catch_up": {"queue": "background"},
     "clubs.send_password_reset": {"queue": "background"},
+    "standings.result_import_run": {"queue": "background"},
     "scoring.*": {"queue": "scoring"},
     "tournaments.*": {"queue": "scoring"},
+    # A series follows its events in the background: nothing waits on it.
+    "series.*": {"queue": "background"},
     "webhooks.*": {"queue": "webhooks"},
 }
 CELERY_BEAT_SCHEDULE = {
@@ -295,6 +300,15 @@ WEBHOOK_CLAIM_SECONDS = env.int("WEBHOOK_CLAIM_SECONDS", 30)
 # Events given up on in a row before the endpoint is disabled.
 WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", 3)
 WEBHOOK_STANDINGS_DEBOUNCE_SECONDS = env.int("WEBHOOK_STANDINGS_DEBOUNCE_SECONDS", 10)
+# Each club's share of the webhook worker (webhooks/limits.py): attempts in flight at once per
+# club (the Procfile's webhooks worker has WEBHOOK_WORKER_CONCURRENCY processes, 4), and the
+# pace of endpoints whose attempts keep running out of time: slowed to one attempt a minute
+# after 3 in a row, paused for an hour after 10.
+WEBHOOK_SENDS_PER_CLUB = env.int("WEBHOOK_SENDS_PER_CLUB", 1)
+WEBHOOK_SLOW_AFTER_TIMEOUTS = env.int("WEBHOOK_SLOW_AFTER_TIMEOUTS", 3)
+WEBHOOK_SLOWED_SECONDS = env.int("WEBHOOK_SLOWED_SECONDS", 60)
+WEBHOOK_PAUSE_AFTER_TIMEOUTS = env.int("WEBHOOK_PAUSE_AFTER_TIMEOUTS", 10)
+WEBHOOK_PAUSED_SECONDS = env.int("WEBHOOK_PAUSED_SECONDS", 3600)
 
 # --- Live screens (live/): changes announced through Redis when it is there, else in memory.
 LIVE_REDIS_URL = REDIS_URL
@@ -435,7 +449,9 @@ SPECTACULAR_SETTINGS = {
         {"name": "table entry", "description": "What a table link's holder may do."},
         {"name": "standings", "description": "Standings, seasons and a player's history."},
         {"name": "ratings", "description": "Ratings of the club's players."},
+        {"name": "results", "description": "Past results imported from a sheet."},
         {"name": "tournaments", "description": "Tournaments: entries, rounds, the purse."},
+        {"name": "series", "description": "Season series: events, points by place, the table."},
         {"name": "webhooks", "description": "Signed events sent to a club's endpoints."},
         {
             "name": "sync",

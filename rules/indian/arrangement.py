@@ -48,7 +48,7 @@ from rules.indian.cards import (
     value_table,
     wild_rank_of,
 )
-from rules.indian.hand import HandResult, check_hand_size
+from rules.indian.hand import HandResult, check_hand_size, natural_sets, score_groups
 from rules.indian.preset import (
     DEFAULT_HOUSE_RULES,
     DEFAULT_PRESET,
@@ -251,6 +251,10 @@ def _arrange(
     jokers_of = joker_table(wild_rank)
     values = value_table(wild_rank, house.ace_points)
     ordered: list[int] = sorted(cards)
+    if house.all_sets_declaration:
+        sets = natural_sets(cards)  # all triplets: a valid declaration, nothing can score less
+        if sets is not None:
+            return score_groups(sets, wild_rank, preset, house)
     naturals = [card for card in ordered if not jokers_of[card]]
     joker_cards = [card for card in ordered if jokers_of[card]]
     wild_suits = {card // 13 for card in joker_cards if card != JOKER_CODE}
@@ -269,6 +273,12 @@ def _arrange(
     matched, used, unmatched = _search(hand, 0, stats) if hand.feasible() else (NEG, [], 0)
     feasible = matched >= 0
     score = total - matched if feasible else total
+    if house.valid_groups_excused and score > 0:
+        # Every valid group is excused whatever the need: the most value matched, unconstrained
+        # (no declaration without score 0, which the constrained search found if it exists).
+        matched, used, unmatched = _search(hand, hand.progress.done, stats)
+        result = present_groups(hand, used, unmatched, joker_cards, wild_rank, preset, house)
+        return _checked(result, min(total - matched, preset.cap))
     relief = None
     if preset.pure_sequence_relief:
         relief = max(
@@ -298,7 +308,11 @@ def _arrange(
                 if declared.valid:
                     result = declared
                     break
-    expected = min(score, preset.cap)
+    return _checked(result, min(score, preset.cap))
+
+
+def _checked(result: HandResult, expected: int) -> HandResult:
+    """``result``, scored as the search found (else the search and the scoring disagree)."""
     if result.score != expected:
         raise InvariantError(
             f"best arrangement scored {result.score}, search found {expected}: "

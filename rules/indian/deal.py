@@ -444,7 +444,10 @@ def _score_line(
     mismatch = (
         f"{line.name}: a {line.outcome_code.replace('_', ' ')} scores {points}, not {entered}"
     )
-    return _agreed_score(line, hand, points, "fixed", entered, mismatch, refusals, expected=points)
+    return _agreed_score(
+        line, hand, points, "fixed", entered, mismatch, refusals,
+        expected=points, outcome=line.outcome_code,
+    )  # fmt: skip
 
 
 def _hand_of(
@@ -486,6 +489,7 @@ def _score_winner(
             "bad_points",
             f"{line.name}: the winner scores {preset.winner}, not {entered}",
             entered,
+            expected=preset.winner,
         )
         return None
     return PlayerScore(player, line.outcome_code, preset.winner, hand, basis)
@@ -509,6 +513,7 @@ def _score_counted_hand(
             "valid_hand_not_declared",
             f"{line.name}'s cards form a valid declaration: enter them as "
             f"valid_not_declared ({preset.valid_not_declared} points)",
+            points=preset.valid_not_declared,
         )
         return None
     if outcome is Outcome.VALID_NOT_DECLARED and not hand.valid:
@@ -552,6 +557,9 @@ def _score_entered_points(
             if low != high
             else f"{line.name}: a {name.replace('_', ' ')} scores {low}, not {points}",
             entered,
+            outcome=name,
+            low=low,
+            high=high,
         )
         return None
     return PlayerScore(player, name, points, None, "entered")

@@ -5,16 +5,20 @@
 - Hand score: when the grouping meets that need, only the cards outside valid groups count
   (cards of invalid groups do; jokers are worth 0); otherwise every card counts.
   ``pure_sequence_relief`` (off by default) also excuses the cards of a pure sequence when the
-  need is not met. The score is capped (80).
+  need is not met; the house rule ``valid_groups_excused`` excuses every valid group's cards
+  whether the need is met or not (validity still needs it). The score is capped (80).
+- House rule ``all_sets_declaration``: a hand of natural sets only (all triplets) is also a valid
+  declaration, scoring 0; it excuses nothing in a hand that is not all natural sets.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from rules.errors import RuleViolation
-from rules.indian.cards import NAMES, Card, check_copies, value_table
+from rules.indian.cards import JOKER_CODE, NAMES, Card, check_copies, value_table
 from rules.indian.groups import IMPURE, INVALID, PURE, GroupKind, classify_group
 from rules.indian.preset import (
     DEFAULT_HOUSE_RULES,
@@ -97,6 +101,39 @@ def why_every_card_counts(
     return "one_sequence" if pure else "no_pure_sequence"
 
 
+def is_natural_set(cards: Sequence[Card]) -> bool:
+    """Three or four cards of one rank and different suits, no printed joker (a wild-rank card
+    is its own rank here: 8H 8S 8D with 8 wild is a natural set)."""
+    codes = [int(card) for card in cards]
+    return (
+        3 <= len(codes) <= 4
+        and JOKER_CODE not in codes
+        and len({code % 13 for code in codes}) == 1
+        and len({code // 13 for code in codes}) == len(codes)
+    )
+
+
+def natural_sets(cards: Sequence[Card]) -> list[tuple[Card, ...]] | None:
+    """The cards split into natural sets (``is_natural_set``), or ``None`` if they do not split.
+
+    A rank's ``n`` cards split into ``k`` sets when no suit has more than ``k`` copies and
+    ``3k <= n <= 4k``; sorted by suit and dealt round the ``k`` sets, no set gets a suit twice."""
+    by_rank: dict[int, list[Card]] = {}
+    for card in sorted(cards):
+        if int(card) == JOKER_CODE:
+            return None
+        by_rank.setdefault(int(card) % 13, []).append(card)
+    sets: list[tuple[Card, ...]] = []
+    for same_rank in by_rank.values():
+        most = max(Counter(int(card) // 13 for card in same_rank).values())
+        count = len(same_rank)
+        k = max(most, -(-count // 4))
+        if 3 * k > count:
+            return None
+        sets.extend(tuple(same_rank[start::k]) for start in range(k))
+    return sets if sets else None
+
+
 def score_groups(
     groups: Iterable[Sequence[Card]],
     wild_rank: int,
@@ -133,6 +170,10 @@ def score_groups(
         scored.append(make(ScoredGroup, (cards, kind)))
     if only_unmatched_count(sequences, pure, groups_valid, house):
         return HandResult(all_valid, min(unmatched, preset.cap), tuple(scored))
+    if house.all_sets_declaration and scored and all(is_natural_set(g.cards) for g in scored):
+        return HandResult(True, 0, tuple(scored))  # all triplets: a declaration of its own
+    if house.valid_groups_excused:  # the need still decides validity, no longer the points
+        return HandResult(False, min(unmatched, preset.cap), tuple(scored))
     if pure and preset.pure_sequence_relief:
         total -= pure_points  # one pure sequence is excused: the one worth most
     return HandResult(False, min(total, preset.cap), tuple(scored))

@@ -53,6 +53,13 @@ _CHOICES: dict[str, type[enum.StrEnum]] = {
     "declaration": Declaration,
 }
 ACE_POINT_CHOICES = (10, 1)
+_BOOLEANS = (
+    "wrap_runs",
+    "jokers_only_set",
+    "sets_up_to_four",
+    "valid_groups_excused",
+    "all_sets_declaration",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +159,10 @@ class HouseRules:
     - ``ace_points``: an ace counts 10 or 1.
     - ``declaration``: ``two_sequences``, ``pure_sequence`` or ``min_groups`` (``min_groups``
       valid groups, 1 to 13).
+    - ``all_sets_declaration``: a hand of natural sets only ("all triplets") is a valid
+      declaration without a sequence.
+    - ``valid_groups_excused``: a loser's cards in valid groups never count, the declaration's
+      need met or not (a declaration still needs it).
     """
 
     wild_joker: WildJoker = WildJoker.RANK
@@ -163,6 +174,8 @@ class HouseRules:
     ace_points: int = 10
     declaration: Declaration = Declaration.TWO_SEQUENCES
     min_groups: int = 4
+    valid_groups_excused: bool = False
+    all_sets_declaration: bool = False
 
     def __post_init__(self) -> None:
         for name, choice in _CHOICES.items():
@@ -172,7 +185,7 @@ class HouseRules:
                 if not isinstance(value, str) or value not in choice._value2member_map_:
                     raise ValueError(f"{name} must be one of {allowed}, not {value!r}")
                 object.__setattr__(self, name, choice(value))
-        for name in ("wrap_runs", "jokers_only_set", "sets_up_to_four"):
+        for name in _BOOLEANS:
             if type(getattr(self, name)) is not bool:
                 raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
         if type(self.ace_points) is not int or self.ace_points not in ACE_POINT_CHOICES:
@@ -204,6 +217,11 @@ HOUSE_RULE_HELP: dict[str, str] = {
     "declaration": "two_sequences (default: two sequences, one pure); pure_sequence: one pure "
     "sequence and any valid groups; min_groups: at least min_groups valid groups.",
     "min_groups": "With declaration min_groups (4).",
+    "valid_groups_excused": "A loser's cards in valid groups never count, whether or not the "
+    "groups meet the declaration's need (which a declaration still needs). Default false: "
+    "without it every card counts.",
+    "all_sets_declaration": "A hand of natural sets only (all triplets: every card in a set of "
+    "one rank and different suits, no joker standing in) is a valid declaration. Default false.",
 }
 
 

@@ -22,7 +22,7 @@ from scoring.api.common import club_player
 from scoring.filters import (
     GameFilterSet,
 )
-from scoring.formats.pool.moves import pool_rejoin, pool_split
+from scoring.formats.pool.moves import pool_rejoin, pool_split, pool_split_offer
 from scoring.games import game_create, game_finish, seat_add, seat_remove
 from scoring.serializers import (
     GameCreateInput,
@@ -144,7 +144,7 @@ class SplitApi(ClubScopedAPIView):
     )
     def get(self, request: Request, club_slug: str, game_id: int) -> Response:
         game = selectors.game_get(club=self.club, game_id=game_id)
-        return Response(selectors.pool_split_offer(game=game))
+        return Response(pool_split_offer(game=game))
 
     @api_operation(
         operation_id="pool_split_accept",

@@ -178,6 +178,8 @@ class GameFormatHandler(Protocol):
     outcome_words: ClassVar[Mapping[str, str]]  # a deal's outcomes as tables show them
     payload_key: ClassVar[str]  # the field of a submitted result that holds the players' lines
     seats_open: ClassVar[bool]  # players may sit down between deals
+    # Past results of the format can be imported from a sheet (``standings.result_plan``).
+    imports_results: ClassVar[bool]
     preset_sections: ClassVar[tuple[PresetSection, ...]]  # its own sections of a preset's params
     # The API schema's components of the format (each carries ``format``, the unions'
     # discriminator): a counted result, a result as entered, and the game as it stands.
@@ -249,22 +251,8 @@ class GameFormatHandler(Protocol):
         """Each player's place in the finished game (1 best, equal results share a place), or
         ``None`` when the game has no result (abandoned)."""
 
-    def rejoin_lines(
-        self, *, game: Game, rules: GameRules, player_id: int
-    ) -> tuple[list[Line], int]:
-        """The lines of an eliminated player's rejoin and the score they come back at."""
-
-    def split_shares(
-        self, *, game: Game, rules: GameRules, kind: str
-    ) -> tuple[dict[int, int], dict[int, int]]:
-        """The shares of an agreed split of the prize, and the remaining players' scores."""
-
     def tiebreaker_due(self, *, state: GameState) -> bool:
         """Whether the game, as it stands (``state``), waits for a tie-breaker deal."""
-
-    def split_offers(self, *, game: Game, rules: GameRules) -> dict[str, dict[int, int]]:
-        """The splits of the prize the game offers now, each with what it pays each remaining
-        player (none but in an open pool)."""
 
     def deal_tallies(self, *, outcome: str, points: int, won: bool) -> dict[str, int]:
         """What one player's counted deal result adds to their standing totals (besides the
@@ -412,6 +400,7 @@ class FormatBase:
     outcome_words: ClassVar[Mapping[str, str]] = {}
     payload_key: ClassVar[str] = ""
     seats_open: ClassVar[bool] = False
+    imports_results: ClassVar[bool] = False
     tallies: ClassVar[tuple[Tally, ...]] = ()
 
     def game_opened(self, *, game: Game, rules: GameRules) -> list[EndEntry]:
@@ -437,16 +426,6 @@ class FormatBase:
 
     def game_decided(self, *, game: Game, rules: GameRules) -> bool:
         return False
-
-    def rejoin_lines(
-        self, *, game: Game, rules: GameRules, player_id: int
-    ) -> tuple[list[Line], int]:
-        raise not_pool(game, "rejoins")
-
-    def split_shares(
-        self, *, game: Game, rules: GameRules, kind: str
-    ) -> tuple[dict[int, int], dict[int, int]]:
-        raise not_pool(game, "splits")
 
     def deal_money(self, *, game: Game, rules: GameRules) -> bool:
         return bool(game.point_value_minor)
@@ -493,9 +472,6 @@ class FormatBase:
         # The format's first figure, signed as every page signs it.
         column = self.columns[0]
         return Running(signed_number(held.get(column.quantity, 0)), column.unit)
-
-    def split_offers(self, *, game: Game, rules: GameRules) -> dict[str, dict[int, int]]:
-        return {}
 
     def deal_tallies(self, *, outcome: str, points: int, won: bool) -> dict[str, int]:
         return {"deals_played": 1, "deals_won": int(won)}

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from clubs import selectors as club_selectors
@@ -111,7 +112,7 @@ def _deal_start(request: HttpRequest, club: Club, game: Game, *, tiebreaker: boo
     skip_check = not tiebreaker or request.method == "POST"
     state = None if skip_check else selectors.game_state(game=game)
     if state is not None and not handler_for(game).tiebreaker_due(state=state):
-        messages.error(request, "No tie-breaker deal is due in this game.")
+        messages.error(request, _("No tie-breaker deal is due in this game."))
         return redirect(club_url("game-page", club, game.pk))
     again = _rejected(game, tiebreaker)
     if again is not None:

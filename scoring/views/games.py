@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
@@ -117,7 +118,7 @@ def game_new(request: HttpRequest, club_slug: str, table_id: int) -> HttpRespons
             point_value_minor=to_minor(form.cleaned_data.get("point_value"), club.minor_places),
             entry_fee_minor=to_minor(form.cleaned_data.get("entry_fee"), club.minor_places),
         )
-        messages.success(request, "The game is on. Enter the first deal when it is played.")
+        messages.success(request, _("The game is on. Enter the first deal when it is played."))
         return redirect(club_url("game-page", club, game.pk))
 
     page = partial(_game_new_page, request, club, table, form)
@@ -306,7 +307,11 @@ def seat_add(request: HttpRequest, club_slug: str, game_id: int) -> HttpResponse
             active=True,
         )
         seat = games.seat_add(game=game, actor=request.user, player=player)
-        messages.success(request, f"{seat.player.name} sits at seat {seat.position}.")
+        messages.success(
+            request,
+            _("%(name)s sits at seat %(seat)s.")
+            % {"name": seat.player.name, "seat": seat.position},
+        )
         return redirect(club_url("game-page", club, game.pk))
 
     page = partial(_game_page, request, club, game_id, form_name="seat")
@@ -334,8 +339,13 @@ def pool_rejoin(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
         return _game_page(
             request, club, game_id, error=error, form_name="rejoin", status=service_status(exc)
         )
-    fee = f", paying {club_money(club, game.entry_fee_minor)} again" if game.entry_fee_minor else ""
-    messages.success(request, f"{player.name} is back in at {pool_points(score)}{fee}.")
+    back = {"name": player.name, "score": pool_points(score)}
+    if game.entry_fee_minor:
+        back["fee"] = club_money(club, game.entry_fee_minor)
+        said = _("%(name)s is back in at %(score)s, paying %(fee)s again.") % back
+    else:
+        said = _("%(name)s is back in at %(score)s.") % back
+    messages.success(request, said)
     return redirect(club_url("game-page", club, game.pk) + "#pool")
 
 
@@ -357,7 +367,9 @@ def pool_split(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespon
             f"{remaining.get(pid, pid)} {club_money(club, amount)}"
             for pid, amount in shares.items()
         )
-        messages.success(request, f"The split is recorded and the game is over: {paid}.")
+        messages.success(
+            request, _("The split is recorded and the game is over: %(shares)s.") % {"shares": paid}
+        )
         return redirect(club_url("game-page", club, game.pk))
 
     return form_post(form, split, partial(_game_page, request, club, game_id, form_name="split"))
@@ -376,9 +388,9 @@ def game_finish(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
     def finish() -> HttpResponse:
         ended = games.game_finish(game=game, actor=request.user, end=end)
         words = handler_for(ended).words
-        done = words.finished if ended.end != GameEnd.ABANDONED else "The game is stopped."
+        done = str(words.finished) if ended.end != GameEnd.ABANDONED else _("The game is stopped.")
         if ended.end == GameEnd.ABANDONED and ended.entry_fee_minor:
-            done += " Every entry fee went back to who paid it."
+            done += " " + _("Every entry fee went back to who paid it.")
         messages.success(request, done)
         return redirect(club_url("game-page", club, game.pk))
 
@@ -396,7 +408,10 @@ def seat_remove(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
     def leave() -> HttpResponse:
         player = club_selectors.player_get(club=club, player_id=form.cleaned_data["player"])
         games.seat_remove(game=game, actor=request.user, player=player)
-        messages.success(request, f"{player.name} left the table; what they won or lost stays.")
+        messages.success(
+            request,
+            _("%(name)s left the table; what they won or lost stays.") % {"name": player.name},
+        )
         return redirect(club_url("game-page", club, game.pk))
 
     page = partial(_game_page, request, club, game_id, form_name="leave")
@@ -412,7 +427,7 @@ def game_delete(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
 
     def delete() -> HttpResponse:
         undo.game_delete(game=game, actor=request.user)
-        messages.success(request, "The game is deleted.")
+        messages.success(request, _("The game is deleted."))
         return redirect(club_url("session-page", club, game.table.session_id))
 
     return form_post(None, delete, partial(_game_page, request, club, game_id, form_name="finish"))

@@ -12,6 +12,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring.formats.indian.forms import OUTCOME_CHOICES
+
 
 def _invalid_group(details: dict[str, Any], token: str) -> str | None:
     groups = [g for g in details.get("groups", []) if isinstance(g, int)]
@@ -64,16 +66,87 @@ SENTENCES: dict[str, Callable[[dict[str, Any], str], str | None]] = {
 }
 
 
+def _outcome(details: dict[str, Any], token: str = "") -> str:
+    code = str(details.get("outcome") or token)
+    return str(OUTCOME_CHOICES.get(code, code.replace("_", " ")))
+
+
+def _points_out_of_range(details: dict[str, Any], token: str) -> str | None:
+    low, high = details.get("low"), details.get("high")
+    if low is None or high is None:
+        return None
+    values = {"outcome": _outcome(details), "low": low, "high": high, "entered": token}
+    if low == high:
+        return _("%(outcome)s scores %(low)s, not %(entered)s") % values
+    return _("%(outcome)s scores %(low)s to %(high)s, not %(entered)s") % values
+
+
+def _points_mismatch(details: dict[str, Any], token: str) -> str | None:
+    if "counted" in details:
+        return _("%(entered)s points entered, the cards count %(counted)s") % {
+            "entered": token, "counted": details["counted"],
+        }  # fmt: skip
+    if "expected" in details:
+        return _("%(outcome)s scores %(expected)s, not %(entered)s") % {
+            "outcome": _outcome(details), "expected": details["expected"], "entered": token,
+        }  # fmt: skip
+    return None
+
+
+def _not_allowed(token: str) -> str:
+    return _("%(outcome)s is not allowed in this game") % {"outcome": _outcome({}, token)}
+
+
+def _bad_points(details: dict[str, Any], token: str) -> str:
+    if "expected" in details:
+        return _("the winner scores %(expected)s, not %(entered)s") % {
+            "expected": details["expected"], "entered": token,
+        }  # fmt: skip
+    return _("points must be a whole number")
+
+
+SENTENCES.update({
+    "bad_outcome": _with_token(lambda token: _("unknown outcome %(outcome)s") % {"outcome": token}),
+    "outcome_not_allowed": _with_token(_not_allowed),
+    "conflicting_fields": _fixed(lambda: _("give groups or cards, not both")),
+    "bad_groups": _fixed(lambda: _("groups must be lists of cards")),
+    "bad_cards": _fixed(lambda: _("cards must be a list")),
+    "bad_points": _bad_points,
+    "points_required": _fixed(lambda: _("give the cards or the points")),
+    "points_out_of_range": _points_out_of_range,
+    "points_mismatch": _points_mismatch,
+    "several_winners": _fixed(lambda: _("a deal has one winner only")),
+})  # fmt: skip
+
+#: Reasons whose sentence names the player inside it, not before a colon.
+NAMED: dict[str, Callable[[str, dict[str, Any]], str | None]] = {
+    "duplicate_player": lambda name, details: _("%(name)s is entered twice") % {"name": name},
+    "missing_player": lambda name, details: (
+        _("%(name)s has no result in this deal") % {"name": name}
+    ),
+    "not_seated": lambda name, details: _("%(name)s has no seat in this deal") % {"name": name},
+    "valid_hand_not_declared": lambda name, details: (
+        _("%(name)s's cards form a valid declaration: enter them as valid, not declared")
+        % {"name": name}
+    ),
+}
+
+
 def reason_words(reason: dict[str, Any]) -> str:
     """A reason's sentence in the active language (with the player's name first where the
     engine's sentence starts with it)."""
     message = str(reason.get("message", ""))
     if (translation.get_language() or "en").startswith("en"):
         return message
-    sentence = SENTENCES.get(str(reason.get("code")))
+    code = str(reason.get("code"))
     details, token = reason.get("details") or {}, str(reason.get("token") or "")
+    name = str(reason.get("player_name") or "")
+    if name and code in NAMED:
+        named = NAMED[code](name, details)
+        if named is not None:
+            return named
+    sentence = SENTENCES.get(code)
     words = sentence(details, token) if sentence else None
     if words is None:
         return message
-    name = str(reason.get("player_name") or "")
     return f"{name}: {words}" if name and message.startswith(f"{name}: ") else words

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
@@ -202,10 +203,10 @@ def deal_void(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespons
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        reversed_ = " Its result is reversed in the ledger." if counted else ""
-        messages.success(
-            request, f"Deal {deal.number} is voided: it counts for nothing.{reversed_}"
-        )
+        voided = _("Deal %(number)s is voided: it counts for nothing.") % {"number": deal.number}
+        if counted:
+            voided += " " + _("Its result is reversed in the ledger.")
+        messages.success(request, voided)
     if request.POST.get("next") == "session":
         return redirect(club_url("session-page", club, deal.game.table.session_id) + "#close")
     return redirect(_game_url_of(club, deal))
@@ -223,7 +224,10 @@ def submission_confirm_view(
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Version {submission.version} is confirmed and counts.")
+        messages.success(
+            request,
+            _("Version %(version)s is confirmed and counts.") % {"version": submission.version},
+        )
     return _back(request, club, submission)
 
 
@@ -248,7 +252,11 @@ def submission_reject_view(
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Version {submission.version} is rejected; it never counted.")
+        messages.success(
+            request,
+            _("Version %(version)s is rejected; it never counted.")
+            % {"version": submission.version},
+        )
     return _back(request, club, submission)
 
 
@@ -263,5 +271,5 @@ def deal_delete(request: HttpRequest, club_slug: str, deal_id: int) -> HttpRespo
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect(club_url("deal-page", club, deal.pk))
-    messages.success(request, f"Deal {deal.number} is deleted.")
+    messages.success(request, _("Deal %(number)s is deleted.") % {"number": deal.number})
     return redirect(club_url("game-page", club, deal.game_id))

@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club, Role
@@ -213,7 +214,9 @@ def table_create(request: HttpRequest, club_slug: str, session_id: int) -> HttpR
         table = games.table_create(
             session=session, actor=request.user, name=form.cleaned_data["name"] or None
         )
-        messages.success(request, f"{table.name} is ready: start a game at it.")
+        messages.success(
+            request, _("%(table)s is ready: start a game at it.") % {"table": table.name}
+        )
         return redirect(club_url("game-new", club, table.pk))
 
     page = partial(_session_page, request, club, session_id, form_name="table")
@@ -228,7 +231,9 @@ def session_close(request: HttpRequest, club_slug: str, session_id: int) -> Http
 
     def close() -> HttpResponse:
         nights.session_close(session=session, actor=request.user)
-        messages.success(request, f"“{session.name}” is closed. Here is the settle-up.")
+        messages.success(
+            request, _("“%(night)s” is closed. Here is the settle-up.") % {"night": session.name}
+        )
         return redirect(club_url("session-page", club, session.pk) + "#settle-up")
 
     page = partial(_session_page, request, club, session_id, form_name="close")

@@ -14,6 +14,8 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
@@ -218,7 +220,7 @@ def table_enter(request: HttpRequest, token: str) -> HttpResponse:
     at = table_links.table_view(link=link)
     game, club = at.game, link.table.session.club
     if not at.can_enter and request.method != "POST":  # a repeated post is answered below
-        messages.info(request, "An entry is waiting to be confirmed first.")
+        messages.info(request, _("An entry is waiting to be confirmed first."))
         return redirect(_home(link))
     again = rejected_new_deal(game)
     if again is not None:
@@ -274,12 +276,12 @@ def _decide(request: HttpRequest, token: str, submission_id: int, *, dispute: bo
                 link=link, submission_id=submission_id, seat=seat,
                 reason=request.POST.get("reason", ""),
             )  # fmt: skip
-            messages.success(request, "Disputed: the director will look at it.")
+            messages.success(request, _("Disputed: the director will look at it."))
         else:
             table_links.table_entry_confirm(
                 link=link, submission_id=submission_id, seat=seat, device=device
             )
-            messages.success(request, "Confirmed: the deal counts.")
+            messages.success(request, _("Confirmed: the deal counts."))
     except NotFoundError as exc:
         raise Http404(exc.message) from None
     except ServiceError as exc:
@@ -336,7 +338,9 @@ def table_link_revoke_page(request: HttpRequest, club_slug: str, link_id: int) -
         return render_club(request, club, "scoring/table_link_revoke.html",
                            {"link": link, "back": back})  # fmt: skip
     table_links.table_link_revoke(link=link, actor=request.user)
-    messages.success(request, f"The link of {link.table.name} no longer works.")
+    messages.success(
+        request, _("The link of %(table)s no longer works.") % {"table": link.table.name}
+    )
     return redirect_back(request, club_url("session-page", club, link.table.session_id))
 
 
@@ -351,7 +355,11 @@ def session_links_page(request: HttpRequest, club_slug: str, session_id: int) ->
             tables=table_links.tables_taking_entries(session=session), actor=request.user,
             mode=table_links.night_table_entry(club=club),
         )  # fmt: skip
-        messages.success(request, f"{len(made)} table link{'s' if len(made) != 1 else ''} ready.")
+        messages.success(
+            request,
+            ngettext("%(count)s table link ready.", "%(count)s table links ready.", len(made))
+            % {"count": len(made)},
+        )
     except ServiceError as exc:
         messages.error(request, exc.message)
     return redirect_back(request, club_url("session-page", club, session.pk))

@@ -142,7 +142,8 @@ def test_the_schema_carries_the_options_as_typed_fields(standing):
     assert "enum" in str(house["joker_limit"]) or "$ref" in str(house["joker_limit"])
     assert set(house) == {
         "wild_joker", "wrap_runs", "joker_limit", "joker_limit_scope", "jokers_only_set",
-        "sets_up_to_four", "ace_points", "declaration", "min_groups",
+        "sets_up_to_four", "ace_points", "declaration", "min_groups", "valid_groups_excused",
+        "all_sets_declaration",
     }  # fmt: skip
     assert "never_opened_penalty" in components["RummikubHouseRulesSchemaRequest"]["properties"]
 
@@ -303,3 +304,15 @@ def test_the_preview_says_the_new_options_in_words(standing):
     ).content.decode()  # fmt: skip
     assert "A set has at most four cards, jokers included" in capped
     assert "A set may be longer than four cards with jokers" in indian
+    excused = organiser.get(
+        url, {"format": "points", "variant": "indian",
+              "params": '{"house_rules": {"valid_groups_excused": true}}'},
+    ).content.decode()  # fmt: skip
+    assert "Valid groups never count against a loser, whether or not they meet what" in excused
+    assert "Valid groups are excused only when they meet what a declaration needs" in indian
+    triplets = organiser.get(
+        url, {"format": "points", "variant": "indian",
+              "params": '{"house_rules": {"all_sets_declaration": true}}'},
+    ).content.decode()  # fmt: skip
+    assert "A hand of natural sets only (all triplets, no joker standing in) is a valid" in triplets
+    assert "A hand of sets only is no declaration without its sequences" in indian

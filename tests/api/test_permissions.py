@@ -392,7 +392,48 @@ ROUTES = [
     Route("round unwind", "tournaments:round-unwind", "post",
           lambda w: f"{T}/{w.drawn_tournament}/rounds/1/unwind/", lambda w: {"confirm": True},
           _by_role(409, 409, 403, 403)),
+    # series
+    Route("series list", "series:series-list", "get", lambda w: f"{C}/series/", None, READ),
+    Route("series create", "series:series-list", "post", lambda w: f"{C}/series/",
+          lambda w: {"name": "Spring", "points_table": [10, 5]}, _by_role(201, 201, 403, 403)),
+    Route("series read", "series:series-detail", "get",
+          lambda w: f"{C}/series/{_series(w)}/", None, READ),
+    Route("series update", "series:series-detail", "patch",
+          lambda w: f"{C}/series/{_series(w)}/", lambda w: {"best_n": 3}, RUN),
+    Route("series events", "series:series-events", "get",
+          lambda w: f"{C}/series/{_series(w)}/events/", None, READ),
+    Route("series event add", "series:series-events", "post",
+          lambda w: f"{C}/series/{_series(w)}/events/",
+          lambda w: {"session": w.session, "tier": "regular"}, _by_role(201, 201, 403, 403)),
+    Route("series event remove", "series:series-event", "delete",
+          lambda w: f"{C}/series/{_series(w)}/events/{_series_event(w)}/", None,
+          _by_role(204, 204, 403, 403)),
+    Route("series table", "series:series-table", "get",
+          lambda w: f"{C}/series/{_series(w)}/table/", None, READ),
 ]  # fmt: skip
+
+
+def _series(w: World) -> int:
+    """The club's series (made on first use)."""
+    from series.models import Series
+
+    found, _ = Series.objects.get_or_create(
+        club=w.club,
+        name="Grand Prix",
+        defaults={"points_table": [10, 7], "tiers": {"regular": "1"}},
+    )
+    return found.pk
+
+
+def _series_event(w: World) -> int:
+    """A tournament of the series (made on first use)."""
+    from series.models import SeriesEvent
+
+    found, _ = SeriesEvent.objects.get_or_create(
+        series_id=_series(w), tournament_id=w.open_tournament, defaults={"tier": "regular"}
+    )
+    return found.pk
+
 
 # Tokens: what each route needs (reads need ``read``, webhooks ``manage`` even to read; these
 # writes need ``score``; every other write ``manage``), then the club binding.

@@ -1,5 +1,6 @@
 """The production run as the README describes it: every process of the ``Procfile`` (release,
-web, live, worker, background, beat), started as written on production settings, comes up, with
+web, live, worker, background, webhooks, beat),
+started as written on production settings, comes up, with
 web and the live screens' ASGI server on Unix sockets behind the nginx of deploy/nginx.conf."""
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def _procfile() -> dict[str, str]:
 
 def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
     commands = _procfile()
-    assert set(commands) == {"release", "web", "live", "worker", "background", "beat"}
+    assert set(commands) == {"release", "web", "live", "worker", "background", "webhooks", "beat"}
     port = free_port()
     # A short path: a Unix socket's path is limited to about 100 bytes.
     workdir = Path(tempfile.mkdtemp(prefix="rc-stack-"))
@@ -53,6 +54,7 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
         "WEB_CONCURRENCY": "1",
         "WORKER_CONCURRENCY": "1",
         "BACKGROUND_WORKER_CONCURRENCY": "1",
+        "WEBHOOK_WORKER_CONCURRENCY": "1",
         "BEAT_SCHEDULE_FILE": str(tmp_path / "beat-schedule"),
     }
     release = subprocess.run(
@@ -62,7 +64,7 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
 
     logs = {
         name: tmp_path / f"{name}.log"
-        for name in ("web", "live", "nginx", "worker", "background", "beat")
+        for name in ("web", "live", "nginx", "worker", "background", "webhooks", "beat")
     }
     processes = {}
     try:
@@ -77,12 +79,14 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
         wait_until(lambda: answers(port, "/live/stream/?t=x") == 400, 60, "live behind nginx")
         wait_until(lambda: b"ready." in logs["worker"].read_bytes(), 60, "worker")
         wait_until(lambda: b"ready." in logs["background"].read_bytes(), 60, "background worker")
+        wait_until(lambda: b"ready." in logs["webhooks"].read_bytes(), 60, "webhooks worker")
         wait_until(lambda: b"beat: Starting" in logs["beat"].read_bytes(), 60, "beat")
         # Beat hands the outbox relay to the worker within its 5 s period.
         wait_until(lambda: b"outbox.relay" in logs["worker"].read_bytes(), 30, "the relay")
-        # The webhook sweep and the ratings catch-up are received by the background worker, and
-        # only there (each worker's banner lists every task, so look for a received one: "name[").
-        wait_until(lambda: b"webhooks.sweep[" in logs["background"].read_bytes(), 30, "the sweep")
+        # The webhook sweep is received by the webhooks worker, the ratings catch-up by the
+        # background worker, each only there (each worker's banner lists every task, so look for
+        # a received one: "name[").
+        wait_until(lambda: b"webhooks.sweep[" in logs["webhooks"].read_bytes(), 30, "the sweep")
         with warnings.catch_warnings():  # "task_always_eager has no effect on send_task": meant
             warnings.simplefilter("ignore")
             app.send_task("scoring.ratings_catch_up")
@@ -90,6 +94,8 @@ def test_procfile_processes_come_up(postgres_tx, redis_url, tmp_path):
             lambda: b"scoring.ratings_catch_up[" in logs["background"].read_bytes(), 30, "ratings"
         )
         assert b"webhooks.sweep[" not in logs["worker"].read_bytes()
+        assert b"webhooks.sweep[" not in logs["background"].read_bytes()
+        assert b"scoring.ratings_catch_up[" not in logs["webhooks"].read_bytes()
         assert b"scoring.ratings_catch_up[" not in logs["worker"].read_bytes()
         assert all(p.poll() is None for p in processes.values())
     finally:

@@ -21,6 +21,7 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
     read = {"owner": 200, "organiser": 200, "scorer": 200, "player": 200}
     organise = {"owner": 200, "organiser": 200, "scorer": 403, "player": 403}
     score = {"owner": 200, "organiser": 200, "scorer": 200, "player": 403}
+    own = {"owner": 200, "organiser": 403, "scorer": 403, "player": 403}
     asha = n.pid("Asha")
     cup = _tournament(p)
     t = f"{c}/tournaments/{cup.pk}"
@@ -46,6 +47,7 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
         "correction form": (f"{c}/deals/{deal.pk}/result/", score),
         "club standings": (f"{c}/standings/", read),
         "club settings": (f"{c}/settings/", organise),
+        "club archive": (f"{c}/settings/archive.jsonl", own),
         "tournaments": (f"{c}/tournaments/", read),
         "tournament desk": (f"{t}/", read),
         "tournament grid": (f"{t}/grid/", read),
@@ -73,7 +75,8 @@ PAGES = [
     "csv export", "game page",
     "deal page", "deal fragment", "new game form", "deal entry", "entry fragment",
     "correction form",
-    "club standings", "club settings", "tournaments", "tournament desk", "tournament grid",
+    "club standings", "club settings", "club archive", "tournaments", "tournament desk",
+    "tournament grid",
     "table cards", "night report", "night share text", "night image", "tournament report",
     "tournament share text", "tournament image",
 ]  # fmt: skip

@@ -73,3 +73,15 @@ def test_a_link_for_a_logged_in_person_and_the_limits(standing, django_user_mode
     assert "withdrawn" in _client().get(f"/invite/{live}/").content.decode()
     assert _client().get("/invite/not-a-key/").status_code == 404
     assert _client(standing.player).post("/clubs/home/members/invite/", {}).status_code == 403
+
+
+def test_an_emailed_invitation_is_written_in_the_clubs_language(standing):
+    services.club_update(club=standing.club, actor=standing.owner, language="de")
+    organiser = _client(standing.organiser)
+    sent = organiser.post("/clubs/home/members/invite/", {"email": "neu@example.com",
+                                                          "role": "scorer"})  # fmt: skip
+    assert sent.status_code == 302
+    (message,) = mail.outbox
+    assert message.subject == "Du bist zu Home Club auf rummyclub eingeladen"
+    assert "lädt dich ein, Home Club beizutreten, als punkteschreiber" in message.body
+    assert _key_from(message.body)

@@ -227,3 +227,27 @@ def test_a_reason_the_pages_have_no_words_for_keeps_the_engines() -> None:
     with translation.override("he"):
         few = {"code": "too_few_groups", "message": "", "details": {"min_groups": 3}}
         assert reason_words(few) == "הכרזה צריכה לפחות 3 קבוצות תקפות"
+
+
+def test_every_reason_of_a_refused_deal_has_words_in_the_pages_language() -> None:
+    """The engine's codes and values, not its English, make the sentence: a range, a count that
+    disagrees, a player named inside the sentence."""
+    reasons = [
+        ({"code": "points_out_of_range", "message": "Asha: a loser scores 0 to 80, not 95",
+          "player_name": "Asha", "token": "95",
+          "details": {"outcome": "loser", "low": 0, "high": 80}},
+         "Asha: Verlierer (Karten zählen) zählt 0 bis 80, nicht 95"),
+        ({"code": "points_mismatch", "message": "Asha: 12 points entered, the cards count 10",
+          "player_name": "Asha", "token": "12", "details": {"counted": 10}},
+         "Asha: 12 Punkte eingetragen, die Karten zählen 10"),
+        ({"code": "duplicate_player", "message": "Asha is entered twice", "player_name": "Asha"},
+         "Asha ist zweimal eingetragen"),
+        ({"code": "outcome_not_allowed", "message": "Asha: deal show is not allowed in this game",
+          "player_name": "Asha", "token": "deal_show"},
+         "Asha: Auslegen beim Geben (noch kein Zug) ist in diesem Spiel nicht erlaubt"),
+    ]  # fmt: skip
+    with translation.override("de"):
+        for reason, words in reasons:
+            assert reason_words(reason) == words
+    with translation.override("en"):
+        assert reason_words(reasons[0][0]) == reasons[0][0]["message"]

@@ -146,3 +146,15 @@ def test_a_real_worker_sends_the_mail(celery_worker, django_user_model):
         time.sleep(0.1)
     (message,) = mail.outbox
     assert message.to == ["worked@example.com"]
+
+
+def test_the_reset_mail_is_written_in_the_language_of_the_page_it_was_asked_on(
+    account, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        asked = Client(HTTP_ACCEPT_LANGUAGE="nl").post(RESET, {"email": "resetter@example.com"})
+    assert asked.status_code == 302
+    (message,) = mail.outbox
+    # Django's own reset mail, in its Dutch words.
+    assert "Wachtwoord" in message.subject or "wachtwoord" in message.body, message.body
+    assert "/account/password/reset/" in message.body

@@ -63,7 +63,7 @@ def test_every_format_is_in_the_registry_with_the_whole_protocol():
             "outcomes", "game_opened", "deal_check_can_start", "correction_check",
             "deal_players", "next_deal_players", "submission_check", "deal_lines",
             "game_decided", "state", "endings", "end_entries", "finishing_order",
-            "rejoin_lines", "split_shares", "preset_rules",
+            "preset_rules",
         ):  # fmt: skip
             assert callable(getattr(handler, member)), (key, member)
 

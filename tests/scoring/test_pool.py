@@ -6,8 +6,8 @@ import pytest
 
 from config.errors import Conflict
 from ledger.models import AccountKind, LedgerEntry, Posting
-from scoring import figures, selectors
-from scoring.formats.pool.moves import pool_rejoin, pool_split
+from scoring import figures
+from scoring.formats.pool.moves import pool_rejoin, pool_split, pool_split_offer
 from tests.scoring.helpers import by_name, correct, new_game, play, results, state
 
 THREE = ["Asha", "Bilal", "Chitra"]
@@ -130,7 +130,7 @@ def test_split_by_drops_remaining_pays_91_67_41_67_16_66(standing):
         "P1": 3, "P2": 1, "P3": 0,
     }  # fmt: skip
     assert now["split_offers"] == ["drops"]  # no equal split: the preset does not offer it
-    offer = selectors.pool_split_offer(game=game)
+    offer = pool_split_offer(game=game)
     expected = {str(ids["P1"]): 9167, str(ids["P2"]): 4167, str(ids["P3"]): 1666}
     assert offer["shares_minor"]["drops"] == expected
     remaining = [game.seats.get(player_id=ids[n]).player for n in ("P1", "P2", "P3")]

@@ -15,7 +15,7 @@ from clubs.page_kit.display import club_money
 from config.errors import Conflict
 from scoring import selectors as scoring_selectors
 from scoring.figures import session_settlement
-from scoring.formats.pool.moves import pool_split
+from scoring.formats.pool.moves import pool_split, pool_split_offer
 from scoring.models import Game, RulePreset, StandingRow, StandingScope
 from standings.recompute import standings_recompute
 from tests.scoring.helpers import enter_deal
@@ -136,7 +136,7 @@ def test_a_pool_table_ends_once_its_qualifiers_are_known_and_holds_no_pot(standi
     assert game.entry_fee_minor == 0 and game.qualifiers == 2
     assert scoring_selectors.game_endings(game=game) == []
     _pool_deal(standing, game, a, {b: 80, c: 80, d: 10})
-    assert scoring_selectors.pool_split_offer(game=game)["offers"] == []
+    assert pool_split_offer(game=game)["offers"] == []
     players = list(Player.objects.filter(pk__in=[a, b, c, d]))
     with pytest.raises(Conflict):
         pool_split(game=game, actor=standing.organiser, kind="equal", agreed=players)

@@ -259,7 +259,8 @@ def test_the_live_part_reads_as_many_queries_whatever_the_field(
         _deal_at(standing, _table_of(cup, "Entrant 003").game, {"Entrant 003": 10})
         phone = Client()
         assert phone.get(f"{url}live/").status_code == 200
-        with django_assert_max_num_queries(16) as done:
+        # 16, and 3 for the table's deals listed one by one (the game page's selector).
+        with django_assert_max_num_queries(19) as done:
             assert _now(phone.get(f"{url}live/").content.decode()) == "playing"
         counts.append(len(done.captured_queries))
     assert counts[0] == counts[1]
@@ -296,3 +297,61 @@ def test_a_points_only_club_shows_no_fee_or_prize_on_the_players_page(standing):
     page = Client().get(url).content.decode()
     assert _now(page) == "placed"
     assert "₹" not in page and "prize" not in page.lower().split("</h2>", 1)[1].split("footer")[0]
+
+
+def test_the_public_page_leads_a_remembered_phone_to_its_players_page(standing):
+    cup = _cup(standing)
+    url = _link(standing, cup)
+    public = f"/p/home/tournaments/{cup.pk}/"
+    phone, other = Client(), Client()
+    assert 'id="my-link"' not in phone.get(public).content.decode()
+    phone.get(url)  # the phone opens its link: it keeps it
+    page = phone.get(public).content.decode()
+    assert f'href="{url}" id="my-link">Your page: Entrant 003<' in page
+    assert 'id="my-link"' not in other.get(public).content.decode()  # another phone: no link
+    phone.post(f"/p/home/tournaments/{cup.pk}/forget/")
+    assert 'id="my-link"' not in phone.get(public).content.decode()
+    # A link made again (the old one no longer opens) is not offered from the old cookie.
+    phone.get(url)
+    _link(standing, cup)
+    assert 'id="my-link"' not in phone.get(public).content.decode()
+
+
+def test_the_players_table_deals_are_listed_one_by_one_with_the_game_pages_figures(standing):
+    cup = _cup(standing)
+    url = _link(standing, cup)
+    _start(standing, cup)
+    game = _table_of(cup, "Entrant 003").game
+    for points in (10, 25, 7):
+        _deal_at(standing, game, {"Entrant 003": points})
+    page = Client().get(url).content.decode()
+    listed = re.findall(r'<li data-deal="(\d+)"[^>]*>.*?data-figure="deal-points">([^<]+)<', page)
+    me = game.seats.get(player__name="Entrant 003").player_id
+    counted = {
+        str(d.number): d.player_results.get(player_id=me).points
+        for d in game.deals.order_by("number")
+    }
+    assert [number for number, _ in listed] == ["3", "2", "1"]  # newest first
+    assert len(counted) == 3
+    # The same figure as the game page's (signed as the format signs its points).
+    signed = handler_for(game).words.signed_points
+    for number, shown in listed:
+        value = counted[number]
+        expected = (
+            (f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0")
+            if signed
+            else str(value)
+        )
+        assert shown == expected, (number, shown, expected)
+    # ... and the figure the desk's game page shows in the player's column of each deal.
+    desk = Client()
+    desk.force_login(standing.organiser)
+    game_page = desk.get(f"/clubs/home/games/{game.pk}/").content.decode()
+    column = list(game.seats.order_by("position").values_list("player_id", flat=True)).index(me)
+    rows = re.findall(r'<tr(?: class="voided")?>\s*<th scope="row".*?>(\d+)<span(.*?)</tr>',
+                      game_page, re.S)  # fmt: skip
+    on_the_desk = {
+        number: re.findall(r'<td class="pts num">(?:<span(?: class="won")?>)?([^<]+)<', row)[column]
+        for number, row in rows
+    }
+    assert on_the_desk == dict(listed)

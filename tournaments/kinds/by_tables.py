@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Protocol
 
 from rules import knockout
+from tournaments.changes import E, audit
 from tournaments.kinds.places import finish_placed
 from tournaments.kinds.seating import draw_round
 from tournaments.models import Entry, Round, RoundTable, Tournament
-from tournaments.services.common import E, audit
 
 
 class GoesOnByTables(Protocol):

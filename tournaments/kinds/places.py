@@ -3,13 +3,29 @@ through ``rules.prizes``, the tournament finished."""
 
 from __future__ import annotations
 
+from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from rules import prizes
+from tournaments.changes import audit, event
 from tournaments.figures import entries_counted, prize_pool_minor
 from tournaments.models import Tournament
 from tournaments.purse import purse_pay_prizes
-from tournaments.services.common import audit, event
+
+#: Sent after the commit of a change to a tournament's places (it finished, or a correction
+#: reopened a round), with ``tournament_id``: what ranks by its places (a series) listens.
+tournament_places_changed = Signal()
+
+
+def places_changed(tournament: Tournament) -> None:
+    """Announce, after the commit, that the tournament's places may have changed."""
+    tournament_id = tournament.pk
+    transaction.on_commit(
+        lambda: tournament_places_changed.send_robust(
+            sender=Tournament, tournament_id=tournament_id
+        )
+    )
 
 
 def finish_placed(tournament: Tournament, places: dict[int, int]) -> None:
@@ -34,5 +50,6 @@ def finish_placed(tournament: Tournament, places: dict[int, int]) -> None:
     tournament.status = Tournament.Status.FINISHED
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "finished_at"])
+    places_changed(tournament)
     audit(tournament, None, "finish", places=len(places), prizes_minor=sum(won.values()))
     event(tournament, "tournament.finished", places=len(places), prizes_minor=sum(won.values()))

@@ -10,9 +10,10 @@ from django.db.models import QuerySet
 
 from config.errors import Conflict
 from scoring.models import Game
+from tournaments.changes import E, audit, lock, round_locked
 from tournaments.kinds import kind_for
+from tournaments.kinds.places import places_changed
 from tournaments.models import Entry, Round, RoundTable, Tournament
-from tournaments.services.common import E, audit, lock, round_locked
 from tournaments.services.tables import game_stop, table_game_ended
 
 
@@ -71,6 +72,7 @@ def table_result_changed(*, game_id: int) -> str:
         table.outcome = {}
         table.save(update_fields=["outcome"])
     audit(tournament, None, "recompute", round=played.number, table=table.pk)
+    places_changed(tournament)
     result = "resettled"
     for each in played.tables.all():
         result = table_game_ended(game_id=each.game_id)

@@ -13,10 +13,10 @@ from django.utils import timezone
 from clubs.models import Player
 from config.errors import Conflict, InvalidInput, NotFoundError
 from scoring.games import game_create, table_create
+from tournaments.changes import audit, event, lock, round_locked
 from tournaments.kinds import kind_for
 from tournaments.kinds.seating import draw_cost, draw_round
 from tournaments.models import Entry, Round, RoundTable, Tournament
-from tournaments.services.common import audit, event, lock, round_locked
 from tournaments.services.links import links_on_release
 
 

@@ -11,10 +11,10 @@ from django.utils import timezone
 
 from clubs.models import Player
 from config.errors import Conflict, NotFoundError
+from tournaments.changes import E, audit, current_round, lock
 from tournaments.figures import entries_counted
 from tournaments.kinds import kind_for
 from tournaments.models import Entry, Round, Tournament
-from tournaments.services.common import E, audit, current_round, lock
 from tournaments.services.draws import seat_late, unseat
 from tournaments.services.fees import fee_mark_paid, fee_refund
 from tournaments.services.tables import table_game_ended

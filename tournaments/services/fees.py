@@ -12,9 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import Conflict, NotFoundError
+from tournaments.changes import E, audit, lock
 from tournaments.models import Entry, Tournament
 from tournaments.purse import purse_pay_in, purse_refund
-from tournaments.services.common import E, audit, lock
 
 #: Whose fee can be marked paid: those holding a place in the field.
 PAYABLE = (E.REGISTERED, E.CHECKED_IN, E.ACTIVE, E.ELIMINATED)

@@ -10,8 +10,8 @@ from django.db import transaction
 from config.errors import Conflict
 from scoring.models import Game, TableEntry, TableLink
 from scoring.table_links import table_links_ensure
+from tournaments.changes import audit, lock, round_locked
 from tournaments.models import Round, Tournament
-from tournaments.services.common import audit, lock, round_locked
 
 
 def table_entry_of(tournament: Tournament) -> str:

@@ -25,11 +25,11 @@ from rules.seating import TABLE_LIMITS
 from scoring.models import RulePreset, TableEntry
 from scoring.nights import session_create
 from standings.models import Rating
+from tournaments.changes import E, audit, family_of, lock, refused
 from tournaments.kinds import DEFAULT_KIND, kind_for
 from tournaments.kinds.base import KindSettings
 from tournaments.models import Entry, Round, Tournament
 from tournaments.purse import purse_open, purse_refund_all
-from tournaments.services.common import E, audit, family_of, lock, refused
 
 
 def _refuse(exc: RuleViolation, field: str) -> InvalidInput:

@@ -23,8 +23,8 @@ from clubs import selectors as club_selectors
 from clubs import services as club_services
 from config.errors import Conflict, InvalidInput, NotFoundError, TooManyRequests
 from config.names import require_length, visible_name
+from tournaments.changes import E, audit, lock
 from tournaments.models import Entry, Tournament
-from tournaments.services.common import E, audit, lock
 from tournaments.services.entries import entry_add, entry_check_in
 
 #: How long a check-in code is shown before the next (the previous one is still taken).

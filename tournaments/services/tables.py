@@ -17,9 +17,9 @@ from scoring.formats import GameEnd, handler_for
 from scoring.games import game_create
 from scoring.lifecycle import game_end, game_finishing_order
 from scoring.models import Game, RulePreset
+from tournaments.changes import E, audit, lock
 from tournaments.kinds import kind_for
 from tournaments.models import Round, RoundTable, Tournament
-from tournaments.services.common import E, audit, lock
 
 
 def _tiebreak_preset(tournament: Tournament) -> RulePreset:

@@ -13,15 +13,13 @@ from rules.indian.arrangement import arrange
 from rules.indian.cards import parse_cards, parse_wild
 from rules.indian.deal import outcome_options
 from rules.indian.preset import (
-    ACE_POINT_CHOICES,
     DEFAULT_HOUSE_RULES,
-    HOUSE_RULE_HELP,
     Declaration,
     HouseRules,
     IndianPreset,
     JokerLimit,
     JokerLimitScope,
-    WildJoker,
+    house_rules_schema,
 )
 from scoring.formats.sections import (
     ExampleGroup,
@@ -33,46 +31,35 @@ from scoring.formats.sections import (
 from scoring.presets import GameRules
 
 
-class HouseRulesSchema(serializers.Serializer[dict[str, Any]]):
-    """The ``house_rules`` section of an Indian rummy preset (``rules.indian.preset.HouseRules``);
-    each field optional, its default the seeds' rule. Checked by the rules engine: a bad value
-    answers 400 naming the field."""
+def _house_rule_field(prop: dict[str, Any]) -> serializers.Field[Any, Any, Any, Any]:
+    """A serializer field of one house rule, from its JSON schema (``house_rules_schema``)."""
+    help_text = prop["description"]
+    if "enum" in prop:
+        return serializers.ChoiceField(choices=prop["enum"], required=False, help_text=help_text)
+    if prop["type"] == "integer":
+        return serializers.IntegerField(
+            min_value=prop["minimum"], max_value=prop["maximum"], required=False,
+            help_text=help_text,
+        )  # fmt: skip
+    return serializers.BooleanField(required=False, help_text=help_text)
 
-    wild_joker = serializers.ChoiceField(
-        choices=[choice.value for choice in WildJoker], required=False,
-        help_text="rank: every card of the cut rank (default); cut_card: only the cut card.",
-    )  # fmt: skip
-    wrap_runs = serializers.BooleanField(
-        required=False, help_text="Runs may wrap round the king (QH KH AH 2H). Default false."
-    )
-    joker_limit = serializers.ChoiceField(
-        choices=[choice.value for choice in JokerLimit], required=False,
-        help_text="none (default); one_in_three: a three-card group holds at most one joker; "
-        "not_with_one_natural: jokers never with a single natural card (5H JK JK).",
-    )  # fmt: skip
-    joker_limit_scope = serializers.ChoiceField(
-        choices=[choice.value for choice in JokerLimitScope], required=False,
-        help_text=HOUSE_RULE_HELP["joker_limit_scope"],
-    )  # fmt: skip
-    jokers_only_set = serializers.BooleanField(
-        required=False, help_text=HOUSE_RULE_HELP["jokers_only_set"]
-    )
-    sets_up_to_four = serializers.BooleanField(
-        required=False, help_text=HOUSE_RULE_HELP["sets_up_to_four"]
-    )
-    ace_points = serializers.ChoiceField(
-        choices=list(ACE_POINT_CHOICES),
-        required=False,
-        help_text="An ace counts 10 (default) or 1.",
-    )
-    declaration = serializers.ChoiceField(
-        choices=[choice.value for choice in Declaration], required=False,
-        help_text="two_sequences (default: two sequences, one pure); pure_sequence: one pure "
-        "sequence and any valid groups; min_groups: at least min_groups valid groups.",
-    )  # fmt: skip
-    min_groups = serializers.IntegerField(
-        min_value=1, max_value=13, required=False, help_text="With declaration min_groups (4)."
-    )
+
+#: The ``house_rules`` section of an Indian rummy preset, typed from the engine's one table
+#: (``rules.indian.preset.house_rules_schema``: the fields of ``HouseRules``, their choices and
+#: ``HOUSE_RULE_HELP``), which the batch contract and ``evaluate_hands`` read too.
+HouseRulesSchema = type(
+    "HouseRulesSchema",
+    (serializers.Serializer,),
+    {
+        "__doc__": "The ``house_rules`` section of an Indian rummy preset "
+        "(``rules.indian.preset.HouseRules``); each field optional, its default the seeds' rule. "
+        "Checked by the rules engine: a bad value answers 400 naming the field.",
+        **{
+            name: _house_rule_field(prop)
+            for name, prop in house_rules_schema()["properties"].items()
+        },
+    },
+)
 
 
 #: The sections every Indian rummy preset may have (a format adds its own).
@@ -122,6 +109,13 @@ def house_rule_words(preset: IndianPreset, house: HouseRules) -> tuple[str, ...]
         else "A set may be longer than four cards with jokers",
         f"An ace counts {house.ace_points} point{'s' if house.ace_points > 1 else ''}",
         declaration[house.declaration],
+        "A hand of natural sets only (all triplets, no joker standing in) is a valid declaration"
+        if house.all_sets_declaration
+        else "A hand of sets only is no declaration without its sequences",
+        "Valid groups never count against a loser, whether or not they meet what a declaration "
+        "needs"
+        if house.valid_groups_excused
+        else "Valid groups are excused only when they meet what a declaration needs",
         "A loser with a pure sequence but no declaration: the pure sequence does not count"
         if preset.pure_sequence_relief
         else "A loser without a declaration counts every card, the pure sequence included",

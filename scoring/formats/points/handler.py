@@ -62,6 +62,7 @@ class PointsFormat(IndianDeal, FormatBase):
     )
     columns: ClassVar[tuple[Column, ...]] = (POINTS, MONEY)
     seats_open: ClassVar[bool] = True
+    imports_results: ClassVar[bool] = True
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
         return FormatRules(

@@ -8,6 +8,8 @@ alone; only the API, the pages and the demo import them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
@@ -96,3 +98,15 @@ def pool_split(
         after={"game": game.pk, "kind": kind, "shares": {str(k): v for k, v in shares.items()}},
     )
     return shares
+
+
+def pool_split_offer(*, game: Game) -> dict[str, Any]:
+    """The splits the game offers now and what each would pay, in minor units (none but in an
+    open pool)."""
+    if game.format != POOL.format:
+        return {"offers": [], "shares_minor": {}}
+    offers = POOL.split_offers(game=game, rules=game_rules(game.preset))
+    shares = {
+        kind: {str(pid): amount for pid, amount in paid.items()} for kind, paid in offers.items()
+    }
+    return {"offers": list(offers), "shares_minor": shares}

@@ -82,6 +82,16 @@ def _oracle_kind(cards: list[int], wild: int, house: HouseRules) -> GroupKind:
     return GroupKind.INVALID
 
 
+def _oracle_natural_set(cards: list[int]) -> bool:
+    """Three or four cards of one rank, each of another suit, none a printed joker."""
+    return (
+        len(cards) in (3, 4)
+        and PRINTED_JOKER not in cards
+        and len({card % 13 for card in cards}) == 1
+        and len({card // 13 for card in cards}) == len(cards)
+    )
+
+
 def _partitions(items: list[int]) -> Iterator[list[list[int]]]:
     if not items:
         yield []
@@ -111,14 +121,18 @@ def _oracle(
         sequences = pure + kinds.count(GroupKind.IMPURE_SEQUENCE)
         groups = len(kinds) - kinds.count(GroupKind.INVALID)
         total = sum(value(card) for card in cards)
-        if only_unmatched_count(sequences, pure, groups, house):
+        if house.all_sets_declaration and all(_oracle_natural_set(group) for group in partition):
+            valid, best = True, 0  # all triplets
+            continue
+        need_met = only_unmatched_count(sequences, pure, groups, house)
+        if need_met or house.valid_groups_excused:
             score = sum(
                 value(card)
                 for group, kind in zip(partition, kinds, strict=True)
                 if kind is GroupKind.INVALID
                 for card in group
             )
-            valid = valid or GroupKind.INVALID not in kinds
+            valid = valid or (need_met and GroupKind.INVALID not in kinds)
         elif pure and preset.pure_sequence_relief:
             score = total - max(
                 sum(value(card) for card in group)
@@ -150,6 +164,8 @@ _house = st.builds(
     ace_points=st.sampled_from([10, 1]),
     declaration=st.sampled_from(list(Declaration)),
     min_groups=st.integers(1, 3),
+    valid_groups_excused=st.booleans(),
+    all_sets_declaration=st.booleans(),
 )
 _cut = st.sampled_from([*_NATURALS, 52])
 
@@ -320,6 +336,25 @@ def test_sets_up_to_four_cards():
     assert all(len(g.cards) <= 4 for g in capped.groups if g.kind is GroupKind.SET)
 
 
+def test_valid_groups_excused_without_the_declarations_need():
+    """valid_groups_excused: a loser's valid groups never count, though without two sequences the
+    hand is still no declaration."""
+    groups = [
+        parse_cards(text.split()) for text in ("2H 3H 4H", "5S 5D 5C", "9S 9D 9C", "KS QD JC AC")
+    ]
+    wild = parse_wild("7")
+    default = score_groups(groups, wild)
+    assert (default.valid, default.score) == (False, 80)  # every card counts: 91, capped
+    excused = score_groups(groups, wild, DEFAULT_PRESET, HouseRules(valid_groups_excused=True))
+    assert (excused.valid, excused.score) == (False, 40)  # KS QD JC AC only
+    best = arrange([card for group in groups for card in group], wild, DEFAULT_PRESET,
+                   HouseRules(valid_groups_excused=True))  # fmt: skip
+    assert (best.valid, best.score) == (False, 40)
+    whole = [*groups[:3], parse_cards("KS KD KC KH".split())]
+    result = score_groups(whole, wild, DEFAULT_PRESET, HouseRules(valid_groups_excused=True))
+    assert (result.valid, result.score) == (False, 0)
+
+
 def test_a_set_of_jokers_only_allowed_or_refused():
     assert _kind("JK JK 9S", "9") is GroupKind.SET
     assert _kind("JK JK 9S", "9", jokers_only_set=False) is GroupKind.INVALID
@@ -449,3 +484,46 @@ def test_a_natural_set_of_the_wild_rank_is_no_wrong_show():
             GroupKind.INVALID
         )
     assert _kind("8H 8S 8D", "8H", jokers_only_set=False, wild_joker="cut_card") is GroupKind.SET
+
+
+# Hands of few ranks and every suit, so that a hand of natural sets only forms often.
+_TRIPLET_NATURALS = [suit * 13 + rank - 1 for suit in range(4) for rank in (2, 8)]
+_triplet_cards = st.lists(st.sampled_from([*_TRIPLET_NATURALS, 52]), min_size=3, max_size=8).filter(
+    lambda cards: all(cards.count(card) <= 2 for card in cards)
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cards=_triplet_cards,
+    house=_house.map(lambda house: dataclasses.replace(house, all_sets_declaration=True)),
+    cut=st.sampled_from([7, 20, 1, 52]),
+    relief=st.booleans(),
+)
+def test_all_sets_declaration_agrees_with_an_exact_search(cards, house, cut, relief):
+    """all_sets_declaration: a hand of natural sets only is valid (0), under every other option:
+    the best arrangement's points and validity equal an exact search over every partition."""
+    preset = IndianPreset(pure_sequence_relief=relief)
+    wild = _wild(cut, house)
+    hand = [CARDS[card] for card in cards]
+    result = arrange(hand, wild, preset, house)
+    assert (result.valid, result.score) == _oracle(cards, wild, preset, house)
+    assert sorted(result.cards) == sorted(hand)
+    assert score_groups([group.cards for group in result.groups], wild, preset, house) == result
+
+
+def test_all_triplets_is_a_declaration_only_under_the_option():
+    groups = [parse_cards(text.split()) for text in ("2H 2S 2D", "5S 5D 5C", "9S 9D 9C 9H",
+                                                       "KS KD KC")]  # fmt: skip
+    wild = parse_wild("7")
+    assert not score_groups(groups, wild).valid
+    house = HouseRules(all_sets_declaration=True)
+    assert score_groups(groups, wild, DEFAULT_PRESET, house)[:2] == (True, 0)
+    best = arrange([card for group in groups for card in group], wild, DEFAULT_PRESET, house)
+    assert (best.valid, best.score) == (True, 0)
+    # A joker standing in makes it no natural set: every card counts as before.
+    with_joker = [*groups[:3], parse_cards("KS KD JK".split())]
+    assert not score_groups(with_joker, wild, DEFAULT_PRESET, house).valid
+    # Two decks: six eights of four suits are two natural sets.
+    eights = parse_cards("8H 8H 8S 8S 8D 8C".split())
+    assert arrange(eights, wild, DEFAULT_PRESET, house)[:2] == (True, 0)

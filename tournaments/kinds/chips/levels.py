@@ -12,12 +12,12 @@ from rules.errors import RuleViolation
 from rules.ranking import competition_ranks
 from scoring.figures import players_net_points
 from scoring.models import Game
+from tournaments.changes import E, audit
 from tournaments.figures import chips_held
 from tournaments.kinds.places import finish_placed
 from tournaments.kinds.seating import draw_round
 from tournaments.models import Entry, Round, Tournament
 from tournaments.purse import purse_chips_issue, purse_chips_move
-from tournaments.services.common import E, audit
 
 
 def rules_of(tournament: Tournament) -> chip_levels.ChipLevelRules:

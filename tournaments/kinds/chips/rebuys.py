@@ -7,12 +7,12 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
 from config.errors import Conflict, NotFoundError
+from tournaments.changes import E, audit, current_round, lock
 from tournaments.figures import chips_held
 from tournaments.kinds.chips.levels import draw_next, rules_of, set_level
 from tournaments.kinds.seating import draw_round
 from tournaments.models import Entry, Round, Tournament
 from tournaments.purse import purse_rebuy
-from tournaments.services.common import E, audit, current_round, lock
 
 
 @transaction.atomic

@@ -8,12 +8,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoring.models import RulePreset
+from tournaments.changes import refused
 from tournaments.kinds.base import KindBase, KindSettings
 from tournaments.kinds.by_tables import round_complete
 from tournaments.kinds.knockout.forms import KnockoutFields
 from tournaments.kinds.knockout.serializers import KnockoutInput
 from tournaments.models import Round, Tournament
-from tournaments.services.common import refused
 
 
 class KnockoutKind(KindBase):

@@ -10,12 +10,12 @@ from typing import Any
 
 from scoring.figures import players_net_points
 from scoring.models import RulePreset
+from tournaments.changes import E, refused
 from tournaments.kinds.base import KindBase, KindSettings
 from tournaments.kinds.by_tables import round_complete
 from tournaments.kinds.rounds.forms import RoundsFields
 from tournaments.kinds.rounds.serializers import RoundsInput
 from tournaments.models import Entry, Round, RoundTable, Tournament
-from tournaments.services.common import E, refused
 
 
 class RoundsKind(KindBase):

@@ -1,0 +1,265 @@
+"""Past results imported: previewed (``standings.result_plan``), confirmed, then written by a
+background task through the same services as live entry, with the submissions' source "import".
+
+One transaction per import: a cancel (or any failure) rolls back the whole import, so nothing is
+ever half-stored, and the standing rows, kept in step with the ledger in the same transaction, are
+never seen half-updated. The progress and the cancel request live in the cache (Redis), outside
+that transaction, where the page and the API read them while it runs. The ratings of the games
+written are taken in at the end, in date order, in the same transaction."""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from clubs.models import Club, Player
+from config.errors import Conflict, InvalidInput, NotFoundError
+from ledger.models import LedgerEntry, Quantity
+from ledger.writer import Line
+from outbox.services import outbox_enqueue
+from scoring.games import game_create, table_create
+from scoring.models import Game, RulePreset, Session, Submission
+from scoring.nights import session_close, session_create
+from scoring.past_deals import past_deals_count
+from scoring.posting import ledger_entry_create
+from standings.models import ResultImport
+from standings.ratings import ratings_games_taken_in
+from standings.result_plan import ResultPlan, results_plan
+from standings.result_sheet import layout_of, result_sheet_read
+
+RUN_TASK = "standings.result_import_run"
+#: A night of the past starts at this hour (the club's time) and its games end 3 hours later.
+NIGHT_STARTS = time(20, 0)
+NIGHT_LENGTH = timedelta(hours=3)
+#: How long the progress and a cancel request are kept.
+KEPT_SECONDS = 24 * 3600
+#: Deals counted in one statement batch; the progress and a cancel request are read between.
+CHUNK = 200
+
+
+class ImportCancelled(Exception):
+    """Raised inside the import's transaction: everything written is rolled back."""
+
+
+def _progress_key(import_id: int) -> str:
+    return f"result_import:{import_id}:progress"
+
+
+def _cancel_key(import_id: int) -> str:
+    return f"result_import:{import_id}:cancel"
+
+
+def import_preset(*, club: Club, preset_id: int | None) -> RulePreset:
+    """The preset the imported games are played under: the one named (the club's or a
+    built-in one), else the built-in points rummy preset."""
+    presets = RulePreset.objects.filter(Q(club=club) | Q(club__isnull=True))
+    found = (
+        presets.filter(club__isnull=True, key="points").order_by("-version").first()
+        if preset_id is None
+        else presets.filter(pk=preset_id).first()
+    )
+    if found is None:
+        raise InvalidInput(
+            f"preset: no preset {preset_id} of this club", details={"preset": preset_id}
+        )
+    return found
+
+
+def result_plan_read(
+    *,
+    club: Club,
+    layout: str,
+    content: bytes,
+    filename: str,
+    preset: RulePreset,
+    names: dict[str, int] | None = None,
+) -> ResultPlan:
+    """An uploaded sheet read in ``layout`` and checked: the preview (nothing stored)."""
+    sheet = result_sheet_read(content=content, filename=filename, layout=layout_of(layout))
+    return results_plan(club=club, sheet=sheet, preset=preset, names=names)
+
+
+def result_import_confirm(
+    *, club: Club, actor: AbstractBaseUser, plan: ResultPlan, preset: RulePreset
+) -> tuple[ResultImport, bool]:
+    """Queue the checked plan to be written (after the commit). The same results imported
+    before (or being imported) are not queued again: that import is answered, ``False``."""
+    if plan.errors:
+        first = plan.errors[0]
+        raise InvalidInput(
+            f"row {first.row}: {first.column}: {first.message}",
+            code="import_rows_invalid",
+            details={"errors": [error.as_dict() for error in plan.errors[:200]]},
+        )
+    if not plan.nights:
+        raise InvalidInput("file: no results to import", code="empty_sheet")
+    fingerprint = plan.fingerprint
+    earlier = result_import_same(club=club, fingerprint=fingerprint)
+    if earlier is not None:
+        return earlier, False
+    try:
+        with transaction.atomic():
+            made = ResultImport.objects.create(
+                club=club, created_by=actor, layout=plan.layout, preset=preset,
+                fingerprint=fingerprint, plan={"nights": plan.nights},
+                nights=len(plan.nights), deals=plan.deals,
+            )  # fmt: skip
+            outbox_enqueue(task=RUN_TASK, args=[made.pk], key=f"result_import:{made.pk}")
+    except IntegrityError:  # the same sheet confirmed twice at once
+        same = result_import_same(club=club, fingerprint=fingerprint)
+        assert same is not None
+        return same, False
+    return made, True
+
+
+def result_import_same(*, club: Club, fingerprint: str) -> ResultImport | None:
+    live = [ResultImport.Status.QUEUED, ResultImport.Status.RUNNING, ResultImport.Status.DONE]
+    return ResultImport.objects.filter(club=club, fingerprint=fingerprint, status__in=live).first()
+
+
+def result_import_progress(*, result_import: ResultImport) -> dict[str, Any]:
+    """The import's state: its status, the deals (or tables of totals) written and the total."""
+    done = result_import.status == ResultImport.Status.DONE
+    total = _steps(result_import.plan)
+    written = total if done else int(cache.get(_progress_key(result_import.pk)) or 0)
+    if result_import.status in (ResultImport.Status.CANCELLED, ResultImport.Status.FAILED):
+        written = 0
+    return {
+        "id": result_import.pk, "status": result_import.status, "written": written,
+        "total": total, "nights": result_import.nights, "deals": result_import.deals,
+        "error": result_import.error,
+        "cancel_asked": bool(cache.get(_cancel_key(result_import.pk))),
+    }  # fmt: skip
+
+
+def _steps(plan: dict[str, Any]) -> int:
+    return sum(len(t["deals"]) or 1 for n in plan["nights"] for t in n["tables"])
+
+
+def result_import_cancel(*, result_import: ResultImport) -> ResultImport:
+    """Stop the import: one waiting is cancelled now; one being written rolls back at its next
+    deal. A finished import is not undone here (its nights are deleted as any night is)."""
+    if result_import.status in (ResultImport.Status.DONE, ResultImport.Status.FAILED):
+        raise Conflict(
+            f"the import is {result_import.get_status_display().lower()}: nothing to cancel",
+            code="import_finished",
+        )
+    cache.set(_cancel_key(result_import.pk), 1, KEPT_SECONDS)
+    ResultImport.objects.filter(pk=result_import.pk, status=ResultImport.Status.QUEUED).update(
+        status=ResultImport.Status.CANCELLED, finished_at=timezone.now()
+    )
+    result_import.refresh_from_db()
+    return result_import
+
+
+def result_import_run(*, import_id: int) -> str:
+    """Write a queued import (the task): all of it in one transaction, or nothing."""
+    claimed = ResultImport.objects.filter(pk=import_id, status=ResultImport.Status.QUEUED).update(
+        status=ResultImport.Status.RUNNING
+    )
+    if not claimed:
+        return "not_queued"
+    result_import = ResultImport.objects.select_related("club", "preset", "created_by").get(
+        pk=import_id
+    )
+    try:
+        with transaction.atomic():
+            _write(result_import)
+            ResultImport.objects.filter(pk=import_id).update(
+                status=ResultImport.Status.DONE, finished_at=timezone.now()
+            )
+    except ImportCancelled:
+        _finished(import_id, ResultImport.Status.CANCELLED, "")
+        return "cancelled"
+    except Exception as exc:
+        _finished(import_id, ResultImport.Status.FAILED, str(getattr(exc, "message", exc)))
+        raise
+    return "done"
+
+
+def _finished(import_id: int, status: str, error: str) -> None:
+    ResultImport.objects.filter(pk=import_id).update(
+        status=status, error=error[:2000], finished_at=timezone.now()
+    )
+
+
+def _started_at(club: Club, day: str) -> datetime:
+    return datetime.combine(date.fromisoformat(day), NIGHT_STARTS, zoneinfo.ZoneInfo(club.timezone))
+
+
+def _write(result_import: ResultImport) -> None:
+    club, actor, preset = result_import.club, result_import.created_by, result_import.preset
+    assert actor is not None
+    # One import of a club at a time, and no rating update of the club while it writes.
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    players = Player.objects.in_bulk(
+        {pid for n in result_import.plan["nights"] for t in n["tables"] for pid in t["players"]}
+    )
+    written = 0
+    game_ids = []
+    for night in result_import.plan["nights"]:
+        started = _started_at(club, night["date"])
+        session = session_create(club=club, actor=actor, name=night["name"], started_at=started)
+        for table in night["tables"]:
+            game = game_create(
+                table=table_create(session=session, actor=actor, name=table["name"]),
+                actor=actor, preset=preset, players=[players[pid] for pid in table["players"]],
+            )  # fmt: skip
+            game_ids.append(game.pk)
+            written = _table_written(result_import, game, actor, table, written)
+        session_close(session=session, actor=actor)
+        ended = started + NIGHT_LENGTH
+        Session.objects.filter(pk=session.pk).update(closed_at=ended)
+        Game.objects.filter(table__session=session).update(finished_at=ended)
+    ratings_games_taken_in(club_id=club.pk, game_ids=game_ids)
+
+
+def _table_written(
+    result_import: ResultImport, game: Game, actor: AbstractBaseUser, table: Any, written: int
+) -> int:
+    """A table's deals counted by the game's rules (``scoring.past_deals``), a chunk at a time;
+    or its night's totals posted as one balanced entry. Returns the steps written so far;
+    stops at a cancel."""
+    if table["totals"]:
+        lines = [Line.player(Quantity.POINTS, t["player"], t["points"]) for t in table["totals"]]
+        ledger_entry_create(
+            game=game, kind=LedgerEntry.Kind.SETTLEMENT, lines=lines, memo="imported totals"
+        )
+        return _step(result_import.pk, written + 1)
+    deals = table["deals"]
+    for start in range(0, len(deals), CHUNK):
+        chunk = deals[start : start + CHUNK]
+        try:
+            past_deals_count(
+                game=game, actor=actor, source=Submission.Source.IMPORT,
+                payloads=[{"results": deal["results"]} for deal in chunk],
+            )  # fmt: skip
+        except InvalidInput as refused:  # checked at the preview; the roster may have changed
+            row = chunk[refused.details.get("index", 0)]["row"]
+            raise InvalidInput(
+                f"row {row}: {refused.message}", code="import_rows_invalid"
+            ) from None
+        written = _step(result_import.pk, written + len(chunk))
+    return written
+
+
+def _step(import_id: int, written: int) -> int:
+    """Say how far the import is, and stop it when a cancel was asked."""
+    cache.set(_progress_key(import_id), written, KEPT_SECONDS)
+    if cache.get(_cancel_key(import_id)):
+        raise ImportCancelled
+    return written
+
+
+def result_import_get(*, club: Club, import_id: int) -> ResultImport:
+    found = ResultImport.objects.filter(club=club, pk=import_id).first()
+    if found is None:
+        raise NotFoundError(f"import {import_id} not found")
+    return found

@@ -1,0 +1,272 @@
+"""Past results checked before anything is stored: a sheet (``standings.result_sheet``) turned into
+a plan of nights, tables and deals with roster player ids, and every row's errors by column.
+
+Players are found on the roster by name (case, accents and spacing aside, ``clubs.name_match``);
+a name not on it is an error naming the row, with the roster's similar names offered, unless the
+request maps it to a player (``names``). Each deal is checked by the game's rules, as a live entry
+is (``handler.submission_check``); each table of a night's totals must sum to zero. The plan's
+digest (its fingerprint) is the same for the same results whatever the file's format or order of
+columns."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from clubs.models import Club, Player
+from clubs.name_match import NameIndex, name_key
+from config.errors import InvalidInput
+from scoring.formats import handler_for
+from scoring.models import Deal, Game, RulePreset, Submission
+from scoring.preset_rules import game_rules
+from standings.result_sheet import POINTS_DEALS, ResultSheet
+
+DEFAULT_TABLE = "Table 1"
+MAX_NAME = 120
+
+
+@dataclass
+class RowError:
+    row: int
+    column: str
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"row": self.row, "column": self.column, "message": self.message}
+
+
+@dataclass
+class ResultPlan:
+    """What the import would write, and what stops it."""
+
+    layout: str
+    nights: list[dict[str, Any]]
+    errors: list[RowError] = field(default_factory=list)
+    unknown: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def deals(self) -> int:
+        return sum(len(t["deals"]) for n in self.nights for t in n["tables"])
+
+    @property
+    def fingerprint(self) -> str:
+        text = json.dumps([self.layout, _without_rows(self.nights)], sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _without_rows(value: Any) -> Any:
+    """The plan without its row numbers: the same results on other rows are the same sheet."""
+    if isinstance(value, dict):
+        return {k: _without_rows(v) for k, v in value.items() if k != "row"}
+    if isinstance(value, list):
+        return [_without_rows(v) for v in value]
+    return value
+
+
+def _date(text: str) -> date | None:
+    for pattern in ("%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%Y-%m-%d %H:%M:%S"):
+        try:
+            return datetime.strptime(text, pattern).date()
+        except ValueError:
+            continue
+    return None
+
+
+def _int(text: str) -> int | None:
+    try:
+        number = int(text.replace(" ", ""))
+    except ValueError:
+        return None
+    return number if abs(number) < 10**9 else None
+
+
+class _Roster:
+    """The club's active players by name, and the names the request maps to players."""
+
+    def __init__(self, club: Club, names: dict[str, int] | None) -> None:
+        players = Player.objects.filter(club=club, merged_into__isnull=True, active=True)
+        self.names = dict(players.values_list("pk", "name"))
+        self.index = NameIndex(self.names.items())
+        self.chosen: dict[str, int] = {}
+        for given, pk in (names or {}).items():
+            if pk not in self.names:
+                raise InvalidInput(
+                    f"names: {given!r}: player {pk} is not an active player of this club",
+                    details={"names": {given: pk}},
+                )
+            self.chosen[name_key(given)] = pk
+
+    def find(self, name: str) -> int | None:
+        key = name_key(name)
+        if key in self.chosen:
+            return self.chosen[key]
+        same = self.index.same(key)
+        return same[0] if len(same) == 1 else None
+
+    def suggestions(self, name: str) -> list[dict[str, Any]]:
+        key = name_key(name)
+        pks = [*self.index.same(key), *self.index.reordered(key), *self.index.similar(key)]
+        return [{"id": pk, "name": self.names[pk]} for pk in dict.fromkeys(pks)][:5]
+
+
+def _common(row: int, cells: dict[str, str], roster: _Roster, plan: ResultPlan) -> Any:
+    """The cells every layout has: the night's date and name, the table, the player."""
+    errors = plan.errors
+    day = _date(cells.get("date", ""))
+    if day is None:
+        errors.append(RowError(row, "date", f"{cells.get('date')!r} is not a date (2026-01-09)"))
+    night = " ".join(cells.get("night", "").split())
+    table = " ".join(cells.get("table", "").split()) or DEFAULT_TABLE
+    for column, text in (("night", night), ("table", table)):
+        if len(text) > (40 if column == "table" else MAX_NAME):
+            errors.append(RowError(row, column, "too long"))
+    name = " ".join(cells.get("player", "").split())
+    player = roster.find(name) if name else None
+    if not name:
+        errors.append(RowError(row, "player", "empty: every row names a player"))
+    elif player is None:
+        errors.append(RowError(row, "player", f"{name!r} is not on the roster"))
+        unknown = plan.unknown.setdefault(name, {"rows": [], "suggestions": []})
+        unknown["rows"].append(row)
+        unknown["suggestions"] = roster.suggestions(name)
+    night = night or (f"Night of {day.isoformat()}" if day else "")
+    return day, night, table, player
+
+
+def _night(nights: dict[tuple[str, str], dict[str, Any]], day: date, name: str, row: int) -> Any:
+    return nights.setdefault(
+        (day.isoformat(), name),
+        {"row": row, "date": day.isoformat(), "name": name, "tables": {}},
+    )
+
+
+def _deal_rows(sheet: ResultSheet, roster: _Roster, plan: ResultPlan) -> dict[Any, Any]:
+    nights: dict[tuple[str, str], dict[str, Any]] = {}
+    for row, cells in sheet.rows:
+        day, night_name, table_name, player = _common(row, cells, roster, plan)
+        number = _int(cells.get("deal", ""))
+        if number is None or number < 1:
+            plan.errors.append(RowError(row, "deal", "the deal's number: 1, 2, 3, ..."))
+        outcome = cells.get("outcome", "").strip().lower().replace(" ", "_")
+        if not outcome:
+            plan.errors.append(RowError(row, "outcome", "empty: winner, loser, first_drop, ..."))
+        line: dict[str, Any] = {"player": player, "outcome": outcome}
+        if cells.get("points"):
+            points = _int(cells["points"])
+            if points is None or points < 0:
+                plan.errors.append(RowError(row, "points", "a whole number, 0 or more"))
+            line["against"] = points
+        if day is None or number is None or player is None:
+            continue
+        table = _night(nights, day, night_name, row)["tables"].setdefault(
+            table_name, {"row": row, "name": table_name, "deals": {}}
+        )
+        deal = table["deals"].setdefault(number, {"row": row, "number": number, "lines": []})
+        if any(other["player"] == player for other, _ in deal["lines"]):
+            plan.errors.append(RowError(row, "player", "already on this deal"))
+            continue
+        deal["lines"].append((line, row))
+    return nights
+
+
+def _deals_checked(nights: dict[Any, Any], preset: RulePreset, plan: ResultPlan) -> None:
+    """Each table's deals in order, every deal checked by the game's rules."""
+    rules = game_rules(preset)
+    handler = handler_for(preset.format)
+    game = Game(format=preset.format, preset=preset)
+    for night in nights.values():
+        tables = []
+        for table in night["tables"].values():
+            deals = [table["deals"][n] for n in sorted(table["deals"])]
+            seated = [pid for pid in dict.fromkeys(line["player"] for line, _ in deals[0]["lines"])]
+            if not rules.min_players <= len(seated) <= rules.max_players:
+                plan.errors.append(RowError(
+                    deals[0]["row"], "player",
+                    f"{table['name']}: {len(seated)} players; a {preset.name} table seats "
+                    f"{rules.min_players} to {rules.max_players}",
+                ))  # fmt: skip
+            checked_deals = []
+            for deal in deals:
+                rows = {line["player"]: row for line, row in deal["lines"]}
+                if set(rows) != set(seated):
+                    plan.errors.append(RowError(
+                        deal["row"], "player",
+                        f"deal {deal['number']} of {table['name']} has other players than its "
+                        "first deal: put them on another table",
+                    ))  # fmt: skip
+                    continue
+                payload = {"results": [line for line, _ in deal["lines"]]}
+                submission = Submission(payload=payload, deal=Deal(game=game, wild=""))
+                players = {pid: str(pid) for pid in seated}
+                checked = handler.submission_check(
+                    submission=submission, rules=rules, players=players
+                )
+                for reason in checked.reasons:
+                    row = rows.get(reason.get("player") or 0, deal["row"])
+                    column = "points" if "point" in reason["code"] else "outcome"
+                    plan.errors.append(RowError(row, column, reason["message"]))
+                checked_deals.append(
+                    {"row": deal["row"], "number": deal["number"], "results": payload["results"]}
+                )
+            tables.append({"row": table["row"], "name": table["name"], "players": seated,
+                           "deals": checked_deals, "totals": []})  # fmt: skip
+        plan.nights.append({**night, "tables": tables})
+
+
+def _totals(sheet: ResultSheet, roster: _Roster, plan: ResultPlan, preset: RulePreset) -> None:
+    rules = game_rules(preset)
+    nights: dict[tuple[str, str], dict[str, Any]] = {}
+    for row, cells in sheet.rows:
+        day, night_name, table_name, player = _common(row, cells, roster, plan)
+        points = _int(cells.get("points", ""))
+        if points is None:
+            plan.errors.append(RowError(row, "points", "a whole number (- for a loss)"))
+        if day is None or player is None or points is None:
+            continue
+        table = _night(nights, day, night_name, row)["tables"].setdefault(
+            table_name, {"row": row, "name": table_name, "totals": [], "rows": []}
+        )
+        if any(line["player"] == player for line in table["totals"]):
+            plan.errors.append(RowError(row, "player", "already on this night's table"))
+            continue
+        table["totals"].append({"row": row, "player": player, "points": points})
+    for night in nights.values():
+        tables = []
+        for table in night["tables"].values():
+            total = sum(line["points"] for line in table["totals"])
+            rows = [line["row"] for line in table["totals"]]
+            if total:
+                plan.errors.append(RowError(
+                    rows[-1], "points",
+                    f"{night['name']} ({night['date']}), {table['name']}: the points sum to "
+                    f"{total:+d}, not 0 (rows {rows[0]} to {rows[-1]})",
+                ))  # fmt: skip
+            if not rules.min_players <= len(rows) <= rules.max_players:
+                plan.errors.append(RowError(
+                    rows[0], "player", f"{table['name']}: {len(rows)} players; a table seats "
+                    f"{rules.min_players} to {rules.max_players} (add a table column)",
+                ))  # fmt: skip
+            tables.append({"row": table["row"], "name": table["name"], "deals": [],
+                           "players": [line["player"] for line in table["totals"]],
+                           "totals": table["totals"]})  # fmt: skip
+        plan.nights.append({**night, "tables": tables})
+
+
+def results_plan(
+    *, club: Club, sheet: ResultSheet, preset: RulePreset, names: dict[str, int] | None = None
+) -> ResultPlan:
+    """The sheet's nights as they would be written, in date order, with every row's errors."""
+    if preset.club_id not in (None, club.pk) or not handler_for(preset.format).imports_results:
+        raise InvalidInput("preset: a points rummy preset of this club or a built-in one")
+    roster = _Roster(club, names)
+    plan = ResultPlan(sheet.layout.key, [])
+    if sheet.layout == POINTS_DEALS:
+        _deals_checked(_deal_rows(sheet, roster, plan), preset, plan)
+    else:
+        _totals(sheet, roster, plan, preset)
+    plan.nights.sort(key=lambda night: (night["date"], night["row"]))
+    plan.errors.sort(key=lambda error: (error.row, error.column))
+    return plan
