@@ -6,6 +6,7 @@ Schema validator). An example written by hand on an operation is kept as it is."
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 _TIME = "2026-11-25T20:14:03Z"
@@ -23,6 +24,8 @@ _FORMATS = {
 }  # fmt: skip
 _PATTERNS = {"^[-a-zA-Z0-9_]+$": "demo", "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}": _TIME}
 _DEPTH = 12
+# What a pattern the table above does not know is tried with: an amount, a count, a name, a time.
+_CANDIDATES = ("12.50", "12", "demo", "Friday night", _TIME)
 
 # Requests whose fields are alternatives (a deal's results or its racks, a line's groups or its
 # points): what one client sends, written out.
@@ -103,7 +106,8 @@ class _Builder:
         return built
 
     def _string(self, schema: dict[str, Any], name: str) -> str:
-        text = _PATTERNS.get(schema.get("pattern", ""))
+        pattern = schema.get("pattern", "")
+        text = _PATTERNS.get(pattern) or (_fitting(pattern) if pattern else None)
         if text is None and schema.get("format") in _FORMATS:
             text = _FORMATS[schema["format"]]
         if text is None:
@@ -111,6 +115,15 @@ class _Builder:
             text = named if isinstance(named, str) else name.replace("_", " ") or "text"
         low, high = schema.get("minLength", 0), schema.get("maxLength", 10**6)
         return (text * (low // max(1, len(text)) + 1))[: max(low, min(high, len(text)))]
+
+
+def _fitting(pattern: str) -> str | None:
+    """A usual value that ``pattern`` takes (an amount, a count, a name, a time), if any."""
+    try:
+        compiled = re.compile(pattern)
+    except re.error:
+        return None
+    return next((text for text in _CANDIDATES if compiled.search(text)), None)
 
 
 def _bodies(document: dict[str, Any]) -> list[tuple[dict[str, Any], bool, str]]:

@@ -44,6 +44,13 @@ REGISTRY: dict[str, Deprecation] = {
         sunset=datetime(2027, 5, 31, tzinfo=UTC),
         path=re.compile(r"^/api/v1/rules/evaluate/$"),
     ),
+    "players.ratings": Deprecation(
+        what="GET .../players/<id>/ratings/ (a player's rating changes in one list)",
+        instead="GET .../players/<id>/ratings/changes/ (the same changes, paged)",
+        since=datetime(2026, 12, 7, tzinfo=UTC),
+        sunset=datetime(2027, 6, 30, tzinfo=UTC),
+        path=re.compile(r"^/api/v1/clubs/[^/]+/players/[0-9]+/ratings/$"),
+    ),
 }
 
 _used: ContextVar[frozenset[str]] = ContextVar("deprecations_used", default=frozenset())

@@ -15,7 +15,7 @@ from config.api_input import input_valid
 from config.errors import InvalidInput
 from config.fields import ID_MAX, query_bool, query_int
 from config.openapi import PAGE_PARAMETERS, api_operation, int_query_parameter
-from config.pagination import page_links, page_params
+from config.pagination import page_links, page_params, page_response
 from rules.families import Family
 from scoring.formats import FORMAT_ORDER
 from standings import ratings, recompute, selectors, tables
@@ -25,6 +25,8 @@ from standings.serializers import (
     MetricOrderOutput,
     PlayerRatingsOutput,
     RatedGamesOutput,
+    RatingChangeOutput,
+    RatingChangePage,
     RatingTableOutput,
     StandingsOutput,
 )
@@ -109,13 +111,33 @@ class PlayerRatingsApi(ClubScopedAPIView):
     @api_operation(
         operation_id="players_ratings",
         responses=PlayerRatingsOutput,
-        description="A player's rating, game by game: the rank, mu and sigma before and after.",
+        deprecated=True,
+        description="A player's rating, game by game: the rank, mu and sigma before and after, "
+        "all in one list. Deprecated (sunset 2027-06-30): read "
+        "`.../players/<id>/ratings/changes/`, the same changes in the paging shape.",
     )
     def get(self, request: Request, club_slug: str, player_id: int) -> Response:
         player = club_selectors.player_get(club=self.club, player_id=player_id)
         changes = list(ratings.player_rating_history(player=player))
         body = {"player": player.pk, "name": player.name, "changes": changes}
         return Response(PlayerRatingsOutput(body).data)
+
+
+class PlayerRatingChangesApi(ClubScopedAPIView):
+    @api_operation(
+        operation_id="players_ratings_changes",
+        parameters=PAGE_PARAMETERS,
+        responses=RatingChangePage,
+        description="A player's rating, game by game (the rank, mu and sigma before and after), "
+        "a page at a time: by family, then in the order the games finished.",
+    )
+    def get(self, request: Request, club_slug: str, player_id: int) -> Response:
+        player = club_selectors.player_get(club=self.club, player_id=player_id)
+        changes = ratings.player_rating_changes(player=player)
+        return page_response(
+            request, changes, RatingChangeOutput, completed=ratings.rating_change_rows,
+            player=player.pk, name=player.name,
+        )  # fmt: skip
 
 
 class MetricListApi(ClubScopedAPIView):

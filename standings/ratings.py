@@ -12,7 +12,7 @@ Reads: the leaderboard (now or as it stood after a session), the rated games in 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -419,22 +419,36 @@ def rated_games(*, club: Club, family: str) -> QuerySet[RatedGame]:
     return RatedGame.objects.filter(club=club, family=family).order_by("finished_at", "game_id")
 
 
-def player_rating_history(*, player: Player) -> Iterator[dict[str, Any]]:
-    """A player's rating changes, game by game, in the order applied per family."""
-    changes = (
+def player_rating_changes(*, player: Player) -> QuerySet[RatingChange]:
+    """A player's rating changes, game by game, in the order applied per family (one order for
+    the list and its pages)."""
+    return (
         RatingChange.objects.filter(player=player)
         .select_related("rated_game")
-        .order_by("rated_game__family", "rated_game__finished_at", "rated_game__game_id")
+        .order_by("rated_game__family", "rated_game__finished_at", "rated_game__game_id", "id")
     )
-    for change in changes:
-        yield {
-            "game": change.rated_game.game_id,
-            "family": change.rated_game.family,
-            "finished_at": change.rated_game.finished_at,
-            "rank": change.rank,
-            "mu_before": change.mu_before,
-            "sigma_before": change.sigma_before,
-            "mu_after": change.mu_after,
-            "sigma_after": change.sigma_after,
-            "games": change.games,
-        }
+
+
+def rating_change_rows(changes: Iterable[RatingChange]) -> list[dict[str, Any]]:
+    """The rows of ``changes`` as the API answers them."""
+    return [_change_row(change) for change in changes]
+
+
+def player_rating_history(*, player: Player) -> Iterator[dict[str, Any]]:
+    """A player's rating changes, game by game, in the order applied per family."""
+    for change in player_rating_changes(player=player):
+        yield _change_row(change)
+
+
+def _change_row(change: RatingChange) -> dict[str, Any]:
+    return {
+        "game": change.rated_game.game_id,
+        "family": change.rated_game.family,
+        "finished_at": change.rated_game.finished_at,
+        "rank": change.rank,
+        "mu_before": change.mu_before,
+        "sigma_before": change.sigma_before,
+        "mu_after": change.mu_after,
+        "sigma_after": change.sigma_after,
+        "games": change.games,
+    }

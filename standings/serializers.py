@@ -128,6 +128,14 @@ class RatingChangeOutput(serializers.Serializer[dict]):
     games = serializers.IntegerField()
 
 
+class RatingChangePage(PageOutput):
+    """A player's rating changes, a page at a time, in the one paging shape."""
+
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    results = RatingChangeOutput(many=True)
+
+
 class PlayerRatingsOutput(serializers.Serializer[dict]):
     player = serializers.IntegerField()
     name = serializers.CharField()

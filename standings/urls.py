@@ -15,6 +15,11 @@ urlpatterns = [
         api.PlayerRatingsApi.as_view(),
         name="player-ratings",
     ),
+    path(
+        f"{club}players/<int:player_id>/ratings/changes/",
+        api.PlayerRatingChangesApi.as_view(),
+        name="player-rating-changes",
+    ),
     path(f"{club}standings/", api.StandingsApi.as_view(), name="standings"),
     path(f"{club}standings/metrics/", api.MetricListApi.as_view(), name="standings-metrics"),
     path(

@@ -40,11 +40,17 @@ def _since_refused(message: str) -> InvalidInput:
 
 
 def _check_since(since: datetime, now: datetime) -> None:
-    if since > now:
-        raise _since_refused(f"{api_time(since)} is in the future")
-    if since < now - REPLAY_WINDOW:
+    # Said as given: a time at the edge of the calendar (year 1 or 9999) has no UTC form.
+    given = since.isoformat()
+    try:
+        future, too_old = since > now, since < now - REPLAY_WINDOW
+    except OverflowError:  # its offset takes it past the calendar's edge
+        future, too_old = since.year > now.year, since.year < now.year
+    if future:
+        raise _since_refused(f"{given} is in the future")
+    if too_old:
         raise _since_refused(
-            f"{api_time(since)} is more than {REPLAY_WINDOW.days} days ago (events are kept "
+            f"{given} is more than {REPLAY_WINDOW.days} days ago (events are kept "
             f"{REPLAY_WINDOW.days} days); give {api_time(now - REPLAY_WINDOW)} or later"
         )
 

@@ -295,6 +295,8 @@ ROUTES = [
           READ),
     Route("player ratings", "scoring:player-ratings", "get",
           lambda w: f"{C}/players/{_asha(w)}/ratings/", None, READ),
+    Route("player rating changes", "scoring:player-rating-changes", "get",
+          lambda w: f"{C}/players/{_asha(w)}/ratings/changes/", None, READ),
     Route("standings metrics", "scoring:standings-metrics", "get",
           lambda w: f"{C}/standings/metrics/", None, READ),
     Route("standings metrics set", "scoring:standings-metrics", "put",

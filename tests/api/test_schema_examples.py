@@ -53,6 +53,14 @@ def test_every_body_has_an_example_valid_against_its_schema(document):
     assert not invalid, "\n".join(invalid)
 
 
+def assert_answers_as_declared(body: Any, component: str) -> None:
+    """``body`` (a real answer) is valid against the served schema's ``component``."""
+    document = APIClient().get("/api/schema/", {"format": "json"}).json()
+    schema = {"$ref": f"#/components/schemas/{component}", "components": document["components"]}
+    errors = list(Draft202012Validator(schema, format_checker=FormatChecker()).iter_errors(body))
+    assert not errors, [f"{e.json_path}: {e.message}" for e in errors]
+
+
 def test_an_example_shows_what_a_request_takes(document):
     replay = document["paths"]["/api/v1/clubs/{club_slug}/webhooks/{endpoint_id}/replay/"]
     body = replay["post"]["requestBody"]["content"]["application/json"]["examples"]

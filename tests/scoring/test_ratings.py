@@ -242,6 +242,37 @@ def test_the_api_gives_the_leaderboard_the_games_and_a_players_history(standing)
     assert bad.status_code == 400 and bad.json()["error"]["details"]["token"] == "chess"
 
 
+def test_a_players_rating_changes_are_paged_and_the_one_list_deprecated(standing):
+    """The paged route answers the deprecated list's changes, in its order, a page at a time;
+    the list still answers, with the Deprecation and Sunset headers."""
+    from email.utils import parsedate_to_datetime
+
+    from config.deprecations import REGISTRY
+    from tests.api.test_schema_examples import assert_answers_as_declared
+
+    ids = _games_won_by(standing, ["Asha", "Bilal", "Asha", "Asha", "Chitra"])
+    api = standing.client("player")
+    path = f"/api/v1/clubs/home/players/{ids['Asha']}/ratings/"
+    listed = api.get(path)
+    deprecation = REGISTRY["players.ratings"]
+    assert listed["Deprecation"] == f"@{int(deprecation.since.timestamp())}"
+    assert parsedate_to_datetime(listed["Sunset"]) == deprecation.sunset
+    first = api.get(f"{path}changes/", {"limit": 2})
+    assert first.status_code == 200 and "Deprecation" not in first
+    page = first.json()
+    assert set(page) == {"player", "name", "count", "next", "previous", "results"}
+    assert (page["player"], page["name"], page["count"]) == (ids["Asha"], "Asha", 5)
+    paged = page["results"]
+    while page["next"]:
+        assert page["next"].startswith("http://testserver/")
+        page = api.get(page["next"]).json()
+        paged += page["results"]
+    assert paged == listed.json()["changes"] and len(paged) == 5
+    assert_answers_as_declared(first.json(), "RatingChangePage")
+    assert api.get(f"{path}changes/", {"limit": 0}).status_code == 400
+    assert api.get(f"{path}changes/", {"colour": "red"}).status_code == 400
+
+
 def test_provisional_players_are_left_out_unless_asked(standing):
     game, ids = new_game(standing, "points", ["Asha", "Bilal"])
     play(standing, game, results(ids, Asha="winner", Bilal=10))

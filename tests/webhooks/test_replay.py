@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 
 from clubs.models import AuditEntry
 from clubs.signin.services import api_token_create
+from tests.api.test_schema_examples import assert_answers_as_declared
 from tests.scoring.conftest import make_night
 from tests.webhooks.receiver import Receiver, wait_for
 from tests.webhooks.test_delivery import correct, score, subscribe
@@ -168,6 +169,7 @@ def test_only_its_events_since_then_each_once_and_not_twice_while_pending(
     answer = _replay(api, endpoint.pk, {"since": api_time(since)})
     assert answer.status_code == 202, answer.content
     assert (answer.json()["events"], answer.json()["pending"]) == (1, 1)
+    assert_answers_as_declared(answer.json(), "ReplayQueuedOutput")
     queued = Delivery.objects.filter(endpoint=endpoint).exclude(event=pending)
     assert [d.event_id for d in queued] == [done.id]
 
