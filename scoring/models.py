@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player
 from config.change_times import updated_at_field
@@ -16,10 +17,10 @@ from rules.families import Family
 
 
 class GameFormat(models.TextChoices):
-    POINTS = "points", "Points rummy"
-    POOL = "pool", "Pool rummy"
-    DEALS = "deals", "Deals rummy"
-    RUMMIKUB = "rummikub", "Rummikub"
+    POINTS = "points", _("Points rummy")
+    POOL = "pool", _("Pool rummy")
+    DEALS = "deals", _("Deals rummy")
+    RUMMIKUB = "rummikub", _("Rummikub")
 
 
 class RulePreset(models.Model):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player
 from config.change_times import updated_at_field
@@ -18,21 +19,21 @@ from scoring.models import Game, RulePreset, Session, TableEntry
 
 class Tournament(models.Model):
     class Kind(models.TextChoices):
-        KNOCKOUT = "knockout", "Knock-out"
-        ROUNDS = "rounds", "Rounds, then a cut"
-        CHIPS = "chips", "Chip levels"
+        KNOCKOUT = "knockout", _("Knock-out")
+        ROUNDS = "rounds", _("Rounds, then a cut")
+        CHIPS = "chips", _("Chip levels")
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        REGISTRATION = "registration", "Registration open"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration open")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     class Seeding(models.TextChoices):
-        RANDOM = "random", "Random"
-        RATING = "rating", "By rating"
-        MANUAL = "manual", "Manual"
+        RANDOM = "random", _("Random")
+        RATING = "rating", _("By rating")
+        MANUAL = "manual", _("Manual")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
     name = models.CharField(max_length=120)
@@ -137,18 +138,18 @@ class Tournament(models.Model):
 
 class Entry(models.Model):
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        WAITLISTED = "waitlisted", "Waitlisted"
-        CHECKED_IN = "checked_in", "Checked in"
-        ACTIVE = "active", "Playing"
-        ELIMINATED = "eliminated", "Out"
-        WITHDRAWN = "withdrawn", "Withdrawn"
-        DISQUALIFIED = "disqualified", "Disqualified"
-        NO_SHOW = "no_show", "No-show"
+        REGISTERED = "registered", _("Registered")
+        WAITLISTED = "waitlisted", _("Waitlisted")
+        CHECKED_IN = "checked_in", _("Checked in")
+        ACTIVE = "active", _("Playing")
+        ELIMINATED = "eliminated", _("Out")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        DISQUALIFIED = "disqualified", _("Disqualified")
+        NO_SHOW = "no_show", _("No-show")
 
     class FeeStatus(models.TextChoices):
-        DUE = "due", "Due"
-        PAID = "paid", "Paid"
+        DUE = "due", _("Due")
+        PAID = "paid", _("Paid")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -217,14 +218,14 @@ class Entry(models.Model):
 
 class Round(models.Model):
     class Stage(models.TextChoices):
-        ROUND = "round", "Round"
-        SEMIFINAL = "semifinal", "Semi-final"
-        FINAL = "final", "Final"
+        ROUND = "round", _("Round")
+        SEMIFINAL = "semifinal", _("Semi-final")
+        FINAL = "final", _("Final")
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Drawn, not released"
-        RELEASED = "released", "Being played"
-        COMPLETE = "complete", "Complete"
+        DRAFT = "draft", _("Drawn, not released")
+        RELEASED = "released", _("Being played")
+        COMPLETE = "complete", _("Complete")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()

@@ -16,6 +16,7 @@ from clubs import selectors as club_selectors
 from clubs.models import Club
 from clubs.page_kit.display import club_money, qr_svg
 from clubs.page_kit.pages import GET, found
+from config.language import use_club_language
 from live.fragments import public_fragment
 from standings.views.projector import PROJECTOR_JUST_NOW, projector_turn
 from tournaments import selectors
@@ -37,6 +38,7 @@ def public_of(club_slug: str, tournament_id: int) -> tuple[Club, Tournament]:
 def _public_context(request: HttpRequest, club: Club, tournament: Tournament) -> dict[str, Any]:
     """What the public page, its live part and the projector show: the field's figures, the
     places and the grid (not the desk's fees, draw costs or prize previews)."""
+    use_club_language(request, club.language)  # a public page speaks the club's language
     view = selectors.tournament_view(tournament=tournament)
     grid = selectors.tournament_grid(tournament=tournament, view=view)
     still_in = [

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Max, QuerySet
+from django.utils.translation import gettext, gettext_lazy
 
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
@@ -199,15 +200,15 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
 
 #: A table's state on the results grid, in words: (key, label).
 CELL_WORDS = {
-    "draft": "Drawn",
-    "waiting": "Waiting",
-    "playing": "In play",
-    "awaiting": "Awaiting confirmation",
-    "disputed": "Disputed",
-    "tiebreaker": "Needs a tie-breaker",
+    "draft": gettext_lazy("Drawn"),
+    "waiting": gettext_lazy("Waiting"),
+    "playing": gettext_lazy("In play"),
+    "awaiting": gettext_lazy("Awaiting confirmation"),
+    "disputed": gettext_lazy("Disputed"),
+    "tiebreaker": gettext_lazy("Needs a tie-breaker"),
     # Its game ended, its table not settled yet: who goes on is a moment away, not missing.
-    "finished": "Finished: working out who goes on",
-    "settled": "Settled",
+    "finished": gettext_lazy("Finished: working out who goes on"),
+    "settled": gettext_lazy("Settled"),
 }
 
 
@@ -367,8 +368,10 @@ def tournament_desk(*, tournament: Tournament) -> Desk:
 
 def _entrant(seat: int | None, user: str | None, phone: str | None = None) -> str:
     if seat is None:
-        return user or "the desk"
-    return f"seat {seat} on {phone}" if phone else f"seat {seat}"
+        return user or gettext("the desk")
+    if phone:
+        return gettext("seat %(seat)s on %(phone)s") % {"seat": seat, "phone": phone}
+    return gettext("seat %(seat)s") % {"seat": seat}
 
 
 def _phones(rows: list[dict[str, Any]]) -> Callable[[dict[str, Any], str], str | None]:
@@ -406,10 +409,12 @@ def _table_entries(
         who = _entrant(
             row["entered_seat"], row["submitted_by__username"], phone(row, "entered_device")
         )
-        deal = f"Deal {row['deal__number']} entered by {who}"
-        words = f"{deal}, waiting for a confirmation"
+        values = {"number": row["deal__number"], "who": who, "seat": row["disputed_seat"]}
+        words = gettext("Deal %(number)s entered by %(who)s, waiting for a confirmation") % values
         if row["dispute"]:
-            words = f"{deal}, disputed by seat {row['disputed_seat']}"
+            words = (
+                gettext("Deal %(number)s entered by %(who)s, disputed by seat %(seat)s") % values
+            )
         entry = {"submission": row["pk"], "deal": row["deal_id"], "words": words,
                  "dispute": row["dispute"]}  # fmt: skip
         found[game] = (entry, "")
@@ -422,9 +427,12 @@ def _table_entries(
         who = _entrant(
             row["entered_seat"], row["submitted_by__username"], phone(row, "entered_device")
         )
-        words = f"Deal {row['deal__number']}: entered by {who}"
+        words = gettext("Deal %(number)s: entered by %(who)s") % {
+            "number": row["deal__number"],
+            "who": who,
+        }
         if row["confirmed_seat"] is not None or row["confirmed_by__username"]:
-            words += ", confirmed by " + _entrant(
+            words += gettext(", confirmed by ") + _entrant(
                 row["confirmed_seat"], row["confirmed_by__username"],
                 phone(row, "confirmed_device"),
             )  # fmt: skip

@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
@@ -103,7 +104,8 @@ def pool_words(club: Club, view: selectors.TournamentView) -> str:
     if not tournament.entry_fee_minor or tournament.status == Tournament.Status.CANCELLED:
         return ""
     share = club_money(club, tournament.entry_fee_minor - tournament.club_fee_minor)
-    return f"{view.paid} paid fee{'' if view.paid == 1 else 's'} × {share}"
+    words = ngettext("%(paid)s paid fee × %(share)s", "%(paid)s paid fees × %(share)s", view.paid)
+    return words % {"paid": view.paid, "share": share}
 
 
 # --- the list and the create form ----------------------------------------------------------------

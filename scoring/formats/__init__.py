@@ -163,7 +163,7 @@ def payload_keys() -> list[tuple[str, str]]:
 
 def format_label(key: str) -> str:
     """A format's name; empty for none (a line of one of a night's accounts)."""
-    return GameFormat(key).label if key else ""
+    return str(GameFormat(key).label) if key else ""
 
 
 def points_column(game_format: str) -> Column | None:

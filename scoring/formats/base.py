@@ -14,6 +14,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
+from django.utils.translation import gettext, gettext_noop
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -61,8 +62,8 @@ class Column:
     unit: str
 
 
-MONEY = Column("money", "Money", Quantity.MONEY, "money")
-CHIPS = Column("chips", "Chips", Quantity.CHIPS, "chips")
+MONEY = Column("money", "Money", Quantity.MONEY, gettext_noop("money"))
+CHIPS = Column("chips", "Chips", Quantity.CHIPS, gettext_noop("chips"))
 
 
 @dataclass(frozen=True)
@@ -471,7 +472,8 @@ class FormatBase:
     def running(self, *, rules: GameRules, held: Mapping[str, int]) -> Running:
         # The format's first figure, signed as every page signs it.
         column = self.columns[0]
-        return Running(signed_number(held.get(column.quantity, 0)), column.unit)
+        # The unit in the page's words (the column keeps its English for the CSV and the API).
+        return Running(signed_number(held.get(column.quantity, 0)), gettext(column.unit))
 
     def deal_tallies(self, *, outcome: str, points: int, won: bool) -> dict[str, int]:
         return {"deals_played": 1, "deals_won": int(won)}

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.html import escape
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
@@ -46,7 +46,9 @@ from scoring.views.results import result_view
 
 SEAT_COOKIE = "table-seat"
 # What a table page's live part says when the link stops answering (replaced, or not found).
-LINK_GONE = "This table link no longer works: ask the desk for the table's new QR code."
+LINK_GONE = gettext_lazy(
+    "This table link no longer works: ask the desk for the table's new QR code."
+)
 
 
 def _link(request: HttpRequest, token: str) -> TableLink:

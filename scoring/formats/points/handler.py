@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext_noop
 from rest_framework import serializers
 
 from config.errors import Conflict
@@ -31,7 +32,7 @@ from scoring.formats.reads import player_balances, require_no_deal_waiting, seat
 from scoring.models import Game
 from scoring.presets import FormatRules, GameRules
 
-POINTS = Column("points", "Points", Quantity.POINTS, "rummy points")
+POINTS = Column("points", "Points", Quantity.POINTS, gettext_noop("rummy points"))
 
 
 @dataclass

@@ -12,6 +12,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext_noop
 from rest_framework import serializers
 
 from clubs.models import Club
@@ -58,7 +59,7 @@ from scoring.presets import (
 )
 
 # Shown as the ledger counts it, as on every other page: −40 is 40 points taken.
-SCORE = Column("score", "Pool score", Quantity.POINTS, "pool points, − taken")
+SCORE = Column("score", "Pool score", Quantity.POINTS, gettext_noop("pool points, − taken"))
 
 
 def pool_scores(game: Game, *, excluding_deal: Deal | None = None) -> dict[int, int]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext_noop
 from rest_framework import serializers
 
 from clubs.models import Club
@@ -77,7 +78,7 @@ from scoring.presets import (
     preset_whole,
 )
 
-SCORE = Column("points", "Score", Quantity.POINTS, "Rummikub score")
+SCORE = Column("points", "Score", Quantity.POINTS, gettext_noop("Rummikub score"))
 INTERNATIONAL_FIELDS = (
     "win", "melded", "closed_hand", "first_turn", "original_hand", "is_first_player",
     "final_discard_joker", "trump_holders",

@@ -1,0 +1,141 @@
+"""No English left on the tournament desk, its public page and a table link, in each language:
+every visible string (and every label a screen reader reads) is read against the English
+catalogue, the marked strings' own words; a word of English that the language's translations
+never use is English left on the page."""
+
+from __future__ import annotations
+
+import random
+import re
+from html.parser import HTMLParser
+
+import pytest
+from babel.messages.pofile import read_po
+from django.test import Client
+
+from clubs.models import Player
+from clubs.services import club_update
+from config.catalogs import LOCALE_DIR, TRANSLATED
+from scoring import table_links
+from scoring.models import RulePreset
+from tests.scoring.conftest import make_night
+from tests.tournaments.helpers import enter, new_tournament, play_round, roster
+from tournaments.models import Round, Tournament
+from tournaments.services.draws import round_release
+from tournaments.services.setup import tournament_start
+
+# Words both English and the language's own, or names: never English left. Checked by hand.
+SHARED = {"pool", "joker", "link", "rummyclub", "pdf", "png", "upi", "show", "set", "pot",
+          "rebuy", "entrant", "knock", "out", "cut", "score"}  # fmt: skip
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’]+")
+_SKIPPED = {"script", "style", "template", "noscript", "svg"}
+_READ_ATTRIBUTES = ("aria-label", "title", "placeholder", "data-live-gone")
+
+
+class _Visible(HTMLParser):
+    """The strings a person sees or hears: text outside scripts and hidden parts, and the
+    attributes read aloud."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.strings: list[str] = []
+        self._skipping: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag in _SKIPPED or "hidden" in values:
+            if tag not in {"input", "br", "img", "meta", "link"}:
+                self._skipping.append(tag)
+            return
+        self.strings += [str(values[a]) for a in _READ_ATTRIBUTES if values.get(a)]
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._skipping and self._skipping[-1] == tag:
+            self._skipping.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not self._skipping and data.strip():
+            self.strings.append(data.strip())
+
+
+def english_words(language: str) -> set[str]:
+    """The English catalogue's words that the language's translations never use."""
+    english: set[str] = set()
+    theirs: set[str] = set()
+    for domain in ("django", "djangojs"):
+        with (LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po").open("rb") as po:
+            for message in read_po(po):
+                ids = message.id if isinstance(message.id, tuple) else (message.id,)
+                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                for text in ids:
+                    english |= {
+                        w.lower() for w in _WORD.findall(re.sub(r"%\(\w+\)s|<[^>]+>", " ", text))
+                    }
+                for text in strings:
+                    theirs |= {w.lower() for w in _WORD.findall(text or "")}
+    return {w for w in english - theirs - SHARED if len(w) > 2}
+
+
+def english_left(page: str, language: str, names: list[str]) -> list[str]:
+    """The visible strings of ``page`` holding English, the names of people and things taken
+    out first."""
+    parser = _Visible()
+    parser.feed(page)
+    words = english_words(language)
+    found = []
+    for text in parser.strings:
+        for name in sorted(names, key=len, reverse=True):
+            text = text.replace(name, " ")
+        if any(w.lower() in words for w in _WORD.findall(text)):
+            found.append(text)
+    return found
+
+
+@pytest.fixture
+def running_cup(standing):
+    """A knock-out with its first round played and its second released, tables entering their
+    own results (a link each)."""
+    club = standing.club
+    club.public_standings = True
+    club.table_entry = "confirm"
+    club.save()
+    cup = new_tournament(standing, table_max=4, entry_fee_minor=1000)
+    enter(standing, cup, roster(standing, 8))
+    tournament_start(tournament=cup, actor=standing.organiser)
+    play_round(standing, cup, random.Random(3))
+    cup.refresh_from_db()
+    current = cup.round_set.order_by("-number").first()
+    if current is not None and current.status == Round.Status.DRAFT:
+        round_release(tournament=cup, actor=standing.organiser, number=current.number)
+    assert cup.status == Tournament.Status.RUNNING
+    return cup
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_no_english_left_on_the_desk_the_public_page_and_a_table_link(
+    standing, running_cup, language
+):
+    club_update(club=standing.club, actor=standing.owner, language=language)
+    cup = running_cup
+    night = make_night(standing)
+    link = table_links.table_links_ensure(
+        tables=[night.game.table], actor=standing.organiser, mode="confirm"
+    )[0]
+    names = [standing.club.name, cup.name, cup.preset.name, night.game.table.name, "Entrant"]
+    names += list(RulePreset.objects.values_list("name", flat=True))
+    names += list(Player.objects.filter(club=standing.club).values_list("name", flat=True))
+    names += [u.get_username() for u in (standing.owner, standing.organiser, standing.scorer)]
+    director = Client()
+    director.force_login(standing.organiser)
+    pages = {
+        "desk": director.get(f"/clubs/{standing.club.slug}/tournaments/{cup.pk}/"),
+        "public": Client().get(f"/p/{standing.club.slug}/tournaments/{cup.pk}/"),
+        "table link": Client().get(table_links.link_path(link)),
+    }
+    left = {}
+    for what, answer in pages.items():
+        assert answer.status_code == 200, (what, answer.status_code)
+        page = answer.content.decode()
+        assert f'<html lang="{language}"' in page, what
+        left[what] = english_left(page, language, names)
+    assert left == {what: [] for what in pages}
