@@ -138,6 +138,24 @@ def _results(w: World) -> dict[str, Any]:
     return {"results": lines}
 
 
+def _past_results(w: World) -> dict[str, Any]:
+    text = "date,deal,player,outcome,points\n2026-01-02,1,Asha,winner,\n2026-01-02,1,Zed,loser,5\n"
+    return {"layout": "points_deals", "text": text}
+
+
+def _result_import(w: World) -> int:
+    """A finished import of past results (a cancel of it is refused: 409)."""
+    from scoring.models import RulePreset
+    from standings.models import ResultImport
+
+    done, _ = ResultImport.objects.get_or_create(
+        club=w.club, fingerprint="f" * 64,
+        defaults={"layout": "points_deals", "plan": {"nights": []}, "status": "done",
+                  "preset": RulePreset.objects.get(club=None, key="points")},
+    )  # fmt: skip
+    return done.pk
+
+
 def _hook(w: World) -> int:
     from webhooks.models import Endpoint
 
@@ -288,6 +306,16 @@ ROUTES = [
           lambda w: {"kind": "drops", "agreed": [_asha(w)]}, _by_role(409, 409, 403, 403)),
     Route("seasons list", "scoring:season-list", "get", lambda w: f"{C}/seasons/", None, READ),
     Route("standings", "scoring:standings", "get", lambda w: f"{C}/standings/", None, READ),
+    Route("results import preview", "scoring:results-import-preview", "post",
+          lambda w: f"{C}/results/import/preview/", _past_results, RUN),
+    # The sheet names a player the roster lacks: the confirm refuses it, storing nothing.
+    Route("results import", "scoring:results-import", "post", lambda w: f"{C}/results/import/",
+          _past_results, _by_role(400, 400, 403, 403)),
+    Route("results import status", "scoring:results-import-status", "get",
+          lambda w: f"{C}/results/imports/{_result_import(w)}/", None, READ),
+    Route("results import cancel", "scoring:results-import-cancel", "post",
+          lambda w: f"{C}/results/imports/{_result_import(w)}/cancel/", None,
+          _by_role(409, 409, 403, 403)),
     Route("player history", "scoring:player-history", "get",
           lambda w: f"{C}/players/{_asha(w)}/history/", None, READ),
     Route("ratings", "scoring:ratings", "get", lambda w: f"{C}/ratings/", None, READ),

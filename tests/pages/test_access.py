@@ -29,6 +29,9 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
         "club home": (f"{c}/", read),
         "all players": (f"{c}/players/?q=a", read),
         "import players": (f"{c}/players/import/", organise),
+        "import results": (f"{c}/results/import/", organise),
+        "results template": (f"{c}/results/import/points_deals.xlsx", organise),
+        "result import status": (f"{c}/results/imports/{_result_import(p)}/", organise),
         "all nights": (f"{c}/sessions/?q=a&status=closed", read),
         "all members": (f"{c}/members/?q=o", read),
         "player page": (f"{c}/players/{asha}/", read),
@@ -59,6 +62,20 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
     }
 
 
+def _result_import(p: Pages) -> int:
+    """A finished import of past results, whose page shows how it went."""
+    from scoring.models import RulePreset
+    from standings.models import ResultImport
+
+    preset = RulePreset.objects.get(club=None, key="points")
+    done, _ = ResultImport.objects.get_or_create(
+        club=p.s.club, fingerprint="f" * 64,
+        defaults={"layout": "points_deals", "preset": preset, "plan": {"nights": []},
+                  "status": "done"},
+    )  # fmt: skip
+    return done.pk
+
+
 def _tournament(p: Pages) -> Any:
     """A knock-out of the night's six players, drawn."""
     from tests.tournaments.helpers import enter, new_tournament
@@ -71,7 +88,8 @@ def _tournament(p: Pages) -> Any:
 
 
 PAGES = [
-    "club home", "player page", "import players", "session page", "scoreboard fragment",
+    "club home", "player page", "import players", "import results", "results template",
+    "result import status", "session page", "scoreboard fragment",
     "csv export", "game page",
     "deal page", "deal fragment", "new game form", "deal entry", "entry fragment",
     "correction form",
@@ -189,6 +207,9 @@ WRITES: list[tuple[str, Callable[[Pages, Objects], str], Data, tuple[str, ...]]]
      {}, ORGANISER),
     ("webhook ping", lambda p, o: f"/clubs/{p.slug}/settings/webhooks/{o.webhook}/ping/", {},
      ORGANISER),
+    ("webhook replay", lambda p, o: f"/clubs/{p.slug}/settings/webhooks/{o.webhook}/replay/",
+     {"since": "2026-01-01T20:00"}, ORGANISER),
+    ("results import", lambda p, o: f"/clubs/{p.slug}/results/import/", {}, ORGANISER),
     ("webhook redeliver", lambda p, o: f"/clubs/{p.slug}/settings/webhooks/{o.webhook}/"
      f"deliveries/{o.delivery}/redeliver/", {}, ORGANISER),
     ("metric order", lambda p, o: f"/clubs/{p.slug}/settings/standings-order/",
@@ -335,11 +356,18 @@ def test_every_club_page_is_in_a_table(pages: Pages):
     tabled = {resolve(path(pages, objects)).url_name for _, path, _, _ in WRITES}
     tabled |= {resolve(path.split("?")[0]).url_name for path, _ in _paths(pages).values()}
     tabled |= EXTRA_READS
+    tabled |= ACCESS_TESTED_BESIDE
     assert names - tabled == set(), "club pages missing from the access tables"
 
 
 # Reads tested beside their own feature (the preview answers a fragment as the form is typed).
 EXTRA_READS = {"preset-preview", "tournament-prize-preview"}
+# A series' pages and forms: their own table of every role over every route,
+# tests/series/test_pages_and_permissions.py.
+ACCESS_TESTED_BESIDE = {
+    "club-series-list", "club-series", "club-series-edit", "club-series-event-add",
+    "club-series-event-remove", "club-series-csv",
+}  # fmt: skip
 
 
 def test_player_cannot_enter_a_deal(pages: Pages):
