@@ -7,16 +7,13 @@ wrong with a row is for the import's preview to say."""
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import unicodedata
-import zipfile
 from dataclasses import dataclass, field
 
-import openpyxl
 import tablib
 
+from clubs.sheet_file import sheet_cell, sheet_records, text_records
 from config.errors import InvalidInput
 
 #: The largest file (or paste) read, in bytes; a request body stops at 1 MiB in any case.
@@ -67,14 +64,6 @@ def header_column(header: object) -> str | None:
     return _HEADER_WORDS.get(" ".join(_NOT_WORD.sub(" ", text).split()))
 
 
-def _cell(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))  # a phone or membership number that a spreadsheet made a number
-    return str(value).strip()
-
-
 def _table(records: list[list[str]], first_line: int = 1) -> Sheet:
     """A sheet from its records, the first of them the header row (the first not empty)."""
     while records and not any(cell.strip() for cell in records[0]):
@@ -106,7 +95,7 @@ def _table(records: list[list[str]], first_line: int = 1) -> Sheet:
     )
     rows = []
     for offset, record in enumerate(data):
-        cells = {column: _cell(record[index]) for column, index in found.items()}
+        cells = {column: sheet_cell(record[index]) for column, index in found.items()}
         if any(cells.values()):
             rows.append((first_line + 1 + offset, cells))
     if len(rows) > MAX_ROWS:
@@ -121,82 +110,12 @@ def _order(item: tuple[str, int]) -> int:
     return list(COLUMNS).index(item[0])
 
 
-def _text_records(text: str) -> list[list[str]]:
-    first = text.lstrip("\r\n").split("\n", 1)[0]
-    delimiter = "\t" if "\t" in first else (";" if first.count(";") > first.count(",") else ",")
-    reader = csv.reader(io.StringIO(text.replace("\x00", "")), delimiter=delimiter)
-    records = []
-    try:
-        for record in reader:
-            records.append(record)
-            if len(records) > MAX_ROWS + 50:  # blank lines aside, past the limit: said as such
-                break
-    except csv.Error as exc:  # a cell over the csv module's limit, a quote never closed
-        raise InvalidInput(
-            f"file: not a CSV file that can be read ({exc})", code="not_a_sheet"
-        ) from None
-    return records
-
-
-def _decoded(content: bytes) -> str:
-    if b"\x00" in content:
-        raise InvalidInput("file: not a CSV or XLSX file", code="not_a_sheet")
-    try:
-        return content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        # Spreadsheets on Windows save CSV in their own code page: every byte is a character.
-        return content.decode("cp1252", errors="replace")
-
-
-def _xlsx_records(content: bytes) -> list[list[str]]:
-    try:
-        with zipfile.ZipFile(io.BytesIO(content)) as archive:
-            unpacked = sum(member.file_size for member in archive.infolist())
-        if unpacked > MAX_UNPACKED_BYTES:
-            raise InvalidInput(
-                f"file: this workbook unpacks to {unpacked // (1024 * 1024)} MB; at most "
-                f"{MAX_UNPACKED_BYTES // (1024 * 1024)} MB are read",
-                code="file_too_big",
-            )
-        workbook = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-        records = []
-        try:
-            for values in workbook.worksheets[0].iter_rows(values_only=True):
-                records.append([_cell(value) for value in values])
-                if len(records) > MAX_ROWS + 50:
-                    break
-        finally:
-            workbook.close()
-        return records
-    except InvalidInput:
-        raise
-    except Exception as exc:
-        raise InvalidInput(
-            "file: not an XLSX workbook that can be read (save it again as .xlsx or CSV)",
-            code="not_a_sheet",
-        ) from exc
-
-
 def sheet_read(*, content: bytes, filename: str = "") -> Sheet:
-    """The rows of an uploaded CSV (comma, semicolon or tab between cells; UTF-8 or the
-    Windows code page) or XLSX file (its first sheet)."""
-    if len(content) > MAX_BYTES:
-        raise InvalidInput(
-            f"file: {len(content) // 1024} KB; at most {MAX_BYTES // 1024} KB are read",
-            code="file_too_big",
-        )
-    if not content.strip():
-        raise InvalidInput("file: the file is empty", code="empty_sheet")
-    name = filename.lower()
-    if content.startswith(b"PK\x03\x04") or name.endswith((".xlsx", ".xlsm")):
-        return _table(_xlsx_records(content))
-    if content.startswith(b"\xd0\xcf\x11\xe0") or name.endswith(".xls"):
-        raise InvalidInput(
-            "file: an old Excel workbook (.xls): save it as .xlsx or CSV", code="not_a_sheet"
-        )
-    if name and not name.endswith((".csv", ".txt", ".tsv")):
-        raise InvalidInput(f"file: {filename!r} is not a CSV or XLSX file", code="not_a_sheet")
-    return _table(_text_records(_decoded(content)))
+    """The rows of an uploaded CSV or XLSX file (``clubs.sheet_file``)."""
+    return _table(sheet_records(
+        content=content, filename=filename, max_bytes=MAX_BYTES, max_rows=MAX_ROWS,
+        max_unpacked_bytes=MAX_UNPACKED_BYTES,
+    ))  # fmt: skip
 
 
 def sheet_from_paste(*, text: str) -> Sheet:
@@ -208,7 +127,7 @@ def sheet_from_paste(*, text: str) -> Sheet:
     first = text.strip("\r\n").split("\n", 1)[0]
     cells = re.split(r"[\t,;]", first)
     if "\t" in first or (len(cells) > 1 and any(header_column(c) == "name" for c in cells)):
-        return _table(_text_records(text.strip("\r\n")))
+        return _table(text_records(text.strip("\r\n"), max_rows=MAX_ROWS))
     names = [part.strip() for part in _PASTE_SPLIT.split(text) if part.strip()]
     if names and header_column(names[0]) == "name":
         names = names[1:]  # a column copied with its header

@@ -47,6 +47,25 @@ def check_balanced(lines: Iterable[Line]) -> None:
         raise InvariantError(f"ledger entry does not balance: {unbalanced}")
 
 
+def _balanced(lines: list[Line]) -> list[Line]:
+    """The lines an entry posts (a zero amount left out), refused unless they balance."""
+    kept = [line for line in lines if line.amount != 0]
+    check_balanced(kept)
+    return kept
+
+
+def _postings_create(book_id: int, written: Iterable[tuple[LedgerEntry, list[Line]]]) -> None:
+    """The postings of entries just written, in one statement."""
+    Posting.objects.bulk_create(
+        Posting(
+            entry=entry, book_id=book_id, quantity=line.quantity, account=line.account,
+            player_id=line.player_id, amount=line.amount,
+        )
+        for entry, lines in written
+        for line in lines
+    )  # fmt: skip
+
+
 def ledger_entry_write(
     *,
     book_id: int,
@@ -60,8 +79,7 @@ def ledger_entry_write(
     """Write one balanced entry (lines with a zero amount are left out). Called only by
     ``scoring.posting``, which keeps the player results and the standings in step with it.
     (``submission``: the scoring row whose result the entry posts.)"""
-    lines = [line for line in lines if line.amount != 0]
-    check_balanced(lines)
+    lines = _balanced(lines)
     entry = LedgerEntry.objects.create(
         book_id=book_id,
         deal_id=deal_id,
@@ -70,17 +88,7 @@ def ledger_entry_write(
         reverses=reverses,
         memo=memo,
     )
-    Posting.objects.bulk_create(
-        Posting(
-            entry=entry,
-            book_id=book_id,
-            quantity=line.quantity,
-            account=line.account,
-            player_id=line.player_id,
-            amount=line.amount,
-        )
-        for line in lines
-    )
+    _postings_create(book_id, [(entry, lines)])
     return entry
 
 
@@ -90,21 +98,12 @@ def ledger_entries_write(
     """Write many balanced entries of one book at once (an import of past deals): each given
     as (deal id, submission, lines, memo), each checked as ``ledger_entry_write`` checks one,
     in three statements whatever their number."""
-    kept = [[line for line in lines if line.amount != 0] for _, _, lines, _ in entries]
-    for lines in kept:
-        check_balanced(lines)
+    kept = [_balanced(lines) for _, _, lines, _ in entries]
     made = LedgerEntry.objects.bulk_create(
         LedgerEntry(book_id=book_id, deal_id=deal_id, submission=submission, kind=kind, memo=memo)
         for deal_id, submission, _, memo in entries
     )
-    Posting.objects.bulk_create(
-        Posting(
-            entry=entry, book_id=book_id, quantity=line.quantity, account=line.account,
-            player_id=line.player_id, amount=line.amount,
-        )
-        for entry, lines in zip(made, kept, strict=True)
-        for line in lines
-    )  # fmt: skip
+    _postings_create(book_id, zip(made, kept, strict=True))
     return made
 
 
@@ -129,8 +128,7 @@ def ledger_entry_restore(
 ) -> LedgerEntry:
     """Write one entry of a club's archive as it was first written (its time kept), balanced
     like every other: a club rebuilt from its archive passes the same guards as one played."""
-    lines = [line for line in lines if line.amount != 0]
-    check_balanced(lines)
+    lines = _balanced(lines)
     with times_as_stored(LedgerEntry):
         entry = LedgerEntry.objects.create(
             book_id=book_id,
@@ -141,15 +139,5 @@ def ledger_entry_restore(
             memo=memo,
             created_at=created_at,
         )
-    Posting.objects.bulk_create(
-        Posting(
-            entry=entry,
-            book_id=book_id,
-            quantity=line.quantity,
-            account=line.account,
-            player_id=line.player_id,
-            amount=line.amount,
-        )
-        for line in lines
-    )
+    _postings_create(book_id, [(entry, lines)])
     return entry

@@ -9,11 +9,11 @@ from __future__ import annotations
 import csv
 import io
 import re
-import zipfile
 from dataclasses import dataclass
 
 import openpyxl
 
+from clubs.sheet_file import sheet_records
 from config.errors import InvalidInput
 
 #: The largest file read, in bytes (10,000 deals of four players is about 1.6 MB of CSV).
@@ -101,57 +101,6 @@ def template_xlsx(layout: Layout) -> bytes:
     return out.getvalue()
 
 
-def _cell(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if hasattr(value, "date") and hasattr(value, "isoformat"):  # a date a spreadsheet made
-        return str(value.date().isoformat() if callable(value.date) else value.isoformat())
-    return str(value).strip()
-
-
-def _xlsx_records(content: bytes) -> list[list[str]]:
-    try:
-        with zipfile.ZipFile(io.BytesIO(content)) as archive:
-            unpacked = sum(member.file_size for member in archive.infolist())
-        if unpacked > MAX_UNPACKED_BYTES:
-            raise InvalidInput("file: this workbook unpacks to too much", code="file_too_big")
-        workbook = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-        try:
-            return [
-                [_cell(value) for value in values]
-                for values in workbook.worksheets[0].iter_rows(values_only=True)
-            ]
-        finally:
-            workbook.close()
-    except InvalidInput:
-        raise
-    except Exception as exc:
-        raise InvalidInput(
-            "file: not an XLSX workbook that can be read (save it again as .xlsx or CSV)",
-            code="not_a_sheet",
-        ) from exc
-
-
-def _csv_records(content: bytes) -> list[list[str]]:
-    if b"\x00" in content:
-        raise InvalidInput("file: not a CSV or XLSX file", code="not_a_sheet")
-    try:
-        text = content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = content.decode("cp1252", errors="replace")
-    first = text.lstrip("\r\n").split("\n", 1)[0]
-    delimiter = "\t" if "\t" in first else (";" if first.count(";") > first.count(",") else ",")
-    try:
-        return [[cell.strip() for cell in record]
-                for record in csv.reader(io.StringIO(text), delimiter=delimiter)]  # fmt: skip
-    except csv.Error as exc:
-        raise InvalidInput(
-            f"file: not a CSV file that can be read ({exc})", code="not_a_sheet"
-        ) from None
-
-
 def _header(text: str) -> str:
     return "_".join(_NOT_WORD.sub(" ", text.casefold()).split())
 
@@ -159,15 +108,10 @@ def _header(text: str) -> str:
 def result_sheet_read(*, content: bytes, filename: str, layout: Layout) -> ResultSheet:
     """The rows of an uploaded CSV or XLSX file in ``layout``: its first row names the columns
     (case and spacing aside, in any order); other columns are left out."""
-    if len(content) > MAX_BYTES:
-        raise InvalidInput(
-            f"file: {len(content) // 1024} KB; at most {MAX_BYTES // 1024} KB are read",
-            code="file_too_big",
-        )
-    if not content.strip():
-        raise InvalidInput("file: the file is empty", code="empty_sheet")
-    xlsx = content.startswith(b"PK\x03\x04") or filename.lower().endswith(".xlsx")
-    records = _xlsx_records(content) if xlsx else _csv_records(content)
+    records = sheet_records(
+        content=content, filename=filename, max_bytes=MAX_BYTES, max_rows=MAX_ROWS,
+        max_unpacked_bytes=MAX_UNPACKED_BYTES,
+    )  # fmt: skip
     first_line = 1
     while records and not any(cell.strip() for cell in records[0]):
         records, first_line = records[1:], first_line + 1
