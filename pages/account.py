@@ -3,7 +3,10 @@ key shown once, revoked). Writes go through ``clubs.services``."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -76,3 +79,21 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
         signin_services.api_token_revoke(token=token, actor=request.user)
         messages.success(request, f"The token “{token.name}” is revoked: it no longer works.")
     return redirect("account")
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's password change; the new password also ends the person's tokens."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        signin_services.tokens_revoke_on_password_change(user=form.user)
+        return response
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's reset by the mailed link; the new password also ends the person's tokens."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        signin_services.tokens_revoke_on_password_change(user=form.user)
+        return response

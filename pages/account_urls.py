@@ -21,7 +21,7 @@ urlpatterns = [
     path("tokens/<int:token_id>/revoke/", account.token_revoke, name="token-revoke-page"),
     path(
         "password/",
-        auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("password_change_done")),
+        account.PasswordChangeView.as_view(success_url=reverse_lazy("password_change_done")),
         name="password_change",
     ),
     path(
@@ -35,7 +35,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(),
+        account.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
     path(

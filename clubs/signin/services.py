@@ -131,6 +131,26 @@ def app_access_revoke(*, user: AbstractBaseUser, application_id: int) -> int:
 
 
 @transaction.atomic
+def tokens_revoke_on_password_change(*, user: AbstractBaseUser) -> int:
+    """A new password ends every key the old one stood behind: the person's API tokens are
+    revoked and every app they signed in to is signed out (refresh tokens revoked, access
+    tokens deleted), so a key copied before the change stops working. Returns how many."""
+    now = timezone.now()
+    stopped = ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=now)
+    for token in RefreshToken.objects.filter(user=user, revoked__isnull=True).select_for_update():
+        token.revoke()
+        stopped += 1
+    deleted, _ = AccessToken.objects.filter(user=user).delete()
+    stopped += deleted
+    if stopped:
+        audit_record(
+            actor=user, club=None, action="tokens.revoke_on_password", obj=user,
+            after={"tokens": stopped},
+        )  # fmt: skip
+    return stopped
+
+
+@transaction.atomic
 def api_token_revoke(*, token: ApiToken, actor: AbstractBaseUser) -> ApiToken:
     token = ApiToken.objects.select_for_update().get(pk=token.pk)
     if token.revoked_at is None:
