@@ -140,7 +140,9 @@ def form_post(
 
 
 # Form fields that say nothing of the entry: the sender's CSRF secret and the token itself.
-_NOT_THE_BODY = frozenset({"csrfmiddlewaretoken", "form_token"})
+# Not what was entered: the request's own tokens, and the deal number the offline queue expects
+# (a form sent again after going back expects the next number, being the same entry).
+_NOT_THE_BODY = frozenset({"csrfmiddlewaretoken", "form_token", "expected_number"})
 # Tokens claimed before forms were bound to their body: replayed as before.
 _UNBOUND = "form"
 

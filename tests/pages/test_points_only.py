@@ -28,6 +28,7 @@ from scoring import figures, nights, table_links
 from scoring.club_settings import preset_create
 from scoring.games import game_create, table_create
 from scoring.models import RulePreset, Session
+from standings.models import ResultImport
 from tests.pages.conftest import Pages
 from tests.reports.helpers import pdf_read
 from tests.tournaments.helpers import enter, new_tournament, play_round
@@ -110,6 +111,13 @@ def _world(pages: Pages) -> World:
         "endpoint_id": endpoint.pk, "delivery_id": delivery.pk,
         "membership_id": Membership.objects.get(club=s.club, user=s.player).pk,
         "invitation_id": 0, "token": table_links.link_token(link),
+        "import_id": ResultImport.objects.create(
+            club=s.club, fingerprint="f" * 64, layout="points_deals", plan={"nights": []},
+            status="done", preset=RulePreset.objects.get(club=None, key="points"),
+        ).pk,
+        "layout": "points_deals", "extension": "csv",
+        # A series holds places and points, no money; its pages answer 404 for an unknown one.
+        "series_id": 0, "event_id": 0,
     }  # fmt: skip
     return World(pages, ids)
 
@@ -176,8 +184,9 @@ def test_no_page_csv_or_api_answer_of_a_points_only_club_shows_money(pages: Page
         leaks += [f"{path}: {m.group(0)!r} in …{body[max(0, m.start() - 80) : m.end() + 40]!r}"
                   for m in MONEY_ON_A_PAGE.finditer(body)][:3]  # fmt: skip
     assert leaks == [], "\n".join(leaks)
-    # The walk reached the club's pages, its CSV and its API, not a handful of them.
-    assert shown["page"] >= 25 and shown["api"] >= 30 and shown["csv"] == 1, shown
+    # The walk reached the club's pages, its CSVs (the night's export, the results import's
+    # template) and its API, not a handful of them.
+    assert shown["page"] >= 25 and shown["api"] >= 30 and shown["csv"] == 2, shown
     # The reports of the night and the tournament (pages, API, public page), and their images.
     assert shown["pdf"] == 5 and shown["image"] == 3, shown
 
