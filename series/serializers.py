@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from config.fields import id_field
 from series.models import Series
+from series.services import SETTINGS
 
 
 class AwardField(serializers.Serializer[dict]):
@@ -53,19 +54,7 @@ class SeriesOutput(serializers.ModelSerializer[Series]):
 
     class Meta:
         model = Series
-        fields = [
-            "id",
-            "name",
-            "points_by",
-            "points_table",
-            "share_top",
-            "tiers",
-            "best_n",
-            "min_events",
-            "awards",
-            "created_at",
-            "updated_at",
-        ]
+        fields = ["id", *SETTINGS, "created_at", "updated_at"]
 
 
 class SeriesEventInput(serializers.Serializer[dict]):
