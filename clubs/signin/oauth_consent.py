@@ -8,9 +8,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django import forms
+from django.core import signing
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from oauth2_provider import views as oauth_views
+from oauth2_provider.forms import AllowForm
 from oauth2_provider.models import DeviceGrant, get_application_model
 from oauth2_provider.views import AuthorizationView, DeviceConfirmView
 
@@ -37,6 +39,59 @@ def _consent_context(request: HttpRequest, scopes: list[str]) -> dict[str, Any]:
     }
 
 
+# What the app asked for, sealed into the consent form when the page is drawn: the form's own
+# ``scope`` field comes back from the browser and could name more than the app asked for.
+_ASKED_SALT = "clubs.signin.consent.asked"
+_ASKED_MAX_AGE = 3600
+
+
+def _asked_seal(client_id: str, scope: str) -> str:
+    named = sorted(s for s in scope.split() if s in app_scopes.SCOPES)
+    return signing.dumps([client_id, named], salt=_ASKED_SALT)
+
+
+def _asked_scopes(seal: str, client_id: str) -> set[str] | None:
+    """The scopes the app asked for on the page this form came from; None when the seal is
+    missing, altered, too old or of another app."""
+    try:
+        sealed_client, named = signing.loads(seal, salt=_ASKED_SALT, max_age=_ASKED_MAX_AGE)
+    except signing.BadSignature:
+        return None
+    return set(named) if sealed_client == client_id else None
+
+
+class ConsentForm(AllowForm):
+    """The toolkit's consent form with what the app asked for sealed in it, and the scopes the
+    person leaves ticked (``grant``): they may give less than the app asked for, never more."""
+
+    asked = forms.CharField(required=False, widget=forms.HiddenInput())
+    grant = forms.MultipleChoiceField(
+        required=False, choices=[(s, s) for s in app_scopes.ALL_SCOPES]
+    )
+    # Set by the page, which shows the ticks; a form without it gives what ``scope`` names.
+    granting = forms.BooleanField(required=False, widget=forms.HiddenInput())
+
+
+def _granted_scopes(form: Any) -> list[str] | str:
+    """The scopes the person gives the app, or the words of the refusal: only what the app
+    asked for (RFC 6749 section 3.3 lets the server narrow a request, never widen it)."""
+    data = form.cleaned_data
+    asked = _asked_scopes(data.get("asked") or "", data.get("client_id") or "")
+    if asked is None:
+        return "This consent page is out of date or was altered: start again from the app."
+    posted = [s for s in data["scope"].split() if not app_scopes.is_club_scope(s)]
+    chosen = list(data.get("grant") or []) if data.get("granting") else posted
+    beyond = sorted(set(posted) - asked) or sorted(set(chosen) - asked)
+    if beyond:
+        return (
+            f"The app did not ask to {', '.join(beyond)}: a person can give it less than it asked "
+            "for, never more."
+        )
+    if not chosen:
+        return "Leave at least one of what the app asks for ticked, or cancel."
+    return chosen
+
+
 def _consent_policy(application: Any) -> str:
     """The page's Content-Security-Policy: the site's, with the app's redirect URIs added to
     ``form-action`` (browsers apply it to the redirect that answers the consent form)."""
@@ -55,6 +110,14 @@ class ConsentView(AuthorizationView):
     person's clubs (at least one)."""
 
     template_name = "oauth/authorize.html"
+    form_class = ConsentForm
+
+    def get_initial(self) -> dict[str, Any]:
+        initial = super().get_initial()
+        initial["asked"] = _asked_seal(initial.get("client_id") or "", initial.get("scope") or "")
+        initial["granting"] = True
+        initial["grant"] = [s for s in (initial.get("scope") or "").split()]
+        return initial  # type: ignore[no-any-return]
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         # Never approved without the page (``approval_prompt=auto``): the person picks the
@@ -73,6 +136,9 @@ class ConsentView(AuthorizationView):
         context = super().get_context_data(**kwargs)
         scopes = context.get("scopes") or self.request.POST.get("scope", "").split()
         context.update(_consent_context(self.request, scopes))
+        form = context.get("form")
+        ticked = form["grant"].value() if form is not None and "grant" in form.fields else None
+        context["granted_scopes"] = list(ticked or [])
         return context
 
     def form_valid(self, form: Any) -> HttpResponse:
@@ -85,8 +151,11 @@ class ConsentView(AuthorizationView):
             if not clubs:
                 form.add_error(None, "Choose at least one club the app may act in.")
                 return self.form_invalid(form)
-            named = [s for s in form.cleaned_data["scope"].split() if s in app_scopes.SCOPES]
-            form.cleaned_data["scope"] = app_scopes.scope_string(named, clubs)
+            granted = _granted_scopes(form)
+            if isinstance(granted, str):
+                form.add_error(None, granted)
+                return self.form_invalid(form)
+            form.cleaned_data["scope"] = app_scopes.scope_string(granted, clubs)
         return super().form_valid(form)  # type: ignore[no-any-return]
 
     def form_invalid(self, form: Any) -> HttpResponse:

@@ -4,9 +4,13 @@ library's path, the device authorization (RFC 8628 section 3.1) and the server's
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import json
 from datetime import timedelta
 from typing import Any
+from urllib.parse import unquote_plus
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from oauth2_provider import views as oauth_views
@@ -15,6 +19,7 @@ from oauth2_provider.models import (
     DeviceGrant,
     DeviceRequest,
     create_device_grant,
+    get_access_token_model,
     get_application_model,
 )
 from oauth2_provider.settings import oauth2_settings
@@ -97,6 +102,57 @@ class DeviceAuthorizationView(oauth_views.DeviceAuthorizationView):
             last_checked=device.last_checked - timedelta(seconds=body["interval"]),
         )
         return JsonResponse(body, headers={**headers, "Cache-Control": "no-store"})
+
+
+def _authenticated_client_id(request: HttpRequest) -> str:
+    """The client id the request authenticated with (HTTP Basic, else the form's), read as the
+    toolkit's validator reads it; the view has already checked the secret."""
+    header = request.META.get("HTTP_AUTHORIZATION", "")
+    if header[:6].lower() == "basic ":
+        try:
+            decoded = base64.b64decode(header[6:], validate=True).decode()
+        except (binascii.Error, UnicodeDecodeError):
+            return ""
+        return unquote_plus(decoded.partition(":")[0])
+    return request.POST.get("client_id", "")
+
+
+class IntrospectTokenView(oauth_views.IntrospectTokenView):
+    """Token introspection (RFC 7662) for an app's own tokens only: another app's token, like an
+    unknown one, is ``{"active": false}`` (section 2.2: the server may tell a caller nothing of
+    a token it has no business with), so no app learns another's scopes or its person."""
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return self._own_token_response(request, request.GET.get("token"))
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return self._own_token_response(request, request.POST.get("token"))
+
+    def _own_token_response(self, request: HttpRequest, value: str | None) -> HttpResponse:
+        client_id = _authenticated_client_id(request)
+        confidential = get_application_model().CLIENT_CONFIDENTIAL
+        if not get_application_model().objects.filter(
+            client_id=client_id, client_type=confidential
+        ).exists():
+            # As the server's metadata says: introspection takes a secret, which a public
+            # app (a phone, a browser) has none of.
+            return _oauth_error(
+                oauth_errors.InvalidClientError(
+                    description="introspection needs a confidential app's client id and secret"
+                )
+            )
+        if value is not None:
+            own = (
+                get_access_token_model()
+                .objects.filter(
+                    token_checksum=hashlib.sha256(value.encode()).hexdigest(),
+                    application__client_id=client_id,
+                )
+                .exists()
+            )
+            if not own:
+                return JsonResponse({"active": False})
+        return self.get_token_response(value)  # type: ignore[no-any-return]
 
 
 class ServerMetadataView(oauth_views.OAuthServerMetadataView):

@@ -13,7 +13,7 @@ urlpatterns = [
     path("authorize/", oauth_consent.ConsentView.as_view(), name="authorize"),
     path("token/", oauth_endpoints.TokenView.as_view(), name="token"),
     path("revoke/", oauth_views.RevokeTokenView.as_view(), name="revoke-token"),
-    path("introspect/", oauth_views.IntrospectTokenView.as_view(), name="introspect"),
+    path("introspect/", oauth_endpoints.IntrospectTokenView.as_view(), name="introspect"),
     path(
         "device-authorization/",
         oauth_endpoints.DeviceAuthorizationView.as_view(),

@@ -91,23 +91,29 @@ def _authorize(browser: Client, app: Application, challenge: str, scope: str) ->
     page = browser.get("/oauth/authorize/?" + urlencode(query))
     assert page.status_code == 200, page.content
     html = page.content.decode()
-    assert "Score Phone" in html and "Home Club" in html and "Elsewhere" in html
+    assert app.name in html and "Home Club" in html and "Elsewhere" in html
     form = page.context["form"]
     return {name: form[name].value() or "" for name in form.fields if name != "allow"}
 
 
-def _signed_in(browser: Client, app: Application, club_pk: int) -> dict[str, Any]:
-    """A read token for ``club_pk``: consent in ``browser``, the code exchanged with PKCE."""
+def _signed_in(
+    browser: Client, app: Application, club_pk: int, secret: str = "", scope: str = "read"
+) -> dict[str, Any]:
+    """A token for ``club_pk``: consent in ``browser``, the code exchanged with PKCE (and the
+    app's secret, for a confidential app)."""
     verifier, challenge = _pkce()
-    fields = _authorize(browser, app, challenge, "read")
+    fields = _authorize(browser, app, challenge, scope)
     allowed = browser.post(
         "/oauth/authorize/", {**fields, "allow": "Authorize", "clubs": [str(club_pk)]}
     )
     code = parse_qs(urlsplit(allowed["Location"]).query)["code"][0]
-    return _form(Client(), "/oauth/token/", {
+    exchange = {
         "grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT,
         "client_id": app.client_id, "code_verifier": verifier,
-    }).json()  # fmt: skip
+    }  # fmt: skip
+    if secret:
+        exchange["client_secret"] = secret
+    return _form(Client(), "/oauth/token/", exchange).json()  # type: ignore[no-any-return]
 
 
 def test_pkce_sign_in_consent_with_clubs_token_refresh_and_revoke(
@@ -324,29 +330,85 @@ def test_the_device_flow_denied(tv_app: Application, scorer_with_two_clubs: Any)
     assert not AccessToken.objects.exists()
 
 
-def test_introspection_for_a_confidential_client(
+def test_an_app_introspects_its_own_tokens_only(
     world: Any, phone_app: Application, scorer_with_two_clubs: Any
 ):
     server = Application.objects.create(
         name="Club server", client_type=Application.CLIENT_CONFIDENTIAL,
-        authorization_grant_type=Application.GRANT_CLIENT_CREDENTIALS,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris=REDIRECT,
         client_secret="server-secret", algorithm="",
     )  # fmt: skip
     browser = _logged_in(scorer_with_two_clubs)
-    access = _signed_in(browser, phone_app, world.club.pk)["access_token"]
+    phones = _signed_in(browser, phone_app, world.club.pk)["access_token"]
+    servers = _signed_in(browser, server, world.club.pk, secret="server-secret")["access_token"]
     basic = base64.b64encode(f"{server.client_id}:server-secret".encode()).decode()
-    looked = _form(
-        Client(), "/oauth/introspect/", {"token": access}, HTTP_AUTHORIZATION=f"Basic {basic}"
-    )
-    assert looked.status_code == 200, looked.content
-    facts = looked.json()
+
+    def looked_up(token: str, **headers: Any) -> Any:
+        return _form(Client(), "/oauth/introspect/", {"token": token}, **headers)
+
+    own = looked_up(servers, HTTP_AUTHORIZATION=f"Basic {basic}")
+    assert own.status_code == 200, own.content
+    facts = own.json()
     assert facts["active"] is True and facts["scope"] == f"read club:{world.club.pk}"
-    assert facts["username"] == "scorer"
-    unknown = _form(
-        Client(), "/oauth/introspect/", {"token": "nothing"}, HTTP_AUTHORIZATION=f"Basic {basic}"
+    assert facts["username"] == "scorer" and facts["client_id"] == server.client_id
+    # Another app's live token is told of as an unknown one: nothing of its scope or person.
+    assert looked_up(phones, HTTP_AUTHORIZATION=f"Basic {basic}").json() == {"active": False}
+    assert looked_up("nothing", HTTP_AUTHORIZATION=f"Basic {basic}").json() == {"active": False}
+    assert looked_up(phones).status_code in (401, 403)
+    # A public app has no secret to introspect with, even its own token.
+    public = base64.b64encode(f"{phone_app.client_id}:".encode()).decode()
+    assert looked_up(phones, HTTP_AUTHORIZATION=f"Basic {public}").status_code in (401, 403)
+
+
+def test_consent_can_narrow_what_the_app_asked_for(
+    world: Any, phone_app: Application, scorer_with_two_clubs: Any
+):
+    browser = _logged_in(scorer_with_two_clubs)
+    _verifier, challenge = _pkce()
+    fields = _authorize(browser, phone_app, challenge, "read score")
+    assert fields["grant"] == ["read", "score"]
+    allowed = browser.post(
+        "/oauth/authorize/",
+        {**fields, "grant": ["read"], "allow": "Authorize", "clubs": [str(world.club.pk)]},
     )
-    assert unknown.json() == {"active": False}
-    assert _form(Client(), "/oauth/introspect/", {"token": access}).status_code in (401, 403)
+    assert allowed.status_code == 302, allowed.content
+    code = parse_qs(urlsplit(allowed["Location"]).query)["code"][0]
+    from oauth2_provider.models import Grant
+
+    assert Grant.objects.get(code=code).scope == f"read club:{world.club.pk}"
+    nothing = browser.post(
+        "/oauth/authorize/",
+        {**fields, "grant": [], "allow": "Authorize", "clubs": [str(world.club.pk)]},
+    )
+    assert nothing.status_code == 400 and "at least one" in nothing.content.decode()
+
+
+@pytest.mark.parametrize(
+    "altered",
+    [
+        {"scope": "read manage"},  # the hidden scope widened
+        {"grant": ["read", "manage"]},  # a tick the page never showed
+        {"granting": "", "scope": "read score manage"},  # the ticks dropped, the scope widened
+        {"asked": "read manage"},  # the seal replaced
+        {"asked": ""},  # the seal dropped
+    ],
+)
+def test_consent_never_widens_what_the_app_asked_for(
+    world: Any, phone_app: Application, scorer_with_two_clubs: Any, altered: dict[str, Any]
+):
+    browser = _logged_in(scorer_with_two_clubs)
+    _verifier, challenge = _pkce()
+    fields = _authorize(browser, phone_app, challenge, "read")
+    answer = browser.post(
+        "/oauth/authorize/",
+        {**fields, **altered, "allow": "Authorize", "clubs": [str(world.club.pk)]},
+    )
+    assert answer.status_code == 400, answer.get("Location")
+    said = answer.content.decode()
+    assert "never more" in said or "out of date or was altered" in said
+    from oauth2_provider.models import Grant
+
+    assert not Grant.objects.exists()
 
 
 def test_no_grant_that_skips_the_consent(db: None, scorer_with_two_clubs: Any):

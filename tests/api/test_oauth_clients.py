@@ -25,19 +25,25 @@ pytestmark = pytest.mark.usefixtures("transactional_db")
 
 
 class _FormFields(HTMLParser):
-    """The named inputs of the page's first form that has them (hidden fields included)."""
+    """The named inputs of the page, as a browser sends them: hidden fields included, and the
+    ticked boxes (a list of values for each name)."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.fields: dict[str, str] = {}
+        self.fields: dict[str, Any] = {}
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         named = dict(attrs)
-        if tag == "input" and named.get("name") and named.get("type") != "checkbox":
-            self.fields.setdefault(named["name"] or "", named.get("value") or "")
+        name = named.get("name")
+        if tag != "input" or not name:
+            return
+        if named.get("type") != "checkbox":
+            self.fields.setdefault(name, named.get("value") or "")
+        elif "checked" in named:
+            self.fields.setdefault(name, []).append(named.get("value") or "on")
 
 
-def _fields(html: str) -> dict[str, str]:
+def _fields(html: str) -> dict[str, Any]:
     parser = _FormFields()
     parser.feed(html)
     return parser.fields
