@@ -26,7 +26,7 @@ from clubs.models import (
 )
 from clubs.validation import model_valid
 from config.errors import Conflict, InvalidInput, NotAllowed, NotFoundError
-from config.names import visible_name
+from config.names import name_checked
 
 CLUB_FIELDS = [
     "name", "slug", "currency", "timezone", "public_standings", "requires_confirmation",
@@ -57,7 +57,7 @@ def club_create(
     language: str = "",
 ) -> Club:
     club = Club(
-        name=visible_name(name),
+        name=name_checked(name),
         # A name with no letter or digit to make an address from (emoji only) gets one made up.
         slug=slug or slugify(name)[:60] or f"club-{secrets.token_hex(3)}",
         currency=currency,
@@ -87,7 +87,7 @@ def club_update(*, club: Club, actor: AbstractBaseUser, **changes: Any) -> Club:
     club = Club.objects.select_for_update().get(pk=club.pk)
     before = snapshot(club, CLUB_FIELDS)
     if "name" in changes:
-        changes["name"] = visible_name(changes["name"])
+        changes["name"] = name_checked(changes["name"])
     for field, value in changes.items():
         setattr(club, field, value)
     model_valid(club)
@@ -223,7 +223,7 @@ def player_create(
     unknown = set(details) - set(PLAYER_DETAILS)
     if unknown:
         raise InvalidInput(f"{sorted(unknown)[0]}: not a player field that can be set")
-    player = Player(club=club, name=visible_name(name), user=user, **player_details_tidied(details))
+    player = Player(club=club, name=name_checked(name), user=user, **player_details_tidied(details))
     model_valid(player, exclude=["club"])
     _check_player_user(club, user, None)
     _player_save(player)
@@ -271,7 +271,7 @@ def player_update(
         )
     before = snapshot(player, PLAYER_FIELDS)
     if "name" in changes:
-        changes["name"] = visible_name(changes["name"])
+        changes["name"] = name_checked(changes["name"])
     changes.update(player_details_tidied({k: v for k, v in changes.items() if k in PLAYER_DETAILS}))
     for field, value in changes.items():
         setattr(player, field, value)

@@ -130,6 +130,7 @@ ERROR_CODES: dict[str, str] = {
     "joker_cannot_stand": "A joker stands where no tile could.",
     "last_owner": "The club's last owner cannot leave or lose the role.",
     "level_complete": "The chip level is complete: its result stands.",
+    "look_alike_name": "A word of the name mixes Latin, Cyrillic or Greek letters (look-alikes).",
     "malformed_request": "The body is not valid JSON, or the request is malformed.",
     "membership_number_taken": "Another player of the club has this membership number.",
     "method_not_allowed": "The path does not take this HTTP method.",

@@ -12,7 +12,7 @@ from clubs.audit import audit_record
 from clubs.models import Club
 from clubs.validation import require_no_money
 from config.errors import Conflict, InvalidInput
-from config.names import require_length, visible_name
+from config.names import name_checked, require_length
 from scoring.models import RulePreset
 from scoring.preset_rules import game_rules_from
 
@@ -29,7 +29,7 @@ def preset_create(
     params: dict[str, Any],
 ) -> RulePreset:
     """A club's preset, or a new version of it when the key exists: old games keep theirs."""
-    name = visible_name(name)
+    name = name_checked(name)
     if not name:
         raise InvalidInput("name: give the preset a name")
     for field, value in (("key", key), ("name", name), ("variant", variant)):

@@ -12,7 +12,7 @@ from clubs.audit import audit_record, snapshot
 from clubs.models import Club, Player
 from clubs.validation import require_no_money
 from config.errors import Conflict, InvalidInput
-from config.names import require_length, visible_name
+from config.names import name_checked, require_length
 from ledger.books import book_open
 from scoring.formats import GameEnd, handler_for
 from scoring.formats.base import require_open_game
@@ -34,7 +34,7 @@ def table_create(*, session: Session, actor: AbstractBaseUser, name: str | None 
     require_open_session(session)
     if not name:
         name = f"Table {session.tables.count() + 1}"
-    name = visible_name(name)
+    name = name_checked(name)
     if not name:
         raise InvalidInput("name: give the table a name that shows, e.g. 'Table 2'")
     require_length(name, field="name", limit=Table._meta.get_field("name").max_length)

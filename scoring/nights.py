@@ -16,7 +16,7 @@ from django.utils import timezone
 from clubs.audit import audit_record, snapshot
 from clubs.models import Club
 from config.errors import Conflict, InvalidInput, NotFoundError
-from config.names import require_length, visible_name
+from config.names import name_checked, require_length
 from scoring.events import session_closed_event
 from scoring.figures import session_settlement
 from scoring.formats import GameEnd, handler_for
@@ -29,7 +29,7 @@ from scoring.preset_rules import game_rules
 def session_create(
     *, club: Club, actor: AbstractBaseUser, name: str, started_at: datetime | None = None
 ) -> Session:
-    name = visible_name(name)
+    name = name_checked(name)
     if not name:
         raise InvalidInput("name: give the session a name, e.g. 'Friday 14 March'")
     require_length(name, field="name", limit=Session._meta.get_field("name").max_length)

@@ -164,5 +164,12 @@ def standings_rows_merge(*, club_id: int, source_id: int, target_id: int) -> int
         for row in rows
     }
     StandingRow.objects.filter(pk__in=[row.pk for row in rows]).delete()
+    if connection.vendor == "postgresql":
+        # The rows' guard (scoring 0028) lets the kept player's totals take in the merged
+        # player's, in this transaction, with no ledger entry written.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT set_config('rummyclub.merged_player', %s, true)", [str(source_id)]
+            )
     _upsert(club_id, deltas)
     return len(rows)

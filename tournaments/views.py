@@ -34,7 +34,7 @@ from clubs.page_kit.pages import (
     render_club,
 )
 from config.errors import InvalidInput
-from config.names import visible_name
+from config.names import name_checked
 from rules import prizes
 from rules.errors import RuleViolation
 from scoring import figures, table_links
@@ -387,7 +387,7 @@ def entry_add_page(request: HttpRequest, club_slug: str, tournament_id: int) -> 
         if data.get("player"):
             player = found(club_selectors.player_get, club=club, player_id=data["player"])
         else:
-            name = visible_name(data["name"])
+            name = name_checked(data["name"])
             player = club_selectors.player_named(
                 club=club, name=name
             ) or club_services.player_create(club=club, actor=request.user, name=name)

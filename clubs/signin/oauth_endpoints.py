@@ -131,9 +131,11 @@ class IntrospectTokenView(oauth_views.IntrospectTokenView):
     def _own_token_response(self, request: HttpRequest, value: str | None) -> HttpResponse:
         client_id = _authenticated_client_id(request)
         confidential = get_application_model().CLIENT_CONFIDENTIAL
-        if not get_application_model().objects.filter(
-            client_id=client_id, client_type=confidential
-        ).exists():
+        if (
+            not get_application_model()
+            .objects.filter(client_id=client_id, client_type=confidential)
+            .exists()
+        ):
             # As the server's metadata says: introspection takes a secret, which a public
             # app (a phone, a browser) has none of.
             return _oauth_error(

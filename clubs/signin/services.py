@@ -30,7 +30,7 @@ from clubs.signin.authentication import KEY_PREFIX_LENGTH
 from clubs.signin.oauth_redirects import MAX_REDIRECT_URIS, redirect_uri_problem
 from clubs.validation import model_valid
 from config.errors import Conflict, InvalidInput, NotAllowed, NotFoundError
-from config.names import require_length, visible_name
+from config.names import name_checked, require_length
 
 
 @transaction.atomic
@@ -70,7 +70,7 @@ def api_token_create(
     """A new token and its key; the key is returned only here and never stored. Left out, its
     scopes are all of them and its clubs all of the user's clubs (as tokens made before scopes
     were); a club the user does not belong to is refused by name."""
-    name = visible_name(name)
+    name = name_checked(name)
     if not name:
         raise InvalidInput("name: give the token a name, e.g. the app that will use it")
     require_length(name, field="name", limit=ApiToken._meta.get_field("name").max_length)
@@ -223,7 +223,7 @@ def oauth_app_register(
     the clubs on the consent page every time."""
     if user is not None and not Membership.objects.filter(user=user, role=Role.OWNER).exists():
         raise NotAllowed("only a club's owner can register an app, and you own no club")
-    name = visible_name(name)
+    name = name_checked(name)
     if not name:
         raise InvalidInput("name: give the app a name, the one people see when they sign in")
     require_length(name, field="name", limit=APP_NAME_LENGTH)

@@ -39,16 +39,67 @@ def test_a_name_with_nothing_that_shows_is_no_name(raw):
         ("Asha", "Asha"),
         ("  Asha \t  K  ", "Asha K"),
         ("José Müller", "José Müller"),
-        ("Jose\u0301", "Jose\u0301"),  # a combining mark on a letter shows
+        ("Jose\u0301", "Jos\u00e9"),  # a combining mark on a letter shows, composed (NFKC)
         ("王小明", "王小明"),
         ("🃏", "🃏"),
         ("👩\u200d👩\u200d👧", "👩\u200d👩\u200d👧"),  # an emoji sequence keeps its joiners
-        ("\u200bAsha", "\u200bAsha"),  # something shows: kept as typed
+        ("\u0915\u094d\u200d\u0937", "\u0915\u094d\u200d\u0937"),  # a joiner shaping Devanagari
         ("٣", "٣"),
     ],
 )
-def test_names_that_show_are_kept_as_before(raw, kept):
+def test_names_that_show_are_kept(raw, kept):
     assert visible_name(raw) == kept
+
+
+@pytest.mark.parametrize(
+    ("raw", "stored"),
+    [
+        pytest.param("\u200bAsha", "Asha", id="zero-width-space-before"),
+        pytest.param("As\u200bha", "Asha", id="zero-width-space-inside"),
+        pytest.param("A\u200dsha", "Asha", id="joiner-between-latin-letters"),
+        pytest.param("Asha\u200f", "Asha", id="trailing-bidi-mark"),
+        pytest.param("\u2067Asha\u2069", "Asha", id="bidi-isolate"),
+        pytest.param("As\u00adha", "Asha", id="soft-hyphen"),
+        pytest.param("\uff21\uff53\uff48\uff41", "Asha", id="full-width"),
+        pytest.param("\U0001d400sha", "Asha", id="mathematical-bold-a"),
+        pytest.param("\u05d3\u05e0\u05d4\u200e", "\u05d3\u05e0\u05d4", id="hebrew-with-ltr-mark"),
+    ],
+)
+def test_a_look_alike_of_a_name_is_stored_as_the_name(raw, stored):
+    assert visible_name(raw) == stored
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param("\u0410sha", id="cyrillic-a-in-latin"),
+        pytest.param("Ash\u03b1", id="greek-alpha-in-latin"),
+        pytest.param("Bhavna \u0410rjun", id="second-word"),
+    ],
+)
+def test_a_word_mixing_look_alike_alphabets_is_refused(raw):
+    from config.errors import InvalidInput
+    from config.names import name_checked
+
+    with pytest.raises(InvalidInput) as refused:
+        name_checked(raw)
+    assert refused.value.code == "look_alike_name"
+    assert "mixes" in str(refused.value) and "one alphabet" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "\u0410\u0448\u0430",
+        "\u0391\u03bb\u03ad\u03be\u03b7\u03c2",
+        "Asha \u0410\u0448\u0430",
+        "\u5c71\u7530\u3055\u3093",
+    ],
+)
+def test_names_in_one_alphabet_a_word_are_kept(raw):
+    from config.names import name_checked
+
+    assert name_checked(raw) == raw
 
 
 def _points_preset() -> int:
@@ -113,3 +164,25 @@ def test_renaming_a_player_or_naming_a_table_to_nothing_that_shows_is_refused(st
         f"/api/v1/clubs/home/sessions/{session['id']}/tables/", {"name": raw}, format="json"
     )
     assert table.status_code == 400 and table.json()["error"]["message"].startswith("name: ")
+
+
+@pytest.mark.parametrize(("who", "method", "path", "body"), WRITES)
+def test_the_api_refuses_a_look_alike_name_and_stores_a_cleaned_one(
+    standing, who, method, path, body
+):
+    client = standing.client(who)
+    mixed = getattr(client, method)(path, body("\u0410sha Club"), format="json")
+    assert mixed.status_code == 400, mixed.content
+    error = mixed.json()["error"]
+    assert error["code"] == "look_alike_name" and error["message"].lower().startswith("name: ")
+    cleaned = getattr(client, method)(path, body("Zo\u00eb\u200f \u200bK"), format="json")
+    assert cleaned.status_code in (200, 201), cleaned.content
+    assert cleaned.json()["name"] == "Zo\u00eb K"
+
+
+def test_a_look_alike_of_a_player_is_found_as_that_player(standing):
+    """With the invisible characters gone, the roster's duplicate check sees the same name."""
+    client = standing.client("organiser")
+    again = client.post("/api/v1/clubs/home/players/", {"name": "Asha\u200b"}, format="json")
+    assert again.status_code in (400, 409), again.content
+    assert Player.objects.filter(club=standing.club, name="Asha").count() == 1

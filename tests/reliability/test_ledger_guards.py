@@ -1,5 +1,6 @@
-"""The ledger's history, guarded by PostgreSQL itself (scoring migration 0010): raw SQL, as
-someone with a database console would write it, is refused."""
+"""The ledger's history, guarded by PostgreSQL itself (scoring migrations 0010, 0011, 0028; the
+audit log's, clubs 0018): raw SQL, as someone with a database console would write it, is
+refused."""
 
 from __future__ import annotations
 
@@ -88,8 +89,52 @@ def test_standing_rows_keep_their_scope_and_player(scored):
     assert "cannot change" in _refused(
         "UPDATE scoring_standingrow SET scope_id = scope_id + 1 WHERE id = %s", [row.pk]
     )
-    with connection.cursor() as cursor:  # the totals themselves do move
-        cursor.execute("UPDATE scoring_standingrow SET points = points WHERE id = %s", [row.pk])
+
+
+def test_standing_totals_move_only_with_the_ledger(scored, standing):
+    """A row's totals by hand are refused (scoring 0028); a deal through the services, which
+    posts its ledger entries in the same transaction, moves them."""
+    night, _ = scored
+    row = StandingRow.objects.filter(player_id=night.pid("Asha")).first()
+    points = row.points
+    assert "move only with the ledger" in _refused(
+        "UPDATE scoring_standingrow SET points = points + 100 WHERE id = %s", [row.pk]
+    )
+    assert "not deleted" in _refused("DELETE FROM scoring_standingrow WHERE id = %s", [row.pk])
+    row.refresh_from_db()
+    assert row.points == points
+    deal = deal_create(game=night.game, actor=standing.scorer)
+    results = night.results(
+        Asha={"outcome": "loser", "points": 40},
+        Bilal={"outcome": "winner"},
+        Chitra={"outcome": "first_drop"},
+        Dev={"outcome": "first_drop"},
+        Esther={"outcome": "first_drop"},
+        Farid={"outcome": "first_drop"},
+    )
+    submission_create(deal=deal, actor=standing.scorer, source="api", payload={"results": results})
+    row.refresh_from_db()
+    assert row.points != points
+
+
+def test_the_audit_log_is_kept_as_written(scored, standing):
+    """No audit entry changes or goes (clubs 0018), except that a deleted person's entries
+    keep what was done without who did it."""
+    from clubs.models import AuditEntry
+
+    entry = AuditEntry.objects.filter(club=standing.club).first()
+    assert entry is not None
+    assert "kept as written" in _refused(
+        "UPDATE clubs_auditentry SET action = 'nothing' WHERE id = %s", [entry.pk]
+    )
+    assert "kept as written" in _refused("DELETE FROM clubs_auditentry WHERE id = %s", [entry.pk])
+    assert "kept as written" in _refused(
+        "UPDATE clubs_auditentry SET actor_id = NULL, after = '{}' WHERE id = %s", [entry.pk]
+    )
+    with connection.cursor() as cursor:  # the actor's own deletion (SET NULL) goes through
+        cursor.execute("UPDATE clubs_auditentry SET actor_id = NULL WHERE id = %s", [entry.pk])
+    entry.refresh_from_db()
+    assert entry.actor_id is None and entry.action != "nothing"
 
 
 def test_submissions_move_only_along_the_services_transitions(scored):

@@ -262,8 +262,17 @@ def test_the_migration_fills_a_seasons_rows_per_format_from_its_games(standing):
     play(standing, rummy, results(ids, Bilal="winner", Asha=4))
     season = rummy.table.session.season_id
     before = kept("season", season, "points")
+    from django.db import connection
+
+    guarded = connection.vendor == "postgresql"
+    if guarded:  # as the migration ran, before the rows' guard (scoring 0028) was there
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL session_replication_role = replica")
     StandingRow.objects.exclude(game_format="").delete()
     migration.season_rows_by_format(apps, None)
+    if guarded:
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL session_replication_role = DEFAULT")
     assert kept("season", season, "points") == before == {
         ids["Asha"]: {**dict.fromkeys(TOTAL_FIELDS, 0), "points": 6, "deals_played": 2,
                       "deals_won": 1, "points_conceded": 4},

@@ -11,7 +11,7 @@ from django.db import transaction
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from config.errors import InvalidInput
-from config.names import require_length, visible_name
+from config.names import name_checked, require_length
 from tournaments.models import Entry, Tournament
 from tournaments.services.entries import entry_add
 
@@ -24,7 +24,7 @@ def names_pasted(text: str) -> list[str]:
     (a name twice, in any case, is one player)."""
     seen: dict[str, str] = {}
     for part in re.split(r"[,\n\r;]+", str(text)):
-        name = visible_name(part)
+        name = name_checked(part, field="players")
         if name and name.lower() not in seen:
             seen[name.lower()] = name
     names = list(seen.values())

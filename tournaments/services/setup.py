@@ -17,7 +17,7 @@ from clubs.models import Club
 from clubs.page_kit.display import club_money
 from clubs.validation import require_no_money
 from config.errors import Conflict, InvalidInput
-from config.names import visible_name
+from config.names import name_checked
 from rules import prizes
 from rules.errors import RuleViolation
 from rules.ratings import initial_skill
@@ -106,7 +106,7 @@ def tournament_create(
     """A tournament open for entries, with its own session and purse. Its kind checks its own
     settings (``advance_per_table``; ``rounds`` and ``cut``; ``chip_levels``, the default
     preset when none, and a points game at each table)."""
-    name = visible_name(name)
+    name = name_checked(name)
     if not name:
         raise refused("name", "give the tournament a name")
     _tables_checked(club, preset, final_preset, table_max, table_min)

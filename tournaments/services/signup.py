@@ -22,7 +22,7 @@ from django.utils.crypto import salted_hmac
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from config.errors import Conflict, InvalidInput, NotFoundError, TooManyRequests
-from config.names import require_length, visible_name
+from config.names import name_checked, require_length
 from tournaments.changes import E, audit, lock
 from tournaments.models import Entry, Tournament
 from tournaments.services.entries import entry_add, entry_check_in
@@ -130,7 +130,7 @@ def player_sign_up(*, tournament: Tournament, name: str, signup_key: str) -> Sig
         return SignedUp(again, _new_link(again))
     if not signup_accepting(tournament):
         raise Conflict("sign-up is closed: ask the desk", code="signup_closed")
-    typed = visible_name(name)
+    typed = name_checked(name, field="your name")
     if not typed:
         raise InvalidInput("your name: type your name as the club knows you", code="bad_name")
     require_length(typed, field="your name", limit=80)
