@@ -107,7 +107,9 @@ def _run_choices(first: Tile, rest: tuple[Tile, ...], wilds: int, top: int) -> l
     positions = {first.number} | ({14} if first.number == 1 and top == 14 else set())
     choices: list[Choice] = []
     for own in positions:
-        for start in range(max(1, own - top + 1), own + 1):
+        # ``first`` is the lowest tile left, so below its own place only wilds can stand.
+        lowest = own - wilds if own == first.number else own - top + 1
+        for start in range(max(1, lowest), own + 1):
             for end in range(max(own, start + 2), top + 1):
                 options: list[list[Tile | None]] = []
                 for position in range(start, end + 1):
@@ -152,7 +154,12 @@ def melds_finish(
         if not rest:
             return () if wilds == 0 else None
         first, others = rest[0], rest[1:]
+        tried = set()
         for choice in _set_choices(first, others, wilds) + _run_choices(first, others, wilds, top):
+            taken = tuple(sorted((t for t in choice[1:] if t is not None), key=tile_order))
+            if (taken, choice.count(None)) in tried:
+                continue  # the same tiles as a meld tried already: the same rest
+            tried.add((taken, choice.count(None)))
             left = Counter(others)
             left.subtract(t for t in choice[1:] if t is not None)
             after = tuple(sorted(left.elements(), key=tile_order))
