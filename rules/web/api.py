@@ -248,6 +248,16 @@ class EvaluateApi(APIView):
                     "initial_meld": True,
                 },
             ),
+            OpenApiExample(
+                "An Okey hand shown at a finish",
+                request_only=True,
+                value={
+                    "id": "o1",
+                    "game": "okey",
+                    "indicator": "R7",
+                    "hand": "R1 R2 R3 K5 B5 Y5 B10 B11 B12 B13 B1 R8 FJ R9".split(),
+                },
+            ),
         ],
     )
     def post(self, request: Request) -> Response:
