@@ -8,9 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.errors import RuleViolation
+from rules.evaluate import evaluate_request
 from rules.okey import (
+    HOUSE_OPTIONS,
     OKEY,
     OKEY_COUNTDOWN_20,
+    OkeyPreset,
     arrange,
     book_share,
     check_copies,
@@ -252,3 +255,51 @@ def test_a_deal_nobody_finished_has_no_finish():
     with pytest.raises(RuleViolation) as caught:
         deal_scores(PLAYERS, None, OKEY, okey_discard=True)
     assert caught.value.token == "finisher"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(["loss", "countdown"]),
+    st.integers(0, 50),
+    st.integers(0, 5),
+    st.integers(0, 5),
+    st.integers(0, 5),
+    st.sampled_from(["melds", "pairs"]),
+    st.booleans(),
+)
+def test_the_scoring_options_scale_a_finish_as_documented(
+    scoring, points, okey_factor, pairs_factor, indicator, finish, okey_discard
+):
+    preset = OkeyPreset(
+        "house",
+        scoring,
+        finish_points=points,
+        okey_discard_factor=okey_factor,
+        pairs_factor=pairs_factor,
+        indicator_points=indicator,
+    )
+    scores = deal_scores(
+        PLAYERS, "Ali", preset, finish=finish, okey_discard=okey_discard, indicator_shown=["Cem"]
+    )
+    worth = (
+        points * (pairs_factor if finish == "pairs" else 1) * (okey_factor if okey_discard else 1)
+    )
+    if scoring == "loss":
+        assert scores == {
+            "Ali": -indicator,
+            "Banu": -worth - indicator,
+            "Cem": -worth,
+            "Deniz": -worth - indicator,
+        }
+    else:
+        assert scores == {"Ali": worth, "Banu": 0, "Cem": indicator, "Deniz": 0}
+    assert sum(scores.values()) + book_share(scores) == 0
+
+
+@pytest.mark.parametrize("option", sorted(HOUSE_OPTIONS))
+def test_every_house_option_is_taken_by_the_batch_and_a_bad_value_named(option):
+    good = True if HOUSE_OPTIONS[option].kind is bool else 3
+    request = {"game": "okey", "players": PLAYERS, "finisher": "Ali", option: good}
+    assert "scores" in evaluate_request(request)
+    answer = evaluate_request({**request, option: "three"})
+    assert answer["error"]["code"] == "bad_field" and answer["error"]["token"] == option
