@@ -1,12 +1,14 @@
 """The Okey engine (docs/rules.md "Okey"): tiles, melds, finished hands and scores. Each hand
 search is checked against an exact search over every partition of the tiles (hypothesis)."""
 
+import random
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.okey import built_hand
 from rules.errors import RuleViolation
 from rules.evaluate import evaluate_request
 from rules.okey import (
@@ -303,3 +305,18 @@ def test_every_house_option_is_taken_by_the_batch_and_a_bad_value_named(option):
     assert "scores" in evaluate_request(request)
     answer = evaluate_request({**request, option: "three"})
     assert answer["error"]["code"] == "bad_field" and answer["error"]["token"] == option
+
+
+def test_every_hand_built_from_melds_finishes_and_its_arrangement_is_a_finish():
+    """Hands made of melds (0 to 2 okeys; the benchmark's builder): ``arrange`` finds a finish,
+    and the groups it answers pass ``check_finish`` over the same 14 tiles."""
+    rng = random.Random(46)
+    for _ in range(300):
+        indicator = rng.choice(NUMBER_TILES)
+        okey = okey_of(indicator)
+        hand = built_hand(rng, indicator)
+        found = arrange(hand, okey)
+        assert found is not None, " ".join(map(str, hand))
+        assert check_finish(found.groups, okey).kind == found.kind
+        shown = sorted(str(t) for g in found.groups for t in g)
+        assert shown == sorted(str(t) for t in hand)
