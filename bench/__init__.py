@@ -7,6 +7,7 @@ are recorded in docs/performance.md with the command that produced them."""
 BENCHES = [
     "indian",
     "rummikub",
+    "okey",
     "scoring",
     "standings",
     "ledger",

@@ -21,6 +21,7 @@ Evaluator = Callable[[Mapping[str, Any]], dict[str, Any]]
 GAME_MODULES: dict[str, str] = {
     "indian": "rules.indian.evaluate",
     "rummikub": "rules.rummikub.evaluate",
+    "okey": "rules.okey.evaluate",
 }
 _loaded: dict[str, Evaluator] = {}
 

@@ -17,6 +17,7 @@ from config.errors import InvalidInput
 from config.openapi import ReasonOutput, api_operation
 from rules.evaluate import evaluate_request
 from rules.indian.preset import house_rules_schema
+from rules.okey.preset import HOUSE_OPTIONS as OKEY_HOUSE_OPTIONS
 from rules.rummikub.preset import HOUSE_OPTIONS, MAX_OPTION_NUMBER
 
 MAX_BATCH = 1000
@@ -100,6 +101,15 @@ book's share, under `winner_scores_zero`); a closed hand (`"closed_hand"`,
 "name", "value", "jokers", "arrangement"}`; a settlement (`"session_scores"`, `"rate"` as a
 string) answers `{"net"}` with amounts as decimal strings.
 
+**Okey** (`"indicator": "R7"`, the tile turned face up: the okey is R8 and wild, `FJ` a false
+joker standing for it; optional `"preset": "okey" | "okey-countdown-20"` and the house options
+`finish_points`, `okey_discard_factor`, `pairs_factor`, `indicator_points`, `target`,
+`one_after_thirteen`) — melds (`"melds"`) answer `{"valid", "melds": [{"tiles", "kind",
+"wilds"}]}`, kind `run`, `set`, `pair` or `invalid`; a hand (`"hand"`: 14 tiles, or the groups
+shown) answers `{"finishes", "finish": "melds" | "pairs", "groups"}`; a deal's scores
+(`"players"`, `"finisher"`, `"finish"`, `"okey_discard"`, `"indicator_shown"`) answer
+`{"scores", "book"}`.
+
 In a list, each item gets its own answer and the list answers 200; an item that cannot be
 evaluated answers `{"id", "error": <reason>}`, the reason in the shape every rejected deal's
 reasons have (`ReasonOutput`: `code`, `message`, the card or tile at fault in `token`, its place
@@ -114,7 +124,7 @@ _REQUEST_OBJECT = {
     "required": ["game"],
     "properties": {
         "id": {"description": "Anything; answered back as given."},
-        "game": {"type": "string", "enum": ["indian", "rummikub"]},
+        "game": {"type": "string", "enum": ["indian", "rummikub", "okey"]},
         "house_rules": {**house_rules_schema(), "description": "Indian rummy: the house rules."},
         **{
             name: {"type": "boolean", "description": f"Rummikub: {option.help}"}
@@ -126,6 +136,17 @@ _REQUEST_OBJECT = {
                 "description": f"Rummikub: {option.help}",
             }
             for name, option in HOUSE_OPTIONS.items()
+        },
+        **{
+            name: {"type": "boolean", "description": f"Okey: {option.help}"}
+            if option.kind is bool
+            else {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": MAX_OPTION_NUMBER,
+                "description": f"Okey: {option.help}",
+            }
+            for name, option in OKEY_HOUSE_OPTIONS.items()
         },
     },
     "additionalProperties": True,
@@ -225,6 +246,16 @@ class EvaluateApi(APIView):
                     "variant": "sabra",
                     "melds": [["R4", "R5", "R6"], ["B9", "K9", "JK"]],
                     "initial_meld": True,
+                },
+            ),
+            OpenApiExample(
+                "An Okey hand shown at a finish",
+                request_only=True,
+                value={
+                    "id": "o1",
+                    "game": "okey",
+                    "indicator": "R7",
+                    "hand": "R1 R2 R3 K5 B5 Y5 B10 B11 B12 B13 B1 R8 FJ R9".split(),
                 },
             ),
         ],

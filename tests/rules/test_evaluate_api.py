@@ -87,3 +87,64 @@ def test_a_hand_answers_its_count_as_against_with_points_beside_it(db):
     assert answer["points"] == 22  # the older name, kept for a release
     [listed] = APIClient().post(URL, [{**hand, "outcome": "first_drop"}], format="json").json()
     assert (listed["against"], listed["points"]) == (20, 20)
+
+
+def test_a_night_of_okey_is_scored_through_the_api(db):
+    """Four deals of Okey as one batch: the finishes shown are judged, each deal's scores and
+    the book's share answered, and the night's totals with the book sum to zero."""
+    players = ["Ali", "Banu", "Cem", "Deniz"]
+    finish = {
+        "id": "shown",
+        "game": "okey",
+        "indicator": "R7",
+        "hand": [
+            ["R1", "R2", "R3"],
+            ["K5", "B5", "Y5"],
+            ["B10", "B11", "B12", "B13", "B1"],
+            ["R8", "FJ", "R9"],
+        ],
+    }
+    deals = [
+        {"finisher": "Ali"},
+        {"finisher": "Banu", "finish": "pairs", "indicator_shown": ["Cem"]},
+        {"finisher": "Cem", "okey_discard": True},
+        {"finisher": None},
+    ]
+    batch = [finish] + [
+        {"id": index, "game": "okey", "players": players, **deal}
+        for index, deal in enumerate(deals)
+    ]
+    response = APIClient().post(URL, batch, format="json")
+    assert response.status_code == 200
+    shown, *scored = response.json()
+    assert shown["finishes"] is True and shown["finish"] == "melds"
+    totals = dict.fromkeys(players, 0)
+    book = 0
+    for answer in scored:
+        for name, score in answer["scores"].items():
+            totals[name] += score
+        book += answer["book"]
+    assert totals == {"Ali": -9, "Banu": -7, "Cem": -6, "Deniz": -11}
+    assert sum(totals.values()) + book == 0
+
+
+def test_an_okey_group_that_is_no_meld_is_named(db):
+    response = APIClient().post(
+        URL,
+        {
+            "id": 1,
+            "game": "okey",
+            "indicator": "R7",
+            "hand": [
+                ["R1", "R2", "R3"],
+                ["K5", "B5", "Y5"],
+                ["B10", "B11", "B12", "B13", "B1"],
+                ["R8", "FJ", "Y9"],
+            ],
+        },
+        format="json",
+    )
+    assert response.status_code == 200
+    answer = response.json()
+    assert answer["finishes"] is False
+    assert answer["reason"]["code"] == "not_a_meld" and answer["reason"]["details"] == {"group": 3}

@@ -10,7 +10,7 @@ def test_unknown_game_is_an_error_answer():
             "player_name": None,
             "seat": None,
             "code": "bad_game",
-            "message": "unknown game 'poker': use one of indian, rummikub",
+            "message": "unknown game 'poker': use one of indian, okey, rummikub",
             "token": "poker",
             "details": {},
         },
