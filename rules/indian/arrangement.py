@@ -32,6 +32,7 @@ from rules.errors import InvariantError
 from rules.indian.arrangement_cards import present_groups
 from rules.indian.candidates import (
     IMPURE,
+    JOKERS_ALONE,
     NEEDS_RUN,
     NEG,
     PURE,
@@ -128,6 +129,7 @@ def _solver(
     nxt, done, needs = hand.progress
     counts_groups = hand.house.declaration is Declaration.MIN_GROUPS
     spare_sets_of, spares_held = hand.spare_sets, hand.spares_held
+    alone_runs = hand.house.jokers_only_sequence and not counts_groups
 
     def solve(nm: int, j: int, st: int, vsum: int) -> int:
         key = ((st * width + j) << n) | nm
@@ -137,12 +139,18 @@ def _solver(
         if nm == 0:
             level, placed = (st >> 1, st & 1) if flagged else (st, 1)
             spare_sets = spare_sets_of[j]
-            met = level == done or (counts_groups and level + spare_sets >= done)
+            met = (
+                level == done
+                or (counts_groups and level + spare_sets >= done)
+                # the jokers left, a sequence of their own, may be the sequence still missing
+                or (alone_runs and j >= JOKERS_ALONE and nxt[IMPURE][level] == done)
+            )
             best = 0 if met and (placed or spares_held[j]) else NEG
             memo[key] = best
             return best
         need = needs[st >> 1] if flagged else needs[st]
-        if need:  # give up when no candidate is left for the sequence still missing
+        if need and not (alone_runs and need == NEEDS_RUN and j >= JOKERS_ALONE):
+            # give up when no candidate is left for the sequence still missing
             for mask, cost in run_list if need == NEEDS_RUN else pure_list:
                 if mask & nm == mask and cost <= j:
                     break
