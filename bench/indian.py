@@ -257,6 +257,7 @@ OPTIONS: dict[str, tuple[IndianPreset, HouseRules]] = {
     "sets_up_to_four": (DEFAULT_PRESET, HouseRules(sets_up_to_four=True)),
     "valid_groups_excused": (DEFAULT_PRESET, HouseRules(valid_groups_excused=True)),
     "all_sets_declaration": (DEFAULT_PRESET, HouseRules(all_sets_declaration=True)),
+    "jokers_only_sequence": (DEFAULT_PRESET, HouseRules(jokers_only_sequence=True)),
     "ace_points=1": (DEFAULT_PRESET, HouseRules(ace_points=1)),
     "declaration=pure_sequence": (DEFAULT_PRESET, HouseRules(declaration="pure_sequence")),  # type: ignore[arg-type]
     "declaration=min_groups(4)": (

@@ -356,10 +356,38 @@ def _bench_options(rng: random.Random, count: int) -> None:
     print(f"     worst option: {worst:.2f}x the default's p99 (limit 1.5x)", flush=True)
 
 
+def _bench_closed_option(rng: random.Random, per_type: int) -> None:
+    """closed_one_high off against International's default, on hands built to fit each type."""
+    hands = [
+        with_jokers(rng, build_hand(rng, number), i % 3)
+        for number in range(1, 41)
+        for i in range(per_type)
+    ]
+
+    def cpu_p99(one_high: bool) -> float:
+        times = []
+        for hand in hands:
+            started = time.process_time()
+            classify_closed_hand(hand, one_high=one_high)
+            times.append((time.process_time() - started) * 1000)
+        return _percentile(times, 0.99)
+
+    cpu_p99(True)  # warm up
+    default = cpu_p99(True)
+    p99 = cpu_p99(False)
+    flag = "" if p99 <= 1.5 * default else "  OVER 1.5x"
+    print(
+        f"   house option closed_one_high=false (closed hands, n={len(hands)}): p99 {p99:.3f} ms"
+        f" CPU against the default's {default:.3f} ms = {p99 / default:.2f}x{flag}",
+        flush=True,
+    )
+
+
 def run(quick: bool) -> None:
     rng = random.Random(20240601)
     _bench_melds(rng, 20_000 if quick else 300_000)
     _bench_options(rng, 2_000 if quick else 20_000)
+    _bench_closed_option(rng, 30 if quick else 500)
     count = 300 if quick else 5_000
     per_type = 30 if quick else 5_000
     _report("closed hands, random 14 tiles", _time_hands([random_hand(rng) for _ in range(count)]))

@@ -32,6 +32,7 @@ from rules.errors import InvariantError
 from rules.indian.arrangement_cards import present_groups
 from rules.indian.candidates import (
     IMPURE,
+    JOKERS_ALONE,
     NEEDS_RUN,
     NEG,
     PURE,
@@ -113,6 +114,23 @@ def _absorber(hand: Hand, set_room: int) -> Callable[[Candidate, int], int]:
     return absorbs
 
 
+def _met_at_end(hand: Hand, alone_runs: bool) -> list[list[bool]]:
+    """For each count of jokers left when every card is placed, and each state of the need:
+    whether the need is met (the jokers left may make groups a declaration of groups counts, or
+    under ``jokers_only_sequence`` the sequence still missing)."""
+    nxt, done, _ = hand.progress
+    counts_groups = hand.house.declaration is Declaration.MIN_GROUPS
+    return [
+        [
+            level == done
+            or (counts_groups and level + hand.spare_sets[j] >= done)
+            or (alone_runs and j >= JOKERS_ALONE and nxt[IMPURE][level] == done)
+            for level in range(len(nxt[IMPURE]))
+        ]
+        for j in range(hand.jokers + 1)
+    ]
+
+
 def _solver(
     hand: Hand,
     flagged: bool,
@@ -125,9 +143,11 @@ def _solver(
     n, cands, values, same_after = hand.n, hand.cands, hand.values, hand.same_after
     pure_list, run_list = hand.pure_list, hand.run_list
     width = hand.jokers + 1
-    nxt, done, needs = hand.progress
+    nxt, _, needs = hand.progress
     counts_groups = hand.house.declaration is Declaration.MIN_GROUPS
-    spare_sets_of, spares_held = hand.spare_sets, hand.spares_held
+    spares_held = hand.spares_held
+    alone_runs = hand.house.jokers_only_sequence and not counts_groups
+    met_at_end = _met_at_end(hand, alone_runs)
 
     def solve(nm: int, j: int, st: int, vsum: int) -> int:
         key = ((st * width + j) << n) | nm
@@ -136,13 +156,12 @@ def _solver(
             return got
         if nm == 0:
             level, placed = (st >> 1, st & 1) if flagged else (st, 1)
-            spare_sets = spare_sets_of[j]
-            met = level == done or (counts_groups and level + spare_sets >= done)
-            best = 0 if met and (placed or spares_held[j]) else NEG
+            best = 0 if met_at_end[j][level] and (placed or spares_held[j]) else NEG
             memo[key] = best
             return best
         need = needs[st >> 1] if flagged else needs[st]
-        if need:  # give up when no candidate is left for the sequence still missing
+        if need and not (alone_runs and need == NEEDS_RUN and j >= JOKERS_ALONE):
+            # give up when no candidate is left for the sequence still missing
             for mask, cost in run_list if need == NEEDS_RUN else pure_list:
                 if mask & nm == mask and cost <= j:
                     break

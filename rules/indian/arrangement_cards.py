@@ -74,7 +74,7 @@ def _joker_sets_apart(
     taking the rest) beside the groups ``built``, ``leftover`` unmatched; where the house allows
     no set of jokers only, as natural sets of the wild rank, the jokers they leave joining a group
     that takes them (or the leftover)."""
-    if not house.jokers_only_set:
+    if not house.jokers_only_set and not house.jokers_only_sequence:
         return _natural_sets_apart(built, kinds, spare, leftover, wild, preset, house)
     tries = []
     for sets in range(1, len(spare) // 3 + 1):
@@ -291,7 +291,7 @@ def _display(cards: list[int], kind: GroupKind, wild: int, house: HouseRules) ->
         lo, _ = _run_start([card % 13 + 1 for card in cards], len(cards), wrap)
         ordered = sorted(cards, key=lambda c: (c % 13 + 1 - lo) % 13)
         return [CARDS[card] for card in ordered]
-    if kind is GroupKind.IMPURE_SEQUENCE:
+    if kind is GroupKind.IMPURE_SEQUENCE and any(not jokers_of[card] for card in cards):
         naturals = [card for card in cards if not jokers_of[card]]
         jokers = sorted(card for card in cards if jokers_of[card])
         suit = naturals[0] // 13

@@ -18,6 +18,8 @@ from rules.indian.preset import (
 )
 
 NEG = -(1 << 30)
+#: The fewest jokers that make a group of their own (``jokers_only_sequence``: a sequence).
+JOKERS_ALONE = 3
 
 # Candidate kinds.
 PURE, IMPURE, SET, WILD_PURE = 0, 1, 2, 3
@@ -134,7 +136,10 @@ class Hand:
         if need is Declaration.MIN_GROUPS:
             return True
         jokers = self.jokers
+        alone = JOKERS_ALONE if self.house.jokers_only_sequence else jokers + 1
         for pure, pure_jokers in self.pure_list:
+            if pure_jokers + alone <= jokers:  # the second sequence of jokers only
+                return True
             for run, run_jokers in self.run_list:
                 if not pure & run and pure_jokers + run_jokers <= jokers:
                     return True
@@ -227,6 +232,8 @@ def _spare_groups(
     any three make one (the last set taking the rest); otherwise only natural sets of the wild
     rank (three or four wild cards of different suits, no printed joker), at most two with two
     decks, the jokers left over being chosen among the hand's (the groups take the others)."""
+    if house.jokers_only_sequence:  # one sequence of them all, or threes, the last the rest
+        return [j // 3 for j in range(jokers + 1)], [j == 0 or j >= 3 for j in range(jokers + 1)]
     if house.jokers_only_set:  # threes, the last taking the rest (fours at most if capped)
         held = [j == 0 or (j >= 3 and (not house.sets_up_to_four or j <= 4 * (j // 3)))
                 for j in range(jokers + 1)]  # fmt: skip

@@ -10,7 +10,8 @@ The rules (``indian-rummy.md``, "Jokers" and "Groups"):
 - impure: at least one joker stands in;
 - set: 3+ cards of one rank, all natural cards of different suits; jokers may stand in and make it
   longer than 4; two natural cards of one suit make it invalid whatever jokers are added;
-- Decision: a group made only of jokers (printed or wild rank) is a set, never a sequence;
+- Decision: a group made only of jokers (printed or wild rank) is a set, never a sequence (but
+  under the house rule ``jokers_only_sequence``);
 - Decision: a group that reads as several kinds takes the most favourable: pure sequence, then
   impure sequence, then set.
 
@@ -18,7 +19,8 @@ House rules (``HouseRules``): ``wrap_runs`` (a run may wrap round the king: ``KH
 ``joker_limit`` (counting every printed and wild card of a group that is not a pure sequence;
 for sequences only under ``joker_limit_scope`` ``sequences``),
 ``jokers_only_set`` (a group without a natural card is a set, or invalid but for a natural set
-of the wild rank, 8H 8S 8D with 8 wild) and ``wild_joker``
+of the wild rank, 8H 8S 8D with 8 wild), ``jokers_only_sequence`` (such a group is an impure
+sequence instead) and ``wild_joker``
 (given as the wild, see ``rules.indian.cards.parse_wild``).
 """
 
@@ -134,7 +136,9 @@ def classify_group(
             run = ranks | (wild_bit if wilds else 0)
             if _gap_free_wrapping(run) if wrap else _gap_free(run):
                 return PURE
-    if not naturals:  # Decision: only jokers make a set, never a sequence
+    if not naturals:  # Decision: only jokers make a set, never a sequence (but by house rule)
+        if house.jokers_only_sequence:
+            return IMPURE
         if house.jokers_only_set:
             return SET if size <= 4 or not house.sets_up_to_four else INVALID
         # Decision: where jokers alone make no set, the wild rank's own natural set (8H 8S 8D

@@ -59,6 +59,7 @@ _BOOLEANS = (
     "sets_up_to_four",
     "valid_groups_excused",
     "all_sets_declaration",
+    "jokers_only_sequence",
 )
 
 
@@ -163,6 +164,8 @@ class HouseRules:
       declaration without a sequence.
     - ``valid_groups_excused``: a loser's cards in valid groups never count, the declaration's
       need met or not (a declaration still needs it).
+    - ``jokers_only_sequence``: a group of jokers only (``JK JK JK``, 3 to 13 cards) is an impure
+      sequence, whatever ``jokers_only_set`` says.
     """
 
     wild_joker: WildJoker = WildJoker.RANK
@@ -176,6 +179,7 @@ class HouseRules:
     min_groups: int = 4
     valid_groups_excused: bool = False
     all_sets_declaration: bool = False
+    jokers_only_sequence: bool = False
 
     def __post_init__(self) -> None:
         for name, choice in _CHOICES.items():
@@ -222,6 +226,9 @@ HOUSE_RULE_HELP: dict[str, str] = {
     "without it every card counts.",
     "all_sets_declaration": "A hand of natural sets only (all triplets: every card in a set of "
     "one rank and different suits, no joker standing in) is a valid declaration. Default false.",
+    "jokers_only_sequence": "A group of jokers only (JK JK JK, printed or wild cards) is an "
+    "impure sequence, so it may be a declaration's second sequence. Default false: it is a set "
+    "(or refused, see jokers_only_set).",
 }
 
 

@@ -241,11 +241,15 @@ def fit_closed_hand_type(
     first_turn: bool = False,
     original_hand: bool = False,
     is_first_player: bool = False,
+    one_high: bool = True,
 ) -> Arrangement | None:
     """One arrangement proving the 14 ``tiles`` fit closed hand type ``number`` (1-40), or None.
-    A declared joker (``JK=R7``) stands for exactly what it declares."""
+    A declared joker (``JK=R7``) stands for exactly what it declares; without ``one_high`` (the
+    house option ``closed_one_high`` off) no run goes on from 13 to 1."""
     standing, declared = _standing(_read_hand(tiles))
-    arrangement = HandFit(standing).fit(number, (first_turn, original_hand, is_first_player))
+    arrangement = HandFit(standing, one_high).fit(
+        number, (first_turn, original_hand, is_first_player)
+    )
     return None if arrangement is None else _marked(arrangement, declared)
 
 
@@ -256,18 +260,20 @@ def classify_closed_hand(
     original_hand: bool = False,
     is_first_player: bool = False,
     values: HandValues = DEFAULT_CLOSED_HAND_VALUES,
+    one_high: bool = True,
 ) -> ClosedHand | None:
     """The most valuable closed hand type the 14 ``tiles`` fit, or None when they fit none.
 
     A joker declared with what it stands for (``JK=R7``) stands for exactly that tile: the hand
     is classified with it there (its value still counts it as a joker), and a hand that fits a
-    type only with that joker elsewhere is refused (``joker_cannot_stand``, naming it).
+    type only with that joker elsewhere is refused (``joker_cannot_stand``, naming it). Without
+    ``one_high`` (the house option ``closed_one_high`` off) no run goes on from 13 to 1.
 
     Raises ``RuleViolation`` (``bad_tile``, ``wrong_tile_count``, ``too_many_copies``,
     ``joker_cannot_stand``)."""
     parsed = _read_hand(tiles)
     standing, declared = _standing(parsed)
-    hand = HandFit(standing)
+    hand = HandFit(standing, one_high)
     jokers = hand.jokers + len(declared)
     facts = (first_turn, original_hand, is_first_player)
     for number in _type_order(values, jokers):
@@ -281,7 +287,7 @@ def classify_closed_hand(
                 arrangement=_marked(arrangement, declared),
             )
     if declared:
-        bare = HandFit([JOKER if tile.is_joker else tile for tile in parsed])
+        bare = HandFit([JOKER if tile.is_joker else tile for tile in parsed], one_high)
         _refuse_declared(declared, any(bare.fit(n, facts) for n in _type_order(values, jokers)))
     return None
 

@@ -13,7 +13,8 @@ The request kind is chosen by its fields:
 
 Optional everywhere: ``"preset"`` (a preset name of the variant) and every house option of
 ``rules.rummikub.preset.HOUSE_OPTIONS`` (``"initial_meld_threshold"``, ``"joker_value"``,
-``"trump_bonus"``, ``"never_opened_penalty"``, ``"one_high"``, ``"opening_high_as_10"``), the
+``"trump_bonus"``, ``"never_opened_penalty"``, ``"one_high"``, ``"opening_high_as_10"``,
+``"winner_scores_zero"``, ``"closed_one_high"``), the
 names, checks and messages of a preset's ``rummikub`` section. Sabra and American racks take
 ``"melded"`` under a ``never_opened_penalty``, as the deal entry does. A field of another request
 kind is an error; fields no request uses (``"expect"``, notes) are ignored."""
@@ -302,7 +303,7 @@ def _closed_hand(obj: Mapping[str, Any]) -> dict[str, Any]:
             raise RuleViolation(
                 "bad_field", "hand_type must be a closed hand type, 1 to 40", "hand_type"
             )
-        arrangement = fit_closed_hand_type(tiles, number, **facts)
+        arrangement = fit_closed_hand_type(tiles, number, **facts, one_high=preset.closed_one_high)
         jokers = sum(1 for tile in tiles if tile.is_joker)
         return {
             "hand_type": number,
@@ -314,7 +315,9 @@ def _closed_hand(obj: Mapping[str, Any]) -> dict[str, Any]:
             if arrangement is None
             else [[str(tile) for tile in meld] for meld in arrangement],
         }
-    hand = classify_closed_hand(tiles, **facts, values=preset.closed_hand_values)
+    hand = classify_closed_hand(
+        tiles, **facts, values=preset.closed_hand_values, one_high=preset.closed_one_high
+    )
     return {"type": None} if hand is None else _closed_hand_json(hand)
 
 

@@ -199,6 +199,7 @@ def _winner_won(
         original_hand=original_hand,
         is_first_player=is_first_player,
         values=preset.closed_hand_values,
+        one_high=preset.closed_one_high,
     )
     if classified is None:
         raise RuleViolation(

@@ -21,6 +21,13 @@ MeldDesc = tuple[int, int, int, int, int]
 MeldOption = tuple[int, int, int, MeldDesc]
 
 
+def bounds(mode: int, one_high: bool = True) -> tuple[int, int]:
+    """The first and last run position of a range; without ``one_high`` (the house option
+    ``closed_one_high`` off) no run goes on from 13 to 1, so position 14 is out."""
+    lo, hi = BOUNDS[mode]
+    return lo, hi if one_high else min(hi, 13)
+
+
 def number_at(position: int) -> int:
     return 1 if position == 14 else position
 
@@ -40,11 +47,11 @@ class Partition:
     lowest remaining tile, tries every meld that contains it (groups and/or runs, jokers anywhere
     they fit, within the range) and memoizes the least total over (remaining tiles, jokers)."""
 
-    def __init__(self, groups: bool, runs: bool, mode: int) -> None:
+    def __init__(self, groups: bool, runs: bool, mode: int, one_high: bool = True) -> None:
         self.groups = groups
         self.runs = runs
         self.mode = mode
-        self.lo, self.hi = BOUNDS[mode]
+        self.lo, self.hi = bounds(mode, one_high)
         self.memo: dict[int, int] = {}
         self.failed: set[int] = set()
         self.choice: dict[int, tuple[int, int, MeldDesc]] = {}
@@ -134,7 +141,7 @@ class Partition:
             if number == 1:
                 if mode != MAJOR:
                     starts.append(1)
-                if mode != MINOR:
+                if mode != MINOR and self.hi == 14:
                     starts.append(14)
             elif self.lo <= number <= self.hi:
                 starts.append(number)

@@ -44,6 +44,12 @@ HOUSE_OPTIONS: dict[str, HouseOption] = {
         "Sabra and American: the winner scores 0 and each loser pays the rack only; the game's "
         "book takes the rest, so a deal still sums to zero. Default false (the winner takes it).",
     ),
+    "closed_one_high": HouseOption(
+        bool,
+        "International closed hands: a run may go on from 13 to 1 (12 13 1). Default true; "
+        "false: a 1 is low only in a closed hand's runs (waves, Mosaic and Royal keep their "
+        "shapes).",
+    ),
 }
 MAX_OPTION_NUMBER = 10**6
 
@@ -75,7 +81,8 @@ class RummikubPreset:
     (0 = off; 100 or 200 where the MSO's rules are played); ``opening_high_as_10``: tiles 10 to 13
     count 10 toward the initial meld (a meld's value elsewhere is unchanged);
     ``winner_scores_zero``: in Sabra and American the winner scores 0, the losers their racks
-    only, and the game's book takes what the winner would have (``rules.rummikub.scoring``)."""
+    only, and the game's book takes what the winner would have (``rules.rummikub.scoring``);
+    ``closed_one_high``: off, no run of a closed hand goes on from 13 to 1 (``12 13 1``)."""
 
     name: str
     variant: Variant
@@ -94,6 +101,7 @@ class RummikubPreset:
     never_opened_penalty: int = 0
     opening_high_as_10: bool = False
     winner_scores_zero: bool = False
+    closed_one_high: bool = True
     closed_hand_values: HandValues = field(default=DEFAULT_CLOSED_HAND_VALUES)
 
     def __post_init__(self) -> None:

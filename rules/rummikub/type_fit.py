@@ -10,13 +10,13 @@ from itertools import pairwise
 
 from rules.rummikub.partitions import (
     ANY,
-    BOUNDS,
     INF,
     MAJOR,
     MAJOR_NUMBERS,
     MINOR,
     RUN,
     Partition,
+    bounds,
     joker_allotments,
     meld_tiles,
     number_allowed,
@@ -34,8 +34,9 @@ GRAND_SQUARE_SIZE = 8
 class HandFit:
     """One hand's counts and the facts every type test reads, with the searches cached."""
 
-    def __init__(self, tiles: Sequence[Tile]) -> None:
+    def __init__(self, tiles: Sequence[Tile], one_high: bool = True) -> None:
         self.tiles = tuple(tiles)
+        self.one_high = one_high
         counts = [0] * 52
         jokers = 0
         for tile in tiles:
@@ -65,7 +66,7 @@ class HandFit:
         if (mode == MINOR and not self.minor) or (mode == MAJOR and not self.major):
             return False
         counts, jokers = self.counts, self.jokers
-        lo, hi = BOUNDS[mode]
+        lo, hi = bounds(mode, self.one_high)
         if groups and not runs and len({code % 13 for code in self.codes}) > 4:
             return False
         for code in set(self.codes):
@@ -107,7 +108,7 @@ class HandFit:
         found = self._best.get(key)
         if found is None:
             if self._possible(groups, runs, mode):
-                search = Partition(groups, runs, mode)
+                search = Partition(groups, runs, mode, self.one_high)
                 self._searches[key] = search
                 found = search.best(self.state, self.jokers)
             else:
@@ -131,7 +132,7 @@ class HandFit:
                 if not self._possible(groups, runs, mode):
                     self._best[key] = INF
                     return None
-                search = self._searches[key] = Partition(groups, runs, mode)
+                search = self._searches[key] = Partition(groups, runs, mode, self.one_high)
             if self._best.get(key, 0) >= INF or not search.find(self.state, self.jokers):
                 return None
             melds = search.found(self.state, self.jokers)
@@ -150,7 +151,7 @@ class HandFit:
         numbers = self._colour_numbers(colour)
         if not numbers:
             return None
-        lo_bound, hi_bound = BOUNDS[mode]
+        lo_bound, hi_bound = bounds(mode, self.one_high)
         length = len(numbers) + jokers
         if length < 3:
             return None

@@ -143,9 +143,11 @@ def test_the_schema_carries_the_options_as_typed_fields(standing):
     assert set(house) == {
         "wild_joker", "wrap_runs", "joker_limit", "joker_limit_scope", "jokers_only_set",
         "sets_up_to_four", "ace_points", "declaration", "min_groups", "valid_groups_excused",
-        "all_sets_declaration",
+        "all_sets_declaration", "jokers_only_sequence",
     }  # fmt: skip
-    assert "never_opened_penalty" in components["RummikubHouseRulesSchemaRequest"]["properties"]
+    rummikub = components["RummikubHouseRulesSchemaRequest"]["properties"]
+    assert "never_opened_penalty" in rummikub
+    assert rummikub["closed_one_high"]["type"] == "boolean"
 
 
 def test_the_preset_form_previews_the_house_rules_in_words(standing):

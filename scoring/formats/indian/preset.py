@@ -100,7 +100,9 @@ def house_rule_words(preset: IndianPreset, house: HouseRules) -> tuple[str, ...]
             and house.joker_limit_scope is JokerLimitScope.SEQUENCES
             else ""
         ),
-        "A group of jokers only (JK JK JK) is a valid set"
+        "A group of jokers only (JK JK JK) is an impure sequence"
+        if house.jokers_only_sequence
+        else "A group of jokers only (JK JK JK) is a valid set"
         if house.jokers_only_set
         else "A group of jokers only (JK JK JK) is refused; a natural set of the wild rank "
         "(8H 8S 8D with 8 wild) is a set",

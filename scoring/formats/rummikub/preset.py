@@ -56,6 +56,12 @@ def rummikub_preview(rules: GameRules) -> PresetPreview:
         if preset.opening_high_as_10
         else "Every tile counts its number toward the initial meld",
     ]
+    if not preset.counts_racks:
+        words.append(
+            "A closed hand's run may go on from 13 to 1 (12 13 1)"
+            if preset.closed_one_high
+            else "A 1 is always low in a closed hand's runs (12 13 1 is refused)"
+        )
     if preset.counts_racks:
         words.append(
             "The winner scores 0; the losers pay their racks to the book of the game"

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from rules.evaluate import evaluate_request
 from rules.indian import CARDS, PRINTED_JOKER, arrange, parse_card, parse_cards, score_groups
 from rules.indian.cards import EXACT_WILD, parse_wild
 from rules.indian.groups import GroupKind, classify_group
@@ -62,6 +63,8 @@ def _oracle_kind(cards: list[int], wild: int, house: HouseRules) -> GroupKind:
                 return GroupKind.PURE_SEQUENCE
     set_fits = len(cards) <= 4 or not house.sets_up_to_four
     if not naturals:
+        if house.jokers_only_sequence:  # jokers alone: a sequence, not a set
+            return GroupKind.IMPURE_SEQUENCE
         # The wild rank's own natural set stands where jokers alone make no set.
         suits = {card // 13 for card in jokers}
         natural_set = PRINTED_JOKER not in cards and len(suits) == len(cards) <= 4
@@ -166,6 +169,7 @@ _house = st.builds(
     min_groups=st.integers(1, 3),
     valid_groups_excused=st.booleans(),
     all_sets_declaration=st.booleans(),
+    jokers_only_sequence=st.booleans(),
 )
 _cut = st.sampled_from([*_NATURALS, 52])
 
@@ -527,3 +531,47 @@ def test_all_triplets_is_a_declaration_only_under_the_option():
     # Two decks: six eights of four suits are two natural sets.
     eights = parse_cards("8H 8H 8S 8S 8D 8C".split())
     assert arrange(eights, wild, DEFAULT_PRESET, house)[:2] == (True, 0)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cards=_wild_rank_cards,
+    house=_house.map(lambda house: dataclasses.replace(house, jokers_only_sequence=True)),
+    cut=st.sampled_from([7, 20, 1, 52]),
+    relief=st.booleans(),
+)
+def test_jokers_only_sequence_agrees_with_an_exact_search(cards, house, cut, relief):
+    """jokers_only_sequence: a group of jokers only is an impure sequence (a declaration's second
+    sequence); on joker-heavy hands, under every other option, the best arrangement's points and
+    validity equal an exact search over every partition."""
+    preset = IndianPreset(pure_sequence_relief=relief)
+    wild = _wild(cut, house)
+    hand = [CARDS[card] for card in cards]
+    result = arrange(hand, wild, preset, house)
+    assert (result.valid, result.score) == _oracle(cards, wild, preset, house)
+    assert score_groups([group.cards for group in result.groups], wild, preset, house) == result
+    for group in result.groups:
+        assert group.kind is _oracle_kind(list(group.cards), wild, house)
+
+
+def test_a_group_of_jokers_only_is_a_sequence_only_under_the_option():
+    """JK 9S 9D with 9 wild: a set by default, the second sequence under jokers_only_sequence
+    (a wrong show of 80 becomes a valid declaration); the best arrangement takes it too."""
+    groups = [["2H", "3H", "4H"], ["JK", "9S", "9D"], ["5S", "5D", "5C"], ["KS", "KD", "KC", "KH"]]
+    parsed = [parse_cards(group) for group in groups]
+    wild = parse_wild("9C")
+    house = HouseRules(jokers_only_sequence=True)
+    assert _kind("JK 9S 9D", "9C") is GroupKind.SET
+    assert _kind("JK 9S 9D", "9C", jokers_only_sequence=True) is GroupKind.IMPURE_SEQUENCE
+    assert _kind("8H 8S 8D", "8H", jokers_only_set=False, jokers_only_sequence=True) is (
+        GroupKind.IMPURE_SEQUENCE
+    )
+    assert not score_groups(parsed, wild).valid
+    assert score_groups(parsed, wild, DEFAULT_PRESET, house).valid
+    hand = [card for group in parsed for card in group]
+    assert arrange(hand, wild, DEFAULT_PRESET, house).valid
+    answer = evaluate_request(
+        {"game": "indian", "wild": "9C", "outcome": "winner", "groups": groups,
+         "house_rules": {"jokers_only_sequence": True}}
+    )  # fmt: skip
+    assert answer["valid"] is True and answer["against"] == 0

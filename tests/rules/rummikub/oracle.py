@@ -7,6 +7,7 @@ by candidate tiles by brute force. ``fits(hand, type)`` says whether the hand fi
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -117,11 +118,14 @@ def concrete_run_in_order(tiles: Sequence[Concrete]) -> bool:
 
 
 @lru_cache(maxsize=200_000)
-def interpretations(meld: tuple[Tile, ...]) -> frozenset[tuple[str, str, int, bool, bool]]:
+def interpretations(
+    meld: tuple[Tile, ...], one_high: bool = True
+) -> frozenset[tuple[str, str, int, bool, bool]]:
     """Every way the tiles can be a meld: (kind, run colour or '', total, minor, major).
 
     A group's jokers take its number in missing colours; a run is every interval of positions
-    (1..13, or 2..14 with 14 a high 1) of the meld's length that holds all its number tiles."""
+    (1..13, or 2..14 with 14 a high 1 unless not ``one_high``) of the meld's length that holds
+    all its number tiles."""
     real = [t for t in meld if t is not None]
     if not real:
         return frozenset()
@@ -132,7 +136,7 @@ def interpretations(meld: tuple[Tile, ...]) -> frozenset[tuple[str, str, int, bo
         (number,) = numbers
         out.add(("group", "", number * len(meld), number <= 9, number in MAJOR))
     if len(set(colours)) == 1 and len(numbers) == len(real) and 3 <= len(meld) <= 13:
-        for lo in range(1, 15 - len(meld) + 1):
+        for lo in range(1, (15 if one_high else 14) - len(meld) + 1):
             positions = range(lo, lo + len(meld))
             if 1 in positions and 14 in positions:
                 continue
@@ -203,7 +207,7 @@ def _sorted(hand: Iterable[Tile]) -> tuple[Tile, ...]:
     return tuple(sorted(hand, key=_key))
 
 
-def _partition_fits(
+def _partition_fits_of(
     hand: Sequence[Tile],
     kinds: set[str],
     *,
@@ -212,6 +216,7 @@ def _partition_fits(
     limit: int | None = None,
     runs: int | None = None,
     colours: str | None = None,
+    one_high: bool = True,
 ) -> bool:
     """A partition exists whose melds are of ``kinds`` (in range, within the total), with
     ``runs`` runs, and colours 'distinct' (every run another colour) or 'two'/'one' colours."""
@@ -222,7 +227,7 @@ def _partition_fits(
         for part in parts:
             options = [
                 o
-                for o in interpretations(part)
+                for o in interpretations(part, one_high)
                 if o[0] in kinds and (not minor or o[3]) and (not major or o[4])
             ]
             if not options:
@@ -332,8 +337,11 @@ def fits(
     first_turn: bool = False,
     original_hand: bool = False,
     is_first_player: bool = False,
+    one_high: bool = True,
 ) -> bool:
-    """Whether the 14 tiles fit closed hand type ``number``, read straight from the table."""
+    """Whether the 14 tiles fit closed hand type ``number``, read straight from the table
+    (without ``one_high``, no run of a partition goes on from 13 to 1)."""
+    partition_fits = functools.partial(_partition_fits_of, one_high=one_high)
     real = [t for t in hand if t is not None]
     jokers = len(hand) - len(real)
     total = sum(n for _, n in real)
@@ -341,33 +349,33 @@ def fits(
     little = list(range(1, 8))
     big = [*range(8, 14), 1]
     checks = {
-        1: lambda: _partition_fits(hand, both),
-        2: lambda: _partition_fits(hand, both, minor=True),
-        3: lambda: _partition_fits(hand, both, minor=True, limit=51),
-        4: lambda: _partition_fits(hand, {"group"}, limit=51),
-        5: lambda: _partition_fits(hand, {"run"}, limit=51),
+        1: lambda: partition_fits(hand, both),
+        2: lambda: partition_fits(hand, both, minor=True),
+        3: lambda: partition_fits(hand, both, minor=True, limit=51),
+        4: lambda: partition_fits(hand, {"group"}, limit=51),
+        5: lambda: partition_fits(hand, {"run"}, limit=51),
         6: lambda: total + jokers <= 41,
-        7: lambda: _partition_fits(hand, both, limit=41),
-        8: lambda: _partition_fits(hand, {"run"}, limit=41),
-        9: lambda: _partition_fits(hand, {"group"}, limit=41),
+        7: lambda: partition_fits(hand, both, limit=41),
+        8: lambda: partition_fits(hand, {"run"}, limit=41),
+        9: lambda: partition_fits(hand, {"group"}, limit=41),
         10: lambda: all(n in MAJOR for _, n in real),
-        11: lambda: _partition_fits(hand, both, major=True),
+        11: lambda: partition_fits(hand, both, major=True),
         12: lambda: any(sum(1 for _, n in real if n == k) + jokers >= 8 for k in range(1, 14)),
-        13: lambda: _partition_fits(hand, {"run"}, runs=4, colours="distinct"),
-        14: lambda: _partition_fits(hand, {"run"}, minor=True, runs=4, colours="distinct"),
-        15: lambda: _partition_fits(hand, {"run"}, major=True, runs=4, colours="distinct"),
-        16: lambda: _partition_fits(hand, {"run"}, runs=3, colours="distinct"),
-        17: lambda: _partition_fits(hand, {"run"}, minor=True, runs=3, colours="distinct"),
-        18: lambda: _partition_fits(hand, {"run"}, major=True, runs=3, colours="distinct"),
-        19: lambda: _partition_fits(hand, {"run"}, colours="two"),
-        20: lambda: _partition_fits(hand, {"run"}, minor=True, colours="two"),
-        21: lambda: _partition_fits(hand, {"run"}, major=True, colours="two"),
+        13: lambda: partition_fits(hand, {"run"}, runs=4, colours="distinct"),
+        14: lambda: partition_fits(hand, {"run"}, minor=True, runs=4, colours="distinct"),
+        15: lambda: partition_fits(hand, {"run"}, major=True, runs=4, colours="distinct"),
+        16: lambda: partition_fits(hand, {"run"}, runs=3, colours="distinct"),
+        17: lambda: partition_fits(hand, {"run"}, minor=True, runs=3, colours="distinct"),
+        18: lambda: partition_fits(hand, {"run"}, major=True, runs=3, colours="distinct"),
+        19: lambda: partition_fits(hand, {"run"}, colours="two"),
+        20: lambda: partition_fits(hand, {"run"}, minor=True, colours="two"),
+        21: lambda: partition_fits(hand, {"run"}, major=True, colours="two"),
         22: lambda: len({c for c, _ in real}) == 1,
-        23: lambda: _partition_fits(hand, {"run"}, colours="one"),
+        23: lambda: partition_fits(hand, {"run"}, colours="one"),
         24: lambda: _royal(hand),
-        25: lambda: _partition_fits(hand, {"group"}, runs=4),
-        26: lambda: _partition_fits(hand, {"group"}, minor=True, runs=4),
-        27: lambda: _partition_fits(hand, {"group"}, major=True, runs=4),
+        25: lambda: partition_fits(hand, {"group"}, runs=4),
+        26: lambda: partition_fits(hand, {"group"}, minor=True, runs=4),
+        27: lambda: partition_fits(hand, {"group"}, major=True, runs=4),
         28: lambda: _mosaic(hand),
         29: lambda: _waves(hand, little, "mixed"),
         30: lambda: _waves(hand, big, "mixed"),
@@ -379,8 +387,8 @@ def fits(
         36: lambda: _pairs(hand, "minor"),
         37: lambda: _pairs(hand, "major"),
         38: lambda: _pairs(hand, "colour"),
-        39: lambda: first_turn and _partition_fits(hand, both),
-        40: lambda: original_hand and not is_first_player and _partition_fits(hand, both),
+        39: lambda: first_turn and partition_fits(hand, both),
+        40: lambda: original_hand and not is_first_player and partition_fits(hand, both),
     }
     return bool(checks[number]())
 

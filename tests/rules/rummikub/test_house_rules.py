@@ -1,6 +1,6 @@
 """Rummikub house rules as preset numbers (docs/rules.md "House rules"): the joker's penalty,
-the penalty for never opening, the 13-1 run outside closed hands and the opening threshold; the
-defaults are the published rules."""
+the penalty for never opening, the 13-1 run outside and inside closed hands and the opening
+threshold; the defaults are the published rules."""
 
 from __future__ import annotations
 
@@ -14,8 +14,12 @@ from hypothesis import strategies as st
 from rules.errors import RuleViolation
 from rules.evaluate import evaluate_request
 from rules.rummikub import SABRA, game_scores, validate_meld, validate_melds
-from rules.rummikub.preset import RummikubPreset
+from rules.rummikub.closed_hands import classify_closed_hand, fit_closed_hand_type
+from rules.rummikub.preset import INTERNATIONAL, RummikubPreset
 from rules.rummikub.scoring import book_share
+
+from . import oracle
+from .test_properties import FACTS, closed_hands
 
 RACKS = {"ana": [], "ben": ["R5", "JK"], "cy": ["B13", "K1"]}
 
@@ -157,6 +161,7 @@ def test_the_opening_counts_10_to_13_as_10():
         ("initial_meld_threshold", 10**7),
         ("trump_bonus", True),
         ("winner_scores_zero", "true"),
+        ("closed_one_high", 0),
     ],
 )
 def test_every_house_option_is_checked_in_one_place(option, value):
@@ -191,3 +196,62 @@ def test_the_batch_contract_takes_every_house_option():
     assert evaluate_request({**opening, "opening_high_as_10": True})["meets_initial_meld"] is False
     zero = evaluate_request({**ask, "winner_scores_zero": True})
     assert zero == {"id": None, "scores": {"ana": 0, "ben": -35, "cy": -14}, "book": 49}
+
+
+#: Royal, Mosaic and the waves: shapes the table spells with 1 after 13, not runs.
+SHAPES_WITH_1_AFTER_13 = frozenset({24, 28, 29, 30, 31, 32, 33, 34})
+#: Two runs that need 1 after 13, and the rest of a groups/runs hand.
+HIGH_ONE_HAND = "R11 R12 R13 R1 B11 B12 B13 B1 K2 K3 K4 O5 O6 O7".split()
+
+
+@st.composite
+def hands_with_a_high_one(draw):
+    """Closed hands of every type, and hands that hold a run 12 13 1 (where the option decides)."""
+    if draw(st.booleans()):
+        return draw(closed_hands())
+    colour = draw(st.sampled_from("KRBO"))
+    run = [f"{colour}{n}" for n in (*range(draw(st.integers(2, 12)), 14), 1)]
+    others = [f"{c}{n}" for c in "KRBO" for n in range(1, 14)] * 2 + ["JK", "JK"]
+    for tile in run:
+        others.remove(tile)
+    rest = draw(st.permutations(others))[: 14 - len(run)] if len(run) < 14 else []
+    return [*run, *rest][:14]
+
+
+@settings(max_examples=60, deadline=None)
+@given(hand=hands_with_a_high_one(), facts=FACTS)
+def test_closed_hands_without_1_after_13_agree_with_an_exact_search(hand, facts):
+    """closed_one_high false: the classifier finds the type an exhaustive reading of the table
+    finds when no run goes on from 13 to 1 (every partition tried, oracle.py)."""
+    result = classify_closed_hand(hand, **facts, one_high=False)
+    expected_type, expected_value = oracle.best(
+        [oracle.read(t) for t in hand], **facts, one_high=False
+    )
+    assert (result.type if result else None) == expected_type
+    assert (result.value if result else 0) == expected_value
+    if result is not None:
+        arrangement = [[str(t) for t in meld] for meld in result.arrangement]
+        oracle.check_arrangement(hand, result.type, arrangement)
+        assert result.type in SHAPES_WITH_1_AFTER_13 or not any(
+            [t[1:] for t in meld[-2:]] == ["13", "1"] for meld in arrangement if len(meld) >= 3
+        ), arrangement
+
+
+@settings(max_examples=40, deadline=None)
+@given(hand=hands_with_a_high_one(), number=st.integers(1, 40), facts=FACTS)
+def test_each_closed_type_without_1_after_13_fits_as_the_exact_search_says(hand, number, facts):
+    arrangement = fit_closed_hand_type(hand, number, **facts, one_high=False)
+    read = [oracle.read(t) for t in hand]
+    assert (arrangement is not None) == oracle.fits(read, number, **facts, one_high=False)
+
+
+def test_a_closed_hand_may_not_go_on_from_13_to_1_under_the_option():
+    """The default (International) takes R11 R12 R13 R1 in a closed hand; closed_one_high false
+    refuses it, in the engine and in the batch contract."""
+    assert classify_closed_hand(HIGH_ONE_HAND).type == 13  # Four colours, one run each
+    assert classify_closed_hand(HIGH_ONE_HAND, one_high=False) is None
+    ask = {"game": "rummikub", "variant": "international", "closed_hand": HIGH_ONE_HAND}
+    assert evaluate_request(ask)["type"] == 13
+    assert evaluate_request({**ask, "closed_one_high": False}) == {"id": None, "type": None}
+    preset = dataclasses.replace(INTERNATIONAL, closed_one_high=False)
+    assert preset.closed_one_high is False and INTERNATIONAL.closed_one_high is True

@@ -1,0 +1,54 @@
+"""Other projects' own test cases (tests/rules/cases/peers/, sources in its README) through the
+real batch command, each under the house options its project plays: every line must answer as
+the peer's test expects."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.rules.rummikub.test_examples import _matches
+
+ROOT = Path(__file__).resolve().parents[2]
+PEERS = ROOT / "tests" / "rules" / "cases" / "peers"
+#: Each suite and how many of its cases it holds (a suite that shrinks fails here).
+SUITES = {"aravind00kumar.jsonl": 3, "samin005.jsonl": 55}
+
+
+def _cases(name: str) -> list[dict]:
+    with open(PEERS / name, encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+@pytest.fixture(scope="module", params=sorted(SUITES))
+def suite(request):
+    completed = subprocess.run(
+        [sys.executable, "manage.py", "evaluate_hands", "--input", str(PEERS / request.param)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    answers = {answer["id"]: answer for answer in map(json.loads, completed.stdout.splitlines())}
+    return request.param, _cases(request.param), answers
+
+
+def test_every_peer_case_answers_as_its_project_expects(suite):
+    name, cases, answers = suite
+    assert len(cases) == SUITES[name] == len(answers)
+    failed = []
+    for case in cases:
+        try:
+            _matches(case["expect"], answers[case["id"]])
+        except AssertionError as exc:
+            failed.append(f"{case['id']} ({case.get('note')}): {exc}")
+    assert not failed, f"{len(failed)}/{len(cases)} differ:\n" + "\n".join(failed)
+
+
+def test_every_peer_file_is_a_suite():
+    assert sorted(path.name for path in PEERS.glob("*.jsonl")) == sorted(SUITES)
