@@ -19,7 +19,9 @@ from archive.format import VERSION, ArchiveRefused
 from archive.restore import club_import
 from clubs.models import AuditEntry, Club, Player
 from ledger.models import LedgerEntry, Posting
-from scoring.models import StandingRow, Submission
+from scoring.models import RulePreset, StandingRow, Submission
+from standings.models import ResultImport
+from standings.result_plan import ResultPlan
 from tests.archive.compare import Comparison
 from tests.conftest import Standing
 from tests.scoring.conftest import make_night
@@ -208,3 +210,34 @@ def test_an_archive_of_version_1_is_read(played: Standing) -> None:
     lines[0] = lines[0].replace(f'"version":{VERSION}', '"version":1')
     restored = club_import(stream=io.StringIO("".join(lines)), slug="home-copy")
     assert Player.objects.filter(club=restored.club).count() == played.club.players.count()
+
+
+def test_a_result_imports_plan_names_the_copys_players_and_its_fingerprint_follows(
+    played: Standing,
+) -> None:
+    asha, bilal = (Player.objects.get(club=played.club, name=n).pk for n in ("Asha", "Bilal"))
+    table = {
+        "row": 2, "name": "Table 1", "players": [asha, bilal], "totals": [],
+        "deals": [{"row": 2, "number": 1, "results": [
+            {"player": asha, "outcome": "winner"},
+            {"player": bilal, "outcome": "loser", "points": 12},
+        ]}],
+    }  # fmt: skip
+    nights = [{"row": 2, "date": "2025-03-07", "name": "Old Friday", "tables": [table]}]
+    made = ResultImport.objects.create(
+        club=played.club, created_by=played.organiser, layout="points_deals",
+        preset=RulePreset.objects.get(club=None, key="points"), plan={"nights": nights},
+        fingerprint=ResultPlan(layout="points_deals", nights=nights).fingerprint,
+        status=ResultImport.Status.DONE, nights=1, deals=1,
+    )  # fmt: skip
+    restored = club_import(stream=io.StringIO("".join(archive_of(played.club))), slug="home-copy")
+    copy = ResultImport.objects.get(pk=restored.ids.new("standings.resultimport", made.pk))
+    renewed = {restored.ids.new("clubs.player", pk) for pk in (asha, bilal)}
+    copied = copy.plan["nights"][0]["tables"][0]
+    assert set(copied["players"]) == renewed
+    assert {line["player"] for line in copied["deals"][0]["results"]} == renewed
+    assert (
+        copy.fingerprint
+        == ResultPlan(layout="points_deals", nights=copy.plan["nights"]).fingerprint
+    )
+    assert copy.fingerprint != made.fingerprint and copy.status == made.status
