@@ -13,7 +13,10 @@ from django.core.serializers.json import DjangoJSONEncoder
 from config.errors import InvalidInput
 
 FORMAT = "rummyclub-club-archive"
-VERSION = 1
+#: The version this instance writes; it reads each of ``READS`` (a version 1 archive holds none
+#: of the kinds version 2 added: series, result imports, webhook endpoints).
+VERSION = 2
+READS = (1, 2)
 END = "end"
 
 
@@ -53,10 +56,11 @@ def header_check(value: dict[str, Any]) -> None:
     if value.get("format") != FORMAT:
         raise ArchiveRefused(f"not a club archive (the first line names no {FORMAT!r})", line=1)
     version = value.get("version")
-    if version != VERSION:
+    if version not in READS or isinstance(version, bool):
+        readable = " and ".join(str(v) for v in READS)
         raise ArchiveRefused(
             f"archive format version {version!r} is not supported: this instance reads "
-            f"version {VERSION}",
+            f"versions {readable}",
             line=1,
         )
 

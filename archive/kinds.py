@@ -29,8 +29,13 @@ from scoring.models import (
     TableLink,
     TransferPaid,
 )
-from standings.models import RatedGame, Rating, RatingChange
+from scoring.table_links import link_keys_new
+from series.models import Series, SeriesEvent, SeriesResult
+from standings.models import RatedGame, Rating, RatingChange, ResultImport
+from standings.result_plan import ResultPlan
 from tournaments.models import Entry, Round, RoundTable, Tournament
+from webhooks.models import Endpoint
+from webhooks.sending import secret_new
 
 USER = "auth.user"
 LEDGER_ENTRY = "ledger.ledgerentry"
@@ -55,6 +60,7 @@ class IdMap:
 
 
 Remap = Callable[[dict[str, Any], IdMap], None]
+Renew = Callable[[Any], None]
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,8 @@ class Kind:
     left_out: tuple[str, ...] = ()
     #: Renews the ids held inside the row's JSON or text fields (values already converted).
     remap: Remap | None = None
+    #: Gives a row read from an archive what was left out of it (a new secret).
+    renew: Renew | None = None
 
 
 def _players_in(value: Any, ids: IdMap) -> Any:
@@ -157,6 +165,33 @@ def _transfer_paid(fields: dict[str, Any], ids: IdMap) -> None:
     fields["payee"] = _party(fields["payee"], ids)
 
 
+def _result_import(fields: dict[str, Any], ids: IdMap) -> None:
+    """The plan's roster ids (each table's players, each deal's and each total's player), and
+    its fingerprint, a digest of the plan with those ids: the same sheet imported again on
+    this instance is then known as this import."""
+    nights = []
+    for night in fields["plan"].get("nights", []):
+        tables = [
+            {
+                **table,
+                "players": [ids.new("clubs.player", p) for p in table.get("players", [])],
+                "deals": _players_in(table.get("deals", []), ids),
+                "totals": _players_in(table.get("totals", []), ids),
+            }
+            for table in night.get("tables", [])
+        ]
+        nights.append({**night, "tables": tables})
+    fields["plan"] = {**fields["plan"], "nights": nights}
+    fields["fingerprint"] = ResultPlan(layout=fields["layout"], nights=nights).fingerprint
+
+
+def _endpoint_renewed(endpoint: Endpoint) -> None:
+    """A new secret, the endpoint disabled: its receiver knows the old secret, which the
+    archive never holds (docs/archive.md)."""
+    endpoint.secret = secret_new()
+    endpoint.enabled = False
+
+
 def _audit(fields: dict[str, Any], ids: IdMap) -> None:
     """The object an entry names, where the archive holds it (what it says before and after is
     kept as written)."""
@@ -173,7 +208,13 @@ KINDS: tuple[Kind, ...] = (
     Kind("scoring.season", Season, "club"),
     Kind("scoring.session", Session, "club"),
     Kind("scoring.table", Table, "session__club"),
-    Kind("scoring.tablelink", TableLink, "table__session__club", left_out=("nonce", "digest")),
+    Kind(
+        "scoring.tablelink",
+        TableLink,
+        "table__session__club",
+        left_out=("nonce", "digest"),
+        renew=link_keys_new,
+    ),
     Kind("ledger.book", Book, "club"),
     Kind("scoring.sessionaccount", SessionAccount, "session__club"),
     Kind("scoring.game", Game, "table__session__club"),
@@ -191,6 +232,17 @@ KINDS: tuple[Kind, ...] = (
     Kind("tournaments.entry", Entry, "tournament__club", left_out=("link_hash", "signup_key")),
     Kind("tournaments.round", Round, "tournament__club", remap=_round),
     Kind("tournaments.roundtable", RoundTable, "round__tournament__club", remap=_round_table),
+    Kind("series.series", Series, "club"),
+    Kind("series.seriesevent", SeriesEvent, "series__club"),
+    Kind("series.seriesresult", SeriesResult, "event__series__club"),
+    Kind("standings.resultimport", ResultImport, "club", remap=_result_import),
+    Kind(
+        "webhooks.endpoint",
+        Endpoint,
+        "club",
+        left_out=("secret", "sending_until"),
+        renew=_endpoint_renewed,
+    ),
     Kind("clubs.auditentry", AuditEntry, "club", remap=_audit),
 )
 BY_NAME = {kind.name: kind for kind in KINDS}

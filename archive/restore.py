@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, IntegrityError, models, transaction
+from django.utils import timezone
 
 from archive.format import ArchiveRefused, lines_read
 from archive.kinds import (
@@ -30,8 +31,7 @@ from clubs.audit import audit_record
 from clubs.models import Club
 from config.stored_times import times_as_stored
 from ledger.writer import Line, ledger_entry_restore
-from scoring.models import RulePreset, TableLink
-from scoring.table_links import link_keys_new
+from scoring.models import RulePreset
 
 #: The order the kinds come in: users, each kind, the ledger's entries after the submissions.
 ORDER = [USER] + [
@@ -169,10 +169,11 @@ class _Restore:
         if kind.remap is not None:
             kind.remap(values, self.ids)
         instance = kind.model(**values)
+        _changed_now(instance)
         if self._stands_for_existing(kind, old, instance, number):
             return
-        if isinstance(instance, TableLink):
-            link_keys_new(instance)
+        if kind.renew is not None:
+            kind.renew(instance)
         self.pending.append(_Pending(number, old, instance, later))
 
     def _stands_for_existing(
@@ -222,6 +223,15 @@ class _Restore:
             raise ArchiveRefused(f"{name} ({lines}) refused by the database: {error}") from None
         if isinstance(pending[0].instance, Club):
             self.club = pending[0].instance  # type: ignore[assignment]
+
+
+def _changed_now(instance: models.Model) -> None:
+    """A row's ``updated_at`` (left out of an archive: when it last changed on the instance it
+    came from) is the time of the import, where the database does not stamp it itself: the
+    stamp ``auto_now`` gives is off while the rows are written with their own times."""
+    for column in type(instance)._meta.concrete_fields:
+        if column.name == "updated_at" and getattr(column, "auto_now", False):
+            setattr(instance, column.attname, timezone.now())
 
 
 def _said(error: Exception) -> str:

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
+from PIL.PngImagePlugin import PngInfo
 
 from config.errors import ServiceError
 
@@ -59,15 +60,19 @@ def pdf_of(template: str, context: dict[str, Any], *, zone: str) -> bytes:
     return bytes(document.write_pdf(stylesheets=[stylesheet], font_config=fonts))
 
 
-def png_of(pdf: bytes, *, scale: float = 2.0) -> bytes:
-    """The PDF's first page as a PNG (``scale``: pixels per point; 2 is sharp on a phone)."""
+def png_of(pdf: bytes, *, scale: float = 2.0, description: str = "") -> bytes:
+    """The PDF's first page as a PNG (``scale``: pixels per point; 2 is sharp on a phone), with
+    ``description`` as its ``Description`` text (PNG's international text chunk, UTF-8)."""
     document = pypdfium2.PdfDocument(pdf)
     try:
         image = document[0].render(scale=scale).to_pil()
     finally:
         document.close()
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    info = PngInfo()
+    if description:
+        info.add_itxt("Description", description)
+    image.save(out, format="PNG", optimize=True, pnginfo=info)
     return out.getvalue()
 
 

@@ -41,7 +41,7 @@ def _results(answer: dict[str, Any]) -> list[dict[str, Any]]:
 ROOTS = [
     "", "members/", "players/", "presets/", "sessions/", "seasons/", "games/", "deals/",
     "submissions/", "ratings/", "ratings/games/", "standings/", "standings/metrics/",
-    "tournaments/", "webhooks/", "tombstones/", "ratings/?game_family=rummikub",
+    "tournaments/", "webhooks/", "tombstones/", "ratings/?game_family=rummikub", "series/",
 ]  # fmt: skip
 #: A list's items -> the reads of each: (the kind of its ``id``, path templates).
 DETAILS: dict[str, tuple[str, list[str]]] = {
@@ -74,12 +74,21 @@ DETAILS: dict[str, tuple[str, list[str]]] = {
     "deals/": ("scoring.deal", ["deals/{0}/", "deals/{0}/submissions/"]),
     "submissions/": ("scoring.submission", ["submissions/{0}/"]),
     "tournaments/": ("tournaments.tournament", ["tournaments/{0}/", "tournaments/{0}/entries/"]),
+    "series/": ("series.series", ["series/{0}/", "series/{0}/events/", "series/{0}/table/"]),
+    "webhooks/": ("webhooks.endpoint", ["webhooks/{0}/"]),
+}
+#: Reads whose answer's ``id`` (or its items') is of a kind the path does not end with.
+OWN_KINDS = {
+    "series/{0}/events/": "series.seriesevent",
+    "results/imports/{0}/": "standings.resultimport",
 }
 
 
 def kind_of_answer(request: Request) -> str | None:
     """The kind of an answer's object or list items, where the request says it."""
     template, bound = request
+    if template in OWN_KINDS:
+        return OWN_KINDS[template]
     if template in DETAILS:
         return DETAILS[template][0]
     if template == "presets/":
@@ -89,8 +98,13 @@ def kind_of_answer(request: Request) -> str | None:
     return None
 
 
-def walk_source(client: Any, slug: str) -> list[tuple[Request, dict[str, Any]]]:
-    """The requests a walk of the club's API makes, each with its answer."""
+def walk_source(
+    client: Any,
+    slug: str,
+    also: list[Request] = (),  # type: ignore[assignment]
+) -> list[tuple[Request, dict[str, Any]]]:
+    """The requests a walk of the club's API makes, each with its answer; ``also``: reads of
+    rows no list names (a result import's status)."""
     done: list[tuple[Request, dict[str, Any]]] = []
 
     def read(request: Request) -> dict[str, Any]:
@@ -107,6 +121,8 @@ def walk_source(client: Any, slug: str) -> list[tuple[Request, dict[str, Any]]]:
                 if template == "sessions/{0}/tables/":
                     for table in _results(detail):
                         read(("tables/{0}/links/", [("scoring.table", table["id"])]))
+    for request in also:
+        read(request)
     return done
 
 

@@ -29,7 +29,11 @@ ID_KEYS: dict[str, str | None] = {
     "advanced": None,
     "advancing": None,
     "tiebreaker_game": "scoring.game",
+    "event": "series.seriesevent",
 }
+#: Keys whose whole numbers are ids only in a list (a series line's ``counted`` events); alone,
+#: such a key is a count (a player's deals ``counted``).
+LISTED_ID_KEYS = {"counted": "series.seriesevent"}
 #: Kinds whose rows are the instance's own as well as the club's (migrations make the built-ins).
 SHARED = frozenset({"scoring.rulepreset"})
 _IN_TEXT = re.compile(r"(?P<name>[a-z_-]+)(?P<sep>[/:=])(?P<id>\d+)")
@@ -38,7 +42,8 @@ _TEXT_KINDS = {
     "sessions": "scoring.session", "tables": "scoring.table", "games": "scoring.game",
     "deals": "scoring.deal", "submissions": "scoring.submission", "pot": "ledger.book",
     "tournaments": "tournaments.tournament", "entries": "tournaments.entry",
-    "table-links": "scoring.tablelink",
+    "table-links": "scoring.tablelink", "series": "series.series", "webhooks": "webhooks.endpoint",
+    "imports": "standings.resultimport",
 }  # fmt: skip
 
 
@@ -57,7 +62,9 @@ class Comparison:
         # under): the same on both.
         return kind in SHARED and old == new and old not in self.ids.get(kind, {})
 
-    def _kind_of(self, key: str) -> tuple[bool, str | None]:
+    def _kind_of(self, key: str, listed: bool = False) -> tuple[bool, str | None]:
+        if listed and key in LISTED_ID_KEYS:
+            return True, LISTED_ID_KEYS[key]
         if key in ID_KEYS:
             return True, ID_KEYS[key]
         for suffix in ("_id", "_ids"):
@@ -84,12 +91,19 @@ class Comparison:
         return {k: k for k in old}
 
     def compare(
-        self, old: Any, new: Any, where: str = "", key: str = "", own: str | None = None
+        self,
+        old: Any,
+        new: Any,
+        where: str = "",
+        key: str = "",
+        own: str | None = None,
+        listed: bool = False,
     ) -> None:
-        """``own``: the kind of the answer's object (``id``), or of a list's items."""
+        """``own``: the kind of the answer's object (``id``), or of a list's items; ``listed``:
+        ``old`` is an item of a list."""
         if len(self.found) > 40:
             return
-        is_id, kind = self._kind_of(key)
+        is_id, kind = self._kind_of(key, listed)
         if key == "id":
             kind = own
         if isinstance(old, dict) and isinstance(new, dict):
@@ -106,7 +120,7 @@ class Comparison:
                 self.found.append(f"{where}: {len(old)} items against {len(new)}")
                 return
             for n, (a, b) in enumerate(zip(old, new, strict=True)):
-                self.compare(a, b, f"{where}[{n}]", key, own)
+                self.compare(a, b, f"{where}[{n}]", key, own, listed=True)
         elif is_id and isinstance(old, int):
             if not self._maps(kind, old, new):
                 self.found.append(f"{where}: id {old} copied as {new!r}")

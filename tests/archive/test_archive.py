@@ -19,11 +19,15 @@ from archive.format import VERSION, ArchiveRefused
 from archive.restore import club_import
 from clubs.models import AuditEntry, Club, Player
 from ledger.models import LedgerEntry, Posting
-from scoring.models import StandingRow, Submission
+from scoring.models import RulePreset, StandingRow, Submission
+from standings.models import ResultImport
+from standings.result_plan import ResultPlan
 from tests.archive.compare import Comparison
 from tests.conftest import Standing
 from tests.scoring.conftest import make_night
 from tests.scoring.helpers import correct, enter_deal
+from webhooks.models import Endpoint
+from webhooks.services import endpoint_create
 
 
 @pytest.fixture
@@ -118,7 +122,8 @@ def _damaged(lines: list[str], at: int, text: str) -> list[str]:
 @pytest.mark.parametrize(
     ("change", "said"),
     [
-        (lambda ls: [ls[0].replace(f'"version":{VERSION}', '"version":2'), *ls[1:]], "version 2"),
+        (lambda ls: [ls[0].replace(f'"version":{VERSION}', '"version":3'), *ls[1:]],
+         "archive format version 3 is not supported: this instance reads versions 1 and 2"),
         (lambda ls: _damaged(ls, 5, '{"kind": "clubs.player", "fi\n'), "line 5: not a JSON"),
         (lambda ls: _damaged(ls, 6, '{"kind": "clubs.nothing", "id": 1}\n'), "line 6"),
         (lambda ls: ls[:-1], "cut short"),
@@ -180,3 +185,59 @@ def test_the_round_trips_comparison_tells_a_wrong_id_and_a_wrong_figure() -> Non
     wrong = Comparison(ids)
     wrong.compare({"player_id": 1, "points": 5}, {"player_id": 12, "points": 6}, "x")
     assert wrong.found == ["x.player_id: id 1 copied as 12", "x.points: 5 against 6"]
+
+
+def test_a_webhooks_secret_stays_out_and_its_copy_waits_disabled(played: Standing) -> None:
+    endpoint = endpoint_create(
+        club=played.club, actor=played.owner, url="http://127.0.0.1:9/rummy",
+        events=["deal.scored"],
+    )  # fmt: skip
+    lines = archive_of(played.club)
+    written = [json.loads(line) for line in lines if '"kind":"webhooks.endpoint"' in line]
+    assert [row["id"] for row in written] == [endpoint.pk]
+    assert "secret" not in written[0]["fields"] and endpoint.secret not in "".join(lines)
+    restored = club_import(stream=io.StringIO("".join(lines)), slug="home-copy")
+    copy = Endpoint.objects.get(pk=restored.ids.new("webhooks.endpoint", endpoint.pk))
+    assert copy.club_id == restored.club.pk and copy.url == endpoint.url
+    assert copy.secret.startswith("whsec_") and copy.secret != endpoint.secret
+    assert endpoint.enabled and not copy.enabled
+
+
+def test_an_archive_of_version_1_is_read(played: Standing) -> None:
+    """Version 1 held none of the kinds version 2 added; its rows are read as they were."""
+    lines = archive_of(played.club)
+    assert not any('"kind":"series.' in line or "webhooks." in line for line in lines)
+    lines[0] = lines[0].replace(f'"version":{VERSION}', '"version":1')
+    restored = club_import(stream=io.StringIO("".join(lines)), slug="home-copy")
+    assert Player.objects.filter(club=restored.club).count() == played.club.players.count()
+
+
+def test_a_result_imports_plan_names_the_copys_players_and_its_fingerprint_follows(
+    played: Standing,
+) -> None:
+    asha, bilal = (Player.objects.get(club=played.club, name=n).pk for n in ("Asha", "Bilal"))
+    table = {
+        "row": 2, "name": "Table 1", "players": [asha, bilal], "totals": [],
+        "deals": [{"row": 2, "number": 1, "results": [
+            {"player": asha, "outcome": "winner"},
+            {"player": bilal, "outcome": "loser", "points": 12},
+        ]}],
+    }  # fmt: skip
+    nights = [{"row": 2, "date": "2025-03-07", "name": "Old Friday", "tables": [table]}]
+    made = ResultImport.objects.create(
+        club=played.club, created_by=played.organiser, layout="points_deals",
+        preset=RulePreset.objects.get(club=None, key="points"), plan={"nights": nights},
+        fingerprint=ResultPlan(layout="points_deals", nights=nights).fingerprint,
+        status=ResultImport.Status.DONE, nights=1, deals=1,
+    )  # fmt: skip
+    restored = club_import(stream=io.StringIO("".join(archive_of(played.club))), slug="home-copy")
+    copy = ResultImport.objects.get(pk=restored.ids.new("standings.resultimport", made.pk))
+    renewed = {restored.ids.new("clubs.player", pk) for pk in (asha, bilal)}
+    copied = copy.plan["nights"][0]["tables"][0]
+    assert set(copied["players"]) == renewed
+    assert {line["player"] for line in copied["deals"][0]["results"]} == renewed
+    assert (
+        copy.fingerprint
+        == ResultPlan(layout="points_deals", nights=copy.plan["nights"]).fingerprint
+    )
+    assert copy.fingerprint != made.fingerprint and copy.status == made.status

@@ -1,7 +1,8 @@
-"""A tournament's report and sharing in a real browser, at phone and desktop size: the PDF
-downloaded from the desk (its text checked against the places and prizes the desk shows), the
-result's text shared (copied, where the browser has no share sheet) and the standings image
-downloaded."""
+"""A tournament's and a night's report and sharing in a real browser, at phone and desktop size:
+the PDFs downloaded (pages counted, their text checked against the places and prizes the desk
+shows, and against every line of the night's scoreboard), the result's text shared (copied,
+where the browser has no share sheet: every place in it) and the standings image downloaded
+(its description the same text)."""
 
 from __future__ import annotations
 
@@ -55,12 +56,19 @@ def test_a_player_downloads_and_shares_a_finished_tournament(
     expect(page.locator("[data-share-said]")).to_have_text(re.compile("Copied"))
     shared = page.evaluate("navigator.clipboard.readText()")
     assert shared.startswith(f"Home Club · {cup.name}\nFinished\n")
-    assert f"\n{places[0].replace(' ', '. ', 1).replace(' ₹', '  ₹')}\n" in shared, shared
+    for place in places:  # "1 Esther ₹630.00" on the desk is "1. Esther  ₹630.00" in the text
+        number, rest = re.match(r"(\d+)=? (.+)", place).groups()  # type: ignore[union-attr]
+        rest = rest.removesuffix(" –").replace(" ₹", "  ₹")  # "–": no prize
+        assert f"\n{number}. {rest}\n" in shared, (place, shared)
 
     with page.expect_download() as download:
         page.get_by_role("link", name=re.compile("Standings image")).click()
     image = Image.open(io.BytesIO(Path(download.value.path()).read_bytes()))
     assert image.format == "PNG" and image.size[0] == 960
+    # The image's text is the shared text (without the public page's address, where it has one).
+    described = image.text["Description"]  # type: ignore[attr-defined]
+    assert described.endswith("\n") and shared.startswith(described), (described, shared)
+    assert all(f"\n{place.split(' ')[0].rstrip('=')}. " in described for place in places)
 
 
 @pytest.mark.parametrize("viewport,size", [(PHONE, "phone"), (DESKTOP, "desktop")])
@@ -78,7 +86,11 @@ def test_the_night_page_offers_its_report_and_sharing(
     with page.expect_download() as download:
         report.click()
     count, text = pdf_read(Path(download.value.path()).read_bytes())
-    farid = page.locator("#scoreboard tr", has_text="Farid").locator("td.num").first
-    assert count == 1 and f"Farid {farid.inner_text()}" in text, text
+    assert count == 1 and "Page 1 of 1" in text
+    lines = page.locator("#scoreboard tbody tr[data-player]")
+    expect(lines).to_have_count(6)
+    for n in range(6):  # each line as the page shows it: "2 Farid +154 pts 1 (1)"
+        shown = re.sub(r"\s+", " ", lines.nth(n).inner_text()).strip()
+        assert shown in text, (shown, text)
     report.scroll_into_view_if_needed()
     shoot(page, f"night-share-{size}")

@@ -42,6 +42,7 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
         "night share text": (f"{c}/sessions/{n.session.pk}/share.txt", read),
         "night image": (f"{c}/sessions/{n.session.pk}/standings.png", read),
         "game page": (f"{c}/games/{n.game.pk}/", read),
+        "score sheet": (f"{c}/games/{n.game.pk}/sheet.pdf", read),
         "deal page": (f"{c}/deals/{deal.pk}/", read),
         "deal fragment": (f"{c}/deals/{deal.pk}/live/", read),
         "new game form": (f"{c}/tables/{n.game.table_id}/games/new/", organise),
@@ -90,7 +91,7 @@ def _tournament(p: Pages) -> Any:
 PAGES = [
     "club home", "player page", "import players", "import results", "results template",
     "result import status", "session page", "scoreboard fragment",
-    "csv export", "game page",
+    "csv export", "game page", "score sheet",
     "deal page", "deal fragment", "new game form", "deal entry", "entry fragment",
     "correction form",
     "club standings", "club settings", "club archive", "tournaments", "tournament desk",

@@ -187,8 +187,9 @@ def test_no_page_csv_or_api_answer_of_a_points_only_club_shows_money(pages: Page
     # The walk reached the club's pages, its CSVs (the night's export, the results import's
     # template) and its API, not a handful of them.
     assert shown["page"] >= 25 and shown["api"] >= 30 and shown["csv"] == 2, shown
-    # The reports of the night and the tournament (pages, API, public page), and their images.
-    assert shown["pdf"] == 5 and shown["image"] == 3, shown
+    # The reports of the night and the tournament (pages, API, public page), the game's score
+    # sheet (page, API), and the standings images (pages, public page, API).
+    assert shown["pdf"] == 7 and shown["image"] == 5, shown
 
 
 def test_the_settle_up_of_a_points_only_club_is_in_points_on_the_page_csv_and_api(pages: Pages):

@@ -9,7 +9,9 @@ import io
 from PIL import Image
 from rest_framework.test import APIClient
 
+from clubs.page_kit.display import signed_number
 from clubs.services import club_update
+from config.locale_format import format_money
 from scoring import figures, nights
 from scoring.models import Session
 from tests.pages.conftest import Pages
@@ -149,3 +151,60 @@ def test_a_report_of_another_clubs_night_is_not_found(pages: Pages):
         .status_code
         == 404
     )
+
+
+def _figure(api_line: dict, column: dict, currency: str) -> str:
+    """A scoreboard line's figure of a column, written as the share text writes it, from the
+    API's own numbers."""
+    if column["quantity"] == "money":
+        return format_money(api_line["money_minor"], currency, 2, signed=True)
+    value = api_line["chips"] if column["quantity"] == "chips" else None
+    if value is None:
+        value = api_line["points_by_format"][column["key"]]
+    return f"{signed_number(value)} {column['unit']}"
+
+
+def _described(body: bytes) -> str:
+    image = Image.open(io.BytesIO(body))
+    assert image.format == "PNG" and image.size[0] == 960 and image.size[1] > 300
+    return str(image.text["Description"])
+
+
+def test_share_text_and_image_in_the_api_say_the_figures_of_the_other_reads(pages: Pages):
+    session = _night_paid(pages)
+    cup = finished_cup(pages)
+    api = _api(pages)
+    night = f"/api/v1/clubs/{pages.slug}/sessions/{session.pk}/"
+    board = api.get(f"{night}scoreboard/").json()
+    shared = api.get(f"{night}share/")
+    assert shared.status_code == 200, shared.content
+    text = shared.json()["text"]
+    assert text.startswith(f"{pages.s.club.name} · {session.name}\n")
+    assert f"\n{board['deals_counted']} deals, so far\n" in text  # the night is still open
+    money = [c for c in board["columns"] if c["quantity"] == "money"]
+    assert money, board["columns"]
+    for rank, line in enumerate(board["lines"], start=1):
+        figures_ = " · ".join(_figure(line, c, board["currency"]) for c in board["columns"])
+        assert f"{rank}. {line['name']}  {figures_}\n" in text, (figures_, text)
+    image = api.get(f"{night}standings.png", HTTP_ACCEPT="image/png")
+    assert image.status_code == 200 and image["Content-Type"] == "image/png"
+    assert _described(image.content) == text
+
+    club_update(club=pages.s.club, actor=pages.s.owner, public_standings=True)
+    one = f"/api/v1/clubs/{pages.slug}/tournaments/{cup.pk}/"
+    detail = api.get(one).json()
+    answer = api.get(f"{one}share/").json()
+    assert answer["public_url"] == f"http://testserver/p/{pages.slug}/tournaments/{cup.pk}/"
+    text = answer["text"]
+    assert text.endswith(f"\n\n{answer['public_url']}\n")
+    assert detail["places"] and any(p["prize_minor"] for p in detail["places"])
+    for place in detail["places"]:
+        prize = format_money(place["prize_minor"], board["currency"], 2)
+        row = f"{place['place']}. {place['name']}" + (f"  {prize}" if place["prize_minor"] else "")
+        assert f"{row}\n" in text, (row, text)
+    image = api.get(f"{one}standings.png")
+    assert image.status_code == 200 and image["Content-Type"] == "image/png"
+    assert _described(image.content) + f"\n{answer['public_url']}\n" == text
+    for missing in ("sessions/999999/share/", "tournaments/999999/standings.png"):
+        response = api.get(f"/api/v1/clubs/{pages.slug}/{missing}")
+        assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
