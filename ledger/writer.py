@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from config.bulk_rows import rows_insert
 from config.stored_times import times_as_stored
 from ledger.models import AccountKind, LedgerEntry, Posting
 from rules.errors import InvariantError
@@ -97,13 +98,17 @@ def ledger_entries_write(
 ) -> list[LedgerEntry]:
     """Write many balanced entries at once (an import of past deals): each given as (book id,
     deal id, submission, lines, memo), each checked as ``ledger_entry_write`` checks one, in
-    two statements whatever their number and their books."""
+    two statements whatever their number and their books (the postings copied in)."""
     kept = [_balanced(lines) for *_, lines, _ in entries]
     made = LedgerEntry.objects.bulk_create(
         LedgerEntry(book_id=book_id, deal_id=deal_id, submission=submission, kind=kind, memo=memo)
         for book_id, deal_id, submission, _, memo in entries
     )
-    _postings_create(zip(made, kept, strict=True))
+    rows_insert(
+        Posting, ["entry_id", "book_id", "quantity", "account", "player_id", "amount"],
+        ((entry.pk, entry.book_id, line.quantity, line.account, line.player_id, line.amount)
+         for entry, lines in zip(made, kept, strict=True) for line in lines),
+    )  # fmt: skip
     return made
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from config.bulk_rows import rows_insert
 from ledger.models import LedgerEntry
 from ledger.writer import Line, ledger_entries_write, ledger_entry_write, mirror_lines
 from rules.errors import InvariantError
@@ -60,13 +61,14 @@ def deal_entries_create(
                   f"deal {deal.number} v{submission.version}")
                  for game, deal, submission, lines, _ in counted],
     )  # fmt: skip
-    PlayerResult.objects.bulk_create(
-        PlayerResult(
-            submission=submission, deal=deal, game=game, session_id=game.table.session_id,
-            entry=entry, player_id=player_id, outcome=outcome, points=points, won=won,
-        )
-        for entry, (game, deal, submission, _, results) in zip(entries, counted, strict=True)
-        for player_id, outcome, points, won in results
+    rows_insert(
+        PlayerResult,
+        ["submission_id", "deal_id", "game_id", "session_id", "entry_id", "player_id", "outcome",
+         "points", "won"],
+        ((submission.pk, deal.pk, game.pk, game.table.session_id, entry.pk, player_id, outcome,
+          points, won)
+         for entry, (game, deal, submission, _, results) in zip(entries, counted, strict=True)
+         for player_id, outcome, points, won in results),
     )  # fmt: skip
     standings_apply_games(posted=[(game, lines, results) for game, _, _, lines, results in counted])
     return entries
