@@ -131,7 +131,25 @@ def _result_rows() -> list[list[str]]:
     return rows
 
 
+class _Statements:
+    """Counts the statements sent to the database, and the time spent in them."""
+
+    def __init__(self) -> None:
+        self.count, self.seconds = 0, 0.0
+
+    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            self.count += 1
+            self.seconds += time.perf_counter() - started
+
+
 def _results() -> None:
+    from django.db import connection
+
+    from config.celery import app as celery_app
     from scoring.models import RulePreset, Session
     from standings.models import ResultImport
     from standings.result_import import result_import_confirm, result_import_progress
@@ -143,13 +161,17 @@ def _results() -> None:
     deals = RESULT_NIGHTS * RESULT_DEALS_A_NIGHT
     print(f"  past results: {deals:,} deals, {len(content) // 1024} KB as CSV", flush=True)
     preset = RulePreset.objects.get(club=None, key="points")
+    # A worker has its task modules loaded before its first task: so has this process.
+    celery_app.loader.import_default_modules()
     started = time.perf_counter()
     sheet = result_sheet_read(content=content, filename="r.csv", layout=POINTS_DEALS)
     plan = results_plan(club=club, sheet=sheet, preset=preset)
     assert not plan.errors, plan.errors[:3]
     print(f"   read and preview: {time.perf_counter() - started:,.1f} s", flush=True)
     started = time.perf_counter()
-    made, _ = result_import_confirm(club=club, actor=user, plan=plan, preset=preset)
+    statements = _Statements()
+    with connection.execute_wrapper(statements):
+        made, _ = result_import_confirm(club=club, actor=user, plan=plan, preset=preset)
     made.refresh_from_db()
     seconds = time.perf_counter() - started
     assert made.status == ResultImport.Status.DONE, (made.status, made.error)
@@ -159,6 +181,8 @@ def _results() -> None:
     each = written / deals * 1e3
     print(f"   confirmed to done: {written:,.1f} s ({each:,.2f} ms a deal); with the games' "
           f"rating tasks run after it here: {seconds:,.1f} s", flush=True)  # fmt: skip
+    print(f"   statements: {statements.count:,} ({statements.count / deals:.3f} a deal; "
+          f"{statements.seconds:,.1f} s in them)", flush=True)  # fmt: skip
     nights = Session.objects.filter(club=club).count()
     started = time.perf_counter()
     again, new = result_import_confirm(club=club, actor=user, plan=plan, preset=preset)

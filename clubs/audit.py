@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -29,6 +30,24 @@ def audit_record(
         before=before,
         after=after,
     )
+
+
+def audit_records(
+    *,
+    actor: AbstractBaseUser | AnonymousUser | None,
+    club: Club | None,
+    records: Iterable[tuple[str, models.Model, dict[str, Any] | None, dict[str, Any] | None]],
+) -> list[AuditEntry]:
+    """Many records of one actor and club written at once (an import): each given as (action,
+    object, before, after), stored as ``audit_record`` stores one."""
+    who = actor if actor is not None and actor.is_authenticated else None
+    return AuditEntry.objects.bulk_create(
+        AuditEntry(
+            actor=who, club=club, action=action, object_type=obj._meta.label_lower,
+            object_id=str(obj.pk), before=before, after=after,
+        )
+        for action, obj, before, after in records
+    )  # fmt: skip
 
 
 def snapshot(obj: models.Model, fields: list[str]) -> dict[str, Any]:

@@ -29,6 +29,13 @@ def book_open(*, club_id: int, owner: str) -> Book:
     return Book.objects.create(club_id=club_id, owner=owner)
 
 
+def books_open(*, club_id: int, owner: str, count: int) -> list[Book]:
+    """``count`` new books of ``club_id``, each held by an owner of kind ``owner``, at once."""
+    if owner not in OWNERS:
+        raise InvariantError(f"no book owner {owner!r} is registered (ledger.books.OWNERS)")
+    return Book.objects.bulk_create(Book(club_id=club_id, owner=owner) for _ in range(count))
+
+
 def books_discard(*, book_ids: Iterable[int]) -> int:
     """Delete those of ``book_ids`` that hold no entry: their owners were deleted before anything
     was posted (a game or night set up by mistake). A book with an entry is history and stays

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from config.bulk_rows import rows_insert
 from config.stored_times import times_as_stored
 from ledger.models import AccountKind, LedgerEntry, Posting
 from rules.errors import InvariantError
@@ -54,11 +55,11 @@ def _balanced(lines: list[Line]) -> list[Line]:
     return kept
 
 
-def _postings_create(book_id: int, written: Iterable[tuple[LedgerEntry, list[Line]]]) -> None:
-    """The postings of entries just written, in one statement."""
+def _postings_create(written: Iterable[tuple[LedgerEntry, list[Line]]]) -> None:
+    """The postings of entries just written (each in its entry's book), in one statement."""
     Posting.objects.bulk_create(
         Posting(
-            entry=entry, book_id=book_id, quantity=line.quantity, account=line.account,
+            entry=entry, book_id=entry.book_id, quantity=line.quantity, account=line.account,
             player_id=line.player_id, amount=line.amount,
         )
         for entry, lines in written
@@ -88,22 +89,26 @@ def ledger_entry_write(
         reverses=reverses,
         memo=memo,
     )
-    _postings_create(book_id, [(entry, lines)])
+    _postings_create([(entry, lines)])
     return entry
 
 
 def ledger_entries_write(
-    *, book_id: int, kind: str, entries: list[tuple[int | None, Any, list[Line], str]]
+    *, kind: str, entries: list[tuple[int, int | None, Any, list[Line], str]]
 ) -> list[LedgerEntry]:
-    """Write many balanced entries of one book at once (an import of past deals): each given
-    as (deal id, submission, lines, memo), each checked as ``ledger_entry_write`` checks one,
-    in three statements whatever their number."""
-    kept = [_balanced(lines) for _, _, lines, _ in entries]
+    """Write many balanced entries at once (an import of past deals): each given as (book id,
+    deal id, submission, lines, memo), each checked as ``ledger_entry_write`` checks one, in
+    two statements whatever their number and their books (the postings copied in)."""
+    kept = [_balanced(lines) for *_, lines, _ in entries]
     made = LedgerEntry.objects.bulk_create(
         LedgerEntry(book_id=book_id, deal_id=deal_id, submission=submission, kind=kind, memo=memo)
-        for deal_id, submission, _, memo in entries
+        for book_id, deal_id, submission, _, memo in entries
     )
-    _postings_create(book_id, zip(made, kept, strict=True))
+    rows_insert(
+        Posting, ["entry_id", "book_id", "quantity", "account", "player_id", "amount"],
+        ((entry.pk, entry.book_id, line.quantity, line.account, line.player_id, line.amount)
+         for entry, lines in zip(made, kept, strict=True) for line in lines),
+    )  # fmt: skip
     return made
 
 
@@ -139,5 +144,5 @@ def ledger_entry_restore(
             memo=memo,
             created_at=created_at,
         )
-    _postings_create(book_id, [(entry, lines)])
+    _postings_create([(entry, lines)])
     return entry

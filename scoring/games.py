@@ -47,7 +47,8 @@ def table_create(*, session: Session, actor: AbstractBaseUser, name: str | None 
     return table
 
 
-def _check_players(club: Club, players: list[Player]) -> None:
+def players_check(club: Club, players: list[Player]) -> None:
+    """Refuse players not of the club, retired, or listed twice (the players of a game)."""
     seen: set[int] = set()
     for player in players:
         if player.club_id != club.pk:
@@ -83,7 +84,7 @@ def game_create(
     if preset.club_id not in (None, club.pk):
         raise InvalidInput("preset: not a preset of this club")
     rules = game_rules(preset)
-    _check_players(club, players)
+    players_check(club, players)
     if not rules.min_players <= len(players) <= rules.max_players:
         raise InvalidInput(
             f"players: a {preset.name} game seats {rules.min_players} to {rules.max_players} "
@@ -139,7 +140,7 @@ def seat_add(*, game: Game, actor: AbstractBaseUser, player: Player) -> Seat:
         )
     if game.status != Game.Status.OPEN:
         raise Conflict("this game has finished", code="game_finished")
-    _check_players(game.table.session.club, [player])
+    players_check(game.table.session.club, [player])
     if game.seats.filter(player=player).exists():
         raise Conflict(f"player: {player.name!r} already has a seat in this game")
     rules = game_rules(game.preset)

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from config.bulk_rows import rows_insert
 from ledger.models import LedgerEntry
 from ledger.writer import Line, ledger_entries_write, ledger_entry_write, mirror_lines
 from rules.errors import InvariantError
 from scoring.models import Deal, Game, PlayerResult, SessionAccount, Submission
-from scoring.standing_rows import standings_apply, standings_apply_account
+from scoring.standing_rows import standings_apply, standings_apply_account, standings_apply_games
 
 #: One player's counted result of a deal: player id, outcome, points, won.
 DealResult = tuple[int, str, int, bool]
@@ -49,29 +50,27 @@ def ledger_entry_create(
 
 
 def deal_entries_create(
-    *, game: Game, counted: list[tuple[Deal, Submission, list[Line], list[DealResult]]]
+    *, counted: list[tuple[Game, Deal, Submission, list[Line], list[DealResult]]]
 ) -> list[LedgerEntry]:
-    """Many counted deals of one game posted at once (an import of past deals): an entry each,
-    with its player results, and all of them added to the standings in one statement."""
+    """Many counted deals posted at once (an import of past deals), of one game or of many:
+    an entry each, with its player results, and all of them added to the standings in one
+    statement."""
     entries = ledger_entries_write(
-        book_id=game.book_id, kind=LedgerEntry.Kind.DEAL,
-        entries=[(deal.pk, submission, lines, f"deal {deal.number} v{submission.version}")
-                 for deal, submission, lines, _ in counted],
+        kind=LedgerEntry.Kind.DEAL,
+        entries=[(game.book_id, deal.pk, submission, lines,
+                  f"deal {deal.number} v{submission.version}")
+                 for game, deal, submission, lines, _ in counted],
     )  # fmt: skip
-    session_id = game.table.session_id
-    PlayerResult.objects.bulk_create(
-        PlayerResult(
-            submission=submission, deal=deal, game=game, session_id=session_id, entry=entry,
-            player_id=player_id, outcome=outcome, points=points, won=won,
-        )
-        for entry, (deal, submission, _, results) in zip(entries, counted, strict=True)
-        for player_id, outcome, points, won in results
+    rows_insert(
+        PlayerResult,
+        ["submission_id", "deal_id", "game_id", "session_id", "entry_id", "player_id", "outcome",
+         "points", "won"],
+        ((submission.pk, deal.pk, game.pk, game.table.session_id, entry.pk, player_id, outcome,
+          points, won)
+         for entry, (game, deal, submission, _, results) in zip(entries, counted, strict=True)
+         for player_id, outcome, points, won in results),
     )  # fmt: skip
-    standings_apply(
-        game=game,
-        lines=[line for _, _, lines, _ in counted for line in lines],
-        results=[result for *_, results in counted for result in results],
-    )
+    standings_apply_games(posted=[(game, lines, results) for game, _, _, lines, results in counted])
     return entries
 
 

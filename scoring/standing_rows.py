@@ -24,6 +24,8 @@ QUANTITY_FIELD = {Quantity.POINTS: "points", Quantity.CHIPS: "chips", Quantity.M
 
 
 Scope = tuple[str, int, str]  # (scope, scope id, game format or "" for all formats)
+#: Totals to add, by (scope, scope id, game format, player id).
+_Deltas = dict[tuple[str, int, str, int], dict[str, int]]
 
 #: Sent after the commit of a change to a session's standing rows (a deal counted, corrected or
 #: voided, an account's entry), with ``session_id``: what ranks by a night's places (a series)
@@ -80,9 +82,9 @@ def _account_scopes(account: SessionAccount) -> tuple[int, list[Scope]]:
 
 
 def _line_deltas(
-    scopes: list[Scope], lines: Iterable[Any]
-) -> dict[tuple[str, int, str, int], dict[str, int]]:
-    deltas: dict[tuple[str, int, str, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    scopes: list[Scope], lines: Iterable[Any], deltas: _Deltas | None = None
+) -> _Deltas:
+    deltas = defaultdict(lambda: defaultdict(int)) if deltas is None else deltas
     for line in lines:
         if line.account != AccountKind.PLAYER or line.player_id is None:
             continue
@@ -132,17 +134,45 @@ def standings_apply(
     """Add a ledger entry's player amounts (``lines``) and deal results (player, outcome,
     points, won; ``sign`` -1 takes them back) to the totals of the game, and of the session and
     season (all formats, and the game's format), in one statement."""
+    deltas: _Deltas = defaultdict(lambda: defaultdict(int))
+    club_id = _game_deltas(game, lines, results, sign, deltas)
+    _upsert(club_id, deltas)
+
+
+def standings_apply_games(
+    *, posted: Iterable[tuple[Game, list[Any], list[tuple[int, str, int, bool]]]]
+) -> None:
+    """``standings_apply`` for many games' entries at once (an import of past deals): each
+    game's lines and results, added up, then written in one statement a club."""
+    by_club: dict[int, _Deltas] = {}
+    for game, lines, results in posted:
+        club_id = game.table.session.club_id
+        deltas = by_club.setdefault(club_id, defaultdict(lambda: defaultdict(int)))
+        _game_deltas(game, lines, results, 1, deltas)
+    for club_id, deltas in by_club.items():
+        _upsert(club_id, deltas)
+
+
+def _game_deltas(
+    game: Game,
+    lines: Iterable[Any],
+    results: Iterable[tuple[int, str, int, bool]],
+    sign: int,
+    deltas: _Deltas,
+) -> int:
+    """A game's amounts and results added to ``deltas`` in each of its scopes; its club's id."""
     club_id, scopes = _scopes(game)
     if not game.breaks_tie:
         _announce_session(game.table.session_id)
-    deltas = _line_deltas(scopes, lines)
+    _line_deltas(scopes, lines, deltas)
     # What a result adds besides its amounts is its format's to say (only a deal has results).
+    handler = handler_for(game)
     for player_id, outcome, points, won in results:
-        tallied = handler_for(game).deal_tallies(outcome=outcome, points=points, won=won)
+        tallied = handler.deal_tallies(outcome=outcome, points=points, won=won)
         for name, value in tallied.items():
             for scope in scopes:
                 deltas[(*scope, player_id)][name] += sign * value
-    _upsert(club_id, deltas)
+    return club_id
 
 
 def standings_apply_account(*, account: SessionAccount, lines: Iterable[Any]) -> None:

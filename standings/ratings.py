@@ -272,24 +272,26 @@ def ratings_games_taken_in(*, club_id: int, game_ids: list[int]) -> int:
     earliest of them, in date order. The caller holds the club's row lock or its own
     transaction. Returns the games taken in."""
     first: dict[str, tuple[datetime, int]] = {}
-    taken = 0
+    rated: list[RatedGame] = []
     games = Game.objects.filter(pk__in=game_ids, status=Game.Status.FINISHED, breaks_tie=False)
     for game in games.select_related("preset").order_by("finished_at", "pk"):
         ranks = _ranks_json(game_finishing_order(game=game))
         if ranks is None or game.finished_at is None:
             continue
         family = handler_for(game).family
-        RatedGame.objects.update_or_create(
-            game=game,
-            defaults={"club_id": club_id, "family": family, "finished_at": game.finished_at,
-                      "ranks": ranks},
-        )  # fmt: skip
+        rated.append(RatedGame(
+            game=game, club_id=club_id, family=family, finished_at=game.finished_at, ranks=ranks
+        ))  # fmt: skip
         point = (game.finished_at, game.pk)
         first[family] = min(first.get(family, point), point)
-        taken += 1
+    # One statement for the lot; a game rated before (taken in again) has its row rewritten.
+    RatedGame.objects.bulk_create(
+        rated, update_conflicts=True, unique_fields=["game"],
+        update_fields=["club", "family", "finished_at", "ranks"],
+    )  # fmt: skip
     for family, point in first.items():
         _replay(club_id, family, point)
-    return taken
+    return len(rated)
 
 
 def ratings_replay(*, club: Club, family: str) -> int:

@@ -10,6 +10,7 @@ written are taken in at the end, in date order, in the same transaction."""
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Iterator
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -19,15 +20,19 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from clubs.models import Club, Player
+from clubs.models import Club
 from config.errors import Conflict, InvalidInput, NotFoundError
 from ledger.models import LedgerEntry, Quantity
 from ledger.writer import Line
 from outbox.services import outbox_enqueue
-from scoring.games import game_create, table_create
-from scoring.models import Game, RulePreset, Session, Submission
-from scoring.nights import session_close, session_create
-from scoring.past_deals import past_deals_count
+from scoring.models import Game, RulePreset, Submission
+from scoring.past_deals import (
+    PastNight,
+    PastTable,
+    past_deals_count,
+    past_nights_close,
+    past_nights_open,
+)
 from scoring.posting import ledger_entry_create
 from standings.models import ResultImport
 from standings.ratings import ratings_games_taken_in
@@ -216,55 +221,58 @@ def _write(result_import: ResultImport) -> None:
     assert actor is not None
     # One import of a club at a time, and no rating update of the club while it writes.
     Club.objects.select_for_update().filter(pk=club.pk).first()
-    players = Player.objects.in_bulk(
-        {pid for n in result_import.plan["nights"] for t in n["tables"] for pid in t["players"]}
-    )
+    nights = result_import.plan["nights"]
+    opened = past_nights_open(club=club, actor=actor, preset=preset, nights=[
+        PastNight(night["name"], _started_at(club, night["date"]),
+                  [PastTable(table["name"], table["players"]) for table in night["tables"]])
+        for night in nights
+    ])  # fmt: skip
+    played = [
+        (game, table)
+        for games, night in zip(opened, nights, strict=True)
+        for game, table in zip(games, night["tables"], strict=True)
+    ]
     written = 0
-    game_ids = []
-    for night in result_import.plan["nights"]:
-        started = _started_at(club, night["date"])
-        session = session_create(club=club, actor=actor, name=night["name"], started_at=started)
-        for table in night["tables"]:
-            game = game_create(
-                table=table_create(session=session, actor=actor, name=table["name"]),
-                actor=actor, preset=preset, players=[players[pid] for pid in table["players"]],
-            )  # fmt: skip
-            game_ids.append(game.pk)
-            written = _table_written(result_import, game, actor, table, written)
-        session_close(session=session, actor=actor)
-        ended = started + NIGHT_LENGTH
-        Session.objects.filter(pk=session.pk).update(closed_at=ended)
-        Game.objects.filter(table__session=session).update(finished_at=ended)
-    ratings_games_taken_in(club_id=club.pk, game_ids=game_ids)
+    for game, table in played:
+        if table["totals"]:
+            lines = [
+                Line.player(Quantity.POINTS, t["player"], t["points"]) for t in table["totals"]
+            ]
+            ledger_entry_create(
+                game=game, kind=LedgerEntry.Kind.SETTLEMENT, lines=lines, memo="imported totals"
+            )
+            written = _step(result_import.pk, written + 1)
+    for chunk in _chunks([(game, deal) for game, table in played for deal in table["deals"]]):
+        written = _deals_written(result_import, actor, chunk, written)
+    past_nights_close(actor=actor, nights=[
+        (games[0].table.session, _started_at(club, night["date"]) + NIGHT_LENGTH)
+        for games, night in zip(opened, nights, strict=True)
+    ])  # fmt: skip
+    ratings_games_taken_in(club_id=club.pk, game_ids=[game.pk for game, _ in played])
 
 
-def _table_written(
-    result_import: ResultImport, game: Game, actor: AbstractBaseUser, table: Any, written: int
-) -> int:
-    """A table's deals counted by the game's rules (``scoring.past_deals``), a chunk at a time;
-    or its night's totals posted as one balanced entry. Returns the steps written so far;
-    stops at a cancel."""
-    if table["totals"]:
-        lines = [Line.player(Quantity.POINTS, t["player"], t["points"]) for t in table["totals"]]
-        ledger_entry_create(
-            game=game, kind=LedgerEntry.Kind.SETTLEMENT, lines=lines, memo="imported totals"
-        )
-        return _step(result_import.pk, written + 1)
-    deals = table["deals"]
+def _chunks(deals: list[tuple[Game, Any]]) -> Iterator[list[tuple[Game, Any]]]:
     for start in range(0, len(deals), CHUNK):
-        chunk = deals[start : start + CHUNK]
-        try:
-            past_deals_count(
-                game=game, actor=actor, source=Submission.Source.IMPORT,
-                payloads=[{"results": deal["results"]} for deal in chunk],
-            )  # fmt: skip
-        except InvalidInput as refused:  # checked at the preview; the roster may have changed
-            row = chunk[refused.details.get("index", 0)]["row"]
-            raise InvalidInput(
-                f"row {row}: {refused.message}", code="import_rows_invalid"
-            ) from None
-        written = _step(result_import.pk, written + len(chunk))
-    return written
+        yield deals[start : start + CHUNK]
+
+
+def _deals_written(
+    result_import: ResultImport,
+    actor: AbstractBaseUser,
+    chunk: list[tuple[Game, Any]],
+    written: int,
+) -> int:
+    """A chunk of deals (of one table or of several) counted by their games' rules
+    (``scoring.past_deals``). Returns the steps written so far; stops at a cancel."""
+    by_game: dict[int, tuple[Game, list[dict[str, Any]]]] = {}
+    for game, deal in chunk:
+        by_game.setdefault(game.pk, (game, []))[1].append({"results": deal["results"]})
+    try:
+        past_deals_count(actor=actor, source=Submission.Source.IMPORT, games=list(by_game.values()))
+    except InvalidInput as refused:  # checked at the preview; the roster may have changed
+        row = chunk[refused.details.get("index", 0)][1]["row"]
+        raise InvalidInput(f"row {row}: {refused.message}", code="import_rows_invalid") from None
+    return _step(result_import.pk, written + len(chunk))
 
 
 def _step(import_id: int, written: int) -> int:

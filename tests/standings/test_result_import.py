@@ -7,11 +7,14 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from clubs.models import Player
+from clubs.models import AuditEntry, Player
 from config.errors import InvalidInput
 from ledger.models import LedgerEntry
-from scoring.models import RulePreset, Session, StandingRow, Submission
+from scoring.models import Game, RulePreset, Session, StandingRow, Submission
+from scoring.standing_rows import TOTAL_FIELDS
 from standings.models import RatedGame, Rating, ResultImport
+from standings.ratings import ratings_replay
+from standings.recompute import standings_recompute
 from standings.result_import import (
     _cancel_key,
     result_import_cancel,
@@ -64,6 +67,40 @@ def _season_rows(club):
     }
 
 
+def _assert_as_live_entry_keeps_them(club) -> None:
+    """Every kept standing row equals the ledger's recompute (as after live entry), every game
+    ended at its night's end with a finish audited, and the ratings equal a replay from scratch."""
+    scopes = set(
+        StandingRow.objects.filter(club=club).values_list("scope", "scope_id", "game_format")
+    )
+    assert {scope for scope, _, _ in scopes} == {"game", "session", "season"}
+    for scope, scope_id, game_format in scopes:
+        kept = {
+            row.player_id: {name: getattr(row, name) for name in TOTAL_FIELDS}
+            for row in StandingRow.objects.filter(
+                scope=scope, scope_id=scope_id, game_format=game_format
+            )
+        }
+        kept = {pid: values for pid, values in kept.items() if any(values.values())}
+        recomputed = standings_recompute(scope=scope, scope_id=scope_id, game_format=game_format)
+        assert kept == recomputed, (scope, scope_id, game_format)
+    for session in Session.objects.filter(club=club):
+        games = list(Game.objects.filter(table__session=session))
+        assert {(g.status, g.end, g.finished_at) for g in games} == {
+            ("finished", "by_organiser", session.closed_at)
+        }
+    audited = AuditEntry.objects.filter(club=club, action="game.finish").count()
+    assert audited == Game.objects.filter(table__session__club=club).count()
+    before = sorted(
+        Rating.objects.filter(club=club).values_list("player_id", "mu", "sigma", "games")
+    )
+    ratings_replay(club=club, family="indian")
+    after = sorted(
+        Rating.objects.filter(club=club).values_list("player_id", "mu", "sigma", "games")
+    )
+    assert before == after
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_season_of_20_nights_equals_the_standings_computed_by_hand(season_club):
     plan, _ = _plan(season_club, season_csv())
@@ -83,6 +120,7 @@ def test_a_season_of_20_nights_equals_the_standings_computed_by_hand(season_club
     games = set(Rating.objects.filter(club=season_club.club).values_list("games", flat=True))
     assert games == {NIGHTS}
     assert result_import_progress(result_import=made)["written"] == NIGHTS * 5
+    _assert_as_live_entry_keeps_them(season_club.club)
     # The same sheet again (as XLSX, rows in another order) changes nothing.
     entries = LedgerEntry.objects.count()
     again, new = _import(season_club, season_csv())
