@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "standings",
     "tournaments",
     "series",
+    "federation",
     "reports",
     "archive",
     "pages",
