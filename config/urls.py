@@ -19,6 +19,7 @@ api_v1 = [
     path("", include((scoring_urls.urlpatterns + standings_urls.urlpatterns, "scoring"))),
     path("", include("tournaments.urls")),
     path("", include("series.urls")),
+    path("", include("federation.urls")),
     path("", include("webhooks.urls")),
     path("", include("reports.urls")),
 ]

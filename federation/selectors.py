@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -388,3 +389,158 @@ def officer_queue(*, federation: Federation) -> OfficerQueue:
         submissions=list(events.filter(status=SanctionedEvent.Status.SUBMITTED)),
         duplicates=duplicate_candidates(federation=federation),
     )
+
+
+# --- rows as every reader shows them (the API and the pages) ------------------------------------
+
+
+def _code(player_id: int) -> str:
+    return f"F{player_id:06d}"
+
+
+def ranking_rows(*, federation: Federation, as_of: date) -> list[dict[str, Any]]:
+    lines = ranking(federation=federation, as_of=as_of)
+    named = names(federation=federation, ids=(line.player for line in lines))
+    events = dict(federation.events.values_list("id", "name"))
+    return [_ranking_row(line, named, events) for line in lines]
+
+
+def _ranking_row(
+    line: RankingLine[int, int], named: dict[int, str], events: dict[int, str]
+) -> dict[str, Any]:
+    return {
+        "rank": line.rank,
+        "player_id": line.player,
+        "federation_id": _code(line.player),
+        "name": named.get(line.player, ""),
+        "total": line.total,
+        "results": [
+            {
+                "event_id": r.event,
+                "event": events.get(r.event, ""),
+                "played_on": r.played_on,
+                "base": r.base,
+                "weight": r.weight.quantize(Decimal("0.000001")),
+                "points": r.points,
+                "counted": r.counted,
+            }
+            for r in line.results
+        ],
+    }
+
+
+def rating_rows(
+    *, federation: Federation, index: int | None = None, preview: bool = False
+) -> dict[str, Any]:
+    """A published period's list (the latest, or period ``index``), or the preview of the next."""
+    if preview:
+        found = period_preview(federation=federation)
+        named = names(federation=federation, ids=(line.player for line in found.lines))
+        period = {
+            "index": found.index,
+            "starts_on": found.starts_on,
+            "ends_on": found.ends_on,
+            "published": False,
+        }
+        return {"period": period, "results": [_rating_row(x, named) for x in found.lines]}
+    published = published_period(federation=federation, index=index)
+    if published is None:
+        if index is not None:
+            raise NotFoundError(f"no published rating period {index}")
+        return {"period": None, "results": []}
+    rows = [
+        {
+            "rank": e.rank,
+            "player_id": e.player_id,
+            "federation_id": _code(e.player_id),
+            "name": e.player.name,
+            "mu": e.mu,
+            "sigma": e.sigma,
+            "ordinal": e.ordinal,
+            "games": e.games,
+            "provisional": e.provisional,
+        }
+        for e in period_entries(period=published)
+    ]
+    period = {
+        "index": published.index,
+        "starts_on": published.starts_on,
+        "ends_on": published.ends_on,
+        "published": True,
+    }
+    return {"period": period, "results": rows}
+
+
+def _rating_row(line: RatingLine[int], named: dict[int, str]) -> dict[str, Any]:
+    return {
+        "rank": line.rank,
+        "player_id": line.player,
+        "federation_id": _code(line.player),
+        "name": named.get(line.player, ""),
+        "mu": line.mu,
+        "sigma": line.sigma,
+        "ordinal": line.ordinal,
+        "games": line.games,
+        "provisional": line.provisional,
+    }
+
+
+def player_row(*, federation: Federation, player: FederationPlayer, as_of: date) -> dict[str, Any]:
+    page = player_page(federation=federation, player=player, as_of=as_of)
+    events = {pk: event.name for pk, event in page.events.items()}
+    named = {page.counts_as.pk: page.counts_as.name}
+    return {
+        "player_id": player.pk,
+        "federation_id": _code(player.pk),
+        "name": player.name,
+        "counts_as": page.counts_as.pk,
+        "ranking": None if page.ranking is None else _ranking_row(page.ranking, named, events),
+        "rating_history": [
+            {
+                "period": e.period.index,
+                "ends_on": e.period.ends_on,
+                "rank": e.rank,
+                "ordinal": e.ordinal,
+                "games": e.games,
+                "provisional": e.provisional,
+            }
+            for e in page.rating_history
+        ],
+    }
+
+
+def event_row(event: SanctionedEvent) -> dict[str, Any]:
+    return {
+        "id": event.pk,
+        "club": event.club.name,
+        "name": event.name,
+        "tier": event.tier,
+        "status": event.status,
+        "reason": event.reason,
+        "version": event.version,
+        "played_on": event.played_on,
+        "release_seq": event.release_seq,
+    }
+
+
+def queue_rows(*, federation: Federation) -> dict[str, Any]:
+    queue = officer_queue(federation=federation)
+    return {
+        "proposals": [
+            {
+                "id": link.pk,
+                "club": link.player.club.name,
+                "name": link.name,
+                "date_of_birth": link.date_of_birth,
+                "email": link.email,
+                "federation_player_id": link.federation_player_id,
+            }
+            for link in queue.proposals
+        ],
+        "requests": [event_row(event) for event in queue.requests],
+        "submissions": [event_row(event) for event in queue.submissions],
+        "duplicates": [
+            {"first_id": a.pk, "first": a.name, "second_id": b.pk, "second": b.name, "why": why}
+            for a, b, why in queue.duplicates
+        ],
+    }

@@ -73,7 +73,7 @@ def federation_create(
         raise InvalidInput("name: give the federation a name", code="bad_name")
     with transaction.atomic():
         if Federation.objects.filter(slug=slug).exists():
-            raise Conflict(f"slug: {slug!r} is taken", code="duplicate")
+            raise Conflict(f"slug: {slug!r} is taken", code="slug_taken")
         federation = Federation.objects.create(
             name=name.strip(), slug=slug, preset=preset, starts_on=starts_on, **values
         )
@@ -121,7 +121,7 @@ def club_invite(*, actor: Actor, federation: Federation, club: Club) -> MemberCl
     _officer(actor, federation)
     member, created = MemberClub.objects.get_or_create(federation=federation, club=club)
     if not created and member.status == MemberClub.Status.MEMBER:
-        raise Conflict(f"{club.name} is a member already", code="already_member")
+        raise Conflict(f"{club.name} is a member already", code="federation_member")
     member.status = MemberClub.Status.INVITED
     member.answered_at = None
     member.save()
@@ -192,7 +192,9 @@ def link_propose(
                 email=email,
             )
     except IntegrityError:
-        raise Conflict(f"{player.name} is proposed or linked already", code="duplicate") from None
+        raise Conflict(
+            f"{player.name} is proposed or linked already", code="already_linked"
+        ) from None
     audit_record(
         actor=actor,
         club=player.club,
@@ -216,9 +218,9 @@ def link_decide(
     federation = link.federation
     _officer(actor, federation)
     if link.status != PlayerLink.Status.PROPOSED:
-        raise Conflict("this proposal was decided already", code="bad_state")
+        raise Conflict("this proposal was decided already", code="bad_status")
     if not confirm and not reason.strip():
-        raise InvalidInput("reason: say why the link is refused", code="bad_reason")
+        raise InvalidInput("reason: say why the link is refused", code="reason_required")
     with transaction.atomic():
         if confirm:
             target = federation_player or link.federation_player
@@ -253,12 +255,12 @@ def player_merge(
     federation = source.federation
     _officer(actor, federation)
     if source.federation_id != target.federation_id or source.pk == target.pk:
-        raise InvalidInput("target: another player of the same federation", code="bad_merge")
+        raise InvalidInput("target: another player of the same federation", code="bad_field")
     with transaction.atomic():
         if selectors.canonical_ids(federation=federation)[target.pk] == source.pk:
-            raise InvalidInput("target: is merged into this player already", code="bad_merge")
+            raise InvalidInput("target: is merged into this player already", code="already_merged")
         if source.merged_into_id is not None:
-            raise Conflict("this player is merged already", code="bad_state")
+            raise Conflict("this player is merged already", code="already_merged")
         source.merged_into = target
         source.save(update_fields=["merged_into"])
         merge = PlayerMerge.objects.create(
@@ -278,7 +280,7 @@ def player_unmerge(*, actor: Actor, merge: PlayerMerge) -> PlayerMerge:
     """Undo a merge: the duplicate counts as itself again; the merge's record is kept."""
     _officer(actor, merge.federation)
     if merge.undone_at is not None:
-        raise Conflict("this merge was undone already", code="bad_state")
+        raise Conflict("this merge was undone already", code="bad_status")
     with transaction.atomic():
         FederationPlayer.objects.filter(pk=merge.source_id).update(merged_into=None)
         merge.undone_at = timezone.now()
@@ -309,7 +311,7 @@ def sanction_request(
     _club_role(actor, club, Role.ORGANISER)
     _member(federation, club)
     if (session is None) == (tournament is None):
-        raise InvalidInput("event: name a night or a tournament", code="bad_event")
+        raise InvalidInput("event: name a night or a tournament", code="bad_field")
     if tier not in federation.tiers:
         raise InvalidInput(f"tier: use one of {', '.join(federation.tiers)}", code="bad_tier")
     if tournament is not None:
@@ -319,7 +321,7 @@ def sanction_request(
             raise Conflict("tournament: ask before it starts", code="event_started")
         if tournament.preset_id != federation.preset_id:
             raise InvalidInput(
-                f"tournament: play it under {federation.preset.name}", code="wrong_preset"
+                f"tournament: play it under {federation.preset.name}", code="bad_preset"
             )
         name = tournament.name
     else:
@@ -340,7 +342,7 @@ def sanction_request(
                 tier=tier,
             )
     except IntegrityError:
-        raise Conflict("event: asked for already", code="duplicate") from None
+        raise Conflict("event: asked for already", code="already_asked") from None
     audit_record(
         actor=actor,
         club=club,
@@ -364,11 +366,11 @@ def sanction_decide(
 ) -> SanctionedEvent:
     _officer(actor, event.federation)
     if not approve and not reason.strip():
-        raise InvalidInput("reason: say why the event is refused", code="bad_reason")
+        raise InvalidInput("reason: say why the event is refused", code="reason_required")
     with transaction.atomic():
         event = _event_locked(event.pk)
         if event.status != SanctionedEvent.Status.REQUESTED:
-            raise Conflict(f"this event is {event.status}, not asked", code="bad_state")
+            raise Conflict(f"this event is {event.status}, not asked", code="bad_status")
         event.status = (
             SanctionedEvent.Status.SANCTIONED if approve else SanctionedEvent.Status.REFUSED
         )
@@ -391,18 +393,20 @@ def _finished_results(event: SanctionedEvent) -> tuple[dict[str, Any], date]:
     if event.tournament_id is not None:
         tournament = Tournament.objects.get(pk=event.tournament_id)
         if tournament.status != Tournament.Status.FINISHED:
-            raise Conflict("tournament: submit it once it has finished", code="event_not_finished")
+            raise Conflict(
+                "tournament: submit it once it has finished", code="session_not_finished"
+            )
     elif games.filter(status=Game.Status.OPEN).exists():
-        raise Conflict("session: a game is still being played", code="event_not_finished")
+        raise Conflict("session: a game is still being played", code="session_not_finished")
     if games.exclude(preset_id=event.federation.preset_id).exists():
         raise InvalidInput(
             f"event: every game is played under {event.federation.preset.name}",
-            code="wrong_preset",
+            code="bad_preset",
         )
     results = selectors.event_results(event=event)
     if len(results["places"]) < 2:
         raise Conflict(
-            "event: submit it once two players or more are placed", code="event_not_finished"
+            "event: submit it once two players or more are placed", code="session_not_finished"
         )
     started = Session.objects.filter(pk=session_id).values_list("started_at", flat=True)[0]
     return results, timezone.localdate(started)
@@ -422,11 +426,11 @@ def event_submit(*, actor: Actor, event: SanctionedEvent) -> SanctionedEvent:
         )
         if event.status not in allowed:
             raise Conflict(
-                f"this event is {event.status}: it cannot be submitted", code="bad_state"
+                f"this event is {event.status}: it cannot be submitted", code="bad_status"
             )
         results, played_on = _finished_results(event)
         if event.status == SanctionedEvent.Status.RELEASED and results == event.released_results:
-            raise Conflict("event: nothing changed since its release", code="unchanged")
+            raise Conflict("event: nothing changed since its release", code="nothing_changed")
         event.submitted_results = results
         event.played_on = played_on
         event.version += 1
@@ -450,7 +454,7 @@ def event_release(*, actor: Actor, event: SanctionedEvent) -> SanctionedEvent:
     with transaction.atomic():
         event = _event_locked(event.pk)
         if event.status != SanctionedEvent.Status.SUBMITTED:
-            raise Conflict(f"this event is {event.status}, not submitted", code="bad_state")
+            raise Conflict(f"this event is {event.status}, not submitted", code="bad_status")
         # The federation's row orders releases: two officers never take one place in the order.
         Federation.objects.select_for_update().get(pk=event.federation_id)
         last = event.federation.events.aggregate(last=Max("release_seq"))["last"] or 0
@@ -474,11 +478,11 @@ def event_return(*, actor: Actor, event: SanctionedEvent, reason: str) -> Sancti
     """The officer returns a submission with a reason; a released event stays as released."""
     _officer(actor, event.federation)
     if not reason.strip():
-        raise InvalidInput("reason: say what the club should correct", code="bad_reason")
+        raise InvalidInput("reason: say what the club should correct", code="reason_required")
     with transaction.atomic():
         event = _event_locked(event.pk)
         if event.status != SanctionedEvent.Status.SUBMITTED:
-            raise Conflict(f"this event is {event.status}, not submitted", code="bad_state")
+            raise Conflict(f"this event is {event.status}, not submitted", code="bad_status")
         event.status = (
             SanctionedEvent.Status.RELEASED
             if event.released_version

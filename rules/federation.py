@@ -48,10 +48,10 @@ class RankingRules:
 
     def __post_init__(self) -> None:
         if self.window_days < 1:
-            raise RuleViolation("bad_window", "window_days: 1 day or more")
+            raise RuleViolation("bad_number", "window_days: 1 day or more")
         if not 0 <= self.full_weight_days < self.window_days:
             raise RuleViolation(
-                "bad_window", "full_weight_days: 0 or more and shorter than the window"
+                "bad_number", "full_weight_days: 0 or more and shorter than the window"
             )
         if self.best_n is not None and self.best_n < 1:
             raise RuleViolation("bad_number", "best_n: count 1 result or more (empty: all)")
@@ -250,12 +250,12 @@ def rating_lists(
     a day takes the events released before that day): one replay in release order, the events
     given in that order."""
     if list(period_ends) != sorted(period_ends):
-        raise RuleViolation("bad_period", "period ends: give them in order")
+        raise RuleViolation("bad_number", "period ends: give them in order")
     state: Replay[K] = Replay(rules.model)
     pending = list(events)
     for before, after in pairwise(pending):
         if after.released_on < before.released_on:
-            raise RuleViolation("bad_period", "events: give them in the order they were released")
+            raise RuleViolation("bad_number", "events: give them in the order they were released")
     lists: list[list[RatingLine[K]]] = []
     position = 0
     for end in period_ends:
@@ -282,5 +282,5 @@ def add_months(day: date, months: int) -> date:
 def period_bounds(start: date, months: int, index: int) -> tuple[date, date]:
     """Period ``index`` (0 first) of ``months`` months from ``start``: [first day, end day)."""
     if months < 1:
-        raise RuleViolation("bad_period", "rating period: 1 month or more")
+        raise RuleViolation("bad_number", "rating period: 1 month or more")
     return add_months(start, months * index), add_months(start, months * (index + 1))

@@ -107,8 +107,8 @@ def test_place_points_decay_and_tiers_by_hand():
 @pytest.mark.parametrize(
     ("kwargs", "code"),
     [
-        ({"window_days": 0}, "bad_window"),
-        ({"window_days": 10, "full_weight_days": 10}, "bad_window"),
+        ({"window_days": 0}, "bad_number"),
+        ({"window_days": 10, "full_weight_days": 10}, "bad_number"),
         ({"best_n": 0}, "bad_number"),
         ({"tiers": {}}, "bad_tier"),
         ({"tiers": {"club": "0"}}, "bad_tier"),
