@@ -53,6 +53,7 @@ urlpatterns = [
     path("", include("standings.page_urls")),
     path("", include("tournaments.page_urls")),
     path("", include("series.page_urls")),
+    path("", include("federation.page_urls")),
     path("", include("reports.page_urls")),
     path("", include("archive.page_urls")),
 ]
