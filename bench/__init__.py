@@ -20,4 +20,5 @@ BENCHES = [
     "paper",
     "room",
     "imports",
+    "federation",
 ]
