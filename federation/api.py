@@ -21,22 +21,22 @@ from config.openapi import api_operation
 from federation import selectors, services
 from federation.models import Federation, PlayerLink, PlayerMerge, SanctionedEvent
 from federation.serializers import (
-    AnswerInput,
-    DecisionInput,
-    EventOutput,
-    LinkDecisionInput,
-    LinkInput,
-    LinkOutput,
-    MembershipOutput,
-    MergeInput,
-    MergeOutput,
-    PeriodOutput,
-    PlayerOutput,
-    QueueOutput,
-    RankingOutput,
-    RatingListOutput,
-    ReasonInput,
-    SanctionInput,
+    FederationAnswerInput,
+    FederationDecisionInput,
+    FederationEventOutput,
+    FederationLinkDecisionInput,
+    FederationLinkInput,
+    FederationLinkOutput,
+    FederationMembershipOutput,
+    FederationMergeInput,
+    FederationMergeOutput,
+    FederationPeriodOutput,
+    FederationPlayerOutput,
+    FederationQueueOutput,
+    FederationRankingOutput,
+    FederationRatingListOutput,
+    FederationReasonInput,
+    FederationSanctionInput,
 )
 from scoring.models import Session
 from tournaments.models import Tournament
@@ -72,19 +72,19 @@ class OfficerApi(APIView):
 class RankingApi(PublicFederationApi):
     @api_operation(
         operation_id="federation_ranking",
-        responses=RankingOutput,
+        responses=FederationRankingOutput,
         description="The ranking list today: place points x tier x decay, best N.",
     )
     def get(self, request: Request, federation_slug: str) -> Response:
         today = timezone.localdate()
         rows = selectors.ranking_rows(federation=self.federation, as_of=today)
-        return Response(RankingOutput({"as_of": today, "results": rows}).data)
+        return Response(FederationRankingOutput({"as_of": today, "results": rows}).data)
 
 
 class RatingListApi(PublicFederationApi):
     @api_operation(
         operation_id="federation_ratings",
-        responses=RatingListOutput,
+        responses=FederationRatingListOutput,
         parameters=[PERIOD],
         description="A published rating list.",
     )
@@ -92,7 +92,7 @@ class RatingListApi(PublicFederationApi):
         raw = request.query_params.get("period")
         index = None if raw is None else _period_index(raw)
         rows = selectors.rating_rows(federation=self.federation, index=index)
-        return Response(RatingListOutput(rows).data)
+        return Response(FederationRatingListOutput(rows).data)
 
 
 def _period_index(raw: str) -> int:
@@ -104,18 +104,18 @@ def _period_index(raw: str) -> int:
 class RatingPreviewApi(PublicFederationApi):
     @api_operation(
         operation_id="federation_ratings_preview",
-        responses=RatingListOutput,
+        responses=FederationRatingListOutput,
         description="The next rating list as it stands (not yet published).",
     )
     def get(self, request: Request, federation_slug: str) -> Response:
         rows = selectors.rating_rows(federation=self.federation, preview=True)
-        return Response(RatingListOutput(rows).data)
+        return Response(FederationRatingListOutput(rows).data)
 
 
 class PlayerApi(PublicFederationApi):
     @api_operation(
         operation_id="federation_player",
-        responses=PlayerOutput,
+        responses=FederationPlayerOutput,
         description="A player's ranking line and published ratings, period by period.",
     )
     def get(self, request: Request, federation_slug: str, player_id: int) -> Response:
@@ -123,17 +123,19 @@ class PlayerApi(PublicFederationApi):
         row = selectors.player_row(
             federation=self.federation, player=player, as_of=timezone.localdate()
         )
-        return Response(PlayerOutput(row).data)
+        return Response(FederationPlayerOutput(row).data)
 
 
 class QueueApi(OfficerApi):
     @api_operation(
         operation_id="federation_queue",
-        responses=QueueOutput,
+        responses=FederationQueueOutput,
         description="Proposed links, asked and submitted events, duplicate candidates.",
     )
     def get(self, request: Request, federation_slug: str) -> Response:
-        return Response(QueueOutput(selectors.queue_rows(federation=self.federation)).data)
+        return Response(
+            FederationQueueOutput(selectors.queue_rows(federation=self.federation)).data
+        )
 
 
 def _event(federation: Federation, event_id: int) -> SanctionedEvent:
@@ -145,18 +147,18 @@ def _event(federation: Federation, event_id: int) -> SanctionedEvent:
 
 def _event_out(event: SanctionedEvent) -> dict[str, Any]:
     event.refresh_from_db()
-    return dict(EventOutput(selectors.event_row(event)).data)
+    return dict(FederationEventOutput(selectors.event_row(event)).data)
 
 
 class LinkDecideApi(OfficerApi):
     @api_operation(
         operation_id="federation_link_decide",
-        request=LinkDecisionInput,
-        responses=LinkOutput,
+        request=FederationLinkDecisionInput,
+        responses=FederationLinkOutput,
         description="Confirm or refuse a club's proposal.",
     )
     def post(self, request: Request, federation_slug: str, link_id: int) -> Response:
-        data = input_valid(LinkDecisionInput, request.data)
+        data = input_valid(FederationLinkDecisionInput, request.data)
         link = PlayerLink.objects.filter(federation=self.federation, pk=link_id).first()
         if link is None:
             raise NotFoundError(f"no proposal #{link_id}")
@@ -170,18 +172,18 @@ class LinkDecideApi(OfficerApi):
             if target is None
             else selectors.player_get(federation=self.federation, player_id=target),
         )
-        return Response(LinkOutput(link).data)
+        return Response(FederationLinkOutput(link).data)
 
 
 class SanctionDecideApi(OfficerApi):
     @api_operation(
         operation_id="federation_sanction_decide",
-        request=DecisionInput,
-        responses=EventOutput,
+        request=FederationDecisionInput,
+        responses=FederationEventOutput,
         description="Sanction an asked event, or refuse it.",
     )
     def post(self, request: Request, federation_slug: str, event_id: int) -> Response:
-        data = input_valid(DecisionInput, request.data)
+        data = input_valid(FederationDecisionInput, request.data)
         event = services.sanction_decide(
             actor=request.user,
             event=_event(self.federation, event_id),
@@ -195,7 +197,7 @@ class ReleaseApi(OfficerApi):
     @api_operation(
         operation_id="federation_event_release",
         request=None,
-        responses=EventOutput,
+        responses=FederationEventOutput,
         description="Release a submitted event: it counts on both lists.",
     )
     def post(self, request: Request, federation_slug: str, event_id: int) -> Response:
@@ -206,12 +208,12 @@ class ReleaseApi(OfficerApi):
 class ReturnApi(OfficerApi):
     @api_operation(
         operation_id="federation_event_return",
-        request=ReasonInput,
-        responses=EventOutput,
+        request=FederationReasonInput,
+        responses=FederationEventOutput,
         description="Return a submission with a reason.",
     )
     def post(self, request: Request, federation_slug: str, event_id: int) -> Response:
-        data = input_valid(ReasonInput, request.data)
+        data = input_valid(FederationReasonInput, request.data)
         event = services.event_return(
             actor=request.user, event=_event(self.federation, event_id), reason=data["reason"]
         )
@@ -221,39 +223,41 @@ class ReturnApi(OfficerApi):
 class MergeApi(OfficerApi):
     @api_operation(
         operation_id="federation_merge",
-        request=MergeInput,
-        responses={201: MergeOutput},
+        request=FederationMergeInput,
+        responses={201: FederationMergeOutput},
         description="Merge a duplicate into a player.",
     )
     def post(self, request: Request, federation_slug: str) -> Response:
-        data = input_valid(MergeInput, request.data)
+        data = input_valid(FederationMergeInput, request.data)
         merge = services.player_merge(
             actor=request.user,
             source=selectors.player_get(federation=self.federation, player_id=data["source"]),
             target=selectors.player_get(federation=self.federation, player_id=data["target"]),
         )
-        return Response(MergeOutput(merge).data, status=status.HTTP_201_CREATED)
+        return Response(FederationMergeOutput(merge).data, status=status.HTTP_201_CREATED)
 
 
 class UnmergeApi(OfficerApi):
     @api_operation(
         operation_id="federation_unmerge",
         request=None,
-        responses=MergeOutput,
+        responses=FederationMergeOutput,
         description="Undo a merge; its record is kept.",
     )
     def post(self, request: Request, federation_slug: str, merge_id: int) -> Response:
         merge = PlayerMerge.objects.filter(federation=self.federation, pk=merge_id).first()
         if merge is None:
             raise NotFoundError(f"no merge #{merge_id}")
-        return Response(MergeOutput(services.player_unmerge(actor=request.user, merge=merge)).data)
+        return Response(
+            FederationMergeOutput(services.player_unmerge(actor=request.user, merge=merge)).data
+        )
 
 
 class PublishApi(OfficerApi):
     @api_operation(
         operation_id="federation_period_publish",
         request=None,
-        responses={201: PeriodOutput},
+        responses={201: FederationPeriodOutput},
         description="Publish the next rating period.",
     )
     def post(self, request: Request, federation_slug: str) -> Response:
@@ -264,7 +268,7 @@ class PublishApi(OfficerApi):
             "ends_on": period.ends_on,
             "published": True,
         }
-        return Response(PeriodOutput(out).data, status=status.HTTP_201_CREATED)
+        return Response(FederationPeriodOutput(out).data, status=status.HTTP_201_CREATED)
 
 
 # --- a member club's side -----------------------------------------------------------------------
@@ -283,27 +287,27 @@ class AnswerApi(ClubFederationApi):
 
     @api_operation(
         operation_id="federation_invitation_answer",
-        request=AnswerInput,
-        responses=MembershipOutput,
+        request=FederationAnswerInput,
+        responses=FederationMembershipOutput,
         description="The club's owner answers an invitation.",
     )
     def post(self, request: Request, club_slug: str, federation_slug: str) -> Response:
-        data = input_valid(AnswerInput, request.data)
+        data = input_valid(FederationAnswerInput, request.data)
         member = services.club_answer(
             actor=request.user, federation=self.federation, club=self.club, accept=data["accept"]
         )
-        return Response(MembershipOutput(member).data)
+        return Response(FederationMembershipOutput(member).data)
 
 
 class LinkProposeApi(ClubFederationApi):
     @api_operation(
         operation_id="federation_link_propose",
-        request=LinkInput,
-        responses={201: LinkOutput},
+        request=FederationLinkInput,
+        responses={201: FederationLinkOutput},
         description="Propose a club player as a federation player.",
     )
     def post(self, request: Request, club_slug: str, federation_slug: str) -> Response:
-        data = input_valid(LinkInput, request.data)
+        data = input_valid(FederationLinkInput, request.data)
         player = self.club.players.filter(pk=data["player"]).first()
         if player is None:
             raise NotFoundError(f"no player #{data['player']} in {self.club.name}")
@@ -318,18 +322,18 @@ class LinkProposeApi(ClubFederationApi):
             if target is None
             else selectors.player_get(federation=self.federation, player_id=target),
         )
-        return Response(LinkOutput(link).data, status=status.HTTP_201_CREATED)
+        return Response(FederationLinkOutput(link).data, status=status.HTTP_201_CREATED)
 
 
 class SanctionRequestApi(ClubFederationApi):
     @api_operation(
         operation_id="federation_sanction_request",
-        request=SanctionInput,
-        responses={201: EventOutput},
+        request=FederationSanctionInput,
+        responses={201: FederationEventOutput},
         description="Ask, before it starts, for a night or tournament to count.",
     )
     def post(self, request: Request, club_slug: str, federation_slug: str) -> Response:
-        data = input_valid(SanctionInput, request.data)
+        data = input_valid(FederationSanctionInput, request.data)
         session = tournament = None
         if data["session_id"] is not None:
             session = Session.objects.filter(club=self.club, pk=data["session_id"]).first()
@@ -354,7 +358,7 @@ class SubmitApi(ClubFederationApi):
     @api_operation(
         operation_id="federation_event_submit",
         request=None,
-        responses=EventOutput,
+        responses=FederationEventOutput,
         description="Submit a finished sanctioned event (or a correction) to the officer.",
     )
     def post(

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from config.fields import id_field
 
 
-class ScoredResultOutput(serializers.Serializer[dict]):
+class FederationScoredResultOutput(serializers.Serializer[dict]):
     event_id = serializers.IntegerField()
     event = serializers.CharField()
     played_on = serializers.DateField()
@@ -20,21 +20,21 @@ class ScoredResultOutput(serializers.Serializer[dict]):
     counted = serializers.BooleanField(help_text="One of the best N that count.")
 
 
-class RankingLineOutput(serializers.Serializer[dict]):
+class FederationRankingLineOutput(serializers.Serializer[dict]):
     rank = serializers.IntegerField()
     player_id = serializers.IntegerField()
     federation_id = serializers.CharField()
     name = serializers.CharField()
     total = serializers.DecimalField(max_digits=14, decimal_places=2)
-    results = ScoredResultOutput(many=True)
+    results = FederationScoredResultOutput(many=True)
 
 
-class RankingOutput(serializers.Serializer[dict]):
+class FederationRankingOutput(serializers.Serializer[dict]):
     as_of = serializers.DateField()
-    results = RankingLineOutput(many=True)
+    results = FederationRankingLineOutput(many=True)
 
 
-class RatingLineOutput(serializers.Serializer[dict]):
+class FederationRatingLineOutput(serializers.Serializer[dict]):
     rank = serializers.IntegerField(allow_null=True, help_text="Null while provisional.")
     player_id = serializers.IntegerField()
     federation_id = serializers.CharField()
@@ -46,19 +46,19 @@ class RatingLineOutput(serializers.Serializer[dict]):
     provisional = serializers.BooleanField()
 
 
-class PeriodOutput(serializers.Serializer[dict]):
+class FederationPeriodOutput(serializers.Serializer[dict]):
     index = serializers.IntegerField()
     starts_on = serializers.DateField()
     ends_on = serializers.DateField(help_text="The list takes events released before this day.")
     published = serializers.BooleanField()
 
 
-class RatingListOutput(serializers.Serializer[dict]):
-    period = PeriodOutput(allow_null=True)
-    results = RatingLineOutput(many=True)
+class FederationRatingListOutput(serializers.Serializer[dict]):
+    period = FederationPeriodOutput(allow_null=True)
+    results = FederationRatingLineOutput(many=True)
 
 
-class RatingHistoryOutput(serializers.Serializer[dict]):
+class FederationRatingHistoryOutput(serializers.Serializer[dict]):
     period = serializers.IntegerField()
     ends_on = serializers.DateField()
     rank = serializers.IntegerField(allow_null=True)
@@ -67,16 +67,16 @@ class RatingHistoryOutput(serializers.Serializer[dict]):
     provisional = serializers.BooleanField()
 
 
-class PlayerOutput(serializers.Serializer[dict]):
+class FederationPlayerOutput(serializers.Serializer[dict]):
     player_id = serializers.IntegerField()
     federation_id = serializers.CharField()
     name = serializers.CharField()
     counts_as = serializers.IntegerField(help_text="The player a merged duplicate counts as.")
-    ranking = RankingLineOutput(allow_null=True)
-    rating_history = RatingHistoryOutput(many=True)
+    ranking = FederationRankingLineOutput(allow_null=True)
+    rating_history = FederationRatingHistoryOutput(many=True)
 
 
-class ProposalOutput(serializers.Serializer[dict]):
+class FederationProposalOutput(serializers.Serializer[dict]):
     id = serializers.IntegerField()
     club = serializers.CharField()
     name = serializers.CharField()
@@ -85,7 +85,7 @@ class ProposalOutput(serializers.Serializer[dict]):
     federation_player_id = serializers.IntegerField(allow_null=True)
 
 
-class EventOutput(serializers.Serializer[dict]):
+class FederationEventOutput(serializers.Serializer[dict]):
     id = serializers.IntegerField()
     club = serializers.CharField()
     name = serializers.CharField()
@@ -97,7 +97,7 @@ class EventOutput(serializers.Serializer[dict]):
     release_seq = serializers.IntegerField(allow_null=True)
 
 
-class DuplicateOutput(serializers.Serializer[dict]):
+class FederationDuplicateOutput(serializers.Serializer[dict]):
     first_id = serializers.IntegerField()
     first = serializers.CharField()
     second_id = serializers.IntegerField()
@@ -105,64 +105,64 @@ class DuplicateOutput(serializers.Serializer[dict]):
     why = serializers.CharField()
 
 
-class QueueOutput(serializers.Serializer[dict]):
-    proposals = ProposalOutput(many=True)
-    requests = EventOutput(many=True)
-    submissions = EventOutput(many=True)
-    duplicates = DuplicateOutput(many=True)
+class FederationQueueOutput(serializers.Serializer[dict]):
+    proposals = FederationProposalOutput(many=True)
+    requests = FederationEventOutput(many=True)
+    submissions = FederationEventOutput(many=True)
+    duplicates = FederationDuplicateOutput(many=True)
 
 
-class LinkDecisionInput(serializers.Serializer[dict]):
+class FederationLinkDecisionInput(serializers.Serializer[dict]):
     confirm = serializers.BooleanField()
     federation_player = id_field(required=False, allow_null=True, default=None)
     reason = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
 
 
-class DecisionInput(serializers.Serializer[dict]):
+class FederationDecisionInput(serializers.Serializer[dict]):
     approve = serializers.BooleanField()
     reason = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
 
 
-class ReasonInput(serializers.Serializer[dict]):
+class FederationReasonInput(serializers.Serializer[dict]):
     reason = serializers.CharField(max_length=300)
 
 
-class MergeInput(serializers.Serializer[dict]):
+class FederationMergeInput(serializers.Serializer[dict]):
     source = id_field()
     target = id_field()
 
 
-class MergeOutput(serializers.Serializer[dict]):
+class FederationMergeOutput(serializers.Serializer[dict]):
     id = serializers.IntegerField()
     source = serializers.IntegerField(source="source_id")
     target = serializers.IntegerField(source="target_id")
     undone_at = serializers.DateTimeField(allow_null=True)
 
 
-class AnswerInput(serializers.Serializer[dict]):
+class FederationAnswerInput(serializers.Serializer[dict]):
     accept = serializers.BooleanField()
 
 
-class MembershipOutput(serializers.Serializer[dict]):
+class FederationMembershipOutput(serializers.Serializer[dict]):
     federation = serializers.CharField(source="federation.slug")
     status = serializers.CharField()
 
 
-class LinkInput(serializers.Serializer[dict]):
+class FederationLinkInput(serializers.Serializer[dict]):
     player = id_field()
     date_of_birth = serializers.DateField(required=False, allow_null=True, default=None)
     email = serializers.EmailField(required=False, default="", allow_blank=True)
     federation_player = id_field(required=False, allow_null=True, default=None)
 
 
-class LinkOutput(serializers.Serializer[dict]):
+class FederationLinkOutput(serializers.Serializer[dict]):
     id = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id")
     federation_player = serializers.IntegerField(source="federation_player_id", allow_null=True)
     status = serializers.CharField()
 
 
-class SanctionInput(serializers.Serializer[dict]):
+class FederationSanctionInput(serializers.Serializer[dict]):
     tier = serializers.CharField(max_length=40)
     session_id = id_field(required=False, allow_null=True, default=None)
     tournament_id = id_field(required=False, allow_null=True, default=None)
