@@ -21,4 +21,5 @@ BENCHES = [
     "paper",
     "room",
     "imports",
+    "federation",
 ]

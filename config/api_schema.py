@@ -30,6 +30,7 @@ _CLUB_SUBJECTS = {
     "table-links": "table links", "standings": "standings", "seasons": "standings",
     "ratings": "ratings", "tournaments": "tournaments", "series": "series", "webhooks": "webhooks",
     "stream": "sync", "tombstones": "sync", "results": "results",
+    "federations": "federation",
 }  # fmt: skip
 # ... unless a later part names a subject of its own (a table's games, a game's deals).
 _NESTED_SUBJECTS = {
@@ -38,7 +39,8 @@ _NESTED_SUBJECTS = {
 }  # fmt: skip
 # Paths outside a club: by their first part.
 _SUBJECTS = {"clubs": "clubs", "table": "table entry", "tokens": "tokens",
-             "invitations": "invitations", "rules": "rules"}  # fmt: skip
+             "invitations": "invitations", "rules": "rules",
+             "federations": "federation"}  # fmt: skip
 #: What an operation id's last word says it does.
 _ACTIONS = {"list": "list", "create": "create", "retrieve": "read", "update": "change",
             "destroy": "delete", "set": "set"}  # fmt: skip

@@ -19,6 +19,7 @@ api_v1 = [
     path("", include((scoring_urls.urlpatterns + standings_urls.urlpatterns, "scoring"))),
     path("", include("tournaments.urls")),
     path("", include("series.urls")),
+    path("", include("federation.urls")),
     path("", include("webhooks.urls")),
     path("", include("reports.urls")),
 ]
@@ -52,6 +53,7 @@ urlpatterns = [
     path("", include("standings.page_urls")),
     path("", include("tournaments.page_urls")),
     path("", include("series.page_urls")),
+    path("", include("federation.page_urls")),
     path("", include("reports.page_urls")),
     path("", include("archive.page_urls")),
 ]

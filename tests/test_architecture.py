@@ -36,6 +36,7 @@ APPS = (
     "standings",
     "tournaments",
     "series",
+    "federation",
     "archive",
     "pages",
     "config",
@@ -580,7 +581,7 @@ def test_what_may_import_late_is_not_caught() -> None:
 
 
 @pytest.mark.parametrize(
-    "app", ["scoring", "standings", "clubs", "clubs.signin", "tournaments", "series"]
+    "app", ["scoring", "standings", "clubs", "clubs.signin", "tournaments", "series", "federation"]
 )
 def test_every_module_and_package_of_a_layered_app_has_its_layer(app: str) -> None:
     """An app's layers contract (pyproject.toml, ``containers = [app]``) names every module and

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "standings",
     "tournaments",
     "series",
+    "federation",
     "reports",
     "archive",
     "pages",
@@ -455,6 +456,11 @@ SPECTACULAR_SETTINGS = {
         {"name": "results", "description": "Past results imported from a sheet."},
         {"name": "tournaments", "description": "Tournaments: entries, rounds, the purse."},
         {"name": "series", "description": "Season series: events, points by place, the table."},
+        {
+            "name": "federation",
+            "description": "A federation's rating and ranking lists, its officers' queue and "
+            "decisions, and its member clubs' requests.",
+        },
         {"name": "webhooks", "description": "Signed events sent to a club's endpoints."},
         {
             "name": "sync",

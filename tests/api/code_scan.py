@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ["clubs", "config", "ledger", "live", "outbox", "pages", "rules", "scoring", "standings",
-        "tournaments", "webhooks", "reports", "series"]  # fmt: skip
+        "tournaments", "webhooks", "reports", "series", "federation"]  # fmt: skip
 _CODE = re.compile(r"^[a-z][a-z0-9_]*$")
 # A call and the place of the code among its positional arguments.
 _POSITIONAL = {"RuleViolation": 0, "Reason": 1, "error_body": 0, "_api_error": 1, "_error": 1}

@@ -448,7 +448,64 @@ ROUTES = [
           _by_role(204, 204, 403, 403)),
     Route("series table", "series:series-table", "get",
           lambda w: f"{C}/series/{_series(w)}/table/", None, READ),
+    # a federation, from the member club's side (its officers' routes: tests/federation)
+    Route("federation invitation answer", "federation:club-answer", "post",
+          lambda w: f"{C}/federations/{_federation(w, member=False)}/answer/",
+          lambda w: {"accept": True}, _by_role(200, 403, 403, 403)),
+    Route("federation link propose", "federation:club-players", "post",
+          lambda w: f"{C}/federations/{_federation(w)}/players/",
+          lambda w: {"player": _asha(w)}, _by_role(201, 201, 403, 403)),
+    Route("federation sanction request", "federation:club-events", "post",
+          lambda w: f"{C}/federations/{_federation(w)}/events/",
+          lambda w: {"tier": "club", "session_id": _empty_night(w)}, _by_role(201, 201, 403, 403)),
+    # The night has a game in play: a member may submit, and is told it is not finished.
+    Route("federation event submit", "federation:club-submit", "post",
+          lambda w: f"{C}/federations/{_federation(w)}/events/{_sanctioned(w)}/submit/", None,
+          _by_role(409, 409, 403, 403)),
 ]  # fmt: skip
+
+
+def _federation(w: World, member: bool = True) -> str:
+    """A federation the club belongs to (``rf``), or one that only invited it (``rf-invite``)."""
+    from datetime import date
+
+    from django.contrib.auth.models import User
+
+    from federation import services
+    from federation.models import Federation
+    from scoring.models import RulePreset
+
+    slug = "rf" if member else "rf-invite"
+    if Federation.objects.filter(slug=slug).exists():
+        return slug
+    officer, _ = User.objects.get_or_create(username=f"officer-{slug}")
+    federation = services.federation_create(
+        actor=officer, name=slug, slug=slug, starts_on=date(2026, 1, 1),
+        preset=RulePreset.objects.get(club=None, key="points"),
+    )  # fmt: skip
+    services.club_invite(actor=officer, federation=federation, club=w.club)
+    if member:
+        services.club_answer(actor=w.s.owner, federation=federation, club=w.club, accept=True)
+    return slug
+
+
+def _empty_night(w: World) -> int:
+    from scoring.models import Session
+    from scoring.nights import session_create
+
+    found = Session.objects.filter(club=w.club, name="Sanctioned night").first()
+    return (found or session_create(club=w.club, actor=w.s.owner, name="Sanctioned night")).pk
+
+
+def _sanctioned(w: World) -> int:
+    """The night in play, sanctioned (as if asked before it started)."""
+    from federation.models import Federation, SanctionedEvent
+
+    found, _ = SanctionedEvent.objects.get_or_create(
+        federation=Federation.objects.get(slug=_federation(w)), club=w.club, session_id=w.session,
+        defaults={"name": "Night", "tier": "club", "status": "sanctioned"},
+    )  # fmt: skip
+    return found.pk
 
 
 def _series(w: World) -> int:

@@ -118,6 +118,8 @@ def _world(pages: Pages) -> World:
         "layout": "points_deals", "extension": "csv",
         # A series holds places and points, no money; its pages answer 404 for an unknown one.
         "series_id": 0, "event_id": 0,
+        # A club's federation routes are writes (a GET answers 405); no money in them.
+        "federation_slug": "none",
     }  # fmt: skip
     return World(pages, ids)
 

@@ -1,0 +1,545 @@
+"""The federation's writes: a federation made, clubs invited (the club's owner accepts), the
+player registry (a club proposes a link, an officer confirms it; duplicates merged and unmerged),
+sanctioned events (asked before they start, submitted once finished, released or returned by an
+officer; a correction after release goes back to the officer) and a rating period published.
+Keyword-only, atomic, audited."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from clubs.audit import audit_record
+from clubs.models import Club, Player, Role
+from clubs.selectors import club_role, role_at_least
+from config.errors import Conflict, InvalidInput, NotAllowed, NotFoundError
+from federation import selectors
+from federation.models import (
+    Federation,
+    FederationPlayer,
+    MemberClub,
+    Officer,
+    PlayerLink,
+    PlayerMerge,
+    RatingEntry,
+    RatingPeriod,
+    SanctionedEvent,
+)
+from rules.errors import RuleViolation
+from rules.federation import RankingRules
+from scoring.models import Game, RulePreset, Session
+from tournaments.models import Tournament
+
+#: The settings a federation takes (its lists' rules), with their defaults.
+SETTINGS: dict[str, Any] = {
+    "period_months": 1,
+    "provisional_games": 5,
+    "window_days": 3 * 365,
+    "full_weight_days": 0,
+    "best_n": 5,
+    "tiers": {"club": "1", "open": "1.5", "national": "2"},
+}
+Actor = User
+
+
+def _checked_settings(values: dict[str, Any]) -> dict[str, Any]:
+    """A clear 400 naming the field for settings the lists cannot use."""
+    try:
+        RankingRules(
+            window_days=values["window_days"],
+            full_weight_days=values["full_weight_days"],
+            best_n=values["best_n"],
+            tiers=values["tiers"],
+        )
+    except RuleViolation as error:
+        raise InvalidInput(str(error), code=error.code) from None
+    if not 1 <= values["period_months"] <= 12:
+        raise InvalidInput("period_months: 1 to 12", code="bad_number")
+    values["tiers"] = {str(k): str(v) for k, v in values["tiers"].items()}
+    return values
+
+
+def federation_create(
+    *, actor: Actor, name: str, slug: str, preset: RulePreset, starts_on: date, **settings: Any
+) -> Federation:
+    """A new federation; whoever makes it is its first rating officer."""
+    values = _checked_settings({**SETTINGS, **settings})
+    if not name.strip():
+        raise InvalidInput("name: give the federation a name", code="bad_name")
+    with transaction.atomic():
+        if Federation.objects.filter(slug=slug).exists():
+            raise Conflict(f"slug: {slug!r} is taken", code="slug_taken")
+        federation = Federation.objects.create(
+            name=name.strip(), slug=slug, preset=preset, starts_on=starts_on, **values
+        )
+        Officer.objects.create(federation=federation, user=actor)
+        audit_record(
+            actor=actor,
+            club=None,
+            action="federation.create",
+            obj=federation,
+            after={"name": federation.name, **values},
+        )
+    return federation
+
+
+def officer_add(*, actor: Actor, federation: Federation, user: Actor) -> Officer:
+    _officer(actor, federation)
+    officer, _ = Officer.objects.get_or_create(federation=federation, user=user)
+    audit_record(
+        actor=actor,
+        club=None,
+        action="federation.officer_add",
+        obj=officer,
+        after={"user": user.pk},
+    )
+    return officer
+
+
+def _officer(actor: Actor, federation: Federation) -> None:
+    if not selectors.is_officer(user=actor, federation=federation):
+        raise NotAllowed(f"this needs a rating officer of {federation.name}")
+
+
+def _club_role(actor: Actor, club: Club, needed: str) -> None:
+    role = club_role(user=actor, club=club)
+    if role is None:
+        raise NotFoundError(f"no club {club.slug!r} among your clubs")
+    if not role_at_least(role, needed):
+        raise NotAllowed(f"this needs the {needed} role in {club.name}; you are {role}")
+
+
+# --- clubs --------------------------------------------------------------------------------------
+
+
+def club_invite(*, actor: Actor, federation: Federation, club: Club) -> MemberClub:
+    _officer(actor, federation)
+    member, created = MemberClub.objects.get_or_create(federation=federation, club=club)
+    if not created and member.status == MemberClub.Status.MEMBER:
+        raise Conflict(f"{club.name} is a member already", code="federation_member")
+    member.status = MemberClub.Status.INVITED
+    member.answered_at = None
+    member.save()
+    audit_record(
+        actor=actor,
+        club=club,
+        action="federation.club_invite",
+        obj=member,
+        after={"federation": federation.pk},
+    )
+    return member
+
+
+def club_answer(*, actor: Actor, federation: Federation, club: Club, accept: bool) -> MemberClub:
+    """The club's owner accepts (or declines) the federation's invitation."""
+    _club_role(actor, club, Role.OWNER)
+    with transaction.atomic():
+        member = (
+            MemberClub.objects.select_for_update()
+            .filter(federation=federation, club=club, status=MemberClub.Status.INVITED)
+            .first()
+        )
+        if member is None:
+            raise NotFoundError(f"no invitation of {club.name} to {federation.name}")
+        member.status = MemberClub.Status.MEMBER if accept else MemberClub.Status.DECLINED
+        member.answered_at = timezone.now()
+        member.save()
+        audit_record(
+            actor=actor,
+            club=club,
+            action="federation.club_answer",
+            obj=member,
+            after={"status": member.status},
+        )
+    return member
+
+
+def _member(federation: Federation, club: Club) -> None:
+    if not selectors.is_member_club(federation=federation, club=club):
+        raise NotAllowed(f"{club.name} is not a member of {federation.name}")
+
+
+# --- the registry -------------------------------------------------------------------------------
+
+
+def link_propose(
+    *,
+    actor: Actor,
+    federation: Federation,
+    player: Player,
+    date_of_birth: date | None = None,
+    email: str = "",
+    federation_player: FederationPlayer | None = None,
+) -> PlayerLink:
+    """A club proposes its player as a federation player (a new one, or one named)."""
+    _club_role(actor, player.club, Role.ORGANISER)
+    _member(federation, player.club)
+    if federation_player is not None and federation_player.federation_id != federation.pk:
+        raise InvalidInput("federation_player: not in this federation", code="not_found")
+    try:
+        with transaction.atomic():
+            link = PlayerLink.objects.create(
+                federation=federation,
+                player=player,
+                federation_player=federation_player,
+                name=player.name,
+                date_of_birth=date_of_birth,
+                email=email,
+            )
+    except IntegrityError:
+        raise Conflict(
+            f"{player.name} is proposed or linked already", code="already_linked"
+        ) from None
+    audit_record(
+        actor=actor,
+        club=player.club,
+        action="federation.link_propose",
+        obj=link,
+        after={"player": player.pk, "federation_player": link.federation_player_id},
+    )
+    return link
+
+
+def link_decide(
+    *,
+    actor: Actor,
+    link: PlayerLink,
+    confirm: bool,
+    federation_player: FederationPlayer | None = None,
+    reason: str = "",
+) -> PlayerLink:
+    """The officer confirms a proposal (to the player it names, to ``federation_player``, or
+    to a new registry entry) or refuses it with a reason."""
+    federation = link.federation
+    _officer(actor, federation)
+    if link.status != PlayerLink.Status.PROPOSED:
+        raise Conflict("this proposal was decided already", code="bad_status")
+    if not confirm and not reason.strip():
+        raise InvalidInput("reason: say why the link is refused", code="reason_required")
+    with transaction.atomic():
+        if confirm:
+            target = federation_player or link.federation_player
+            if target is None:
+                target = FederationPlayer.objects.create(
+                    federation=federation,
+                    name=link.name,
+                    date_of_birth=link.date_of_birth,
+                    email=link.email,
+                )
+            elif target.federation_id != federation.pk:
+                raise InvalidInput("federation_player: not in this federation", code="not_found")
+            link.federation_player = target
+        link.status = PlayerLink.Status.CONFIRMED if confirm else PlayerLink.Status.REFUSED
+        link.reason = reason.strip()
+        link.decided_at = timezone.now()
+        link.save()
+        audit_record(
+            actor=actor,
+            club=None,
+            action="federation.link_decide",
+            obj=link,
+            after={"status": link.status, "federation_player": link.federation_player_id},
+        )
+    return link
+
+
+def player_merge(
+    *, actor: Actor, source: FederationPlayer, target: FederationPlayer
+) -> PlayerMerge:
+    """``source`` is a duplicate of ``target``: it counts as ``target`` on every list."""
+    federation = source.federation
+    _officer(actor, federation)
+    if source.federation_id != target.federation_id or source.pk == target.pk:
+        raise InvalidInput("target: another player of the same federation", code="bad_field")
+    with transaction.atomic():
+        if selectors.canonical_ids(federation=federation)[target.pk] == source.pk:
+            raise InvalidInput("target: is merged into this player already", code="already_merged")
+        if source.merged_into_id is not None:
+            raise Conflict("this player is merged already", code="already_merged")
+        source.merged_into = target
+        source.save(update_fields=["merged_into"])
+        merge = PlayerMerge.objects.create(
+            federation=federation, source=source, target=target, merged_by=actor
+        )
+        audit_record(
+            actor=actor,
+            club=None,
+            action="federation.merge",
+            obj=merge,
+            after={"source": source.pk, "target": target.pk},
+        )
+    return merge
+
+
+def player_unmerge(*, actor: Actor, merge: PlayerMerge) -> PlayerMerge:
+    """Undo a merge: the duplicate counts as itself again; the merge's record is kept."""
+    _officer(actor, merge.federation)
+    if merge.undone_at is not None:
+        raise Conflict("this merge was undone already", code="bad_status")
+    with transaction.atomic():
+        FederationPlayer.objects.filter(pk=merge.source_id).update(merged_into=None)
+        merge.undone_at = timezone.now()
+        merge.save(update_fields=["undone_at"])
+        audit_record(
+            actor=actor,
+            club=None,
+            action="federation.unmerge",
+            obj=merge,
+            before={"target": merge.target_id},
+        )
+    return merge
+
+
+# --- sanctioned events --------------------------------------------------------------------------
+
+
+def sanction_request(
+    *,
+    actor: Actor,
+    federation: Federation,
+    club: Club,
+    tier: str,
+    session: Session | None = None,
+    tournament: Tournament | None = None,
+) -> SanctionedEvent:
+    """A club asks, before the event starts, for its night or tournament to count."""
+    _club_role(actor, club, Role.ORGANISER)
+    _member(federation, club)
+    if (session is None) == (tournament is None):
+        raise InvalidInput("event: name a night or a tournament", code="bad_field")
+    if tier not in federation.tiers:
+        raise InvalidInput(f"tier: use one of {', '.join(federation.tiers)}", code="bad_tier")
+    if tournament is not None:
+        if tournament.club_id != club.pk:
+            raise NotFoundError(f"no tournament #{tournament.pk} in {club.name}")
+        if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+            raise Conflict("tournament: ask before it starts", code="event_started")
+        if tournament.preset_id != federation.preset_id:
+            raise InvalidInput(
+                f"tournament: play it under {federation.preset.name}", code="bad_preset"
+            )
+        name = tournament.name
+    else:
+        assert session is not None
+        if session.club_id != club.pk:
+            raise NotFoundError(f"no night #{session.pk} in {club.name}")
+        if Game.objects.filter(table__session=session).exists():
+            raise Conflict("session: ask before its first game", code="event_started")
+        name = session.name
+    try:
+        with transaction.atomic():
+            event = SanctionedEvent.objects.create(
+                federation=federation,
+                club=club,
+                session=session,
+                tournament=tournament,
+                name=name,
+                tier=tier,
+            )
+    except IntegrityError:
+        raise Conflict("event: asked for already", code="already_asked") from None
+    audit_record(
+        actor=actor,
+        club=club,
+        action="federation.sanction_request",
+        obj=event,
+        after={"federation": federation.pk, "tier": tier},
+    )
+    return event
+
+
+def _event_locked(event_id: int) -> SanctionedEvent:
+    return (
+        SanctionedEvent.objects.select_for_update(of=("self",))
+        .select_related("federation__preset", "club")
+        .get(pk=event_id)
+    )
+
+
+def sanction_decide(
+    *, actor: Actor, event: SanctionedEvent, approve: bool, reason: str = ""
+) -> SanctionedEvent:
+    _officer(actor, event.federation)
+    if not approve and not reason.strip():
+        raise InvalidInput("reason: say why the event is refused", code="reason_required")
+    with transaction.atomic():
+        event = _event_locked(event.pk)
+        if event.status != SanctionedEvent.Status.REQUESTED:
+            raise Conflict(f"this event is {event.status}, not asked", code="bad_status")
+        event.status = (
+            SanctionedEvent.Status.SANCTIONED if approve else SanctionedEvent.Status.REFUSED
+        )
+        event.reason = reason.strip()
+        event.save(update_fields=["status", "reason"])
+        audit_record(
+            actor=actor,
+            club=event.club,
+            action="federation.sanction_decide",
+            obj=event,
+            after={"status": event.status, "reason": event.reason},
+        )
+    return event
+
+
+def _finished_results(event: SanctionedEvent) -> tuple[dict[str, Any], date]:
+    """The event's results, refused while it is not finished or a game broke the preset."""
+    session_id = selectors.event_session_id(event)
+    games = Game.objects.filter(table__session_id=session_id)
+    if event.tournament_id is not None:
+        tournament = Tournament.objects.get(pk=event.tournament_id)
+        if tournament.status != Tournament.Status.FINISHED:
+            raise Conflict(
+                "tournament: submit it once it has finished", code="session_not_finished"
+            )
+    elif games.filter(status=Game.Status.OPEN).exists():
+        raise Conflict("session: a game is still being played", code="session_not_finished")
+    if games.exclude(preset_id=event.federation.preset_id).exists():
+        raise InvalidInput(
+            f"event: every game is played under {event.federation.preset.name}",
+            code="bad_preset",
+        )
+    results = selectors.event_results(event=event)
+    if len(results["places"]) < 2:
+        raise Conflict(
+            "event: submit it once two players or more are placed", code="session_not_finished"
+        )
+    started = Session.objects.filter(pk=session_id).values_list("started_at", flat=True)[0]
+    return results, timezone.localdate(started)
+
+
+def event_submit(*, actor: Actor, event: SanctionedEvent) -> SanctionedEvent:
+    """The club submits its finished event (again after a return, or as a correction after
+    release): the officer releases it. A released event keeps counting as released until the
+    correction is released."""
+    _club_role(actor, event.club, Role.ORGANISER)
+    with transaction.atomic():
+        event = _event_locked(event.pk)
+        allowed = (
+            SanctionedEvent.Status.SANCTIONED,
+            SanctionedEvent.Status.RETURNED,
+            SanctionedEvent.Status.RELEASED,
+        )
+        if event.status not in allowed:
+            raise Conflict(
+                f"this event is {event.status}: it cannot be submitted", code="bad_status"
+            )
+        results, played_on = _finished_results(event)
+        if event.status == SanctionedEvent.Status.RELEASED and results == event.released_results:
+            raise Conflict("event: nothing changed since its release", code="nothing_changed")
+        event.submitted_results = results
+        event.played_on = played_on
+        event.version += 1
+        event.status = SanctionedEvent.Status.SUBMITTED
+        event.reason = ""
+        event.save()
+        audit_record(
+            actor=actor,
+            club=event.club,
+            action="federation.event_submit",
+            obj=event,
+            after={"version": event.version, "players": len(results["places"])},
+        )
+    return event
+
+
+def event_release(*, actor: Actor, event: SanctionedEvent) -> SanctionedEvent:
+    """The officer releases a submitted event: it counts on both lists, last in the release
+    order (a released correction moves there too)."""
+    _officer(actor, event.federation)
+    with transaction.atomic():
+        event = _event_locked(event.pk)
+        if event.status != SanctionedEvent.Status.SUBMITTED:
+            raise Conflict(f"this event is {event.status}, not submitted", code="bad_status")
+        # The federation's row orders releases: two officers never take one place in the order.
+        Federation.objects.select_for_update().get(pk=event.federation_id)
+        last = event.federation.events.aggregate(last=Max("release_seq"))["last"] or 0
+        event.released_results = event.submitted_results
+        event.released_version = event.version
+        event.release_seq = last + 1
+        event.released_on = timezone.localdate()
+        event.status = SanctionedEvent.Status.RELEASED
+        event.save()
+        audit_record(
+            actor=actor,
+            club=event.club,
+            action="federation.event_release",
+            obj=event,
+            after={"version": event.version, "release_seq": event.release_seq},
+        )
+    return event
+
+
+def event_return(*, actor: Actor, event: SanctionedEvent, reason: str) -> SanctionedEvent:
+    """The officer returns a submission with a reason; a released event stays as released."""
+    _officer(actor, event.federation)
+    if not reason.strip():
+        raise InvalidInput("reason: say what the club should correct", code="reason_required")
+    with transaction.atomic():
+        event = _event_locked(event.pk)
+        if event.status != SanctionedEvent.Status.SUBMITTED:
+            raise Conflict(f"this event is {event.status}, not submitted", code="bad_status")
+        event.status = (
+            SanctionedEvent.Status.RELEASED
+            if event.released_version
+            else SanctionedEvent.Status.RETURNED
+        )
+        event.reason = reason.strip()
+        event.save(update_fields=["status", "reason"])
+        audit_record(
+            actor=actor,
+            club=event.club,
+            action="federation.event_return",
+            obj=event,
+            after={"reason": event.reason},
+        )
+    return event
+
+
+# --- rating periods -----------------------------------------------------------------------------
+
+
+def period_publish(*, actor: Actor, federation: Federation) -> RatingPeriod:
+    """Publish the next rating period's list once it has ended: a stored snapshot."""
+    _officer(actor, federation)
+    with transaction.atomic():
+        Federation.objects.select_for_update().get(pk=federation.pk)
+        index, starts_on, ends_on = selectors.next_period(federation=federation)
+        if ends_on > timezone.localdate():
+            raise Conflict(f"period: it ends on {ends_on}; publish it then", code="period_open")
+        (lines,) = selectors.rating_lists_at(federation=federation, ends=[ends_on])
+        period = RatingPeriod.objects.create(
+            federation=federation,
+            index=index,
+            starts_on=starts_on,
+            ends_on=ends_on,
+            published_by=actor,
+        )
+        RatingEntry.objects.bulk_create(
+            [
+                RatingEntry(
+                    period=period,
+                    player_id=line.player,
+                    rank=line.rank,
+                    mu=line.mu,
+                    sigma=line.sigma,
+                    ordinal=line.ordinal,
+                    games=line.games,
+                    provisional=line.provisional,
+                )
+                for line in lines
+            ],
+            batch_size=2000,
+        )
+        audit_record(
+            actor=actor,
+            club=None,
+            action="federation.period_publish",
+            obj=period,
+            after={"index": index, "players": len(lines)},
+        )
+    return period
