@@ -17,7 +17,14 @@ this process (tasks in-process: the validation's commit announces the change, as
 would), a few seconds apart. A screen has the change when its refetched fragment holds it:
 change to screen is from the deal's submission to that moment, for every screen and every deal
 (p50, p95, max), and the server CPU per change is the CPU of the changes' period less the rest
-rate, divided by the changes. ``BENCH_DATABASE_URL`` / ``BENCH_REDIS_URL`` choose the servers."""
+rate, divided by the changes.
+
+3. capacity: ``LIVE_MAX_STREAMS`` (``BENCH_LIVE_MAX_STREAMS``, 5,000; ``--quick``: 500) and 500
+   more streams are asked of the one live process, 200 at a time: how many it held, how the
+   others were answered (503 with Retry-After; any reset is a failure), and whether each held
+   stream then hears of a change (``--capacity``: this phase alone).
+
+``BENCH_DATABASE_URL`` / ``BENCH_REDIS_URL`` choose the servers."""
 
 from __future__ import annotations
 
@@ -37,6 +44,8 @@ from bench.scoring import _fresh_database, _percentile
 
 REPO = Path(__file__).resolve().parent.parent
 POLL_EVERY = 15.0  # the public standings' data-live-every
+#: Streams asked for past the live process's maximum (LIVE_MAX_STREAMS).
+CAPACITY_PAST = 500
 SECRET_KEY = "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
 
 
@@ -171,6 +180,89 @@ class Screen:
                 asyncio.get_running_loop().create_task(self.refetch(web_port, marks))
 
 
+# --- the live process's capacity ---------------------------------------------------------------
+
+
+async def _hold(port: int, path: str, held: list[Any], counts: dict[str, int]) -> None:
+    """One stream asked for: held when answered 200, else its answer (503) or error counted."""
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        await writer.drain()
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
+    except (ConnectionResetError, asyncio.IncompleteReadError):
+        counts["reset"] = counts.get("reset", 0) + 1
+        return
+    except (OSError, TimeoutError) as exc:
+        counts[type(exc).__name__] = counts.get(type(exc).__name__, 0) + 1
+        return
+    status = head.split(b" ", 2)[1].decode()
+    counts[status] = counts.get(status, 0) + 1
+    if status == "200":
+        held.append((reader, writer))
+    else:
+        writer.close()
+
+
+async def _told(reader: asyncio.StreamReader, within: float) -> bool:
+    """Whether a held stream hears of a change within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    seen = b""
+    while b"event: change" not in seen:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        try:
+            chunk = await asyncio.wait_for(reader.read(4096), left)
+        except (TimeoutError, OSError):
+            return False
+        if not chunk:
+            return False
+        seen += chunk
+    return True
+
+
+async def _capacity(live_port: int, club_pk: int, asked: int) -> dict[str, Any]:
+    """``asked`` streams opened against one live process (200 at a time): how many it held,
+    how the others were answered, and whether every held stream hears of a change."""
+    import json
+
+    from live import bus
+    from live.views import stream_url
+
+    path = await asyncio.to_thread(stream_url, [f"club:{club_pk}"])
+    held: list[Any] = []
+    counts: dict[str, int] = {}
+    started = time.monotonic()
+    for first in range(0, asked, 200):
+        batch = range(first, min(asked, first + 200))
+        await asyncio.gather(*(_hold(live_port, path, held, counts) for _ in batch))
+    opened = time.monotonic() - started
+    status, body = await _get(live_port, "/live/health/")
+    health = json.loads(body) if status == 200 else {}
+    changed = time.monotonic()
+    await asyncio.to_thread(bus.publish_now, [f"club:{club_pk}"])
+    told = await asyncio.gather(*(_told(reader, 20.0) for reader, _ in held))
+    spread = time.monotonic() - changed
+    for _, writer in held:
+        writer.close()
+    return {"counts": counts, "health": health, "told": sum(told), "held": len(held),
+            "opened": opened, "spread": spread}  # fmt: skip
+
+
+def _report_capacity(asked: int, result: dict[str, Any]) -> None:
+    counts, health = result["counts"], result["health"]
+    others = {k: v for k, v in sorted(counts.items()) if k not in ("200", "503")}
+    print(
+        f"   capacity: {asked} streams asked of one live process in {result['opened']:.1f} s:"
+        f" {counts.get('200', 0)} held (its maximum {health.get('max_streams')}, open file"
+        f" limit {health.get('file_limit')}), {counts.get('503', 0)} answered 503 with"
+        f" Retry-After, other failures {others or 'none'}; a change reached"
+        f" {result['told']}/{result['held']} held streams within {result['spread']:.1f} s",
+        flush=True,
+    )
+
+
 # --- a run -------------------------------------------------------------------------------------
 
 
@@ -297,7 +389,20 @@ def _report(result: dict[str, Any], screens: int) -> None:
     )
 
 
-def run(quick: bool) -> None:
+def _compare(
+    ctx: dict[str, Any], ports: tuple[int, int], groups: list[int], screens: int,
+    timing: tuple[float, int, float],
+) -> None:  # fmt: skip
+    rest, changes, gap = timing
+    print(f"   {screens} screens on the public standings; {changes} deals {gap:g} s apart")
+    push = asyncio.run(_phase("push", ctx, ports, groups, screens, rest, changes, gap, 1))
+    _report(push, screens)
+    poll = asyncio.run(_phase("poll", ctx, ports, groups, screens, rest, changes, gap, 1 + changes))
+    _report(poll, screens)
+
+
+def run(quick: bool, extra: list[str] | None = None) -> None:
+    capacity_only = "--capacity" in (extra or [])
     db_url = os.environ.get(
         "BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/rummyclub_bench_live"
     )
@@ -307,6 +412,7 @@ def run(quick: bool) -> None:
     _fresh_database(db_url)
     ports = (_free_port(), _free_port())
     env = _environment(db_url, redis_url, *ports)
+    env["LIVE_MAX_STREAMS"] = os.environ.get("BENCH_LIVE_MAX_STREAMS", "500" if quick else "5000")
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=REPO, env=env, check=True)
     os.environ.update(env)
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "true"  # the changes validated here, on commit
@@ -323,13 +429,10 @@ def run(quick: bool) -> None:
             servers.append(server)
         _wait_for(ports)
         groups = [server.pid for server in servers]
-        print(f"   {screens} screens on the public standings; {changes} deals {gap:g} s apart")
-        push = asyncio.run(_phase("push", ctx, ports, groups, screens, rest, changes, gap, 1))
-        _report(push, screens)
-        poll = asyncio.run(
-            _phase("poll", ctx, ports, groups, screens, rest, changes, gap, 1 + changes)
-        )
-        _report(poll, screens)
+        if not capacity_only:
+            _compare(ctx, ports, groups, screens, (rest, changes, gap))
+        asked = int(env["LIVE_MAX_STREAMS"]) + CAPACITY_PAST
+        _report_capacity(asked, asyncio.run(_capacity(ports[1], ctx["club"].pk, asked)))
     finally:
         for server in servers:
             try:
@@ -359,4 +462,4 @@ def _wait_for(ports: tuple[int, int]) -> None:
 
 if __name__ == "__main__":
     random.seed(1)
-    run(quick="--quick" in sys.argv)
+    run(quick="--quick" in sys.argv, extra=sys.argv[1:])

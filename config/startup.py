@@ -12,11 +12,15 @@ before."""
 from __future__ import annotations
 
 import gc
+import logging
+import resource
 from pathlib import Path
 
 from django.conf import settings
 from django.template.loader import get_template
 from django.urls import get_resolver
+
+logger = logging.getLogger("rummyclub.startup")
 
 
 def serving_process_ready(*, load_pages: bool) -> None:
@@ -30,3 +34,18 @@ def serving_process_ready(*, load_pages: bool) -> None:
                 get_template(template.relative_to(folder).as_posix())
     gc.collect()
     gc.freeze()
+
+
+def raise_file_limit() -> int:
+    """Raise this process's open file limit to its hard limit (an ASGI process holds a
+    connection, so a file, per live screen: ``live.capacity``); the soft limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft >= hard and hard != resource.RLIM_INFINITY:
+        return soft
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ValueError, OSError) as exc:  # a container may refuse it: the old limit holds
+        logger.warning("open file limit left at %s (%s)", soft, exc)
+        return soft
+    return target

@@ -16,7 +16,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -174,9 +174,14 @@ def latest(topics: Iterable[str]) -> int:
 # --- hearing -----------------------------------------------------------------------------------
 
 
+#: What a screen that can wait waits for before it is woken (``changes``' ``after``).
+After = Callable[[], Awaitable[None]]
+
+
 @dataclass(eq=False)
 class _Listener:
     topics: frozenset[str]
+    after: After | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     newest: int = 0
     recheck: bool = False
@@ -198,9 +203,10 @@ class RedisHub:
         )
         self.client = aioredis.Redis(connection_pool=pool)
         self.task: asyncio.Task[None] | None = None
+        self.waking: set[asyncio.Task[None]] = set()  # kept until done (the loop keeps none)
 
-    def add(self, topics: frozenset[str]) -> _Listener:
-        listener = _Listener(topics)
+    def add(self, topics: frozenset[str], after: After | None = None) -> _Listener:
+        listener = _Listener(topics, after)
         self.listeners.add(listener)
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self._listen())
@@ -240,10 +246,28 @@ class RedisHub:
     def _deliver(self, data: bytes) -> None:
         number, *topics = data.decode().split(" ")
         seq, changed = int(number), set(topics)
+        later: dict[After, list[_Listener]] = {}
         for listener in self.listeners:
             if listener.topics & changed and seq > listener.newest:
                 listener.newest = seq
-                listener.wake.set()
+                if listener.after is None:
+                    listener.wake.set()
+                else:
+                    later.setdefault(listener.after, []).append(listener)
+        for after, group in later.items():
+            # One task for all of them: until it is their turn they cost the loop nothing.
+            self.waking.add(asyncio.get_running_loop().create_task(_wake_after(after, group)))
+
+
+async def _wake_after(after: After, group: list[_Listener]) -> None:
+    try:
+        await after()
+    finally:
+        for listener in group:
+            listener.wake.set()
+        task = asyncio.current_task()
+        for hub in _hubs.values():
+            hub.waking.discard(task)  # type: ignore[arg-type]
 
 
 _hubs: dict[asyncio.AbstractEventLoop, RedisHub] = {}
@@ -259,16 +283,21 @@ def _hub() -> RedisHub:
     return hub
 
 
-async def changes(topics: frozenset[str], since: int, wait: float) -> AsyncIterator[int | None]:
+async def changes(
+    topics: frozenset[str], since: int, wait: float, after: After | None = None
+) -> AsyncIterator[int | None]:
     """For an asynchronous server: the event id of each change of ``topics`` after ``since``
     (a change missed before the call comes first), or ``None`` after ``wait`` seconds of
-    quiet (time for a keep-alive)."""
+    quiet (time for a keep-alive). With ``after``, a change is told once ``after()`` is done
+    (the screens that need it first have been served)."""
     if not uses_redis():
         async for seq in _memory_changes(topics, since, wait):
+            if seq is not None and after is not None:
+                await after()
             yield seq
         return
     hub = _hub()
-    listener = hub.add(topics)
+    listener = hub.add(topics, after)
     try:
         listener.newest = since
         missed = await hub.latest(topics, since)

@@ -10,18 +10,21 @@ own, so a stream process holds at most one database connection, whatever its scr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db import close_old_connections
 from django.http import Http404, HttpRequest, QueryDict
 from django.urls import Resolver404, resolve
+
+from live.capacity import streams
 
 logger = logging.getLogger("rummyclub.live")
 
@@ -30,6 +33,8 @@ View = TypeVar("View", bound=Callable[..., Any])
 #: What a render may copy of the stream's request: the host and scheme the page was asked with.
 META_KEPT = ("HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "HTTP_X_FORWARDED_PROTO", "REMOTE_ADDR")
 KEPT_RENDERS = 1000
+#: The longest a screen told to refetch waits for the renders of its change.
+SETTLE_SECONDS = 2.0
 
 _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-render")
 
@@ -48,13 +53,40 @@ class Fragment:
     stop: bool  # nothing more will change (the view said X-Live-Stop)
 
 
-def is_public(path: str) -> bool:
+#: The query a public part's stream may carry: its projector view. Any other query (a player's
+#: own view, a season picked, or anything at all) is refetched by the screen itself, so a
+#: process renders at most two parts per page and change, whatever the query strings asked.
+STREAM_QUERIES = {"view": {"projector"}}
+
+
+class UnknownFragment(ValueError):
+    """A part that is no page of this site: its stream is refused."""
+
+
+def stream_fragment(path: str) -> str | None:
+    """The public part whose HTML a stream of ``path`` carries (its path with the one query
+    it may have), or None when the screen refetches the part itself (a members' part, another
+    query); raises UnknownFragment for a URL that is no page here."""
     parts = urlsplit(path)
-    if parts.scheme or parts.netloc or not parts.path.startswith("/"):
-        return False
+    if parts.scheme or parts.netloc or not parts.path.startswith("/") or parts.fragment:
+        raise UnknownFragment(path)
     try:
-        return bool(getattr(resolve(parts.path).func, "live_public", False))
+        match = resolve(parts.path)
     except Resolver404:
+        raise UnknownFragment(path) from None
+    if not getattr(match.func, "live_public", False):
+        return None
+    asked = {name: set(values) for name, values in parse_qs(parts.query, True).items()}
+    if any(values != STREAM_QUERIES.get(name) for name, values in asked.items()):
+        return None
+    query = urlencode(sorted((name, min(values)) for name, values in asked.items()))
+    return f"{parts.path}?{query}" if query else parts.path
+
+
+def is_public(path: str) -> bool:
+    try:
+        return stream_fragment(path) is not None
+    except UnknownFragment:
         return False
 
 
@@ -91,6 +123,24 @@ class Renders:
     def __init__(self) -> None:
         self.done: dict[str, tuple[int, Fragment | None]] = {}
         self.pending: dict[tuple[str, int], asyncio.Task[Fragment | None]] = {}
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+    async def settled(self) -> None:
+        """Wait until the renders of the changes announced so far are out (at most
+        SETTLE_SECONDS): a screen told to refetch is told after the screens that get the HTML,
+        so that however many such screens there are, they add nothing to the others' wait."""
+        await asyncio.sleep(0)  # the screens woken by the same change start their renders first
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.idle.wait(), SETTLE_SECONDS)
+
+    def _finished(self, task: asyncio.Task[Fragment | None]) -> None:
+        # One turn of the loop later: the screens waiting on the render are woken first.
+        task.get_loop().call_soon(self._check_idle)
+
+    def _check_idle(self) -> None:
+        if not self.pending:
+            self.idle.set()
 
     async def get(self, path: str, seq: int, meta: dict[str, Any]) -> Fragment | None:
         done = self.done.get(path)
@@ -102,9 +152,12 @@ class Renders:
             # A task of its own: a screen that goes away does not cancel the others' render.
             task = asyncio.get_running_loop().create_task(self._render(path, seq, meta))
             self.pending[key] = task
+            self.idle.clear()
+            task.add_done_callback(self._finished)
         return await asyncio.shield(task)
 
     async def _render(self, path: str, seq: int, meta: dict[str, Any]) -> Fragment | None:
+        streams.renders += 1
         try:
             result = await asyncio.get_running_loop().run_in_executor(_executor, render, path, meta)
         except Exception:

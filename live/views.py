@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import time
+import weakref
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -22,12 +23,13 @@ from django.conf import settings
 from django.core import signing
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from live import bus
-from live.fragments import Fragment, is_public, render, renders
+from live.capacity import RETRY_AFTER_SECONDS, Place, streams
+from live.fragments import Fragment, UnknownFragment, render, renders, stream_fragment
 
 SALT = "live.stream"
 
@@ -79,7 +81,10 @@ class Watch:
 async def _async_events(watch: Watch) -> AsyncIterator[str]:
     ends, quiet = _timing()
     yield _opening(watch.since)
-    async for seq in bus.changes(watch.topics, watch.since, quiet):
+    # A screen told to refetch is told once the screens that get the HTML have it: however
+    # many there are, they add nothing to the others' wait.
+    after = renders().settled if watch.fragment is None else None
+    async for seq in bus.changes(watch.topics, watch.since, quiet, after):
         if seq is None:
             yield ": keep-alive\n\n"
         elif watch.fragment is None:
@@ -113,6 +118,21 @@ def _blocking_events(watch: Watch) -> Iterator[str]:
             return
 
 
+async def _async_held(events: AsyncIterator[str], place: Place) -> AsyncIterator[str]:
+    try:
+        async for event in events:
+            yield event
+    finally:
+        place.release()
+
+
+def _blocking_held(events: Iterator[str], place: Place) -> Iterator[str]:
+    try:
+        yield from events
+    finally:
+        place.release()
+
+
 def _number(value: str | None) -> int | None:
     return int(value) if value is not None and value.isdigit() and len(value) < 19 else None
 
@@ -124,10 +144,32 @@ def last_event_id(request: HttpRequest) -> int:
     return since if since is not None else _number(request.GET.get("since")) or 0
 
 
-def event_stream(request: HttpRequest, watch: Watch) -> StreamingHttpResponse:
+def _full() -> HttpResponse:
+    """A process holding all the streams it can: the screen is told to come back later (it
+    polls meanwhile), rather than its connection being reset."""
+    response = HttpResponse(
+        "This server holds all the live screens it can: try again later.",
+        status=503,
+        content_type="text/plain; charset=utf-8",
+    )
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def event_stream(request: HttpRequest, watch: Watch) -> HttpResponse | StreamingHttpResponse:
     """The answer that streams ``watch``'s changes (asynchronous under an ASGI server, a thread
-    of its own under a threaded one)."""
-    events = _async_events(watch) if isinstance(request, ASGIRequest) else _blocking_events(watch)
+    of its own under a threaded one); 503 when this process holds all the streams it can."""
+    place = streams.admit()
+    if place is None:
+        return _full()
+    if isinstance(request, ASGIRequest):
+        events: AsyncIterator[str] | Iterator[str] = _async_held(_async_events(watch), place)
+    else:
+        events = _blocking_held(_blocking_events(watch), place)
+    # A stream cut off before it started runs no finally: its place is given back when the
+    # generator is collected.
+    weakref.finalize(events, place.release)
     response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
@@ -146,11 +188,19 @@ def stream(request: HttpRequest) -> HttpResponse:
         return HttpResponse("t: this stream's token has expired; reload the page", status=400)
     except signing.BadSignature:
         return HttpResponse("t: not a stream this site gave out", status=400)
-    fragment = request.GET.get("fragment") or None
-    watch = Watch(
-        topics,
-        last_event_id(request),
-        fragment if fragment and is_public(fragment) else None,
-        dict(request.META),
-    )
+    try:
+        fragment = stream_fragment(request.GET["fragment"]) if request.GET.get("fragment") else None
+    except UnknownFragment:
+        return HttpResponse("fragment: not a page of this site", status=400)
+    watch = Watch(topics, last_event_id(request), fragment, dict(request.META))
     return event_stream(request, watch)
+
+
+@require_GET
+def capacity(request: HttpRequest) -> JsonResponse:
+    """This live process's streams: how many are open, the most it holds, how many it refused
+    since it started, and its open file limit (served by the live process: nginx sends /live/
+    to it)."""
+    response = JsonResponse(streams.figures())
+    response["Cache-Control"] = "no-store"
+    return response

@@ -157,7 +157,7 @@ def nginx_command(
     main.write_text(
         f"{user}daemon off;\nworker_processes 1;\npid {workdir}/nginx.pid;\n"
         f"error_log {workdir}/error.log warn;\n"
-        "events { worker_connections 512; }\n"
+        f"include {REPO / 'deploy' / 'nginx-main.conf'};\n"  # its connections, as deployed
         "http {\n"
         "    include /etc/nginx/mime.types;\n"
         f"    access_log {workdir}/access.log;\n{temp_paths}"

@@ -324,6 +324,9 @@ LIVE_STREAM_SECONDS = env.int("LIVE_STREAM_SECONDS", 600)
 LIVE_TOKEN_MAX_AGE_SECONDS = env.int("LIVE_TOKEN_MAX_AGE_SECONDS", 24 * 3600)
 # How long a browser waits before reconnecting a stream it lost.
 LIVE_RETRY_MS = env.int("LIVE_RETRY_MS", 2000)
+# The streams one live process holds at most (fewer when its open file limit is lower); past
+# it a screen is answered 503 with Retry-After and polls (live/capacity.py, README).
+LIVE_MAX_STREAMS = env.int("LIVE_MAX_STREAMS", 5000)
 # OAuth2 for score apps (django-oauth-toolkit): authorization code with PKCE, the device grant,
 # refresh tokens, revocation and introspection. docs/api.md says how an app signs in.
 OAUTH2_PROVIDER = {

@@ -30,6 +30,7 @@
   var streams = {}; // one EventSource per stream URL, shared by the parts that name it
   var REFUSED = { 401: true, 403: true, 404: true, 410: true };
   var WHOLE_PAGE = /^\s*(<!doctype|<html[\s>])/i;
+  var RETRY_CLOSED = 30000; // the live server's Retry-After (live/capacity.py), in ms
 
   function subscribe(url, part) {
     var entry = streams[url];
@@ -51,9 +52,18 @@
       entry.parts.forEach(function (p) { p.pushed(true); if (back) p.refetch(); });
     });
     entry.source.addEventListener("error", function () {
-      // CONNECTING: the browser retries by itself; CLOSED: it gave up (not a stream).
+      // CONNECTING: the browser retries by itself; CLOSED: it gave up (not a stream: a live
+      // server holding all the streams it can answers 503). The parts poll meanwhile, and the
+      // stream is asked for again after RETRY_CLOSED (spread, so that refused screens do not
+      // come back all at once).
       entry.down = true;
       entry.parts.forEach(function (p) { p.pushed(false); });
+      if (entry.source.readyState === 2 && !entry.again) {
+        entry.again = setTimeout(function () {
+          entry.again = null;
+          if (streams[url] === entry && entry.source.readyState === 2) listen(entry, url);
+        }, RETRY_CLOSED * (1 + Math.random()));
+      }
     });
     entry.source.addEventListener("change", function () {
       entry.parts.forEach(function (p) { p.refetch(); });

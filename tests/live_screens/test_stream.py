@@ -19,6 +19,7 @@ from django.urls import reverse
 from clubs import services as club_services
 from clubs.models import Player
 from live import bus
+from live.fragments import UnknownFragment, stream_fragment
 from live.views import stream_url
 from scoring.games import game_create, table_create
 from scoring.models import RulePreset
@@ -198,3 +199,14 @@ def test_a_stream_token_expires(client, settings):
     stale = client.get(f"/live/stream/?t={_token_made(24 * 3600 + 5, ['club:1'])}")
     assert stale.status_code == 400
     assert stale.content.decode() == "t: this stream's token has expired; reload the page"
+
+
+def test_a_public_part_is_one_fragment_whatever_its_query(standing):
+    public = f"/p/{standing.club.slug}/standings/live/"
+    assert stream_fragment(public) == public
+    assert stream_fragment(f"{public}?view=projector&view=projector") == f"{public}?view=projector"
+    for other in ("?n=1", "?view=projector&n=1", "?view=other", "?scope=session&id=3"):
+        assert stream_fragment(public + other) is None  # the screen refetches it itself
+    for foreign in ("https://example.com/", "//example.com/p/", "/no/such/page/", "p/x/"):
+        with pytest.raises(UnknownFragment):
+            stream_fragment(foreign)

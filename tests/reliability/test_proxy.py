@@ -77,6 +77,7 @@ class Stack:
     port: int  # nginx
     socket_path: str  # gunicorn
     live_socket_path: str  # gunicorn with uvicorn workers: the live streams
+    control_sockets: tuple[str, str]  # gunicorn's control sockets: web's, live's
 
     def proxied(self, timeout: float = 10) -> http.client.HTTPConnection:
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
@@ -118,6 +119,8 @@ def stack(postgres_tx, redis_url) -> Iterator[Stack]:
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         "WEB_BIND": f"unix:{socket_path}",
         "LIVE_BIND": f"unix:{live_socket_path}",
+        "WEB_CONTROL_SOCKET": str(workdir / "web.ctl"),
+        "LIVE_CONTROL_SOCKET": str(workdir / "live.ctl"),
     }
     env.pop("PORT", None)
     nginx = nginx_command(workdir, socket_path, port, live_socket_path)
@@ -131,7 +134,8 @@ def stack(postgres_tx, redis_url) -> Iterator[Stack]:
             command = ["bash", "-c", f"exec {_procfile(name)}"]
             processes.append(_start(command, env, workdir / f"{name}.log"))
         processes.append(_start(nginx, env, workdir / "nginx.log"))
-        result = Stack(port, socket_path, live_socket_path)
+        controls = (env["WEB_CONTROL_SOCKET"], env["LIVE_CONTROL_SOCKET"])
+        result = Stack(port, socket_path, live_socket_path, controls)
         wait_until(lambda: _answers(result.direct), 60, "gunicorn")
         wait_until(lambda: _answers(result.proxied), 30, "nginx")
         wait_until(lambda: os.path.exists(live_socket_path), 60, "the live server")
