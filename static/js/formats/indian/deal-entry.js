@@ -66,6 +66,14 @@
     };
   }
 
+  /* A card's accessible name begins with what its button shows (WCAG 2.5.3, label in name), so
+     a voice user saying "J" or "A 1 left" reaches it: "J♠, jack of spades"; "7 of hearts" does
+     already. ``extra``: the words shown under the card (how many are left). */
+  function spoken(card, extra) {
+    if (!extra && card.name.indexOf(card.rank + " ") === 0) return card.name;
+    return card.rank + card.symbol + (extra ? " " + extra : "") + ", " + card.name;
+  }
+
   function parseCard(token) {
     var t = String(token).trim();
     var code = notation.spellings[t.toUpperCase()];
@@ -250,7 +258,7 @@
           type: "button",
           class: "chip" + (card.red ? " red" : "") + (wrong ? " bad" : ""),
           "aria-pressed": isSelected(line, g, i) ? "true" : "false",
-          "aria-label": card.name + (wrong ? " (wrong)" : "") + ", group " + (g + 1) + ", select to move",
+          "aria-label": spoken(card) + (wrong ? " (wrong)" : "") + ", group " + (g + 1) + ", select to move",
           draggable: "true",
           "data-spot": g + ":" + i,
           text: card.rank + card.symbol
@@ -526,8 +534,8 @@
   Object.keys(notation.deck).concat([notation.joker]).forEach(function (code, index) {
     var card = cardOf(code);
     var kind = code === notation.joker ? "joker" : (card.red ? "red" : "") + (index % notation.ranks_per_suit ? "" : " suit-start");
-    var b = el("button", { type: "button", class: kind, "data-card": code, tabindex: "-1", "aria-label": card.name },
-      [el("span", { "aria-hidden": "true", text: card.rank + card.symbol }), el("span", { class: "left", "aria-hidden": "true" })]);
+    var b = el("button", { type: "button", class: kind, "data-card": code, tabindex: "-1", "aria-label": spoken(card) },
+      [el("span", { "aria-hidden": "true", text: card.rank + card.symbol }), " ", el("span", { class: "left", "aria-hidden": "true" })]);
     buttons.push(b);
     grid.appendChild(b);
   });
@@ -553,7 +561,10 @@
       b.setAttribute("aria-disabled", left <= 0 ? "true" : "false");
       b.classList.toggle("none-left", left <= 0);
       b.disabled = false;
-      b.querySelector(".left").textContent = left <= 0 ? "none" : (left < decks ? left + " left" : "");
+      var leftWords = left <= 0 ? "none" : (left < decks ? left + " left" : "");
+      b.querySelector(".left").textContent = leftWords;
+      // What the button shows is in its name, the count left as well (label in name).
+      b.setAttribute("aria-label", spoken(cardOf(b.dataset.card), leftWords));
       if (left <= 0) b.style.opacity = ".4"; else b.style.opacity = "";
     });
     if (target && target !== "wild") {
