@@ -12,7 +12,8 @@ pages benchmark's worlds (``python -m bench pages`` loads them first; ``BENCH_RE
 them), readies itself as a serving process, warms every page up, then requests each page
 ``--requests`` times between two dumps of the counters (callgrind's client requests, through a
 small C helper compiled on the fly). Prints, per page and tree, the instructions per request and
-the ratio to the first tree. With ``--languages en,hi`` each page is counted in each language
+the ratio to the first tree (``BENCH_CLUBS=small`` and ``BENCH_PAGES_ONLY`` as in the pages
+benchmark narrow the run). With ``--languages en,hi`` each page is counted in each language
 (the person's choice, the language cookie) in the same process, the label ending in the
 language: one tree and two languages compare a page in Hindi with the same page in English."""
 
@@ -60,11 +61,16 @@ def measure(tree: Path, requests: int, languages: list[str]) -> None:
     from bench.pages import _pages, _world
     from config.startup import serving_process_ready
 
-    worlds = {slug: _world(slug, 0, reuse=True) for slug in ("small", "big")}
+    clubs = os.environ.get("BENCH_CLUBS", "small,big").split(",")
+    worlds = {slug: _world(slug, 0, reuse=True) for slug in clubs}
+    # ``BENCH_PAGES_ONLY="club home,night page"``: only the pages whose label starts so.
+    only = [o.strip() for o in os.environ.get("BENCH_PAGES_ONLY", "").split(",") if o.strip()]
     serving_process_ready(load_pages=True)
     helper = _helper(Path(os.environ["BENCH_HELPER_DIR"]))
     for slug, world in worlds.items():
         for label, (path, signed_in) in _pages(world).items():
+            if only and not any(label.startswith(o) for o in only):
+                continue
             for language in languages:
                 client = Client()
                 client.cookies[settings.LANGUAGE_COOKIE_NAME] = language

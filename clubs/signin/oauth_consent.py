@@ -16,6 +16,7 @@ from oauth2_provider.models import DeviceGrant, get_application_model
 from oauth2_provider.views import AuthorizationView, DeviceConfirmView
 
 from clubs import selectors
+from clubs.models import Role
 from clubs.signin import scopes as app_scopes
 from config.middleware import CONTENT_SECURITY_POLICY
 
@@ -29,9 +30,15 @@ def _chosen_clubs(request: HttpRequest) -> set[int]:
     return ticked & selectors.club_ids_for_user(user=request.user)
 
 
+def _with_role_label(club: Any) -> Any:
+    """The club with the person's role in it in the page's words."""
+    club.role_label = Role(club.caller_role).label if club.caller_role else ""
+    return club
+
+
 def _consent_context(request: HttpRequest, scopes: list[str]) -> dict[str, Any]:
     return {
-        "clubs": selectors.club_list_for_user(user=request.user),  # type: ignore[arg-type]
+        "clubs": [_with_role_label(c) for c in selectors.club_list_for_user(user=request.user)],  # type: ignore[arg-type]
         "scope_rows": [
             (s, _(app_scopes.SCOPES[s])) for s in app_scopes.ALL_SCOPES if s in set(scopes)
         ],
