@@ -12,7 +12,10 @@ pages benchmark's worlds (``python -m bench pages`` loads them first; ``BENCH_RE
 them), readies itself as a serving process, warms every page up, then requests each page
 ``--requests`` times between two dumps of the counters (callgrind's client requests, through a
 small C helper compiled on the fly). Prints, per page and tree, the instructions per request and
-the ratio to the first tree."""
+the ratio to the first tree (``BENCH_CLUBS=small`` and ``BENCH_PAGES_ONLY`` as in the pages
+benchmark narrow the run). With ``--languages en,hi`` each page is counted in each language
+(the person's choice, the language cookie) in the same process, the label ending in the
+language: one tree and two languages compare a page in Hindi with the same page in English."""
 
 from __future__ import annotations
 
@@ -41,7 +44,7 @@ def _helper(folder: Path) -> Any:
     return ctypes.CDLL(str(library))
 
 
-def measure(tree: Path, requests: int) -> None:
+def measure(tree: Path, requests: int, languages: list[str]) -> None:
     """Inside callgrind: the tree's pages, each between a zero and a dump of the counters."""
     # The tree's code, not this file's folder (whose modules would shadow the apps' names).
     sys.path[0] = str(tree)
@@ -52,25 +55,34 @@ def measure(tree: Path, requests: int) -> None:
     import django
 
     django.setup()
+    from django.conf import settings
     from django.test import Client
 
     from bench.pages import _pages, _world
     from config.startup import serving_process_ready
 
-    worlds = {slug: _world(slug, 0, reuse=True) for slug in ("small", "big")}
+    clubs = os.environ.get("BENCH_CLUBS", "small,big").split(",")
+    worlds = {slug: _world(slug, 0, reuse=True) for slug in clubs}
+    # ``BENCH_PAGES_ONLY="club home,night page"``: only the pages whose label starts so.
+    only = [o.strip() for o in os.environ.get("BENCH_PAGES_ONLY", "").split(",") if o.strip()]
     serving_process_ready(load_pages=True)
     helper = _helper(Path(os.environ["BENCH_HELPER_DIR"]))
     for slug, world in worlds.items():
         for label, (path, signed_in) in _pages(world).items():
-            client = Client()
-            if signed_in:
-                client.force_login(world["user"])
-            for _ in range(3):
-                assert client.get(path).status_code == 200, (path, slug)
-            helper.bench_zero()
-            for _ in range(requests):
-                client.get(path)
-            helper.bench_dump(f"{slug}|{label}".encode())
+            if only and not any(label.startswith(o) for o in only):
+                continue
+            for language in languages:
+                client = Client()
+                client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+                if signed_in:
+                    client.force_login(world["user"])
+                for _ in range(3):
+                    assert client.get(path).status_code == 200, (path, slug)
+                helper.bench_zero()
+                for _ in range(requests):
+                    client.get(path)
+                suffix = f"|{language}" if len(languages) > 1 else ""
+                helper.bench_dump(f"{slug}|{label}{suffix}".encode())
 
 
 def _totals(folder: Path) -> dict[str, int]:
@@ -87,7 +99,7 @@ def _totals(folder: Path) -> dict[str, int]:
     return totals
 
 
-def compare(trees: list[Path], requests: int) -> None:
+def compare(trees: list[Path], requests: int, languages: str) -> None:
     results: list[dict[str, int]] = []
     for tree in trees:
         with tempfile.TemporaryDirectory() as folder:
@@ -96,6 +108,7 @@ def compare(trees: list[Path], requests: int) -> None:
                 "valgrind", "--tool=callgrind", "--collect-atstart=yes", "--dump-instr=no",
                 f"--callgrind-out-file={folder}/callgrind.out.%p", sys.executable,
                 str(Path(__file__).resolve()), "--inside", str(tree), "--requests", str(requests),
+                "--languages", languages,
             ]  # fmt: skip
             subprocess.run(command, cwd=tree, env=env, check=True, stderr=subprocess.DEVNULL)
             results.append(_totals(Path(folder)))
@@ -105,9 +118,15 @@ def compare(trees: list[Path], requests: int) -> None:
     print(
         f"   {'club|page':<40} " + " ".join(f"{f'[{n}]':>8}" for n in range(len(trees))), "ratios"
     )
+    codes = languages.split(",")
     for label, first in results[0].items():
         counts = [result.get(label, 0) for result in results]
         ratios = " ".join(f"{count / first:.3f}" for count in counts[1:])
+        base_label = label.rsplit("|", 1)[0]
+        if len(codes) > 1 and not label.endswith(f"|{codes[0]}"):
+            # Against the same page in the first language, in the first tree.
+            base = results[0].get(f"{base_label}|{codes[0]}", 0)
+            ratios += f" vs {codes[0]} {first / base:.3f}" if base else ""
         per_request = " ".join(f"{count / requests / 1e6:>8.2f}" for count in counts)
         print(f"   {label:<40} {per_request} {ratios}", flush=True)
 
@@ -117,11 +136,14 @@ def main() -> None:
     parser.add_argument("--tree", action="append", type=Path, default=[])
     parser.add_argument("--inside", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--requests", type=int, default=20)
+    parser.add_argument("--languages", default="en")
     args = parser.parse_args()
+    codes = [code.strip() for code in args.languages.split(",") if code.strip()]
     if args.inside:
-        measure(args.inside.resolve(), args.requests)
+        measure(args.inside.resolve(), args.requests, codes)
     else:
-        compare([tree.resolve() for tree in args.tree or [Path.cwd()]], args.requests)
+        trees = [tree.resolve() for tree in args.tree or [Path.cwd()]]
+        compare(trees, args.requests, ",".join(codes))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import EmailValidator
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_noop
 
 from clubs.audit import snapshot
 from clubs.models import AuditEntry, Club, Player, phone_kept, validate_phone, validate_upi_id
@@ -168,19 +169,25 @@ def _matches(values: dict[str, str], roster: _Roster) -> list[Match]:
     key = name_key(values["name"])
     for pk in roster.names.same(key):
         exact = roster.players[pk].name == values["name"]
-        found([pk], 0, "same name" if exact else "same name (case, accents or spacing)")
-    found(roster.names.reordered(key), 1, "same name, words in another order")
+        found(
+            [pk],
+            0,
+            gettext_noop("same name")
+            if exact
+            else gettext_noop("same name (case, accents or spacing)"),
+        )
+    found(roster.names.reordered(key), 1, gettext_noop("same name, words in another order"))
     if values["email"]:
-        found(roster.emails.get(values["email"].lower(), []), 0, "same email")
+        found(roster.emails.get(values["email"].lower(), []), 0, gettext_noop("same email"))
     if values["phone"]:
-        found(roster.phones.get(_phone_tail(values["phone"]), []), 0, "same phone")
+        found(roster.phones.get(_phone_tail(values["phone"]), []), 0, gettext_noop("same phone"))
     number = values["membership_number"].lower()
     if number and number in roster.numbers:
         pk = roster.numbers[number]
         if roster.players[pk].merged_into_id is None:
-            found([pk], 0, "same membership number")
+            found([pk], 0, gettext_noop("same membership number"))
     if not reasons:  # names a letter apart only when nothing surer found the person
-        found(roster.names.similar(key), 2, "similar name")
+        found(roster.names.similar(key), 2, gettext_noop("similar name"))
     matches = [
         Match(pk, roster.players[pk].name, [why for _, why in sorted(set(whys))],
               min(s for s, _ in whys) < 2)

@@ -12,6 +12,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 import tablib
+from django.utils.translation import gettext_noop
 
 from clubs.sheet_file import sheet_cell, sheet_records, text_records
 from config.errors import InvalidInput
@@ -38,8 +39,9 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "upi_id": ("upi id", "upi", "vpa", "upi address", "upi handle"),
 }  # fmt: skip
 COLUMN_LABELS = {
-    "name": "name", "nickname": "nickname", "email": "email", "phone": "phone",
-    "membership_number": "membership number", "upi_id": "UPI id",
+    "name": gettext_noop("name"), "nickname": gettext_noop("nickname"),
+    "email": gettext_noop("email"), "phone": gettext_noop("phone"),
+    "membership_number": gettext_noop("membership number"), "upi_id": gettext_noop("UPI id"),
 }  # fmt: skip
 _HEADER_WORDS = {word: column for column, words in COLUMNS.items() for word in words}
 _NOT_WORD = re.compile(r"[^0-9a-z]+")

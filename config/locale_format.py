@@ -98,3 +98,23 @@ def format_clock(moment: datetime | None) -> str:
         return ""
     local = timezone.localtime(moment, _zone()) if timezone.is_aware(moment) else moment
     return format_time(local, "short", locale=locale_name())
+
+
+#: Hindi's own words for the first places; the others are the number and "वाँ".
+_HINDI_ORDINALS = {1: "पहला", 2: "दूसरा", 3: "तीसरा", 4: "चौथा", 6: "छठा"}
+
+
+def format_ordinal(n: int) -> str:
+    """A place in the active language: 1st, 2nd (English); पहला, 5वाँ (Hindi); 1 (Hebrew,
+    which says "place 1"); 1. (German); 1e (Dutch). Babel has no ordinals."""
+    language = (translation.get_language() or "en").split("-")[0]
+    if language == "hi":
+        return _HINDI_ORDINALS.get(n, f"{n}वाँ")
+    if language == "he":
+        return str(n)
+    if language == "de":
+        return f"{n}."
+    if language == "nl":
+        return f"{n}e"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

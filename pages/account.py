@@ -10,6 +10,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from clubs import selectors
@@ -74,10 +75,13 @@ def token_create(request: HttpRequest) -> HttpResponse:
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     token = signin_selectors.api_token_list(user=request.user).filter(pk=token_id).first()  # type: ignore[arg-type]
     if token is None:
-        messages.error(request, "No such token of yours.")
+        messages.error(request, gettext("No such token of yours."))
     else:
         signin_services.api_token_revoke(token=token, actor=request.user)
-        messages.success(request, f"The token “{token.name}” is revoked: it no longer works.")
+        messages.success(
+            request,
+            gettext("The token “%(name)s” is revoked: it no longer works.") % {"name": token.name},
+        )
     return redirect("account")
 
 

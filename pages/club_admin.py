@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from clubs import selectors, services
@@ -86,7 +87,10 @@ def player_rename(request: HttpRequest, club_slug: str, player_id: int) -> HttpR
             actor_role=club.caller_role,  # type: ignore[attr-defined]
             name=form.cleaned_data["name"],
         )
-        messages.success(request, f"Renamed: {renamed.name}. Their history is unchanged.")
+        messages.success(
+            request,
+            gettext("Renamed: %(name)s. Their history is unchanged.") % {"name": renamed.name},
+        )
         return redirect(club_url("player-page", club, player.pk))
 
     page = partial(player_page_view, request, club, player.pk, form_name="player")
@@ -195,7 +199,7 @@ def club_details(request: HttpRequest, club_slug: str) -> HttpResponse:
 
     def update() -> HttpResponse:
         updated = services.club_update(club=club, actor=request.user, **form.changes())
-        messages.success(request, "The club's details are saved.")
+        messages.success(request, gettext("The club's details are saved."))
         return redirect(club_url("club-settings", updated) + "#club")
 
     page = partial(_settings_page, request, club, form_name="club")
@@ -221,7 +225,11 @@ def preset_new(request: HttpRequest, club_slug: str) -> HttpResponse:
             name=(data.get("name") or "").strip(), format=data.get("format") or "",
             variant=data.get("variant") or "", params=params,
         )  # fmt: skip
-        messages.success(request, f"Preset “{preset.name}” version {preset.version} is saved.")
+        messages.success(
+            request,
+            gettext("Preset “%(name)s” version %(version)s is saved.")
+            % {"name": preset.name, "version": preset.version},
+        )
         return redirect(club_url("club-settings", club) + "#presets")
 
     page = partial(_settings_page, request, club, form_name="presets")

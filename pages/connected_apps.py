@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from clubs.page_kit.pages import GET
@@ -30,7 +31,7 @@ def app_revoke(request: HttpRequest, application_id: int) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect("account-apps")
     if stopped:
-        messages.success(request, "Signed out: the app can no longer act as you.")
+        messages.success(request, gettext("Signed out: the app can no longer act as you."))
     else:
-        messages.error(request, "That app had no access left to take back.")
+        messages.error(request, gettext("That app had no access left to take back."))
     return redirect("account-apps")

@@ -121,9 +121,9 @@ def invitation_received_answer(request: HttpRequest, invitation_id: int) -> Http
     if accept:
         messages.success(
             request,
-            f"Welcome to {membership.club.name}: you are a "
-            f"{membership.get_role_display().lower()}.",
+            _("Welcome to %(club)s: your role is %(role)s.")
+            % {"club": membership.club.name, "role": membership.get_role_display()},
         )
         return redirect(club_url("club-home", membership.club))
-    messages.success(request, "The invitation is declined.")
+    messages.success(request, _("The invitation is declined."))
     return redirect("home")

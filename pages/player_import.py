@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from clubs import player_import
@@ -94,8 +95,16 @@ def _confirm(request: HttpRequest, club: Club) -> HttpResponse:
     result = player_import.players_import(club=club, actor=request.user, rows=rows)
     messages.success(
         request,
-        f"Imported: {len(result.created)} new, {len(result.merged)} updated, "
-        f"{result.unchanged} already on the roster as they are, {result.skipped} skipped.",
+        gettext(
+            "Imported: %(new)s new, %(merged)s updated, %(unchanged)s already on the roster as "
+            "they are, %(skipped)s skipped."
+        )
+        % {
+            "new": len(result.created),
+            "merged": len(result.merged),
+            "unchanged": result.unchanged,
+            "skipped": result.skipped,
+        },
     )
     return redirect(club_url("player-list-page", club))
 
@@ -129,10 +138,10 @@ def _row_shown(row: player_import.Row) -> dict[str, Any]:
     options = []
     for match in row.matches if player_import.MERGE in row.choices else []:
         value = f"merge:{match.player_id}"
-        options.append((value, f"Merge into {match.name}"))
+        options.append((value, gettext("Merge into %(name)s") % {"name": match.name}))
     if player_import.NEW in row.choices:
-        options.append(("new", "New player"))
-    options.append(("skip", "Skip"))
+        options.append(("new", gettext("New player")))
+    options.append(("skip", gettext("Skip")))
     chosen = f"merge:{row.merge_into}" if row.choice == player_import.MERGE else row.choice
     details = [
         (COLUMN_LABELS[column], value, row.errors.get(column), column in row.fills)

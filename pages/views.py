@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from clubs import selectors, services
@@ -225,7 +226,10 @@ def session_create(request: HttpRequest, club_slug: str) -> HttpResponse:
         session = scoring_nights.session_create(
             club=club, actor=request.user, name=form.cleaned_data["name"]
         )
-        messages.success(request, f"Session “{session.name}” is open. Add a table to start.")
+        messages.success(
+            request,
+            gettext("Night “%(name)s” is open. Add a table to start.") % {"name": session.name},
+        )
         return redirect(club_url("session-page", club, session.pk))
 
     values = {"session_name": request.POST.get("name", "")}
@@ -250,8 +254,11 @@ def member_add(request: HttpRequest, club_slug: str) -> HttpResponse:
         # The same words whether or not the account exists: usernames are not told.
         messages.success(
             request,
-            f"Invited {invitation.username} as {invitation.get_role_display().lower()}: they "
-            "join once they accept, from their home page when signed in.",
+            gettext(
+                "Invited %(username)s as %(role)s: they join once they accept, from their home "
+                "page when signed in."
+            )
+            % {"username": invitation.username, "role": invitation.get_role_display()},
         )
         return redirect(club_url("club-home", club) + "#members")
 
@@ -558,8 +565,13 @@ def standings_order_set(request: HttpRequest, club_slug: str) -> HttpResponse:
         order = [] if request.POST.get("reset") else form.order()
         ordered = standings_services.standings_order_set(club=club, actor=request.user, order=order)
         labels = [metric.label for metric in standing_metrics.metric_order(ordered)]
-        default = " (the default)" if not order else ""
-        messages.success(request, f"Standings are ranked by {', then '.join(labels)}{default}.")
+        ranked_by = gettext(", then ").join(str(label) for label in labels)
+        words = (
+            gettext("Standings are ranked by %(metrics)s (the default).")
+            if not order
+            else gettext("Standings are ranked by %(metrics)s.")
+        )
+        messages.success(request, words % {"metrics": ranked_by})
         return redirect(club_url("club-settings", ordered) + "#order")
 
     return form_post(
@@ -579,9 +591,9 @@ def public_standings_set(request: HttpRequest, club_slug: str) -> HttpResponse:
         updated = services.club_update(club=club, actor=request.user, public_standings=public)
         messages.success(
             request,
-            "The standings are public: anyone with the link sees them."
+            gettext("The standings are public: anyone with the link sees them.")
             if updated.public_standings
-            else "The standings are for members only.",
+            else gettext("The standings are for members only."),
         )
         return redirect(club_url("club-settings", updated) + "#public")
 

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club, Role
@@ -57,7 +58,10 @@ def webhook_create(request: HttpRequest, club_slug: str) -> HttpResponse:
             events=request.POST.getlist("events"),
         )
         request.session[NEW_SECRET] = {"endpoint": endpoint.pk, "secret": endpoint.secret}
-        messages.success(request, f"Webhook added: {endpoint.url}. Copy its secret below now.")
+        messages.success(
+            request,
+            gettext("Webhook added: %(url)s. Copy its secret below now.") % {"url": endpoint.url},
+        )
         return _back(club)
 
     return form_post(None, create, partial(_settings_page, request, club, form_name="webhooks"))
@@ -80,7 +84,7 @@ def webhook_enable(request: HttpRequest, club_slug: str, endpoint_id: int) -> Ht
 def webhook_delete(request: HttpRequest, club_slug: str, endpoint_id: int) -> HttpResponse:
     def write(club: Club, endpoint: Endpoint) -> str:
         services.endpoint_delete(endpoint=endpoint, actor=request.user)
-        return f"Webhook {endpoint.url} deleted."
+        return gettext("Webhook %(url)s deleted.") % {"url": endpoint.url}
 
     return _on_endpoint(request, club_slug, endpoint_id, write)
 
@@ -126,7 +130,10 @@ def webhook_replay(request: HttpRequest, club_slug: str, endpoint_id: int) -> Ht
     def write(club: Club, endpoint: Endpoint) -> str:
         since = _club_time(club, request.POST.get("since", ""))
         done = replay.replay_since(endpoint=endpoint, since=since, actor=request.user)
-        count = f"{done.events} event{'' if done.events == 1 else 's'}"
-        return f"Replaying {count} since then: see the log."
+        return ngettext(
+            "Replaying %(count)s event since then: see the log.",
+            "Replaying %(count)s events since then: see the log.",
+            done.events,
+        ) % {"count": done.events}
 
     return _on_endpoint(request, club_slug, endpoint_id, write)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from series.models import Series
 
@@ -13,7 +14,7 @@ def _numbers(raw: str) -> list[int]:
     try:
         return [int(part) for part in raw.replace(";", ",").split(",") if part.strip()]
     except ValueError:
-        raise forms.ValidationError("write whole numbers, separated by commas") from None
+        raise forms.ValidationError(_("write whole numbers, separated by commas")) from None
 
 
 def _tiers(raw: str) -> dict[str, str]:
@@ -23,47 +24,50 @@ def _tiers(raw: str) -> dict[str, str]:
             continue
         name, _, multiplier = part.partition("=")
         if not name.strip() or not multiplier.strip():
-            raise forms.ValidationError("write each tier as name=multiplier, e.g. major=2")
+            raise forms.ValidationError(_("write each tier as name=multiplier, e.g. major=2"))
         tiers[name.strip()] = multiplier.strip()
     return tiers
 
 
 class SeriesForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    points_by = forms.ChoiceField(choices=Series.PointsBy.choices, initial="place")
+    name = forms.CharField(max_length=120, label=_("Name"))
+    points_by = forms.ChoiceField(
+        choices=Series.PointsBy.choices, initial="place", label=_("Points by")
+    )
     points_table = forms.CharField(
         required=False,
         max_length=2000,
         initial="25, 18, 15, 12, 10, 8, 6, 4, 2, 1",
-        label="Points by place",
-        help_text="Places 1, 2, 3, ... separated by commas.",
+        label=_("Points by place"),
+        help_text=_("Places 1, 2, 3, ... separated by commas."),
     )
     share_top = forms.IntegerField(
         required=False,
         min_value=0,
         max_value=1_000_000,
         initial=0,
-        label="Winner's points (by share of the field)",
+        label=_("Winner's points (by share of the field)"),
     )
     tiers = forms.CharField(
         max_length=500,
         initial="regular=1, major=2",
-        help_text="name=multiplier, separated by commas.",
+        label=_("Tiers"),
+        help_text=_("name=multiplier, separated by commas."),
     )
     best_n = forms.IntegerField(
         required=False,
         min_value=1,
         max_value=1000,
-        label="Best results that count",
-        help_text="Empty: all.",
+        label=_("Best results that count"),
+        help_text=_("Empty: all."),
     )
     min_events = forms.IntegerField(
-        min_value=1, max_value=1000, initial=1, label="Events to be ranked"
+        min_value=1, max_value=1000, initial=1, label=_("Events to be ranked")
     )
-    most_wins = forms.CharField(required=False, max_length=80, label="Award for most wins")
-    best_average = forms.CharField(required=False, max_length=80, label="Award for best average")
+    most_wins = forms.CharField(required=False, max_length=80, label=_("Award for most wins"))
+    best_average = forms.CharField(required=False, max_length=80, label=_("Award for best average"))
     most_improved = forms.CharField(
-        required=False, max_length=80, label="Award for most improved rating"
+        required=False, max_length=80, label=_("Award for most improved rating")
     )
 
     def clean_points_table(self) -> list[int]:
@@ -108,12 +112,12 @@ def series_initial(series: Series) -> dict[str, Any]:
 
 
 class SeriesEventForm(forms.Form):
-    event = forms.CharField(max_length=40, help_text="A night or a tournament of the club.")
+    event = forms.CharField(max_length=40, help_text=_("A night or a tournament of the club."))
     tier = forms.CharField(max_length=40)
 
     def clean_event(self) -> dict[str, int]:
         """``session:12`` or ``tournament:3`` as the service's keywords."""
         kind, _, raw = self.cleaned_data["event"].partition(":")
         if kind not in ("session", "tournament") or not raw.isdigit() or len(raw) > 18:
-            raise forms.ValidationError("pick a night or a tournament")
+            raise forms.ValidationError(_("pick a night or a tournament"))
         return {f"{kind}_id": int(raw)}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player
 from scoring.models import Session
@@ -15,8 +16,8 @@ from tournaments.models import Tournament
 
 class Series(models.Model):
     class PointsBy(models.TextChoices):
-        PLACE = "place", "By place"
-        SHARE = "share", "By share of the field"
+        PLACE = "place", _("By place")
+        SHARE = "share", _("By share of the field")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="series")
     name = models.CharField(max_length=120)

@@ -10,6 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext_noop
 
 from clubs.models import Club, Player
 from config.errors import NotFoundError
@@ -22,9 +23,12 @@ from standings.tables import standings_facts, standings_table
 from tournaments.models import Tournament
 
 AWARD_KINDS = {
-    "most_wins": "Most events won",
-    "best_average": "Best average series points an event (ranked players)",
-    "most_improved": "Most rating gained in the series' games (ordinal, mu - 3 sigma)",
+    # Words, marked here and put in the page's language where they are shown.
+    "most_wins": gettext_noop("Most events won"),
+    "best_average": gettext_noop("Best average series points an event (ranked players)"),
+    "most_improved": gettext_noop(
+        "Most rating gained in the series' games (ordinal, mu - 3 sigma)"
+    ),
 }
 
 

@@ -12,11 +12,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.models import Club, Role
 from clubs.page_kit.display import qr_svg
 from clubs.page_kit.pages import GET, club_for_page, club_url, form_post, found, render_club
+from config.locale_format import format_day
 from series import selectors, services
 from series.forms import SeriesEventForm, SeriesForm, series_initial
 from series.models import Series
@@ -30,8 +32,17 @@ def _choices(club: Club) -> list[tuple[str, str]]:
     nights = club.sessions.order_by("-started_at", "-id")[:60]
     tournaments = club.tournaments.order_by("-created_at", "-id")[:60]
     return [
-        *((f"session:{s.pk}", f"Night: {s.name} ({s.started_at:%d %b %Y})") for s in nights),
-        *((f"tournament:{t.pk}", f"Tournament: {t.name}") for t in tournaments),
+        *(
+            (
+                f"session:{s.pk}",
+                _("Night: %(name)s (%(day)s)") % {"name": s.name, "day": format_day(s.started_at)},
+            )
+            for s in nights
+        ),
+        *(
+            (f"tournament:{t.pk}", _("Tournament: %(name)s") % {"name": t.name})
+            for t in tournaments
+        ),
     ]
 
 

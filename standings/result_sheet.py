@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 import openpyxl
+from django.utils.translation import gettext_noop
 
 from clubs.sheet_file import sheet_records
 from config.errors import InvalidInput
@@ -36,7 +37,7 @@ class Layout:
 
 POINTS_DEALS = Layout(
     key="points_deals",
-    title="Points rummy, deal by deal",
+    title=gettext_noop("Points rummy, deal by deal"),
     columns=("date", "night", "table", "deal", "player", "outcome", "points"),
     required=("date", "deal", "player", "outcome"),
     example=(
@@ -50,7 +51,7 @@ POINTS_DEALS = Layout(
 )
 POINTS_NIGHTS = Layout(
     key="points_nights",
-    title="Points rummy, each night's totals",
+    title=gettext_noop("Points rummy, each night's totals"),
     columns=("date", "night", "player", "points"),
     required=("date", "player", "points"),
     example=(

@@ -10,6 +10,7 @@ from typing import Any
 
 from clubs.models import Club
 from clubs.page_kit.display import club_money, signed_number
+from config.locale_format import format_ordinal
 from scoring.formats import handler_for
 from scoring.models import Deal, Game
 from scoring.selectors import game_deal_rows
@@ -93,11 +94,6 @@ def _my_deals(game_id: int, player: int) -> list[MyDeal]:
     return found
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def _now(tournament: Tournament, entry: Entry, sittings: list[Sitting]) -> str:
     """The player's state in one word, for the page's heading and its tests: registered,
     seated (released, not started), playing, going_on (their table sent them on, the next
@@ -140,7 +136,7 @@ def player_following(*, club: Club, tournament: Tournament, entry: Entry) -> dic
     level = grid.rounds[-1].level if grid.rounds else None
     return {
         "now": now, "me": me, "name": me.player.name, "sittings": sittings, "current": current,
-        "mine": mine, "deals": deals, "place": _ordinal(me.place) if me.place else "",
+        "mine": mine, "deals": deals, "place": format_ordinal(me.place) if me.place else "",
         "prize": club_money(club, me.prize_won_minor) if me.prize_won_minor else "",
         "chips": getattr(me, "chips", None),
         "level": level, "level_minimum": kind.level_minimum(tournament, level),

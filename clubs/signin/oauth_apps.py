@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from clubs.page_kit.pages import GET, error_context, service_status
@@ -113,7 +114,9 @@ def app_redirect_uris_update(request: HttpRequest, application_id: int) -> HttpR
             request, error=error_context(exc, {"redirect_uris"}), editing=application.pk,
             values={"edit_redirect_uris": redirect_uris}, status=service_status(exc),
         )  # fmt: skip
-    messages.success(request, f"The redirect URIs of “{application.name}” are saved.")
+    messages.success(
+        request, gettext("The redirect URIs of “%(app)s” are saved.") % {"app": application.name}
+    )
     return redirect(reverse("oauth-app-registrations") + f"#app-{application.pk}")
 
 

@@ -11,12 +11,14 @@ from django import forms
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 from oauth2_provider import views as oauth_views
 from oauth2_provider.forms import AllowForm
 from oauth2_provider.models import DeviceGrant, get_application_model
 from oauth2_provider.views import AuthorizationView, DeviceConfirmView
 
 from clubs import selectors
+from clubs.models import Role
 from clubs.signin import scopes as app_scopes
 from config.middleware import CONTENT_SECURITY_POLICY
 
@@ -30,11 +32,17 @@ def _chosen_clubs(request: HttpRequest) -> set[int]:
     return ticked & selectors.club_ids_for_user(user=request.user)
 
 
+def _with_role_label(club: Any) -> Any:
+    """The club with the person's role in it in the page's words."""
+    club.role_label = Role(club.caller_role).label if club.caller_role else ""
+    return club
+
+
 def _consent_context(request: HttpRequest, scopes: list[str]) -> dict[str, Any]:
     return {
-        "clubs": selectors.club_list_for_user(user=request.user),  # type: ignore[arg-type]
+        "clubs": [_with_role_label(c) for c in selectors.club_list_for_user(user=request.user)],  # type: ignore[arg-type]
         "scope_rows": [
-            (s, app_scopes.SCOPES[s]) for s in app_scopes.ALL_SCOPES if s in set(scopes)
+            (s, _(app_scopes.SCOPES[s])) for s in app_scopes.ALL_SCOPES if s in set(scopes)
         ],
     }
 
@@ -144,12 +152,12 @@ class ConsentView(AuthorizationView):
     def form_valid(self, form: Any) -> HttpResponse:
         client_id = form.cleaned_data.get("client_id")
         if not get_application_model().objects.filter(client_id=client_id).exists():
-            form.add_error(None, "No app has this client id: start again from the app.")
+            form.add_error(None, _("No app has this client id: start again from the app."))
             return self.form_invalid(form)
         if form.cleaned_data.get("allow"):
             clubs = _chosen_clubs(self.request)
             if not clubs:
-                form.add_error(None, "Choose at least one club the app may act in.")
+                form.add_error(None, _("Choose at least one club the app may act in."))
                 return self.form_invalid(form)
             granted = _granted_scopes(form)
             if isinstance(granted, str):
@@ -182,7 +190,7 @@ class DeviceConsentView(DeviceConfirmView):
         if form.cleaned_data["action"] == "accept":
             clubs = _chosen_clubs(self.request)
             if not clubs:
-                form.add_error(None, "Choose at least one club the device may act in.")
+                form.add_error(None, _("Choose at least one club the device may act in."))
                 return self.render_to_response(self.get_context_data(form=form), status=400)
             device = self.get_object()
             named = [s for s in device.scope.split() if s in app_scopes.SCOPES]
@@ -205,17 +213,19 @@ class DeviceCodeForm(forms.Form):
         device = DeviceGrant.objects.filter(user_code=code).order_by("-expires").first()
         if device is None:
             raise ValidationError(
-                "Incorrect user code: no device is waiting with that code. Check it against the "
-                "device's screen.",
+                _(
+                    "Incorrect user code: no device is waiting with that code. Check it against "
+                    "the device's screen."
+                ),
                 code="incorrect_user_code",
             )
         if device.is_expired():
             raise ValidationError(
-                "That code has expired: ask the device for a new one.", code="expired_user_code"
+                _("That code has expired: ask the device for a new one."), code="expired_user_code"
             )
         if device.status != DeviceGrant.AUTHORIZATION_PENDING:
             raise ValidationError(
-                "That code has already been used: ask the device for a new one.",
+                _("That code has already been used: ask the device for a new one."),
                 code="user_code_already_used",
             )
         # Read by the toolkit's view, which ties the device to the person.

@@ -18,15 +18,21 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 READ = "read"
 SCORE = "score"
 MANAGE = "manage"
 
 #: The scopes an app may ask for, with what the consent page says of each.
 SCOPES = {
-    READ: "Read your clubs: members, players, nights, results, standings and tournaments",
-    SCORE: "Enter results: new deals, results, corrections, confirmations and voids",
-    MANAGE: "Run your clubs: settings, members, players, nights, tournaments and webhooks",
+    READ: gettext_noop(
+        "Read your clubs: members, players, nights, results, standings and tournaments"
+    ),
+    SCORE: gettext_noop("Enter results: new deals, results, corrections, confirmations and voids"),
+    MANAGE: gettext_noop(
+        "Run your clubs: settings, members, players, nights, tournaments and webhooks"
+    ),
 }
 ALL_SCOPES = tuple(SCOPES)
 

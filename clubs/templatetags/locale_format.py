@@ -32,3 +32,9 @@ def clock(moment: datetime | None) -> str:
 @register.filter
 def number(value: int | float | Decimal | None) -> str:
     return "" if value is None else locale_format.format_number(value)
+
+
+@register.filter
+def ordinal(value: int | None) -> str:
+    """A place in the page's language: ``{{ 2|ordinal }}`` is 2nd, दूसरा, 2, 2. or 2e."""
+    return "" if value is None else locale_format.format_ordinal(value)

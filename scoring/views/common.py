@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from scoring.models import Deal, Submission
 
 LIVE_STOP = "X-Live-Stop"  # tells static/js/live.js to stop polling: nothing will change
@@ -25,9 +27,9 @@ DEAL_SIGNS = {
     Deal.Status.FINAL: ("✓", "good"),
 }
 DEAL_WORDS = {
-    Deal.Status.OPEN: "No result yet",
-    Deal.Status.AWAITING_CONFIRMATION: "To confirm",
-    Deal.Status.FINAL: "Counted",
+    Deal.Status.OPEN: gettext_lazy("No result yet"),
+    Deal.Status.AWAITING_CONFIRMATION: gettext_lazy("To confirm"),
+    Deal.Status.FINAL: gettext_lazy("Counted"),
 }
 
 

@@ -132,6 +132,15 @@ def _figure(club: Club, column: Column, value: int) -> str:
     return signed_number(value)
 
 
+def _next_words(unit: str, *, correct: bool, tiebreaker: bool) -> str:
+    """The next-step button's words, a whole sentence for each case (``%(number)s`` left in)."""
+    if tiebreaker:
+        return _("Correct the tie-breaker deal") if correct else _("Enter the tie-breaker deal")
+    if unit == "game":
+        return _("Correct game %(number)s") if correct else _("Enter game %(number)s")
+    return _("Correct deal %(number)s") if correct else _("Enter deal %(number)s")
+
+
 def _next_action(
     club: Club, game: Game, last: selectors.DealRow | None, state: Any
 ) -> dict[str, str] | None:
@@ -144,17 +153,22 @@ def _next_action(
         and last.deal.status == Deal.Status.OPEN
         and (last.latest is None or last.latest.status == Submission.Status.REJECTED)
     ):
-        label = "Correct" if last.latest is not None else "Enter"
-        what = "the tie-breaker deal" if last.deal.is_tiebreaker else f"{unit} {last.deal.number}"
-        return {"label": f"{label} {what}", "url": club_url("deal-result", club, last.deal.pk)}
+        label = _next_words(
+            unit, correct=last.latest is not None, tiebreaker=last.deal.is_tiebreaker
+        )
+        return {
+            "label": label % {"number": last.deal.number},
+            "url": club_url("deal-result", club, last.deal.pk),
+        }
     if handler.tiebreaker_due(state=state):
         return {
-            "label": "Play the tie-breaker deal",
+            "label": _("Play the tie-breaker deal"),
             "url": club_url("deal-tiebreaker", club, game.pk),
         }
     if last is None or last.deal.status in (Deal.Status.FINAL, Deal.Status.VOID):
         number = (last.deal.number + 1) if last else 1
-        return {"label": f"Enter {unit} {number}", "url": club_url("deal-new", club, game.pk)}
+        label = _next_words(unit, correct=False, tiebreaker=False) % {"number": number}
+        return {"label": label, "url": club_url("deal-new", club, game.pk)}
     return None
 
 

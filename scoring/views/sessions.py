@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club, Role
@@ -143,11 +144,11 @@ def _session_page(
 
 
 ACTION_WORDS = {
-    "enter_result": "Enter its result",
-    "void": "Void it (never played)",
-    "confirm": "Confirm its result",
-    "wait": "Wait for the check",
-    "abandoned": "Stop the game and refund the pot",
+    "enter_result": gettext_lazy("Enter its result"),
+    "void": gettext_lazy("Void it (never played)"),
+    "confirm": gettext_lazy("Confirm its result"),
+    "wait": gettext_lazy("Wait for the check"),
+    "abandoned": gettext_lazy("Stop the game and refund the pot"),
 }
 
 
@@ -407,6 +408,6 @@ def transfer_paid(request: HttpRequest, club_slug: str, session_id: int) -> Http
             session=session, actor=request.user, payer=request.POST.get("payer", ""),
             payee=request.POST.get("payee", ""), paid=paid,
         )  # fmt: skip
-        return ("Marked paid." if paid else "The paid mark is taken back."), ""
+        return (_("Marked paid.") if paid else _("The paid mark is taken back.")), ""
 
     return _session_action(request, club_slug, session_id, mark, "#settle-up")

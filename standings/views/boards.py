@@ -20,6 +20,7 @@ from clubs.page_kit.pages import (
 )
 from config.errors import InvalidInput, ServiceError
 from config.language import use_club_language
+from config.locale_format import format_ordinal
 from scoring import selectors
 from scoring.formats import format_label
 from scoring.models import Game
@@ -346,8 +347,8 @@ def standings_context(
 
 
 def ordinal(rank: int) -> str:
-    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
-    return f"{rank}{suffix}"
+    """A rank in the page's language (1st, पहला, 1, 1., 1e)."""
+    return format_ordinal(rank)
 
 
 def public_club(club_slug: str, request: HttpRequest | None = None) -> Club:

@@ -28,7 +28,8 @@ from tournaments.services.setup import tournament_start
 SHARED = {"pool", "joker", "link", "rummyclub", "pdf", "png", "upi", "show", "set", "pot",
           "rebuy", "entrant", "knock", "out", "cut", "score"}  # fmt: skip
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]+")
-_SKIPPED = {"script", "style", "template", "noscript", "svg"}
+# Code is typed as it is (a sheet's column names, a scope's name): never words to translate.
+_SKIPPED = {"script", "style", "template", "noscript", "svg", "code"}
 _READ_ATTRIBUTES = ("aria-label", "title", "placeholder", "data-live-gone")
 
 
@@ -131,6 +132,80 @@ def test_no_english_left_on_the_desk_the_public_page_and_a_table_link(
         "desk": director.get(f"/clubs/{standing.club.slug}/tournaments/{cup.pk}/"),
         "public": Client().get(f"/p/{standing.club.slug}/tournaments/{cup.pk}/"),
         "table link": Client().get(table_links.link_path(link)),
+    }
+    left = {}
+    for what, answer in pages.items():
+        assert answer.status_code == 200, (what, answer.status_code)
+        page = answer.content.decode()
+        assert f'<html lang="{language}"' in page, what
+        left[what] = english_left(page, language, names)
+    assert left == {what: [] for what in pages}
+
+
+@pytest.fixture
+def series_world(standing):
+    """A series with a night in it, the club's public pages on, and an app to sign in."""
+    from oauth2_provider.models import Application
+
+    from series.services import series_create, series_event_add
+
+    club = standing.club
+    club.public_standings = True
+    club.save()
+    night = make_night(standing)
+    series = series_create(
+        club=club, actor=standing.organiser, name="Summer Series", points_table=[10, 6, 3],
+        best_n=3, min_events=2, awards=[{"kind": "most_wins", "name": "Top Winner"}],
+    )  # fmt: skip
+    series_event_add(
+        series=series, actor=standing.organiser, tier="regular", session_id=night.session.pk
+    )
+    app = Application.objects.create(
+        name="Score Phone", client_type=Application.CLIENT_PUBLIC,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+        redirect_uris="http://127.0.0.1:8765/callback", client_secret="", algorithm="",
+    )  # fmt: skip
+    return series, night, app
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_no_english_left_on_the_series_import_members_and_sign_in_pages(
+    standing, series_world, language
+):
+    from django.conf import settings
+
+    series, night, app = series_world
+    slug = standing.club.slug
+    names = [standing.club.name, series.name, "Top Winner", "Score Phone", night.session.name]
+    # The example a redirect URI's box shows is an address, not words.
+    names += [night.game.table.name, "regular", "https://scores.example/signed-in"]
+    names += list(Player.objects.filter(club=standing.club).values_list("name", flat=True))
+    names += [u.get_username() for u in (standing.owner, standing.organiser, standing.scorer)]
+    names += [standing.player.get_username()]
+    names += list(RulePreset.objects.values_list("name", flat=True))
+    owner, visitor = Client(), Client()
+    owner.force_login(standing.owner)
+    for client in (owner, visitor):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    authorize = "/oauth/authorize/?" + "&".join(
+        f"{k}={v}" for k, v in {
+            "response_type": "code", "client_id": app.client_id, "scope": "read",
+            "redirect_uri": "http://127.0.0.1:8765/callback", "state": "s",
+            "code_challenge": "x" * 43, "code_challenge_method": "S256",
+        }.items()
+    )  # fmt: skip
+    pages = {
+        "series list": owner.get(f"/clubs/{slug}/series/"),
+        "series": owner.get(f"/clubs/{slug}/series/{series.pk}/"),
+        "public series": visitor.get(f"/p/{slug}/series/{series.pk}/"),
+        "series projector": visitor.get(f"/p/{slug}/series/{series.pk}/projector/"),
+        "result import": owner.get(f"/clubs/{slug}/results/import/"),
+        "player import": owner.get(f"/clubs/{slug}/players/import/"),
+        "members": owner.get(f"/clubs/{slug}/members/"),
+        "consent": owner.get(authorize),
+        "device code": owner.get("/oauth/device/"),
+        "your apps": owner.get("/account/apps/"),
+        "apps registered": owner.get("/account/apps/registered/"),
     }
     left = {}
     for what, answer in pages.items():

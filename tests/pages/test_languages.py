@@ -15,7 +15,13 @@ from django.utils import timezone, translation
 from clubs.models import LanguageChoice
 from clubs.page_kit.display import club_money
 from clubs.services import club_update
-from config.locale_format import format_clock, format_day, format_money, format_when
+from config.locale_format import (
+    format_clock,
+    format_day,
+    format_money,
+    format_ordinal,
+    format_when,
+)
 from scoring.views.reason_words import reason_words
 from tests.conftest import Standing
 from tests.pages.conftest import WRONG_GROUPS, Pages
@@ -251,3 +257,18 @@ def test_every_reason_of_a_refused_deal_has_words_in_the_pages_language() -> Non
             assert reason_words(reason) == words
     with translation.override("en"):
         assert reason_words(reasons[0][0]) == reasons[0][0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("language", "places"),
+    [
+        ("en", ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]),
+        ("hi", ["पहला", "दूसरा", "तीसरा", "चौथा", "11वाँ", "12वाँ", "13वाँ", "21वाँ", "22वाँ", "101वाँ"]),
+        ("he", ["1", "2", "3", "4", "11", "12", "13", "21", "22", "101"]),
+        ("de", ["1.", "2.", "3.", "4.", "11.", "12.", "13.", "21.", "22.", "101."]),
+        ("nl", ["1e", "2e", "3e", "4e", "11e", "12e", "13e", "21e", "22e", "101e"]),
+    ],
+)
+def test_places_are_written_in_each_languages_way(language: str, places: list[str]) -> None:
+    with translation.override(language):
+        assert [format_ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == places
