@@ -66,7 +66,49 @@ def _table_deal(w: World) -> dict[str, Any]:
     return {"seat": 1, **_results(w)}
 
 
+def _officer_of(w: World) -> str:
+    """The federation ``rf`` with the club's owner among its officers."""
+    from federation.models import Federation, Officer
+    from tests.api.test_permissions import _federation
+
+    slug = _federation(w)
+    Officer.objects.get_or_create(federation=Federation.objects.get(slug=slug), user=w.s.owner)
+    return f"/api/v1/federations/{slug}"
+
+
+def _fed_object(w: World, kind: str) -> int:
+    from federation.models import Federation, FederationPlayer, PlayerLink, PlayerMerge
+    from tests.api.test_permissions import _asha, _sanctioned
+
+    federation = Federation.objects.get(slug="rf")
+    if kind == "link":
+        return PlayerLink.objects.create(federation=federation, player_id=_asha(w), name="A").pk
+    if kind == "event":
+        return _sanctioned(w)
+    one = FederationPlayer.objects.create(federation=federation, name="One")
+    two = FederationPlayer.objects.create(federation=federation, name="Two", merged_into=one)
+    if kind == "player":
+        return one.pk
+    return PlayerMerge.objects.create(federation=federation, source=two, target=one).pk
+
+
 OTHER_WRITES = [
+    Write("federation link decide", "post",
+          lambda w: f"{_officer_of(w)}/links/{_fed_object(w, 'link')}/decide/",
+          lambda w: {"confirm": True}),
+    Write("federation sanction decide", "post",
+          lambda w: f"{_officer_of(w)}/events/{_fed_object(w, 'event')}/sanction/",
+          lambda w: {"approve": True}),
+    Write("federation release", "post",
+          lambda w: f"{_officer_of(w)}/events/{_fed_object(w, 'event')}/release/", None),
+    Write("federation return", "post",
+          lambda w: f"{_officer_of(w)}/events/{_fed_object(w, 'event')}/return/",
+          lambda w: {"reason": "names"}),
+    Write("federation merge", "post", lambda w: f"{_officer_of(w)}/merges/",
+          lambda w: {"source": _fed_object(w, "player"), "target": _fed_object(w, "player")}),
+    Write("federation unmerge", "post",
+          lambda w: f"{_officer_of(w)}/merges/{_fed_object(w, 'merge')}/undo/", None),
+    Write("federation publish", "post", lambda w: f"{_officer_of(w)}/ratings/publish/", None),
     Write("club create", "post", lambda w: "/api/v1/clubs/", lambda w: {"name": "Second"}),
     Write("token create", "post", lambda w: "/api/v1/tokens/", lambda w: {"name": "Scores"}),
     Write("token revoke", "delete", lambda w: f"/api/v1/tokens/{_token_id(w)}/", None),
