@@ -133,6 +133,9 @@ def result_import_confirm(
                 fingerprint=fingerprint, plan={"nights": plan.nights},
                 nights=len(plan.nights), deals=plan.deals,
             )  # fmt: skip
+            # A new import starts with no progress and no cancel request, whatever the cache
+            # still holds under its id (a database reset, a test run before).
+            cache.delete_many([_progress_key(made.pk), _cancel_key(made.pk)])
             outbox_enqueue(task=RUN_TASK, args=[made.pk], key=f"result_import:{made.pk}")
     except IntegrityError:  # the same sheet confirmed twice at once
         same = result_import_same(club=club, fingerprint=fingerprint)
