@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
@@ -149,7 +149,9 @@ def tournament_list_page(request: HttpRequest, club_slug: str) -> HttpResponse:
             late_entry_until_round=data["late_entry_until_round"], payout=form.payout_value(),
             **settings_of_form(data, minor_places=club.minor_places),
         )  # fmt: skip
-        messages.success(request, f"“{tournament.name}” is open for entries.")
+        messages.success(
+            request, gettext("“%(name)s” is open for entries.") % {"name": tournament.name}
+        )
         return redirect(_desk_url(club, tournament))
 
     page = partial(_list_page, request, club)

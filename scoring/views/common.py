@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from scoring.models import Deal, Submission
 
@@ -73,5 +73,5 @@ def phones_used(submission: Submission, names: dict[str, str]) -> str:
 def entered_by(submission: Submission) -> str:
     """Who entered a version, in words: a seat at the table (through its link) or a user."""
     if submission.table_link_id is not None:
-        return f"seat {submission.entered_seat} at the table"
+        return gettext("seat %(seat)s at the table") % {"seat": submission.entered_seat}
     return submission.submitted_by.get_username() if submission.submitted_by else ""

@@ -371,7 +371,11 @@ def _session_action(request: HttpRequest, club_slug: str, session_id: int, write
 def session_reopen(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
     def reopen(club: Club, session: Session) -> tuple[str, str]:
         nights.session_reopen(session=session, actor=request.user)
-        return f"“{session.name}” is open again: close it when the late changes are in.", ""
+        return (
+            _("“%(name)s” is open again: close it when the late changes are in.")
+            % {"name": session.name},
+            "",
+        )
 
     return _session_action(request, club_slug, session_id, reopen)
 
@@ -381,7 +385,7 @@ def session_reopen(request: HttpRequest, club_slug: str, session_id: int) -> Htt
 def session_delete(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
     def delete(club: Club, session: Session) -> tuple[str, str]:
         undo.session_delete(session=session, actor=request.user)
-        return f"“{session.name}” is deleted.", club_url("club-home", club)
+        return _("“%(name)s” is deleted.") % {"name": session.name}, club_url("club-home", club)
 
     return _session_action(request, club_slug, session_id, delete)
 
@@ -394,7 +398,7 @@ def table_delete(
     def delete(club: Club, session: Session) -> tuple[str, str]:
         table = found(selectors.table_get, club=club, table_id=table_id)
         undo.table_delete(table=table, actor=request.user)
-        return f"{table.name} is deleted.", ""
+        return _("%(name)s is deleted.") % {"name": table.name}, ""
 
     return _session_action(request, club_slug, session_id, delete)
 
