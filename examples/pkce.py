@@ -25,7 +25,12 @@ class SignInRefused(Exception):
 
 
 def _inputs(page: str) -> list[dict[str, str]]:
-    return [{k: html.unescape(v) for k, v in _ATTR.findall(tag)} for tag in _INPUT.findall(page)]
+    """Each input's attributes; a box ticked on the page has ``checked`` among them."""
+    return [
+        {k: html.unescape(v) for k, v in _ATTR.findall(tag)}
+        | ({"checked": "checked"} if re.search(r"\schecked\b", tag) else {})
+        for tag in _INPUT.findall(page)
+    ]
 
 
 def _log_in(browser: httpx.Client, username: str, password: str) -> None:
@@ -65,9 +70,11 @@ def sign_in(
         ticked = next((i for i in fields if i.get("data-slug") == club), None)
         if ticked is None:
             raise SignInRefused(f"the consent page offers no club {club!r}")
+        # The scopes the page shows ticked (the person could untick some, never add one).
+        granted = [i["value"] for i in fields if i.get("name") == "grant" and "checked" in i]
         allowed = browser.post(
             "/oauth/authorize/",
-            data={**form, "allow": "Authorize", "clubs": ticked["value"]},
+            data={**form, "allow": "Authorize", "clubs": ticked["value"], "grant": granted},
             headers={"Referer": str(consent.url)},
         )
     back = urlsplit(allowed.headers.get("location", ""))

@@ -66,6 +66,13 @@ def payout_percentages(structure: str | Sequence[object], entries: int) -> tuple
                 token=structure,
             )
     else:
+        if not isinstance(structure, list | tuple):
+            raise RuleViolation(
+                "bad_payout",
+                f"payout must be one of {', '.join(STRUCTURES)} or a list of percentages, "
+                f"not {str(structure)[:40]}",
+                token=str(structure)[:40],
+            )
         shares = tuple(_percent(value) for value in structure)
         if not shares or sum(shares) != HUNDRED:
             raise RuleViolation(

@@ -165,8 +165,12 @@ def main(archive: str, requests_file: str, out: str) -> None:
     with open(requests_file, encoding="utf-8") as stream:
         requests = [(template, [tuple(b) for b in bound]) for template, bound in json.load(stream)]
     answers = answer_target(client, restored.club.slug, requests, restored.ids.ids)  # type: ignore[arg-type]
+    from scoring.models import RulePreset
+
+    # The instance's own presets, by key: their ids need not be the original instance's.
+    built_in = dict(RulePreset.objects.filter(club=None).values_list("key", "pk"))
     with open(out, "w", encoding="utf-8") as stream:
-        json.dump({"ids": restored.ids.ids, "answers": answers}, stream)
+        json.dump({"ids": restored.ids.ids, "answers": answers, "built_in": built_in}, stream)
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ def test_inviting_an_account_never_tells_whether_it_exists(pages: Pages):
         )  # fmt: skip
         assert response.status_code == 200
         said.append(response.content.decode().replace(username, "X"))
-    message = "Invited X as scorer: they join once they accept"
+    message = "Invited X as Scorer: they join once they accept"  # the role by its name
     assert message in said[0] and message in said[1]
     assert not pages.s.club.memberships.filter(user__username="outsider").exists()
     # An organiser may not grant the organiser role (the form does not offer it; the service

@@ -143,3 +143,15 @@ def test_ids_past_64_bits_are_refused_by_name(standing):
     client = standing.client("organiser")
     answer = client.post(f"{T}/", {"name": "Cup", "preset": 2**63}, format="json")
     assert answer.status_code == 400 and "preset" in answer.json()["error"]["details"]
+
+
+@pytest.mark.parametrize("payout", [-155859926366980, 70, True, {"first": 100}, None])
+def test_a_payout_that_is_no_structure_or_list_is_refused_naming_it(standing, payout):
+    """A number or an object where a structure's name or a list of percentages belongs was a
+    server error (found by the schema's fuzzing)."""
+    answer = standing.client("organiser").post(f"{T}/", {
+        "name": "Cup", "preset": RulePreset.objects.get(club=None, key="points").pk,
+        "entry_fee_minor": 35, "payout": payout,
+    }, format="json")  # fmt: skip
+    assert answer.status_code == 400, answer.content
+    assert "payout" in answer.json()["error"]["details"] or "payout" in str(answer.json())
