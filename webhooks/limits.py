@@ -89,6 +89,11 @@ def send_slot_claim(*, endpoint: Endpoint) -> datetime | None:
     return None
 
 
+def club_sending(*, club_id: int) -> bool:
+    """Whether an attempt of the club is in flight (a slot leased and not yet released)."""
+    return Endpoint.objects.filter(club_id=club_id, sending_until__gte=timezone.now()).exists()
+
+
 def send_slot_release(*, endpoint_id: int) -> None:
     Endpoint.objects.filter(pk=endpoint_id).update(sending_until=None)
 

@@ -38,6 +38,7 @@ from live.bus import publish as live_publish
 from outbox.services import outbox_enqueue
 from webhooks import embedded
 from webhooks.limits import (
+    club_sending,
     look_again,
     manual_send_check,
     pace_after_attempt,
@@ -414,6 +415,11 @@ def delivery_attempt(*, delivery_id: int) -> str:
         Delivery.objects.filter(pk=delivery.pk).update(
             claimed_until=None, next_attempt_at=look_again
         )
+        # The attempt that held the slot may have freed it, and found nothing to hand on,
+        # while this delivery was still claimed: looked at again now that it waits, the slot
+        # is either still taken (its attempt will see this one) or free (hand it on here).
+        if not club_sending(club_id=endpoint.club_id):
+            _hand_on(club_id=endpoint.club_id, after=0)
         return "busy"
     try:
         outcome, delay = _attempt(delivery)
@@ -430,7 +436,7 @@ def delivery_attempt(*, delivery_id: int) -> str:
 
 
 def _hand_on(*, club_id: int, after: int) -> None:
-    """The club's sending slot is free: its next waiting delivery (to an endpoint neither
+    """The club's sending slot is free: its oldest waiting delivery (to an endpoint neither
     slowed nor paused) goes now. Deliveries that found the slot taken wait ``look_again()``;
     a retry due within that long may go a little early."""
     now = timezone.now()
@@ -444,7 +450,9 @@ def _hand_on(*, club_id: int, after: int) -> None:
             next_attempt_at__lte=now + look_again(),
         )
         .exclude(pk=after)
-        .order_by("next_attempt_at", "pk")
+        # The oldest first: a delivery that waits for an earlier event of its deal (a
+        # correction after its score) would only find that one still pending.
+        .order_by("pk")
         .values_list("pk", flat=True)
         .first()
     )

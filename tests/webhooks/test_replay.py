@@ -19,8 +19,7 @@ from clubs.models import AuditEntry
 from clubs.signin.services import api_token_create
 from tests.api.test_schema_examples import assert_answers_as_declared
 from tests.scoring.conftest import make_night
-from tests.webhooks.receiver import Receiver
-from tests.webhooks.receiver import wait_for as _wait_for
+from tests.webhooks.receiver import Receiver, wait_for
 from tests.webhooks.test_delivery import correct, score, subscribe
 from webhooks.models import Delivery, Endpoint, Event
 from webhooks.services import api_time, endpoint_create, event_emit
@@ -42,12 +41,6 @@ def _replay(client: APIClient, endpoint_id: int, body: Any, key: str | None = No
         f"/api/v1/clubs/home/webhooks/{endpoint_id}/replay/", json.dumps(body),
         content_type="application/json", **extra,
     )  # fmt: skip
-
-
-def wait_for(predicate: Any) -> None:
-    """As long as a delivery may wait when it misses its club's slot being handed on
-    (``WEBHOOK_CLAIM_SECONDS``, 30 s: webhooks.limits.look_again), and then some."""
-    _wait_for(predicate, timeout=75.0)
 
 
 def _all_delivered() -> bool:
