@@ -30,6 +30,8 @@ ID_KEYS: dict[str, str | None] = {
     "advancing": None,
     "tiebreaker_game": "scoring.game",
     "event": "series.seriesevent",
+    "preset": "scoring.rulepreset",
+    "final_preset": "scoring.rulepreset",
 }
 #: Keys whose whole numbers are ids only in a list (a series line's ``counted`` events); alone,
 #: such a key is a count (a player's deals ``counted``).
