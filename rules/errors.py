@@ -42,3 +42,12 @@ class RuleViolation(RulesError):
 
 class InvariantError(RulesError):
     """Something the engine guarantees did not hold: a bug, never the user's fault."""
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """A short, safe ``repr`` of a user value for an error message."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -21,12 +21,12 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.errors import RuleViolation
+from rules.errors import RuleViolation, shown
 from rules.okey.hands import Finish, arrange, check_finish
 from rules.okey.melds import is_pair, meld_kind, split_wilds
 from rules.okey.preset import DEFAULT_PRESET, HOUSE_OPTIONS, PRESETS, OkeyPreset, house_option
 from rules.okey.scoring import book_share, deal_scores
-from rules.okey.tiles import Tile, check_copies, okey_of, parse_tile, parse_tiles, shown
+from rules.okey.tiles import Tile, check_copies, okey_of, parse_tile, parse_tiles
 
 _COMMON = frozenset({"id", "game", "indicator", "preset", *HOUSE_OPTIONS})
 _FIELDS: dict[str, frozenset[str]] = {

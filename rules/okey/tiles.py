@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from rules.errors import RuleViolation
+from rules.errors import RuleViolation, shown
 
 #: Colour letters in the engine's fixed order.
 COLOURS: tuple[str, ...] = ("R", "K", "B", "Y")
@@ -62,15 +62,6 @@ NUMBER_TILES: tuple[Tile, ...] = tuple(Tile(c, n) for c in COLOURS for n in rang
 FALSE_JOKER = Tile(None, None)
 _BY_TEXT: dict[str, Tile] = {str(tile): tile for tile in NUMBER_TILES}
 _BY_TEXT["FJ"] = FALSE_JOKER
-
-
-def shown(value: object, limit: int = 40) -> str:
-    """A short, safe ``repr`` of a user value for an error message."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def parse_tile(text: object) -> Tile:

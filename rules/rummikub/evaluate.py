@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from rules.errors import RuleViolation
+from rules.errors import RuleViolation, shown
 from rules.rummikub.closed_hands import (
     HAND_TYPES,
     ClosedHand,
@@ -45,7 +45,7 @@ from rules.rummikub.preset import (
 )
 from rules.rummikub.scoring import book_share, game_scores
 from rules.rummikub.settlement import settle_session
-from rules.rummikub.tiles import Tile, parse_tile, shown
+from rules.rummikub.tiles import Tile, parse_tile
 
 _COMMON = frozenset({"id", "game", "variant", "preset", *HOUSE_OPTIONS})
 _FIELDS: dict[str, frozenset[str]] = {

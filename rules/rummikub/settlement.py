@@ -17,8 +17,7 @@ from decimal import (
     localcontext,
 )
 
-from rules.errors import InvariantError, RuleViolation
-from rules.rummikub.tiles import shown
+from rules.errors import InvariantError, RuleViolation, shown
 
 #: Bounds that keep amounts printable: at most 18 decimal places, below 10^15, scores below 10^15.
 MAX_RATE_PLACES = 18

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from rules.errors import RuleViolation
+from rules.errors import RuleViolation, shown
 
 #: Colour letters in the engine's fixed order (used wherever a colour has to be chosen).
 COLOURS: tuple[str, ...] = ("K", "R", "B", "O")
@@ -84,15 +84,6 @@ def tile_from_code(code: int) -> Tile:
 def joker_as(tile: Tile) -> Tile:
     """The joker written as standing for ``tile`` (``JK=R7``)."""
     return _BY_TEXT[f"JK={tile}"]
-
-
-def shown(value: object, limit: int = 40) -> str:
-    """A short, safe ``repr`` of a user value for an error message."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def parse_tile(text: object) -> Tile:
