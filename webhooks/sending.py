@@ -6,6 +6,7 @@ send and the answer together, however slowly a receiver trickles it."""
 from __future__ import annotations
 
 import base64
+import binascii
 import functools
 import hashlib
 import hmac
@@ -21,6 +22,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+
+from config.errors import InvalidInput
 
 BODY_KEPT = 1024
 # Addresses a webhook never reaches unless private addresses are allowed: loopback, private,
@@ -263,3 +266,18 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
     if 300 <= status < 400:
         error = f"answered {status}: redirects are not followed"
     return Answer(status, kept, error, took())
+
+
+def secret_checked(secret: str) -> str:
+    """A ``whsec_`` secret must hold 24 to 64 bytes in base64 (Standard Webhooks); any other
+    string is taken as it is, as before that form (its bytes are the key)."""
+    if not secret.startswith(SECRET_PREFIX):
+        return secret
+    try:
+        key = base64.b64decode(secret.removeprefix(SECRET_PREFIX), validate=True)
+    except (binascii.Error, ValueError):
+        key = b""
+    if not 24 <= len(key) <= 64:
+        message = "secret: after whsec_ give 24 to 64 bytes in base64"
+        raise InvalidInput(message, code="invalid_secret", details={"secret": [message]})
+    return secret

@@ -15,8 +15,6 @@ apart."""
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import logging
 import random
@@ -47,10 +45,10 @@ from webhooks.limits import (
 )
 from webhooks.models import EVENTS, PING, Attempt, Delivery, Endpoint, Event, StandingsChange
 from webhooks.sending import (
-    SECRET_PREFIX,
     Refused,
     post,
     resolve,
+    secret_checked,
     secret_new,
     signature,
     standard_signature,
@@ -88,21 +86,6 @@ def _url_taken(url: str) -> InvalidInput:
     return InvalidInput(message, code="duplicate_url", details={"url": [message]})
 
 
-def _check_secret(secret: str) -> str:
-    """A ``whsec_`` secret must hold 24 to 64 bytes in base64 (Standard Webhooks); any other
-    string is taken as it is, as before that form (its bytes are the key)."""
-    if not secret.startswith(SECRET_PREFIX):
-        return secret
-    try:
-        key = base64.b64decode(secret.removeprefix(SECRET_PREFIX), validate=True)
-    except (binascii.Error, ValueError):
-        key = b""
-    if not 24 <= len(key) <= 64:
-        message = "secret: after whsec_ give 24 to 64 bytes in base64"
-        raise InvalidInput(message, code="invalid_secret", details={"secret": [message]})
-    return secret
-
-
 def _check_events(events: Any) -> list[str]:
     if not isinstance(events, list) or not events:
         raise InvalidInput("events: give at least one event name")
@@ -129,7 +112,7 @@ def endpoint_create(
                 club=club,
                 url=url,
                 events=_check_events(events),
-                secret=_check_secret(secret) if secret else secret_new(),
+                secret=secret_checked(secret) if secret else secret_new(),
                 created_by=actor,
             )
     except IntegrityError:  # the same URL added at the same moment

@@ -4,6 +4,8 @@ first, then impure sequences, then sets, and each group's cards in reading order
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rules.indian.candidates import WILD_PURE, Candidate, Hand
 from rules.indian.cards import CARDS, JOKER_CODE, Card, joker_table, wild_rank_of
 from rules.indian.groups import GroupKind, classify_group
@@ -44,7 +46,7 @@ def present_groups(
             cards.append(cards[0] // 13 * 13 + wild_rank - 1)
         else:
             for _ in range(cand[2]):
-                cards.append(printed.pop() if printed else wilds.pop())
+                cards.append(printed.pop() if printed else _wild_taken(wilds))
         built.append(cards)
     spare = printed + wilds
     leftover = [nat[i] for i in range(hand.n) if unmatched >> i & 1]
@@ -59,6 +61,15 @@ def present_groups(
         if (not apart.valid, apart.score) < (not best.valid, best.score):
             best = apart
     return best
+
+
+def _wild_taken(wilds: list[int]) -> int:
+    """A wild card for a group, from the suit with most left: the rest keep as many suits as
+    they can for a natural set of the wild rank (8S 8S 8H 8C: 8S goes, 8S 8H 8C stay a set)."""
+    left = Counter(card // 13 for card in wilds)
+    card = max(wilds, key=lambda card: (left[card // 13], card))
+    wilds.remove(card)
+    return card
 
 
 def _joker_sets_apart(
