@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
 from django.db import connection
 from django.db.models.signals import post_migrate
 from rest_framework.test import APIClient
@@ -24,6 +25,11 @@ from config.celery import all_queues
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+
+# CI runs each property test on the same examples (a run that passes passes again); a run
+# elsewhere searches afresh, and what it finds becomes an explicit @example of its test.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -29,7 +29,7 @@ from tests.live import answers_200, database_url, free_port, production_environm
 REPO = Path(__file__).resolve().parents[2]
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
 # Bounded for CI: generated cases per operation and phase, and the seed that makes a run repeat.
-MAX_EXAMPLES = int(os.environ.get("SCHEMA_MAX_EXAMPLES", "40"))
+MAX_EXAMPLES = int(os.environ.get("SCHEMA_MAX_EXAMPLES", "20"))
 SEED = int(os.environ.get("SCHEMA_SEED", "20261125"))
 REDIS_DB = 12  # the server's own Redis database: its throttles and queued tasks, flushed
 

@@ -455,6 +455,13 @@ _wild_rank_cards = st.lists(
     cut=st.sampled_from([7, 20, 1, 52]),
     relief=st.booleans(),
 )
+# Found by the search: 2S 2H with the wild 8S make a set only if the other 8S stays out of the
+# natural set of eights (8S 8H 8C), so a group takes its wild card from the suit with most left.
+@example(
+    cards=[1, 7, 7, 14, 20, 46], house=HouseRules(declaration=Declaration.MIN_GROUPS,
+                                                  min_groups=2, jokers_only_set=False),
+    cut=7, relief=False,
+)  # fmt: skip
 def test_natural_sets_of_the_wild_rank_agree_with_an_exact_search(cards, house, cut, relief):
     """With jokers_only_set false, a natural set of the wild rank (8H 8S 8D, 8 wild) is a set:
     the best arrangement's points and validity equal an exact search over every partition."""
