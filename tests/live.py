@@ -3,6 +3,7 @@ over a real socket."""
 
 from __future__ import annotations
 
+import fcntl
 import http.client
 import os
 import shutil
@@ -233,3 +234,23 @@ def end_waiting_inserts(table: str) -> int:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT count(pg_terminate_backend(pid)) {_waiting_inserts(table)}")
         return int(cursor.fetchone()[0])
+
+
+def static_collected(env: dict[str, str]) -> None:
+    """``collectstatic`` into the repository's staticfiles, once a test run: it compresses every
+    file (seconds of a loaded machine each time), and the test workers share the folder, so the
+    first to come collects under a lock and the others find the run's mark."""
+    root = REPO / "staticfiles"
+    root.mkdir(exist_ok=True)
+    mark = root / f".collected-{os.environ.get('PYTEST_XDIST_TESTRUNUID', os.getpid())}"
+    with (root / ".collecting").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if mark.exists():
+            return
+        for old in root.glob(".collected-*"):
+            old.unlink()
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+            cwd=REPO, env=env, check=True, timeout=180,
+        )  # fmt: skip
+        mark.touch()

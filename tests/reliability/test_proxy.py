@@ -47,6 +47,7 @@ from tests.live import (
     free_port,
     nginx_command,
     production_environment,
+    static_collected,
     stop,
     wait_until,
 )
@@ -124,10 +125,7 @@ def stack(postgres_tx, redis_url) -> Iterator[Stack]:
     }
     env.pop("PORT", None)
     nginx = nginx_command(workdir, socket_path, port, live_socket_path)
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-        cwd=REPO, env=env, check=True, timeout=180,
-    )  # fmt: skip
+    static_collected(env)
     processes = []
     try:
         for name in ("web", "live"):
