@@ -13,13 +13,15 @@ meanwhile is refused at that reconnection."""
 from __future__ import annotations
 
 from django.db import connections
-from django.http import HttpResponseBase
+from django.http import HttpResponse, HttpResponseBase, JsonResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 
 from clubs.api_kit.permissions import ClubScopedAPIView
+from config.api_errors import error_body
 from config.openapi import api_operation
+from live.capacity import RETRY_AFTER_SECONDS
 from live.views import Watch, event_stream, last_event_id
 
 EVENTS_EXAMPLE = (
@@ -63,4 +65,18 @@ class ClubStreamApi(ClubScopedAPIView):
         for connection in connections.all(initialized_only=True):
             if not connection.in_atomic_block:
                 connection.close()
-        return event_stream(http, watch)
+        return event_stream(http, watch, _full)
+
+
+def _full() -> HttpResponse:
+    """The live server's 503 in the API's error shape, with its Retry-After."""
+    response = JsonResponse(
+        error_body(
+            "unavailable",
+            f"this server holds all the streams it can; retry in {RETRY_AFTER_SECONDS} seconds",
+            {"unavailable": "live streams", "retry_after_seconds": RETRY_AFTER_SECONDS},
+        ),
+        status=503,
+    )
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import time
 import weakref
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -157,12 +157,15 @@ def _full() -> HttpResponse:
     return response
 
 
-def event_stream(request: HttpRequest, watch: Watch) -> HttpResponse | StreamingHttpResponse:
+def event_stream(
+    request: HttpRequest, watch: Watch, full: Callable[[], HttpResponse] = _full
+) -> HttpResponse | StreamingHttpResponse:
     """The answer that streams ``watch``'s changes (asynchronous under an ASGI server, a thread
-    of its own under a threaded one); 503 when this process holds all the streams it can."""
+    of its own under a threaded one); ``full()`` (a 503) when this process holds all the streams
+    it can."""
     place = streams.admit()
     if place is None:
-        return _full()
+        return full()
     if isinstance(request, ASGIRequest):
         events: AsyncIterator[str] | Iterator[str] = _async_held(_async_events(watch), place)
     else:

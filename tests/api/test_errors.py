@@ -158,3 +158,20 @@ def test_tokens_api_create_list_revoke(standing):
     token_client = APIClient()
     token_client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     assert token_client.get("/api/v1/clubs/").status_code == 401
+
+
+def test_an_apps_stream_refused_by_a_full_live_server_gets_the_api_error_shape(standing, settings):
+    """The club stream past the process's maximum: 503 with Retry-After, as JSON an app reads
+    like every other error (not the live screens' plain text)."""
+    from live.capacity import streams
+
+    settings.LIVE_MAX_STREAMS = 1
+    held = streams.admit()
+    assert held is not None
+    try:
+        response = standing.client("organiser").get("/api/v1/clubs/home/stream/")
+    finally:
+        held.release()
+    error = assert_error(response, 503, "unavailable")
+    assert error["details"] == {"unavailable": "live streams", "retry_after_seconds": 30}
+    assert response["Retry-After"] == "30"
