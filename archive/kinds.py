@@ -177,6 +177,7 @@ def _result_import(fields: dict[str, Any], ids: IdMap) -> None:
                 "players": [ids.new("clubs.player", p) for p in table.get("players", [])],
                 "deals": _players_in(table.get("deals", []), ids),
                 "totals": _players_in(table.get("totals", []), ids),
+                **({"places": _players_in(table["places"], ids)} if "places" in table else {}),
             }
             for table in night.get("tables", [])
         ]

@@ -29,6 +29,11 @@ class Federation(models.Model):
     full_weight_days = models.PositiveIntegerField(default=0)
     best_n = models.PositiveSmallIntegerField(null=True, blank=True, default=5)
     tiers = models.JSONField(default=dict, help_text='Tier -> multiplier, e.g. {"club": "1"}.')
+    lists_version = models.PositiveIntegerField(
+        default=0,
+        help_text="Counts what changed the lists' input (a release, a link, a merge, a period "
+        "published): the cached ranking list is kept under it.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

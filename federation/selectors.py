@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
 from django.db.models import QuerySet
 
 from clubs.models import Club
@@ -246,10 +247,35 @@ def _keyed_game(ranks: dict[str, int], keys: dict[int, int]) -> dict[int | str, 
     return out
 
 
+#: How long a day's ranking list is kept unchanged in the cache (a change's new key ends it).
+RANKING_KEPT_SECONDS = 24 * 3600
+
+
 def ranking(
     *, federation: Federation, as_of: date, events: Iterable[SanctionedEvent] | None = None
 ) -> list[RankingLine[int, int]]:
-    """The ranking list on ``as_of``: every released event played on or before it."""
+    """The ranking list on ``as_of``: every released event played on or before it. The list
+    of the released events is kept in the cache under the federation's ``lists_version``: the
+    number is read before the events, so a list is never kept under a newer number than the
+    input it was computed from."""
+    if events is not None:
+        return _ranking(federation=federation, as_of=as_of, events=events)
+    # The creation time tells apart two federations of one id (a database made afresh, a
+    # restored one) sharing a cache.
+    version, made = Federation.objects.values_list("lists_version", "created_at").get(
+        pk=federation.pk
+    )
+    key = f"federation:{federation.pk}:{made.timestamp()}:ranking:{version}:{as_of.isoformat()}"
+    lines: list[RankingLine[int, int]] | None = cache.get(key)
+    if lines is None:
+        lines = _ranking(federation=federation, as_of=as_of, events=None)
+        cache.set(key, lines, RANKING_KEPT_SECONDS)
+    return lines
+
+
+def _ranking(
+    *, federation: Federation, as_of: date, events: Iterable[SanctionedEvent] | None
+) -> list[RankingLine[int, int]]:
     keys = player_keys(federation=federation)
     results: dict[int, list[RankedResult[int]]] = {}
     for event in released_events(federation=federation) if events is None else events:

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 
 from clubs.audit import audit_record
@@ -99,6 +99,12 @@ def officer_add(*, actor: Actor, federation: Federation, user: Actor) -> Officer
         after={"user": user.pk},
     )
     return officer
+
+
+def _lists_changed(federation_id: int) -> None:
+    """The lists' input changed: the ranking list kept in the cache is read afresh (its key
+    holds this number, bumped in the change's own transaction)."""
+    Federation.objects.filter(pk=federation_id).update(lists_version=F("lists_version") + 1)
 
 
 def _officer(actor: Actor, federation: Federation) -> None:
@@ -238,6 +244,8 @@ def link_decide(
         link.reason = reason.strip()
         link.decided_at = timezone.now()
         link.save()
+        if confirm:
+            _lists_changed(federation.pk)
         audit_record(
             actor=actor,
             club=None,
@@ -266,6 +274,7 @@ def player_merge(
         merge = PlayerMerge.objects.create(
             federation=federation, source=source, target=target, merged_by=actor
         )
+        _lists_changed(federation.pk)
         audit_record(
             actor=actor,
             club=None,
@@ -285,6 +294,7 @@ def player_unmerge(*, actor: Actor, merge: PlayerMerge) -> PlayerMerge:
         FederationPlayer.objects.filter(pk=merge.source_id).update(merged_into=None)
         merge.undone_at = timezone.now()
         merge.save(update_fields=["undone_at"])
+        _lists_changed(merge.federation_id)
         audit_record(
             actor=actor,
             club=None,
@@ -464,6 +474,7 @@ def event_release(*, actor: Actor, event: SanctionedEvent) -> SanctionedEvent:
         event.released_on = timezone.localdate()
         event.status = SanctionedEvent.Status.RELEASED
         event.save()
+        _lists_changed(event.federation_id)
         audit_record(
             actor=actor,
             club=event.club,
@@ -535,6 +546,7 @@ def period_publish(*, actor: Actor, federation: Federation) -> RatingPeriod:
             ],
             batch_size=2000,
         )
+        _lists_changed(federation.pk)
         audit_record(
             actor=actor,
             club=None,

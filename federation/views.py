@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
+from clubs.page_kit.display import qr_svg
 from clubs.page_kit.pages import found
 from config.errors import NotAllowed, NotFoundError, ServiceError
 from federation import selectors, services
@@ -60,6 +61,33 @@ def preview_page(request: HttpRequest, federation_slug: str) -> HttpResponse:
     periods = list(federation.periods.order_by("-index").values("index", "ends_on"))
     context = _context(federation, request, preview=True, periods=periods, **listed)
     return render(request, "federation/ratings.html", context)
+
+
+#: The lines of each list on the room's screen: the top of each, readable from the back.
+PROJECTOR_LINES = 20
+
+
+@GET
+def projector_page(request: HttpRequest, federation_slug: str) -> HttpResponse:
+    """Both lists' tops on a screen, side by side, refreshed by themselves, with a code that
+    opens the ranking list on a phone."""
+    federation = found(selectors.federation_get, slug=federation_slug)
+    today = timezone.localdate()
+    ranking = selectors.ranking_rows(federation=federation, as_of=today)
+    ratings = selectors.rating_rows(federation=federation)
+    url = request.build_absolute_uri(reverse("federation-ranking", args=[federation.slug]))
+    context = _context(
+        federation,
+        request,
+        ranking=ranking[:PROJECTOR_LINES],
+        ranked=len(ranking),
+        period=ratings["period"],
+        ratings=ratings["results"][:PROJECTOR_LINES],
+        rated=len(ratings["results"]),
+        as_of=today,
+        qr=qr_svg(url),
+    )
+    return render(request, "federation/projector.html", context)
 
 
 @GET

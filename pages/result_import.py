@@ -74,7 +74,7 @@ def _sent(request: HttpRequest, club: Club) -> tuple[str, RulePreset]:
     layout_of(layout)
     preset_id = request.POST.get("preset", "")
     preset = result_import.import_preset(
-        club=club, preset_id=int(preset_id) if preset_id.isdigit() else None
+        club=club, preset_id=int(preset_id) if preset_id.isdigit() else None, layout=layout
     )
     return layout, preset
 

@@ -115,7 +115,11 @@ def _close(
 
 def game_finishing_order(*, game: Game) -> dict[int, int] | None:
     """The places of a finished game's players (1 best; equal results share a place), from its
-    format; ``None`` while it is open or when it was abandoned (no result)."""
+    format or as its imported result gave them; ``None`` while it is open or when it was
+    abandoned (no result)."""
     if game.status != Game.Status.FINISHED or game.end == GameEnd.ABANDONED:
         return None
+    given = game.seats.filter(place__isnull=False).values_list("player_id", "place")
+    if given:  # an imported result's places: the game holds no deals to rank by
+        return {player_id: place for player_id, place in given if place is not None}
     return handler_for(game).finishing_order(game=game, rules=game_rules(game.preset))

@@ -228,6 +228,12 @@ class Seat(models.Model):
         blank=True,
         help_text="The last deal the player sat in, once they left the table.",
     )
+    place = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The player's final place as an imported result gave it (a pool or deals "
+        "game of the past, which holds no deals); empty for a game played here.",
+    )
 
     class Meta:
         constraints = [

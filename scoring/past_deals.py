@@ -49,10 +49,14 @@ from scoring.preset_rules import game_rules
 
 @dataclass(frozen=True)
 class PastTable:
-    """A table of a past night: its name and its players (ids, in seat order)."""
+    """A table of a past night: its name and its players (ids, in seat order); ``places``,
+    each player's final place, when its game's result is given as such (a pool or deals game
+    with no deals: no entry fee is charged, its money is the caller's entry, and it ends played
+    out with no end entries)."""
 
     name: str
     players: list[int]
+    places: dict[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -125,16 +129,18 @@ def past_nights_open(
     )  # fmt: skip
     books = books_open(club_id=club.pk, owner=GAME_BOOK, count=len(tables))
     points_only = club.points_only
+    given = [table.places for night in nights for table in night.tables]
     games = Game.objects.bulk_create(
         Game(table=table, book=book, format=preset.format, preset=preset,
              point_value_minor=0 if points_only else rules.point_value_minor,
-             entry_fee_minor=0 if points_only else rules.entry_fee_minor)
-        for table, book in zip(tables, books, strict=True)
+             entry_fee_minor=0 if points_only or places else rules.entry_fee_minor)
+        for table, book, places in zip(tables, books, given, strict=True)
     )  # fmt: skip
     seats = [table.players for night in nights for table in night.tables]
     Seat.objects.bulk_create(
-        Seat(game=game, player_id=pid, position=index + 1)
-        for game, seated in zip(games, seats, strict=True)
+        Seat(game=game, player_id=pid, position=index + 1,
+             place=None if places is None else places[pid])
+        for game, seated, places in zip(games, seats, given, strict=True)
         for index, pid in enumerate(seated)
     )  # fmt: skip
     audit_records(actor=actor, club=club, records=[
@@ -238,8 +244,15 @@ def past_nights_close(*, actor: AbstractBaseUser, nights: list[tuple[Session, da
     )
     for session in sessions:
         require_open_session(session)
+    placed = set(
+        Seat.objects.filter(game__in=games, place__isnull=False).values_list("game_id", flat=True)
+    )
     written: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for game in games:
+        if game.pk in placed:  # its result was given whole, its money posted with it
+            game.status, game.end = Game.Status.FINISHED, GameEnd.PLAYED_OUT
+            game.finished_at = ended_at[game.table.session_id]
+            continue
         rules = game_rules(game.preset)
         for entry in handler_for(game).end_entries(
             game=game, rules=rules, end=GameEnd.BY_ORGANISER, shares=None
@@ -256,8 +269,7 @@ def past_nights_close(*, actor: AbstractBaseUser, nights: list[tuple[Session, da
     Session.objects.bulk_update(sessions, ["status", "closed_at"], batch_size=500)
     audit_records(actor=actor, club=sessions[0].club if sessions else None, records=[
         *(("game.finish", game, {"status": Game.Status.OPEN},
-           {"status": Game.Status.FINISHED, "end": GameEnd.BY_ORGANISER,
-            "entries": written[game.pk]})
+           {"status": Game.Status.FINISHED, "end": game.end, "entries": written[game.pk]})
           for game in games),
         *(("session.close", session, {"status": "open"}, {"status": "closed"})
           for session in sessions),

@@ -30,7 +30,7 @@ def _plan(club: Any, data: dict[str, Any]) -> tuple[ResultPlan, Any]:
         content = data["text"].encode()
     else:
         raise InvalidInput("file_base64: give the sheet as file_base64 or text")
-    preset = result_import.import_preset(club=club, preset_id=data["preset"])
+    preset = result_import.import_preset(club=club, preset_id=data["preset"], layout=data["layout"])
     plan = result_import.result_plan_read(
         club=club, layout=data["layout"], content=content, filename=data["filename"],
         preset=preset, names=data["names"],

@@ -63,12 +63,14 @@ def _cancel_key(import_id: int) -> str:
     return f"result_import:{import_id}:cancel"
 
 
-def import_preset(*, club: Club, preset_id: int | None) -> RulePreset:
+def import_preset(*, club: Club, preset_id: int | None, layout: str = "points_deals") -> RulePreset:
     """The preset the imported games are played under: the one named (the club's or a
-    built-in one), else the built-in points rummy preset."""
+    built-in one), else the layout's built-in preset."""
     presets = RulePreset.objects.filter(Q(club=club) | Q(club__isnull=True))
     found = (
-        presets.filter(club__isnull=True, key="points").order_by("-version").first()
+        presets.filter(club__isnull=True, key=layout_of(layout).preset_key)
+        .order_by("-version")
+        .first()
         if preset_id is None
         else presets.filter(pk=preset_id).first()
     )
@@ -227,7 +229,8 @@ def _write(result_import: ResultImport) -> None:
     nights = result_import.plan["nights"]
     opened = past_nights_open(club=club, actor=actor, preset=preset, nights=[
         PastNight(night["name"], _started_at(club, night["date"]),
-                  [PastTable(table["name"], table["players"]) for table in night["tables"]])
+                  [PastTable(table["name"], table["players"], _places(table))
+                   for table in night["tables"]])
         for night in nights
     ])  # fmt: skip
     played = [
@@ -237,13 +240,8 @@ def _write(result_import: ResultImport) -> None:
     ]
     written = 0
     for game, table in played:
-        if table["totals"]:
-            lines = [
-                Line.player(Quantity.POINTS, t["player"], t["points"]) for t in table["totals"]
-            ]
-            ledger_entry_create(
-                game=game, kind=LedgerEntry.Kind.SETTLEMENT, lines=lines, memo="imported totals"
-            )
+        if table["totals"] or table.get("places"):
+            _totals_posted(game, table)
             written = _step(result_import.pk, written + 1)
     for chunk in _chunks([(game, deal) for game, table in played for deal in table["deals"]]):
         written = _deals_written(result_import, actor, chunk, written)
@@ -252,6 +250,33 @@ def _write(result_import: ResultImport) -> None:
         for games, night in zip(opened, nights, strict=True)
     ])  # fmt: skip
     ratings_games_taken_in(club_id=club.pk, game_ids=[game.pk for game, _ in played])
+
+
+def _places(table: dict[str, Any]) -> dict[int, int] | None:
+    if "places" not in table:
+        return None
+    return {line["player"]: line["place"] for line in table["places"]}
+
+
+def _totals_posted(game: Game, table: dict[str, Any]) -> None:
+    """A table's given result as balanced settlement entries of its game: a night's points
+    (one entry), each Rummikub game's scores (one entry a game), a game's money."""
+    by_game: dict[int, list[Line]] = {}
+    for total in table["totals"]:
+        line = Line.player(Quantity.POINTS, total["player"], total["points"])
+        by_game.setdefault(total.get("game", 0), []).append(line)
+    for number, lines in sorted(by_game.items()):
+        memo = f"imported game {number}" if number else "imported totals"
+        ledger_entry_create(game=game, kind=LedgerEntry.Kind.SETTLEMENT, lines=lines, memo=memo)
+    money = [
+        Line.player(Quantity.MONEY, line["player"], line["money"])
+        for line in table.get("places", [])
+        if line["money"]
+    ]
+    if money:
+        ledger_entry_create(
+            game=game, kind=LedgerEntry.Kind.SETTLEMENT, lines=money, memo="imported result"
+        )
 
 
 def _chunks(deals: list[tuple[Game, Any]]) -> Iterator[list[tuple[Game, Any]]]:

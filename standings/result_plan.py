@@ -14,15 +14,25 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from clubs.models import Club, Player
 from clubs.name_match import NameIndex, name_key
 from config.errors import InvalidInput
+from rules.ranking import competition_ranks
 from scoring.formats import handler_for
 from scoring.models import Deal, Game, RulePreset, Submission
 from scoring.preset_rules import game_rules
-from standings.result_sheet import POINTS_DEALS, ResultSheet
+from standings.result_sheet import (
+    DEALS_GAMES,
+    POINTS_DEALS,
+    POINTS_NIGHTS,
+    POOL_GAMES,
+    RUMMIKUB_GAMES,
+    Layout,
+    ResultSheet,
+)
 
 DEFAULT_TABLE = "Table 1"
 MAX_NAME = 120
@@ -75,6 +85,18 @@ def _date(text: str) -> date | None:
     return None
 
 
+def _money(text: str, places: int) -> int | None:
+    """An amount of money in the club's currency (``250``, ``-99.50``) in minor units."""
+    try:
+        amount = Decimal(text.replace(" ", "").replace(",", ""))
+    except InvalidOperation:
+        return None
+    minor = amount * 10**places
+    if not amount.is_finite() or minor != minor.to_integral_value() or abs(minor) >= 10**15:
+        return None
+    return int(minor)
+
+
 def _int(text: str) -> int | None:
     try:
         number = int(text.replace(" ", ""))
@@ -87,6 +109,7 @@ class _Roster:
     """The club's active players by name, and the names the request maps to players."""
 
     def __init__(self, club: Club, names: dict[str, int] | None) -> None:
+        self.club = club
         players = Player.objects.filter(club=club, merged_into__isnull=True, active=True)
         self.names = dict(players.values_list("pk", "name"))
         self.index = NameIndex(self.names.items())
@@ -255,18 +278,175 @@ def _totals(sheet: ResultSheet, roster: _Roster, plan: ResultPlan, preset: RuleP
         plan.nights.append({**night, "tables": tables})
 
 
+def _places(sheet: ResultSheet, roster: _Roster, plan: ResultPlan, preset: RulePreset) -> None:
+    """Pool and deals games: each table's final places (competition ranks: 1, 2, 2, 4) and
+    money, which sums to zero."""
+    rules, club = game_rules(preset), roster.club
+    nights: dict[tuple[str, str], dict[str, Any]] = {}
+    for row, cells in sheet.rows:
+        day, night_name, table_name, player = _common(row, cells, roster, plan)
+        place = _int(cells.get("place", ""))
+        if place is None or place < 1:
+            plan.errors.append(RowError(
+                row, "place", f"{cells.get('place')!r} is not a place: 1 for the winner, 2, 3, ..."
+            ))  # fmt: skip
+        money = _money(cells.get("money") or "0", club.minor_places)
+        if money is None:
+            plan.errors.append(RowError(row, "money", "an amount of money (250, -99.50)"))
+        elif money and club.points_only:
+            plan.errors.append(RowError(
+                row, "money", f"{club.name} plays for points only: leave the money empty"
+            ))  # fmt: skip
+        if day is None:
+            continue
+        table = _night(nights, day, night_name, row)["tables"].setdefault(
+            table_name, {"row": row, "name": table_name, "lines": []}
+        )
+        if player is None or place is None or place < 1 or money is None:
+            table["broken"] = True  # its sum and places wait for the row to be put right
+            continue
+        if any(line["player"] == player for line in table["lines"]):
+            plan.errors.append(RowError(row, "player", "already on this night's table"))
+            continue
+        table["lines"].append({"row": row, "player": player, "place": place, "money": money})
+    for night in nights.values():
+        tables = []
+        for table in night["tables"].values():
+            if table.get("broken"):
+                continue
+            lines, where = table["lines"], f"{night['name']} ({night['date']}), {table['name']}"
+            rows = [line["row"] for line in lines]
+            _seats_check(plan, rules, rows, table["name"])
+            ranks = competition_ranks(dict(enumerate(line["place"] for line in lines)), best="low")
+            for index, line in enumerate(lines):
+                if ranks[index] != line["place"]:
+                    plan.errors.append(RowError(
+                        line["row"], "place", f"{where}: place {line['place']} of "
+                        f"{len(lines)} players; places run 1, 2, 3, ... and equal places share "
+                        "the best of them (1, 2, 2, 4)",
+                    ))  # fmt: skip
+            total = sum(line["money"] for line in lines)
+            if total:
+                shown = Decimal(total).scaleb(-club.minor_places)
+                plan.errors.append(RowError(
+                    rows[-1], "money",
+                    f"{where}: the money sums to {shown:+}, not 0 (rows {rows[0]} to {rows[-1]})",
+                ))  # fmt: skip
+            tables.append({"row": table["row"], "name": table["name"], "deals": [],
+                           "players": [line["player"] for line in lines], "totals": [],
+                           "places": lines})  # fmt: skip
+        plan.nights.append({**night, "tables": tables})
+
+
+def _seats_check(plan: ResultPlan, rules: Any, rows: list[int], table: str) -> None:
+    if not rules.min_players <= len(rows) <= rules.max_players:
+        plan.errors.append(RowError(
+            rows[0], "player", f"{table}: {len(rows)} players; a table seats "
+            f"{rules.min_players} to {rules.max_players} (add a table column)",
+        ))  # fmt: skip
+
+
+def _game_rows(sheet: ResultSheet, roster: _Roster, plan: ResultPlan) -> dict[Any, Any]:
+    nights: dict[tuple[str, str], dict[str, Any]] = {}
+    for row, cells in sheet.rows:
+        day, night_name, table_name, player = _common(row, cells, roster, plan)
+        number = _int(cells.get("game", ""))
+        if number is None or number < 1:
+            plan.errors.append(RowError(row, "game", "the game's number at its table: 1, 2, ..."))
+        score = _int(cells.get("score", ""))
+        if score is None:
+            plan.errors.append(RowError(row, "score", "a whole number (- for tiles left)"))
+        if day is None:
+            continue
+        table = _night(nights, day, night_name, row)["tables"].setdefault(
+            table_name, {"row": row, "name": table_name, "games": {}}
+        )
+        if player is None or number is None or number < 1 or score is None:
+            table["broken"] = True  # its games' sums wait for the row to be put right
+            continue
+        game = table["games"].setdefault(number, [])
+        if any(line["player"] == player for line in game):
+            plan.errors.append(RowError(row, "player", "already in this game"))
+            continue
+        game.append({"row": row, "player": player, "points": score, "game": number})
+    return nights
+
+
+def _game_scores(sheet: ResultSheet, roster: _Roster, plan: ResultPlan, preset: RulePreset) -> None:
+    """Rummikub: each game's scores at a table (a match), summing to zero with one winner at
+    most, every game played by the players of the table's first game."""
+    rules = game_rules(preset)
+    for night in _game_rows(sheet, roster, plan).values():
+        tables = []
+        for table in night["tables"].values():
+            if table.get("broken"):
+                continue
+            numbers = sorted(table["games"])
+            first = table["games"][numbers[0]]
+            seated = [line["player"] for line in first]
+            _seats_check(plan, rules, [line["row"] for line in first], table["name"])
+            totals = []
+            for number in numbers:
+                lines = table["games"][number]
+                rows = [line["row"] for line in lines]
+                where = f"{night['name']} ({night['date']}), {table['name']}, game {number}"
+                total = sum(line["points"] for line in lines)
+                winners = sum(1 for line in lines if line["points"] > 0)
+                if {line["player"] for line in lines} != set(seated):
+                    plan.errors.append(RowError(
+                        rows[0], "player",
+                        f"{where} has other players than its first game: put them at another "
+                        "table",
+                    ))  # fmt: skip
+                elif total:
+                    plan.errors.append(RowError(
+                        rows[-1], "score",
+                        f"{where}: the scores sum to {total:+d}, not 0 (rows {rows[0]} to "
+                        f"{rows[-1]})",
+                    ))  # fmt: skip
+                elif winners > 1:
+                    plan.errors.append(RowError(
+                        rows[-1], "score",
+                        f"{where}: {winners} players score more than 0; a game has one winner",
+                    ))  # fmt: skip
+                totals += lines
+            tables.append({"row": table["row"], "name": table["name"], "deals": [],
+                           "players": seated, "totals": totals})  # fmt: skip
+        plan.nights.append({**night, "tables": tables})
+
+
+def layout_preset_check(*, club: Club, layout: Layout, preset: RulePreset) -> None:
+    """Refuse a preset the layout's results cannot be imported under."""
+    if preset.club_id not in (None, club.pk) or preset.format not in layout.formats:
+        raise InvalidInput(
+            f"preset: the {layout.key} layout takes a {' or '.join(layout.formats)} preset of "
+            "this club or a built-in one",
+            details={"preset": preset.pk},
+        )
+    if preset.format == "rummikub" and preset.variant == "international":
+        raise InvalidInput(
+            f"preset: {preset.name}'s scores do not sum to zero a game (its match settles "
+            "pairwise): import Sabra or American games",
+            details={"preset": preset.pk},
+        )
+
+
 def results_plan(
     *, club: Club, sheet: ResultSheet, preset: RulePreset, names: dict[str, int] | None = None
 ) -> ResultPlan:
     """The sheet's nights as they would be written, in date order, with every row's errors."""
-    if preset.club_id not in (None, club.pk) or not handler_for(preset.format).imports_results:
-        raise InvalidInput("preset: a points rummy preset of this club or a built-in one")
+    layout_preset_check(club=club, layout=sheet.layout, preset=preset)
     roster = _Roster(club, names)
     plan = ResultPlan(sheet.layout.key, [])
     if sheet.layout == POINTS_DEALS:
         _deals_checked(_deal_rows(sheet, roster, plan), preset, plan)
-    else:
+    elif sheet.layout == POINTS_NIGHTS:
         _totals(sheet, roster, plan, preset)
+    elif sheet.layout in (POOL_GAMES, DEALS_GAMES):
+        _places(sheet, roster, plan, preset)
+    else:
+        assert sheet.layout == RUMMIKUB_GAMES
+        _game_scores(sheet, roster, plan, preset)
     plan.nights.sort(key=lambda night: (night["date"], night["row"]))
     plan.errors.sort(key=lambda error: (error.row, error.column))
     return plan

@@ -26,13 +26,16 @@ MAX_UNPACKED_BYTES = 80 * 1024 * 1024
 
 @dataclass(frozen=True)
 class Layout:
-    """A sheet layout: its columns (the required ones first) and two rows of example."""
+    """A sheet layout: its columns (the required ones first), rows of example, the game
+    formats whose presets it imports under and the built-in preset it takes by default."""
 
     key: str
     title: str
     columns: tuple[str, ...]
     required: tuple[str, ...]
     example: tuple[tuple[str, ...], ...]
+    formats: tuple[str, ...] = ("points",)
+    preset_key: str = "points"
 
 
 POINTS_DEALS = Layout(
@@ -60,7 +63,50 @@ POINTS_NIGHTS = Layout(
         ("2026-01-09", "Friday night", "Charu", "-12"),
     ),
 )
-LAYOUTS = {layout.key: layout for layout in (POINTS_DEALS, POINTS_NIGHTS)}
+_PLACES_EXAMPLE = (
+    ("2026-01-09", "Friday night", "Table 1", "Arjun", "1", "300"),
+    ("2026-01-09", "Friday night", "Table 1", "Bhavna", "2", "-100"),
+    ("2026-01-09", "Friday night", "Table 1", "Charu", "3", "-100"),
+    ("2026-01-09", "Friday night", "Table 1", "Dev", "3", "-100"),
+)
+POOL_GAMES = Layout(
+    key="pool_games",
+    title=gettext_noop("Pool rummy, each game's places and money"),
+    columns=("date", "night", "table", "player", "place", "money"),
+    required=("date", "player", "place"),
+    example=_PLACES_EXAMPLE,
+    formats=("pool",),
+    preset_key="pool-101",
+)
+DEALS_GAMES = Layout(
+    key="deals_games",
+    title=gettext_noop("Deals rummy, each game's places and money"),
+    columns=POOL_GAMES.columns,
+    required=POOL_GAMES.required,
+    example=_PLACES_EXAMPLE,
+    formats=("deals",),
+    preset_key="deals-2",
+)
+RUMMIKUB_GAMES = Layout(
+    key="rummikub_games",
+    title=gettext_noop("Rummikub, each game's scores"),
+    columns=("date", "night", "table", "game", "player", "score"),
+    required=("date", "game", "player", "score"),
+    example=(
+        ("2026-01-09", "Friday night", "Table 1", "1", "Arjun", "57"),
+        ("2026-01-09", "Friday night", "Table 1", "1", "Bhavna", "-23"),
+        ("2026-01-09", "Friday night", "Table 1", "1", "Charu", "-34"),
+        ("2026-01-09", "Friday night", "Table 1", "2", "Arjun", "-8"),
+        ("2026-01-09", "Friday night", "Table 1", "2", "Bhavna", "20"),
+        ("2026-01-09", "Friday night", "Table 1", "2", "Charu", "-12"),
+    ),
+    formats=("rummikub",),
+    preset_key="sabra",
+)
+LAYOUTS = {
+    layout.key: layout
+    for layout in (POINTS_DEALS, POINTS_NIGHTS, POOL_GAMES, DEALS_GAMES, RUMMIKUB_GAMES)
+}
 _NOT_WORD = re.compile(r"[^0-9a-z]+")
 
 
@@ -77,7 +123,7 @@ def layout_of(key: str) -> Layout:
         return LAYOUTS[key]
     except KeyError:
         raise InvalidInput(
-            f"layout: use {' or '.join(LAYOUTS)}, not {key!r}", details={"layout": key}
+            f"layout: use {', '.join(LAYOUTS)}, not {key!r}", details={"layout": key}
         ) from None
 
 

@@ -163,8 +163,8 @@ class ResultImportInput(serializers.Serializer[dict]):
     )  # fmt: skip
     preset = serializers.IntegerField(
         required=False, allow_null=True, default=None, min_value=1, max_value=ID_MAX,
-        help_text="The points rummy preset the games were played under (default: the built-in "
-        "points preset).",
+        help_text="The preset the games were played under, of the layout's format (default: "
+        "the layout's built-in preset: points, pool-101, deals-2 or sabra).",
     )  # fmt: skip
     names = serializers.DictField(
         child=serializers.IntegerField(min_value=1, max_value=ID_MAX), required=False,

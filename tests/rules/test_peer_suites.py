@@ -16,7 +16,7 @@ from tests.rules.rummikub.test_examples import _matches
 ROOT = Path(__file__).resolve().parents[2]
 PEERS = ROOT / "tests" / "rules" / "cases" / "peers"
 #: Each suite and how many of its cases it holds (a suite that shrinks fails here).
-SUITES = {"aravind00kumar.jsonl": 3, "samin005.jsonl": 55}
+SUITES = {"aravind00kumar.jsonl": 3, "rummikubconsole.jsonl": 3300, "samin005.jsonl": 55}
 
 
 def _cases(name: str) -> list[dict]:
@@ -52,3 +52,14 @@ def test_every_peer_case_answers_as_its_project_expects(suite):
 
 def test_every_peer_file_is_a_suite():
     assert sorted(path.name for path in PEERS.glob("*.jsonl")) == sorted(SUITES)
+
+
+def test_rummikubconsole_differs_from_its_solver_only_where_a_line_says_why():
+    """A line expects other than the shipped solver answered only for its redundant-joker sets
+    (tests/rules/cases/peers/README.md), and then the full model laid all 14."""
+    documented = [case for case in _cases("rummikubconsole.jsonl") if "solver" in case]
+    assert len(documented) == 117
+    for case in documented:
+        assert case["solver"]["reason"] == "redundant_joker"
+        assert case["solver"]["fits"] is False and case["expect"] == {"fits": True}
+        assert case["solver"]["left"], case["id"]

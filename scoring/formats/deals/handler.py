@@ -77,6 +77,7 @@ class DealsFormat(IndianDeal, FormatBase):
     )
     columns: ClassVar[tuple[Column, ...]] = (CHIPS, MONEY)
     panel_template: ClassVar[str] = "scoring/formats/deals/panel.html"
+    imports_results: ClassVar[bool] = True
     preset_sections: ClassVar[tuple[PresetSection, ...]] = (
         *INDIAN_SECTIONS,
         PresetSection("deals", serializers.DictField(required=False)),

@@ -113,6 +113,7 @@ class PoolFormat(IndianDeal, FormatBase):
     )
     columns: ClassVar[tuple[Column, ...]] = (SCORE, MONEY)
     panel_template: ClassVar[str] = "scoring/formats/pool/panel.html"
+    imports_results: ClassVar[bool] = True
     preset_sections: ClassVar[tuple[PresetSection, ...]] = (
         *INDIAN_SECTIONS,
         PresetSection("pool", serializers.DictField(required=False)),

@@ -243,6 +243,7 @@ class RummikubFormat(FormatBase):
     )
     columns: ClassVar[tuple[Column, ...]] = (SCORE, MONEY)
     panel_template: ClassVar[str] = "scoring/formats/rummikub/panel.html"
+    imports_results: ClassVar[bool] = True
     entry_template: ClassVar[str] = "scoring/formats/rummikub/entry.html"
     result_template: ClassVar[str] = "scoring/formats/rummikub/result.html"
     entered_as: ClassVar[str] = "racks"
