@@ -39,7 +39,7 @@ from config.pagination import page_asked
 from rules.ratings import ORDINAL_SIGMAS, initial_skill
 from scoring import nights as scoring_nights
 from scoring import selectors as scoring_selectors
-from scoring.formats import FORMAT_ORDER, HANDLERS, format_label, handler_for, points_column
+from scoring.formats import FORMAT_ORDER, HANDLERS, format_label, outcome_word, points_column
 from scoring.forms import SessionForm
 from scoring.history import HistoryLine, RunningPoints, player_history
 from scoring.models import GameFamily, Session
@@ -319,9 +319,7 @@ def _history_row(club: Club, item: HistoryLine) -> dict[str, Any]:
         "url": club_url("deal-page", club, line.deal_id) if line.deal_id else "",
         "format": format_label(line.game_format),
         # Only a deal has an outcome (a fee or a prize of a tournament's purse has no format).
-        "outcome": handler_for(line.game_format).outcome_words.get(line.outcome, line.outcome)
-        if line.outcome
-        else line.outcome,
+        "outcome": outcome_word(line.game_format, line.outcome) if line.outcome else line.outcome,
         "counted": "" if line.counted is None else line.counted,
         # A fee or a prize moves no points: its points cell stays empty, not a 0.
         "points": signed_number(line.points)

@@ -32,7 +32,7 @@ from scoring.formats import (
     handler_for,
     points_column,
 )
-from scoring.formats.base import ENTRY_KINDS_AT_END, MONEY
+from scoring.formats.base import CHIPS, ENTRY_KINDS_AT_END, MONEY
 from scoring.models import (
     Deal,
     Game,
@@ -113,7 +113,7 @@ class Scoreboard:
         # A club that plays for points only shows no money.
         columns = [] if self.session.club.points_only else [MONEY]
         if any(line.chips for line in self.lines):
-            columns.append(Column("chips", "Chips", Quantity.CHIPS, "chips"))
+            columns.append(CHIPS)
         for game_format in self.formats:
             column = points_column(game_format)
             assert column is not None

@@ -90,8 +90,8 @@ class Session(models.Model):
     """A club night (or a tournament round): tables, games and their settle-up."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        CLOSED = "closed", "Closed"
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
     name = models.CharField(max_length=120)
@@ -143,8 +143,8 @@ class SessionAccount(models.Model):
 
     class Status(models.TextChoices):
         OPEN = "open", "Open"
-        PAID_OUT = "paid_out", "Paid out"
-        REFUNDED = "refunded", "Refunded"
+        PAID_OUT = "paid_out", _("Paid out")
+        REFUNDED = "refunded", _("Refunded")
 
     # An account with nothing in it goes with its night (its holder, a tournament, keeps the
     # night from going); one with entries keeps the night (``undo.session_delete``).
@@ -165,8 +165,8 @@ class Game(models.Model):
     """One format instance at a table, played under one preset version."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "In play"
-        FINISHED = "finished", "Finished"
+        OPEN = "open", _("In play")
+        FINISHED = "finished", _("Finished")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     # What the game posts (its players', its pot's and the club's accounts) is in its book.
@@ -248,10 +248,10 @@ class Seat(models.Model):
 
 class Deal(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for a result"
-        AWAITING_CONFIRMATION = "awaiting_confirmation", "Waiting for confirmation"
-        FINAL = "final", "Counted"
-        VOID = "void", "Voided, never played"
+        OPEN = "open", _("Waiting for a result")
+        AWAITING_CONFIRMATION = "awaiting_confirmation", _("Waiting for confirmation")
+        FINAL = "final", _("Counted")
+        VOID = "void", _("Voided, never played")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
     number = models.PositiveIntegerField()
@@ -280,19 +280,19 @@ class Submission(models.Model):
     """One version of a deal's result as entered. Never edited: a correction is a new version."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for validation"
-        REJECTED = "rejected", "Rejected"
-        AWAITING_CONFIRMATION = "awaiting_confirmation", "Valid, waiting for confirmation"
-        ACCEPTED = "accepted", "Accepted"
-        SUPERSEDED = "superseded", "Superseded by a later version"
-        VOIDED = "voided", "Voided with its deal"
+        PENDING = "pending", _("Waiting for validation")
+        REJECTED = "rejected", _("Rejected")
+        AWAITING_CONFIRMATION = "awaiting_confirmation", _("Valid, waiting for confirmation")
+        ACCEPTED = "accepted", _("Accepted")
+        SUPERSEDED = "superseded", _("Superseded by a later version")
+        VOIDED = "voided", _("Voided with its deal")
 
     class Source(models.TextChoices):
-        WEB = "web", "Web page"
+        WEB = "web", _("Web page")
         API = "api", "API"
         # A seat of the table entering from a phone through the table's link (page or API).
-        TABLE = "table", "Table link"
-        IMPORT = "import", "Import"
+        TABLE = "table", _("Table link")
+        IMPORT = "import", _("Import")
 
     # The unique (deal, version) index serves the deal foreign key.
     deal = models.ForeignKey(

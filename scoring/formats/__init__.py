@@ -9,6 +9,7 @@ import copy
 from functools import cache
 from typing import Any, cast
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
@@ -164,6 +165,11 @@ def payload_keys() -> list[tuple[str, str]]:
 def format_label(key: str) -> str:
     """A format's name; empty for none (a line of one of a night's accounts)."""
     return str(GameFormat(key).label) if key else ""
+
+
+def outcome_word(game_format: str, outcome: str) -> str:
+    """A deal's outcome as the format's tables show it, in the page's language."""
+    return gettext(handler_for(game_format).outcome_words.get(outcome, outcome))
 
 
 def points_column(game_format: str) -> Column | None:

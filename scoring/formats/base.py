@@ -62,8 +62,8 @@ class Column:
     unit: str
 
 
-MONEY = Column("money", "Money", Quantity.MONEY, gettext_noop("money"))
-CHIPS = Column("chips", "Chips", Quantity.CHIPS, gettext_noop("chips"))
+MONEY = Column("money", gettext_noop("Money"), Quantity.MONEY, gettext_noop("money"))
+CHIPS = Column("chips", gettext_noop("Chips"), Quantity.CHIPS, gettext_noop("chips"))
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,8 @@ POINTS_CONCEDED = Tally(
 
 @dataclass(frozen=True)
 class Words:
-    """How pages speak of a format's parts."""
+    """How pages speak of a format's parts (marked with ``gettext_noop``, put into words where
+    they are shown; ``unit`` is a key the pages choose their sentences by)."""
 
     unit: str  # one round of play: "deal", or "game" of a Rummikub match
     finish: str  # the organiser's button that ends the game by hand ("" when it cannot)

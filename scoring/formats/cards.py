@@ -6,16 +6,36 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
+
+# Each suit's symbol, its card's spoken name (the rank put in, in the page's language) and
+# whether it is red.
 SUITS = {
-    "S": ("♠", "spades", False),
-    "H": ("♥", "hearts", True),
-    "D": ("♦", "diamonds", True),
-    "C": ("♣", "clubs", False),
+    "S": ("♠", gettext_noop("%(rank)s of spades"), False),
+    "H": ("♥", gettext_noop("%(rank)s of hearts"), True),
+    "D": ("♦", gettext_noop("%(rank)s of diamonds"), True),
+    "C": ("♣", gettext_noop("%(rank)s of clubs"), False),
 }
 SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
-RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+RANK_NAMES = {
+    "A": gettext_noop("ace"),
+    "J": gettext_noop("jack"),
+    "Q": gettext_noop("queen"),
+    "K": gettext_noop("king"),
+}
 JOKER_WORDS = {"JK", "PJ", "JOKER"}
-TILE_COLOURS = {"K": "black", "R": "red", "B": "blue", "O": "orange"}
+# A tile's spoken name by its colour letter (the number put in).
+TILE_COLOURS = {
+    "K": gettext_noop("black %(number)s"),
+    "R": gettext_noop("red %(number)s"),
+    "B": gettext_noop("blue %(number)s"),
+    "O": gettext_noop("orange %(number)s"),
+}
+
+
+def tile_name(colour: str, number: object) -> str:
+    """A number tile's spoken name in the page's language: "red 5"."""
+    return gettext(TILE_COLOURS[colour]) % {"number": number}
 
 
 @dataclass(frozen=True)
@@ -38,16 +58,16 @@ def card_view(token: object) -> CardView:
     raw = str(token).strip()
     upper = raw.upper()
     if upper in JOKER_WORDS:
-        return CardView("JK", "JK", "", "printed joker", False)
+        return CardView("JK", "JK", "", gettext("printed joker"), False)
     suit = SUIT_LETTERS.get(raw[-1:], upper[-1:])
     rank = upper[:-1].replace("♥️", "")
     rank = "10" if rank == "T" else rank
     if suit in SUITS and rank in {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"}:
-        symbol, suit_name, red = SUITS[suit]
-        return CardView(
-            rank + suit, rank, symbol, f"{RANK_NAMES.get(rank, rank)} of {suit_name}", red
-        )
-    return CardView(raw, raw, "", f"unknown card {raw}", False, known=False)
+        symbol, name, red = SUITS[suit]
+        rank_name = gettext(RANK_NAMES[rank]) if rank in RANK_NAMES else rank
+        return CardView(rank + suit, rank, symbol, gettext(name) % {"rank": rank_name}, red)
+    unknown = gettext("unknown card %(card)s") % {"card": raw}
+    return CardView(raw, raw, "", unknown, False, known=False)
 
 
 def cards_view(tokens: Any) -> list[CardView]:
@@ -74,12 +94,15 @@ def tile_view(token: object) -> TileView:
     if raw.startswith("JK"):
         stands = raw[3:] if raw.startswith("JK=") else ""
         as_what = tile_view(stands) if stands else None
-        name = f"joker as {as_what.name}" if as_what and as_what.known else "joker"
+        if as_what and as_what.known:
+            name = gettext("joker as %(tile)s") % {"tile": as_what.name}
+        else:
+            name = gettext("joker")
         return TileView(raw, "", "JK", name)
     colour, number = raw[:1], raw[1:]
     if colour in TILE_COLOURS and number.isdigit() and 1 <= int(number) <= 13:
-        return TileView(raw, colour, number, f"{TILE_COLOURS[colour]} {number}")
-    return TileView(raw, "", raw, f"unknown tile {raw}", known=False)
+        return TileView(raw, colour, number, tile_name(colour, number))
+    return TileView(raw, "", raw, gettext("unknown tile %(tile)s") % {"tile": raw}, known=False)
 
 
 def tiles_view(tokens: Any, bad: set[str] | frozenset[str] = frozenset()) -> list[dict[str, Any]]:

@@ -47,9 +47,9 @@ def submission_status(submission: Submission | None) -> dict[str, str] | None:
 def deal_status(deal: Deal, latest: Submission | None) -> dict[str, str]:
     if deal.status == Deal.Status.OPEN and latest is not None:
         if latest.status == Submission.Status.REJECTED:
-            return _status(SUBMISSION_SIGNS, latest.status, "Rejected")
+            return _status(SUBMISSION_SIGNS, latest.status, gettext("Rejected"))
         if latest.status == Submission.Status.PENDING:
-            return _status(SUBMISSION_SIGNS, latest.status, "Checking")
+            return _status(SUBMISSION_SIGNS, latest.status, gettext("Checking"))
     return _status(DEAL_SIGNS, deal.status, DEAL_WORDS.get(deal.status, deal.status))
 
 
@@ -64,9 +64,11 @@ def phones_used(submission: Submission, names: dict[str, str]) -> str:
     on phone A, confirmed on phone B"), by the link's ``names`` of its phones."""
     parts = []
     if submission.entered_device in names:
-        parts.append(f"entered on {names[submission.entered_device]}")
+        parts.append(gettext("entered on %(phone)s") % {"phone": names[submission.entered_device]})
     if submission.confirmed_device in names:
-        parts.append(f"confirmed on {names[submission.confirmed_device]}")
+        parts.append(
+            gettext("confirmed on %(phone)s") % {"phone": names[submission.confirmed_device]}
+        )
     return ", ".join(parts)
 
 

@@ -208,14 +208,14 @@ def _game_page(
         "deal_rows": _deal_rows(club, handler, seats, deals.rows),
         "page": deals.page,
         "has_money": not club.points_only and handler.deal_money(game=game, rules=rules),
-        "deal_note": handler.deal_note(rules=rules),
+        "deal_note": _(handler.deal_note(rules=rules)),
         "point_value": club_money(club, game.point_value_minor),
         "next_action": _next_action(club, game, deals.newest, state) if open_game else None,
         "open_game": open_game,
         "panel": panel,
         "unit": handler.words.unit,
         "endings": selectors.game_endings(game=game) if open_game else [],
-        "end_label": handler.words.finish,
+        "end_label": _(handler.words.finish) if handler.words.finish else "",
         # A type-ahead over the roster: a club's roster is too long to list on the page.
         "seat_picker_url": player_picker_url(club, active=True)
         if open_game and handler.seats_open
@@ -402,7 +402,7 @@ def game_finish(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
     def finish() -> HttpResponse:
         ended = games.game_finish(game=game, actor=request.user, end=end)
         words = handler_for(ended).words
-        done = str(words.finished) if ended.end != GameEnd.ABANDONED else _("The game is stopped.")
+        done = _(words.finished) if ended.end != GameEnd.ABANDONED else _("The game is stopped.")
         if ended.end == GameEnd.ABANDONED and ended.entry_fee_minor:
             done += " " + _("Every entry fee went back to who paid it.")
         messages.success(request, done)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext, gettext_noop
 from rest_framework import serializers
 
 from clubs.models import Club
@@ -71,9 +72,11 @@ class DealsFormat(IndianDeal, FormatBase):
     words: ClassVar[Words] = Words(
         unit="deal",
         finish="",
-        finished="The game is over.",
-        deal_note="Points each player counted in the deal; the winner (★) counts 0 and takes "
-        "them in chips.",
+        finished=gettext_noop("The game is over."),
+        deal_note=gettext_noop(
+            "Points each player counted in the deal; the winner (★) counts 0 and takes them in "
+            "chips."
+        ),
     )
     columns: ClassVar[tuple[Column, ...]] = (CHIPS, MONEY)
     panel_template: ClassVar[str] = "scoring/formats/deals/panel.html"
@@ -206,15 +209,17 @@ class DealsFormat(IndianDeal, FormatBase):
         )
 
     def endings(self, *, game: Game, rules: GameRules) -> list[Ending]:
-        what = "gives every entry fee back" if game.entry_fee_minor else "ends it with no winner"
-        return [
-            Ending(
-                GameEnd.ABANDONED,
-                "Stop the game and refund the pot",
-                f"A deals game ends after its last deal (and any tie-breaker); stopping it now "
-                f"{what}.",
+        if game.entry_fee_minor:
+            explains = gettext(
+                "A deals game ends after its last deal (and any tie-breaker); stopping it now "
+                "gives every entry fee back."
             )
-        ]
+        else:
+            explains = gettext(
+                "A deals game ends after its last deal (and any tie-breaker); stopping it now ends "
+                "it with no winner."
+            )
+        return [Ending(GameEnd.ABANDONED, gettext("Stop the game and refund the pot"), explains)]
 
     def end_entries(
         self, *, game: Game, rules: GameRules, end: GameEnd, shares: dict[int, int] | None

@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from clubs.page_kit.forms import OnceForm
 from rules.indian.deal import OutcomeOption
@@ -15,9 +16,11 @@ from scoring.formats.indian.payload import entered_against
 
 #: Outcomes as tables show them, short enough for a phone.
 OUTCOME_WORDS = {
-    "winner": "Winner", "loser": "Loser", "first_drop": "First drop", "middle_drop": "Middle drop",
-    "missed_turns": "Missed turns", "wrong_show": "Wrong show", "late_declare": "Late declare",
-    "valid_not_declared": "Valid, not declared", "deal_show": "Deal show",
+    "winner": gettext_noop("Winner"), "loser": gettext_noop("Loser"),
+    "first_drop": gettext_noop("First drop"), "middle_drop": gettext_noop("Middle drop"),
+    "missed_turns": gettext_noop("Missed turns"), "wrong_show": gettext_noop("Wrong show"),
+    "late_declare": gettext_noop("Late declare"), "deal_show": gettext_noop("Deal show"),
+    "valid_not_declared": gettext_noop("Valid, not declared"),
 }  # fmt: skip
 
 #: The outcomes as the entry form offers them, in the page's language (the rules engine's own
@@ -89,7 +92,7 @@ class DealEntryForm(OnceForm):
         self.fields["dealer"] = forms.ChoiceField(
             label="Dealer",
             required=False,
-            choices=[("", "— not recorded —"), *[(str(pid), name) for pid, name in seats]],
+            choices=[("", _("— not recorded —")), *[(str(pid), name) for pid, name in seats]],
         )
         for pid, name in seats:
             self.fields[f"p{pid}-outcome"] = forms.ChoiceField(

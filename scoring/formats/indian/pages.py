@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_noop
 
 from clubs.models import Club
 from clubs.page_kit.display import club_money
@@ -20,24 +21,33 @@ from scoring.models import Submission
 from scoring.presets import GameRules
 
 KIND_LABELS = {
-    "pure_sequence": ("Pure sequence", "✓", "good"),
-    "impure_sequence": ("Impure sequence", "✓", "good"),
-    "set": ("Set", "✓", "good"),
-    "invalid": ("Not a valid group", "✗", "bad"),
+    "pure_sequence": (gettext_noop("Pure sequence"), "✓", "good"),
+    "impure_sequence": (gettext_noop("Impure sequence"), "✓", "good"),
+    "set": (gettext_noop("Set"), "✓", "good"),
+    "invalid": (gettext_noop("Not a valid group"), "✗", "bad"),
 }
 
 
 def _kind(kind: Any, outcome: Any, every_card_counts: bool) -> tuple[str, str, str]:
     """A group's kind as shown; a loser's unmatched cards are no mistake, they are what counts."""
     if kind == "invalid" and outcome not in ("winner", "valid_not_declared"):
-        return ("Unmatched" if every_card_counts else "Unmatched: these count", "·", "muted")
-    return KIND_LABELS.get(kind, (str(kind), "", ""))
+        words = gettext("Unmatched") if every_card_counts else gettext("Unmatched: these count")
+        return (words, "·", "muted")
+    label, sign, tone = KIND_LABELS.get(kind, (str(kind), "", ""))
+    return (gettext(label), sign, tone)
 
 
 COUNTING_REASONS = {
-    "no_pure_sequence": "No pure sequence, so every card counts",
-    "one_sequence": "One sequence only, so every card counts",
-    "too_few_groups": "Too few valid groups, so every card counts",
+    "no_pure_sequence": gettext_noop("No pure sequence, so every card counts"),
+    "one_sequence": gettext_noop("One sequence only, so every card counts"),
+    "too_few_groups": gettext_noop("Too few valid groups, so every card counts"),
+}
+# With the pure sequence relief, what counts leaves the pure sequence out.
+COUNTING_REASONS_RELIEF = {
+    "one_sequence": gettext_noop("One sequence only, so every card counts but the pure sequence"),
+    "too_few_groups": gettext_noop(
+        "Too few valid groups, so every card counts but the pure sequence"
+    ),
 }
 
 
@@ -49,12 +59,12 @@ def _counting_note(
     reason = why_every_card_counts(kinds, house) if kinds and not hand.get("valid") else None
     if reason is None:
         return ""
-    note = COUNTING_REASONS[reason]
+    note = gettext(COUNTING_REASONS[reason])
     if reason != "no_pure_sequence" and indian is not None and indian.pure_sequence_relief:
-        note += " but the pure sequence"
+        note = gettext(COUNTING_REASONS_RELIEF[reason])
     if indian is not None and points == indian.cap:
-        note += f", up to {indian.cap}"
-    return note + "."
+        return gettext("%(note)s, up to %(cap)s.") % {"note": note, "cap": indian.cap}
+    return gettext("%(note)s.") % {"note": note}
 
 
 def _hand_groups(line: dict[str, Any] | None) -> list[list[Any]]:
@@ -125,7 +135,7 @@ def result_view(
             players.append(
                 {
                     "name": line.get("name") or names.get(line.get("player"), "?"),
-                    "outcome": OUTCOME_WORDS.get(line.get("outcome"), line.get("outcome")),
+                    "outcome": gettext(OUTCOME_WORDS.get(line.get("outcome"), line.get("outcome"))),
                     "won": line.get("outcome") == "winner",
                     "points": line.get("against"),
                     "basis": line.get("basis"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 from rest_framework import serializers
 
 from config.errors import Conflict
@@ -32,7 +32,7 @@ from scoring.formats.reads import player_balances, require_no_deal_waiting, seat
 from scoring.models import Game
 from scoring.presets import FormatRules, GameRules
 
-POINTS = Column("points", "Points", Quantity.POINTS, gettext_noop("rummy points"))
+POINTS = Column("points", gettext_noop("Points"), Quantity.POINTS, gettext_noop("rummy points"))
 
 
 @dataclass
@@ -56,10 +56,11 @@ class PointsFormat(IndianDeal, FormatBase):
     state_output: ClassVar[type[serializers.Serializer[Any]]] = PointsStateOutput
     words: ClassVar[Words] = Words(
         unit="deal",
-        finish="Close the table",
-        finished="The table is closed.",
-        deal_note="Points each player counted in the deal; the winner (★) counts 0 and collects "
-        "the rest.",
+        finish=gettext_noop("Close the table"),
+        finished=gettext_noop("The table is closed."),
+        deal_note=gettext_noop(
+            "Points each player counted in the deal; the winner (★) counts 0 and collects the rest."
+        ),
     )
     columns: ClassVar[tuple[Column, ...]] = (POINTS, MONEY)
     seats_open: ClassVar[bool] = True
@@ -117,8 +118,8 @@ class PointsFormat(IndianDeal, FormatBase):
         return [
             Ending(
                 GameEnd.BY_ORGANISER,
-                "Close the table",
-                "Each deal is already settled; closing the table ends the game.",
+                gettext("Close the table"),
+                gettext("Each deal is already settled; closing the table ends the game."),
             )
         ]
 

@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 from rest_framework import serializers
 
 from clubs.models import Club
@@ -59,7 +59,9 @@ from scoring.presets import (
 )
 
 # Shown as the ledger counts it, as on every other page: −40 is 40 points taken.
-SCORE = Column("score", "Pool score", Quantity.POINTS, gettext_noop("pool points, − taken"))
+SCORE = Column(
+    "score", gettext_noop("Pool score"), Quantity.POINTS, gettext_noop("pool points, − taken")
+)
 
 
 def pool_scores(game: Game, *, excluding_deal: Deal | None = None) -> dict[int, int]:
@@ -107,9 +109,11 @@ class PoolFormat(IndianDeal, FormatBase):
     words: ClassVar[Words] = Words(
         unit="deal",
         finish="",
-        finished="The game is over.",
-        deal_note="Points each player counted in the deal; the winner (★) counts 0. The pool "
-        "scores also count rejoins.",
+        finished=gettext_noop("The game is over."),
+        deal_note=gettext_noop(
+            "Points each player counted in the deal; the winner (★) counts 0. The pool scores "
+            "also count rejoins."
+        ),
     )
     columns: ClassVar[tuple[Column, ...]] = (SCORE, MONEY)
     panel_template: ClassVar[str] = "scoring/formats/pool/panel.html"
@@ -258,15 +262,17 @@ class PoolFormat(IndianDeal, FormatBase):
     def endings(self, *, game: Game, rules: GameRules) -> list[Ending]:
         if game.qualifiers is not None:  # a knock-out table: no pot of its own to refund
             return []
-        what = "gives every entry fee back" if game.entry_fee_minor else "ends it with no winner"
-        return [
-            Ending(
-                GameEnd.ABANDONED,
-                "Stop the game and refund the pot",
-                f"A pool ends when one player is left or the last ones split; stopping it now "
-                f"{what}.",
+        if game.entry_fee_minor:
+            explains = gettext(
+                "A pool ends when one player is left or the last ones split; stopping it now "
+                "gives every entry fee back."
             )
-        ]
+        else:
+            explains = gettext(
+                "A pool ends when one player is left or the last ones split; stopping it now ends "
+                "it with no winner."
+            )
+        return [Ending(GameEnd.ABANDONED, gettext("Stop the game and refund the pot"), explains)]
 
     def end_entries(
         self, *, game: Game, rules: GameRules, end: GameEnd, shares: dict[int, int] | None

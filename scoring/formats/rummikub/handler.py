@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any, ClassVar
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 from rest_framework import serializers
 
 from clubs.models import Club
@@ -78,7 +78,7 @@ from scoring.presets import (
     preset_whole,
 )
 
-SCORE = Column("points", "Score", Quantity.POINTS, gettext_noop("Rummikub score"))
+SCORE = Column("points", gettext_noop("Score"), Quantity.POINTS, gettext_noop("Rummikub score"))
 INTERNATIONAL_FIELDS = (
     "win", "melded", "closed_hand", "first_turn", "original_hand", "is_first_player",
     "final_discard_joker", "trump_holders",
@@ -235,9 +235,11 @@ class RummikubFormat(FormatBase):
     tiebreak_preset: ClassVar[str] = "sabra"
     words: ClassVar[Words] = Words(
         unit="game",
-        finish="Finish the match",
-        finished="The match is over.",
-        deal_note="Each game's score: the player who went out (★) gains what the others lose.",
+        finish=gettext_noop("Finish the match"),
+        finished=gettext_noop("The match is over."),
+        deal_note=gettext_noop(
+            "Each game's score: the player who went out (★) gains what the others lose."
+        ),
         signed_points=True,
         wild=False,
     )
@@ -248,7 +250,10 @@ class RummikubFormat(FormatBase):
     result_template: ClassVar[str] = "scoring/formats/rummikub/result.html"
     entered_as: ClassVar[str] = "racks"
     # The game page's deal rows name a game's winner and losers as Indian rummy's rows do.
-    outcome_words: ClassVar[Mapping[str, str]] = {"winner": "Winner", "loser": "Loser"}
+    outcome_words: ClassVar[Mapping[str, str]] = {
+        "winner": gettext_noop("Winner"),
+        "loser": gettext_noop("Loser"),
+    }
     payload_key: ClassVar[str] = "racks"
     variants: ClassVar[Collection[str]] = tuple(VARIANTS)
     preset_sections: ClassVar[tuple[PresetSection, ...]] = SECTIONS
@@ -271,7 +276,7 @@ class RummikubFormat(FormatBase):
 
     def deal_note(self, *, rules: GameRules) -> str:
         if _international(rules):
-            return (
+            return gettext_noop(
                 "Each hand's scores as International counts them (they need not add up to "
                 "zero); ★ went out."
             )
@@ -473,10 +478,13 @@ class RummikubFormat(FormatBase):
     def endings(self, *, game: Game, rules: GameRules) -> list[Ending]:
         assert rules.rummikub is not None
         international = _international(rules) and game.point_value_minor
-        explains = "The totals stand as they are"
+        explains = gettext("The totals stand as they are.")
         if international:
-            explains += "; the match settles pairwise by difference at the game's rate"
-        return [Ending(GameEnd.BY_ORGANISER, "Finish the match", explains + ".")]
+            explains = gettext(
+                "The totals stand as they are; the match settles pairwise by difference at the "
+                "game's rate."
+            )
+        return [Ending(GameEnd.BY_ORGANISER, gettext("Finish the match"), explains)]
 
     def end_entries(
         self, *, game: Game, rules: GameRules, end: GameEnd, shares: dict[int, int] | None
