@@ -30,7 +30,7 @@ _CLUB_SUBJECTS = {
     "table-links": "table links", "standings": "standings", "seasons": "standings",
     "ratings": "ratings", "tournaments": "tournaments", "series": "series", "webhooks": "webhooks",
     "stream": "sync", "tombstones": "sync", "results": "results",
-    "federations": "federation",
+    "federations": "federation", "federation-export": "federation",
 }  # fmt: skip
 # ... unless a later part names a subject of its own (a table's games, a game's deals).
 _NESTED_SUBJECTS = {

@@ -71,6 +71,11 @@ class MemberClub(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.INVITED)
     invited_at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
+    # The club's key for signed event exports (``federation.exchange``): only its public half
+    # is kept here; the club's own instance holds the private half (``ExportKey``).
+    export_key_id = models.CharField(max_length=40, blank=True, default="")
+    export_public_key = models.CharField(max_length=64, blank=True, default="")
+    export_key_issued_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -171,6 +176,11 @@ class SanctionedEvent(models.Model):
         RETURNED = "returned", "Returned"
         RELEASED = "released", "Released"
 
+    class Elsewhere(models.TextChoices):
+        NO = "", "Here"
+        NIGHT = "night", "A night on the club's own instance"
+        TOURNAMENT = "tournament", "A tournament on the club's own instance"
+
     federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="events")
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     session = models.ForeignKey(
@@ -178,6 +188,13 @@ class SanctionedEvent(models.Model):
     )
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    held_elsewhere = models.CharField(
+        max_length=10,
+        choices=Elsewhere.choices,
+        blank=True,
+        default="",
+        help_text="Played on the club's own instance: its results arrive as a signed export.",
     )
     name = models.CharField(max_length=120)
     tier = models.CharField(max_length=40)
@@ -198,8 +215,12 @@ class SanctionedEvent(models.Model):
         ordering = ["id"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(session__isnull=True) ^ Q(tournament__isnull=True),
-                name="federation_event_night_or_tournament",
+                condition=(
+                    Q(session__isnull=False, tournament__isnull=True, held_elsewhere="")
+                    | Q(session__isnull=True, tournament__isnull=False, held_elsewhere="")
+                    | (Q(session__isnull=True, tournament__isnull=True) & ~Q(held_elsewhere=""))
+                ),
+                name="federation_event_night_tournament_or_elsewhere",
             ),
             models.UniqueConstraint(
                 fields=["federation", "session"], name="federation_event_session_once"
@@ -256,3 +277,42 @@ class RatingEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} in {self.period_id}"
+
+
+class RemotePlayer(models.Model):
+    """A player of a club's own instance (``ref``, their id there) and the roster entry that
+    stands for them here, made by the first imported event that names them."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    ref = models.CharField(max_length=40)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "ref"], name="federation_remote_player_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ref} of {self.club_id} as {self.player_id}"
+
+
+class ExportKey(models.Model):
+    """On a club's own instance: the key a federation gave the club to sign its event exports
+    (the private half; the federation keeps the public one)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    federation = models.SlugField(max_length=60, help_text="The federation's slug there.")
+    club_there = models.SlugField(max_length=60, help_text="The club's slug there.")
+    key_id = models.CharField(max_length=40)
+    private_key = models.CharField(max_length=64)
+    installed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "federation"], name="federation_export_key_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_id}'s key for {self.federation}"

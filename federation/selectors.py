@@ -40,10 +40,6 @@ from rules.federation import (
     ranking_list,
     rating_lists,
 )
-from scoring.lifecycle import game_finishing_order
-from scoring.models import Game, StandingScope
-from standings.tables import standings_facts, standings_table
-from tournaments.models import Tournament
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -159,59 +155,6 @@ def link_candidates(*, link: PlayerLink) -> list[tuple[FederationPlayer, str]]:
     """The registry's players a proposed link may be: same name, e-mail or birth and surname."""
     players = link.federation.players.filter(merged_into__isnull=True).order_by("id")
     return [(player, why) for player in players if (why := _same_person(link, player))]
-
-
-# --- an event's results -------------------------------------------------------------------------
-
-
-def event_session_id(event: SanctionedEvent) -> int:
-    if event.tournament_id is not None:
-        session_id = Tournament.objects.filter(pk=event.tournament_id).values_list(
-            "session_id", flat=True
-        )[0]
-        assert session_id is not None
-        return int(session_id)
-    assert event.session_id is not None
-    return event.session_id
-
-
-def event_places(*, event: SanctionedEvent) -> dict[int, int]:
-    """Club player id -> place: a finished tournament's places, a night's standings ranks."""
-    if event.tournament_id is not None:
-        placed = Tournament.objects.get(pk=event.tournament_id).entries.filter(place__isnull=False)
-        return {pid: place for pid, place in placed.values_list("player_id", "place") if place}
-    assert event.session_id is not None
-    facts = standings_facts(club=event.club, scope=StandingScope.SESSION, scope_id=event.session_id)
-    if not facts.count:
-        return {}
-    table = standings_table(
-        club=event.club,
-        scope=StandingScope.SESSION,
-        scope_id=event.session_id,
-        limit=facts.count,
-        facts=facts,
-    )
-    return {line.player_id: line.rank for line in table.lines}
-
-
-def event_games(*, session_id: int) -> QuerySet[Game]:
-    return (
-        Game.objects.filter(table__session_id=session_id, status=Game.Status.FINISHED)
-        .select_related("preset")
-        .order_by("finished_at", "id")
-    )
-
-
-def event_results(*, event: SanctionedEvent) -> dict[str, Any]:
-    """The event as submitted: its places and its rated games' finishing orders (the ratings'
-    exact input: finished games in the order they finished, tie-breakers left out)."""
-    games = []
-    for game in event_games(session_id=event_session_id(event)):
-        order = None if game.breaks_tie else game_finishing_order(game=game)
-        if order:
-            games.append({str(pid): rank for pid, rank in sorted(order.items())})
-    places = {str(pid): place for pid, place in sorted(event_places(event=event).items())}
-    return {"places": places, "games": games}
 
 
 # --- the lists ----------------------------------------------------------------------------------

@@ -166,3 +166,73 @@ class FederationSanctionInput(serializers.Serializer[dict]):
     tier = serializers.CharField(max_length=40)
     session_id = id_field(required=False, allow_null=True, default=None)
     tournament_id = id_field(required=False, allow_null=True, default=None)
+    held_elsewhere = serializers.ChoiceField(
+        choices=["night", "tournament"],
+        required=False,
+        default="",
+        help_text="Held on the club's own instance: its signed export is imported once finished.",
+    )
+    name = serializers.CharField(
+        max_length=120, required=False, default="", help_text="The name of one held elsewhere."
+    )
+
+
+# --- the event exchange (docs/architecture.md, "Event exchange") -----------------------------
+
+
+class FederationExportKeyOutput(serializers.Serializer[dict]):
+    format = serializers.CharField(help_text="rummyclub.federation-export-key")
+    federation = serializers.CharField()
+    club = serializers.CharField(help_text="The club's slug on the federation's instance.")
+    key_id = serializers.CharField()
+    private_key = serializers.CharField(
+        help_text="Ed25519, base64url: install it on the club's own instance; not shown again."
+    )
+
+
+class FederationExportPresetSchema(serializers.Serializer[dict]):
+    key = serializers.CharField()
+    version = serializers.IntegerField()
+    name = serializers.CharField()
+    format = serializers.CharField()
+    variant = serializers.CharField()
+    params = serializers.DictField()
+
+
+class FederationExportPlayerSchema(serializers.Serializer[dict]):
+    ref = serializers.CharField(help_text="The player's id on the club's instance.")
+    name = serializers.CharField()
+
+
+class FederationExportGameSchema(serializers.Serializer[dict]):
+    ranks = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="Player ref -> finishing place; null for a tie-breaker or an abandoned game.",
+    )
+    ledger = serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField()),
+        help_text="Quantity -> account (player:<ref>, game, club) -> balance; each sums to 0.",
+    )
+
+
+class FederationEventExportSchema(serializers.Serializer[dict]):
+    """A signed event export, version 1 (docs/architecture.md, "Event exchange")."""
+
+    format = serializers.CharField(help_text="rummyclub.federation-event")
+    version = serializers.IntegerField(help_text="1: another version is refused.")
+    federation = serializers.CharField()
+    club = serializers.CharField(help_text="The club's slug on the federation's instance.")
+    event = serializers.IntegerField(help_text="The sanctioned event's id there.")
+    kind = serializers.CharField(help_text="night or tournament")
+    tier = serializers.CharField()
+    name = serializers.CharField()
+    started_at = serializers.DateTimeField()
+    played_on = serializers.DateField()
+    preset = FederationExportPresetSchema()
+    players = FederationExportPlayerSchema(many=True)
+    places = serializers.DictField(child=serializers.IntegerField())
+    games = FederationExportGameSchema(many=True)
+    exported_at = serializers.DateTimeField()
+    key_id = serializers.CharField()
+    signature = serializers.CharField(help_text="Ed25519 over the canonical JSON, base64url.")

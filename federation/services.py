@@ -19,6 +19,7 @@ from clubs.models import Club, Player, Role
 from clubs.selectors import club_role, role_at_least
 from config.errors import Conflict, InvalidInput, NotAllowed, NotFoundError
 from federation import selectors
+from federation.held import HeldEvent, finished
 from federation.models import (
     Federation,
     FederationPlayer,
@@ -316,15 +317,27 @@ def sanction_request(
     tier: str,
     session: Session | None = None,
     tournament: Tournament | None = None,
+    held_elsewhere: str = "",
+    name: str = "",
 ) -> SanctionedEvent:
-    """A club asks, before the event starts, for its night or tournament to count."""
+    """A club asks, before the event starts, for its night or tournament to count: one of this
+    instance, or one it holds on its own instance (``held_elsewhere``, named ``name``), whose
+    signed export it imports once finished."""
     _club_role(actor, club, Role.ORGANISER)
     _member(federation, club)
-    if (session is None) == (tournament is None):
-        raise InvalidInput("event: name a night or a tournament", code="bad_field")
+    if (session is not None) + (tournament is not None) + bool(held_elsewhere) != 1:
+        raise InvalidInput(
+            "event: name a night, a tournament or one held elsewhere", code="bad_field"
+        )
     if tier not in federation.tiers:
         raise InvalidInput(f"tier: use one of {', '.join(federation.tiers)}", code="bad_tier")
-    if tournament is not None:
+    if held_elsewhere:
+        if held_elsewhere not in SanctionedEvent.Elsewhere.values or not name.strip():
+            raise InvalidInput(
+                "held_elsewhere: a night or a tournament, with its name", code="bad_field"
+            )
+        name = name.strip()
+    elif tournament is not None:
         if tournament.club_id != club.pk:
             raise NotFoundError(f"no tournament #{tournament.pk} in {club.name}")
         if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
@@ -348,6 +361,7 @@ def sanction_request(
                 club=club,
                 session=session,
                 tournament=tournament,
+                held_elsewhere=held_elsewhere,
                 name=name,
                 tier=tier,
             )
@@ -398,28 +412,13 @@ def sanction_decide(
 
 def _finished_results(event: SanctionedEvent) -> tuple[dict[str, Any], date]:
     """The event's results, refused while it is not finished or a game broke the preset."""
-    session_id = selectors.event_session_id(event)
-    games = Game.objects.filter(table__session_id=session_id)
-    if event.tournament_id is not None:
-        tournament = Tournament.objects.get(pk=event.tournament_id)
-        if tournament.status != Tournament.Status.FINISHED:
-            raise Conflict(
-                "tournament: submit it once it has finished", code="session_not_finished"
-            )
-    elif games.filter(status=Game.Status.OPEN).exists():
-        raise Conflict("session: a game is still being played", code="session_not_finished")
-    if games.exclude(preset_id=event.federation.preset_id).exists():
-        raise InvalidInput(
-            f"event: every game is played under {event.federation.preset.name}",
-            code="bad_preset",
-        )
-    results = selectors.event_results(event=event)
-    if len(results["places"]) < 2:
+    if event.held_elsewhere:
         raise Conflict(
-            "event: submit it once two players or more are placed", code="session_not_finished"
+            "event: it is held on the club's own instance; import its signed export",
+            code="held_elsewhere",
         )
-    started = Session.objects.filter(pk=session_id).values_list("started_at", flat=True)[0]
-    return results, timezone.localdate(started)
+    held = HeldEvent(event.club, event.session_id, event.tournament_id)
+    return finished(held, event.federation.preset)
 
 
 def event_submit(*, actor: Actor, event: SanctionedEvent) -> SanctionedEvent:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from federation import api
+from federation import api, exchange_api
 
 app_name = "federation"
 
@@ -30,4 +30,17 @@ urlpatterns = [
     path(f"{club}players/", api.LinkProposeApi.as_view(), name="club-players"),
     path(f"{club}events/", api.SanctionRequestApi.as_view(), name="club-events"),
     path(f"{club}events/<int:event_id>/submit/", api.SubmitApi.as_view(), name="club-submit"),
+    # The event exchange: the federation's instance gives a key and imports a signed export;
+    # the club's own instance downloads one.
+    path(f"{club}export-key/", exchange_api.ExportKeyApi.as_view(), name="club-export-key"),
+    path(
+        f"{club}events/<int:event_id>/import/",
+        exchange_api.ImportApi.as_view(),
+        name="club-import",
+    ),
+    path(
+        "clubs/<slug:club_slug>/federation-export/",
+        exchange_api.ExportApi.as_view(),
+        name="club-export",
+    ),
 ]

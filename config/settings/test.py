@@ -45,6 +45,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # locked", which no busy timeout waits out): pages failed while a table's end was written.
     (BASE_DIR / "test-artifacts").mkdir(exist_ok=True)  # noqa: F405
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-artifacts" / "test-db")}  # noqa: F405
+# A second instance's database beside it (its name the first's with a 2): the tests that move
+# an event between a club's own instance and its federation's (tests/instances.py). Created
+# only when a collected test asks for it.
+SECOND_INSTANCE = "second_instance"
+DATABASES[SECOND_INSTANCE] = {  # noqa: F405
+    **DATABASES["default"],  # noqa: F405
+    "NAME": f"{DATABASES['default']['NAME']}2",  # noqa: F405
+    "TEST": {
+        key: f"{value}-2" if key == "NAME" else value
+        for key, value in DATABASES["default"].get("TEST", {}).items()  # noqa: F405
+    },
+}
 LOGGING = {"version": 1, "disable_existing_loggers": False}
 STORAGES = {
     **STORAGES,  # noqa: F405

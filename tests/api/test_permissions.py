@@ -462,6 +462,18 @@ ROUTES = [
     Route("federation event submit", "federation:club-submit", "post",
           lambda w: f"{C}/federations/{_federation(w)}/events/{_sanctioned(w)}/submit/", None,
           _by_role(409, 409, 403, 403)),
+    # The event exchange: a key for the owner; an import is checked (an empty one is no export);
+    # an export needs the key its federation gave (none is installed here).
+    Route("federation export key", "federation:club-export-key", "post",
+          lambda w: f"{C}/federations/{_federation(w)}/export-key/", None,
+          _by_role(201, 403, 403, 403)),
+    Route("federation event import", "federation:club-import", "post",
+          lambda w: f"{C}/federations/{_federation(w)}/events/{_sanctioned(w)}/import/",
+          lambda w: {}, _by_role(400, 400, 403, 403)),
+    Route("federation event export", "federation:club-export", "get",
+          lambda w: f"{C}/federation-export/?federation=rf&event=1&tier=club&session_id="
+                    f"{w.session}",
+          None, _by_role(404, 404, 403, 403)),
 ]  # fmt: skip
 
 

@@ -39,22 +39,28 @@ class World:
         self.play_night(Session.objects.get(pk=event.session_id), actor, deals)
 
     def play_night(self, session: Session, actor: Any, deals: list[dict[str, Any]]) -> None:
-        """One points game of the night's players: each deal a winner and losers' counts."""
-        names = list(deals[0])
-        players = {
-            name: Player.objects.get_or_create(club=session.club, name=name)[0] for name in names
-        }
-        table = table_create(session=session, actor=actor)
-        game = game_create(
-            table=table, actor=actor, preset=self.federation.preset,
-            players=[players[n] for n in names], entry_fee_minor=0, point_value_minor=0,
-        )  # fmt: skip
-        ids = {name: player.pk for name, player in players.items()}
-        for deal in deals:
-            _, submission = enter_deal(game, actor, results(ids, **deal))
-            assert submission is not None
-        with TestCase.captureOnCommitCallbacks(execute=True):
-            game_finish(game=game, actor=actor)
+        play_night(session, actor, self.federation.preset, deals)
+
+
+def play_night(
+    session: Session, actor: Any, preset: RulePreset, deals: list[dict[str, Any]]
+) -> None:
+    """One points game of the night's players: each deal a winner and losers' counts."""
+    names = list(deals[0])
+    players = {
+        name: Player.objects.get_or_create(club=session.club, name=name)[0] for name in names
+    }
+    table = table_create(session=session, actor=actor)
+    game = game_create(
+        table=table, actor=actor, preset=preset,
+        players=[players[n] for n in names], entry_fee_minor=0, point_value_minor=0,
+    )  # fmt: skip
+    ids = {name: player.pk for name, player in players.items()}
+    for deal in deals:
+        _, submission = enter_deal(game, actor, results(ids, **deal))
+        assert submission is not None
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        game_finish(game=game, actor=actor)
 
 
 @pytest.fixture

@@ -70,6 +70,10 @@ def _event(w: Any, status: str) -> int:
     ).pk
 
 
+def _night(w: Any) -> int:
+    return session_create(club=w.standing.club, actor=w.standing.owner, name="Away night").pk
+
+
 def _merge(w: Any) -> int:
     source, target = _player(w, "A. Rao"), _player(w, "Asha Rao")
     source.merged_into = target
@@ -164,6 +168,26 @@ ROUTES = [
         lambda w: f"{C}/events/{_event(w, 'sanctioned')}/submit/",
         None,
         club(409, 409, 403),
+    ),
+    # The event exchange: a key for the owner, an import checked (an empty body is no export),
+    # an export on the club's own instance once its key is installed (none here).
+    Route("export key", "post", lambda w: f"{C}/export-key/", None, club(201, 403, 403)),
+    Route(
+        "import",
+        "post",
+        lambda w: f"{C}/events/{_event(w, 'sanctioned')}/import/",
+        lambda w: {},
+        club(400, 400, 403),
+    ),
+    Route(
+        "export",
+        "get",
+        lambda w: (
+            "/api/v1/clubs/home/federation-export/?federation=rf&event=1&tier=club"
+            f"&session_id={_night(w)}"
+        ),
+        None,
+        club(404, 404, 403),
     ),
 ]
 
