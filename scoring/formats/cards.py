@@ -1,10 +1,24 @@
-"""Cards and Rummikub tiles as pages show them: a card with its suit symbol and a spoken name, its
-colour as a class only; a tile's colour as a letter and a word, never by colour alone."""
+"""Cards, and Rummikub and Okey tiles, as pages show them: a card with its suit symbol and a
+spoken name, its colour as a class only; a tile's colour as a letter and a word, never by colour
+alone."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
+
+from rules.okey.tiles import COLOUR_NAMES as OKEY_COLOUR_NAMES
+from rules.okey.tiles import FALSE_JOKER as OKEY_FALSE_JOKER
+
+_TILE_SPLIT = re.compile(r"[\s,;]+")
+
+
+def split_tiles(text: str) -> list[str]:
+    """``"r5 k13, jk"`` -> ``["R5", "K13", "JK"]``, as typed in a tile field: the rules engine
+    checks each tile."""
+    return [tile.upper() for tile in _TILE_SPLIT.split(text or "") if tile]
+
 
 SUITS = {
     "S": ("♠", "spades", False),
@@ -16,6 +30,9 @@ SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 JOKER_WORDS = {"JK", "PJ", "JOKER"}
 TILE_COLOURS = {"K": "black", "R": "red", "B": "blue", "O": "orange"}
+#: Okey's colours (yellow for Rummikub's orange); its ``FJ`` is a false joker.
+OKEY_TILE_COLOURS = OKEY_COLOUR_NAMES
+FALSE_JOKER = str(OKEY_FALSE_JOKER)
 
 
 @dataclass(frozen=True)
@@ -69,22 +86,29 @@ class TileView:
         return self.code.startswith("JK")
 
 
-def tile_view(token: object) -> TileView:
+def tile_view(token: object, colours: dict[str, str] = TILE_COLOURS) -> TileView:
+    """A tile of the game whose ``colours`` are given (Rummikub's by default)."""
     raw = str(token).strip().upper()
-    if raw.startswith("JK"):
+    if colours is OKEY_TILE_COLOURS and raw == FALSE_JOKER:
+        return TileView(raw, "", raw, "false joker")
+    if raw.startswith("JK") and colours is TILE_COLOURS:
         stands = raw[3:] if raw.startswith("JK=") else ""
         as_what = tile_view(stands) if stands else None
         name = f"joker as {as_what.name}" if as_what and as_what.known else "joker"
         return TileView(raw, "", "JK", name)
     colour, number = raw[:1], raw[1:]
-    if colour in TILE_COLOURS and number.isdigit() and 1 <= int(number) <= 13:
-        return TileView(raw, colour, number, f"{TILE_COLOURS[colour]} {number}")
+    if colour in colours and number.isdigit() and 1 <= int(number) <= 13:
+        return TileView(raw, colour, number, f"{colours[colour]} {number}")
     return TileView(raw, "", raw, f"unknown tile {raw}", known=False)
 
 
-def tiles_view(tokens: Any, bad: set[str] | frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+def tiles_view(
+    tokens: Any,
+    bad: set[str] | frozenset[str] = frozenset(),
+    colours: dict[str, str] = TILE_COLOURS,
+) -> list[dict[str, Any]]:
     return [
-        {"t": tile_view(token), "bad": str(token).strip().upper() in bad}
+        {"t": tile_view(token, colours), "bad": str(token).strip().upper() in bad}
         for token in tokens or []
         if isinstance(token, str)
     ]
