@@ -99,6 +99,7 @@ ERROR_CODES: dict[str, str] = {
     "delivery_pending": "The webhook delivery is still being sent.",
     "desk_confirms": "The desk checks this entrant in, not the entrant's own link.",
     "disputer_is_submitter": "An entry is disputed by another seat than the one who entered it.",
+    "does_not_finish": "An Okey finisher's tiles do not finish as the deal says (melds or pairs).",
     "drop_not_allowed": "A drop is not allowed to this player in this deal.",
     "duplicate_player": "A player is named more than once.",
     "duplicate_url": "The club already has a webhook to that URL.",

@@ -9,10 +9,15 @@ import enum
 class Family(enum.StrEnum):
     INDIAN = "indian"
     RUMMIKUB = "rummikub"
+    OKEY = "okey"
 
     @property
     def label(self) -> str:
         return LABELS[self]
 
 
-LABELS: dict[Family, str] = {Family.INDIAN: "Indian rummy", Family.RUMMIKUB: "Rummikub"}
+LABELS: dict[Family, str] = {
+    Family.INDIAN: "Indian rummy",
+    Family.RUMMIKUB: "Rummikub",
+    Family.OKEY: "Okey",
+}

@@ -21,6 +21,7 @@ class GameFormat(models.TextChoices):
     POOL = "pool", _("Pool rummy")
     DEALS = "deals", _("Deals rummy")
     RUMMIKUB = "rummikub", _("Rummikub")
+    OKEY = "okey", _("Okey")
 
 
 class RulePreset(models.Model):

@@ -88,6 +88,7 @@ def game_rules_from(*, format: str, variant: str, params: dict[str, Any]) -> Gam
         rummikub=parts.rummikub,
         match=parts.match,
         house_rules=parts.house_rules,
+        okey=parts.okey,
     )
 
 

@@ -13,6 +13,8 @@ overrides the documented default:
 - ``deals``: ``deals`` (2, 3, 6, ...) and any field of ``rules.indian.deals.DealsRules``;
 - ``rummikub``: ``base`` (a preset name of ``rules.rummikub.preset``) and any of its fields;
 - ``match`` (Rummikub): ``games`` and/or ``target_score`` that end a match;
+- ``okey``: ``base`` (``okey`` or ``okey-countdown-20``) and any house option of
+  ``rules.okey.preset.HOUSE_OPTIONS`` (the finish's points, the multipliers, the target);
 - ``fee``: ``{"kind": "none" | "percent" | "flat", "percent": "10", "flat_minor": 500}``;
 - ``table``: ``min_players``, ``max_players``, ``point_value_minor``, ``entry_fee_minor``.
 """
@@ -35,6 +37,7 @@ from rules.indian.preset import (
     IndianPreset,
 )
 from rules.money import FeePolicy
+from rules.okey.preset import OkeyPreset
 from rules.rummikub.preset import RummikubPreset
 
 
@@ -62,11 +65,12 @@ class GameRules:
     rummikub: RummikubPreset | None = None
     match: MatchRules | None = None
     house_rules: HouseRules | None = None
+    okey: OkeyPreset | None = None
 
     def normalise_wild(self, wild: str) -> str:
         """The cut card in canonical notation (``QH``, ``JK``) or a bare rank (``Q``)."""
         if self.indian is None:
-            raise InvalidInput("wild: Rummikub deals have no wild joker")
+            raise InvalidInput(f"wild: {self.format} deals have no wild joker")
         try:
             parse_wild(wild, (self.house_rules or DEFAULT_HOUSE_RULES).cut_card_only)
             try:
@@ -90,6 +94,7 @@ class FormatRules:
     rummikub: RummikubPreset | None = None
     match: MatchRules | None = None
     house_rules: HouseRules | None = None
+    okey: OkeyPreset | None = None
 
 
 T = TypeVar("T")

@@ -10,6 +10,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -90,11 +91,15 @@ def postgres(db: None) -> None:
 def _builtin_rows_after_a_flush(sender: Any, **kwargs: Any) -> None:
     """A committing test ends with a flush, which empties every table, and the flush ends with
     ``post_migrate`` (as ``migrate`` does): put back the rows that the data migration gives
-    every database (the built-in presets), for whichever test runs next."""
+    every database (the built-in presets, of every migration that lists some), for whichever
+    test runs next."""
     if sender.label == "scoring":
         from django.apps import apps
 
-        importlib.import_module("scoring.migrations.0003_builtin_presets").create(apps, None)
+        for path in sorted((Path(__file__).parents[1] / "scoring" / "migrations").glob("0*.py")):
+            migration = importlib.import_module(f"scoring.migrations.{path.stem}")
+            if hasattr(migration, "PRESETS") and hasattr(migration, "create"):
+                migration.create(apps, None)
 
 
 post_migrate.connect(_builtin_rows_after_a_flush, dispatch_uid="tests-builtin-rows")

@@ -510,6 +510,9 @@ SPECTACULAR_SETTINGS = {
         "PoolPlayerStatusEnum": "scoring.formats.pool.schema.PLAYER_STATUSES",
         "RummikubOutcomeEnum": "scoring.formats.rummikub.schema.OUTCOMES",
         "RummikubVariantEnum": "scoring.formats.rummikub.schema.VARIANTS",
+        "OkeyOutcomeEnum": "scoring.formats.okey.schema.OUTCOMES",
+        "OkeyVariantEnum": "scoring.formats.okey.schema.VARIANTS",
+        "OkeyFinishEnum": "scoring.formats.okey.payload.FINISHES",
         "HistoryKindEnum": "scoring.serializers.HISTORY_KINDS",
         # A tournament's setting may also be empty: as its club's nights.
         "TournamentTableEntryEnum": [

@@ -1,4 +1,5 @@
-"""The game formats: one package per format (``points``, ``pool``, ``deals``, ``rummikub``), each
+"""The game formats: one package per format (``points``, ``pool``, ``deals``, ``rummikub``,
+``okey``), each
 a handler behind one protocol (``base.GameFormatHandler``) and everything else of its own slice;
 and the registry that finds a game's handler. Adding a format is a package here, one line in
 ``HANDLERS`` and its value in ``scoring.models.GameFormat`` (the database's choices)."""
@@ -31,6 +32,7 @@ from scoring.formats.base import (
     result_moved,
 )
 from scoring.formats.deals.handler import DealsFormat
+from scoring.formats.okey.handler import OkeyFormat
 from scoring.formats.points.handler import PointsFormat
 from scoring.formats.pool.handler import PoolFormat
 from scoring.formats.rummikub.handler import RummikubFormat
@@ -38,7 +40,7 @@ from scoring.models import Game, GameFormat
 
 HANDLERS: dict[str, GameFormatHandler] = {
     handler.format: handler
-    for handler in (PointsFormat(), PoolFormat(), DealsFormat(), RummikubFormat())
+    for handler in (PointsFormat(), PoolFormat(), DealsFormat(), RummikubFormat(), OkeyFormat())
 }
 #: The formats in the order pages list them.
 FORMAT_ORDER: list[str] = [choice.value for choice in GameFormat]

@@ -175,7 +175,8 @@ class GameFormatHandler(Protocol):
     columns: ClassVar[tuple[Column, ...]]  # the figures of a player in one game
     panel_template: ClassVar[str]  # the game page's section for the format ("" for none)
     entry_template: ClassVar[str]  # the deal entry page
-    entered_as: ClassVar[str]  # "hands" (outcomes, cards or points) or "racks" (tiles left)
+    # "hands" (outcomes, cards or points), "racks" (tiles left) or "okey_deal" (Okey's finish)
+    entered_as: ClassVar[str]
     result_template: ClassVar[str]  # the deal page's section showing a version's result
     outcome_words: ClassVar[Mapping[str, str]]  # a deal's outcomes as tables show them
     payload_key: ClassVar[str]  # the field of a submitted result that holds the players' lines

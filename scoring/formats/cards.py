@@ -1,12 +1,25 @@
-"""Cards and Rummikub tiles as pages show them: a card with its suit symbol and a spoken name, its
-colour as a class only; a tile's colour as a letter and a word, never by colour alone."""
+"""Cards, and Rummikub and Okey tiles, as pages show them: a card with its suit symbol and a
+spoken name, its colour as a class only; a tile's colour as a letter and a word, never by colour
+alone."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext, gettext_noop
+
+from rules.okey.tiles import FALSE_JOKER as OKEY_FALSE_JOKER
+
+_TILE_SPLIT = re.compile(r"[\s,;]+")
+
+
+def split_tiles(text: str) -> list[str]:
+    """``"r5 k13, jk"`` -> ``["R5", "K13", "JK"]``, as typed in a tile field: the rules engine
+    checks each tile."""
+    return [tile.upper() for tile in _TILE_SPLIT.split(text or "") if tile]
+
 
 # Each suit's symbol, its card's spoken name (the rank put in, in the page's language) and
 # whether it is red.
@@ -31,11 +44,19 @@ TILE_COLOURS = {
     "B": gettext_noop("blue %(number)s"),
     "O": gettext_noop("orange %(number)s"),
 }
+#: Okey's colours (yellow for Rummikub's orange); its ``FJ`` is a false joker.
+OKEY_TILE_COLOURS = {
+    "R": gettext_noop("red %(number)s"),
+    "K": gettext_noop("black %(number)s"),
+    "B": gettext_noop("blue %(number)s"),
+    "Y": gettext_noop("yellow %(number)s"),
+}
+FALSE_JOKER = str(OKEY_FALSE_JOKER)
 
 
-def tile_name(colour: str, number: object) -> str:
+def tile_name(colour: str, number: object, colours: dict[str, str] = TILE_COLOURS) -> str:
     """A number tile's spoken name in the page's language: "red 5"."""
-    return gettext(TILE_COLOURS[colour]) % {"number": number}
+    return gettext(colours[colour]) % {"number": number}
 
 
 @dataclass(frozen=True)
@@ -89,9 +110,12 @@ class TileView:
         return self.code.startswith("JK")
 
 
-def tile_view(token: object) -> TileView:
+def tile_view(token: object, colours: dict[str, str] = TILE_COLOURS) -> TileView:
+    """A tile of the game whose ``colours`` are given (Rummikub's by default)."""
     raw = str(token).strip().upper()
-    if raw.startswith("JK"):
+    if colours is OKEY_TILE_COLOURS and raw == FALSE_JOKER:
+        return TileView(raw, "", raw, gettext("false joker"))
+    if raw.startswith("JK") and colours is TILE_COLOURS:
         stands = raw[3:] if raw.startswith("JK=") else ""
         as_what = tile_view(stands) if stands else None
         if as_what and as_what.known:
@@ -100,14 +124,18 @@ def tile_view(token: object) -> TileView:
             name = gettext("joker")
         return TileView(raw, "", "JK", name)
     colour, number = raw[:1], raw[1:]
-    if colour in TILE_COLOURS and number.isdigit() and 1 <= int(number) <= 13:
-        return TileView(raw, colour, number, tile_name(colour, number))
+    if colour in colours and number.isdigit() and 1 <= int(number) <= 13:
+        return TileView(raw, colour, number, tile_name(colour, number, colours))
     return TileView(raw, "", raw, gettext("unknown tile %(tile)s") % {"tile": raw}, known=False)
 
 
-def tiles_view(tokens: Any, bad: set[str] | frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+def tiles_view(
+    tokens: Any,
+    bad: set[str] | frozenset[str] = frozenset(),
+    colours: dict[str, str] = TILE_COLOURS,
+) -> list[dict[str, Any]]:
     return [
-        {"t": tile_view(token), "bad": str(token).strip().upper() in bad}
+        {"t": tile_view(token, colours), "bad": str(token).strip().upper() in bad}
         for token in tokens or []
         if isinstance(token, str)
     ]

@@ -179,3 +179,72 @@ def test_standings_follow_a_changed_metric_order(presets: Any, new_page: Any):
     desktop.get_by_role("button", name="Show").click()
     expect_text(desktop.locator("#standings h2"), "Points rummy at Table 1")
     shoot(desktop, "club-standings-desktop")
+
+
+def test_a_night_of_okey_entered_through_the_pages(presets: Any, new_page: Any):
+    """Okey's deals typed on the entry page (the indicator, who finished and how, the
+    finisher's tiles shown as tiles and checked by the rules) give the same totals as the same
+    deals sent through the API, and the game's ledger sums to zero."""
+    from playwright.sync_api import expect
+
+    from tests.api.test_okey_games import MELDS, PAIRS, okey_deal
+    from tests.scoring.helpers import by_name, ledger_balanced, state
+
+    standing = presets
+    names = ["Asha", "Bilal", "Chitra"]
+    game, _ = new_game(standing, "okey", names)
+    page = new_page(PHONE, user=standing.scorer)
+    page.goto(f"/clubs/home/games/{game.pk}/")
+    page.get_by_role("link", name="Enter deal 1").click()
+    page.get_by_role("textbox", name="Indicator").fill("r7")
+    page.get_by_label("Who finished").select_option(label="Asha")
+    expect_text(page.locator("#summary-line"), "Asha finished.")
+    hand = page.get_by_label("The finisher's 14 tiles")
+    hand.fill(" ".join([*MELDS[:13], "x4"]))
+    expect_text(page.locator("#tiles-hand"), "Not a tile: X4")
+    hand.fill(" ".join(MELDS).lower())
+    expect_text(page.locator("#tiles-hand"), "14 of 14 tiles")
+    first = page.locator("#tiles-hand .rtile").first
+    assert "red 1" in first.text_content()
+    shoot(page, "okey-entry-phone")
+    page.get_by_role("button", name="Submit deal 1").click()
+    result = page.locator("#result")
+    expect_text(result, "Accepted")
+    expect_text(result, r"Bilal[\s\S]*−2")
+    expect(page.locator("#okey-hand .rtile")).to_have_count(14)
+    no_overflow(page, "okey deal result")
+    shoot(page, "okey-result-phone")
+    page.get_by_role("link", name="Back to the game").click()
+
+    page.get_by_role("link", name="Enter deal 2").click()
+    page.get_by_role("textbox", name="Indicator").fill("R7")
+    page.get_by_label("Who finished").select_option(label="Bilal")
+    page.get_by_label("How the hand finished").select_option(label="Seven pairs")
+    page.get_by_label("Finished by discarding the okey").check()
+    page.get_by_label("The finisher's 14 tiles").fill(" ".join(PAIRS))
+    page.get_by_label("Showed the indicator's twin (Asha)").check()
+    page.get_by_role("button", name="Submit deal 2").click()
+    expect_text(page.locator("#result"), r"Chitra[\s\S]*−9")
+    page.get_by_role("link", name="Back to the game").click()
+
+    page.get_by_role("link", name="Enter deal 3").click()
+    page.get_by_role("textbox", name="Indicator").fill("R7")
+    page.get_by_label("Who finished").select_option(label="Nobody: the tiles ran out")
+    expect(page.get_by_label("The finisher's 14 tiles")).to_be_hidden()
+    page.get_by_role("button", name="Submit deal 3").click()
+    expect_text(page.locator("#result"), "Nobody finished: the tiles ran out")
+    page.get_by_role("link", name="Back to the game").click()
+    expect_text(page.locator("#okey"), r"Bilal\s*\(leading\)\s*−3")
+    expect_text(page.locator("#okey"), "3 deals played")
+    shoot(page, "okey-game-phone")
+
+    by_api, api_ids = new_game(standing, "okey", names)
+    for deal in (
+        okey_deal(api_ids, "Asha", hand=MELDS),
+        okey_deal(api_ids, "Bilal", finish="pairs", okey_discard=True, hand=PAIRS, shown=["Asha"]),
+        okey_deal(api_ids, None),
+    ):
+        play(standing, by_api, deal)
+    assert by_name(state(game), "total") == by_name(state(by_api), "total")
+    assert by_name(state(game), "total") == {"Asha": -8, "Bilal": -3, "Chitra": -11}
+    assert ledger_balanced(game) and ledger_balanced(by_api)

@@ -32,6 +32,8 @@ TEMPLATES = Path(settings.BASE_DIR) / "templates"
 
 def sample_deal(game: Game, ids: dict[str, int]) -> dict[str, Any]:
     """A valid first deal of any format: Asha wins, the others lose a little."""
+    if game.preset.format == "okey":
+        return {"okey": {"indicator": "R7", "finisher": ids["Asha"]}}
     if handler_for(game).entered_as == "racks":
         payload: dict[str, Any] = {
             "racks": {
@@ -57,7 +59,7 @@ def test_every_format_is_in_the_registry_with_the_whole_protocol():
         assert handler.columns and handler.columns[-1].key == "money"
         for template in (handler.entry_template, handler.result_template, handler.panel_template):
             assert not template or (TEMPLATES / template).exists()
-        assert handler.family in ("indian", "rummikub")
+        assert handler.family in ("indian", "rummikub", "okey")
         assert handler.variants and handler.preset_sections
         for member in (
             "outcomes", "game_opened", "deal_check_can_start", "correction_check",
@@ -70,7 +72,7 @@ def test_every_format_is_in_the_registry_with_the_whole_protocol():
 
 BUILTIN = [
     "points", "points-10-30", "pool-101", "pool-201", "pool-61", "deals-2", "deals-3",
-    "deals-6", "sabra", "american", "international",
+    "deals-6", "sabra", "american", "international", "okey", "okey-countdown-20",
 ]  # fmt: skip
 
 

@@ -3,23 +3,17 @@ International's extras."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django import forms
 
 from clubs.page_kit.forms import OnceForm
+from scoring.formats.cards import split_tiles
 
-_TILE_SPLIT = re.compile(r"[\s,;]+")
 NO_WINNER = "none"
 WINS = [("open", "Open (melded in stages)"), ("foot", "Foot (14 tiles at once)"),
         ("closed", "Closed (a closed hand)")]  # fmt: skip
 WIN_WORDS = {"open": "Open win", "foot": "Foot win", "closed": "Closed win"}
-
-
-def split_tiles(text: str) -> list[str]:
-    """``"r5 k13, jk"`` -> ``["R5", "K13", "JK"]``: the rules engine checks each tile."""
-    return [tile.upper() for tile in _TILE_SPLIT.split(text or "") if tile]
 
 
 class RummikubEntryForm(OnceForm):

@@ -1,16 +1,20 @@
-/* Rummikub result entry: the tiles typed on each rack are shown as tiles with their colour letter
-   (and the colour's name for screen readers), with a count and what the rack counts; unknown
-   tiles are named. The fields that do not apply (who moved last when someone went out, how an
-   International hand was won when nobody did, the closed hand unless the win was Closed) are
-   hidden. Without this script every field shows and the form posts what was typed. */
+/* Tile games' result entry (Rummikub's racks, Okey's indicator and finished hand): the tiles
+   typed are shown as tiles with their colour letter (and the colour's name for screen readers),
+   with a count and what a rack counts, or the count out of the size a field asks for
+   (data-tiles-size); unknown tiles are named. The fields that do not apply (who moved last when
+   someone went out, how an International hand was won when nobody did, the closed hand unless
+   the win was Closed, Okey's finish when nobody finished) are hidden. The summary line's words
+   come from the form (data-say-*), in the page's language. Without this script every field
+   shows and the form posts what was typed. */
 (function () {
   "use strict";
 
   var form = document.getElementById("rack-form");
   if (!form) return;
 
-  /* The rules engine's tiles, as the server gives them (scoring/entry_rules.py): every spelling it
-     reads, upper case, with its colour, number, name and what it counts left on a rack. */
+  /* The rules engine's tiles, as the server gives them (each format's entry rules): every
+     spelling it reads, upper case, with its colour, number, name and what it counts left on a
+     rack (Okey's: null, a tile left counts nothing). */
   var rules = JSON.parse(document.getElementById("entry-rules").textContent);
 
   function parse(token) {
@@ -37,7 +41,7 @@
       face.appendChild(el("span", "tc", tile.colour));
       face.appendChild(document.createTextNode(String(tile.number)));
     } else {
-      face.textContent = tile.joker ? "JK" : tile.code;
+      face.textContent = tile.joker ? (rules.joker_code || "JK") : tile.code;
     }
     node.appendChild(face);
     node.appendChild(el("span", "sr", tile.name));
@@ -57,8 +61,8 @@
     var note = el("p", "eval");
     if (unknown.length) {
       note.appendChild(el("span", "no", "✗ Not a tile: " + unknown.map(function (t) { return t.code; }).join(", ")));
-    } else if (input.dataset.tilesFor === "closed") {
-      note.textContent = tiles.length + " of " + rules.closed_hand_size + " tiles";
+    } else if (input.dataset.tilesSize) {
+      note.textContent = tiles.length + " of " + input.dataset.tilesSize + " tiles";
     } else {
       var total = tiles.reduce(function (sum, t) { return sum + t.value; }, 0);
       note.textContent = tiles.length + " tile" + (tiles.length === 1 ? "" : "s") + " · counts " + total;
@@ -91,8 +95,9 @@
     var line = document.getElementById("summary-line");
     if (line) {
       var chosen = winner.options[winner.selectedIndex];
-      line.textContent = !who ? "Say who went out." :
-        who === "none" ? "Nobody went out: the lowest rack wins." : chosen.text + " went out.";
+      var say = form.dataset;
+      line.textContent = !who ? say.sayWho : who === "none" ? say.sayNobody :
+        say.sayOut.replace("{name}", chosen.text);
     }
   }
 
