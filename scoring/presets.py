@@ -72,7 +72,8 @@ class GameRules:
         if self.indian is None:
             raise InvalidInput(f"wild: {self.format} deals have no wild joker")
         try:
-            parse_wild(wild, (self.house_rules or DEFAULT_HOUSE_RULES).cut_card_only)
+            house = self.house_rules or DEFAULT_HOUSE_RULES
+            parse_wild(wild, house.cut_card_only, house.cut_card_free)
             try:
                 return format_card(parse_card(wild))
             except RuleViolation:

@@ -45,6 +45,7 @@ from rules.indian.cards import (
     JOKER_CODE,
     Card,
     check_copies,
+    free_cut_card,
     joker_table,
     value_table,
     wild_rank_of,
@@ -57,6 +58,8 @@ from rules.indian.preset import (
     HouseRules,
     IndianPreset,
 )
+from rules.indian.spare_jokers import Spares, spares_of
+from rules.indian.spare_present import counted_search, present_counted
 
 
 def _search(
@@ -65,6 +68,7 @@ def _search(
     stats: dict[str, int] | None = None,
     place_spares: bool = False,
     set_room: int = 1 << 30,
+    spares: Spares | None = None,
 ) -> tuple[int, list[Candidate], int]:
     """Most value matched from ``progress`` (``NEG`` if the constraint cannot be met), the groups
     used, and the mask of cards left unmatched. ``stats`` counts the states searched.
@@ -77,14 +81,20 @@ def _search(
     # second pure sequence where it needs one pure sequence). Three or more left over may also be
     # a set of jokers only where the house allows it, which a declaration of a number of groups
     # counts.
+    # Where the jokers left over cost points (``spares``), the state counts instead how many of
+    # them the groups used can take.
     flagged = place_spares and hand.house.declaration is not Declaration.TWO_SEQUENCES
+    per_level = hand.jokers + 1 if spares is not None else 2 if flagged else 1
     memo: dict[int, int] = {}
     choice: dict[int, Candidate | None] = {}
-    solve, step = _solver(hand, flagged, memo, choice, _absorber(hand, set_room))
+    absorbs = _absorber(hand, set_room, spares is not None)
+    solve, step = _solver(
+        hand, per_level, memo, choice, absorbs, spares, progress < hand.progress.done
+    )
     start = hand.coverable
     vsum = sum(hand.values[i] for i in range(hand.n) if start >> i & 1)
-    first = progress << 1 if flagged else progress
-    matched = solve(start, hand.jokers, first, vsum)
+    first = progress * per_level
+    matched = solve(start, hand.jokers, first, vsum + (spares.total if spares else 0))
     if stats is not None:
         stats["states"] = stats.get("states", 0) + len(memo)
     if matched < 0:
@@ -97,19 +107,24 @@ def _search(
     return matched, used, unmatched
 
 
-def _absorber(hand: Hand, set_room: int) -> Callable[[Candidate, int], int]:
+def _absorber(hand: Hand, set_room: int, counted: bool) -> Callable[[Candidate, int], int]:
     """Whether a group, chosen at a level of the declaration's need, can take the jokers left
-    over and stay valid (``set_room``: the cards a set is trusted to grow to)."""
+    over and stay valid (``set_room``: the cards a set is trusted to grow to); ``counted``: how
+    many it can take (a set capped at four cards, its room; any other group, all of them)."""
     done = hand.progress.done
     counts_groups = hand.house.declaration is Declaration.MIN_GROUPS
+    every = hand.jokers if counted else 1
+    cap = 4 if hand.house.sets_up_to_four else 1 << 30
 
     def absorbs(cand: Candidate, level: int) -> int:
         kind = cand[4]
         if kind == SET:  # a set capped at four cards takes a joker only while it has room
+            if counted:
+                return max(0, min(every, cap - cand[0].bit_count() - cand[2]))
             return int(cand[0].bit_count() + cand[2] < set_room)
         if counts_groups or kind == IMPURE:
-            return 1
-        return int(level >= done)  # a second pure sequence, once the one needed is there
+            return every
+        return every if level >= done else 0  # a second pure sequence, once one is there
 
     return absorbs
 
@@ -131,23 +146,76 @@ def _met_at_end(hand: Hand, alone_runs: bool) -> list[list[bool]]:
     ]
 
 
+def _ender(
+    hand: Hand, per_level: int, spares: Spares | None, constrained: bool
+) -> Callable[[int, int], int]:
+    """The value of a state with every natural card placed and ``j`` jokers left: ``NEG`` where
+    the need is not met (or the jokers have no valid place, where they must have one), else
+    what the jokers add (0, or where they cost points, their points less what the left ones
+    count)."""
+    done = hand.progress.done
+    counts_groups = hand.house.declaration is Declaration.MIN_GROUPS
+    spares_held = hand.spares_held
+    met_at_end = _met_at_end(hand, hand.house.jokers_only_sequence and not counts_groups)
+    flagged = per_level > 1
+    # Two sequences met leave a sequence that takes any jokers left.
+    runs_take = constrained and hand.house.declaration is Declaration.TWO_SEQUENCES
+
+    def at_end(j: int, st: int) -> int:
+        level, room = divmod(st, per_level) if flagged else (st, 1)
+        if not met_at_end[j][level]:
+            return NEG
+        if spares is None:
+            return 0 if room or spares_held[j] else NEG
+        if runs_take and level == done:
+            room = j
+        groups = 0 if level == done else done - level if counts_groups else 1
+        cost = spares.costs.cost(j, room, groups)
+        return NEG if cost is None else spares.total - cost
+
+    return at_end
+
+
+def _stepper(
+    hand: Hand, per_level: int, absorbs: Callable[[Candidate, int], int]
+) -> Callable[[Candidate, int], int]:
+    """The state after a group (negative: the group may not be used there)."""
+    nxt = hand.progress.next
+    top = per_level - 1
+
+    def step(cand: Candidate, st: int) -> int:
+        kind = cand[4]
+        if per_level > 1:
+            level, room = divmod(st, per_level)
+            after = nxt[kind][level]
+            return -1 if after < 0 else after * per_level + min(top, room + absorbs(cand, level))
+        return nxt[kind][st]
+
+    return step
+
+
 def _solver(
     hand: Hand,
-    flagged: bool,
+    per_level: int,
     memo: dict[int, int],
     choice: dict[int, Candidate | None],
     absorbs: Callable[[Candidate, int], int],
+    spares: Spares | None = None,
+    constrained: bool = True,
 ) -> tuple[Callable[[int, int, int, int], int], Callable[[Candidate, int], int]]:
     """The memoised search over ``hand`` (filling ``memo`` and ``choice``: the best value matched
-    and the group chosen in each state), and the step from a state by a group."""
+    and the group chosen in each state), and the step from a state by a group. A state is the
+    level of the need times ``per_level`` plus what the groups used can take of the jokers left
+    (1: whether they can take them all; more: how many, where ``spares`` says what they cost)."""
     n, cands, values, same_after = hand.n, hand.cands, hand.values, hand.same_after
     pure_list, run_list = hand.pure_list, hand.run_list
     width = hand.jokers + 1
     nxt, _, needs = hand.progress
-    counts_groups = hand.house.declaration is Declaration.MIN_GROUPS
-    spares_held = hand.spares_held
-    alone_runs = hand.house.jokers_only_sequence and not counts_groups
-    met_at_end = _met_at_end(hand, alone_runs)
+    alone_runs = hand.house.jokers_only_sequence
+    alone_runs = alone_runs and hand.house.declaration is not Declaration.MIN_GROUPS
+    at_end = _ender(hand, per_level, spares, constrained)
+    step = _stepper(hand, per_level, absorbs)
+    flagged = per_level > 1
 
     def solve(nm: int, j: int, st: int, vsum: int) -> int:
         key = ((st * width + j) << n) | nm
@@ -155,11 +223,10 @@ def _solver(
         if got is not None:
             return got
         if nm == 0:
-            level, placed = (st >> 1, st & 1) if flagged else (st, 1)
-            best = 0 if met_at_end[j][level] and (placed or spares_held[j]) else NEG
+            best = at_end(j, st)
             memo[key] = best
             return best
-        need = needs[st >> 1] if flagged else needs[st]
+        need = needs[st // per_level] if flagged else needs[st]
         if need and not (alone_runs and need == NEEDS_RUN and j >= JOKERS_ALONE):
             # give up when no candidate is left for the sequence still missing
             for mask, cost in run_list if need == NEEDS_RUN else pure_list:
@@ -176,11 +243,7 @@ def _solver(
             mask, skip, cost, value, kind = cand
             if cost > j or mask & nm != mask or skip & nm:
                 continue
-            if flagged:
-                level = nxt[kind][st >> 1]
-                after = -1 if level < 0 else level << 1 | (st & 1 | absorbs(cand, st >> 1))
-            else:
-                after = nxt[kind][st]
+            after = step(cand, st) if flagged else nxt[kind][st]
             if after < 0:
                 continue
             rest = solve(nm ^ mask, j - cost, after, vsum - value)
@@ -200,13 +263,6 @@ def _solver(
         memo[key] = best
         choice[key] = pick
         return best
-
-    def step(cand: Candidate, st: int) -> int:
-        kind = cand[4]
-        if flagged:
-            level = nxt[kind][st >> 1]
-            return level << 1 | (st & 1 | absorbs(cand, st >> 1))
-        return nxt[kind][st]
 
     return solve, step
 
@@ -289,6 +345,11 @@ def _arrange(
         stats["candidate groups"] = sum(len(group) for group in hand.cands)
         stats["matchable"] = hand.coverable.bit_count()
 
+    spares = None
+    if free_cut_card(wild_rank) is not None:  # wild cards left over may count points
+        spares = spares_of(joker_cards, values, house)
+    if spares is not None:
+        return _arrange_counted(hand, joker_cards, wild_rank, preset, house, total, stats)
     matched, used, unmatched = _search(hand, 0, stats) if hand.feasible() else (NEG, [], 0)
     feasible = matched >= 0
     score = total - matched if feasible else total
@@ -298,16 +359,66 @@ def _arrange(
         matched, used, unmatched = _search(hand, hand.progress.done, stats)
         result = present_groups(hand, used, unmatched, joker_cards, wild_rank, preset, house)
         return _checked(result, min(total - matched, preset.cap))
-    relief = None
-    if preset.pure_sequence_relief:
-        relief = max(
-            (cand for group in hand.cands for cand in group if cand[4] in (PURE, WILD_PURE)),
-            key=lambda cand: cand[3],
-            default=None,
-        )
-    if relief is not None and total - relief[3] < score:
+    return _finish(hand, joker_cards, wild_rank, preset, house, total, matched, used, unmatched,
+                   stats)  # fmt: skip
+
+
+def _arrange_counted(
+    hand: Hand,
+    joker_cards: list[int],
+    wild_rank: int,
+    preset: IndianPreset,
+    house: HouseRules,
+    total: int,
+    stats: dict[str, int] | None,
+) -> HandResult:
+    """``_arrange`` where the jokers left over may count points (``spare_jokers``)."""
+    values = value_table(wild_rank, house.ace_points)
+    progress = 0
+    found = (
+        counted_search(hand, 0, joker_cards, values, _search, stats) if hand.feasible() else None
+    )
+    if house.valid_groups_excused and (found is None or found[0] < total):
+        progress = hand.progress.done
+        found = counted_search(hand, progress, joker_cards, values, _search, stats)
+    if found is None or (progress == 0 and found[0] < 0):
+        return _finish(hand, joker_cards, wild_rank, preset, house, total, NEG, [], 0, stats)
+    matched, used, unmatched, spares = found
+    relief = _relief(hand, values) if preset.pure_sequence_relief else None
+    if relief is not None and total - _excused(hand, relief, values) < total - matched:
+        return _finish(hand, joker_cards, wild_rank, preset, house, total, NEG, [], 0, stats)
+    result = present_counted(
+        hand, used, unmatched, joker_cards, wild_rank, preset, house, spares, progress,
+        _absorber(hand, 1 << 30, True),
+    )  # fmt: skip
+    score = min(total - matched, preset.cap)
+    if not progress and score == 0 and not result.valid:
+        naturals = matched - spares.total
+        result = _declared(hand, naturals, joker_cards, wild_rank, preset, house, stats) or result
+    return _checked(result, score)
+
+
+def _finish(
+    hand: Hand,
+    joker_cards: list[int],
+    wild_rank: int,
+    preset: IndianPreset,
+    house: HouseRules,
+    total: int,
+    matched: int,
+    used: list[Candidate],
+    unmatched: int,
+    stats: dict[str, int] | None,
+) -> HandResult:
+    """The arrangement shown for the constrained search's result: the relief's, every card
+    counted, or a declaration that places every joker."""
+    feasible = matched >= 0
+    score = total - matched if feasible else total
+    values = value_table(wild_rank, house.ace_points)
+    relief = _relief(hand, values) if preset.pure_sequence_relief else None
+    if relief is not None and total - _excused(hand, relief, values) < score:
         # Only the pure sequence is excused: show it and leave the rest together.
-        score = total - relief[3]
+        score = total - _excused(hand, relief, values)
         used = [relief]
         unmatched = ((1 << hand.n) - 1) & ~relief[0]
     elif not feasible:
@@ -315,19 +426,47 @@ def _arrange(
         _, used, unmatched = _search(hand, hand.progress.done, stats)
     result = present_groups(hand, used, unmatched, joker_cards, wild_rank, preset, house)
     if feasible and not result.valid and score == 0:
-        # The groups that count least leave jokers with no valid place: a declaration may
-        # still be there with other groups (valid means nothing counts, so the same score).
-        # A capped set's room is not counted: trusted to take the jokers, then not trusted.
-        for room in (4, 0) if house.sets_up_to_four else (1 << 30,):
-            placed, used, unmatched = _search(hand, 0, stats, True, room)
-            if placed == matched:
-                declared = present_groups(
-                    hand, used, unmatched, joker_cards, wild_rank, preset, house
-                )
-                if declared.valid:
-                    result = declared
-                    break
+        result = _declared(hand, matched, joker_cards, wild_rank, preset, house, stats) or result
     return _checked(result, min(score, preset.cap))
+
+
+def _declared(
+    hand: Hand,
+    matched: int,
+    joker_cards: list[int],
+    wild_rank: int,
+    preset: IndianPreset,
+    house: HouseRules,
+    stats: dict[str, int] | None,
+) -> HandResult | None:
+    """Where the groups that count least (``matched``: the natural cards' points) leave jokers
+    with no valid place, a declaration with other groups (valid means nothing counts, so the same
+    score), or ``None``. A capped set's room is not counted: trusted to take the jokers, then
+    not trusted."""
+    for room in (4, 0) if house.sets_up_to_four else (1 << 30,):
+        placed, used, unmatched = _search(hand, 0, stats, True, room)
+        if placed == matched:
+            declared = present_groups(hand, used, unmatched, joker_cards, wild_rank, preset, house)
+            if declared.valid:
+                return declared
+    return None
+
+
+def _relief(hand: Hand, values: tuple[int, ...]) -> Candidate | None:
+    """The pure sequence the relief excuses: the one worth most."""
+    return max(
+        (cand for group in hand.cands for cand in group if cand[4] in (PURE, WILD_PURE)),
+        key=lambda cand: _excused(hand, cand, values),
+        default=None,
+    )
+
+
+def _excused(hand: Hand, cand: Candidate, values: tuple[int, ...]) -> int:
+    """The points a pure sequence excuses: its natural cards and its own wild card."""
+    if cand[4] != WILD_PURE:
+        return cand[3]
+    suit = hand.nat[(cand[0] & -cand[0]).bit_length() - 1] // 13
+    return cand[3] + values[suit * 13 + hand.wild_rank - 1]
 
 
 def _checked(result: HandResult, expected: int) -> HandResult:

@@ -53,7 +53,7 @@ def present_groups(
     kinds = [classify_group(cards, wild, house) for cards in built]
     if spare and not leftover:
         return _best_with_spares(built, kinds, spare, wild, preset, house)
-    best = _scored(built, kinds, [*leftover, *spare], wild, preset, house)
+    best = shown_scored(built, kinds, [*leftover, *spare], wild, preset, house)
     # Spare jokers left with unmatched cards may instead be a set of their own, where the house
     # allows one: a group more, which a declaration counting groups may need (the search counted
     # it so).
@@ -95,7 +95,7 @@ def _joker_sets_apart(
             alone = [spare[3 * k : 3 * k + 3] for k in range(sets - 1)] + [spare[3 * (sets - 1) :]]
         grouped = [*(list(cards) for cards in built), *alone]
         grouped_kinds = [*kinds, *(classify_group(cards, wild, house) for cards in alone)]
-        tries.append(_scored(grouped, grouped_kinds, leftover, wild, preset, house))
+        tries.append(shown_scored(grouped, grouped_kinds, leftover, wild, preset, house))
     return tries
 
 
@@ -137,7 +137,7 @@ def _natural_sets_apart(
             grouped[target] = [*grouped[target], *rest]
             grouped_kinds[target] = classify_group(grouped[target], wild, house)
             rest = []
-        tries.append(_scored(grouped, grouped_kinds, [*leftover, *rest], wild, preset, house))
+        tries.append(shown_scored(grouped, grouped_kinds, [*leftover, *rest], wild, preset, house))
     return tries
 
 
@@ -150,7 +150,7 @@ def _suits(cards: list[int]) -> set[int]:
     return {card // 13 for card in cards}
 
 
-def _scored(
+def shown_scored(
     built: list[list[int]],
     kinds: list[GroupKind],
     leftover: list[int],
@@ -185,7 +185,7 @@ def _best_with_spares(
         cards[k].extend(spare)
         grouped_kinds = list(kinds)
         grouped_kinds[k] = classify_group(cards[k], wild, house)
-        return _scored(cards, grouped_kinds, [], wild, preset, house)
+        return shown_scored(cards, grouped_kinds, [], wild, preset, house)
 
     tries = []
     target = _spare_target(kinds, built, len(spare), _set_room(house))
@@ -195,14 +195,14 @@ def _best_with_spares(
     if house.sets_up_to_four:  # capped sets may take them one or two at a time
         spread = _spread(built, kinds, spare, wild, house)
         if spread is not None:
-            tries.append(_scored(spread, kinds, [], wild, preset, house))
+            tries.append(shown_scored(spread, kinds, [], wild, preset, house))
     cut, cut_kinds = [list(cards) for cards in built], list(kinds)
     if _split_for_spares(cut, cut_kinds, spare, wild, house):
-        tries.append(_scored(cut, cut_kinds, [], wild, preset, house))
+        tries.append(shown_scored(cut, cut_kinds, [], wild, preset, house))
     for k, kind in enumerate(kinds):
         if kind is GroupKind.PURE_SEQUENCE and k != target and len(built[k]) + len(spare) <= 13:
             tries.append(joined(k))
-    tries.append(_scored(built, kinds, spare, wild, preset, house))
+    tries.append(shown_scored(built, kinds, spare, wild, preset, house))
     return min(tries, key=lambda result: (not result.valid, result.score))
 
 

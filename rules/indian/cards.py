@@ -21,9 +21,11 @@ _TOKEN_SHOWN = 40  # longest token echoed back in an error
 
 #: A wild is an int: 1..13, every card of that rank is wild; ``EXACT_WILD + card code``, only
 #: that one card is (the preset option ``wild_joker="cut_card"``; the printed joker's code means
-#: no natural card is wild).
+#: no natural card is wild); ``FREE_CUT_WILD + card code``, every card of its rank is wild (aces
+#: for a printed joker) but only that card counts 0 when unmatched (``"rank_cut_card_free"``).
 EXACT_WILD = 14
-WILD_CODES = range(1, EXACT_WILD + JOKER_CODE + 1)
+FREE_CUT_WILD = EXACT_WILD + JOKER_CODE + 1
+WILD_CODES = range(1, FREE_CUT_WILD + JOKER_CODE + 1)
 ACE_POINTS = (10, 1)
 
 
@@ -212,25 +214,37 @@ def format_hand_text(groups: Iterable[Iterable[int]]) -> str:
     return " | ".join(format_cards(group) for group in groups)
 
 
-def parse_wild(token: object, cut_card_only: bool = False) -> int:
+def parse_wild(token: object, cut_card_only: bool = False, cut_card_free: bool = False) -> int:
     """Read the cut card, or just its rank, and return the wild (see ``wild_rank_of``).
 
     Every card of the cut rank is wild (a wild rank, 1 ace .. 13 king): ``"QH"``, ``"Q"``,
     ``"q"``, ``"10"``, ``"T"``, ``"10♦"`` name a rank; a printed joker cut (``"JK"``, ``"PJ"``,
     ``"JOKER"``) makes Aces wild. With ``cut_card_only`` (a preset option) only the cut card
     itself is wild, so it must be given as a card (``EXACT_WILD + card``); a printed joker cut
-    then adds no wild card. Anything else raises ``bad_wild``."""
+    then adds no wild card. With ``cut_card_free`` (a preset option) the cut rank is wild but
+    only the cut card counts 0 when unmatched, so it too must be given as a card
+    (``FREE_CUT_WILD + card``). Anything else raises ``bad_wild``."""
+    exact = cut_card_only or cut_card_free
     if isinstance(token, str):
         text = token.strip().upper()
         rank = _RANK_SPELLINGS.get(text)
-        if rank is not None and not cut_card_only:
+        if rank is not None and not exact:
             return rank
         card = _TOKENS.get(text)
         if card is not None:
             if cut_card_only:
                 return EXACT_WILD + card
+            if cut_card_free:
+                return FREE_CUT_WILD + card
             return 1 if card == JOKER_CODE else card % 13 + 1
     shown = token_text(token)
+    if cut_card_free:
+        raise RuleViolation(
+            "bad_wild",
+            f"unknown wild joker {shown!r}: give the cut card itself (7H) or JK; every card of "
+            "its rank is wild, but only the cut card counts 0 under this preset",
+            token=shown,
+        )
     if cut_card_only:
         raise RuleViolation(
             "bad_wild",
@@ -250,8 +264,17 @@ def wild_rank_of(wild: int) -> int:
     joker cut with only the cut card wild)."""
     if wild < EXACT_WILD:
         return wild
+    if wild >= FREE_CUT_WILD:
+        code = wild - FREE_CUT_WILD
+        return 1 if code == JOKER_CODE else code % 13 + 1
     code = wild - EXACT_WILD
     return 0 if code == JOKER_CODE else code % 13 + 1
+
+
+def free_cut_card(wild: int) -> int | None:
+    """The one card that counts 0 of the wild rank's cards where only it does (``None``: every
+    wild card counts 0)."""
+    return wild - FREE_CUT_WILD if wild >= FREE_CUT_WILD else None
 
 
 def format_rank(rank: int) -> str:
@@ -341,12 +364,20 @@ def face_value(rank: int, ace_points: int = 10) -> int:
 def _is_wild(code: int, wild: int) -> bool:
     if code == JOKER_CODE:
         return False
-    return code % 13 + 1 == wild if wild < EXACT_WILD else code == wild - EXACT_WILD
+    if wild < EXACT_WILD or wild >= FREE_CUT_WILD:
+        return code % 13 + 1 == wild_rank_of(wild)
+    return code == wild - EXACT_WILD
+
+
+def _counts_zero(code: int, wild: int, jokers: tuple[bool, ...]) -> bool:
+    """A joker counts 0 (only the printed joker and the cut card itself, where only it is free)."""
+    free = free_cut_card(wild)
+    return jokers[code] and (free is None or code in (JOKER_CODE, free))
 
 
 _WILDS: dict[int, tuple[bool, ...]] = {
     wild: tuple(_is_wild(code, wild) for code in range(JOKER_CODE + 1))
-    for wild in range(EXACT_WILD + JOKER_CODE + 1)
+    for wild in range(FREE_CUT_WILD + JOKER_CODE + 1)
 }
 _JOKERS: dict[int, tuple[bool, ...]] = {
     wild: tuple(code == JOKER_CODE or wilds[code] for code in range(JOKER_CODE + 1))
@@ -355,7 +386,8 @@ _JOKERS: dict[int, tuple[bool, ...]] = {
 _VALUES: dict[int, dict[int, tuple[int, ...]]] = {
     ace: {
         wild: tuple(
-            0 if jokers[code] else face_value(code % 13 + 1, ace) for code in range(JOKER_CODE + 1)
+            0 if _counts_zero(code, wild, jokers) else face_value(code % 13 + 1, ace)
+            for code in range(JOKER_CODE + 1)
         )
         for wild, jokers in _JOKERS.items()
     }

@@ -344,7 +344,7 @@ def _read_wild(
             refusals.add(None, "wild_required", "give the wild joker (the cut card) to score cards")
         return None, None
     try:
-        wild_rank = parse_wild(wild, house.cut_card_only)
+        wild_rank = parse_wild(wild, house.cut_card_only, house.cut_card_free)
     except RuleViolation as exc:
         refusals.add(None, exc.code, exc.message, exc.token)
         return None, None

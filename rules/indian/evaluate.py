@@ -113,7 +113,7 @@ def evaluate(obj: Mapping[str, Any]) -> dict[str, Any]:
     if wild_token is None:
         raise RuleViolation("missing_field", "wild is required (the cut card or its rank)", "wild")
     house = _house_rules(obj.get("house_rules"))
-    wild = parse_wild(wild_token, house.cut_card_only)
+    wild = parse_wild(wild_token, house.cut_card_only, house.cut_card_free)
     preset = _preset(obj.get("pool"), obj.get("decks"))
     outcome_token = obj.get("outcome")
     outcome = Outcome.HAND if outcome_token is None else parse_outcome(outcome_token)

@@ -20,6 +20,8 @@ class WildJoker(enum.StrEnum):
 
     RANK = "rank"  # every card of the cut card's rank (the seeds)
     CUT_CARD = "cut_card"  # only the cut card itself (both copies of it with two decks)
+    # every card of the cut rank in groups; left unmatched, only the cut card itself counts 0
+    RANK_CUT_CARD_FREE = "rank_cut_card_free"
 
 
 class JokerLimit(enum.StrEnum):
@@ -151,7 +153,9 @@ class HouseRules:
     hand; the defaults are the seeds' rules (``indian-rummy.md``). A preset's ``house_rules``
     section; documented with an example each in ``docs/rules.md``.
 
-    - ``wild_joker``: ``rank`` (every card of the cut rank) or ``cut_card`` (the cut card only).
+    - ``wild_joker``: ``rank`` (every card of the cut rank), ``cut_card`` (the cut card only) or
+      ``rank_cut_card_free`` (every card of the cut rank in groups; unmatched, only the cut card
+      itself counts 0, the other cards of its rank their face value).
     - ``wrap_runs``: runs may wrap round the king (``QH KH AH 2H``, ``KH AH 2H``).
     - ``joker_limit``: ``none``, ``one_in_three`` or ``not_with_one_natural``.
     - ``joker_limit_scope``: the limit holds for ``every_group`` or for ``sequences`` only.
@@ -201,13 +205,20 @@ class HouseRules:
     def cut_card_only(self) -> bool:
         return self.wild_joker is WildJoker.CUT_CARD
 
+    @property
+    def cut_card_free(self) -> bool:
+        """The rank is wild in groups, but only the cut card counts 0 when unmatched."""
+        return self.wild_joker is WildJoker.RANK_CUT_CARD_FREE
+
 
 DEFAULT_HOUSE_RULES = HouseRules()
 
 
 #: What each house rule means, in a sentence (the schema of the batch contract's ``house_rules``).
 HOUSE_RULE_HELP: dict[str, str] = {
-    "wild_joker": "rank: every card of the cut rank (default); cut_card: only the cut card.",
+    "wild_joker": "rank: every card of the cut rank (default); cut_card: only the cut card; "
+    "rank_cut_card_free: every card of the cut rank in groups, but left unmatched only the cut "
+    "card itself counts 0 (the others their face value); give the wild as a card (8D).",
     "wrap_runs": "Runs may wrap round the king (QH KH AH 2H). Default false.",
     "joker_limit": "none (default); one_in_three: a three-card group holds at most one joker; "
     "not_with_one_natural: jokers never with a single natural card (5H JK JK).",

@@ -348,3 +348,68 @@ def test_the_preview_says_the_new_options_in_words(standing):
     ).content.decode()  # fmt: skip
     assert "A hand of natural sets only (all triplets, no joker standing in) is a valid" in triplets
     assert "A hand of sets only is no declaration without its sequences" in indian
+
+
+FREE_WINNER = [
+    ["2H", "3H", "4H"],
+    ["5S", "6S", "7S"],
+    ["9C", "10C", "JC", "QC"],
+    ["4D", "4C", "4S"],
+]
+FREE_LOSER = [["8D", "9D", "10D"], ["JS", "QS", "KS"], ["5C", "5H", "5S"], ["3S", "2C", "6D", "4H"]]
+
+
+def test_a_free_cut_card_through_the_batch_a_preset_and_a_deal(standing):
+    """wild_joker rank_cut_card_free, taken by the batch endpoint and a preset by one name: every
+    3 is wild in groups, but a 3 left unmatched counts 3 unless it is the cut card itself; the
+    wild must be given as a card."""
+    client = standing.client("organiser")
+    free = {"wild_joker": "rank_cut_card_free", "ace_points": 1}
+    aces = {"game": "indian", "wild": "AD", "outcome": "hand", "house_rules": free,
+            "groups": [["AC"], ["AD"], ["AH"], ["2S", "3S", "4S"], ["6C", "7C", "8C"],
+                       ["9D", "10D", "JD", "QD"]]}  # fmt: skip
+    answer = client.post("/api/v1/rules/evaluate/", aces, format="json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["against"] == 2  # AC and AH count 1 each, the cut AD nothing
+    by_rank = client.post("/api/v1/rules/evaluate/", {**aces, "wild": "A"}, format="json")
+    error = assert_error(by_rank, 400, "bad_wild")
+    assert error["details"]["reasons"][0]["token"] == "A"
+    scored = {}
+    for key, house in (("free", {"wild_joker": "rank_cut_card_free"}), ("rank", {})):
+        response = client.post(
+            "/api/v1/clubs/home/presets/",
+            {"key": key, "name": key, "format": "points", "params": {"house_rules": house}},
+            format="json",
+        )
+        assert response.status_code == 201, response.content
+        night = _night(standing, response.json()["id"])
+        deal = new_deal(night, wild="3D")
+        body = {
+            "results": night.results(
+                Asha={"outcome": "loser", "groups": FREE_LOSER},
+                Bilal={"outcome": "loser", "points": 30},
+                Chitra={"outcome": "first_drop"},
+                Dev={"outcome": "first_drop"},
+                Esther={"outcome": "first_drop"},
+                Farid={"outcome": "winner", "groups": FREE_WINNER},
+            )
+        }
+        assert submit(night, deal["id"], body).status_code == 202
+        submission = _latest(read(night, f"/api/v1/clubs/home/deals/{deal['id']}/submissions/"))
+        assert submission["status"] == "accepted", submission["reasons"]
+        scored[key] = against_of(submission["result"])["Asha"]
+    # 3S, unmatched, counts 3 beside 2C 6D 4H where only the cut 3D is free; 0 by default.
+    assert scored == {"free": 3 + 2 + 6 + 4, "rank": 2 + 6 + 4}
+    schema = standing.client("owner").get("/api/schema/?format=json").json()
+    house = schema["components"]["schemas"]["HouseRulesSchemaRequest"]["properties"]
+    assert "rank_cut_card_free" in json.dumps(house["wild_joker"]) or "$ref" in str(
+        house["wild_joker"]
+    )
+    from tests.pages.test_club_admin import _client
+
+    preview = _client(standing.organiser).get(
+        "/clubs/home/settings/presets/preview/",
+        {"format": "points", "variant": "indian",
+         "params": '{"house_rules": {"wild_joker": "rank_cut_card_free"}}'},
+    ).content.decode()  # fmt: skip
+    assert "only the cut card itself counts 0, the others their face value" in preview

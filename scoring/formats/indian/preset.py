@@ -89,6 +89,9 @@ def house_rule_words(preset: IndianPreset, house: HouseRules) -> tuple[str, ...]
     return (
         "Wild joker: only the cut card itself (give it as a card, e.g. 7H)"
         if house.cut_card_only
+        else "Wild joker: every card of the cut card's rank in groups; left unmatched, only the "
+        "cut card itself counts 0, the others their face value (give it as a card, e.g. 7H)"
+        if house.cut_card_free
         else "Wild joker: every card of the cut card's rank",
         "Runs may wrap round the king (Q K A 2, K A 2)"
         if house.wrap_runs
@@ -133,7 +136,9 @@ EXAMPLE_HAND = "QH KH AH 2H 5S 6S 7S 9D JK 7H AS AD 4C"
 def example_hand(preset: IndianPreset, house: HouseRules) -> ExampleHand:
     """The example hand scored by its best arrangement under the preset's rules."""
     cards = parse_cards(EXAMPLE_HAND.split())
-    result = arrange(cards, parse_wild(EXAMPLE_CUT, house.cut_card_only), preset, house)
+    result = arrange(
+        cards, parse_wild(EXAMPLE_CUT, house.cut_card_only, house.cut_card_free), preset, house
+    )
     return ExampleHand(
         cut=EXAMPLE_CUT,
         groups=tuple(

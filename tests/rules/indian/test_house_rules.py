@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rules.evaluate import evaluate_request
 from rules.indian import CARDS, PRINTED_JOKER, arrange, parse_card, parse_cards, score_groups
-from rules.indian.cards import EXACT_WILD, parse_wild
+from rules.indian.cards import EXACT_WILD, FREE_CUT_WILD, parse_wild
 from rules.indian.groups import GroupKind, classify_group
 from rules.indian.hand import only_unmatched_count
 from rules.indian.preset import (
@@ -35,6 +35,9 @@ def _is_joker(card: int, wild: int) -> bool:
         return True
     if wild < EXACT_WILD:
         return card % 13 + 1 == wild
+    if wild >= FREE_CUT_WILD:  # the cut card's rank (aces for a printed joker cut)
+        cut = wild - FREE_CUT_WILD
+        return card % 13 + 1 == (1 if cut == 52 else cut % 13 + 1)
     return card == wild - EXACT_WILD
 
 
@@ -52,7 +55,11 @@ def _windows(size: int, wrap: bool) -> Iterator[list[int]]:
 def _oracle_kind(cards: list[int], wild: int, house: HouseRules) -> GroupKind:
     if len(cards) < 3:
         return GroupKind.INVALID
-    wild_rank = wild if wild < EXACT_WILD else (wild - EXACT_WILD) % 13 + 1
+    if wild >= FREE_CUT_WILD:
+        cut = wild - FREE_CUT_WILD
+        wild_rank = 1 if cut == 52 else cut % 13 + 1
+    else:
+        wild_rank = wild if wild < EXACT_WILD else (wild - EXACT_WILD) % 13 + 1
     jokers = [card for card in cards if _is_joker(card, wild)]
     naturals = [card for card in cards if not _is_joker(card, wild)]
     # Pure: one suit, every card at its own place (a wild card too, at most one of them).
@@ -112,7 +119,9 @@ def _oracle(
     """The lowest score and whether a valid declaration exists, over every partition."""
 
     def value(card: int) -> int:
-        if _is_joker(card, wild):
+        # Under rank_cut_card_free only the printed joker and the cut card itself count 0.
+        free = wild < FREE_CUT_WILD or card in (52, wild - FREE_CUT_WILD)
+        if _is_joker(card, wild) and free:
             return 0
         rank = card % 13 + 1
         return house.ace_points if rank == 1 else min(rank, 10)
@@ -176,7 +185,7 @@ _cut = st.sampled_from([*_NATURALS, 52])
 
 def _wild(cut: int, house: HouseRules) -> int:
     name = str(CARDS[cut])
-    return parse_wild(name, house.cut_card_only)
+    return parse_wild(name, house.cut_card_only, house.cut_card_free)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -582,3 +591,26 @@ def test_a_group_of_jokers_only_is_a_sequence_only_under_the_option():
          "house_rules": {"jokers_only_sequence": True}}
     )  # fmt: skip
     assert answer["valid"] is True and answer["against"] == 0
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cards=_wild_rank_cards,
+    house=_house.map(lambda house: dataclasses.replace(house, wild_joker="rank_cut_card_free")),
+    cut=st.sampled_from([7, 20, 1, 52, 33]),
+    relief=st.booleans(),
+)
+def test_a_free_cut_card_agrees_with_an_exact_search(cards, house, cut, relief):
+    """rank_cut_card_free: every 8 is wild in groups, but left unmatched only the cut card (and
+    the printed joker) counts 0; on joker-heavy hands, under every other option, the best
+    arrangement's points and validity equal an exact search over every partition, and its
+    groups score as it says."""
+    preset = IndianPreset(pure_sequence_relief=relief)
+    wild = _wild(cut, house)
+    hand = [CARDS[card] for card in cards]
+    result = arrange(hand, wild, preset, house)
+    assert (result.valid, result.score) == _oracle(cards, wild, preset, house)
+    assert sorted(result.cards) == sorted(hand)
+    assert score_groups([group.cards for group in result.groups], wild, preset, house) == result
+    for group in result.groups:
+        assert group.kind is _oracle_kind(list(group.cards), wild, house)
