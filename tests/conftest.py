@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from hypothesis import settings as hypothesis_settings
 from django.db import connection
 from django.db.models.signals import post_migrate
+from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
 from clubs.models import Club, Role

@@ -40,7 +40,7 @@ def remove(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0028_standing_rows_move_with_the_ledger'),
+        ('scoring', '0029_seat_place'),
     ]
 
     operations = [

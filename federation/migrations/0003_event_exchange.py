@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('clubs', '0018_audit_entries_kept'),
-        ('federation', '0001_federation'),
+        ('federation', '0002_lists_version'),
         ('scoring', '0028_standing_rows_move_with_the_ledger'),
         ('tournaments', '0011_sync_touches_and_tombstones'),
     ]
