@@ -15,8 +15,9 @@ from collections.abc import Callable
 from functools import partial
 
 from rules.rummikub.closed_hands import classify_closed_hand
+from rules.rummikub.international import international_scores
 from rules.rummikub.melds import judge_meld, validate_melds
-from rules.rummikub.preset import SABRA, RummikubPreset
+from rules.rummikub.preset import INTERNATIONAL, SABRA, RummikubPreset
 from rules.rummikub.scoring import game_scores
 from rules.rummikub.tiles import COLOURS, JOKER, NUMBER_TILES, Tile, parse_tile
 
@@ -302,6 +303,12 @@ OPTIONS: dict[str, RummikubPreset] = {
     "opening_high_as_10": dataclasses.replace(SABRA, opening_high_as_10=True),
     "never_opened_penalty=100": dataclasses.replace(SABRA, never_opened_penalty=100),
     "winner_scores_zero": dataclasses.replace(SABRA, winner_scores_zero=True),
+    "initial_meld_threshold=50": dataclasses.replace(SABRA, initial_meld_threshold=50),
+    "joker_value=50": dataclasses.replace(SABRA, joker_value=50),
+}
+#: International's own option, timed against International's defaults.
+INTERNATIONAL_OPTIONS: dict[str, RummikubPreset] = {
+    "trump_bonus=50": dataclasses.replace(INTERNATIONAL, trump_bonus=50),
 }
 
 
@@ -342,18 +349,49 @@ def _p99_cpu(calls: list[Callable[[RummikubPreset], object]], preset: RummikubPr
     return _percentile(times, 0.99)
 
 
-def _bench_options(rng: random.Random, count: int) -> None:
-    calls = _opening_calls(rng, count)
-    _p99_cpu(calls[:50], SABRA)  # warm up
-    default = _p99_cpu(calls, SABRA)
-    print(f"   house options (openings, racks; n={len(calls)}): default p99 {default:.4f} ms CPU")
+def _international(
+    racks: dict[str, list[str]], melded: dict[str, bool], preset: RummikubPreset
+) -> object:
+    return international_scores(racks, melded, "a", "open", trump_holders=["b"], rules=preset)
+
+
+def _international_calls(
+    rng: random.Random, count: int
+) -> list[Callable[[RummikubPreset], object]]:
+    """An International open win's racks, one loser named as having held the trump's twin."""
+    calls: list[Callable[[RummikubPreset], object]] = []
+    for _ in range(count):
+        racks = {name: [str(t) for t in rng.sample(full_set(), rng.randint(0, 9))]
+                 for name in ("b", "c")}  # fmt: skip
+        if max(Counter(t for rack in racks.values() for t in rack).values(), default=0) <= 2:
+            melded = {"b": rng.random() < 0.5, "c": rng.random() < 0.5}
+            calls.append(partial(_international, {"a": [], **racks}, melded))
+    return calls
+
+
+def _compare(
+    label: str,
+    calls: list[Callable[[RummikubPreset], object]],
+    base: RummikubPreset,
+    options: dict[str, RummikubPreset],
+) -> None:
+    """Each option's p99 on the same calls against the base preset's, measured just before."""
+    _p99_cpu(calls[:50], base)  # warm up
+    default = _p99_cpu(calls, base)
+    print(f"   house options ({label}; n={len(calls)}): default p99 {default:.4f} ms CPU")
     worst = 0.0
-    for name, preset in OPTIONS.items():
+    for name, preset in options.items():
         p99 = _p99_cpu(calls, preset)
         worst = max(worst, p99 / default)
         flag = "" if p99 <= 1.5 * default else "  OVER 1.5x"
         print(f"     {name}: p99 {p99:.4f} ms CPU = {p99 / default:.2f}x{flag}")
     print(f"     worst option: {worst:.2f}x the default's p99 (limit 1.5x)", flush=True)
+
+
+def _bench_options(rng: random.Random, count: int) -> None:
+    _compare("Sabra openings, racks", _opening_calls(rng, count), SABRA, OPTIONS)
+    calls = _international_calls(rng, count)
+    _compare("International open wins", calls, INTERNATIONAL, INTERNATIONAL_OPTIONS)
 
 
 def _bench_closed_option(rng: random.Random, per_type: int) -> None:

@@ -17,8 +17,9 @@ Exact, by a memoised search over the natural (non-joker) cards:
 - Pruning never loses the optimum: a card no candidate group can hold is unmatched from the start;
   a state stops as soon as everything left is matched; leaving a card unmatched is skipped when it
   cannot beat the best already found; a state that still needs a sequence gives up when no
-  candidate for it is left; and a hand where no pure candidate and other sequence candidate fit
-  together is known at once to miss the two-sequence rule.
+  candidate for it is left, and a declaration of a number of groups gives up when fewer cards
+  are left than three for each group it still needs; and a hand where no pure candidate and
+  other sequence candidate fit together is known at once to miss the two-sequence rule.
 
 The score with at least two sequences, one pure, is the value of the unmatched cards; without them
 every card counts (capped at 80), so the search maximises the value matched under that constraint.
@@ -210,9 +211,10 @@ def _solver(
     n, cands, values, same_after = hand.n, hand.cands, hand.values, hand.same_after
     pure_list, run_list = hand.pure_list, hand.run_list
     width = hand.jokers + 1
-    nxt, _, needs = hand.progress
+    nxt, done, needs = hand.progress
+    counts_groups = hand.house.declaration is Declaration.MIN_GROUPS
     alone_runs = hand.house.jokers_only_sequence
-    alone_runs = alone_runs and hand.house.declaration is not Declaration.MIN_GROUPS
+    alone_runs = alone_runs and not counts_groups
     at_end = _ender(hand, per_level, spares, constrained)
     step = _stepper(hand, per_level, absorbs)
     flagged = per_level > 1
@@ -226,7 +228,12 @@ def _solver(
             best = at_end(j, st)
             memo[key] = best
             return best
-        need = needs[st // per_level] if flagged else needs[st]
+        level = st // per_level if flagged else st
+        if counts_groups and 3 * (done - level) > nm.bit_count() + j:
+            # every group holds three cards or more: too few are left for the groups still needed
+            memo[key] = NEG
+            return NEG
+        need = needs[level]
         if need and not (alone_runs and need == NEEDS_RUN and j >= JOKERS_ALONE):
             # give up when no candidate is left for the sequence still missing
             for mask, cost in run_list if need == NEEDS_RUN else pure_list:
