@@ -247,3 +247,30 @@ def test_an_export_is_imported_only_by_the_club_and_not_submitted(world, standin
     assert event.status == SanctionedEvent.Status.SUBMITTED
     assert sorted(event.submitted_results["places"].values()) == [1, 2, 3, 4]
     assert MemberClub.objects.get(club=standing.club).export_public_key
+
+
+JUNK = [
+    ("players", "Asha", "players: a list"),
+    ("players", [{"ref": "1"}], "players[0]: a ref and a name"),
+    ("places", [1, 2], "places: player ref -> place"),
+    ("places", {"nobody": 1}, "places: 'nobody' is not among the players"),
+    ("games", {"0": 1}, "games: a list"),
+    ("games", [1], "games[0]: an object"),
+    ("games", [{"ranks": None, "ledger": {"points": [5]}}], "games[0].ledger.points: account"),
+    ("games", [{"ranks": None, "ledger": {"points": {"bank": 5}}}], "games[0].ledger.points.bank"),
+    ("started_at", "yesterday", "started_at: not a date and time"),
+    ("started_at", "2026-12-07T10:00:00", "started_at: give its time zone"),
+    ("played_on", 5, "played_on: not a date"),
+    ("preset", None, "preset: its games are not played under"),
+]
+
+
+@pytest.mark.parametrize(("field", "value", "said"), JUNK, ids=[f"{f}-{s}" for f, _, s in JUNK])
+def test_a_signed_export_of_the_wrong_shape_is_refused_naming_the_field(
+    standing, exported, field, value, said
+):
+    """The club's own key signed it, so only its shape is wrong: a 400 naming where."""
+    event, document, private_key, _ = exported
+    unsigned = {k: v for k, v in document.items() if k != "signature"}
+    status, error = _refused(standing, event, sign({**unsigned, field: value}, private_key))
+    assert status == 400 and error["message"].startswith(said), error
