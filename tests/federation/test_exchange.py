@@ -21,12 +21,14 @@ from clubs.models import Player, Role
 from config.errors import Conflict
 from federation import exchange_services, selectors, services
 from federation.exchange import sign
+from federation.held import HeldEvent, results
 from federation.models import MemberClub, RemotePlayer, SanctionedEvent
 from scoring.models import RulePreset
 from scoring.nights import session_create
 from tests.factories import ClubFactory, MembershipFactory
 from tests.federation.conftest import play_night
 from tests.instances import SECOND_INSTANCE, second_instance
+from tests.tournaments.helpers import finished_knockout
 
 # Two tables: a game of four and one of three, two deals each.
 TABLES = [
@@ -274,3 +276,27 @@ def test_a_signed_export_of_the_wrong_shape_is_refused_naming_the_field(
     unsigned = {k: v for k, v in document.items() if k != "signature"}
     status, error = _refused(standing, event, sign({**unsigned, field: value}, private_key))
     assert status == 400 and error["message"].startswith(said), error
+
+
+def test_a_tournament_held_elsewhere_arrives_as_a_submission_here_stores_it(
+    world, standing, exported
+):
+    """A knock-out exported and imported: on one instance, its players found by name, the
+    stored results are those a submission of the tournament held here would store."""
+    event = services.sanction_request(
+        actor=standing.organiser, federation=world.federation, club=standing.club, tier="club",
+        held_elsewhere="tournament", name="Spring knock-out",
+    )  # fmt: skip
+    services.sanction_decide(actor=world.officer, event=event, approve=True)
+    cup = finished_knockout(standing)
+    document = exchange_services.export_make(
+        actor=standing.organiser, club=standing.club, federation="rf", event=event.pk,
+        tier="club", tournament=cup,
+    )  # fmt: skip
+    assert (document["kind"], document["name"]) == ("tournament", "Spring knock-out")
+    assert {sum(book.values()) for g in document["games"] for book in g["ledger"].values()} == {0}
+    status, error = _refused(standing, event, document)
+    assert status == 200, error
+    event.refresh_from_db()
+    assert event.submitted_results == results(HeldEvent(standing.club, tournament_id=cup.pk))
+    assert len(event.submitted_results["places"]) == 8
