@@ -117,9 +117,16 @@ def export_build(*, key: ExportKey, held: HeldEvent, event: int, tier: str) -> d
     refs = {int(ref) for ref in results["places"]}
     out_games = []
     for game in games:
-        order = rated_order(game)
-        refs.update(order or {})
-        out_games.append(_game_out(game, order))
+        out = _game_out(game, rated_order(game))
+        out_games.append(out)
+        # Everyone the game ranks or whose account it holds (an abandoned game ranks nobody).
+        refs.update(int(ref) for ref in out["ranks"] or {})
+        refs.update(
+            int(account.removeprefix("player:"))
+            for accounts in out["ledger"].values()
+            for account in accounts
+            if account.startswith("player:")
+        )
     names = dict(held.club.players.filter(pk__in=refs).values_list("id", "name"))
     document = {
         "format": FORMAT,

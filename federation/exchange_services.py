@@ -170,8 +170,10 @@ def _checked(document: Any, event: SanctionedEvent) -> tuple[dict[str, Any], dat
 
 
 def _signed(document: dict[str, Any], event: SanctionedEvent) -> None:
-    member = MemberClub.objects.get(federation=event.federation, club=event.club)
-    if not member.export_public_key:
+    member = MemberClub.objects.filter(
+        federation=event.federation, club=event.club, status=MemberClub.Status.MEMBER
+    ).first()
+    if member is None or not member.export_public_key:
         raise Conflict(
             f"{event.club.name} has no export key: its owner asks for one", code="no_export_key"
         )

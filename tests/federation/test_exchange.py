@@ -21,12 +21,14 @@ from clubs.models import Player, Role
 from config.errors import Conflict
 from federation import exchange_services, selectors, services
 from federation.exchange import sign
+from federation.held import HeldEvent, results
 from federation.models import MemberClub, RemotePlayer, SanctionedEvent
 from scoring.models import RulePreset
 from scoring.nights import session_create
 from tests.factories import ClubFactory, MembershipFactory
 from tests.federation.conftest import play_night
 from tests.instances import SECOND_INSTANCE, second_instance
+from tests.tournaments.helpers import finished_knockout
 
 # Two tables: a game of four and one of three, two deals each.
 TABLES = [
@@ -247,3 +249,54 @@ def test_an_export_is_imported_only_by_the_club_and_not_submitted(world, standin
     assert event.status == SanctionedEvent.Status.SUBMITTED
     assert sorted(event.submitted_results["places"].values()) == [1, 2, 3, 4]
     assert MemberClub.objects.get(club=standing.club).export_public_key
+
+
+JUNK = [
+    ("players", "Asha", "players: a list"),
+    ("players", [{"ref": "1"}], "players[0]: a ref and a name"),
+    ("places", [1, 2], "places: player ref -> place"),
+    ("places", {"nobody": 1}, "places: 'nobody' is not among the players"),
+    ("games", {"0": 1}, "games: a list"),
+    ("games", [1], "games[0]: an object"),
+    ("games", [{"ranks": None, "ledger": {"points": [5]}}], "games[0].ledger.points: account"),
+    ("games", [{"ranks": None, "ledger": {"points": {"bank": 5}}}], "games[0].ledger.points.bank"),
+    ("started_at", "yesterday", "started_at: not a date and time"),
+    ("started_at", "2026-12-07T10:00:00", "started_at: give its time zone"),
+    ("played_on", 5, "played_on: not a date"),
+    ("preset", None, "preset: its games are not played under"),
+]
+
+
+@pytest.mark.parametrize(("field", "value", "said"), JUNK, ids=[f"{f}-{s}" for f, _, s in JUNK])
+def test_a_signed_export_of_the_wrong_shape_is_refused_naming_the_field(
+    standing, exported, field, value, said
+):
+    """The club's own key signed it, so only its shape is wrong: a 400 naming where."""
+    event, document, private_key, _ = exported
+    unsigned = {k: v for k, v in document.items() if k != "signature"}
+    status, error = _refused(standing, event, sign({**unsigned, field: value}, private_key))
+    assert status == 400 and error["message"].startswith(said), error
+
+
+def test_a_tournament_held_elsewhere_arrives_as_a_submission_here_stores_it(
+    world, standing, exported
+):
+    """A knock-out exported and imported: on one instance, its players found by name, the
+    stored results are those a submission of the tournament held here would store."""
+    event = services.sanction_request(
+        actor=standing.organiser, federation=world.federation, club=standing.club, tier="club",
+        held_elsewhere="tournament", name="Spring knock-out",
+    )  # fmt: skip
+    services.sanction_decide(actor=world.officer, event=event, approve=True)
+    cup = finished_knockout(standing)
+    document = exchange_services.export_make(
+        actor=standing.organiser, club=standing.club, federation="rf", event=event.pk,
+        tier="club", tournament=cup,
+    )  # fmt: skip
+    assert (document["kind"], document["name"]) == ("tournament", "Spring knock-out")
+    assert {sum(book.values()) for g in document["games"] for book in g["ledger"].values()} == {0}
+    status, error = _refused(standing, event, document)
+    assert status == 200, error
+    event.refresh_from_db()
+    assert event.submitted_results == results(HeldEvent(standing.club, tournament_id=cup.pk))
+    assert len(event.submitted_results["places"]) == 8

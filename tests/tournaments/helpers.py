@@ -15,7 +15,7 @@ from tests.scoring.helpers import enter_deal
 from tournaments.models import Round, RoundTable, Tournament
 from tournaments.services.draws import round_release
 from tournaments.services.entries import entry_add
-from tournaments.services.setup import tournament_create
+from tournaments.services.setup import tournament_create, tournament_start
 
 
 def roster(standing: Standing, count: int) -> list[Player]:
@@ -95,3 +95,19 @@ def play_round(
             play_table(standing, game, points)
     current.refresh_from_db()
     return current
+
+
+def finished_knockout(standing: Standing, seed: int = 2, **options: Any) -> Tournament:
+    """A knock-out of eight at tables of four, played through to its end."""
+    cup = new_tournament(standing, table_max=4, **options)
+    enter(standing, cup, roster(standing, 8))
+    tournament_start(tournament=cup, actor=standing.organiser)
+    rng = random.Random(seed)
+    for _ in range(5):
+        cup.refresh_from_db()
+        if cup.status != Tournament.Status.RUNNING:
+            break
+        play_round(standing, cup, rng)
+    cup.refresh_from_db()
+    assert cup.status == Tournament.Status.FINISHED
+    return cup

@@ -5,7 +5,6 @@ nothing changed."""
 from __future__ import annotations
 
 import html
-import random
 
 from django.test import Client
 from django.urls import reverse
@@ -14,24 +13,13 @@ from clubs.page_kit.display import club_money
 from ledger.models import AccountKind, Posting
 from scoring.formats import HANDLERS
 from scoring.models import Seat, Table
-from tests.tournaments.helpers import enter, new_tournament, play_round, roster
+from tests.tournaments.helpers import enter, finished_knockout, new_tournament, roster
 from tournaments.models import Tournament
 from tournaments.services.setup import tournament_start
 
 
 def _finished(standing) -> Tournament:
-    cup = new_tournament(standing, table_max=4, entry_fee_minor=1000, payout="seventy_thirty")
-    enter(standing, cup, roster(standing, 8))
-    tournament_start(tournament=cup, actor=standing.organiser)
-    rng = random.Random(2)
-    for _ in range(5):
-        cup.refresh_from_db()
-        if cup.status != Tournament.Status.RUNNING:
-            break
-        play_round(standing, cup, rng)
-    cup.refresh_from_db()
-    assert cup.status == Tournament.Status.FINISHED
-    return cup
+    return finished_knockout(standing, entry_fee_minor=1000, payout="seventy_thirty")
 
 
 def test_the_prizes_agree_on_the_desk_the_public_page_the_api_and_the_ledger(standing):
