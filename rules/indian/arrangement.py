@@ -179,17 +179,23 @@ def _ender(
 
 def _stepper(
     hand: Hand, per_level: int, absorbs: Callable[[Candidate, int], int]
-) -> Callable[[Candidate, int], int]:
-    """The state after a group (negative: the group may not be used there)."""
+) -> Callable[[Candidate, int, int], int]:
+    """The state after a group, ``left`` jokers left after it (negative: the group may not be
+    used there). Room for more jokers than are left is no more use than room for those left, so
+    where the state counts it, it counts at most those (fewer states, the same values)."""
     nxt = hand.progress.next
     top = per_level - 1
+    counted = per_level > 2
 
-    def step(cand: Candidate, st: int) -> int:
+    def step(cand: Candidate, st: int, left: int) -> int:
         kind = cand[4]
         if per_level > 1:
             level, room = divmod(st, per_level)
             after = nxt[kind][level]
-            return -1 if after < 0 else after * per_level + min(top, room + absorbs(cand, level))
+            room = min(top, room + absorbs(cand, level))
+            if counted and room > left:
+                room = left
+            return -1 if after < 0 else after * per_level + room
         return nxt[kind][st]
 
     return step
@@ -203,7 +209,7 @@ def _solver(
     absorbs: Callable[[Candidate, int], int],
     spares: Spares | None = None,
     constrained: bool = True,
-) -> tuple[Callable[[int, int, int, int], int], Callable[[Candidate, int], int]]:
+) -> tuple[Callable[[int, int, int, int], int], Callable[[Candidate, int, int], int]]:
     """The memoised search over ``hand`` (filling ``memo`` and ``choice``: the best value matched
     and the group chosen in each state), and the step from a state by a group. A state is the
     level of the need times ``per_level`` plus what the groups used can take of the jokers left
@@ -250,7 +256,7 @@ def _solver(
             mask, skip, cost, value, kind = cand
             if cost > j or mask & nm != mask or skip & nm:
                 continue
-            after = step(cand, st) if flagged else nxt[kind][st]
+            after = step(cand, st, j - cost) if flagged else nxt[kind][st]
             if after < 0:
                 continue
             rest = solve(nm ^ mask, j - cost, after, vsum - value)
@@ -278,7 +284,7 @@ def _groups_chosen(
     hand: Hand,
     choice: dict[int, Candidate | None],
     first: int,
-    step: Callable[[Candidate, int], int],
+    step: Callable[[Candidate, int, int], int],
 ) -> list[Candidate]:
     """The groups of the best arrangement, read back from the search's choice in each state
     (``step``: the state after a group)."""
@@ -294,7 +300,7 @@ def _groups_chosen(
             used.append(pick)
             nm ^= pick[0]
             j -= pick[2]
-            st = step(pick, st)
+            st = step(pick, st, j)
     return used
 
 

@@ -11,12 +11,20 @@ from pathlib import Path
 
 import pytest
 
+from rules.indian.cards import parse_cards, parse_wild
+from rules.indian.groups import GroupKind, classify_group
+from rules.indian.preset import HouseRules
 from tests.rules.rummikub.test_examples import _matches
 
 ROOT = Path(__file__).resolve().parents[2]
 PEERS = ROOT / "tests" / "rules" / "cases" / "peers"
 #: Each suite and how many of its cases it holds (a suite that shrinks fails here).
-SUITES = {"aravind00kumar.jsonl": 3, "rummikubconsole.jsonl": 3300, "samin005.jsonl": 55}
+SUITES = {
+    "aravind00kumar.jsonl": 3,
+    "mazimez.jsonl": 64,
+    "rummikubconsole.jsonl": 3300,
+    "samin005.jsonl": 55,
+}
 
 
 def _cases(name: str) -> list[dict]:
@@ -63,3 +71,12 @@ def test_rummikubconsole_differs_from_its_solver_only_where_a_line_says_why():
         assert case["solver"]["reason"] == "redundant_joker"
         assert case["solver"]["fits"] is False and case["expect"] == {"fits": True}
         assert case["solver"]["left"], case["id"]
+
+
+def test_mazimez_single_groups_the_batch_cannot_hold():
+    """mazimez/card-games-utils' isInSet of JK JK JK (10D cut) answers false (at least one
+    natural card needed): three printed jokers are more than a 13-card hand of two decks holds,
+    so it is checked by the group classifier, under the options of its suite's lines."""
+    house = HouseRules(**_cases("mazimez.jsonl")[0]["house_rules"])
+    jokers = classify_group(parse_cards(["JK", "JK", "JK"]), parse_wild("10D", False, True), house)
+    assert jokers is GroupKind.INVALID

@@ -600,6 +600,20 @@ def test_a_group_of_jokers_only_is_a_sequence_only_under_the_option():
     cut=st.sampled_from([7, 20, 1, 52, 33]),
     relief=st.booleans(),
 )
+# Found by the search: where every valid group is excused, the spare 2H (counting 2) joins the
+# pure sequence, which then no longer needs to be the declaration's pure one.
+@example(
+    cards=[32, 33, 34, 14], cut=1, relief=False,
+    house=HouseRules(wild_joker=WildJoker.RANK_CUT_CARD_FREE, valid_groups_excused=True,
+                     declaration=Declaration.PURE_SEQUENCE),
+)  # fmt: skip
+# A set capped at four cards has no room for the spare 8S (8D cut), which counts.
+@example(
+    cards=[1, 34, 21, 7, 1, 47, 8], cut=33, relief=False,
+    house=HouseRules(wild_joker=WildJoker.RANK_CUT_CARD_FREE, valid_groups_excused=True,
+                     joker_limit=JokerLimit.ONE_IN_THREE, jokers_only_set=False,
+                     sets_up_to_four=True, declaration=Declaration.MIN_GROUPS, min_groups=3),
+)  # fmt: skip
 def test_a_free_cut_card_agrees_with_an_exact_search(cards, house, cut, relief):
     """rank_cut_card_free: every 8 is wild in groups, but left unmatched only the cut card (and
     the printed joker) counts 0; on joker-heavy hands, under every other option, the best
