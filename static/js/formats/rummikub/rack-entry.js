@@ -5,6 +5,11 @@
    hidden. Without this script every field shows and the form posts what was typed. */
 (function () {
   "use strict";
+  var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (text, values) {
+    return values.reduce(function (out, value) { return out.replace("%s", value); }, text);
+  };
+  var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
 
   var form = document.getElementById("rack-form");
   if (!form) return;
@@ -16,7 +21,7 @@
   function parse(token) {
     var code = token.trim().toUpperCase();
     var tile = rules.tiles[code];
-    if (!tile) return { code: code, unknown: true, name: "unknown tile " + code };
+    if (!tile) return { code: code, unknown: true, name: interpolate(gettext("unknown tile %s"), [code]) };
     return { code: code, joker: tile.number === null, colour: tile.colour, number: tile.number, name: tile.name, value: tile.value };
   }
 
@@ -56,12 +61,12 @@
     var unknown = tiles.filter(function (t) { return t.unknown; });
     var note = el("p", "eval");
     if (unknown.length) {
-      note.appendChild(el("span", "no", "✗ Not a tile: " + unknown.map(function (t) { return t.code; }).join(", ")));
+      note.appendChild(el("span", "no", "✗ " + gettext("Not a tile:") + " " + unknown.map(function (t) { return t.code; }).join(", ")));
     } else if (input.dataset.tilesFor === "closed") {
-      note.textContent = tiles.length + " of " + rules.closed_hand_size + " tiles";
+      note.textContent = interpolate(gettext("%s of %s tiles"), [tiles.length, rules.closed_hand_size]);
     } else {
       var total = tiles.reduce(function (sum, t) { return sum + t.value; }, 0);
-      note.textContent = tiles.length + " tile" + (tiles.length === 1 ? "" : "s") + " · counts " + total;
+      note.textContent = interpolate(ngettext("%s tile", "%s tiles", tiles.length), [tiles.length]) + " · " + interpolate(gettext("counts %s"), [total]);
     }
     target.appendChild(note);
   }
@@ -91,8 +96,8 @@
     var line = document.getElementById("summary-line");
     if (line) {
       var chosen = winner.options[winner.selectedIndex];
-      line.textContent = !who ? "Say who went out." :
-        who === "none" ? "Nobody went out: the lowest rack wins." : chosen.text + " went out.";
+      line.textContent = !who ? gettext("Say who went out.") :
+        who === "none" ? gettext("Nobody went out: the lowest rack wins.") : interpolate(gettext("%s went out."), [chosen.text]);
     }
   }
 
