@@ -35,6 +35,19 @@ SPLIT_LABELS = {
 }  # fmt: skip
 
 
+def _status_words(*, won: bool, out: bool, shared: bool, rejoins: int) -> str:
+    """Where a player stands in the pool, and how often they rejoined."""
+    if won:
+        words = gettext("Winner")
+    elif out:
+        words = gettext("Out")
+    else:
+        words = gettext("Shared the prize") if shared else gettext("In")
+    if not rejoins:
+        return words
+    return gettext("%(status)s, %(rejoined)s") % {"status": words, "rejoined": _rejoined(rejoins)}
+
+
 def rejoin_reason(code: str, message: str, details: dict[str, Any], names: dict[int, str]) -> str:
     """A refused rejoin in words, naming the player the rules name by id."""
     if code == "rejoin_closed" and str(details.get("player", "")).isdigit():
@@ -64,17 +77,7 @@ def panel(
         out = line.status == "eliminated"
         won = state.winner == line.player
         shared = game.end == "split" and not out
-        if won:
-            words = gettext("Winner")
-        elif out:
-            words = gettext("Out")
-        else:
-            words = gettext("Shared the prize") if shared else gettext("In")
-        if line.rejoins:
-            words = gettext("%(status)s, %(rejoined)s") % {
-                "status": words,
-                "rejoined": _rejoined(line.rejoins),
-            }
+        words = _status_words(won=won, out=out, shared=shared, rejoins=line.rejoins)
         players.append(
             {
                 "player": line.player,
