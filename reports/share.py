@@ -24,7 +24,7 @@ def night_share_text(context: dict[str, Any]) -> str:
     lines = [head, counted % {"deals": deals}, ""]
     for row in context["lines"][:SHARE_LINES]:
         figures = " · ".join(
-            f"{cell['text']}{'' if column.quantity == 'money' else ' ' + column.unit}"
+            f"{cell['text']}{'' if column.quantity == 'money' else ' ' + gettext(column.unit)}"
             for column, cell in zip(context["columns"], row["cells"], strict=True)
         )
         lines.append(f"{row['rank']}. {row['line'].name}  {figures}".rstrip())

@@ -30,7 +30,8 @@ def _row_label(unit: str) -> str:
 def score_sheet_context(club: Club, game: Game, *, origin: str) -> dict[str, Any]:
     """``origin``: the site as the request reached it (scheme and host), for the QR code."""
     handler = handler_for(game)
-    preview = handler.preset_preview(rules=game_rules(game.preset))
+    rules = game_rules(game.preset)
+    preview = handler.preset_preview(rules=rules)
     column = points_column(game.format) or CHIPS
     seats = [seat for seat in game.seats.all() if seat.left_after_deal is None]
     session = game.table.session
@@ -47,10 +48,10 @@ def score_sheet_context(club: Club, game: Game, *, origin: str) -> dict[str, Any
         "format_label": game.get_format_display(),
         "players": [seat.player.name for seat in seats],
         "row_label": _row_label(handler.words.unit),
-        "unit": column.unit,
+        "unit": gettext(column.unit),
         "wild": handler.words.wild,
         "rows": range(1, SHEET_ROWS + 1),
         "preview": preview,
-        "deal_note": handler.words.deal_note,
+        "deal_note": gettext(handler.deal_note(rules=rules)),
         "card": card,
     }

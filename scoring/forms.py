@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 
 from config.fields import INT32_MAX, id_form_field
 
@@ -54,7 +55,7 @@ class GameForm(forms.Form):
                 widget=forms.NumberInput(attrs={"step": str(step), "inputmode": "decimal"}),
             )
         for seat in range(1, seats + 1):
-            label = f"Seat {seat}"
+            label = gettext("Seat %(number)s") % {"number": seat}
             self.fields[f"seat_{seat}"] = id_form_field(label=label, required=False)
             self.fields[f"seat_{seat}_name"] = forms.CharField(
                 label=label, max_length=80, required=False
@@ -66,7 +67,7 @@ class GameForm(forms.Form):
         return [
             {
                 "field": f"seat_{seat}",
-                "label": f"Seat {seat}",
+                "label": gettext("Seat %(number)s") % {"number": seat},
                 "value": self[f"seat_{seat}_name"].value() or "",
             }
             for seat in range(1, self.seat_count + 1)

@@ -45,6 +45,7 @@ def entry_page(
     extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
     handler = handler_for(game)
+    lines = form.lines()
     context: dict[str, Any] = {
         "game": game,
         "words": handler.words,
@@ -53,7 +54,9 @@ def entry_page(
         "deal": deal,
         "number": number,
         "form": form,
-        "lines": form.lines(),
+        "lines": lines,
+        # The players of a tie-breaker, named in one sentence.
+        "line_names": ", ".join(str(line["name"]) for line in lines),
         "error": error,
         "is_correction": deal is not None and deal.submissions.exists(),
         # A new deal's entry goes to this rejected deal (``deals.deal_create_with_result``).

@@ -26,6 +26,7 @@
    says so beside it in the words of its data-live-gone (a table link replaced by the desk). */
 (function () {
   "use strict";
+  var gettext = window.gettext || function (text) { return text; };
 
   var streams = {}; // one EventSource per stream URL, shared by the parts that name it
   var REFUSED = { 401: true, 403: true, 404: true, 410: true };
@@ -129,7 +130,7 @@
 
     function gone() {
       stop();
-      var words = node.dataset.liveGone || "This part is no longer updated: reload the page to see it as it is now.";
+      var words = node.dataset.liveGone || gettext("This part is no longer updated: reload the page to see it as it is now.");
       var note = node.nextElementSibling;
       if (!note || !note.hasAttribute("data-live-gone")) {
         note = document.createElement("p");

@@ -19,6 +19,10 @@
   // The page's language (Django's JavaScript catalog, loaded by base.html); the words as they
   // are where it is absent.
   var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (text, values) {
+    return values.reduce(function (out, value) { return out.replace("%s", value); }, text);
+  };
+  var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
   var form = document.querySelector("form[data-offline-entry]");
   var Queue = window.OfflineQueue;
   if (!form || !Queue || !window.indexedDB) return;
@@ -146,9 +150,9 @@
   function describe(state) {
     var words = { online: gettext("Online"), offline: gettext("Offline"), unreachable: gettext("No answer from the server") }[state.connection];
     var parts = [words];
-    if (state.waiting) parts.push(state.waiting + (state.waiting === 1 ? " deal" : " deals") + " waiting to send");
-    if (state.attention) parts.push(state.attention + " to look at");
-    if (state.connection !== "online" && !state.waiting && !state.attention) parts.push("a deal you submit is kept on this device and sent when the connection returns");
+    if (state.waiting) parts.push(interpolate(ngettext("%s deal waiting to send", "%s deals waiting to send", state.waiting), [state.waiting]));
+    if (state.attention) parts.push(interpolate(gettext("%s to look at"), [state.attention]));
+    if (state.connection !== "online" && !state.waiting && !state.attention) parts.push(gettext("a deal you submit is kept on this device and sent when the connection returns"));
     return parts.join(" · ");
   }
 
@@ -187,7 +191,7 @@
   }
 
   function discard(item) {
-    if (!window.confirm("Discard " + item.label + "? What was typed for it is deleted from this device.")) return;
+    if (!window.confirm(interpolate(gettext("Discard %s? What was typed for it is deleted from this device."), [item.label]))) return;
     Queue.remove(item.id).then(refresh);
   }
 
@@ -230,10 +234,11 @@
     items.forEach(function (item) {
       var state = item.state || "waiting";
       var status = {
-        waiting: "waiting to send", refused: "refused", conflict: "in conflict", "signed-out": "waiting for you to sign in"
+        waiting: gettext("waiting to send"), refused: gettext("refused"), conflict: gettext("in conflict"),
+        "signed-out": gettext("waiting for you to sign in")
       }[state];
       var entry = el("li", { class: "queued queued-" + state, "data-state": state }, [
-        el("strong", { text: item.label }), " · " + item.where + " · typed " + when(item) + " · ",
+        el("strong", { text: item.label }), " · " + item.where + " · " + interpolate(gettext("typed %s"), [when(item)]) + " · ",
         el("span", { class: "queued-status", text: status })
       ]);
       if (state !== "waiting" && item.message) entry.appendChild(el("p", { class: "queued-reason", text: item.message }));
@@ -248,7 +253,7 @@
       } else if (state === "signed-out") {
         actions.appendChild(el("a", { href: loginPath + "?next=" + encodeURIComponent(item.url), text: gettext("Sign in") }));
       }
-      if (state !== "waiting" || item.tries) actions.appendChild(button("Discard", function () { discard(item); }, "link"));
+      if (state !== "waiting" || item.tries) actions.appendChild(button(gettext("Discard"), function () { discard(item); }, "link"));
       if (actions.childNodes.length) entry.appendChild(actions);
       list.appendChild(entry);
     });
@@ -258,8 +263,8 @@
     sentHere.forEach(function (sent) {
       if (sent.reasons.length) {
         var entry = el("li", { class: "queued queued-rejected", "data-state": "rejected" }, [
-          el("strong", { text: sent.label }), " · sent, then ",
-          el("span", { class: "queued-status", text: "rejected by the rules" })
+          el("strong", { text: sent.label }), " · " + gettext("sent, then") + " ",
+          el("span", { class: "queued-status", text: gettext("rejected by the rules") })
         ]);
         entry.appendChild(el("ul", { class: "queued-reason" }, sent.reasons.map(function (reason) {
           return el("li", { text: reason });
@@ -270,7 +275,7 @@
         list.appendChild(entry);
       } else if (quiet.indexOf(sent) >= 0) {
         list.appendChild(el("li", { class: "queued queued-sent", "data-state": "sent" }, [
-          el("strong", { text: sent.label }), " · sent · ", el("a", { href: sent.url, text: "see it" })
+          el("strong", { text: sent.label }), " · " + gettext("sent") + " · ", el("a", { href: sent.url, text: gettext("see it") })
         ]));
       }
     });
@@ -401,7 +406,7 @@
     var number = nextNumber();
     if (!isNaN(number)) fields.push(["expected_number", String(number)]);
     var heading = document.querySelector("h1");
-    var label = heading && heading.firstChild ? heading.firstChild.textContent.trim() : "Deal";
+    var label = heading && heading.firstChild ? heading.firstChild.textContent.trim() : gettext("Deal");
     if (!isNaN(number)) label = label.replace(/\d+/, String(number));
     var item = {
       url: url, fields: fields, created: Date.now(), state: "waiting", label: label,

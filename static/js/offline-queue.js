@@ -11,6 +11,14 @@
 (function (scope) {
   "use strict";
 
+  // The page's language where the page runs this (Django's JavaScript catalog); the worker has
+  // no catalog, and keeps the words as they are.
+  var gettext = scope.gettext || function (text) { return text; };
+  var interpolate = scope.interpolate || function (text, values) {
+    return values.reduce(function (out, value) { return out.replace("%s", value); }, text);
+  };
+  var NOT_DONE = gettext("Not done:");
+
   var DB_NAME = "rummyclub-offline";
   var STORE = "deals";
   var LOCK = "rummyclub-offline-send";
@@ -59,8 +67,8 @@
   function alertText(html) {
     var found = /id="form-error"[^>]*>([\s\S]*?)<\/div>/.exec(html || "");
     if (!found) return "";
-    return decode(found[1].replace(/<[^>]+>/g, "")).replace(/^\s*Not done:\s*/, "")
-      .replace(/\s+/g, " ").trim();
+    var text = decode(found[1].replace(/<[^>]+>/g, "")).replace(/\s+/g, " ").trim();
+    return text.indexOf(NOT_DONE) === 0 ? text.slice(NOT_DONE.length).trim() : text;
   }
 
   /* A deal stored and then rejected by the rules: its page lists the reasons
@@ -109,7 +117,7 @@
     return post(item).then(function (response) {
       var path = new URL(response.url).pathname;
       if (response.redirected && response.ok && path.indexOf(loginPath) === 0) {
-        return { outcome: "attention", state: "signed-out", message: "You were signed out. Sign in again on this device: the deal stays here and is sent once you have." };
+        return { outcome: "attention", state: "signed-out", message: gettext("You were signed out. Sign in again on this device: the deal stays here and is sent once you have.") };
       }
       if (response.redirected && response.ok) {
         return response.text().then(function (html) {
@@ -120,7 +128,7 @@
         });
       }
       if (RETRY_STATUSES.indexOf(response.status) >= 0) {
-        return { outcome: "wait", message: "The server answered " + response.status + "; trying again." };
+        return { outcome: "wait", message: interpolate(gettext("The server answered %s; trying again."), [response.status]) };
       }
       return response.text().then(function (html) {
         if (response.status === 403 && !freshCsrf) {
@@ -130,12 +138,12 @@
             return page.text();
           }).then(function (fresh) {
             var token = csrfFrom(fresh);
-            if (!token) return { outcome: "attention", state: "signed-out", message: "You were signed out. Sign in again on this device: the deal stays here and is sent once you have." };
+            if (!token) return { outcome: "attention", state: "signed-out", message: gettext("You were signed out. Sign in again on this device: the deal stays here and is sent once you have.") };
             setField(item, "csrfmiddlewaretoken", token);
             return put(item).then(function () { return sendOne(item, loginPath, true); });
           });
         }
-        var message = alertText(html) || ("The server refused it (" + response.status + ").");
+        var message = alertText(html) || interpolate(gettext("The server refused it (%s)."), [response.status]);
         // A refused entry page comes back as the page is now: the number it gives the next deal.
         var next = /data-deal-number="(\d+)"/.exec(html);
         return {
@@ -144,7 +152,7 @@
         };
       });
     }, function () {
-      return { outcome: "wait", message: "No connection to the server; trying again." };
+      return { outcome: "wait", message: gettext("No connection to the server; trying again.") };
     });
   }
 

@@ -2,6 +2,7 @@
 // or failed, then the page loads again to show how it ended.
 (function () {
   "use strict";
+  var gettext = window.gettext || function (text) { return text; };
   var panel = document.getElementById("import-progress");
   if (!panel) return;
   var bar = document.getElementById("import-bar");
@@ -9,8 +10,8 @@
   var state = document.getElementById("import-state");
   var url = panel.getAttribute("data-progress-url");
   var labels = {
-    queued: "Waiting to start", running: "Being written", done: "Imported",
-    cancelled: "Cancelled, nothing stored", failed: "Failed, nothing stored"
+    queued: gettext("Waiting to start"), running: gettext("Being written"), done: gettext("Imported"),
+    cancelled: gettext("Cancelled, nothing stored"), failed: gettext("Failed, nothing stored")
   };
   function live(status) { return status === "queued" || status === "running"; }
   if (!live(panel.getAttribute("data-status"))) return;

@@ -2,6 +2,7 @@
    left when the server answered) counts down each second; a live update brings a fresh one. */
 (function () {
   "use strict";
+  var gettext = window.gettext || function (text) { return text; };
 
   function tick() {
     Array.prototype.forEach.call(document.querySelectorAll("[data-seconds-left]"), function (node) {
@@ -14,7 +15,7 @@
       if (left === 0) {
         node.classList.add("over");
         var word = node.querySelector(".clock-word");
-        if (word) word.textContent = "time";
+        if (word) word.textContent = gettext("time");
       }
     });
   }

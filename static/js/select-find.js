@@ -3,13 +3,19 @@
    select itself is what the form sends, so the page works the same without this script. */
 (function () {
   "use strict";
+  var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (text, values) {
+    return values.reduce(function (out, value) { return out.replace("%s", value); }, text);
+  };
 
   function attach(select) {
     var box = document.createElement("input");
     box.type = "search";
     box.className = "find";
-    box.placeholder = "Type a name";
-    box.setAttribute("aria-label", "Find a player for " + (select.labels[0] ? select.labels[0].textContent : "this seat"));
+    box.placeholder = gettext("Type a name");
+    box.setAttribute("aria-label", select.labels[0]
+      ? interpolate(gettext("Find a player for %s"), [select.labels[0].textContent])
+      : gettext("Find a player for this seat"));
     select.parentNode.insertBefore(box, select);
     box.addEventListener("input", function () {
       var wanted = box.value.trim().toLowerCase();

@@ -4,6 +4,7 @@
    share sheet opens within the tap that asked for it. */
 (function () {
   "use strict";
+  var gettext = window.gettext || function (text) { return text; };
   var texts = {};
 
   function say(link, words) {
@@ -42,11 +43,11 @@
       fetchText(link.dataset.shareText).then(function (text) {
         if (navigator.share) {
           return navigator.share({ title: link.dataset.shareTitle || document.title, text: text })
-            .then(function () { say(link, "Shared."); }, function () {});
+            .then(function () { say(link, gettext("Shared.")); }, function () {});
         }
         if (navigator.clipboard) {
           return navigator.clipboard.writeText(text).then(function () {
-            say(link, "Copied: paste it into the group chat.");
+            say(link, gettext("Copied: paste it into the group chat."));
           });
         }
         window.location.href = link.href;
@@ -62,7 +63,7 @@
       .then(function (blob) {
         var file = new File([blob], "standings.png", { type: "image/png" });
         if (navigator.canShare({ files: [file] })) {
-          return navigator.share({ files: [file] }).then(function () { say(image, "Shared."); },
+          return navigator.share({ files: [file] }).then(function () { say(image, gettext("Shared.")); },
                                                          function () {});
         }
         window.location.href = image.href;

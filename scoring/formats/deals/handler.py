@@ -104,8 +104,10 @@ class DealsFormat(IndianDeal, FormatBase):
         assert deals is not None
         return indian_preview(
             rules,
-            summary=f"{deals.deals} deals, {deals.chips_per_deal} chips a deal, a loser pays at "
-            f"most {deals.loser_cap}.",
+            summary=gettext(
+                "%(deals)s deals, %(chips)s chips a deal, a loser pays at most %(cap)s."
+            )
+            % {"deals": deals.deals, "chips": deals.chips_per_deal, "cap": deals.loser_cap},
         )
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop, ngettext
 from rest_framework import serializers
 
 from rules.indian.arrangement import arrange
@@ -21,6 +22,7 @@ from rules.indian.preset import (
     JokerLimitScope,
     house_rules_schema,
 )
+from scoring.formats.indian.forms import OUTCOME_CHOICES
 from scoring.formats.sections import (
     ExampleGroup,
     ExampleHand,
@@ -71,61 +73,93 @@ INDIAN_SECTIONS = (
 )
 
 JOKER_LIMIT_WORDS = {
-    JokerLimit.NONE: "Jokers: any number in a group",
-    JokerLimit.ONE_IN_THREE: "Jokers: at most one in a three-card group",
-    JokerLimit.NOT_WITH_ONE_NATURAL: "Jokers: never with a single natural card "
-    "(5H JK JK is refused)",
+    JokerLimit.NONE: gettext_noop("Jokers: any number in a group"),
+    JokerLimit.ONE_IN_THREE: gettext_noop("Jokers: at most one in a three-card group"),
+    JokerLimit.NOT_WITH_ONE_NATURAL: gettext_noop(
+        "Jokers: never with a single natural card (5H JK JK is refused)"
+    ),
+}
+#: The limit on jokers when it holds in sequences only.
+JOKER_LIMIT_SEQUENCES_WORDS = {
+    JokerLimit.ONE_IN_THREE: gettext_noop(
+        "Jokers: at most one in a three-card group (in sequences only: a set takes any number)"
+    ),
+    JokerLimit.NOT_WITH_ONE_NATURAL: gettext_noop(
+        "Jokers: never with a single natural card (5H JK JK is refused) (in sequences only: a "
+        "set takes any number)"
+    ),
 }
 
 
 def house_rule_words(preset: IndianPreset, house: HouseRules) -> tuple[str, ...]:
     """The preset's house rules in words."""
     declaration = {
-        Declaration.TWO_SEQUENCES: "A declaration needs two sequences, one of them pure",
-        Declaration.PURE_SEQUENCE: "A declaration needs one pure sequence; the rest any "
-        "valid groups",
-        Declaration.MIN_GROUPS: f"A declaration needs at least {house.min_groups} valid groups",
-    }
-    return (
-        "Wild joker: only the cut card itself (give it as a card, e.g. 7H)"
-        if house.cut_card_only
-        else "Wild joker: every card of the cut card's rank in groups; left unmatched, only the "
-        "cut card itself counts 0, the others their face value (give it as a card, e.g. 7H)"
-        if house.cut_card_free
-        else "Wild joker: every card of the cut card's rank",
-        "Runs may wrap round the king (Q K A 2, K A 2)"
-        if house.wrap_runs
-        else "Runs do not wrap round the king (the ace is low or high)",
-        JOKER_LIMIT_WORDS[house.joker_limit]
-        + (
-            " (in sequences only: a set takes any number)"
-            if house.joker_limit is not JokerLimit.NONE
-            and house.joker_limit_scope is JokerLimitScope.SEQUENCES
-            else ""
+        Declaration.TWO_SEQUENCES: gettext("A declaration needs two sequences, one of them pure"),
+        Declaration.PURE_SEQUENCE: gettext(
+            "A declaration needs one pure sequence; the rest any valid groups"
         ),
-        "A group of jokers only (JK JK JK) is an impure sequence"
+        Declaration.MIN_GROUPS: gettext("A declaration needs at least %(count)s valid groups")
+        % {"count": house.min_groups},
+    }
+    in_sequences = (
+        house.joker_limit is not JokerLimit.NONE
+        and house.joker_limit_scope is JokerLimitScope.SEQUENCES
+    )
+    jokers = (JOKER_LIMIT_SEQUENCES_WORDS if in_sequences else JOKER_LIMIT_WORDS)[house.joker_limit]
+    return (
+        gettext("Wild joker: only the cut card itself (give it as a card, e.g. 7H)")
+        if house.cut_card_only
+        else gettext(
+            "Wild joker: every card of the cut card's rank in groups; left unmatched, only the "
+            "cut card itself counts 0, the others their face value (give it as a card, e.g. 7H)"
+        )
+        if house.cut_card_free
+        else gettext("Wild joker: every card of the cut card's rank"),
+        gettext("Runs may wrap round the king (Q K A 2, K A 2)")
+        if house.wrap_runs
+        else gettext("Runs do not wrap round the king (the ace is low or high)"),
+        gettext(jokers),
+        gettext("A group of jokers only (JK JK JK) is an impure sequence")
         if house.jokers_only_sequence
-        else "A group of jokers only (JK JK JK) is a valid set"
+        else gettext("A group of jokers only (JK JK JK) is a valid set")
         if house.jokers_only_set
-        else "A group of jokers only (JK JK JK) is refused; a natural set of the wild rank "
-        "(8H 8S 8D with 8 wild) is a set",
-        "A set has at most four cards, jokers included"
+        else gettext(
+            "A group of jokers only (JK JK JK) is refused; a natural set of the wild rank "
+            "(8H 8S 8D with 8 wild) is a set"
+        ),
+        gettext("A set has at most four cards, jokers included")
         if house.sets_up_to_four
-        else "A set may be longer than four cards with jokers",
-        f"An ace counts {house.ace_points} point{'s' if house.ace_points > 1 else ''}",
+        else gettext("A set may be longer than four cards with jokers"),
+        ngettext(
+            "An ace counts %(points)s point", "An ace counts %(points)s points", house.ace_points
+        )
+        % {"points": house.ace_points},
         declaration[house.declaration],
-        "A hand of natural sets only (all triplets, no joker standing in) is a valid declaration"
+        gettext(
+            "A hand of natural sets only (all triplets, no joker standing in) is a valid "
+            "declaration"
+        )
         if house.all_sets_declaration
-        else "A hand of sets only is no declaration without its sequences",
-        "Valid groups never count against a loser, whether or not they meet what a declaration "
-        "needs"
+        else gettext("A hand of sets only is no declaration without its sequences"),
+        gettext(
+            "Valid groups never count against a loser, whether or not they meet what a "
+            "declaration needs"
+        )
         if house.valid_groups_excused
-        else "Valid groups are excused only when they meet what a declaration needs",
-        "A loser with a pure sequence but no declaration: the pure sequence does not count"
+        else gettext("Valid groups are excused only when they meet what a declaration needs"),
+        gettext("A loser with a pure sequence but no declaration: the pure sequence does not count")
         if preset.pure_sequence_relief
-        else "A loser without a declaration counts every card, the pure sequence included",
+        else gettext("A loser without a declaration counts every card, the pure sequence included"),
     )
 
+
+#: The example hand's groups by kind, as the preview says them.
+EXAMPLE_KINDS = {
+    "pure_sequence": gettext_noop("pure sequence"),
+    "impure_sequence": gettext_noop("impure sequence"),
+    "set": gettext_noop("set"),
+    "invalid": gettext_noop("not a valid group"),
+}
 
 #: The preview's example hand: the cut card and 13 cards that read differently under the house
 #: rules (a run round the king, a natural 7 beside the cut 7H, two jokers with one card, aces).
@@ -142,7 +176,10 @@ def example_hand(preset: IndianPreset, house: HouseRules) -> ExampleHand:
     return ExampleHand(
         cut=EXAMPLE_CUT,
         groups=tuple(
-            ExampleGroup(" ".join(map(str, group.cards)), group.kind.value.replace("_", " "))
+            ExampleGroup(
+                " ".join(map(str, group.cards)),
+                gettext(EXAMPLE_KINDS.get(group.kind.value, group.kind.value.replace("_", " "))),
+            )
             for group in result.groups
         ),
         valid=result.valid,
@@ -159,7 +196,9 @@ def indian_preview(rules: GameRules, summary: str = "") -> PresetPreview:
     return PresetPreview(
         outcomes=tuple(
             PreviewOutcome(
-                o.label, f"{o.low}" if o.low == o.high else f"{o.low}-{o.high}", o.needs_cards
+                str(OUTCOME_CHOICES.get(o.code, o.label)),
+                f"{o.low}" if o.low == o.high else f"{o.low}-{o.high}",
+                o.needs_cards,
             )
             for o in outcome_options(preset)
         ),

@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 from rest_framework import serializers
 
 from clubs.models import Club
@@ -138,17 +138,18 @@ class PoolFormat(IndianDeal, FormatBase):
         if pool_rules.is_eliminated(score, rules.pool):
             return Running(pages.pool_points(score), unit, "out", out=True)
         drops = pool_rules.drops_remaining(score, rules.pool)
-        note = f"{drops} drop{'' if drops == 1 else 's'} left"
+        note = ngettext("%(drops)s drop left", "%(drops)s drops left", drops) % {"drops": drops}
         return Running(pages.pool_points(score), unit, note)
 
     def preset_preview(self, *, rules: GameRules) -> PresetPreview:
         assert rules.pool is not None
-        rejoins = (
-            f", rejoin while no one is above {rules.pool.rejoin_below}"
-            if rules.pool.rejoin_allowed
-            else ", no rejoins"
-        )
-        return indian_preview(rules, summary=f"Pool: out at {rules.pool.limit}{rejoins}.")
+        if rules.pool.rejoin_allowed:
+            summary = gettext(
+                "Pool: out at %(limit)s, rejoin while no one is above %(rejoin)s."
+            ) % {"limit": rules.pool.limit, "rejoin": rules.pool.rejoin_below}
+        else:
+            summary = gettext("Pool: out at %(limit)s, no rejoins.") % {"limit": rules.pool.limit}
+        return indian_preview(rules, summary=summary)
 
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
         pool = preset_section_rules(params, "pool", "limit", 101, pool_rules.PoolRules.for_limit)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop, ngettext
+
 from clubs.models import Club, Role
 from clubs.page_kit.display import club_money, signed_number
 from clubs.page_kit.pages import can
@@ -17,25 +19,44 @@ def pool_points(score: int | str) -> str:
     return signed_number(-int(score))
 
 
-def _times(n: int) -> str:
-    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+def _rejoined(n: int) -> str:
+    if n == 1:
+        return gettext("rejoined once")
+    if n == 2:
+        return gettext("rejoined twice")
+    return ngettext("rejoined %(count)s time", "rejoined %(count)s times", n) % {"count": n}
 
 
 SPLIT_LABELS = {
-    "drops": ("Split by drops remaining", "each is first paid the entry fee for every drop "
-              "they have left above the lowest, then the rest is shared equally"),
-    "equal": ("Equal split", "the prize pool is shared equally"),
+    "drops": (gettext_noop("Split by drops remaining"),
+              gettext_noop("each is first paid the entry fee for every drop they have left above "
+                           "the lowest, then the rest is shared equally")),
+    "equal": (gettext_noop("Equal split"), gettext_noop("the prize pool is shared equally")),
 }  # fmt: skip
+
+
+def _status_words(*, won: bool, out: bool, shared: bool, rejoins: int) -> str:
+    """Where a player stands in the pool, and how often they rejoined."""
+    if won:
+        words = gettext("Winner")
+    elif out:
+        words = gettext("Out")
+    else:
+        words = gettext("Shared the prize") if shared else gettext("In")
+    if not rejoins:
+        return words
+    return gettext("%(status)s, %(rejoined)s") % {"status": words, "rejoined": _rejoined(rejoins)}
 
 
 def rejoin_reason(code: str, message: str, details: dict[str, Any], names: dict[int, str]) -> str:
     """A refused rejoin in words, naming the player the rules name by id."""
     if code == "rejoin_closed" and str(details.get("player", "")).isdigit():
         name = names.get(int(details["player"]), details["player"])
-        return (
-            f"no rejoin while {name} is at {pool_points(details['score'])}, past "
-            f"{pool_points(details['rejoin_below'])}"
-        )
+        return gettext("no rejoin while %(name)s is at %(score)s, past %(limit)s") % {
+            "name": name,
+            "score": pool_points(details["score"]),
+            "limit": pool_points(details["rejoin_below"]),
+        }
     return message
 
 
@@ -56,9 +77,7 @@ def panel(
         out = line.status == "eliminated"
         won = state.winner == line.player
         shared = game.end == "split" and not out
-        words = "Winner" if won else ("Out" if out else ("Shared the prize" if shared else "In"))
-        if line.rejoins:
-            words += f", rejoined {_times(line.rejoins)}"
+        words = _status_words(won=won, out=out, shared=shared, rejoins=line.rejoins)
         players.append(
             {
                 "player": line.player,
@@ -81,6 +100,7 @@ def panel(
         remaining = [p for p in players if not p["out"]]
         for kind, shares in offers.items():
             label, how = SPLIT_LABELS.get(kind, (kind, ""))
+            label, how = gettext(label), gettext(how) if how else ""
             splits.append(
                 {
                     "kind": kind,

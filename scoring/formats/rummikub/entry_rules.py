@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from rules.rummikub.closed_hands import HAND_SIZE as CLOSED_HAND_SIZE
 from rules.rummikub.international import melded_hand_value
 from rules.rummikub.preset import RummikubPreset
 from rules.rummikub.scoring import rack_total
-from rules.rummikub.tiles import COLOUR_NAMES, JOKER, NUMBER_TILES, joker_as
+from rules.rummikub.tiles import JOKER, NUMBER_TILES, joker_as
+from scoring.formats.cards import tile_name
 
 
 def rack_entry_rules(preset: RummikubPreset, *, international: bool) -> dict[str, Any]:
@@ -21,7 +24,7 @@ def rack_entry_rules(preset: RummikubPreset, *, international: bool) -> dict[str
         tiles[str(tile)] = {
             "colour": tile.colour,
             "number": tile.number,
-            "name": f"{COLOUR_NAMES[tile.colour]} {tile.number}" if tile.colour else "joker",
+            "name": tile_name(tile.colour, tile.number) if tile.colour else gettext("joker"),
             "value": melded_hand_value([tile], preset)
             if international
             else rack_total([tile], preset.joker_value),

@@ -6,14 +6,20 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from clubs.page_kit.forms import OnceForm
 from scoring.formats.cards import split_tiles
 
 NO_WINNER = "none"
-WINS = [("open", "Open (melded in stages)"), ("foot", "Foot (14 tiles at once)"),
-        ("closed", "Closed (a closed hand)")]  # fmt: skip
-WIN_WORDS = {"open": "Open win", "foot": "Foot win", "closed": "Closed win"}
+WINS = [("open", _("Open (melded in stages)")), ("foot", _("Foot (14 tiles at once)")),
+        ("closed", _("Closed (a closed hand)"))]  # fmt: skip
+WIN_WORDS = {
+    "open": gettext_noop("Open win"),
+    "foot": gettext_noop("Foot win"),
+    "closed": gettext_noop("Closed win"),
+}
 
 
 class RummikubEntryForm(OnceForm):
@@ -39,13 +45,13 @@ class RummikubEntryForm(OnceForm):
         players = [(str(pid), name) for pid, name in seats]
         self.fields["winner"] = forms.ChoiceField(
             label="Who went out",
-            choices=[("", "— choose —"), *players, (NO_WINNER, "Nobody: the pool ran out")],
+            choices=[("", _("— choose —")), *players, (NO_WINNER, _("Nobody: the pool ran out"))],
         )
         if not international:
             self.fields["last_mover"] = forms.ChoiceField(
                 label="Who moved last",
                 required=False,
-                choices=[("", "— not recorded (the last seat) —"), *players],
+                choices=[("", _("— not recorded (the last seat) —")), *players],
             )
         for pid, name in seats:
             self.fields[f"p{pid}-rack"] = forms.CharField(

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
+
 from clubs.models import Club
 from clubs.page_kit.display import club_money, signed_number
 from rules.rummikub.preset import RummikubPreset
@@ -16,7 +18,11 @@ from scoring.formats.rummikub.state import RummikubState
 from scoring.models import Game, Submission
 
 #: A game's outcomes as the deal page shows them.
-RESULT_WORDS = {"winner": "Went out", "loser": "Lost", "no_winner": "Pool ran out"}
+RESULT_WORDS = {
+    "winner": gettext_noop("Went out"),
+    "loser": gettext_noop("Lost"),
+    "no_winner": gettext_noop("Pool ran out"),
+}
 
 
 def result_view(
@@ -34,7 +40,7 @@ def result_view(
         view["players"] = [
             {
                 "name": line.get("name") or names.get(line.get("player"), "?"),
-                "outcome": RESULT_WORDS.get(line.get("outcome"), line.get("outcome")),
+                "outcome": gettext(RESULT_WORDS.get(line.get("outcome"), line.get("outcome"))),
                 "won": line.get("outcome") == "winner",
                 "points": signed_number(line.get("points")),
                 "points_value": line.get("points") or 0,
@@ -46,9 +52,10 @@ def result_view(
             for line in result.get("players", [])
         ]
         view["has_money"] = bool(rate)
-        view["win"] = WIN_WORDS.get(result.get("win") or "", "")
+        win = WIN_WORDS.get(result.get("win") or "", "")
+        view["win"] = gettext(win) if win else ""
         if result.get("winner") is None:
-            view["win"] = "Nobody went out: the pool ran out"
+            view["win"] = gettext("Nobody went out: the pool ran out")
         closed = result.get("closed_hand")
         if closed:
             view["closed"] = {
@@ -93,17 +100,25 @@ def panel(club: Club, game: Game, state: RummikubState) -> dict[str, Any]:
         for line in state.players
     ]
     match = state.match
-    ends = []
-    if match.games:
-        ends.append(f"after {match.games} games")
-    if match.target_score:
-        ends.append(f"when a total reaches {match.target_score}")
-    ends.append("when the organiser finishes it")
+    limits = {"games": match.games, "target": match.target_score}
+    if match.games and match.target_score:
+        ends = gettext(
+            "The match ends after %(games)s games, when a total reaches %(target)s or when the "
+            "organiser finishes it."
+        )
+    elif match.games:
+        ends = gettext("The match ends after %(games)s games or when the organiser finishes it.")
+    elif match.target_score:
+        ends = gettext(
+            "The match ends when a total reaches %(target)s or when the organiser finishes it."
+        )
+    else:
+        ends = gettext("The match ends when the organiser finishes it.")
     return {
         "state": state,
         "players": players,
         "variant": state.variant.capitalize(),
-        "ends": ", ".join(ends[:-1]) + (" or " if len(ends) > 1 else "") + ends[-1],
+        "ends": ends % limits,
         "leaders": [names[pid] for pid in state.leaders] if state.games_counted else [],
         "has_settlement": bool(settlement) and not club.points_only,
         "rate": club_money(club, game.point_value_minor),

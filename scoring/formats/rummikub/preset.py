@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from rules.rummikub.preset import HOUSE_OPTIONS, MAX_OPTION_NUMBER, HouseOption
@@ -47,36 +48,46 @@ def rummikub_preview(rules: GameRules) -> PresetPreview:
     preset = rules.rummikub
     assert preset is not None
     words = [
-        f"A joker left on a rack counts {preset.joker_value}",
-        f"The initial meld needs at least {preset.initial_meld_threshold}",
-        "A run may go on from 13 to 1 (12 13 1), outside closed hands"
+        gettext("A joker left on a rack counts %(value)s") % {"value": preset.joker_value},
+        gettext("The initial meld needs at least %(points)s")
+        % {"points": preset.initial_meld_threshold},
+        gettext("A run may go on from 13 to 1 (12 13 1), outside closed hands")
         if preset.one_high
-        else "A 1 is always low in a run (12 13 1 is refused)",
-        "Tiles 10 to 13 count 10 toward the initial meld"
+        else gettext("A 1 is always low in a run (12 13 1 is refused)"),
+        gettext("Tiles 10 to 13 count 10 toward the initial meld")
         if preset.opening_high_as_10
-        else "Every tile counts its number toward the initial meld",
+        else gettext("Every tile counts its number toward the initial meld"),
     ]
     if not preset.counts_racks:
         words.append(
-            "A closed hand's run may go on from 13 to 1 (12 13 1)"
+            gettext("A closed hand's run may go on from 13 to 1 (12 13 1)")
             if preset.closed_one_high
-            else "A 1 is always low in a closed hand's runs (12 13 1 is refused)"
+            else gettext("A 1 is always low in a closed hand's runs (12 13 1 is refused)")
         )
     if preset.counts_racks:
         words.append(
-            "The winner scores 0; the losers pay their racks to the book of the game"
+            gettext("The winner scores 0; the losers pay their racks to the book of the game")
             if preset.winner_scores_zero
-            else "The winner scores what the losers pay"
+            else gettext("The winner scores what the losers pay")
         )
         words.append(
-            f"A loser who never opened scores -{preset.never_opened_penalty}"
+            gettext("A loser who never opened scores -%(penalty)s")
+            % {"penalty": preset.never_opened_penalty}
             if preset.never_opened_penalty
-            else "A loser who never opened counts the rack as everyone else"
+            else gettext("A loser who never opened counts the rack as everyone else")
         )
     match = rules.match
-    summary = f"Rummikub: {rules.variant}"
-    if match is not None and match.games:
-        summary += f", a match of {match.games} games"
-    if match is not None and match.target_score:
-        summary += f", to {match.target_score}"
-    return PresetPreview(summary=summary + ".", house_rules=tuple(words), summary_after_rules=True)
+    games = match.games if match is not None else None
+    target = match.target_score if match is not None else None
+    values = {"variant": rules.variant, "games": games, "target": target}
+    if games and target:
+        summary = gettext("Rummikub: %(variant)s, a match of %(games)s games, to %(target)s.")
+    elif games:
+        summary = gettext("Rummikub: %(variant)s, a match of %(games)s games.")
+    elif target:
+        summary = gettext("Rummikub: %(variant)s, to %(target)s.")
+    else:
+        summary = gettext("Rummikub: %(variant)s.")
+    return PresetPreview(
+        summary=summary % values, house_rules=tuple(words), summary_after_rules=True
+    )

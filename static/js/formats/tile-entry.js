@@ -8,6 +8,11 @@
    shows and the form posts what was typed. */
 (function () {
   "use strict";
+  var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (text, values) {
+    return values.reduce(function (out, value) { return out.replace("%s", value); }, text);
+  };
+  var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
 
   var form = document.getElementById("rack-form");
   if (!form) return;
@@ -20,7 +25,7 @@
   function parse(token) {
     var code = token.trim().toUpperCase();
     var tile = rules.tiles[code];
-    if (!tile) return { code: code, unknown: true, name: "unknown tile " + code };
+    if (!tile) return { code: code, unknown: true, name: interpolate(gettext("unknown tile %s"), [code]) };
     return { code: code, joker: tile.number === null, colour: tile.colour, number: tile.number, name: tile.name, value: tile.value };
   }
 
@@ -60,12 +65,12 @@
     var unknown = tiles.filter(function (t) { return t.unknown; });
     var note = el("p", "eval");
     if (unknown.length) {
-      note.appendChild(el("span", "no", "✗ Not a tile: " + unknown.map(function (t) { return t.code; }).join(", ")));
+      note.appendChild(el("span", "no", "✗ " + gettext("Not a tile:") + " " + unknown.map(function (t) { return t.code; }).join(", ")));
     } else if (input.dataset.tilesSize) {
-      note.textContent = tiles.length + " of " + input.dataset.tilesSize + " tiles";
+      note.textContent = interpolate(gettext("%s of %s tiles"), [tiles.length, input.dataset.tilesSize]);
     } else {
       var total = tiles.reduce(function (sum, t) { return sum + t.value; }, 0);
-      note.textContent = tiles.length + " tile" + (tiles.length === 1 ? "" : "s") + " · counts " + total;
+      note.textContent = interpolate(ngettext("%s tile", "%s tiles", tiles.length), [tiles.length]) + " · " + interpolate(gettext("counts %s"), [total]);
     }
     target.appendChild(note);
   }

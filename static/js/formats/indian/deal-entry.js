@@ -23,14 +23,18 @@
   var interpolate = window.interpolate || function (text, values) {
     return values.reduce(function (out, value) { return out.replace("%s", value); }, text);
   };
+  var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
   var touched = false;
   var evaluateUrl = form.dataset.evaluateUrl;
   var checkUrl = form.dataset.checkUrl;
   var csrf = form.querySelector("input[name=csrfmiddlewaretoken]").value;
 
   /* How each suit is named aloud, and which are red. */
-  var SUIT_WORDS = { S: ["spades", false], H: ["hearts", true], D: ["diamonds", true], C: ["clubs", false] };
-  var RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
+  var SUIT_WORDS = {
+    S: [gettext("%s of spades"), false], H: [gettext("%s of hearts"), true],
+    D: [gettext("%s of diamonds"), true], C: [gettext("%s of clubs"), false]
+  };
+  var RANK_WORDS = { A: gettext("ace"), J: gettext("jack"), Q: gettext("queen"), K: gettext("king") };
   var KINDS = {
     pure_sequence: [gettext("Pure sequence"), "✓", "good"],
     impure_sequence: [gettext("Impure sequence"), "✓", "good"],
@@ -56,13 +60,13 @@
   /* A card by its canonical code. */
   function cardOf(code) {
     if (code === notation.joker) {
-      return { code: code, rank: code, symbol: "", red: false, name: "printed joker", known: true };
+      return { code: code, rank: code, symbol: "", red: false, name: gettext("printed joker"), known: true };
     }
     var rank = notation.deck[code][0];
     var suit = notation.deck[code][1];
     return {
       code: code, rank: rank, symbol: notation.suits[suit], red: SUIT_WORDS[suit][1],
-      name: (RANK_WORDS[rank] || rank) + " of " + SUIT_WORDS[suit][0], known: true
+      name: interpolate(SUIT_WORDS[suit][0], [RANK_WORDS[rank] || rank]), known: true
     };
   }
 
@@ -78,7 +82,7 @@
     var t = String(token).trim();
     var code = notation.spellings[t.toUpperCase()];
     if (code) return cardOf(code);
-    return { code: t, rank: t, symbol: "", red: false, name: "unknown card " + t, known: false };
+    return { code: t, rank: t, symbol: "", red: false, name: interpolate(gettext("unknown card %s"), [t]), known: false };
   }
 
   function parseText(text) {
@@ -131,13 +135,13 @@
       return;
     }
     if (!info.ok) {
-      wildShow.appendChild(el("span", { class: "no", text: "✗ “" + info.text + "” is not a card: write e.g. QH, 10S or JK." }));
+      wildShow.appendChild(el("span", { class: "no", text: "✗ " + interpolate(gettext("“%s” is not a card: write e.g. QH, 10S or JK."), [info.text]) }));
       return;
     }
     if (info.card) wildShow.appendChild(cardNode(info.card));
     var words = info.card && info.card.code === notation.joker
-      ? " Printed joker cut: every ace is a joker this deal."
-      : " Every " + info.rank + " is a joker this deal.";
+      ? " " + gettext("Printed joker cut: every ace is a joker this deal.")
+      : " " + interpolate(gettext("Every %s is a joker this deal."), [info.rank]);
     wildShow.appendChild(document.createTextNode(words));
   }
 
@@ -241,7 +245,7 @@
     var grouped = groups.filter(function (g) { return g.length; }).length > 1;
     var result = line.result;
     var bad = badSpots(line);
-    var hand = el("div", { class: "hand", role: "list", "aria-label": "Groups of " + line.name + "'s hand" });
+    var hand = el("div", { class: "hand", role: "list", "aria-label": interpolate(gettext("Groups of %s's hand"), [line.name]) });
     var shownIndex = 0;
     groups.forEach(function (group, g) {
       if (!group.length && g === groups.length - 1 && g > 0) return;
@@ -258,7 +262,7 @@
           type: "button",
           class: "chip" + (card.red ? " red" : "") + (wrong ? " bad" : ""),
           "aria-pressed": isSelected(line, g, i) ? "true" : "false",
-          "aria-label": spoken(card) + (wrong ? " (wrong)" : "") + ", group " + (g + 1) + ", select to move",
+          "aria-label": interpolate(wrong ? gettext("%s (wrong), group %s, select to move") : gettext("%s, group %s, select to move"), [spoken(card), g + 1]),
           draggable: "true",
           "data-spot": g + ":" + i,
           text: card.rank + card.symbol
@@ -271,11 +275,11 @@
     view.appendChild(hand);
     if (line.selected.length) {
       var bar = el("div", { class: "move-bar", role: "group", "aria-label": gettext("Move selected cards") }, [
-        el("span", { class: "small", text: line.selected.length + " selected: move to" })
+        el("span", { class: "small", text: interpolate(gettext("%s selected: move to"), [line.selected.length]) })
       ]);
       groups.forEach(function (group, g) {
         if (!group.length) return;
-        bar.appendChild(el("button", { type: "button", class: "secondary small", "data-move": g, text: "Group " + (g + 1) }));
+        bar.appendChild(el("button", { type: "button", class: "secondary small", "data-move": g, text: interpolate(gettext("Group %s"), [g + 1]) }));
       });
       bar.appendChild(el("button", { type: "button", class: "secondary small", "data-move": "new", text: gettext("New group") }));
       bar.appendChild(el("button", { type: "button", class: "secondary small", "data-move": "remove", text: gettext("Remove") }));
@@ -310,12 +314,12 @@
       return;
     }
     if (n !== rules.hand_size) {
-      out.appendChild(el("span", { class: "muted", text: n + " of " + rules.hand_size + " cards" }));
+      out.appendChild(el("span", { class: "muted", text: interpolate(gettext("%s of %s cards"), [n, rules.hand_size]) }));
       return;
     }
     var wild = wildInfo();
     if (!wild || !wild.ok) {
-      out.appendChild(el("span", { class: "muted", text: rules.hand_size + " cards · give the wild joker to check them" }));
+      out.appendChild(el("span", { class: "muted", text: interpolate(gettext("%s cards · give the wild joker to check them"), [rules.hand_size]) }));
       return;
     }
     if (!line.result) {
@@ -323,16 +327,17 @@
       return;
     }
     var r = line.result;
-    var points = " · " + r.against + " point" + (r.against === 1 ? "" : "s");
+    var pointWords = interpolate(ngettext("%s point", "%s points", r.against), [r.against]);
+    var points = " · " + pointWords;
     var valid = (offered(line) || {}).valid;
     if (valid === true) {
-      out.appendChild(el("span", { class: r.valid ? "ok" : "no", text: r.valid ? "✓ Valid declaration" : "✗ Not a valid declaration" }));
+      out.appendChild(el("span", { class: r.valid ? "ok" : "no", text: r.valid ? "✓ " + gettext("Valid declaration") : "✗ " + gettext("Not a valid declaration") }));
       out.appendChild(document.createTextNode(points));
     } else if (r.valid && valid === false) {
-      out.appendChild(el("span", { class: "no", text: "✓ Valid declaration: enter this player as “Valid, not declared”" }));
+      out.appendChild(el("span", { class: "no", text: "✓ " + gettext("Valid declaration: enter this player as “Valid, not declared”") }));
     } else {
-      out.appendChild(el("strong", { text: r.against + " point" + (r.against === 1 ? "" : "s") }));
-      out.appendChild(el("span", { class: "muted", text: r.valid ? " · valid hand" : " · no valid declaration" }));
+      out.appendChild(el("strong", { text: pointWords }));
+      out.appendChild(el("span", { class: "muted", text: " · " + (r.valid ? gettext("valid hand") : gettext("no valid declaration")) }));
     }
   }
 
@@ -395,7 +400,7 @@
       if (mine !== generation) return;
       var items = Array.isArray(answer.data) ? answer.data : [];
       if (!answer.ok) {
-        var error = (answer.data && answer.data.error) || { message: "the rules could not be asked" };
+        var error = (answer.data && answer.data.error) || { message: gettext("the rules could not be asked") };
         items = batch.map(function (body) { return { id: body.id, error: error }; });
       }
       items.forEach(function (item) {
@@ -408,7 +413,7 @@
       summarise();
     }).catch(function () {
       lines.forEach(function (line) {
-        if (line.sentKey && !line.result) line.error = { message: "could not reach the rules engine; the server checks on submit" };
+        if (line.sentKey && !line.result) line.error = { message: gettext("could not reach the rules engine; the server checks on submit") };
         line.sentKey = null;
         renderEval(line);
       });
@@ -475,8 +480,8 @@
     var winners = lines.filter(isWinner);
     var table = el("table", {}, [
       el("thead", {}, [el("tr", {}, [
-        el("th", { scope: "col", text: "Player" }), el("th", { scope: "col", text: "Outcome" }),
-        el("th", { scope: "col", class: "num", text: "Points" })
+        el("th", { scope: "col", text: gettext("Player") }), el("th", { scope: "col", text: gettext("Outcome") }),
+        el("th", { scope: "col", class: "num", text: gettext("Points") })
       ])])
     ]);
     var body = el("tbody");
@@ -497,22 +502,23 @@
     table.appendChild(body);
     var line = document.getElementById("summary-line");
     line.textContent = "";
-    var several = problems.length > 1 ? "s" : "";
     if (problems.length && !touched) {
       // A blank form is not a mistake: say what to do, in no alarm colour, until a change.
       summary.appendChild(el("p", { class: "small muted", text: gettext("Enter each player's outcome and cards or points; problems show here as you go.") }));
       line.appendChild(el("span", { class: "muted", text: gettext("Enter the deal to submit it.") }));
     } else if (problems.length) {
       // No "wins" line beside an error: the deal is not a result until its problems are fixed.
-      summary.appendChild(el("p", {}, [el("strong", { class: "no", text: gettext("Not ready to submit") }), " · fix the problem" + several + " below"]));
+      summary.appendChild(el("p", {}, [el("strong", { class: "no", text: gettext("Not ready to submit") }), " · " + ngettext("fix the problem below", "fix the problems below", problems.length)]));
       var list = el("ul", { class: "problems small" });
       problems.forEach(function (p) { list.appendChild(el("li", { text: "✗ " + p })); });
       summary.appendChild(list);
-      line.appendChild(el("span", { class: "no", text: "✗ " + problems.length + " problem" + several + " to fix before submitting (see above)" }));
+      line.appendChild(el("span", { class: "no", text: "✗ " + interpolate(ngettext("%s problem to fix before submitting (see above)", "%s problems to fix before submitting (see above)", problems.length), [problems.length]) }));
     } else if (winners.length === 1) {
-      var collects = missing ? " · " + missing + " player(s) need cards or points" : " and collects " + total + " points";
+      var collects = missing
+        ? " · " + interpolate(ngettext("%s player needs cards or points", "%s players need cards or points", missing), [missing])
+        : " " + interpolate(gettext("and collects %s points"), [total]);
       summary.appendChild(el("p", {}, [el("strong", { text: interpolate(gettext("%s wins"), [winners[0].name]) }), collects]));
-      line.appendChild(el("span", { text: winners[0].name + " wins" + (missing ? "" : " · " + total + " points") }));
+      line.appendChild(el("span", { text: interpolate(gettext("%s wins"), [winners[0].name]) + (missing ? "" : " · " + interpolate(gettext("%s points"), [total])) }));
     } else {
       summary.appendChild(el("p", {}, [el("strong", { text: gettext("No winner yet") })]));
     }
@@ -542,10 +548,10 @@
   buttons[0].tabIndex = 0;
   var counter = el("span", { class: "count", "aria-live": "polite" });
   var tools = el("div", { class: "picker-tools" }, [
-    el("button", { type: "button", class: "secondary small", "data-tool": "group", text: "| New group" }),
-    el("button", { type: "button", class: "secondary small", "data-tool": "undo", text: "Undo" }),
+    el("button", { type: "button", class: "secondary small", "data-tool": "group", text: "| " + gettext("New group") }),
+    el("button", { type: "button", class: "secondary small", "data-tool": "undo", text: gettext("Undo") }),
     el("button", { type: "button", class: "secondary small", "data-tool": "clear", text: gettext("Clear") }),
-    el("button", { type: "button", class: "small", "data-tool": "done", text: "Done" }),
+    el("button", { type: "button", class: "small", "data-tool": "done", text: gettext("Done") }),
     counter
   ]);
   picker.appendChild(pickerTitle);
@@ -561,7 +567,7 @@
       b.setAttribute("aria-disabled", left <= 0 ? "true" : "false");
       b.classList.toggle("none-left", left <= 0);
       b.disabled = false;
-      var leftWords = left <= 0 ? "none" : (left < decks ? left + " left" : "");
+      var leftWords = left <= 0 ? gettext("none") : (left < decks ? interpolate(gettext("%s left"), [left]) : "");
       b.querySelector(".left").textContent = leftWords;
       // What the button shows is in its name, the count left as well (label in name).
       b.setAttribute("aria-label", spoken(cardOf(b.dataset.card), leftWords));
@@ -586,7 +592,7 @@
     picker.hidden = false;
     form.classList.add("picking");
     opener.setAttribute("aria-expanded", "true");
-    pickerTitle.textContent = forWhat === "wild" ? gettext("Pick the cut card (wild joker)") : "Cards of " + forWhat.name + ": tap to add to the last group";
+    pickerTitle.textContent = forWhat === "wild" ? gettext("Pick the cut card (wild joker)") : interpolate(gettext("Cards of %s: tap to add to the last group"), [forWhat.name]);
     if (forWhat !== "wild") forWhat.fs.classList.add("is-active");
     refreshPicker();
     var current = grid.querySelector("[tabindex='0']") || buttons[0];
@@ -614,7 +620,7 @@
     if (!target) return;
     var used = usage();
     if ((used[code] || 0) >= decks) {
-      counter.textContent = "No " + code + " left: " + decks + " decks hold " + decks;
+      counter.textContent = interpolate(ngettext("No %s left: %s deck holds %s", "No %s left: %s decks hold %s", decks), [code, decks, decks]);
       return;
     }
     var groups = lineGroups(target);
