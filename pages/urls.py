@@ -49,6 +49,11 @@ urlpatterns = [
         name="webhook-enable-page",
     ),
     path(
+        f"{club}settings/webhooks/<int:endpoint_id>/secret/",
+        webhooks.webhook_secret,
+        name="webhook-secret-page",
+    ),
+    path(
         f"{club}settings/webhooks/<int:endpoint_id>/delete/",
         webhooks.webhook_delete,
         name="webhook-delete-page",

@@ -1,7 +1,6 @@
 """A club's webhooks from its settings page (organisers): add one (the secret shown once),
-disable or enable it, delete it, send a ping, redeliver from its delivery log, and replay its
-events since a time. Writes go
-through ``webhooks.services``."""
+disable or enable it, give it a new secret, delete it, send a ping, redeliver from its delivery
+log, and replay its events since a time. Writes go through ``webhooks.services``."""
 
 from __future__ import annotations
 
@@ -75,6 +74,24 @@ def webhook_enable(request: HttpRequest, club_slug: str, endpoint_id: int) -> Ht
     def write(club: Club, endpoint: Endpoint) -> str:
         services.endpoint_update(endpoint=endpoint, actor=request.user, enabled=enabled)
         return f"{endpoint.url} is {'enabled again' if enabled else 'disabled'}."
+
+    return _on_endpoint(request, club_slug, endpoint_id, write)
+
+
+@login_required
+@require_POST
+def webhook_secret(request: HttpRequest, club_slug: str, endpoint_id: int) -> HttpResponse:
+    """A new secret (the one given, or a new one shown once) and the webhook enabled."""
+
+    def write(club: Club, endpoint: Endpoint) -> str:
+        given = request.POST.get("secret", "").strip()
+        endpoint = services.endpoint_secret_set(endpoint=endpoint, actor=request.user, secret=given)
+        if not given:
+            request.session[NEW_SECRET] = {"endpoint": endpoint.pk, "secret": endpoint.secret}
+            return gettext("%(url)s has a new secret and is enabled: copy it below now.") % {
+                "url": endpoint.url
+            }
+        return gettext("%(url)s has the secret given and is enabled.") % {"url": endpoint.url}
 
     return _on_endpoint(request, club_slug, endpoint_id, write)
 

@@ -51,8 +51,8 @@ from scoring.preset_rules import game_rules
 class PastTable:
     """A table of a past night: its name and its players (ids, in seat order); ``places``,
     each player's final place, when its game's result is given as such (a pool or deals game
-    with no deals: no entry fee is charged, its money is the caller's entry, and it ends played
-    out with no end entries)."""
+    with no deals: no opening entries, no entry fee, its money is the caller's entry, and it ends
+    played out with no end entries)."""
 
     name: str
     players: list[int]
@@ -152,8 +152,10 @@ def past_nights_open(
           for game, seated in zip(games, seats, strict=True)),
     ])  # fmt: skip
     by_session: dict[int, list[Game]] = defaultdict(list)
-    for game, made in zip(games, tables, strict=True):
+    for game, made, places in zip(games, tables, given, strict=True):
         by_session[made.session_id].append(game)
+        if places is not None:  # a result given whole: no opening chips or fees to play from
+            continue
         for entry in handler_for(game).game_opened(game=game, rules=rules):
             ledger_entry_create(game=game, kind=entry.kind, lines=entry.lines, memo=entry.memo)
     return [by_session[session.pk] for session in sessions]

@@ -25,6 +25,7 @@ from webhooks.serializers import (
     EndpointCreatedOutput,
     EndpointCreateInput,
     EndpointOutput,
+    EndpointSecretInput,
     EndpointUpdateInput,
     ReplayInput,
     ReplayQueuedOutput,
@@ -96,6 +97,26 @@ class EndpointDetailApi(_WebhookView):
             actor=request.user,
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class EndpointSecretApi(_WebhookView):
+    @api_operation(
+        operation_id="webhooks_secret_set",
+        request=EndpointSecretInput,
+        responses=EndpointCreatedOutput,
+        description="Give the endpoint a new secret, the one given or a new one (the answer "
+        "carries it, shown this once), and enable it (unless `enable: false`): an endpoint "
+        "restored from a club archive comes in disabled with a secret no one has seen.",
+    )
+    def post(self, request: Request, club_slug: str, endpoint_id: int) -> Response:
+        data = input_valid(EndpointSecretInput, request.data)
+        endpoint = services.endpoint_secret_set(
+            endpoint=selectors.endpoint_get(club=self.club, endpoint_id=endpoint_id),
+            actor=request.user,
+            **data,
+        )
+        # A secret: kept by no cache (as at the endpoint's creation).
+        return Response(EndpointCreatedOutput(endpoint).data, headers={"Cache-Control": "no-store"})
 
 
 class EndpointPingApi(_WebhookView):

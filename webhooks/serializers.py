@@ -30,6 +30,18 @@ class EndpointUpdateInput(serializers.Serializer[dict]):
     enabled = serializers.BooleanField(required=False)
 
 
+class EndpointSecretInput(serializers.Serializer[dict]):
+    secret = serializers.CharField(
+        required=False, min_length=16, max_length=128,
+        help_text="The endpoint's new secret (the one its receiver checks): whsec_ and 24 to 64 "
+        "bytes in base64 (Standard Webhooks); generated (and shown once) when not given.",
+    )  # fmt: skip
+    enable = serializers.BooleanField(
+        required=False, default=True,
+        help_text="Enable the endpoint too (the default), clearing a failing state.",
+    )  # fmt: skip
+
+
 class EndpointOutput(serializers.ModelSerializer[Endpoint]):
     events = serializers.ListField(
         child=serializers.ChoiceField(choices=EVENTS), help_text="The event names it receives."

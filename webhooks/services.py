@@ -154,6 +154,25 @@ def endpoint_update(*, endpoint: Endpoint, actor: AbstractBaseUser, **changes: A
 
 
 @transaction.atomic
+def endpoint_secret_set(
+    *, endpoint: Endpoint, actor: AbstractBaseUser, secret: str = "", enable: bool = True
+) -> Endpoint:
+    """Give the endpoint a new secret, the one given (the one its receiver checks) or a new one
+    (shown once), and enable it unless told not to: how an endpoint restored from an archive
+    (which holds no secret, so it comes in disabled) sends again, its history kept."""
+    endpoint = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
+    endpoint.secret = secret_checked(secret) if secret else secret_new()
+    endpoint.save(update_fields=["secret"])
+    audit_record(
+        actor=actor, club=endpoint.club, action="webhook.secret", obj=endpoint,
+        after={"secret": "given" if secret else "new"},
+    )  # fmt: skip
+    if enable and not endpoint.enabled:
+        endpoint = endpoint_update(endpoint=endpoint, actor=actor, enabled=True)
+    return endpoint
+
+
+@transaction.atomic
 def endpoint_delete(*, endpoint: Endpoint, actor: AbstractBaseUser) -> None:
     audit_record(
         actor=actor, club=endpoint.club, action="webhook.delete", obj=endpoint,

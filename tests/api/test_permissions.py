@@ -246,6 +246,8 @@ ROUTES = [
           lambda w: {"enabled": False}, HOOKS),
     Route("webhook delete", "webhooks:webhook-detail", "delete", lambda w: f"{W}/{_hook(w)}/",
           None, _by_role(204, 204, 403, 403)),
+    Route("webhook secret", "webhooks:webhook-secret", "post",
+          lambda w: f"{W}/{_hook(w)}/secret/", lambda w: {"enable": False}, HOOKS),
     Route("webhook ping", "webhooks:webhook-ping", "post", lambda w: f"{W}/{_hook(w)}/test/",
           None, _by_role(202, 202, 403, 403)),
     Route("webhook deliveries", "webhooks:webhook-deliveries", "get",

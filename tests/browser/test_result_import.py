@@ -2,10 +2,12 @@
 the documented layout (deal by deal): the template downloaded, the sheet previewed (nothing
 stored), one name not on the roster chosen from the roster, the import confirmed and followed on
 its progress bar, then the standings page equal to the standings computed by hand
-(``tests/standings/result_season.py``), on a phone and a desktop."""
+(``tests/standings/result_season.py``), on a phone and a desktop; and a season of each other
+format's layout (``tests/standings/result_formats.py``) imported the same way."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from typing import Any
 
@@ -16,6 +18,8 @@ from standings.models import ResultImport
 from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.browser.test_night import expect_text
 from tests.factories import PlayerFactory
+from tests.standings.result_formats import PLAYERS as FORMAT_PLAYERS
+from tests.standings.result_formats import SEASONS
 from tests.standings.result_season import EXPECTED, NIGHTS, PLAYERS, season_rows
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -79,3 +83,45 @@ def test_a_season_imported_through_the_page_equals_the_standings_by_hand(
     assert _standings(desktop) == expected
     shutil.copy(shoot(desktop, "result-import-standings-desktop"), "/tmp/ri-standings-desk.png")
     shutil.copy(shoot(page, "result-import-standings-phone"), "/tmp/ri-standings-phone.png")
+
+
+def _column(page: Any, label: str) -> dict[str, int]:
+    """Each player's figure in the standings page's column ``label`` (money in minor units)."""
+    headers = page.locator("table.standings thead th").all_inner_texts()
+    index = headers.index(label)
+    found = {}
+    for row in page.locator("table.standings tbody tr").all():
+        cells = row.locator("td, th").all_inner_texts()
+        text = re.sub(r"[^0-9.\-]", "", cells[index].replace("−", "-").replace(",", ""))
+        found[cells[1].strip()] = int(text.replace(".", "")) if "." in text else int(text)
+    return found
+
+
+def test_pool_deals_and_rummikub_seasons_imported_through_the_page(
+    new_page: Any, standing: Any, tmp_path: Any
+) -> None:
+    for name in FORMAT_PLAYERS:
+        PlayerFactory(club=standing.club, name=name)
+    standing.club.standings_metrics = ["money", "points"]
+    standing.club.save(update_fields=["standings_metrics"])
+    page = new_page(DESKTOP, user=standing.organiser)
+    for layout, (sheet, *_) in SEASONS.items():
+        page.goto("/clubs/home/results/import/")
+        with page.expect_download() as download:
+            page.locator(f"#import-templates a[href$='/{layout}.csv']").click()
+        assert download.value.suggested_filename == f"{layout}.csv"
+        path = tmp_path / f"{layout}.csv"
+        path.write_text(sheet)
+        page.locator("#import-layout").select_option(layout)
+        page.locator("#import-file").set_input_files(str(path))
+        page.get_by_role("button", name="Preview").click()
+        expect_text(page.locator("#import-summary"), "nights? .* tables?")
+        assert page.locator("#import-errors").count() == 0
+        page.locator("#import-confirm-button").click()
+        expect_text(page.locator("#import-state"), "Imported", timeout=60_000)
+    assert set(ResultImport.objects.values_list("status", flat=True)) == {"done"}
+    season = Session.objects.values_list("season_id", flat=True).distinct().get()
+    for _, game_format, field, expected in SEASONS.values():
+        page.goto(f"/clubs/home/standings/?scope=season&id={season}&game_format={game_format}")
+        label = "Money" if field == "money_minor" else "Points"
+        assert _column(page, label) == expected, game_format

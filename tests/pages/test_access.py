@@ -204,6 +204,8 @@ WRITES: list[tuple[str, Callable[[Pages, Objects], str], Data, tuple[str, ...]]]
      {"url": "http://127.0.0.1:9/x", "events": "game.finished"}, ORGANISER),
     ("webhook enable", lambda p, o: f"/clubs/{p.slug}/settings/webhooks/{o.webhook}/enable/",
      {}, ORGANISER),
+    ("webhook secret", lambda p, o: f"/clubs/{p.slug}/settings/webhooks/{o.webhook}/secret/",
+     {}, ORGANISER),
     ("webhook delete", lambda p, o: f"/clubs/{p.slug}/settings/webhooks/{o.webhook}/delete/",
      {}, ORGANISER),
     ("webhook ping", lambda p, o: f"/clubs/{p.slug}/settings/webhooks/{o.webhook}/ping/", {},

@@ -92,6 +92,13 @@ def test_a_season_of_each_format_equals_its_standings_by_hand(season_club, layou
     season_club.club.standings_metrics = ["money" if field == "money_minor" else "points"]
     season_club.club.save(update_fields=["standings_metrics"])
     assert _page_totals(season_club.organiser, season_id, game_format, field) == expected
+    page = Client()
+    page.force_login(season_club.organiser)
+    for game in games:  # each game's page and API read show the imported game
+        assert page.get(f"/clubs/home/games/{game.pk}/").status_code == 200
+        assert client.get(f"{API}games/{game.pk}/").status_code == 200
+    if game_format == "deals":  # a result given whole: no opening chips in the standings
+        assert not Posting.objects.filter(quantity="chips").exists()
     # Every game rated, in date order.
     assert RatedGame.objects.filter(club=season_club.club).count() == games.count()
 
