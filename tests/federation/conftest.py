@@ -59,6 +59,11 @@ class World:
 
 @pytest.fixture
 def world(standing: Standing) -> World:
+    return make_world(standing)
+
+
+def make_world(standing: Standing) -> World:
+    """The federation "rf" of the home club and a second club, both members."""
     officer = UserFactory(username="officer")
     federation = services.federation_create(
         actor=officer,
