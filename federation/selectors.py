@@ -36,9 +36,11 @@ from rules.federation import (
     RatingLine,
     RatingRules,
     ReleasedEvent,
+    pack_ranking,
     period_bounds,
     ranking_list,
     rating_lists,
+    unpack_ranking,
 )
 
 User = AbstractBaseUser | AnonymousUser
@@ -209,10 +211,11 @@ def ranking(
         pk=federation.pk
     )
     key = f"federation:{federation.pk}:{made.timestamp()}:ranking:{version}:{as_of.isoformat()}"
-    lines: list[RankingLine[int, int]] | None = cache.get(key)
-    if lines is None:
-        lines = _ranking(federation=federation, as_of=as_of, events=None)
-        cache.set(key, lines, RANKING_KEPT_SECONDS)
+    kept = cache.get(key)
+    if kept is not None:
+        return unpack_ranking(kept)
+    lines = _ranking(federation=federation, as_of=as_of, events=None)
+    cache.set(key, pack_ranking(lines), RANKING_KEPT_SECONDS)
     return lines
 
 

@@ -110,6 +110,9 @@ def _officer(request: HttpRequest, federation_slug: str) -> Federation:
 def queue_page(request: HttpRequest, federation_slug: str) -> HttpResponse:
     federation = _officer(request, federation_slug)
     queue = selectors.queue_rows(federation=federation)
+    for pair in queue["duplicates"]:  # two players of one name: their ids tell them apart
+        pair["first"] = f"{pair['first']} (F{pair['first_id']:06d})"
+        pair["second"] = f"{pair['second']} (F{pair['second_id']:06d})"
     error = request.GET.get("error", "")[:300]
     context = _context(federation, request, queue=queue, error=error)
     return render(request, "federation/queue.html", context)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import pairwise
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rules.errors import RuleViolation
 from rules.ratings import DEFAULT_MODEL, RatingModel, Replay, Skill
@@ -284,3 +284,39 @@ def period_bounds(start: date, months: int, index: int) -> tuple[date, date]:
     if months < 1:
         raise RuleViolation("bad_number", "rating period: 1 month or more")
     return add_months(start, months * index), add_months(start, months * (index + 1))
+
+
+# A ranking list kept (in a cache) as plain tuples and strings: unpickling 10,000 lines of
+# dataclasses and Decimals took about twice as long as building them again from these.
+PackedRanking = list[tuple[Any, Any, str, list[tuple[Any, int, str, str, str, bool]]]]
+
+
+def pack_ranking(lines: list[RankingLine[K, E]]) -> PackedRanking:
+    return [
+        (
+            line.rank,
+            line.player,
+            str(line.total),
+            [
+                (r.event, r.played_on.toordinal(), str(r.base), str(r.weight), str(r.points),
+                 r.counted)
+                for r in line.results
+            ],
+        )
+        for line in lines
+    ]  # fmt: skip
+
+
+def unpack_ranking(packed: PackedRanking) -> list[RankingLine[Any, Any]]:
+    return [
+        RankingLine(
+            rank,
+            player,
+            Decimal(total),
+            tuple(
+                ScoredResult(event, date.fromordinal(day), Decimal(b), Decimal(w), Decimal(p), c)
+                for event, day, b, w, p, c in results
+            ),
+        )
+        for rank, player, total, results in packed
+    ]

@@ -21,6 +21,7 @@ from scoring.models import RulePreset
 from series import services as series_services
 from standings.models import ResultImport
 from tests.browser.conftest import CHROMIUM, DESKTOP, PHONE, login_cookie, shoot
+from tests.browser.federation_site import federation_site
 from tests.conftest import service_absent
 from tests.pages.conftest import Pages
 from tests.scoring.conftest import make_night
@@ -49,7 +50,7 @@ class Site:
 
 def _club_pages(standing: Any) -> Site:
     """A night with a deal and its table link, a tournament under way and one taking sign-ups, a
-    season series, a Rummikub game, a finished import: every page of a club."""
+    season series, a Rummikub game, a finished import, a federation: every page of a club."""
     club = standing.club
     club_services.club_update(
         club=club, actor=standing.owner, public_standings=True, table_entry="confirm"
@@ -103,6 +104,7 @@ def _club_pages(standing: Any) -> Site:
         f"{p}/tournaments/{open_cup.pk}/", f"{p}/series/{season.pk}/",
         f"{p}/series/{season.pk}/projector/", phone, f"{phone}enter/",
     ]  # fmt: skip
+    every += federation_site(standing).pages.values()  # the organiser is an officer there too
     looked_at = {
         f"{c}/sessions/{s}/": "night", f"{c}/games/{game.pk}/deals/new/": "entry",
         f"{phone}enter/": "table-link", f"{t}/{cup.pk}/": "desk", f"{p}/standings/": "standings",

@@ -65,6 +65,11 @@ def play_night(
 
 @pytest.fixture
 def world(standing: Standing) -> World:
+    return make_world(standing)
+
+
+def make_world(standing: Standing) -> World:
+    """The federation "rf" of the home club and a second club, both members."""
     officer = UserFactory(username="officer")
     federation = services.federation_create(
         actor=officer,

@@ -21,6 +21,7 @@ PAGES = {
     "ranking": ("/f/rf/", PUBLIC),
     "ratings": ("/f/rf/ratings/", PUBLIC),
     "preview": ("/f/rf/ratings/preview/", PUBLIC),
+    "projector": ("/f/rf/projector/", PUBLIC),
     "queue": ("/f/rf/queue/", OFFICER),
 }
 

@@ -60,7 +60,31 @@ def _paths(p: Pages) -> dict[str, tuple[str, dict[str, int]]]:
         "tournament share text": (f"{t}/share.txt", read),
         "tournament image": (f"{t}/standings.png", read),
         "night's table cards": (f"{c}/sessions/{n.session.pk}/table-cards/", score),
+        "federations": (f"{c}/federations/", read),
+        "club federation": (f"{c}/federations/{_federation(p)}/", read),
     }
+
+
+def _federation(p: Pages) -> str:
+    """A federation the club is a member of: its slug."""
+    from datetime import date
+
+    from federation import services as federation_services
+    from federation.models import Federation
+    from scoring.models import RulePreset
+    from tests.factories import UserFactory
+
+    if not Federation.objects.filter(slug="rf").exists():
+        officer = UserFactory(username="rating-officer")
+        federation = federation_services.federation_create(
+            actor=officer, name="Rummy Federation", slug="rf",
+            preset=RulePreset.objects.get(club=None, key="points"), starts_on=date(2026, 1, 1),
+        )  # fmt: skip
+        federation_services.club_invite(actor=officer, federation=federation, club=p.s.club)
+        federation_services.club_answer(
+            actor=p.s.owner, federation=federation, club=p.s.club, accept=True
+        )
+    return "rf"
 
 
 def _result_import(p: Pages) -> int:
@@ -97,7 +121,7 @@ PAGES = [
     "club standings", "club settings", "club archive", "tournaments", "tournament desk",
     "tournament grid",
     "table cards", "night report", "night share text", "night image", "tournament report",
-    "tournament share text", "tournament image",
+    "tournament share text", "tournament image", "federations", "club federation",
 ]  # fmt: skip
 
 
@@ -308,6 +332,17 @@ WRITES: list[tuple[str, Callable[[Pages, Objects], str], Data, tuple[str, ...]]]
      lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/rounds/1/unwind/", {}, ORGANISER),
     ("tournament cancel", lambda p, o: f"/clubs/{p.slug}/tournaments/{o.tournament}/cancel/", {},
      ORGANISER),
+    ("federation answer", lambda p, o: f"/clubs/{p.slug}/federations/{_federation(p)}/answer/",
+     {"accept": "1"}, OWNER),
+    ("federation sanction ask",
+     lambda p, o: f"/clubs/{p.slug}/federations/{_federation(p)}/events/",
+     lambda p, o: {"event": f"session:{p.night.session.pk}", "tier": "club"}, ORGANISER),
+    ("federation event submit",
+     lambda p, o: f"/clubs/{p.slug}/federations/{_federation(p)}/events/0/submit/", {},
+     ORGANISER),
+    ("federation link propose",
+     lambda p, o: f"/clubs/{p.slug}/federations/{_federation(p)}/players/",
+     lambda p, o: {"player": str(o.spare)}, ORGANISER),
 ]  # fmt: skip
 
 

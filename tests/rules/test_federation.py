@@ -21,10 +21,12 @@ from rules.federation import (
     RatingRules,
     ReleasedEvent,
     add_months,
+    pack_ranking,
     period_bounds,
     place_points,
     ranking_list,
     rating_lists,
+    unpack_ranking,
 )
 
 TIERS = {"club": "1", "open": "1.5", "national": "2.25"}
@@ -102,6 +104,10 @@ def test_place_points_decay_and_tiers_by_hand():
     assert line.total == Decimal("562.50") + Decimal("333.33")
     assert [r.event for r in line.results if r.counted] == ["a", "b"]
     assert [r.event for r in line.results] == ["a", "b", "c"]
+    # Kept in a cache as tuples and strings, the list comes back equal, every Decimal's digits.
+    packed = pack_ranking([line])
+    assert unpack_ranking(packed) == [line]
+    assert str(unpack_ranking(packed)[0].results[0].weight) == str(line.results[0].weight)
 
 
 @pytest.mark.parametrize(
