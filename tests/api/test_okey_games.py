@@ -5,6 +5,7 @@ naming the tile or field."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.test import TestCase
@@ -110,3 +111,39 @@ def test_bad_input_is_refused_naming_the_tile_or_field(standing):
     both = {"racks": {}, "okey": {"indicator": "R7", "finisher": None}}
     answer = client.post(url, both, format="json")
     assert answer.status_code == 400 and "not both" in answer.json()["error"]["message"]
+
+
+def test_an_okey_preset_says_its_scoring_in_words_and_names_a_bad_option(standing):
+    from tests.pages.test_club_admin import _client
+
+    organiser = _client(standing.organiser)
+    url = "/clubs/home/settings/presets/preview/"
+    params = json.dumps({"okey": {"target": 11, "pairs_factor": 3, "one_after_thirteen": False}})
+    text = organiser.get(url, {"format": "okey", "variant": "countdown", "params": params})
+    assert text.status_code == 200
+    words = text.content.decode()
+    assert "each player counts down from 11" in words
+    assert "Finishing with seven pairs counts 3 times" in words
+    assert "A 1 is always low in a run (12 13 1 is refused)" in words
+    loss = organiser.get(url, {"format": "okey", "variant": "loss", "params": "{}"})
+    assert "A finish costs every other player 2" in loss.content.decode()
+    answer = standing.client("organiser").post(
+        "/api/v1/clubs/home/presets/",
+        {"key": "odd", "name": "Odd", "format": "okey", "variant": "loss",
+         "params": {"okey": {"finish_points": "two"}}},
+        format="json",
+    )  # fmt: skip
+    assert answer.status_code == 400
+    assert answer.json()["error"]["code"] == "bad_preset"
+    assert "params.okey" in answer.json()["error"]["message"]
+    wrong_base = {"okey": {"base": "okey"}}
+    answer = standing.client("organiser").post(
+        "/api/v1/clubs/home/presets/",
+        {"key": "odd", "name": "Odd", "format": "okey", "variant": "countdown",
+         "params": wrong_base},
+        format="json",
+    )  # fmt: skip
+    assert (
+        answer.status_code == 400
+        and "is not a countdown preset" in answer.json()["error"]["message"]
+    )
