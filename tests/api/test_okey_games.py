@@ -90,6 +90,12 @@ def test_bad_input_is_refused_naming_the_tile_or_field(standing):
     deal = reason["deal"]
     reason = refused(okey_deal(ids, "Asha", hand=[*MELDS[:13], "X4"]), deal)
     assert (reason["code"], reason["token"], reason["player"]) == ("bad_tile", "X4", ids["Asha"])
+    # The deal page shows the tiles as entered, the one the reason names marked.
+    from tests.pages.test_club_admin import _client
+
+    page = _client(standing.scorer).get(f"/clubs/home/deals/{deal}/").content.decode()
+    assert "The finisher's tiles as entered" in page
+    assert "unknown tile X4 (wrong)" in page and "red 1</span>" in page
     reason = refused(okey_deal(ids, "Asha", hand=MELDS[:13]), deal)
     assert (reason["code"], reason["token"]) == ("wrong_tile_count", "hand")
     # R7 is the indicator: its other copy lies face up, so a hand holds one at most.
