@@ -61,18 +61,32 @@ def test_a_night_of_okey_by_loss_and_its_zero_sum_ledger(standing):
     money = Posting.objects.filter(book__game=game, quantity="money")
     assert dict(money.values_list("player_id", "amount")) == {ids[n]: a for n, a in net.items()}
     assert sum(net.values()) == 0 and ledger_balanced(game)
+    # Its money settled on these totals: no deal of the finished game can change them now.
+    late = standing.client("scorer").post(
+        f"/api/v1/clubs/home/deals/{first['deal']}/submissions/", okey_deal(ids, "Bilal"),
+        format="json",
+    )  # fmt: skip
+    assert late.status_code == 409 and late.json()["error"]["code"] == "game_finished"
 
 
 def test_a_countdown_game_ends_when_a_count_reaches_zero(standing):
     game, ids = new_game(standing, "okey-countdown-20", ["Asha", "Bilal"], params={
         "okey": {"target": 6}
     })  # fmt: skip
-    _checked(standing, game, okey_deal(ids, "Asha", finish="pairs"), "accepted")
+    first = _checked(standing, game, okey_deal(ids, "Asha", finish="pairs"), "accepted")
     assert by_name(_state(standing, game), "left") == {"Asha": 2, "Bilal": 6}
+    _checked(standing, game, okey_deal(ids, None, shown=["Bilal"]), "accepted")
+    assert by_name(_state(standing, game), "left") == {"Asha": 2, "Bilal": 5}
+    # Each deal builds on the count before it: only the latest may be corrected.
+    late = standing.client("scorer").post(
+        f"/api/v1/clubs/home/deals/{first['deal']}/submissions/", okey_deal(ids, "Bilal"),
+        format="json",
+    )  # fmt: skip
+    assert late.status_code == 409 and late.json()["error"]["code"] == "not_latest_deal"
     _checked(standing, game, okey_deal(ids, "Asha"), "accepted")
     state = _state(standing, game)
     assert state["status"] == "finished" and state["winners"] == [ids["Asha"]]
-    assert by_name(state, "left") == {"Asha": 0, "Bilal": 6}
+    assert by_name(state, "left") == {"Asha": 0, "Bilal": 5}
     assert ledger_balanced(game)
 
 

@@ -258,9 +258,11 @@ class OkeyFormat(FormatBase):
         require_no_deal_waiting(game)
 
     def correction_check(self, *, deal: Deal, rules: GameRules) -> None:
-        # A countdown's end follows its totals, so only the latest deal may change.
+        # A countdown's end follows its totals, so only its latest deal may change; a finished
+        # game has settled its money on its totals, so none of its deals may.
         if rules.okey is not None and rules.okey.scoring == "countdown":
             require_latest_deal(deal, "game")
+        require_open_game(deal.game)
 
     def entry_form(
         self, *, rules: GameRules, players: dict[int, str], data: Any, initial: Initial
