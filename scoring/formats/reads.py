@@ -11,6 +11,7 @@ from django.db.models import Count, Q, Sum
 from config.errors import Conflict
 from ledger.models import AccountKind, LedgerEntry, Posting
 from ledger.selectors import book_balance, book_player_balances
+from rules.rummikub.settlement import settle_session
 from scoring.models import Deal, Game, Seat, Submission
 
 
@@ -182,3 +183,10 @@ def require_latest_deal(deal: Deal, what: str) -> None:
             "corrected",
             code="not_latest_deal",
         )
+
+
+def settled_by_difference(game: Game, totals: dict[int, int]) -> dict[int, int]:
+    """Each player's net, in minor units, at the game's rate per point of difference from every
+    other player's total (summing to zero): International Rummikub's and Okey's settlement."""
+    net = settle_session({str(pid): total for pid, total in totals.items()}, game.point_value_minor)
+    return {int(key): int(amount) for key, amount in net.items()}

@@ -5,8 +5,9 @@ for every format."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from rest_framework import serializers
 
@@ -60,3 +61,32 @@ class PresetPreview:
     # Where the sentence reads: before the house rules (a pool's limit, a deals game's count),
     # or after them (a Rummikub match, as the form has always shown it).
     summary_after_rules: bool = False
+
+
+class HouseOption(Protocol):
+    """A house option of a rules engine's preset (``rules.<game>.preset.HOUSE_OPTIONS``)."""
+
+    @property
+    def kind(self) -> type: ...
+
+    @property
+    def help(self) -> str: ...
+
+
+def house_rules_schema(
+    name: str, doc: str, options: Mapping[str, HouseOption], maximum: int
+) -> type[serializers.Serializer[Any]]:
+    """The API schema of a preset section of house options, typed from the engine's one list of
+    them (which its batch contract takes by the same names), with ``base``: a built-in preset
+    to start from."""
+
+    def field(option: HouseOption) -> serializers.Field[Any, Any, Any, Any]:
+        if option.kind is bool:
+            return serializers.BooleanField(required=False, help_text=option.help)
+        return serializers.IntegerField(
+            min_value=0, max_value=maximum, required=False, help_text=option.help
+        )
+
+    base = serializers.CharField(required=False, help_text="A built-in preset to start from.")
+    fields = {"base": base, **{key: field(option) for key, option in options.items()}}
+    return type(name, (serializers.Serializer,), {"__doc__": doc, **fields})

@@ -5,6 +5,7 @@ naming the tile or field."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.test import TestCase
@@ -60,18 +61,32 @@ def test_a_night_of_okey_by_loss_and_its_zero_sum_ledger(standing):
     money = Posting.objects.filter(book__game=game, quantity="money")
     assert dict(money.values_list("player_id", "amount")) == {ids[n]: a for n, a in net.items()}
     assert sum(net.values()) == 0 and ledger_balanced(game)
+    # Its money settled on these totals: no deal of the finished game can change them now.
+    late = standing.client("scorer").post(
+        f"/api/v1/clubs/home/deals/{first['deal']}/submissions/", okey_deal(ids, "Bilal"),
+        format="json",
+    )  # fmt: skip
+    assert late.status_code == 409 and late.json()["error"]["code"] == "game_finished"
 
 
 def test_a_countdown_game_ends_when_a_count_reaches_zero(standing):
     game, ids = new_game(standing, "okey-countdown-20", ["Asha", "Bilal"], params={
         "okey": {"target": 6}
     })  # fmt: skip
-    _checked(standing, game, okey_deal(ids, "Asha", finish="pairs"), "accepted")
+    first = _checked(standing, game, okey_deal(ids, "Asha", finish="pairs"), "accepted")
     assert by_name(_state(standing, game), "left") == {"Asha": 2, "Bilal": 6}
+    _checked(standing, game, okey_deal(ids, None, shown=["Bilal"]), "accepted")
+    assert by_name(_state(standing, game), "left") == {"Asha": 2, "Bilal": 5}
+    # Each deal builds on the count before it: only the latest may be corrected.
+    late = standing.client("scorer").post(
+        f"/api/v1/clubs/home/deals/{first['deal']}/submissions/", okey_deal(ids, "Bilal"),
+        format="json",
+    )  # fmt: skip
+    assert late.status_code == 409 and late.json()["error"]["code"] == "not_latest_deal"
     _checked(standing, game, okey_deal(ids, "Asha"), "accepted")
     state = _state(standing, game)
     assert state["status"] == "finished" and state["winners"] == [ids["Asha"]]
-    assert by_name(state, "left") == {"Asha": 0, "Bilal": 6}
+    assert by_name(state, "left") == {"Asha": 0, "Bilal": 5}
     assert ledger_balanced(game)
 
 
@@ -89,6 +104,12 @@ def test_bad_input_is_refused_naming_the_tile_or_field(standing):
     deal = reason["deal"]
     reason = refused(okey_deal(ids, "Asha", hand=[*MELDS[:13], "X4"]), deal)
     assert (reason["code"], reason["token"], reason["player"]) == ("bad_tile", "X4", ids["Asha"])
+    # The deal page shows the tiles as entered, the one the reason names marked.
+    from tests.pages.test_club_admin import _client
+
+    page = _client(standing.scorer).get(f"/clubs/home/deals/{deal}/").content.decode()
+    assert "The finisher's tiles as entered" in page
+    assert "unknown tile X4 (wrong)" in page and "red 1</span>" in page
     reason = refused(okey_deal(ids, "Asha", hand=MELDS[:13]), deal)
     assert (reason["code"], reason["token"]) == ("wrong_tile_count", "hand")
     # R7 is the indicator: its other copy lies face up, so a hand holds one at most.
@@ -110,3 +131,39 @@ def test_bad_input_is_refused_naming_the_tile_or_field(standing):
     both = {"racks": {}, "okey": {"indicator": "R7", "finisher": None}}
     answer = client.post(url, both, format="json")
     assert answer.status_code == 400 and "not both" in answer.json()["error"]["message"]
+
+
+def test_an_okey_preset_says_its_scoring_in_words_and_names_a_bad_option(standing):
+    from tests.pages.test_club_admin import _client
+
+    organiser = _client(standing.organiser)
+    url = "/clubs/home/settings/presets/preview/"
+    params = json.dumps({"okey": {"target": 11, "pairs_factor": 3, "one_after_thirteen": False}})
+    text = organiser.get(url, {"format": "okey", "variant": "countdown", "params": params})
+    assert text.status_code == 200
+    words = text.content.decode()
+    assert "each player counts down from 11" in words
+    assert "Finishing with seven pairs counts 3 times" in words
+    assert "A 1 is always low in a run (12 13 1 is refused)" in words
+    loss = organiser.get(url, {"format": "okey", "variant": "loss", "params": "{}"})
+    assert "A finish costs every other player 2" in loss.content.decode()
+    answer = standing.client("organiser").post(
+        "/api/v1/clubs/home/presets/",
+        {"key": "odd", "name": "Odd", "format": "okey", "variant": "loss",
+         "params": {"okey": {"finish_points": "two"}}},
+        format="json",
+    )  # fmt: skip
+    assert answer.status_code == 400
+    assert answer.json()["error"]["code"] == "bad_preset"
+    assert "params.okey" in answer.json()["error"]["message"]
+    wrong_base = {"okey": {"base": "okey"}}
+    answer = standing.client("organiser").post(
+        "/api/v1/clubs/home/presets/",
+        {"key": "odd", "name": "Odd", "format": "okey", "variant": "countdown",
+         "params": wrong_base},
+        format="json",
+    )  # fmt: skip
+    assert (
+        answer.status_code == 400
+        and "is not a countdown preset" in answer.json()["error"]["message"]
+    )

@@ -20,12 +20,13 @@ from scoring import table_links
 from scoring.models import RulePreset
 from series import services as series_services
 from standings.models import ResultImport
+from tests.api.test_okey_games import MELDS
 from tests.browser.conftest import CHROMIUM, DESKTOP, PHONE, login_cookie, shoot
 from tests.browser.federation_site import federation_site
 from tests.conftest import service_absent
 from tests.pages.conftest import Pages
 from tests.scoring.conftest import make_night
-from tests.scoring.helpers import new_game
+from tests.scoring.helpers import enter_deal, new_game
 from tests.tournaments.helpers import enter, new_tournament, play_round, roster
 from tournaments.services import signup
 from tournaments.services.setup import tournament_start
@@ -80,6 +81,11 @@ def _club_pages(standing: Any) -> Site:
         series=season, actor=standing.organiser, tier="regular", session_id=game.table.session_id
     )
     tiles, _ids = new_game(standing, "sabra", ["Asha", "Bilal", "Chitra", "Dev"])
+    okey, okey_ids = new_game(standing, "okey", ["Asha", "Bilal", "Chitra"])
+    okey_deal, _ = enter_deal(
+        okey, standing.scorer, {"okey": {"indicator": "R7", "finisher": okey_ids["Asha"],
+                                         "hand": MELDS}},
+    )  # fmt: skip
     finished = _result_import(standing)
     c, s, t = f"/clubs/{club.slug}", game.table.session_id, f"/clubs/{club.slug}/tournaments"
     p = f"/p/{club.slug}"
@@ -95,6 +101,7 @@ def _club_pages(standing: Any) -> Site:
         f"{c}/tables/{game.table_id}/games/new/", f"{c}/games/{game.pk}/",
         f"{c}/games/{game.pk}/deals/new/", f"{c}/deals/{deal.pk}/", f"{c}/deals/{deal.pk}/result/",
         f"{c}/games/{tiles.pk}/", f"{c}/games/{tiles.pk}/deals/new/",
+        f"{c}/games/{okey.pk}/", f"{c}/games/{okey.pk}/deals/new/", f"{c}/deals/{okey_deal.pk}/",
         f"{c}/standings/", f"{c}/settings/",
         f"{t}/", f"{t}/{cup.pk}/", f"{t}/{cup.pk}/rounds/1/cards/",
         f"{t}/{open_cup.pk}/",
@@ -109,6 +116,7 @@ def _club_pages(standing: Any) -> Site:
         f"{c}/sessions/{s}/": "night", f"{c}/games/{game.pk}/deals/new/": "entry",
         f"{phone}enter/": "table-link", f"{t}/{cup.pk}/": "desk", f"{p}/standings/": "standings",
         f"{c}/games/{tiles.pk}/deals/new/": "rummikub-entry", me_path: "player-link",
+        f"{c}/games/{okey.pk}/deals/new/": "okey-entry",
     }  # fmt: skip
     return Site(every, {phone, f"{phone}enter/", me_path}, looked_at)
 

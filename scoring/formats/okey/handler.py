@@ -32,7 +32,6 @@ from rules.okey.preset import OkeyPreset
 from rules.okey.scoring import book_share, counts_left, finish_worth
 from rules.okey.tiles import Tile
 from rules.ranking import competition_ranks
-from rules.rummikub.settlement import settle_session
 from scoring.formats.base import (
     MONEY,
     Checked,
@@ -67,6 +66,7 @@ from scoring.formats.reads import (
     require_no_deal_waiting,
     seated_balances,
     seated_players,
+    settled_by_difference,
 )
 from scoring.formats.sections import PresetPreview, PresetSection
 from scoring.models import Deal, Game, Submission
@@ -203,6 +203,10 @@ def _scored(
     return result, by_id
 
 
+def _as_json_keys(by_player: dict[int, int]) -> dict[str, int]:
+    return {str(pid): amount for pid, amount in by_player.items()}
+
+
 def _outcome(pid: int, finisher: int | None) -> str:
     if finisher is None:
         return "no_finisher"
@@ -254,9 +258,11 @@ class OkeyFormat(FormatBase):
         require_no_deal_waiting(game)
 
     def correction_check(self, *, deal: Deal, rules: GameRules) -> None:
-        # A countdown's end follows its totals, so only the latest deal may change.
+        # A countdown's end follows its totals, so only its latest deal may change; a finished
+        # game has settled its money on its totals, so none of its deals may.
         if rules.okey is not None and rules.okey.scoring == "countdown":
             require_latest_deal(deal, "game")
+        require_open_game(deal.game)
 
     def entry_form(
         self, *, rules: GameRules, players: dict[int, str], data: Any, initial: Initial
@@ -352,7 +358,9 @@ class OkeyFormat(FormatBase):
                 for pid, name in seated_players(game).items()
             ],
             winners=self._winners(game, rules),
-            settlement_minor={str(pid): net for pid, net in settlement(game).items()}
+            settlement_minor={
+                str(pid): net for pid, net in settled_by_difference(game, totals).items()
+            }
             if game.point_value_minor
             else {},
         )
@@ -372,17 +380,9 @@ class OkeyFormat(FormatBase):
         require_no_deal_waiting(game)
         if not game.point_value_minor:
             return []
-        net = settlement(game)
+        net = settled_by_difference(game, seated_balances(game, Quantity.POINTS))
         lines = [Line.player(Quantity.MONEY, pid, amount) for pid, amount in net.items()]
         return [EndEntry(LedgerEntry.Kind.SETTLEMENT, lines, "game settlement")]
 
     def finishing_order(self, *, game: Game, rules: GameRules) -> dict[int, int] | None:
         return competition_ranks(seated_balances(game, Quantity.POINTS))
-
-
-def settlement(game: Game) -> dict[int, int]:
-    """Each player's net at the game's end, in minor units: the difference of their total from
-    every other player's, at the game's rate (summing to zero)."""
-    totals = seated_balances(game, Quantity.POINTS)
-    net = settle_session({str(pid): total for pid, total in totals.items()}, game.point_value_minor)
-    return {int(key): int(amount) for key, amount in net.items()}

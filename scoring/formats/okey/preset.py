@@ -6,35 +6,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext
-from rest_framework import serializers
 
-from rules.okey.preset import HOUSE_OPTIONS, MAX_OPTION_NUMBER, PRESETS, HouseOption, OkeyPreset
-from scoring.formats.sections import PresetPreview, PresetSection
+from rules.okey.preset import HOUSE_OPTIONS, MAX_OPTION_NUMBER, PRESETS, OkeyPreset
+from scoring.formats.sections import PresetPreview, PresetSection, house_rules_schema
 from scoring.presets import GameRules, invalid_setting, preset_replace, preset_section
 
 #: The built-in rules each variant (way of scoring) starts from.
 BASES: dict[str, str] = {preset.scoring: preset.name for preset in PRESETS.values()}
 
 
-def _option_field(option: HouseOption) -> serializers.Field[Any, Any, Any, Any]:
-    if option.kind is bool:
-        return serializers.BooleanField(required=False, help_text=option.help)
-    return serializers.IntegerField(
-        min_value=0, max_value=MAX_OPTION_NUMBER, required=False, help_text=option.help
-    )
-
-
 #: The house options of an Okey preset's ``okey`` section, typed from the engine's one list
 #: (``rules.okey.preset.HOUSE_OPTIONS``), which the batch contract takes by the same names.
-OkeyHouseRulesSchema = type(
+OkeyHouseRulesSchema = house_rules_schema(
     "OkeyHouseRulesSchema",
-    (serializers.Serializer,),
-    {
-        "__doc__": "The house options of an Okey preset's ``okey`` section (the names and checks "
-        "of the batch contract's options).",
-        "base": serializers.CharField(required=False, help_text="A built-in preset to start from."),
-        **{name: _option_field(option) for name, option in HOUSE_OPTIONS.items()},
-    },
+    "The house options of an Okey preset's ``okey`` section (the names and checks of the batch "
+    "contract's options).",
+    HOUSE_OPTIONS,
+    MAX_OPTION_NUMBER,
 )
 
 SECTIONS = (PresetSection("okey", OkeyHouseRulesSchema(required=False)),)

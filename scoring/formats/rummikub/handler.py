@@ -25,7 +25,7 @@ from rules.errors import RuleViolation
 from rules.families import Family
 from rules.indian.deal import DealEvaluation, OutcomeOption, PlayerScore, Reason
 from rules.ranking import competition_ranks
-from rules.rummikub import game_scores, international_scores, match_leaders, settle_session
+from rules.rummikub import game_scores, international_scores, match_leaders
 from rules.rummikub.closed_hands import ClosedHand
 from rules.rummikub.preset import RummikubPreset, preset_for
 from rules.rummikub.scoring import book_share
@@ -53,6 +53,7 @@ from scoring.formats.reads import (
     require_no_deal_waiting,
     seated_balances,
     seated_players,
+    settled_by_difference,
 )
 from scoring.formats.rummikub import pages
 from scoring.formats.rummikub.forms import RummikubEntryForm
@@ -459,7 +460,7 @@ class RummikubFormat(FormatBase):
         leaders = match_leaders({str(pid): total for pid, total in totals.items()})
         settlement: dict[str, int] = {}
         if _international(rules) and game.point_value_minor:
-            net = _international_settlement(game, totals)
+            net = settled_by_difference(game, totals)
             settlement = {str(pid): amount for pid, amount in net.items()}
         return RummikubState(
             format=self.format,
@@ -496,15 +497,9 @@ class RummikubFormat(FormatBase):
         require_no_deal_waiting(game, "game")
         if not _international(rules) or not game.point_value_minor:
             return []
-        net = _international_settlement(game, seated_balances(game, Quantity.POINTS))
+        net = settled_by_difference(game, seated_balances(game, Quantity.POINTS))
         lines = [Line.player(Quantity.MONEY, pid, amount) for pid, amount in net.items()]
         return [EndEntry(LedgerEntry.Kind.SETTLEMENT, lines, "match settlement")]
 
     def finishing_order(self, *, game: Game, rules: GameRules) -> dict[int, int] | None:
         return competition_ranks(seated_balances(game, Quantity.POINTS))
-
-
-def _international_settlement(game: Game, totals: dict[int, int]) -> dict[int, int]:
-    """Each player's net, in minor units, at the game's rate per point of difference."""
-    net = settle_session({str(pid): total for pid, total in totals.items()}, game.point_value_minor)
-    return {int(key): int(amount) for key, amount in net.items()}

@@ -4,36 +4,22 @@ match in a sentence."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext
 from rest_framework import serializers
 
-from rules.rummikub.preset import HOUSE_OPTIONS, MAX_OPTION_NUMBER, HouseOption
-from scoring.formats.sections import PresetPreview, PresetSection
+from rules.rummikub.preset import HOUSE_OPTIONS, MAX_OPTION_NUMBER
+from scoring.formats.sections import PresetPreview, PresetSection, house_rules_schema
 from scoring.presets import GameRules
-
-
-def _option_field(option: HouseOption) -> serializers.Field[Any, Any, Any, Any]:
-    if option.kind is bool:
-        return serializers.BooleanField(required=False, help_text=option.help)
-    return serializers.IntegerField(
-        min_value=0, max_value=MAX_OPTION_NUMBER, required=False, help_text=option.help
-    )
-
 
 #: The house options of a Rummikub preset's ``rummikub`` section, typed from the engine's one list
 #: (``rules.rummikub.preset.HOUSE_OPTIONS``), which the batch contract takes too; any other field
 #: of ``RummikubPreset`` may be set as well.
-RummikubHouseRulesSchema = type(
+RummikubHouseRulesSchema = house_rules_schema(
     "RummikubHouseRulesSchema",
-    (serializers.Serializer,),
-    {
-        "__doc__": "The house options of a Rummikub preset's ``rummikub`` section (the names "
-        "and checks of the batch contract's options).",
-        "base": serializers.CharField(required=False, help_text="A built-in preset to start from."),
-        **{name: _option_field(option) for name, option in HOUSE_OPTIONS.items()},
-    },
+    "The house options of a Rummikub preset's ``rummikub`` section (the names and checks of the "
+    "batch contract's options).",
+    HOUSE_OPTIONS,
+    MAX_OPTION_NUMBER,
 )
 
 
