@@ -20,7 +20,8 @@
   // The page's language (Django's JavaScript catalog, loaded by base.html); the words as they
   // are where it is absent.
   var gettext = window.gettext || function (text) { return text; };
-  var interpolate = window.interpolate || function (text, values) {
+  var interpolate = window.interpolate || function (text, values, named) {
+    if (named) return text.replace(/%\((\w+)\)s/g, function (_, key) { return values[key]; });
     return values.reduce(function (out, value) { return out.replace("%s", value); }, text);
   };
   var touched = false;
@@ -310,7 +311,7 @@
       return;
     }
     if (n !== rules.hand_size) {
-      out.appendChild(el("span", { class: "muted", text: n + " of " + rules.hand_size + " cards" }));
+      out.appendChild(el("span", { class: "muted", text: interpolate(gettext("%(count)s of %(size)s cards"), { count: n, size: rules.hand_size }, true) }));
       return;
     }
     var wild = wildInfo();
