@@ -12,10 +12,12 @@ through the whole Django stack on production settings (the organiser signed in, 
 the public pages) and timed: p50 and p95 of 30 requests (``--quick``: 10), the number of
 queries and the size of the HTML, for both clubs, and the ratio of the two p95s.
 
-Each page is asked in every language of ``--languages`` (default ``en,hi``: English, then
-Hindi, one right after the other so that both meet the same load), as the person's own choice
-(the language cookie); the last column is the big club's p95 in that language over its p95 in
-the first."""
+Each page is asked in every language of ``--languages`` (default ``en,hi``), as the person's
+own choice (the language cookie), the languages' requests alternating so that both meet the same
+load; the column after the size is the big club's p95 in that language over its p95 in the
+first, then the big club's p95 of the process's CPU time a request (the serving code's own work,
+which other processes on a loaded machine do not stretch; PostgreSQL's is not in it) and its
+ratio to the first language's."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ import random
 import subprocess
 import sys
 import time
+from functools import partial
 from typing import Any
 
 from bench.scoring import _fresh_database, _percentile
@@ -175,36 +178,49 @@ def _pages(world: dict[str, Any]) -> dict[str, tuple[str, bool]]:
     }
 
 
+def _count(statements: list[str], execute: Any, sql: str, *rest: Any) -> Any:
+    statements.append(sql)
+    return execute(sql, *rest)
+
+
 def _measure(
-    world: dict[str, Any], path: str, signed_in: bool, requests: int, language: str = "en"
-) -> dict[str, float]:
+    world: dict[str, Any], path: str, signed_in: bool, requests: int, languages: list[str]
+) -> dict[str, dict[str, float]]:
+    """Each language's p50, p95, queries and size for the page at ``path``. The languages'
+    requests alternate (en, hi, hi, en, en, hi...: each round starts with the other), so that a
+    change of the machine's load falls on every language alike."""
     from django.conf import settings
     from django.db import connection
     from django.test import Client
 
-    client = Client()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-    if signed_in:
-        client.force_login(world["user"])
-    for _ in range(3):  # warm up
-        response = client.get(path)
-        assert response.status_code == 200, (path, response.status_code)
-    statements = []
-
-    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        statements.append(sql)
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(count):
-        size = len(client.get(path).content)
-    times = []
-    for _ in range(requests):
-        started = time.perf_counter()
-        client.get(path)
-        times.append((time.perf_counter() - started) * 1000)
+    clients, figures = {}, {}
+    times: dict[str, list[float]] = {language: [] for language in languages}
+    cpu: dict[str, list[float]] = {language: [] for language in languages}
+    for language in languages:
+        client = clients[language] = Client()
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        if signed_in:
+            client.force_login(world["user"])
+        for _ in range(3):  # warm up
+            response = client.get(path)
+            assert response.status_code == 200, (path, response.status_code)
+        statements: list[str] = []
+        with connection.execute_wrapper(partial(_count, statements)):
+            size = len(client.get(path).content)
+        figures[language] = {"queries": len(statements), "kb": size / 1024}
+    for round_ in range(requests):
+        order = languages if round_ % 2 == 0 else languages[::-1]
+        for language in order:
+            started, used = time.perf_counter(), time.process_time()
+            clients[language].get(path)
+            times[language].append((time.perf_counter() - started) * 1000)
+            cpu[language].append((time.process_time() - used) * 1000)
     return {
-        "p50": _percentile(times, 0.5), "p95": _percentile(times, 0.95),
-        "queries": len(statements), "kb": size / 1024,
+        language: figures[language] | {
+            "p50": _percentile(times[language], 0.5), "p95": _percentile(times[language], 0.95),
+            "cpu95": _percentile(cpu[language], 0.95),
+        }
+        for language in languages
     }  # fmt: skip
 
 
@@ -244,7 +260,8 @@ def run(quick: bool, extra: list[str] | None = None) -> None:
     serving_process_ready(load_pages=True)
     print(
         f"   {'page':<28} {'lang':<4} {'small p50/p95 ms':>17} {'big p50/p95 ms':>15} {'ratio':>5}"
-        f" {'queries':>9} {'KB (big)':>8} {'vs ' + languages[0]:>6}",
+        f" {'queries':>9} {'KB (big)':>8} {'vs ' + languages[0]:>6} {'CPU p95':>8}"
+        f" {'vs ' + languages[0]:>6}",
         flush=True,
     )
     # ``BENCH_PAGES_ONLY="player page,game page"``: only the pages whose label starts so.
@@ -253,15 +270,16 @@ def run(quick: bool, extra: list[str] | None = None) -> None:
         if only and not any(label.startswith(o) for o in only):
             continue
         big_path = _pages(worlds["big"])[label][0]
-        first_p95 = 0.0
+        smalls = _measure(worlds["small"], small_path, signed_in, requests, languages)
+        bigs = _measure(worlds["big"], big_path, signed_in, requests, languages)
+        first_p95, first_cpu = bigs[languages[0]]["p95"], bigs[languages[0]]["cpu95"]
         for language in languages:
-            small = _measure(worlds["small"], small_path, signed_in, requests, language)
-            big = _measure(worlds["big"], big_path, signed_in, requests, language)
-            first_p95 = first_p95 or big["p95"]
+            small, big = smalls[language], bigs[language]
             print(
                 f"   {label:<28} {language:<4} {small['p50']:>7.1f}/{small['p95']:<7.1f}  "
                 f"{big['p50']:>7.1f}/{big['p95']:<7.1f} {big['p95'] / small['p95']:>5.2f}"
                 f" {small['queries']:>4}/{big['queries']:<4} {big['kb']:>8.0f}"
-                f" {big['p95'] / first_p95:>6.2f}",
+                f" {big['p95'] / first_p95:>6.2f} {big['cpu95']:>8.1f}"
+                f" {big['cpu95'] / first_cpu:>6.2f}",
                 flush=True,
             )

@@ -108,3 +108,11 @@ def shoot(page: Any, name: str) -> Path:
     path = SHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+@pytest.fixture
+def club_site(standing: Any) -> Any:
+    """Every page a club uses, of one club built for the test (tests/browser/club_site.py)."""
+    from tests.browser.club_site import club_site as build
+
+    return build(standing)

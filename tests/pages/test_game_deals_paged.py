@@ -48,7 +48,7 @@ def _rows(html: str) -> dict[int, list[tuple[str, str]]]:
         assert number is not None
         rows[int(number.group(1))] = re.findall(
             r'<td class="pts num"><span(?: class="won")?>([^<]+)</span>.*?'
-            r'<span class="outcome">([^<]+)</span></td>',
+            r'<span class="outcome"><bdi class="ltr">([^<]+)</bdi></span></td>',
             row,
         )
     return rows

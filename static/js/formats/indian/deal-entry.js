@@ -20,7 +20,8 @@
   // The page's language (Django's JavaScript catalog, loaded by base.html); the words as they
   // are where it is absent.
   var gettext = window.gettext || function (text) { return text; };
-  var interpolate = window.interpolate || function (text, values) {
+  var interpolate = window.interpolate || function (text, values, named) {
+    if (named) return text.replace(/%\((\w+)\)s/g, function (_, key) { return values[key]; });
     return values.reduce(function (out, value) { return out.replace("%s", value); }, text);
   };
   var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
