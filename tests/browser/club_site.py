@@ -1,7 +1,7 @@
 """One club with every page a club uses, built once for a browser test that walks them all (the
 axe audit in every language): a night with a deal and its table link, a tournament under way and
-one taking sign-ups, a season series, a Rummikub game, an Okey game, a finished import, an invitation, a
-federation."""
+one taking sign-ups, a season series, a Rummikub game, an Okey game, a finished import, an
+invitation, a federation."""
 
 from __future__ import annotations
 
