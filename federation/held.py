@@ -9,12 +9,13 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import QuerySet, Sum
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from clubs.models import Club
 from config.errors import Conflict, InvalidInput
-from ledger.models import AccountKind, Posting
+from ledger.models import AccountKind
+from ledger.selectors import book_balances
 from scoring.lifecycle import game_finishing_order
 from scoring.models import Game, RulePreset, Session, StandingScope
 from standings.tables import standings_facts, standings_table
@@ -89,14 +90,8 @@ def results(held: HeldEvent) -> dict[str, Any]:
 def game_ledger(game: Game) -> dict[str, dict[str, int]]:
     """Quantity -> account -> balance in the game's book: ``player:<id>``, ``game`` (its pot)
     and ``club``. Each quantity sums to zero, as every entry does."""
-    rows = (
-        Posting.objects.filter(book_id=game.book_id)
-        .values_list("quantity", "account", "player_id")
-        .annotate(total=Sum("amount"))
-        .order_by("quantity", "account", "player_id")
-    )
     out: dict[str, dict[str, int]] = {}
-    for quantity, account, player_id, total in rows:
+    for quantity, account, player_id, total in book_balances(book_id=game.book_id):
         name = f"player:{player_id}" if account == AccountKind.PLAYER else str(account)
         out.setdefault(str(quantity), {})[name] = int(total)
     return out

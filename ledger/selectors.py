@@ -34,3 +34,14 @@ def book_player_balances(
         postings = postings.filter(entry__reversed_by=None)
     rows = postings.values_list("player_id").annotate(total=Sum("amount")).order_by("player_id")
     return {player_id: int(total) for player_id, total in rows}
+
+
+def book_balances(*, book_id: int) -> list[tuple[str, str, int | None, int]]:
+    """Every balance in the book: (quantity, account, player id or None, total), ordered."""
+    rows = (
+        Posting.objects.filter(book_id=book_id)
+        .values_list("quantity", "account", "player_id")
+        .annotate(total=Sum("amount"))
+        .order_by("quantity", "account", "player_id")
+    )
+    return [(str(q), str(a), p, int(t)) for q, a, p, t in rows]

@@ -124,6 +124,15 @@ def _confirm(request: HttpRequest, club: Club) -> HttpResponse:
     return redirect(club_url("result-import-status-page", club, made.pk))
 
 
+def _layouts(club: Club) -> list[Any]:
+    """The layouts the page offers: a club that keeps no money is offered none with money."""
+    return [
+        layout
+        for layout in LAYOUTS.values()
+        if not (club.points_only and "money" in layout.columns)
+    ]
+
+
 def _page(
     request: HttpRequest,
     club: Club,
@@ -134,7 +143,7 @@ def _page(
     status: int = 200,
 ) -> HttpResponse:
     context: dict[str, Any] = {
-        "error": error, "layouts": list(LAYOUTS.values()), "presets": _presets(club),
+        "error": error, "layouts": _layouts(club), "presets": _presets(club),
         "layout": request.POST.get("layout", "points_deals"),
         "preset": request.POST.get("preset", ""), "max_kb": MAX_BYTES // 1024,
         "imports": club.result_imports.order_by("-created_at")[:10],

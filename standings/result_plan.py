@@ -423,10 +423,10 @@ def layout_preset_check(*, club: Club, layout: Layout, preset: RulePreset) -> No
             "this club or a built-in one",
             details={"preset": preset.pk},
         )
-    if preset.format == "rummikub" and preset.variant == "international":
+    if not handler_for(preset.format).scores_balance(rules=game_rules(preset)):
         raise InvalidInput(
-            f"preset: {preset.name}'s scores do not sum to zero a game (its match settles "
-            "pairwise): import Sabra or American games",
+            f"preset: {preset.name}'s scores do not sum to zero a game (its match settles at "
+            "its end): choose a preset whose games' scores do (Sabra or American)",
             details={"preset": preset.pk},
         )
 

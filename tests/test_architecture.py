@@ -64,7 +64,11 @@ POSTING_OWNERS = (
 #: "deals" a count): for them only a comparison with a format's attribute counts.
 EVERYDAY_WORDS = frozenset({"points", "deals"})
 #: Data, not decisions: the demo club names its presets (whose keys are variants' names).
-DATA_MODULES = ("scoring/demo.py", "tournaments/demo.py", "clubs/demo.py")
+# Data written out: the demo clubs, and the sheet layouts of past results (each names the
+# format it imports and its built-in preset).
+DATA_MODULES = (
+    "scoring/demo.py", "tournaments/demo.py", "clubs/demo.py", "standings/result_sheet.py",
+)  # fmt: skip
 #: The attributes that say which format, family, variant or entry a value is.
 FORMAT_ATTRIBUTES = frozenset({"format", "family", "variant", "entered_as"})
 

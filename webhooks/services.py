@@ -31,10 +31,11 @@ from django.utils import timezone
 from clubs.audit import audit_record
 from clubs.models import Club
 from config.celery import app
-from config.errors import Conflict, InvalidInput
+from config.errors import Conflict
 from live.bus import publish as live_publish
 from outbox.services import outbox_enqueue
 from webhooks import embedded
+from webhooks.endpoint_checks import events_checked, url_checked, url_free_check, url_taken
 from webhooks.limits import (
     club_sending,
     look_again,
@@ -43,11 +44,9 @@ from webhooks.limits import (
     send_slot_claim,
     send_slot_release,
 )
-from webhooks.models import EVENTS, PING, Attempt, Delivery, Endpoint, Event, StandingsChange
+from webhooks.models import PING, Attempt, Delivery, Endpoint, Event, StandingsChange
 from webhooks.sending import (
-    Refused,
     post,
-    resolve,
     secret_checked,
     secret_new,
     signature,
@@ -64,59 +63,25 @@ ENDPOINT_FIELDS = ["url", "events", "enabled"]
 # --- endpoints -------------------------------------------------------------------------------
 
 
-def _check_url(url: str) -> str:
-    url = url.strip()
-    try:
-        resolve(url)
-    except Refused as exc:
-        raise InvalidInput(str(exc), code="url_not_allowed") from None
-    return url
-
-
-def _check_url_free(*, club: Club, url: str, endpoint: Endpoint | None = None) -> None:
-    others = Endpoint.objects.filter(club=club, url=url)
-    if endpoint is not None:
-        others = others.exclude(pk=endpoint.pk)
-    if others.exists():
-        raise _url_taken(url)
-
-
-def _url_taken(url: str) -> InvalidInput:
-    message = f"url: this club already has a webhook for {url}; change that one's events instead"
-    return InvalidInput(message, code="duplicate_url", details={"url": [message]})
-
-
-def _check_events(events: Any) -> list[str]:
-    if not isinstance(events, list) or not events:
-        raise InvalidInput("events: give at least one event name")
-    unknown = [name for name in events if name not in EVENTS]
-    if unknown:
-        raise InvalidInput(
-            f"events: {unknown[0]!r} is not an event; one of {', '.join(EVENTS)}",
-            code="unknown_event",
-        )
-    return sorted(set(events), key=EVENTS.index)
-
-
 @transaction.atomic
 def endpoint_create(
     *, club: Club, actor: AbstractBaseUser, url: str, events: list[str], secret: str = ""
 ) -> Endpoint:
     """A new endpoint, the club's only one for its URL; its secret is generated when none is
     given (and shown once)."""
-    url = _check_url(url)
-    _check_url_free(club=club, url=url)
+    url = url_checked(url)
+    url_free_check(club=club, url=url)
     try:
         with transaction.atomic():
             endpoint = Endpoint.objects.create(
                 club=club,
                 url=url,
-                events=_check_events(events),
+                events=events_checked(events),
                 secret=secret_checked(secret) if secret else secret_new(),
                 created_by=actor,
             )
     except IntegrityError:  # the same URL added at the same moment
-        raise _url_taken(url) from None
+        raise url_taken(url) from None
     audit_record(
         actor=actor, club=club, action="webhook.create", obj=endpoint,
         after={"url": endpoint.url, "events": endpoint.events},
@@ -131,10 +96,10 @@ def endpoint_update(*, endpoint: Endpoint, actor: AbstractBaseUser, **changes: A
     endpoint = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
     before = {name: getattr(endpoint, name) for name in ENDPOINT_FIELDS}
     if "url" in changes:
-        endpoint.url = _check_url(changes["url"])
-        _check_url_free(club=endpoint.club, url=endpoint.url, endpoint=endpoint)
+        endpoint.url = url_checked(changes["url"])
+        url_free_check(club=endpoint.club, url=endpoint.url, endpoint=endpoint)
     if "events" in changes:
-        endpoint.events = _check_events(changes["events"])
+        endpoint.events = events_checked(changes["events"])
     if "enabled" in changes:
         endpoint.enabled = bool(changes["enabled"])
         if endpoint.enabled:
@@ -145,7 +110,7 @@ def endpoint_update(*, endpoint: Endpoint, actor: AbstractBaseUser, **changes: A
         with transaction.atomic():
             endpoint.save()
     except IntegrityError:  # another endpoint took the URL at the same moment
-        raise _url_taken(endpoint.url) from None
+        raise url_taken(endpoint.url) from None
     audit_record(
         actor=actor, club=endpoint.club, action="webhook.update", obj=endpoint, before=before,
         after={name: getattr(endpoint, name) for name in ENDPOINT_FIELDS},

@@ -211,6 +211,10 @@ class GameFormatHandler(Protocol):
     def game_opened(self, *, game: Game, rules: GameRules) -> list[EndEntry]:
         """The ledger entries written when the game starts (entry fees, opening chips)."""
 
+    def scores_balance(self, *, rules: GameRules) -> bool:
+        """Whether a game's scores sum to zero under ``rules`` (so a sheet of them can be
+        imported as the game's result)."""
+
     def deal_check_can_start(self, *, game: Game, rules: GameRules, is_tiebreaker: bool) -> None:
         """Refuse (``Conflict``) a new deal the game cannot have now."""
 
@@ -408,6 +412,9 @@ class FormatBase:
 
     def game_opened(self, *, game: Game, rules: GameRules) -> list[EndEntry]:
         return []
+
+    def scores_balance(self, *, rules: GameRules) -> bool:
+        return True
 
     def deal_check_can_start(self, *, game: Game, rules: GameRules, is_tiebreaker: bool) -> None:
         require_open_game(game)

@@ -240,6 +240,9 @@ class OkeyFormat(FormatBase):
     variants: ClassVar[Collection[str]] = tuple(VARIANTS)
     preset_sections: ClassVar[tuple[PresetSection, ...]] = SECTIONS
 
+    def scores_balance(self, *, rules: GameRules) -> bool:
+        return False  # a deal's points do not sum to zero: the game's book takes the rest
+
     def preset_preview(self, *, rules: GameRules) -> PresetPreview:
         return okey_preview(rules)
 

@@ -322,6 +322,9 @@ class RummikubFormat(FormatBase):
         international = _international(rules)
         return pages.result_view(club, game, submission, names, international)
 
+    def scores_balance(self, *, rules: GameRules) -> bool:
+        return not _international(rules)
+
     def preset_rules(self, *, variant: str, params: dict[str, Any]) -> FormatRules:
         section = preset_section(params, "rummikub")
         base_name = section.pop("base", variant)
