@@ -31,8 +31,8 @@ class Federation(models.Model):
     tiers = models.JSONField(default=dict, help_text='Tier -> multiplier, e.g. {"club": "1"}.')
     lists_version = models.PositiveIntegerField(
         default=0,
-        help_text="Counts what changed the lists' input (a release, a link, a merge, a period "
-        "published): the cached ranking list is kept under it.",
+        help_text="Drawn anew by each change of the lists' input (a release, a link, a merge, a "
+        "period published): the cached ranking list is kept under it.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -6,12 +6,13 @@ Keyword-only, atomic, audited."""
 
 from __future__ import annotations
 
+import secrets
 from datetime import date
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import Max
 from django.utils import timezone
 
 from clubs.audit import audit_record
@@ -104,8 +105,12 @@ def officer_add(*, actor: Actor, federation: Federation, user: Actor) -> Officer
 
 def _lists_changed(federation_id: int) -> None:
     """The lists' input changed: the ranking list kept in the cache is read afresh (its key
-    holds this number, bumped in the change's own transaction)."""
-    Federation.objects.filter(pk=federation_id).update(lists_version=F("lists_version") + 1)
+    holds this number, drawn anew in the change's own transaction). Drawn, not counted: a count
+    rolled back with its transaction would be counted again by the next change, which would
+    then find a list kept for the input of the change that never happened."""
+    Federation.objects.filter(pk=federation_id).update(
+        lists_version=secrets.randbelow(2**31 - 1) + 1
+    )
 
 
 def _officer(actor: Actor, federation: Federation) -> None:

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='federation',
             name='lists_version',
-            field=models.PositiveIntegerField(default=0, help_text="Counts what changed the lists' input (a release, a link, a merge, a period published): the cached ranking list is kept under it."),
+            field=models.PositiveIntegerField(default=0, help_text="Drawn anew by each change of the lists' input (a release, a link, a merge, a period published): the cached ranking list is kept under it."),
         ),
     ]
