@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
 
 from clubs.models import Club, Role
 from config.fields import id_form_field
@@ -28,7 +29,7 @@ class StandingsOrderForm(forms.Form):
         self.places = places
         for place in range(1, places + 1):
             self.fields[f"metric_{place}"] = forms.ChoiceField(
-                label="Rank by" if place == 1 else f"Then by ({place})",
+                label=_("Rank by") if place == 1 else _("Then by (%(place)s)") % {"place": place},
                 required=False,
                 choices=[("", "—"), *metrics],
             )
