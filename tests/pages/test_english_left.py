@@ -217,7 +217,7 @@ def test_no_english_left_on_the_series_import_members_and_sign_in_pages(
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
-def test_no_english_left_on_the_club_settings_standings_invitation_and_error_pages(
+def test_no_english_left_on_the_club_settings_standings_lists_invitation_and_error_pages(
     standing, language
 ):
     from django.conf import settings
@@ -257,6 +257,10 @@ def test_no_english_left_on_the_club_settings_standings_invitation_and_error_pag
         "club home": (owner.get(f"/clubs/{slug}/"), 200),
         "settings": (owner.get(f"/clubs/{slug}/settings/"), 200),
         "standings": (owner.get(f"/clubs/{slug}/standings/"), 200),
+        "players": (owner.get(f"/clubs/{slug}/players/"), 200),
+        "players found": (owner.get(f"/clubs/{slug}/players/?q=zz"), 200),
+        "nights": (owner.get(f"/clubs/{slug}/sessions/"), 200),
+        "no night fits": (owner.get(f"/clubs/{slug}/sessions/?q=zz"), 200),
         "public standings": (visitor.get(f"/p/{slug}/standings/"), 200),
         "projector": (visitor.get(f"/p/{slug}/standings/projector/"), 200),
         "invitation": (visitor.get(f"/invite/{key}/"), 200),
