@@ -208,7 +208,7 @@ def player_add(request: HttpRequest, club_slug: str) -> HttpResponse:
         player = services.player_create(
             club=club, actor=request.user, name=form.cleaned_data["name"]
         )
-        messages.success(request, f"{player.name} is on the roster.")
+        messages.success(request, gettext("%(name)s is on the roster.") % {"name": player.name})
         return redirect(club_url("club-home", club) + "#players")
 
     values = {"player_name": request.POST.get("name", "")}
