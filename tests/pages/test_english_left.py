@@ -280,3 +280,24 @@ def test_no_english_left_on_the_club_settings_standings_lists_invitation_and_err
     assert failed.status_code == 500
     left["server error"] = english_left(failed.content.decode(), language, names)
     assert left == {what: [] for what in [*pages, "server error"]}
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_server_down_is_said_in_the_pages_language(language):
+    from django.db import OperationalError
+    from django.test import RequestFactory
+    from django.utils import translation
+
+    from config.views import server_error
+
+    try:
+        raise OperationalError("the database server is down")
+    except OperationalError:
+        with translation.override(language):
+            answer = server_error(RequestFactory().get("/clubs/"))
+            said = translation.gettext(
+                "The database is unavailable; please try again in a few seconds."
+            )
+    assert answer.status_code == 503 and answer["Retry-After"]
+    assert answer.content.decode() == said
+    assert english_left(f"<p>{said}</p>", language, []) == []
