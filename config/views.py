@@ -7,6 +7,7 @@ import sys
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.utils import translation
+from django.utils.translation import gettext
 from django.views import defaults
 from django.views.decorators.cache import cache_control
 from django.views.i18n import JavaScriptCatalog
@@ -33,8 +34,16 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if part is not None:
         response = unavailable_response(part)
         if not request.path.startswith("/api/"):
+            words = {
+                "database": gettext(
+                    "The database is unavailable; please try again in a few seconds."
+                ),
+                "redis": gettext(
+                    "The Redis server is unavailable; please try again in a few seconds."
+                ),
+            }
             response = HttpResponse(
-                f"The {part} is unavailable; please try again in a few seconds.",
+                words.get(part, part),
                 status=503,
                 content_type="text/plain",
             )

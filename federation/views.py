@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.page_kit.display import qr_svg
@@ -101,8 +102,11 @@ def player_page(request: HttpRequest, federation_slug: str, player_id: int) -> H
 def _officer(request: HttpRequest, federation_slug: str) -> Federation:
     try:
         return found(selectors.officer_federation, user=request.user, slug=federation_slug)
-    except NotAllowed as exc:
-        raise PermissionDenied(exc.message) from None
+    except NotAllowed:
+        # Said in the page's language; the API keeps the selector's English.
+        federation = found(selectors.federation_get, slug=federation_slug)
+        words = gettext("this needs a rating officer of %(federation)s")
+        raise PermissionDenied(words % {"federation": federation.name}) from None
 
 
 @login_required

@@ -67,7 +67,10 @@ def member_remove(request: HttpRequest, club_slug: str, membership_id: int) -> H
             membership=membership, actor=request.user,
             actor_role=club.caller_role,  # type: ignore[attr-defined]
         )  # fmt: skip
-        messages.success(request, f"{membership.user.get_username()} is no longer a member.")
+        messages.success(
+            request,
+            gettext("%(who)s is no longer a member.") % {"who": membership.user.get_username()},
+        )
         return redirect(club_url("club-home", club) + "#members")
 
     return form_post(None, remove, partial(club_home_page, request, club, form_name="members"))
@@ -112,7 +115,7 @@ def player_details(request: HttpRequest, club_slug: str, player_id: int) -> Http
             actor_role=club.caller_role,  # type: ignore[attr-defined]
             **form.cleaned_data,
         )
-        messages.success(request, f"{player.name}'s details are saved.")
+        messages.success(request, gettext("%(name)s's details are saved.") % {"name": player.name})
         return redirect(club_url("player-page", club, player.pk))
 
     page = partial(player_page_view, request, club, player.pk, form_name="details")
@@ -135,7 +138,9 @@ def player_payment(request: HttpRequest, club_slug: str, player_id: int) -> Http
             upi_id=form.cleaned_data["upi_id"],
             payment_link=form.cleaned_data["payment_link"],
         )
-        messages.success(request, f"{player.name}'s payment details are saved.")
+        messages.success(
+            request, gettext("%(name)s's payment details are saved.") % {"name": player.name}
+        )
         return redirect(club_url("player-page", club, player.pk))
 
     page = partial(player_page_view, request, club, player.pk, form_name="payment")
@@ -157,8 +162,12 @@ def player_retire(request: HttpRequest, club_slug: str, player_id: int) -> HttpR
             actor_role=club.caller_role,  # type: ignore[attr-defined]
             active=active,
         )
-        said = "is playing again" if active else "is retired: no new seats, the history stays"
-        messages.success(request, f"{player.name} {said}.")
+        said = (
+            gettext("%(name)s is playing again.")
+            if active
+            else gettext("%(name)s is retired: no new seats, the history stays.")
+        )
+        messages.success(request, said % {"name": player.name})
         return redirect(club_url("player-page", club, player.pk))
 
     page = partial(player_page_view, request, club, player.pk, form_name="player")

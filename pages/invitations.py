@@ -26,6 +26,18 @@ from config.errors import ServiceError
 NEW_LINK = "invitation.new_link"
 
 
+def _problem_words(exc: ServiceError) -> str:
+    """Why an invitation link does not open, in the page's language: the service says it by
+    its code (the API keeps its English)."""
+    words = {
+        "not_found": _("this invitation link is not valid"),
+        "invitation_used": _("this invitation was already used"),
+        "invitation_revoked": _("this invitation was withdrawn or declined"),
+        "invitation_expired": _("this invitation has expired: ask for a new one"),
+    }
+    return words.get(exc.code, exc.message)
+
+
 @login_required
 @require_POST
 def invite(request: HttpRequest, club_slug: str) -> HttpResponse:
@@ -80,7 +92,7 @@ def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
     try:
         invitation = services.invitation_for_key(key=key)
     except ServiceError as exc:
-        return render(request, "pages/invitation.html", {"problem": exc.message},
+        return render(request, "pages/invitation.html", {"problem": _problem_words(exc)},
                       status=service_status(exc))  # fmt: skip
     context = {"invitation": invitation, "values": request.POST, "error": None}
     if request.method == "POST":

@@ -208,7 +208,7 @@ def player_add(request: HttpRequest, club_slug: str) -> HttpResponse:
         player = services.player_create(
             club=club, actor=request.user, name=form.cleaned_data["name"]
         )
-        messages.success(request, f"{player.name} is on the roster.")
+        messages.success(request, gettext("%(name)s is on the roster.") % {"name": player.name})
         return redirect(club_url("club-home", club) + "#players")
 
     values = {"player_name": request.POST.get("name", "")}
@@ -508,7 +508,7 @@ def _settings_page(
     if form is None:
         form = StandingsOrderForm(
             initial={f"metric_{i}": metric.id for i, metric in enumerate(current, start=1)},
-            metrics=[(metric.id, metric.label) for metric in metrics],
+            metrics=[(metric.id, gettext(metric.label)) for metric in metrics],
             places=len(metrics),
         )
     places = form.place_fields()
@@ -556,13 +556,13 @@ def standings_order_set(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = club_for_page(request, club_slug, Role.ORGANISER)
     metrics = standing_metrics.club_metrics(club)
     form = StandingsOrderForm(
-        request.POST, metrics=[(m.id, m.label) for m in metrics], places=len(metrics)
+        request.POST, metrics=[(m.id, gettext(m.label)) for m in metrics], places=len(metrics)
     )
 
     def order_set() -> HttpResponse:
         order = [] if request.POST.get("reset") else form.order()
         ordered = standings_services.standings_order_set(club=club, actor=request.user, order=order)
-        labels = [metric.label for metric in standing_metrics.metric_order(ordered)]
+        labels = [gettext(m.label) for m in standing_metrics.metric_order(ordered)]
         ranked_by = gettext(", then ").join(str(label) for label in labels)
         words = (
             gettext("Standings are ranked by %(metrics)s (the default).")

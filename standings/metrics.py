@@ -9,6 +9,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from clubs.models import Club
 from config.errors import InvalidInput
 from scoring.formats import FORMAT_ORDER, HANDLERS
@@ -68,23 +70,29 @@ def _tally_metrics() -> list[Metric]:
 METRICS: dict[str, Metric] = {
     metric.id: metric
     for metric in [
-        Metric("points", "Points", "Net points: won minus lost.", True, "points",
+        Metric("points", gettext_noop("Points"), gettext_noop("Net points: won minus lost."),
+               True, "points", in_points=True),
+        Metric("money", gettext_noop("Money"), gettext_noop("Net money won, in minor units."),
+               True, "money_minor"),
+        Metric("chips", gettext_noop("Chips"), gettext_noop("Chips held (deals rummy)."), True,
+               "chips"),
+        Metric("deals_won", gettext_noop("Deals won"),
+               gettext_noop("Deals (or Rummikub games) won."), True, "deals_won"),
+        Metric("deals_played", gettext_noop("Deals played"),
+               gettext_noop("Deals (or Rummikub games) played."), True, "deals_played"),
+        Metric("win_rate", gettext_noop("Win rate"), gettext_noop("Deals won per deal played."),
+               True, "deals_won", per="deals_played"),
+        Metric("points_per_deal", gettext_noop("Points per deal"),
+               gettext_noop("Net points per deal played."), True, "points", per="deals_played",
                in_points=True),
-        Metric("money", "Money", "Net money won, in minor units.", True, "money_minor"),
-        Metric("chips", "Chips", "Chips held (deals rummy).", True, "chips"),
-        Metric("deals_won", "Deals won", "Deals (or Rummikub games) won.", True, "deals_won"),
-        Metric("deals_played", "Deals played", "Deals (or Rummikub games) played.", True,
-               "deals_played"),
-        Metric("win_rate", "Win rate", "Deals won per deal played.", True, "deals_won",
-               per="deals_played"),
-        Metric("points_per_deal", "Points per deal", "Net points per deal played.", True,
-               "points", per="deals_played", in_points=True),
         *_tally_metrics(),
-        Metric("rating", "Rating", "Skill rating (mu) in the table's game family.", True,
-               "rating_mu", rating="mu"),
-        Metric("ordinal", "Ordinal", "Skill rating less three times its uncertainty "
-               "(mu - 3 sigma) in the table's game family.", True, "rating_ordinal",
-               rating="ordinal"),
+        Metric("rating", gettext_noop("Rating"),
+               gettext_noop("Skill rating (mu) in the table's game family."), True, "rating_mu",
+               rating="mu"),
+        Metric("ordinal", gettext_noop("Ordinal"),
+               gettext_noop("Skill rating less three times its uncertainty (mu - 3 sigma) in the "
+                            "table's game family."),
+               True, "rating_ordinal", rating="ordinal"),
     ]
 }  # fmt: skip
 #: What a table ranks by when every metric of its order is in points and it mixes formats.

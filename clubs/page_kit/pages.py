@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from clubs import selectors
@@ -33,8 +34,12 @@ def club_for_page(request: HttpRequest, slug: str, min_role: str = Role.PLAYER) 
         club = selectors.club_get_for_user(user=request.user, slug=slug, min_role=min_role)
     except NotFoundError as exc:
         raise Http404(exc.message) from None
-    except NotAllowed as exc:
-        raise PermissionDenied(exc.message) from None
+    except NotAllowed:
+        # Said in the page's language; the API keeps the selector's English.
+        needed = Role(min_role).label.lower()
+        raise PermissionDenied(
+            _("this needs the %(needed)s role in this club") % {"needed": needed}
+        ) from None
     use_club_language(request, club.language)
     return club
 

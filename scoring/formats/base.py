@@ -92,7 +92,8 @@ class Tally:
 
 
 POINTS_CONCEDED = Tally(
-    "points_conceded", "fewest_conceded", "Points conceded", "Fewest points conceded as a loser.",
+    "points_conceded", "fewest_conceded", gettext_noop("Points conceded"),
+    gettext_noop("Fewest points conceded as a loser."),
     in_points=True,
 )  # fmt: skip
 

@@ -9,6 +9,8 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from clubs import selectors as club_selectors
 from clubs.models import Club
@@ -29,7 +31,11 @@ from standings import selectors as standings_selectors
 from standings.metrics import metric_order
 
 PER_PAGE = 25
-SCOPE_WORDS = {"season": "Season", "session": "Session", "game": "Game"}
+SCOPE_WORDS = {
+    "season": gettext_noop("Season"),
+    "session": gettext_noop("Session"),
+    "game": gettext_noop("Game"),
+}
 
 
 def _metric_text(club: Club, metric_id: str, value: Any) -> str:
@@ -80,7 +86,7 @@ def _table_value(scope: str, scope_id: int, game_format: str = "") -> str:
 def _scope_title(club: Club, scope: str, scope_id: int, choices: Any) -> str:
     if scope == "season":
         season = next((s for s in choices.seasons if s.pk == scope_id), None)
-        return f"Season {season.name}" if season else "Season"
+        return _("Season %(name)s") % {"name": season.name} if season else _("Season")
     if scope == "session":
         session = next((s for s in choices.sessions if s.pk == scope_id), None)
         session = session or found(
@@ -93,7 +99,10 @@ def _scope_title(club: Club, scope: str, scope_id: int, choices: Any) -> str:
 
 
 def game_label(game: Game) -> str:
-    return f"{game.get_format_display()} at {game.table.name} · {game.table.session.name}"
+    return _("%(format)s at %(table)s · %(night)s") % {
+        "format": game.get_format_display(), "table": game.table.name,
+        "night": game.table.session.name,
+    }  # fmt: skip
 
 
 def _standing_lines(
@@ -161,8 +170,8 @@ def standings_board(
     shown = _standing_lines(club, table, lines, offset, more)
     return {
         "metrics": table.metrics,
-        "metric_labels": [metric.label for metric in table.metrics],
-        "left_out": [metric.label for metric in table.left_out],
+        "metric_labels": [_(metric.label) for metric in table.metrics],
+        "left_out": [_(metric.label) for metric in table.left_out],
         "formats": [format_label(f) for f in table.formats],
         "lines": shown,
         "any_tied": any(line["tied"] for line in shown),
@@ -184,19 +193,20 @@ def _scope_options(choices: Any, games: list[dict[str, Any]], picked: str) -> li
 
     seasons = []
     for season in choices.seasons:
-        seasons.append(item(_table_value("season", season.pk), f"Season {season.name}"))
+        season_words = _("Season %(name)s") % {"name": season.name}
+        seasons.append(item(_table_value("season", season.pk), season_words))
         formats = choices.season_formats.get(season.pk, [])
         if len(formats) > 1:
             seasons += [
                 item(_table_value("season", season.pk, f),
-                     f"Season {season.name} · {format_label(f)}")
+                     f"{season_words} · {format_label(f)}")
                 for f in formats
             ]  # fmt: skip
     groups = [
-        {"label": "Seasons", "items": seasons},
-        {"label": "Sessions", "items": [item(_table_value("session", s.pk), s.name, s.started_at)
+        {"label": _("Seasons"), "items": seasons},
+        {"label": _("Nights"), "items": [item(_table_value("session", s.pk), s.name, s.started_at)
                                         for s in choices.sessions]},
-        {"label": "Games", "items": [item(_table_value("game", g["game"].pk), g["label"])
+        {"label": _("Games"), "items": [item(_table_value("game", g["game"].pk), g["label"])
                                      for g in games]},
     ]  # fmt: skip
     return [group for group in groups if group["items"]]
@@ -223,7 +233,7 @@ def _format_tabs(
         for name in ("page", "game_format", "scope", "id"):
             query.pop(name, None)
         query["table"] = _table_value("season", season_id, value)
-        label = format_label(value) if value else "All formats"
+        label = format_label(value) if value else _("All formats")
         tabs.append({"label": label, "url": "?" + query.urlencode(), "selected": value == picked})
     return tabs
 
@@ -259,7 +269,7 @@ def _choosing(
     context["options"] = _scope_options(choices, context["games"], picked)
     if not any(item["selected"] for group in context["options"] for item in group["items"]):
         item = {"value": picked, "label": title, "when": None, "selected": True}
-        context["options"].insert(0, {"label": "Shown", "items": [item]})
+        context["options"].insert(0, {"label": _("Shown"), "items": [item]})
     context["after_options"] = [
         {"value": str(s.pk), "session": s, "selected": s.pk == after} for s in choices.sessions
     ]
@@ -296,7 +306,7 @@ def standings_context(
         "board": None,
         "error": None,
         "updated_at": timezone.now(),
-        "metric_labels": [m.label for m in metric_order(club)],
+        "metric_labels": [_(m.label) for m in metric_order(club)],
     }
     status = 200
     try:
@@ -329,7 +339,7 @@ def standings_context(
     context.update(
         scope=scope,
         scope_id=scope_id,
-        scope_word=SCOPE_WORDS.get(scope, scope),
+        scope_word=_(SCOPE_WORDS.get(scope, scope)),
         title=title,
         after=after_session,
         board=board,

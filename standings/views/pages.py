@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_noop
 
 from clubs.models import Club
 from clubs.page_kit.pages import (
@@ -25,6 +26,13 @@ from standings.views.boards import public_club, render_public, standings_context
 from standings.views.projector import projector_context, public_projector
 
 RATING_ROWS = 20
+
+# The rules engine names the families in English (it knows nothing of Django): the words here.
+FAMILY_WORDS = {
+    "indian": gettext_noop("Indian rummy"),
+    "rummikub": gettext_noop("Rummikub"),
+    "okey": gettext_noop("Okey"),
+}
 
 
 def _rating_boards(club: Club) -> list[dict[str, Any]]:
@@ -43,7 +51,7 @@ def _rating_boards(club: Club) -> list[dict[str, Any]]:
         boards.append(
             {
                 "family": family,
-                "label": label,
+                "label": gettext(FAMILY_WORDS.get(family, label)),
                 "lines": [
                     {
                         "line": line,

@@ -9,6 +9,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.models import Club
 from clubs.page_kit.display import qr_svg
@@ -153,7 +154,8 @@ def _just_now(board: dict[str, Any], club: Club) -> dict[str, Any] | None:
 
 def _projector_title(club: Club, scope: str, scope_id: int, game_format: str) -> str:
     if scope == "season":
-        title = f"Season {found(selectors.season_get, club=club, season_id=scope_id).name}"
+        season = found(selectors.season_get, club=club, season_id=scope_id)
+        title = _("Season %(name)s") % {"name": season.name}
     elif scope == "session":
         title = found(selectors.session_get, club=club, session_id=scope_id, with_tables=False).name
     else:
@@ -194,7 +196,7 @@ def projector_context(request: HttpRequest, club: Club) -> tuple[dict[str, Any],
             )
             title = _projector_title(club, scope, scope_id, game_format)
             if context["after"] is not None:
-                title += f" · after {context['after'].name}"
+                title += " · " + _("after %(night)s") % {"night": context["after"].name}
             board = _projector_board(club, scope, scope_id, after=after_id, game_format=game_format)
             boards.append({"title": title, "board": board, "live": False})
     except ServiceError as exc:

@@ -1,8 +1,9 @@
 """Every page of a club night and a tournament in every language, in one browser session at
 390 px: each says its language, shows no sign of a translation gone wrong (a placeholder or a
 template tag left in the text) and scrolls no page sideways (a wide table scrolls in its box).
-The night's own pages (the night, a game, its deal entry form with the card picker open and a
-hand checked, a deal) leave no English in any other language, the scripts' words included."""
+The club's home, its standings and the night's own pages (the night, a game, its deal entry
+form with the card picker open and a hand checked, a deal) leave no English in any other
+language, the scripts' words included."""
 
 from __future__ import annotations
 
@@ -71,7 +72,8 @@ def _names(standing: Any, night: Pages) -> list[str]:
     names = [standing.club.name, night.night.session.name, night.night.game.table.name]
     names += list(RulePreset.objects.values_list("name", flat=True))
     names += list(Player.objects.filter(club=standing.club).values_list("name", flat=True))
-    return names + [u.get_username() for u in (standing.owner, standing.organiser)]
+    people = (standing.owner, standing.organiser, standing.scorer, standing.player)
+    return names + [u.get_username() for u in people]
 
 
 def _use_the_entry_form(page: Any, night: Pages, language: str, names: list[str]) -> list[str]:
@@ -101,8 +103,8 @@ def _use_the_entry_form(page: Any, night: Pages, language: str, names: list[str]
 
 def test_every_page_in_every_language_at_390_px(new_page: Any, standing: Any) -> None:
     addresses, night = _pages(standing)
-    # The night's pages: the night, its game, the game's deal entry form and a deal.
-    night_pages = set(addresses[2:6])
+    # The club home, the night, its game, the deal entry form, a deal and the standings.
+    night_pages = {addresses[1], *addresses[2:6], addresses[7]}
     names = _names(standing, night)
     page = new_page(PHONE, user=standing.organiser)
     problems = []
@@ -129,4 +131,4 @@ def test_every_page_in_every_language_at_390_px(new_page: Any, standing: Any) ->
                     left = _use_the_entry_form(page, night, language, names)
                 for english in left + english_left(page.content(), language, names):
                     problems.append((language, address, f"English left: {english}"))
-    assert problems == []
+    assert problems == [], "\n".join(map(str, problems))

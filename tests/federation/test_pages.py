@@ -5,8 +5,11 @@ are the API's."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.test import Client, TestCase
+from django.utils import translation
 
+from config.catalogs import TRANSLATED
 from federation import services
 from federation.models import FederationPlayer, SanctionedEvent
 from scoring.nights import session_create
@@ -44,6 +47,16 @@ def _client(world, who: str) -> Client:
 def test_page_access(world, page: str, who: str):
     path, expect = PAGES[page]
     assert _client(world, who).get(path).status_code == expect[who]
+
+
+@pytest.mark.parametrize("language", ["en", *TRANSLATED])
+def test_the_queue_refused_says_why_in_the_pages_language(world, language: str):
+    client = _client(world, "owner")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    body = client.get("/f/rf/queue/").content.decode()
+    with translation.override(language):
+        said = translation.gettext("this needs a rating officer of %(federation)s")
+    assert said % {"federation": world.federation.name} in body
 
 
 @pytest.mark.parametrize("who", WHO)

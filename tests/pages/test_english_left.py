@@ -214,3 +214,90 @@ def test_no_english_left_on_the_series_import_members_and_sign_in_pages(
         assert f'<html lang="{language}"' in page, what
         left[what] = english_left(page, language, names)
     assert left == {what: [] for what in pages}
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_no_english_left_on_the_club_settings_standings_lists_invitation_and_error_pages(
+    standing, language
+):
+    from django.conf import settings
+    from django.test import RequestFactory
+    from django.utils import translation
+
+    from clubs.services import invitation_create
+    from config.views import server_error
+    from webhooks.models import Endpoint
+
+    club = standing.club
+    club.public_standings = True
+    club.save()
+    night = make_night(standing)
+    Endpoint.objects.create(
+        club=club, url="https://hooks.example/rummy", events=["deal.scored"], secret="s" * 32
+    )
+    _invitation, key = invitation_create(
+        club=club, actor=standing.owner, actor_role="owner", role="scorer"
+    )
+    _used, used_key = invitation_create(
+        club=club, actor=standing.owner, actor_role="owner", role="player"
+    )
+    Client().post(f"/invite/{used_key}/", {"username": "newcomer", "password": "x" * 20})
+    names = [club.name, night.session.name, night.game.table.name, "https://hooks.example/rummy"]
+    names += list(RulePreset.objects.values_list("name", flat=True))
+    names += list(Player.objects.filter(club=club).values_list("name", flat=True))
+    names += [u.get_username() for u in (standing.owner, standing.organiser, standing.scorer)]
+    names += [standing.player.get_username(), "newcomer"]
+    owner, player, visitor = Client(), Client(), Client()
+    owner.force_login(standing.owner)
+    player.force_login(standing.player)
+    for client in (owner, player, visitor):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    slug = club.slug
+    pages = {
+        "club home": (owner.get(f"/clubs/{slug}/"), 200),
+        "settings": (owner.get(f"/clubs/{slug}/settings/"), 200),
+        "standings": (owner.get(f"/clubs/{slug}/standings/"), 200),
+        "players": (owner.get(f"/clubs/{slug}/players/"), 200),
+        "players found": (owner.get(f"/clubs/{slug}/players/?q=zz"), 200),
+        "nights": (owner.get(f"/clubs/{slug}/sessions/"), 200),
+        "no night fits": (owner.get(f"/clubs/{slug}/sessions/?q=zz"), 200),
+        "public standings": (visitor.get(f"/p/{slug}/standings/"), 200),
+        "projector": (visitor.get(f"/p/{slug}/standings/projector/"), 200),
+        "invitation": (visitor.get(f"/invite/{key}/"), 200),
+        "invitation taken": (player.get(f"/invite/{key}/"), 200),
+        "invitation used": (visitor.get(f"/invite/{used_key}/"), 409),
+        "not allowed": (player.get(f"/clubs/{slug}/settings/"), 403),
+        "not found": (owner.get("/clubs/no-such-club/"), 404),
+    }
+    with translation.override(language):
+        failed = server_error(RequestFactory().get("/"))
+    left = {}
+    for what, (answer, status) in pages.items():
+        assert answer.status_code == status, (what, answer.status_code)
+        page = answer.content.decode()
+        assert f'<html lang="{language}"' in page, what
+        left[what] = english_left(page, language, names)
+    assert failed.status_code == 500
+    left["server error"] = english_left(failed.content.decode(), language, names)
+    assert left == {what: [] for what in [*pages, "server error"]}
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_server_down_is_said_in_the_pages_language(language):
+    from django.db import OperationalError
+    from django.test import RequestFactory
+    from django.utils import translation
+
+    from config.views import server_error
+
+    try:
+        raise OperationalError("the database server is down")
+    except OperationalError:
+        with translation.override(language):
+            answer = server_error(RequestFactory().get("/clubs/"))
+            said = translation.gettext(
+                "The database is unavailable; please try again in a few seconds."
+            )
+    assert answer.status_code == 503 and answer["Retry-After"]
+    assert answer.content.decode() == said
+    assert english_left(f"<p>{said}</p>", language, []) == []

@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 from django.test import Client, TestCase
+from django.utils import translation
 
+from config.catalogs import TRANSLATED
 from scoring.models import Deal, Game
 from tests.conftest import Standing
 from tests.scoring.helpers import by_name, new_game, play, results, state
@@ -106,6 +108,35 @@ def test_pool_rejoin_refused_shows_the_reason(standing):
     assert response.status_code == 409 and "still in" in response.content.decode()
     assert organiser.post(game_url(game, "rejoin/"), {"player": "x"}).status_code == 400
     assert organiser.post(game_url(game, "rejoin/"), {"player": 99999}).status_code == 404
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_refused_rejoin_is_said_in_the_clubs_language(standing, language):
+    """The rules engine refuses in English, by a code and values; the page says it in the
+    club's language, and leaves no English on the game page."""
+    from clubs.models import Player
+    from clubs.services import club_update
+    from scoring.models import RulePreset
+    from tests.pages.test_english_left import english_left
+
+    game, ids = _pool_with_chitra_out(standing, 80)
+    club_update(club=standing.club, actor=standing.owner, language=language)
+    organiser = client(standing, "organiser")
+    names = [standing.club.name, game.table.name, game.table.session.name, "Pool 101"]
+    names += list(RulePreset.objects.values_list("name", flat=True))
+    names += list(Player.objects.filter(club=standing.club).values_list("name", flat=True))
+    names += [u.get_username() for u in (standing.owner, standing.organiser)]
+    for player, words in (
+        ("Chitra", "no rejoin while %(name)s is at %(score)s, past %(limit)s"),
+        ("Asha", "this player is still in, at %(score)s"),
+    ):
+        response = organiser.post(game_url(game, "rejoin/"), {"player": ids[player]})
+        assert response.status_code == 409
+        body = response.content.decode()
+        with translation.override(language):
+            said = translation.gettext(words).split("%(")[0].strip()
+        assert said and said in body, (player, said)
+        assert english_left(body, language, names) == [], player
 
 
 def _split_table(standing: Standing) -> tuple[Game, dict[str, int]]:

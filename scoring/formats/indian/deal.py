@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext_noop
 from rest_framework import serializers
 
 from clubs.models import Club
@@ -76,10 +77,11 @@ class IndianDeal:
 
     tallies: ClassVar[tuple[Tally, ...]] = (
         POINTS_CONCEDED,
-        Tally("drops", "fewest_drops", "Drops", "Fewest drops (first and middle)."),
+        Tally("drops", "fewest_drops", gettext_noop("Drops"),
+              gettext_noop("Fewest drops (first and middle).")),
         Tally(
-            "full_counts", "fewest_full_counts", "Full counts",
-            "Fewest wrong shows and late declarations.",
+            "full_counts", "fewest_full_counts", gettext_noop("Full counts"),
+            gettext_noop("Fewest wrong shows and late declarations."),
         ),
     )  # fmt: skip
 

@@ -325,7 +325,9 @@ class PoolFormat(IndianDeal, FormatBase):
         old = scores[player_id]
         active = still_in(scores, rules.pool)
         if player_id in active:
-            raise RuleViolation("not_eliminated", f"this player is still in, at {old}")
+            raise RuleViolation(
+                "not_eliminated", f"this player is still in, at {old}", details={"score": old}
+            )
         used = entries_of_kind(game, LedgerEntry.Kind.REJOIN).get(player_id, 0)
         new = pool_rules.rejoin_score(active, rules.pool, used)
         lines = [

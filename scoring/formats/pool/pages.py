@@ -49,7 +49,8 @@ def _status_words(*, won: bool, out: bool, shared: bool, rejoins: int) -> str:
 
 
 def rejoin_reason(code: str, message: str, details: dict[str, Any], names: dict[int, str]) -> str:
-    """A refused rejoin in words, naming the player the rules name by id."""
+    """A refused rejoin in words, naming the player the rules name by id. The rules engine
+    says why in English, by a code and values: the words are chosen here by the code."""
     if code == "rejoin_closed" and str(details.get("player", "")).isdigit():
         name = names.get(int(details["player"]), details["player"])
         return gettext("no rejoin while %(name)s is at %(score)s, past %(limit)s") % {
@@ -57,7 +58,21 @@ def rejoin_reason(code: str, message: str, details: dict[str, Any], names: dict[
             "score": pool_points(details["score"]),
             "limit": pool_points(details["rejoin_below"]),
         }
-    return message
+    if code == "rejoin_limit" and str(details.get("token", "")).isdigit():
+        return gettext(
+            "no more rejoins: this pool allows %(most)s a player, and this player has had %(used)s"
+        ) % {"most": details["max_rejoins"], "used": details["token"]}
+    if code == "not_eliminated" and isinstance(details.get("score"), int):
+        return gettext("this player is still in, at %(score)s") % {
+            "score": pool_points(details["score"])
+        }
+    fixed = {
+        "rejoin_off": gettext("this pool does not allow rejoining"),
+        "game_over": gettext("fewer than two players are still in: the pool is decided, no rejoin"),
+        "not_seated": gettext("this player has no seat in this game"),
+        "game_finished": gettext("this game has finished"),
+    }
+    return fixed.get(code, message)
 
 
 def panel(
