@@ -350,7 +350,7 @@ class SanctionRequestApi(ClubFederationApi):
             tier=data["tier"],
             session=session,
             tournament=tournament,
-            held_elsewhere=data["held_elsewhere"],
+            held_elsewhere=data.get("held_elsewhere", ""),
             name=data["name"],
         )
         return Response(_event_out(event), status=status.HTTP_201_CREATED)

@@ -169,7 +169,6 @@ class FederationSanctionInput(serializers.Serializer[dict]):
     held_elsewhere = serializers.ChoiceField(
         choices=["night", "tournament"],
         required=False,
-        default="",
         help_text="Held on the club's own instance: its signed export is imported once finished.",
     )
     name = serializers.CharField(

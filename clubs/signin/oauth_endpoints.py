@@ -42,7 +42,14 @@ class TokenView(oauth_views.TokenView):
     device code before anything else."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        return self.authorization_flow_token_response(request)  # type: ignore[no-any-return]
+        try:
+            return self.authorization_flow_token_response(request)  # type: ignore[no-any-return]
+        except get_access_token_model().DoesNotExist:
+            # The token just issued was revoked before the toolkit read it back: the same code
+            # was traded again at the same moment, which revokes every token it gave.
+            return _oauth_error(
+                oauth_errors.InvalidGrantError(description="this code was used twice")
+            )
 
 
 def _device_scope(asked: str) -> str:

@@ -33,8 +33,15 @@ def create(apps, schema_editor):
 
 
 def remove(apps, schema_editor):
-    RulePreset = apps.get_model("scoring", "RulePreset")
-    RulePreset.objects.filter(club=None, key__in=[p["key"] for p in PRESETS]).delete()
+    # In SQL: the ORM's delete collects related rows through every app's historical models,
+    # which in a migration's state are of other classes than these (Django refuses the query).
+    # A preset still used by a game is refused by its foreign key, as it should be.
+    table = apps.get_model("scoring", "RulePreset")._meta.db_table
+    keys = [p["key"] for p in PRESETS]
+    schema_editor.execute(
+        f"DELETE FROM {table} WHERE club_id IS NULL AND key IN ({', '.join(['%s'] * len(keys))})",
+        keys,
+    )
 
 
 class Migration(migrations.Migration):

@@ -27,12 +27,8 @@ from standings.views.projector import projector_context, public_projector
 
 RATING_ROWS = 20
 
-# The rules engine names the families in English (it knows nothing of Django): the words here.
-FAMILY_WORDS = {
-    "indian": gettext_noop("Indian rummy"),
-    "rummikub": gettext_noop("Rummikub"),
-    "okey": gettext_noop("Okey"),
-}
+# The families' labels (GameFamily's, in English) marked for the catalogs: translated where shown.
+FAMILY_LABELS = (gettext_noop("Indian rummy"), gettext_noop("Rummikub"), gettext_noop("Okey"))
 
 
 def _rating_boards(club: Club) -> list[dict[str, Any]]:
@@ -51,7 +47,7 @@ def _rating_boards(club: Club) -> list[dict[str, Any]]:
         boards.append(
             {
                 "family": family,
-                "label": gettext(FAMILY_WORDS.get(family, label)),
+                "label": gettext(label),
                 "lines": [
                     {
                         "line": line,

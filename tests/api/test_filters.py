@@ -251,7 +251,7 @@ def test_updated_since_is_inclusive_and_read_in_any_offset(club):
         ("sessions/", "season", "-1", "must be a whole number from 1"),
         ("games/", "player", "1.5", "must be a whole number from 1"),
         ("games/", "player", "99999999999999999999", "must be a whole number from 1"),
-        ("games/", "game_format", "purse", "use points, pool, deals, rummikub, not 'purse'"),
+        ("games/", "game_format", "purse", "use points, pool, deals, rummikub, okey, not 'purse'"),
         ("deals/", "game", "abc", "must be a whole number from 1"),
         ("players/", "active", "yes", "use true or false, not 'yes'"),
         ("members/", "role", "king", "use owner, organiser, scorer, player, not 'king'"),

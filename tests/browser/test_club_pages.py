@@ -23,7 +23,7 @@ def test_editing_a_preset_makes_a_new_version(new_page: Any, standing: Any):
     page.goto("/clubs/home/settings/")
     for drop in ("20", "25"):
         page.locator("#presets summary").click()
-        page.get_by_label("Key").fill("house")
+        page.locator("#preset-key").fill("house")
         page.get_by_label("Name", exact=True).fill("House points")
         page.locator("#preset-format").select_option("points")
         page.locator("#preset-params").fill(f'{{"indian": {{"first_drop": {drop}}}}}')
