@@ -32,7 +32,13 @@ from federation.exchange import (
 )
 from federation.held import HeldEvent
 from federation.models import ExportKey, Federation, MemberClub, RemotePlayer, SanctionedEvent
-from federation.services import _club_role, _event_locked, _member
+from federation.services import (
+    _club_role,
+    _event_locked,
+    _member,
+    event_submission_store,
+    event_submittable_check,
+)
 from scoring.models import Session
 from tournaments.models import Tournament
 
@@ -85,24 +91,9 @@ def event_import(*, actor: User, event: SanctionedEvent, document: Any) -> Sanct
     with transaction.atomic():
         event = _event_locked(event.pk)
         results, played_on = _checked(document, event)
-        allowed = (
-            SanctionedEvent.Status.SANCTIONED,
-            SanctionedEvent.Status.RETURNED,
-            SanctionedEvent.Status.RELEASED,
-        )
-        if event.status not in allowed:
-            raise Conflict(
-                f"this event is {event.status}: it cannot be submitted", code="bad_status"
-            )
+        event_submittable_check(event)
         results = _roster_keyed(event.club, document["players"], results)
-        if event.status == SanctionedEvent.Status.RELEASED and results == event.released_results:
-            raise Conflict("event: nothing changed since its release", code="nothing_changed")
-        event.submitted_results = results
-        event.played_on = played_on
-        event.version += 1
-        event.status = SanctionedEvent.Status.SUBMITTED
-        event.reason = ""
-        event.save()
+        event_submission_store(event, results, played_on)
         audit_record(
             actor=actor,
             club=event.club,

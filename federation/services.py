@@ -426,6 +426,31 @@ def _finished_results(event: SanctionedEvent) -> tuple[dict[str, Any], date]:
     return finished(held, event.federation.preset)
 
 
+def event_submittable_check(event: SanctionedEvent) -> None:
+    """Refuse an event whose state takes no submission (one sanctioned, returned or released
+    does)."""
+    allowed = (
+        SanctionedEvent.Status.SANCTIONED,
+        SanctionedEvent.Status.RETURNED,
+        SanctionedEvent.Status.RELEASED,
+    )
+    if event.status not in allowed:
+        raise Conflict(f"this event is {event.status}: it cannot be submitted", code="bad_status")
+
+
+def event_submission_store(event: SanctionedEvent, results: Any, played_on: Any) -> None:
+    """Store ``results`` as the event's next submitted version (refused when a released event's
+    results are unchanged), for the officer to release or return."""
+    if event.status == SanctionedEvent.Status.RELEASED and results == event.released_results:
+        raise Conflict("event: nothing changed since its release", code="nothing_changed")
+    event.submitted_results = results
+    event.played_on = played_on
+    event.version += 1
+    event.status = SanctionedEvent.Status.SUBMITTED
+    event.reason = ""
+    event.save()
+
+
 def event_submit(*, actor: Actor, event: SanctionedEvent) -> SanctionedEvent:
     """The club submits its finished event (again after a return, or as a correction after
     release): the officer releases it. A released event keeps counting as released until the
@@ -433,24 +458,9 @@ def event_submit(*, actor: Actor, event: SanctionedEvent) -> SanctionedEvent:
     _club_role(actor, event.club, Role.ORGANISER)
     with transaction.atomic():
         event = _event_locked(event.pk)
-        allowed = (
-            SanctionedEvent.Status.SANCTIONED,
-            SanctionedEvent.Status.RETURNED,
-            SanctionedEvent.Status.RELEASED,
-        )
-        if event.status not in allowed:
-            raise Conflict(
-                f"this event is {event.status}: it cannot be submitted", code="bad_status"
-            )
+        event_submittable_check(event)
         results, played_on = _finished_results(event)
-        if event.status == SanctionedEvent.Status.RELEASED and results == event.released_results:
-            raise Conflict("event: nothing changed since its release", code="nothing_changed")
-        event.submitted_results = results
-        event.played_on = played_on
-        event.version += 1
-        event.status = SanctionedEvent.Status.SUBMITTED
-        event.reason = ""
-        event.save()
+        event_submission_store(event, results, played_on)
         audit_record(
             actor=actor,
             club=event.club,
