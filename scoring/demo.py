@@ -205,7 +205,8 @@ def count_now(game: Any, actor: Any, payload: dict[str, Any]) -> None:
 
 
 def demo_formats(context: DemoContext) -> None:
-    """A pool 101 game with a rejoin and a split, a best-of-3 deals game, a Sabra match."""
+    """A pool 101 game with a rejoin and a split, a best-of-3 deals game, a Sabra match and an
+    Okey game."""
     club, organiser, roster = context.club, context.organiser, context.players
     with tasks_in_process():
         session = session_create(
@@ -270,3 +271,22 @@ def demo_formats(context: DemoContext) -> None:
         # The match is over: its players are rated in Rummikub (the points tables' in Indian
         # rummy as their nights close).
         game_finish(game=sabra, actor=organiser)
+
+        # Okey by loss (docs/rules.md, "Okey"): a finish in melds, one in seven pairs by
+        # discarding the okey, and a deal nobody finished in which a player showed the
+        # indicator's twin.
+        okey_players = roster[8:12]
+        okey = game_create(
+            table=table_create(session=session, actor=organiser, name="Okey"),
+            actor=organiser,
+            preset=RulePreset.objects.get(club=None, key="okey"),
+            players=okey_players,
+        )
+        for deal in [
+            {"finisher": okey_players[1].pk, "finish": "melds"},
+            {"finisher": okey_players[3].pk, "finish": "pairs", "okey_discard": True,
+             "indicator_shown": [okey_players[0].pk]},
+            {"finisher": None, "indicator_shown": [okey_players[2].pk]},
+        ]:  # fmt: skip
+            count_now(okey, organiser, {"okey": {"indicator": "R7", **deal}})
+        game_finish(game=okey, actor=organiser)
