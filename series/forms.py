@@ -22,7 +22,7 @@ def _tiers(raw: str) -> dict[str, str]:
     for part in raw.split(","):
         if not part.strip():
             continue
-        name, _, multiplier = part.partition("=")
+        name, _sep, multiplier = part.partition("=")
         if not name.strip() or not multiplier.strip():
             raise forms.ValidationError(_("write each tier as name=multiplier, e.g. major=2"))
         tiers[name.strip()] = multiplier.strip()
@@ -117,7 +117,7 @@ class SeriesEventForm(forms.Form):
 
     def clean_event(self) -> dict[str, int]:
         """``session:12`` or ``tournament:3`` as the service's keywords."""
-        kind, _, raw = self.cleaned_data["event"].partition(":")
+        kind, _sep, raw = self.cleaned_data["event"].partition(":")
         if kind not in ("session", "tournament") or not raw.isdigit() or len(raw) > 18:
             raise forms.ValidationError(_("pick a night or a tournament"))
         return {f"{kind}_id": int(raw)}

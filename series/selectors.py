@@ -10,7 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.db.models import QuerySet
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from clubs.models import Club, Player
 from config.errors import NotFoundError
@@ -39,7 +39,8 @@ def series_list(*, club: Club) -> QuerySet[Series]:
 def series_get(*, club: Club, series_id: int) -> Series:
     found = Series.objects.filter(club=club, pk=series_id).first()
     if found is None:
-        raise NotFoundError(f"no series #{series_id} in {club.name}")
+        words = gettext("no series #%(id)s in %(club)s")
+        raise NotFoundError(words % {"id": series_id, "club": club.name})
     return found
 
 

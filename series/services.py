@@ -8,10 +8,13 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from clubs.audit import audit_record
 from clubs.models import Club
 from config.errors import Conflict, InvalidInput, NotFoundError
+from rules.errors import RuleViolation
 from rules.series import PointsTable, tier_multiplier
 from scoring.models import Session
 from series.models import Series, SeriesEvent, SeriesResult
@@ -31,40 +34,72 @@ SETTINGS = (
 )
 
 
+# The engine's sentences (it knows no language) of a points table or a tier it refuses, said in
+# the request's words; ``%(value)s`` stands for the value it quotes.
+_ENGINE_WORDS = frozenset({
+    gettext_noop("use place or share, not %(value)s"),
+    gettext_noop("give the points of place 1 at least"),
+    gettext_noop("points are 0 or more"),
+    gettext_noop("a place scores no more than the place before it"),
+    gettext_noop("give the winner's points (1 or more)"),
+    gettext_noop("%(value)s is not a number"),
+    gettext_noop("a multiplier is above 0, up to 100, in hundredths, not %(value)s"),
+})  # fmt: skip
+
+
+def _engine_refusal(exc: RuleViolation, value: Any) -> InvalidInput:
+    """The engine's refusal as a clear 400 naming the field, with its code, in the request's
+    language (its own English for a sentence not known here)."""
+    field, _sep, english = exc.message.partition(": ")
+    quoted = repr(value)
+    sentence = english.replace(quoted, "%(value)s")
+    words = _(sentence) % {"value": quoted} if sentence in _ENGINE_WORDS else english
+    details = {"token": exc.token, **exc.details}
+    return InvalidInput(f"{field}: {words}", code=exc.code, details=details)
+
+
 def _checked(values: dict[str, Any]) -> dict[str, Any]:
     """A series' settings checked together (a points table, tiers, awards): a clear 400 naming
     the field."""
     name = str(values.get("name", "")).strip()
     if not name:
-        raise InvalidInput("name: give the series a name", code="bad_name")
+        raise InvalidInput("name: " + _("give the series a name"), code="bad_name")
     values["name"] = name
-    PointsTable(
-        by=values["points_by"],
-        by_place=tuple(values["points_table"] or ()),
-        top=values["share_top"],
-    )
+    try:
+        PointsTable(
+            by=values["points_by"],
+            by_place=tuple(values["points_table"] or ()),
+            top=values["share_top"],
+        )
+    except RuleViolation as exc:
+        raise _engine_refusal(exc, values["points_by"]) from None
     tiers = values["tiers"]
     if not tiers:
-        raise InvalidInput("tiers: name one tier at least", code="bad_tier")
+        raise InvalidInput("tiers: " + _("name one tier at least"), code="bad_tier")
     for tier, multiplier in tiers.items():
         if not str(tier).strip():
-            raise InvalidInput("tiers: a tier has a name", code="bad_tier")
-        tiers[tier] = str(tier_multiplier(multiplier))
+            raise InvalidInput("tiers: " + _("a tier has a name"), code="bad_tier")
+        try:
+            tiers[tier] = str(tier_multiplier(multiplier))
+        except RuleViolation as exc:
+            raise _engine_refusal(exc, multiplier) from None
     if values["best_n"] is not None and values["best_n"] < 1:
-        raise InvalidInput("best_n: count 1 result or more (empty: all)", code="bad_number")
+        raise InvalidInput("best_n: " + _("count 1 result or more (empty: all)"), code="bad_number")
     if values["min_events"] < 1:
-        raise InvalidInput("min_events: 1 or more", code="bad_number")
+        raise InvalidInput("min_events: " + _("1 or more"), code="bad_number")
     kinds = [award.get("kind") for award in values["awards"]]
     for award in values["awards"]:
         if award.get("kind") not in AWARD_KINDS:
             raise InvalidInput(
-                f"awards: use {', '.join(AWARD_KINDS)}, not {award.get('kind')!r}",
+                "awards: "
+                + _("use %(kinds)s, not %(kind)s")
+                % {"kinds": ", ".join(AWARD_KINDS), "kind": repr(award.get("kind"))},
                 code="bad_award",
             )
         if not str(award.get("name", "")).strip():
-            raise InvalidInput("awards: each award has a name", code="bad_award")
+            raise InvalidInput("awards: " + _("each award has a name"), code="bad_award")
     if len(set(kinds)) != len(kinds):
-        raise InvalidInput("awards: each kind of award once", code="bad_award")
+        raise InvalidInput("awards: " + _("each kind of award once"), code="bad_award")
     return values
 
 
@@ -83,7 +118,11 @@ DEFAULTS: dict[str, Any] = {
 def series_create(*, club: Club, actor: AbstractBaseUser, **values: Any) -> Series:
     settings = _checked({**DEFAULTS, **values})
     if Series.objects.filter(club=club, name=settings["name"]).exists():
-        raise Conflict(f"name: {club.name} has a series {settings['name']!r}", code="name_taken")
+        words = _("%(club)s has a series %(name)s")
+        raise Conflict(
+            "name: " + words % {"club": club.name, "name": repr(settings["name"])},
+            code="name_taken",
+        )
     series = Series.objects.create(club=club, created_by=actor, **settings)  # type: ignore[misc]
     audit_record(actor=actor, club=club, action="series.create", obj=series, after=_as_dict(series))
     return series
@@ -98,12 +137,12 @@ def series_update(*, series: Series, actor: AbstractBaseUser, **values: Any) -> 
     if "tiers" in values:
         used = set(series.events.values_list("tier", flat=True)) - set(settings["tiers"])
         if used:
-            raise InvalidInput(
-                f"tiers: events are of tier(s) {', '.join(sorted(used))}", code="bad_tier"
-            )
+            words = _("events are of tier(s) %(tiers)s") % {"tiers": ", ".join(sorted(used))}
+            raise InvalidInput("tiers: " + words, code="bad_tier")
     taken = Series.objects.filter(club_id=series.club_id, name=settings["name"])
     if taken.exclude(pk=series.pk).exists():
-        raise Conflict(f"name: the club has a series {settings['name']!r}", code="name_taken")
+        words = _("the club has a series %(name)s") % {"name": repr(settings["name"])}
+        raise Conflict("name: " + words, code="name_taken")
     for key, value in settings.items():
         setattr(series, key, value)
     series.save()
@@ -137,27 +176,34 @@ def series_event_add(
     series = Series.objects.select_for_update().get(pk=series.pk)
     if (session_id is None) == (tournament_id is None):
         raise InvalidInput(
-            "session: name a night (session) or a tournament, one of them", code="missing_field"
+            "session: " + _("name a night (session) or a tournament, one of them"),
+            code="missing_field",
         )
     if tier not in series.tiers:
-        raise InvalidInput(f"tier: use {', '.join(series.tiers)}, not {tier!r}", code="bad_tier")
+        words = _("use %(tiers)s, not %(tier)s") % {
+            "tiers": ", ".join(series.tiers),
+            "tier": repr(tier),
+        }
+        raise InvalidInput("tier: " + words, code="bad_tier")
     if (
         session_id is not None
         and not Session.objects.filter(club_id=series.club_id, pk=session_id).exists()
     ):
-        raise NotFoundError(f"session: no session #{session_id} in the club")
+        words = _("no session #%(id)s in the club") % {"id": session_id}
+        raise NotFoundError("session: " + words)
     if (
         tournament_id is not None
         and not Tournament.objects.filter(club_id=series.club_id, pk=tournament_id).exists()
     ):
-        raise NotFoundError(f"tournament: no tournament #{tournament_id} in the club")
+        words = _("no tournament #%(id)s in the club") % {"id": tournament_id}
+        raise NotFoundError("tournament: " + words)
     try:
         with transaction.atomic():
             event = SeriesEvent.objects.create(
                 series=series, session_id=session_id, tournament_id=tournament_id, tier=tier
             )
     except IntegrityError:
-        raise Conflict("the event is in the series already", code="already_in_series") from None
+        raise Conflict(_("the event is in the series already"), code="already_in_series") from None
     _refresh(event, series)
     audit_record(
         actor=actor,
@@ -174,7 +220,7 @@ def series_event_remove(*, series: Series, actor: AbstractBaseUser, event_id: in
     series = Series.objects.select_for_update().get(pk=series.pk)
     event = series.events.filter(pk=event_id).first()
     if event is None:
-        raise NotFoundError(f"no event #{event_id} in the series")
+        raise NotFoundError(_("no event #%(id)s in the series") % {"id": event_id})
     audit_record(
         actor=actor,
         club=series.club,

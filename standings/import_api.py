@@ -7,6 +7,7 @@ import base64
 import binascii
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -25,11 +26,13 @@ def _plan(club: Any, data: dict[str, Any]) -> tuple[ResultPlan, Any]:
         try:
             content = base64.b64decode(data["file_base64"], validate=True)
         except (binascii.Error, ValueError):
-            raise InvalidInput("file_base64: not base64", details={"file_base64": "?"}) from None
+            raise InvalidInput(
+                "file_base64: " + _("not base64"), details={"file_base64": "?"}
+            ) from None
     elif "text" in data:
         content = data["text"].encode()
     else:
-        raise InvalidInput("file_base64: give the sheet as file_base64 or text")
+        raise InvalidInput("file_base64: " + _("give the sheet as file_base64 or text"))
     preset = result_import.import_preset(club=club, preset_id=data["preset"], layout=data["layout"])
     plan = result_import.result_plan_read(
         club=club, layout=data["layout"], content=content, filename=data["filename"],

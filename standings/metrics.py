@@ -9,6 +9,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from clubs.models import Club
@@ -135,18 +136,23 @@ def check_metric_ids(ids: Iterable[str], club: Club | None = None) -> None:
     for metric_id in ids:
         if club is not None and club.points_only and metric_id == MONEY_METRIC:
             raise InvalidInput(
-                f"metrics: {club.name} plays for points only: its standings rank by no money",
+                "metrics: "
+                + _("%(club)s plays for points only: its standings rank by no money")
+                % {"club": club.name},
                 code="points_only",
                 details={"token": metric_id},
             )
         if metric_id not in METRICS:
             raise InvalidInput(
-                f"metrics: unknown metric {metric_id!r}; use {', '.join(METRICS)}",
+                "metrics: "
+                + _("unknown metric %(metric)s; use %(metrics)s")
+                % {"metric": repr(metric_id), "metrics": ", ".join(METRICS)},
                 code="bad_metric",
                 details={"token": metric_id},
             )
         if metric_id in seen:
-            raise InvalidInput(f"metrics: {metric_id!r} is listed twice", code="bad_metric")
+            words = _("%(metric)s is listed twice") % {"metric": repr(metric_id)}
+            raise InvalidInput("metrics: " + words, code="bad_metric")
         seen.add(metric_id)
 
 

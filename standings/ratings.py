@@ -20,6 +20,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import F, OuterRef, Q, QuerySet, Subquery, Window
 from django.db.models.functions import RowNumber
+from django.utils.translation import gettext as _
 
 from clubs.models import Club, Player
 from config.errors import InvalidInput, NotFoundError
@@ -324,7 +325,9 @@ def ratings_catch_up(*, limit: int = 500) -> list[int]:
 def _check_family(family: str) -> str:
     if family not in {f.value for f in Family}:
         raise InvalidInput(
-            f"game_family: use {' or '.join(Family)}, not {family!r}",
+            "game_family: "
+            + _("use %(families)s, not %(family)s")
+            % {"families": " or ".join(Family), "family": repr(family)},
             code="bad_family",
             details={"token": family},
         )
@@ -387,7 +390,8 @@ def rating_table(
     else:
         session = Session.objects.filter(club=club, pk=as_of_session).first()
         if session is None:
-            raise NotFoundError(f"no session #{as_of_session} in {club.name}")
+            words = _("no session #%(id)s in %(club)s")
+            raise NotFoundError(words % {"id": as_of_session, "club": club.name})
         last = (
             RatedGame.objects.filter(club=club, family=family, game__table__session=session)
             .order_by("-finished_at", "-game_id")

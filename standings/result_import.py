@@ -19,6 +19,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.models import Club
 from config.errors import Conflict, InvalidInput, NotFoundError
@@ -76,7 +77,8 @@ def import_preset(*, club: Club, preset_id: int | None, layout: str = "points_de
     )
     if found is None:
         raise InvalidInput(
-            f"preset: no preset {preset_id} of this club", details={"preset": preset_id}
+            "preset: " + _("no preset %(id)s of this club") % {"id": preset_id},
+            details={"preset": preset_id},
         )
     return found
 
@@ -118,12 +120,13 @@ def result_import_confirm(
     if plan.errors:
         first = plan.errors[0]
         raise InvalidInput(
-            f"row {first.row}: {first.column}: {first.message}",
+            _("row %(row)s: %(column)s: %(message)s")
+            % {"row": first.row, "column": first.column, "message": first.message},
             code="import_rows_invalid",
             details={"errors": [error.as_dict() for error in plan.errors[:200]]},
         )
     if not plan.nights:
-        raise InvalidInput("file: no results to import", code="empty_sheet")
+        raise InvalidInput("file: " + _("no results to import"), code="empty_sheet")
     fingerprint = plan.fingerprint
     earlier = result_import_same(club=club, fingerprint=fingerprint)
     if earlier is not None:
@@ -174,10 +177,11 @@ def result_import_cancel(*, result_import: ResultImport) -> ResultImport:
     """Stop the import: one waiting is cancelled now; one being written rolls back at its next
     deal. A finished import is not undone here (its nights are deleted as any night is)."""
     if result_import.status in (ResultImport.Status.DONE, ResultImport.Status.FAILED):
-        raise Conflict(
-            f"the import is {result_import.get_status_display().lower()}: nothing to cancel",
-            code="import_finished",
-        )
+        if result_import.status == ResultImport.Status.DONE:
+            words = _("the import is imported: nothing to cancel")
+        else:
+            words = _("the import is failed, nothing stored: nothing to cancel")
+        raise Conflict(words, code="import_finished")
     cache.set(_cancel_key(result_import.pk), 1, KEPT_SECONDS)
     ResultImport.objects.filter(pk=result_import.pk, status=ResultImport.Status.QUEUED).update(
         status=ResultImport.Status.CANCELLED, finished_at=timezone.now()
@@ -298,6 +302,7 @@ def _deals_written(
     try:
         past_deals_count(actor=actor, source=Submission.Source.IMPORT, games=list(by_game.values()))
     except InvalidInput as refused:  # checked at the preview; the roster may have changed
+        # Kept as the import's error (English, as the task writes it) and shown later.
         row = chunk[refused.details.get("index", 0)][1]["row"]
         raise InvalidInput(f"row {row}: {refused.message}", code="import_rows_invalid") from None
     return _step(result_import.pk, written + len(chunk))
@@ -314,5 +319,5 @@ def _step(import_id: int, written: int) -> int:
 def result_import_get(*, club: Club, import_id: int) -> ResultImport:
     found = ResultImport.objects.filter(club=club, pk=import_id).first()
     if found is None:
-        raise NotFoundError(f"import {import_id} not found")
+        raise NotFoundError(_("import %(id)s not found") % {"id": import_id})
     return found

@@ -17,6 +17,8 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from clubs.models import Club, Player
 from clubs.name_match import NameIndex, name_key
 from config.errors import InvalidInput
@@ -24,6 +26,7 @@ from rules.ranking import competition_ranks
 from scoring.formats import handler_for
 from scoring.models import Deal, Game, RulePreset, Submission
 from scoring.preset_rules import game_rules
+from scoring.views.reason_words import reason_words
 from standings.result_sheet import (
     DEALS_GAMES,
     POINTS_DEALS,
@@ -116,8 +119,9 @@ class _Roster:
         self.chosen: dict[str, int] = {}
         for given, pk in (names or {}).items():
             if pk not in self.names:
+                words = _("player %(id)s is not an active player of this club") % {"id": pk}
                 raise InvalidInput(
-                    f"names: {given!r}: player {pk} is not an active player of this club",
+                    f"names: {given!r}: {words}",
                     details={"names": {given: pk}},
                 )
             self.chosen[name_key(given)] = pk
@@ -140,18 +144,20 @@ def _common(row: int, cells: dict[str, str], roster: _Roster, plan: ResultPlan) 
     errors = plan.errors
     day = _date(cells.get("date", ""))
     if day is None:
-        errors.append(RowError(row, "date", f"{cells.get('date')!r} is not a date (2026-01-09)"))
+        words = _("%(value)s is not a date (2026-01-09)") % {"value": repr(cells.get("date"))}
+        errors.append(RowError(row, "date", words))
     night = " ".join(cells.get("night", "").split())
     table = " ".join(cells.get("table", "").split()) or DEFAULT_TABLE
     for column, text in (("night", night), ("table", table)):
         if len(text) > (40 if column == "table" else MAX_NAME):
-            errors.append(RowError(row, column, "too long"))
+            errors.append(RowError(row, column, _("too long")))
     name = " ".join(cells.get("player", "").split())
     player = roster.find(name) if name else None
     if not name:
-        errors.append(RowError(row, "player", "empty: every row names a player"))
+        errors.append(RowError(row, "player", _("empty: every row names a player")))
     elif player is None:
-        errors.append(RowError(row, "player", f"{name!r} is not on the roster"))
+        words = _("%(name)s is not on the roster") % {"name": repr(name)}
+        errors.append(RowError(row, "player", words))
         unknown = plan.unknown.setdefault(name, {"rows": [], "suggestions": []})
         unknown["rows"].append(row)
         unknown["suggestions"] = roster.suggestions(name)
@@ -172,15 +178,16 @@ def _deal_rows(sheet: ResultSheet, roster: _Roster, plan: ResultPlan) -> dict[An
         day, night_name, table_name, player = _common(row, cells, roster, plan)
         number = _int(cells.get("deal", ""))
         if number is None or number < 1:
-            plan.errors.append(RowError(row, "deal", "the deal's number: 1, 2, 3, ..."))
+            plan.errors.append(RowError(row, "deal", _("the deal's number: 1, 2, 3, ...")))
         outcome = cells.get("outcome", "").strip().lower().replace(" ", "_")
         if not outcome:
-            plan.errors.append(RowError(row, "outcome", "empty: winner, loser, first_drop, ..."))
+            words = _("empty: winner, loser, first_drop, ...")
+            plan.errors.append(RowError(row, "outcome", words))
         line: dict[str, Any] = {"player": player, "outcome": outcome}
         if cells.get("points"):
             points = _int(cells["points"])
             if points is None or points < 0:
-                plan.errors.append(RowError(row, "points", "a whole number, 0 or more"))
+                plan.errors.append(RowError(row, "points", _("a whole number, 0 or more")))
             line["against"] = points
         if day is None or number is None or player is None:
             continue
@@ -189,7 +196,7 @@ def _deal_rows(sheet: ResultSheet, roster: _Roster, plan: ResultPlan) -> dict[An
         )
         deal = table["deals"].setdefault(number, {"row": row, "number": number, "lines": []})
         if any(other["player"] == player for other, _ in deal["lines"]):
-            plan.errors.append(RowError(row, "player", "already on this deal"))
+            plan.errors.append(RowError(row, "player", _("already on this deal")))
             continue
         deal["lines"].append((line, row))
     return nights
@@ -206,20 +213,22 @@ def _deals_checked(nights: dict[Any, Any], preset: RulePreset, plan: ResultPlan)
             deals = [table["deals"][n] for n in sorted(table["deals"])]
             seated = [pid for pid in dict.fromkeys(line["player"] for line, _ in deals[0]["lines"])]
             if not rules.min_players <= len(seated) <= rules.max_players:
-                plan.errors.append(RowError(
-                    deals[0]["row"], "player",
-                    f"{table['name']}: {len(seated)} players; a {preset.name} table seats "
-                    f"{rules.min_players} to {rules.max_players}",
-                ))  # fmt: skip
+                words = _(
+                    "%(table)s: %(count)s players; a %(preset)s table seats %(min)s to %(max)s"
+                )
+                plan.errors.append(RowError(deals[0]["row"], "player", words % {
+                    "table": table["name"], "count": len(seated), "preset": preset.name,
+                    "min": rules.min_players, "max": rules.max_players,
+                }))  # fmt: skip
             checked_deals = []
             for deal in deals:
                 rows = {line["player"]: row for line, row in deal["lines"]}
                 if set(rows) != set(seated):
-                    plan.errors.append(RowError(
-                        deal["row"], "player",
-                        f"deal {deal['number']} of {table['name']} has other players than its "
-                        "first deal: put them on another table",
-                    ))  # fmt: skip
+                    words = _("deal %(number)s of %(table)s has other players than its first "
+                              "deal: put them on another table")  # fmt: skip
+                    plan.errors.append(RowError(deal["row"], "player", words % {
+                        "number": deal["number"], "table": table["name"],
+                    }))  # fmt: skip
                     continue
                 payload = {"results": [line for line, _ in deal["lines"]]}
                 submission = Submission(payload=payload, deal=Deal(game=game, wild=""))
@@ -230,7 +239,7 @@ def _deals_checked(nights: dict[Any, Any], preset: RulePreset, plan: ResultPlan)
                 for reason in checked.reasons:
                     row = rows.get(reason.get("player") or 0, deal["row"])
                     column = "points" if "point" in reason["code"] else "outcome"
-                    plan.errors.append(RowError(row, column, reason["message"]))
+                    plan.errors.append(RowError(row, column, reason_words(reason)))
                 checked_deals.append(
                     {"row": deal["row"], "number": deal["number"], "results": payload["results"]}
                 )
@@ -246,14 +255,14 @@ def _totals(sheet: ResultSheet, roster: _Roster, plan: ResultPlan, preset: RuleP
         day, night_name, table_name, player = _common(row, cells, roster, plan)
         points = _int(cells.get("points", ""))
         if points is None:
-            plan.errors.append(RowError(row, "points", "a whole number (- for a loss)"))
+            plan.errors.append(RowError(row, "points", _("a whole number (- for a loss)")))
         if day is None or player is None or points is None:
             continue
         table = _night(nights, day, night_name, row)["tables"].setdefault(
             table_name, {"row": row, "name": table_name, "totals": [], "rows": []}
         )
         if any(line["player"] == player for line in table["totals"]):
-            plan.errors.append(RowError(row, "player", "already on this night's table"))
+            plan.errors.append(RowError(row, "player", _("already on this night's table")))
             continue
         table["totals"].append({"row": row, "player": player, "points": points})
     for night in nights.values():
@@ -262,16 +271,13 @@ def _totals(sheet: ResultSheet, roster: _Roster, plan: ResultPlan, preset: RuleP
             total = sum(line["points"] for line in table["totals"])
             rows = [line["row"] for line in table["totals"]]
             if total:
-                plan.errors.append(RowError(
-                    rows[-1], "points",
-                    f"{night['name']} ({night['date']}), {table['name']}: the points sum to "
-                    f"{total:+d}, not 0 (rows {rows[0]} to {rows[-1]})",
-                ))  # fmt: skip
-            if not rules.min_players <= len(rows) <= rules.max_players:
-                plan.errors.append(RowError(
-                    rows[0], "player", f"{table['name']}: {len(rows)} players; a table seats "
-                    f"{rules.min_players} to {rules.max_players} (add a table column)",
-                ))  # fmt: skip
+                words = _("%(night)s (%(date)s), %(table)s: the points sum to %(total)s, not 0 "
+                          "(rows %(first)s to %(last)s)")  # fmt: skip
+                plan.errors.append(RowError(rows[-1], "points", words % {
+                    "night": night["name"], "date": night["date"], "table": table["name"],
+                    "total": f"{total:+d}", "first": rows[0], "last": rows[-1],
+                }))  # fmt: skip
+            _seats_check(plan, rules, rows, table["name"])
             tables.append({"row": table["row"], "name": table["name"], "deals": [],
                            "players": [line["player"] for line in table["totals"]],
                            "totals": table["totals"]})  # fmt: skip
@@ -287,16 +293,14 @@ def _places(sheet: ResultSheet, roster: _Roster, plan: ResultPlan, preset: RuleP
         day, night_name, table_name, player = _common(row, cells, roster, plan)
         place = _int(cells.get("place", ""))
         if place is None or place < 1:
-            plan.errors.append(RowError(
-                row, "place", f"{cells.get('place')!r} is not a place: 1 for the winner, 2, 3, ..."
-            ))  # fmt: skip
+            words = _("%(value)s is not a place: 1 for the winner, 2, 3, ...")
+            plan.errors.append(RowError(row, "place", words % {"value": repr(cells.get("place"))}))
         money = _money(cells.get("money") or "0", club.minor_places)
         if money is None:
-            plan.errors.append(RowError(row, "money", "an amount of money (250, -99.50)"))
+            plan.errors.append(RowError(row, "money", _("an amount of money (250, -99.50)")))
         elif money and club.points_only:
-            plan.errors.append(RowError(
-                row, "money", f"{club.name} plays for points only: leave the money empty"
-            ))  # fmt: skip
+            words = _("%(club)s plays for points only: leave the money empty")
+            plan.errors.append(RowError(row, "money", words % {"club": club.name}))
         if day is None:
             continue
         table = _night(nights, day, night_name, row)["tables"].setdefault(
@@ -306,7 +310,7 @@ def _places(sheet: ResultSheet, roster: _Roster, plan: ResultPlan, preset: RuleP
             table["broken"] = True  # its sum and places wait for the row to be put right
             continue
         if any(line["player"] == player for line in table["lines"]):
-            plan.errors.append(RowError(row, "player", "already on this night's table"))
+            plan.errors.append(RowError(row, "player", _("already on this night's table")))
             continue
         table["lines"].append({"row": row, "player": player, "place": place, "money": money})
     for night in nights.values():
@@ -320,18 +324,21 @@ def _places(sheet: ResultSheet, roster: _Roster, plan: ResultPlan, preset: RuleP
             ranks = competition_ranks(dict(enumerate(line["place"] for line in lines)), best="low")
             for index, line in enumerate(lines):
                 if ranks[index] != line["place"]:
-                    plan.errors.append(RowError(
-                        line["row"], "place", f"{where}: place {line['place']} of "
-                        f"{len(lines)} players; places run 1, 2, 3, ... and equal places share "
-                        "the best of them (1, 2, 2, 4)",
-                    ))  # fmt: skip
+                    words = _(
+                        "%(where)s: place %(place)s of %(count)s players; places run 1, 2, 3, "
+                        "... and equal places share the best of them (1, 2, 2, 4)"
+                    )
+                    plan.errors.append(RowError(line["row"], "place", words % {
+                        "where": where, "place": line["place"], "count": len(lines),
+                    }))  # fmt: skip
             total = sum(line["money"] for line in lines)
             if total:
                 shown = Decimal(total).scaleb(-club.minor_places)
-                plan.errors.append(RowError(
-                    rows[-1], "money",
-                    f"{where}: the money sums to {shown:+}, not 0 (rows {rows[0]} to {rows[-1]})",
-                ))  # fmt: skip
+                words = _("%(where)s: the money sums to %(total)s, not 0 (rows %(first)s to "
+                          "%(last)s)")  # fmt: skip
+                plan.errors.append(RowError(rows[-1], "money", words % {
+                    "where": where, "total": f"{shown:+}", "first": rows[0], "last": rows[-1],
+                }))  # fmt: skip
             tables.append({"row": table["row"], "name": table["name"], "deals": [],
                            "players": [line["player"] for line in lines], "totals": [],
                            "places": lines})  # fmt: skip
@@ -340,10 +347,12 @@ def _places(sheet: ResultSheet, roster: _Roster, plan: ResultPlan, preset: RuleP
 
 def _seats_check(plan: ResultPlan, rules: Any, rows: list[int], table: str) -> None:
     if not rules.min_players <= len(rows) <= rules.max_players:
-        plan.errors.append(RowError(
-            rows[0], "player", f"{table}: {len(rows)} players; a table seats "
-            f"{rules.min_players} to {rules.max_players} (add a table column)",
-        ))  # fmt: skip
+        words = _("%(table)s: %(count)s players; a table seats %(min)s to %(max)s (add a table "
+                  "column)")  # fmt: skip
+        plan.errors.append(RowError(rows[0], "player", words % {
+            "table": table, "count": len(rows), "min": rules.min_players,
+            "max": rules.max_players,
+        }))  # fmt: skip
 
 
 def _game_rows(sheet: ResultSheet, roster: _Roster, plan: ResultPlan) -> dict[Any, Any]:
@@ -352,10 +361,11 @@ def _game_rows(sheet: ResultSheet, roster: _Roster, plan: ResultPlan) -> dict[An
         day, night_name, table_name, player = _common(row, cells, roster, plan)
         number = _int(cells.get("game", ""))
         if number is None or number < 1:
-            plan.errors.append(RowError(row, "game", "the game's number at its table: 1, 2, ..."))
+            words = _("the game's number at its table: 1, 2, ...")
+            plan.errors.append(RowError(row, "game", words))
         score = _int(cells.get("score", ""))
         if score is None:
-            plan.errors.append(RowError(row, "score", "a whole number (- for tiles left)"))
+            plan.errors.append(RowError(row, "score", _("a whole number (- for tiles left)")))
         if day is None:
             continue
         table = _night(nights, day, night_name, row)["tables"].setdefault(
@@ -366,7 +376,7 @@ def _game_rows(sheet: ResultSheet, roster: _Roster, plan: ResultPlan) -> dict[An
             continue
         game = table["games"].setdefault(number, [])
         if any(line["player"] == player for line in game):
-            plan.errors.append(RowError(row, "player", "already in this game"))
+            plan.errors.append(RowError(row, "player", _("already in this game")))
             continue
         game.append({"row": row, "player": player, "points": score, "game": number})
     return nights
@@ -389,26 +399,23 @@ def _game_scores(sheet: ResultSheet, roster: _Roster, plan: ResultPlan, preset: 
             for number in numbers:
                 lines = table["games"][number]
                 rows = [line["row"] for line in lines]
-                where = f"{night['name']} ({night['date']}), {table['name']}, game {number}"
                 total = sum(line["points"] for line in lines)
                 winners = sum(1 for line in lines if line["points"] > 0)
+                values = {"night": night["name"], "date": night["date"], "table": table["name"],
+                          "number": number, "total": f"{total:+d}", "first": rows[0],
+                          "last": rows[-1], "winners": winners}  # fmt: skip
                 if {line["player"] for line in lines} != set(seated):
-                    plan.errors.append(RowError(
-                        rows[0], "player",
-                        f"{where} has other players than its first game: put them at another "
-                        "table",
-                    ))  # fmt: skip
+                    words = _("%(night)s (%(date)s), %(table)s, game %(number)s has other "
+                              "players than its first game: put them at another table")  # fmt: skip
+                    plan.errors.append(RowError(rows[0], "player", words % values))
                 elif total:
-                    plan.errors.append(RowError(
-                        rows[-1], "score",
-                        f"{where}: the scores sum to {total:+d}, not 0 (rows {rows[0]} to "
-                        f"{rows[-1]})",
-                    ))  # fmt: skip
+                    words = _("%(night)s (%(date)s), %(table)s, game %(number)s: the scores sum "
+                              "to %(total)s, not 0 (rows %(first)s to %(last)s)")  # fmt: skip
+                    plan.errors.append(RowError(rows[-1], "score", words % values))
                 elif winners > 1:
-                    plan.errors.append(RowError(
-                        rows[-1], "score",
-                        f"{where}: {winners} players score more than 0; a game has one winner",
-                    ))  # fmt: skip
+                    words = _("%(night)s (%(date)s), %(table)s, game %(number)s: %(winners)s "
+                              "players score more than 0; a game has one winner")  # fmt: skip
+                    plan.errors.append(RowError(rows[-1], "score", words % values))
                 totals += lines
             tables.append({"row": table["row"], "name": table["name"], "deals": [],
                            "players": seated, "totals": totals})  # fmt: skip
@@ -418,16 +425,17 @@ def _game_scores(sheet: ResultSheet, roster: _Roster, plan: ResultPlan, preset: 
 def layout_preset_check(*, club: Club, layout: Layout, preset: RulePreset) -> None:
     """Refuse a preset the layout's results cannot be imported under."""
     if preset.club_id not in (None, club.pk) or preset.format not in layout.formats:
+        words = _("the %(layout)s layout takes a %(formats)s preset of this club or a built-in one")
+        formats = " or ".join(layout.formats)
         raise InvalidInput(
-            f"preset: the {layout.key} layout takes a {' or '.join(layout.formats)} preset of "
-            "this club or a built-in one",
+            "preset: " + words % {"layout": layout.key, "formats": formats},
             details={"preset": preset.pk},
         )
     if not handler_for(preset.format).scores_balance(rules=game_rules(preset)):
+        words = _("%(preset)s's scores do not sum to zero a game (its match settles at its end): "
+                  "choose a preset whose games' scores do (Sabra or American)")  # fmt: skip
         raise InvalidInput(
-            f"preset: {preset.name}'s scores do not sum to zero a game (its match settles at "
-            "its end): choose a preset whose games' scores do (Sabra or American)",
-            details={"preset": preset.pk},
+            "preset: " + words % {"preset": preset.name}, details={"preset": preset.pk}
         )
 
 

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 import openpyxl
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from clubs.sheet_file import sheet_records
@@ -123,7 +124,10 @@ def layout_of(key: str) -> Layout:
         return LAYOUTS[key]
     except KeyError:
         raise InvalidInput(
-            f"layout: use {', '.join(LAYOUTS)}, not {key!r}", details={"layout": key}
+            "layout: "
+            + _("use %(layouts)s, not %(layout)s")
+            % {"layouts": ", ".join(LAYOUTS), "layout": repr(key)},
+            details={"layout": key},
         ) from None
 
 
@@ -163,14 +167,15 @@ def result_sheet_read(*, content: bytes, filename: str, layout: Layout) -> Resul
     while records and not any(cell.strip() for cell in records[0]):
         records, first_line = records[1:], first_line + 1
     if not records:
-        raise InvalidInput("file: the sheet is empty", code="empty_sheet")
+        raise InvalidInput("file: " + _("the sheet is empty"), code="empty_sheet")
     headers = [_header(cell) for cell in records[0]]
     found = {column: headers.index(column) for column in layout.columns if column in headers}
     missing = [column for column in layout.required if column not in found]
     if missing:
         raise InvalidInput(
-            f"file: the first row must name the columns {', '.join(layout.columns)} "
-            f"({', '.join(missing)} missing)",
+            "file: "
+            + _("the first row must name the columns %(columns)s (%(missing)s missing)")
+            % {"columns": ", ".join(layout.columns), "missing": ", ".join(missing)},
             code="columns_missing",
             details={"file": missing},
         )
@@ -181,7 +186,9 @@ def result_sheet_read(*, content: bytes, filename: str, layout: Layout) -> Resul
             rows.append((first_line + 1 + offset, cells))
     if len(rows) > MAX_ROWS:
         raise InvalidInput(
-            f"file: at most {MAX_ROWS} rows at once ({len(rows)} in this one): split it",
+            "file: "
+            + _("at most %(most)s rows at once (%(count)s in this one): split it")
+            % {"most": MAX_ROWS, "count": len(rows)},
             code="too_many_rows",
         )
     return ResultSheet(layout, rows)

@@ -22,6 +22,7 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Abs, Cast, Coalesce
+from django.utils.translation import gettext as _
 
 from clubs.models import Club
 from config.errors import InvalidInput
@@ -128,8 +129,11 @@ def table_family(facts: ScopeFacts, scope: str, scope_id: int, game_format: str)
     families = {HANDLERS[key].family for key in formats}
     if len(families) > 1:
         raise InvalidInput(
-            "metrics: this table mixes Indian rummy and Rummikub, rated apart; rank by rating "
-            "in a table of one game format",
+            "metrics: "
+            + _(
+                "this table mixes Indian rummy and Rummikub, rated apart; rank by rating in a "
+                "table of one game format"
+            ),
             code="bad_metric",
             details={"token": "rating"},
         )

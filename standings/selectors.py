@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
@@ -25,19 +27,29 @@ def standings_scope(*, club: Club, scope: str, scope_id: int | None) -> tuple[st
             or club.seasons.order_by("starts_on").first()
         )
         if season is None:
-            raise NotFoundError(f"{club.name} has no season yet")
+            raise NotFoundError(_("%(club)s has no season yet") % {"club": club.name})
         return scope, season.pk
     if scope_id is None:
-        raise InvalidInput(f"id: give the id of the {scope}", code="missing_field")
+        words = {
+            "session": _("give the id of the session"),
+            "game": _("give the id of the game"),
+        }.get(scope) or _("give the id of the %(scope)s") % {"scope": scope}
+        raise InvalidInput("id: " + words, code="missing_field")
     owned = {
         "season": Season.objects.filter(club=club, pk=scope_id),
         "session": Session.objects.filter(club=club, pk=scope_id),
         "game": Game.objects.filter(table__session__club=club, pk=scope_id),
     }.get(scope)
     if owned is None:
-        raise InvalidInput(f"scope: use season, session or game, not {scope!r}", code="bad_scope")
+        words = _("use season, session or game, not %(scope)s") % {"scope": repr(scope)}
+        raise InvalidInput("scope: " + words, code="bad_scope")
     if not owned.exists():
-        raise NotFoundError(f"no {scope} #{scope_id} in {club.name}")
+        missing = {
+            "season": gettext_noop("no season #%(id)s in %(club)s"),
+            "session": gettext_noop("no session #%(id)s in %(club)s"),
+            "game": gettext_noop("no game #%(id)s in %(club)s"),
+        }[scope]
+        raise NotFoundError(_(missing) % {"id": scope_id, "club": club.name})
     return scope, scope_id
 
 
@@ -47,14 +59,18 @@ def standings_format(*, scope: str, game_format: str | None) -> str:
         return ""
     if game_format not in FORMAT_ORDER:
         raise InvalidInput(
-            f"game_format: no game format {game_format!r}; use {', '.join(FORMAT_ORDER)}",
+            "game_format: "
+            + _("no game format %(format)s; use %(formats)s")
+            % {"format": repr(game_format), "formats": ", ".join(FORMAT_ORDER)},
             code="bad_format",
             details={"token": game_format},
         )
     if scope == "game":
         raise InvalidInput(
-            "game_format: a game has one format; standings by game format are kept for "
-            "sessions and seasons",
+            "game_format: "
+            + _(
+                "a game has one format; standings by game format are kept for sessions and seasons"
+            ),
             code="bad_format",
         )
     return game_format
@@ -74,7 +90,8 @@ def ledger_entry_as_of(
             .first()
         )
         if entry is None:
-            raise NotFoundError(f"deal #{deal_id} has no counted result in {club.name}")
+            words = _("deal #%(id)s has no counted result in %(club)s")
+            raise NotFoundError(words % {"id": deal_id, "club": club.name})
         return entry
     entry = (
         entries.filter(book__game__table__session_id=session_id)
@@ -83,7 +100,8 @@ def ledger_entry_as_of(
         .first()
     )
     if entry is None:
-        raise NotFoundError(f"session #{session_id} has nothing counted in {club.name}")
+        words = _("session #%(id)s has nothing counted in %(club)s")
+        raise NotFoundError(words % {"id": session_id, "club": club.name})
     return entry
 
 

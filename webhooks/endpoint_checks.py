@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from clubs.models import Club
 from config.errors import InvalidInput
 from webhooks.models import EVENTS, Endpoint
@@ -16,7 +18,7 @@ def url_checked(url: str) -> str:
     try:
         resolve(url)
     except Refused as exc:
-        raise InvalidInput(str(exc), code="url_not_allowed") from None
+        raise InvalidInput("url: " + _(exc.words) % exc.values, code="url_not_allowed") from None
     return url
 
 
@@ -29,17 +31,20 @@ def url_free_check(*, club: Club, url: str, endpoint: Endpoint | None = None) ->
 
 
 def url_taken(url: str) -> InvalidInput:
-    message = f"url: this club already has a webhook for {url}; change that one's events instead"
+    words = _("this club already has a webhook for %(url)s; change that one's events instead")
+    message = "url: " + words % {"url": url}
     return InvalidInput(message, code="duplicate_url", details={"url": [message]})
 
 
 def events_checked(events: Any) -> list[str]:
     if not isinstance(events, list) or not events:
-        raise InvalidInput("events: give at least one event name")
+        raise InvalidInput("events: " + _("give at least one event name"))
     unknown = [name for name in events if name not in EVENTS]
     if unknown:
         raise InvalidInput(
-            f"events: {unknown[0]!r} is not an event; one of {', '.join(EVENTS)}",
+            "events: "
+            + _("%(event)s is not an event; one of %(events)s")
+            % {"event": repr(unknown[0]), "events": ", ".join(EVENTS)},
             code="unknown_event",
         )
     return sorted(set(events), key=EVENTS.index)

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from clubs.models import AuditEntry, Club
 from config.errors import TooManyRequests
@@ -45,8 +46,14 @@ def manual_send_check(*, club: Club) -> None:
     ).count()
     if pings + redeliveries >= limit:
         raise TooManyRequests(
-            f"at most {limit} pings, redeliveries and replays a minute per club; "
-            "try again in a minute",
+            ngettext(
+                "at most %(limit)d ping, redelivery or replay a minute per club; try again in a "
+                "minute",
+                "at most %(limit)d pings, redeliveries and replays a minute per club; try again "
+                "in a minute",
+                limit,
+            )
+            % {"limit": limit},
             retry_after=int(WINDOW.total_seconds()),
         )
 

@@ -13,6 +13,8 @@ from datetime import datetime, timedelta
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs.audit import audit_record
 from config.errors import Conflict, InvalidInput
@@ -47,11 +49,18 @@ def _check_since(since: datetime, now: datetime) -> None:
     except OverflowError:  # its offset takes it past the calendar's edge
         future, too_old = since.year > now.year, since.year < now.year
     if future:
-        raise _since_refused(f"{given} is in the future")
+        raise _since_refused(_("%(time)s is in the future") % {"time": given})
     if too_old:
+        days = REPLAY_WINDOW.days
+        words = ngettext(
+            "%(time)s is more than %(days)d day ago (events are kept %(days)d day); give "
+            "%(earliest)s or later",
+            "%(time)s is more than %(days)d days ago (events are kept %(days)d days); give "
+            "%(earliest)s or later",
+            days,
+        )
         raise _since_refused(
-            f"{given} is more than {REPLAY_WINDOW.days} days ago (events are kept "
-            f"{REPLAY_WINDOW.days} days); give {api_time(now - REPLAY_WINDOW)} or later"
+            words % {"time": given, "days": days, "earliest": api_time(now - REPLAY_WINDOW)}
         )
 
 
@@ -63,7 +72,7 @@ def replay_since(*, endpoint: Endpoint, since: datetime, actor: AbstractBaseUser
     _check_since(since, now)
     if not endpoint.enabled:
         raise Conflict(
-            "this webhook is disabled: enable it before replaying its events",
+            _("this webhook is disabled: enable it before replaying its events"),
             code="endpoint_disabled",
         )
     with transaction.atomic():
@@ -83,9 +92,15 @@ def replay_since(*, endpoint: Endpoint, since: datetime, actor: AbstractBaseUser
             if event_id not in on_their_way
         ]
         if len(chosen) > REPLAY_MOST:
+            words = ngettext(
+                "%(count)d event since %(time)s, more than %(most)d at once: replay from a "
+                "later time first",
+                "%(count)d events since %(time)s, more than %(most)d at once: replay from a "
+                "later time first",
+                len(chosen),
+            )
             raise _since_refused(
-                f"{len(chosen)} events since {api_time(since)}, more than {REPLAY_MOST} at "
-                "once: replay from a later time first"
+                words % {"count": len(chosen), "time": api_time(since), "most": REPLAY_MOST}
             )
         deliveries = Delivery.objects.bulk_create(
             Delivery(endpoint=endpoint, event_id=event_id, created_at=now, next_attempt_at=now)

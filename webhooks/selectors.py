@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from clubs.models import Club
 from config.errors import NotFoundError
@@ -17,7 +18,9 @@ def endpoint_list(*, club: Club) -> QuerySet[Endpoint]:
 def endpoint_get(*, club: Club, endpoint_id: int) -> Endpoint:
     endpoint = club.webhook_endpoints.filter(pk=endpoint_id).first()
     if endpoint is None:
-        raise NotFoundError(f"no webhook #{endpoint_id} in {club.name}")
+        raise NotFoundError(
+            _("no webhook #%(id)s in %(club)s") % {"id": endpoint_id, "club": club.name}
+        )
     return endpoint
 
 
@@ -49,5 +52,5 @@ def delivery_get(*, endpoint: Endpoint, delivery_id: str) -> Delivery:
         .first()
     )
     if delivery is None:
-        raise NotFoundError(f"no delivery {delivery_id} of this webhook")
+        raise NotFoundError(_("no delivery %(id)s of this webhook") % {"id": delivery_id})
     return delivery

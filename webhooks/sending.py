@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext, gettext_noop
 
 from config.errors import InvalidInput
 
@@ -39,7 +40,14 @@ _LOCAL_NAT64 = ipaddress.ip_network("64:ff9b:1::/48")
 
 
 class Refused(Exception):
-    """The URL may not be used; the message says why (and names the address)."""
+    """The URL may not be used; the message says why (and names the address), in English as a
+    delivery's log keeps it; ``words`` (marked, not translated) and ``values`` say it again in
+    the language of the person who gave the URL."""
+
+    def __init__(self, words: str, **values: object) -> None:
+        super().__init__("url: " + words % values)
+        self.words = words
+        self.values = values
 
 
 def _embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
@@ -72,10 +80,14 @@ def _address_allowed(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> 
     )
 
 
-def _named(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
-    """The address, and the IPv4 one it wraps if it does."""
+def _private(host: str, address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> Refused:
+    """A private address refused, naming the IPv4 one it wraps if it does."""
     wrapped = _embedded_ipv4(address) if isinstance(address, ipaddress.IPv6Address) else None
-    return f"{address}, which wraps {wrapped}" if wrapped is not None else str(address)
+    if wrapped is None:
+        words = gettext_noop("%(host)s is a private address (%(address)s)")
+        return Refused(words, host=host, address=str(address))
+    words = gettext_noop("%(host)s is a private address (%(address)s, which wraps %(wrapped)s)")
+    return Refused(words, host=host, address=str(address), wrapped=str(wrapped))
 
 
 @dataclass(frozen=True)
@@ -92,28 +104,28 @@ def resolve(url: str, *, allow_private: bool | None = None) -> Target:
     allow = settings.WEBHOOK_ALLOW_PRIVATE if allow_private is None else allow_private
     parts = urlsplit(url)
     if parts.scheme not in ("https", "http") or not parts.hostname:
-        raise Refused("url: must be an http(s) URL with a host")
+        raise Refused(gettext_noop("must be an http(s) URL with a host"))
     if parts.scheme != "https" and not allow:
-        raise Refused("url: must be https")
+        raise Refused(gettext_noop("must be https"))
     if parts.username or parts.password:
-        raise Refused("url: must not carry a user name or password")
+        raise Refused(gettext_noop("must not carry a user name or password"))
     try:
         port = parts.port
     except ValueError:
-        raise Refused("url: the port is not a number from 1 to 65535") from None
+        raise Refused(gettext_noop("the port is not a number from 1 to 65535")) from None
     if port is None:
         port = 443 if parts.scheme == "https" else 80
     elif not 1 <= port <= 65535:  # port 0 parses, and would mean "any port" to a socket
-        raise Refused(f"url: port {port} is not a number from 1 to 65535")
+        raise Refused(gettext_noop("port %(port)s is not a number from 1 to 65535"), port=port)
     try:
         infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
-        raise Refused(f"url: {parts.hostname} does not resolve") from None
+        raise Refused(gettext_noop("%(host)s does not resolve"), host=parts.hostname) from None
     addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
     if not allow:
         for address in addresses:
             if not _address_allowed(address):
-                raise Refused(f"url: {parts.hostname} is a private address ({_named(address)})")
+                raise _private(parts.hostname, address)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Target(parts.scheme, parts.hostname, port, path, str(addresses[0]))
 
@@ -278,6 +290,6 @@ def secret_checked(secret: str) -> str:
     except (binascii.Error, ValueError):
         key = b""
     if not 24 <= len(key) <= 64:
-        message = "secret: after whsec_ give 24 to 64 bytes in base64"
+        message = "secret: " + gettext("after whsec_ give 24 to 64 bytes in base64")
         raise InvalidInput(message, code="invalid_secret", details={"secret": [message]})
     return secret

@@ -27,6 +27,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Case, F, Q, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.audit import audit_record
 from clubs.models import Club
@@ -227,7 +228,7 @@ def redeliver(*, delivery: Delivery, actor: AbstractBaseUser) -> Delivery:
     """The same event (same id, same body) again, as a new delivery series (limited per
     club)."""
     if delivery.status == Delivery.Status.PENDING:
-        raise Conflict("this delivery is still being attempted", code="delivery_pending")
+        raise Conflict(_("this delivery is still being attempted"), code="delivery_pending")
     with transaction.atomic():
         manual_send_check(club=delivery.endpoint.club)
         again = Delivery.objects.create(endpoint=delivery.endpoint, event=delivery.event)

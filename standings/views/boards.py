@@ -59,7 +59,8 @@ def int_param(raw: str | None, name: str) -> int | None:
         return None
     assert raw is not None
     if not raw.strip().isdigit():
-        raise InvalidInput(f"{name}: {raw!r} is not a whole number")
+        words = _("%(value)s is not a whole number") % {"value": repr(raw)}
+        raise InvalidInput(f"{name}: {words}")
     return int(raw)
 
 
