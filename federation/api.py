@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import status
 from rest_framework.request import Request
@@ -18,7 +19,7 @@ from clubs.signin.token_scopes import TokenScopePermission
 from config.api_input import input_valid
 from config.errors import NotFoundError
 from config.openapi import api_operation
-from federation import selectors, services
+from federation import refusals, selectors, services
 from federation.models import Federation, PlayerLink, PlayerMerge, SanctionedEvent
 from federation.serializers import (
     FederationAnswerInput,
@@ -97,7 +98,7 @@ class RatingListApi(PublicFederationApi):
 
 def _period_index(raw: str) -> int:
     if not raw.isdigit() or len(raw) > 6:
-        raise NotFoundError(f"no published rating period {raw!r}")
+        raise refusals.no_period(repr(raw))
     return int(raw)
 
 
@@ -141,7 +142,8 @@ class QueueApi(OfficerApi):
 def _event(federation: Federation, event_id: int) -> SanctionedEvent:
     found = federation.events.select_related("club").filter(pk=event_id).first()
     if found is None:
-        raise NotFoundError(f"no event #{event_id} in {federation.name}")
+        words = _("no event #%(number)s in %(federation)s")
+        raise NotFoundError(words % {"number": event_id, "federation": federation.name})
     return found
 
 
@@ -161,7 +163,7 @@ class LinkDecideApi(OfficerApi):
         data = input_valid(FederationLinkDecisionInput, request.data)
         link = PlayerLink.objects.filter(federation=self.federation, pk=link_id).first()
         if link is None:
-            raise NotFoundError(f"no proposal #{link_id}")
+            raise refusals.no_proposal(link_id)
         target = data["federation_player"]
         link = services.link_decide(
             actor=request.user,
@@ -247,7 +249,7 @@ class UnmergeApi(OfficerApi):
     def post(self, request: Request, federation_slug: str, merge_id: int) -> Response:
         merge = PlayerMerge.objects.filter(federation=self.federation, pk=merge_id).first()
         if merge is None:
-            raise NotFoundError(f"no merge #{merge_id}")
+            raise NotFoundError(_("no merge #%(number)s") % {"number": merge_id})
         return Response(
             FederationMergeOutput(services.player_unmerge(actor=request.user, merge=merge)).data
         )
@@ -310,7 +312,7 @@ class LinkProposeApi(ClubFederationApi):
         data = input_valid(FederationLinkInput, request.data)
         player = self.club.players.filter(pk=data["player"]).first()
         if player is None:
-            raise NotFoundError(f"no player #{data['player']} in {self.club.name}")
+            raise refusals.no_player(data["player"], self.club.name)
         target = data["federation_player"]
         link = services.link_propose(
             actor=request.user,
@@ -338,11 +340,11 @@ class SanctionRequestApi(ClubFederationApi):
         if data["session_id"] is not None:
             session = Session.objects.filter(club=self.club, pk=data["session_id"]).first()
             if session is None:
-                raise NotFoundError(f"no night #{data['session_id']} in {self.club.name}")
+                raise refusals.no_night(data["session_id"], self.club)
         if data["tournament_id"] is not None:
             tournament = Tournament.objects.filter(club=self.club, pk=data["tournament_id"]).first()
             if tournament is None:
-                raise NotFoundError(f"no tournament #{data['tournament_id']} in {self.club.name}")
+                raise refusals.no_tournament(data["tournament_id"], self.club)
         event = services.sanction_request(
             actor=request.user,
             federation=self.federation,
@@ -368,6 +370,6 @@ class SubmitApi(ClubFederationApi):
     ) -> Response:
         event = self.federation.events.filter(club=self.club, pk=event_id).first()
         if event is None:
-            raise NotFoundError(f"no event #{event_id} of {self.club.name}")
+            raise refusals.no_event_of(event_id, self.club)
         event = services.event_submit(actor=request.user, event=event)
         return Response(_event_out(event))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from clubs.models import Club, Player
 from config.errors import NotFoundError
@@ -32,7 +33,8 @@ def member_federation(*, club: Club, slug: str) -> Federation:
     """A federation the club is a member of: "not found" otherwise, as for any outsider."""
     federation = Federation.objects.select_related("preset").filter(slug=slug).first()
     if federation is None or not is_member_club(federation=federation, club=club):
-        raise NotFoundError(f"{club.name} is in no federation {slug!r}")
+        words = _("%(club)s is in no federation %(slug)s")
+        raise NotFoundError(words % {"club": club.name, "slug": repr(slug)})
     return federation
 
 

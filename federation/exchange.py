@@ -26,6 +26,7 @@ from cryptography.hazmat.primitives.serialization import (
     PublicFormat,
 )
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.errors import Conflict, InvalidInput
 from federation.held import (
@@ -62,7 +63,7 @@ def _unb64(text: object, field: str) -> bytes:
     try:
         return base64.urlsafe_b64decode(str(text).encode("ascii"))
     except (binascii.Error, ValueError, UnicodeEncodeError):
-        raise InvalidInput(f"{field}: not base64", code="bad_signature") from None
+        raise InvalidInput(f"{field}: " + _("not base64"), code="bad_signature") from None
 
 
 def canonical(document: dict[str, Any]) -> bytes:
@@ -112,7 +113,7 @@ def export_build(*, key: ExportKey, held: HeldEvent, event: int, tier: str) -> d
     results, played_on = finished(held, None)
     games = list(finished_games(session_id=session_id_of(held)))
     if not games:
-        raise Conflict("event: it has no finished game", code="session_not_finished")
+        raise Conflict("event: " + _("it has no finished game"), code="session_not_finished")
     preset = games[0].preset
     refs = {int(ref) for ref in results["places"]}
     out_games = []
@@ -170,15 +171,19 @@ def _event_name(held: HeldEvent) -> str:
 def key_document(document: object) -> dict[str, str]:
     """The key file the federation gave, read: a clear error naming what is missing."""
     if not isinstance(document, dict) or document.get("format") != KEY_FORMAT:
-        raise InvalidInput(f"key: not a {KEY_FORMAT} document", code="bad_export_key")
+        words = _("not a %(format)s document") % {"format": KEY_FORMAT}
+        raise InvalidInput("key: " + words, code="bad_export_key")
     fields = ("federation", "club", "key_id", "private_key")
     missing = [field for field in fields if not isinstance(document.get(field), str)]
     if missing:
-        raise InvalidInput(f"key: {', '.join(missing)} missing", code="bad_export_key")
+        words = _("%(fields)s missing") % {"fields": ", ".join(missing)}
+        raise InvalidInput("key: " + words, code="bad_export_key")
     try:
         Ed25519PrivateKey.from_private_bytes(_unb64(document["private_key"], "private_key"))
     except ValueError:
-        raise InvalidInput("private_key: not an Ed25519 key", code="bad_export_key") from None
+        raise InvalidInput(
+            "private_key: " + _("not an Ed25519 key"), code="bad_export_key"
+        ) from None
     return {field: document[field] for field in fields}
 
 
@@ -186,7 +191,7 @@ def when(text: object, field: str) -> datetime:
     try:
         found = datetime.fromisoformat(str(text))
     except ValueError:
-        raise InvalidInput(f"{field}: not a date and time", code="bad_export") from None
+        raise InvalidInput(f"{field}: " + _("not a date and time"), code="bad_export") from None
     if found.tzinfo is None:
-        raise InvalidInput(f"{field}: give its time zone", code="bad_export")
+        raise InvalidInput(f"{field}: " + _("give its time zone"), code="bad_export")
     return found

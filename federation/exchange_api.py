@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from clubs.api_kit.permissions import ClubScopedAPIView
-from config.errors import InvalidInput, NotFoundError
+from config.errors import InvalidInput
 from config.fields import ID_MAX, query_int
 from config.openapi import api_operation
-from federation import exchange_services
+from federation import exchange_services, refusals
 from federation.api import ClubFederationApi, _event_out
 from federation.serializers import (
     FederationEventExportSchema,
@@ -57,7 +58,7 @@ class ImportApi(ClubFederationApi):
     ) -> Response:
         event = self.federation.events.filter(club=self.club, pk=event_id).first()
         if event is None:
-            raise NotFoundError(f"no event #{event_id} of {self.club.name}")
+            raise refusals.no_event_of(event_id, self.club)
         # The document is read as sent: its signature covers every field, so nothing is
         # coerced before it is checked.
         event = exchange_services.event_import(
@@ -91,13 +92,13 @@ class ExportApi(ClubScopedAPIView):
         if data["session_id"]:
             found["session"] = Session.objects.filter(club=self.club, pk=data["session_id"]).first()
             if found["session"] is None:
-                raise NotFoundError(f"no night #{data['session_id']} in {self.club.name}")
+                raise refusals.no_night(data["session_id"], self.club)
         if data["tournament_id"]:
             found["tournament"] = Tournament.objects.filter(
                 club=self.club, pk=data["tournament_id"]
             ).first()
             if found["tournament"] is None:
-                raise NotFoundError(f"no tournament #{data['tournament_id']} in {self.club.name}")
+                raise refusals.no_tournament(data["tournament_id"], self.club)
         document = exchange_services.export_make(
             actor=request.user,
             club=self.club,
@@ -121,5 +122,5 @@ def _query(params: Any) -> dict[str, Any]:
         out[name] = params.get(name, "").strip()
     for name in ("federation", "event", "tier"):
         if not out[name]:
-            raise InvalidInput(f"{name}: give it", code="bad_field")
+            raise InvalidInput(f"{name}: " + _("give it"), code="bad_field")
     return out

@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.audit import audit_record
 from clubs.models import Club, Player, Role
@@ -110,23 +111,26 @@ def event_import(*, actor: User, event: SanctionedEvent, document: Any) -> Sanct
 
 def _checked(document: Any, event: SanctionedEvent) -> tuple[dict[str, Any], date]:
     if not isinstance(document, dict):
-        raise InvalidInput("export: a JSON object", code="bad_export")
+        raise InvalidInput("export: " + _("a JSON object"), code="bad_export")
     if document.get("version", VERSION) == VERSION:  # another version: refused as such below
         unknown = {name: [UNKNOWN_FIELD] for name in document if name not in FIELDS}
         if unknown:
             unknown_fields_refuse(unknown, list(FIELDS))
     if document.get("format") != FORMAT:
-        raise InvalidInput(f"format: not a {FORMAT} document", code="bad_export")
+        words = _("not a %(format)s document") % {"format": FORMAT}
+        raise InvalidInput("format: " + words, code="bad_export")
     if document.get("version") != VERSION:
-        raise InvalidInput(
-            f"version: this instance reads version {VERSION} of the event export; "
-            f"this one is version {document.get('version')!r}",
-            code="export_version",
-        )
+        words = _(
+            "this instance reads version %(version)s of the event export; "
+            "this one is version %(found)s"
+        ) % {"version": VERSION, "found": repr(document.get("version"))}
+        raise InvalidInput("version: " + words, code="export_version")
     _signed(document, event)
     federation = event.federation
     if not event.held_elsewhere:
-        raise Conflict("event: it is held on this instance; submit it instead", code="held_here")
+        raise Conflict(
+            "event: " + _("it is held on this instance; submit it instead"), code="held_here"
+        )
     expected = {
         "federation": federation.slug,
         "club": event.club.slug,
@@ -136,26 +140,25 @@ def _checked(document: Any, event: SanctionedEvent) -> tuple[dict[str, Any], dat
     }
     for field, value in expected.items():
         if document.get(field) != value:
-            raise InvalidInput(
-                f"{field}: the export says {document.get(field)!r}; the sanction, {value!r}",
-                code="export_mismatch",
-            )
+            words = _("the export says %(found)s; the sanction, %(expected)s") % {
+                "found": repr(document.get(field)),
+                "expected": repr(value),
+            }
+            raise InvalidInput(f"{field}: " + words, code="export_mismatch")
     preset = document.get("preset")
     ours = preset_rules(federation.preset)
     if not isinstance(preset, dict) or {f: preset.get(f) for f in PRESET_RULES} != ours:
-        raise InvalidInput(
-            f"preset: its games are not played under {federation.preset.name}",
-            code="bad_preset",
-        )
+        words = _("its games are not played under %(preset)s") % {"preset": federation.preset.name}
+        raise InvalidInput("preset: " + words, code="bad_preset")
     if when(document.get("started_at"), "started_at") < event.created_at:
         raise InvalidInput(
-            "started_at: the event started before it was asked to be sanctioned",
+            "started_at: " + _("the event started before it was asked to be sanctioned"),
             code="event_started",
         )
     try:
         played_on = date.fromisoformat(str(document.get("played_on")))
     except ValueError:
-        raise InvalidInput("played_on: not a date", code="bad_export") from None
+        raise InvalidInput("played_on: " + _("not a date"), code="bad_export") from None
     refs = _players(document.get("players"))
     return _results(document, refs), played_on
 
@@ -165,45 +168,46 @@ def _signed(document: dict[str, Any], event: SanctionedEvent) -> None:
         federation=event.federation, club=event.club, status=MemberClub.Status.MEMBER
     ).first()
     if member is None or not member.export_public_key:
-        raise Conflict(
-            f"{event.club.name} has no export key: its owner asks for one", code="no_export_key"
-        )
+        words = _("%(club)s has no export key: its owner asks for one")
+        raise Conflict(words % {"club": event.club.name}, code="no_export_key")
     if document.get("key_id") != member.export_key_id:
-        raise InvalidInput(
-            f"key_id: signed with {document.get('key_id')!r}, not the club's key "
-            f"{member.export_key_id!r}",
-            code="bad_signature",
-        )
+        words = _("signed with %(found)s, not the club's key %(key)s") % {
+            "found": repr(document.get("key_id")),
+            "key": repr(member.export_key_id),
+        }
+        raise InvalidInput("key_id: " + words, code="bad_signature")
     if not signature_valid(document, member.export_public_key):
         raise InvalidInput(
-            "signature: it does not match the export (changed since it was signed)",
+            "signature: " + _("it does not match the export (changed since it was signed)"),
             code="bad_signature",
         )
 
 
 def _players(players: Any) -> set[str]:
     if not isinstance(players, list):
-        raise InvalidInput("players: a list", code="bad_export")
+        raise InvalidInput("players: " + _("a list"), code="bad_export")
     refs: set[str] = set()
     for index, row in enumerate(players):
         ok = isinstance(row, dict) and isinstance(row.get("ref"), str) and row["ref"]
         name = row.get("name") if isinstance(row, dict) else None
         if not ok or not isinstance(name, str) or not 0 < len(name.strip()) <= 80:
-            raise InvalidInput(f"players[{index}]: a ref and a name", code="bad_export")
+            raise InvalidInput(f"players[{index}]: " + _("a ref and a name"), code="bad_export")
         if row["ref"] in refs:
-            raise InvalidInput(f"players[{index}]: {row['ref']!r} twice", code="bad_export")
+            words = _("%(ref)s twice") % {"ref": repr(row["ref"])}
+            raise InvalidInput(f"players[{index}]: " + words, code="bad_export")
         refs.add(row["ref"])
     return refs
 
 
 def _ranks(value: Any, refs: set[str], field: str) -> dict[str, int]:
     if not isinstance(value, dict):
-        raise InvalidInput(f"{field}: player ref -> place", code="bad_export")
+        raise InvalidInput(f"{field}: " + _("player ref -> place"), code="bad_export")
     for ref, rank in value.items():
         if ref not in refs:
-            raise InvalidInput(f"{field}: {ref!r} is not among the players", code="bad_export")
+            words = _("%(ref)s is not among the players") % {"ref": repr(ref)}
+            raise InvalidInput(f"{field}: " + words, code="bad_export")
         if not isinstance(rank, int) or isinstance(rank, bool) or rank < 1:
-            raise InvalidInput(f"{field}.{ref}: a place from 1", code="bad_export")
+            raise InvalidInput(f"{field}.{ref}: " + _("a place from 1"), code="bad_export")
     return value
 
 
@@ -211,15 +215,15 @@ def _results(document: dict[str, Any], refs: set[str]) -> dict[str, Any]:
     """Places and rated games by the club's refs, each game's ledger checked to sum to zero."""
     places = _ranks(document.get("places"), refs, "places")
     if len(places) < 2:
-        raise InvalidInput("places: two players or more", code="bad_export")
+        raise InvalidInput("places: " + _("two players or more"), code="bad_export")
     games = document.get("games")
     if not isinstance(games, list):
-        raise InvalidInput("games: a list", code="bad_export")
+        raise InvalidInput("games: " + _("a list"), code="bad_export")
     rated = []
     for index, game in enumerate(games):
         field = f"games[{index}]"
         if not isinstance(game, dict):
-            raise InvalidInput(f"{field}: an object", code="bad_export")
+            raise InvalidInput(f"{field}: " + _("an object"), code="bad_export")
         _ledger(game.get("ledger"), refs, f"{field}.ledger")
         if game.get("ranks") is not None:
             ranks = _ranks(game["ranks"], refs, f"{field}.ranks")
@@ -230,23 +234,22 @@ def _results(document: dict[str, Any], refs: set[str]) -> dict[str, Any]:
 
 def _ledger(ledger: Any, refs: set[str], field: str) -> None:
     if not isinstance(ledger, dict) or not ledger:
-        raise InvalidInput(f"{field}: quantity -> account -> balance", code="bad_export")
+        raise InvalidInput(f"{field}: " + _("quantity -> account -> balance"), code="bad_export")
     for quantity, accounts in ledger.items():
         if not isinstance(accounts, dict):
-            raise InvalidInput(f"{field}.{quantity}: account -> balance", code="bad_export")
+            raise InvalidInput(f"{field}.{quantity}: " + _("account -> balance"), code="bad_export")
         for account, amount in accounts.items():
             known = account in ("game", "club") or (
                 account.startswith("player:") and account[7:] in refs
             )
             if not known or not isinstance(amount, int) or isinstance(amount, bool):
                 raise InvalidInput(
-                    f"{field}.{quantity}.{account}: not a balance", code="bad_export"
+                    f"{field}.{quantity}.{account}: " + _("not a balance"), code="bad_export"
                 )
         total = sum(accounts.values())
         if total != 0:
-            raise InvalidInput(
-                f"{field}.{quantity}: sums to {total}, not zero", code="not_zero_sum"
-            )
+            words = _("sums to %(total)s, not zero") % {"total": total}
+            raise InvalidInput(f"{field}.{quantity}: " + words, code="not_zero_sum")
 
 
 def _roster_keyed(
@@ -287,7 +290,7 @@ def export_key_install(*, actor: Actor, club: Club, document: Any) -> ExportKey:
     """The club's owner (or the instance's operator) installs the key its federation gave."""
     _role(actor, club, Role.OWNER)
     found = key_document(document)
-    key, _ = ExportKey.objects.update_or_create(
+    key, _created = ExportKey.objects.update_or_create(
         club=club,
         federation=found["federation"],
         defaults={
@@ -320,10 +323,11 @@ def export_make(
     sanctioned event ``event``."""
     _role(actor, club, Role.ORGANISER)
     if (session is None) == (tournament is None):
-        raise InvalidInput("event: name a night or a tournament", code="bad_field")
+        raise InvalidInput("event: " + _("name a night or a tournament"), code="bad_field")
     key = ExportKey.objects.filter(club=club, federation=federation).first()
     if key is None:
-        raise NotFoundError(f"no export key for {federation!r}: install the one it gave")
+        words = _("no export key for %(federation)s: install the one it gave")
+        raise NotFoundError(words % {"federation": repr(federation)})
     held = HeldEvent(
         club,
         None if session is None else session.pk,

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.models import Club
 from config.errors import Conflict, InvalidInput
@@ -112,17 +113,21 @@ def finished(held: HeldEvent, preset: RulePreset | None) -> tuple[dict[str, Any]
     if held.tournament_id is not None:
         if Tournament.objects.get(pk=held.tournament_id).status != Tournament.Status.FINISHED:
             raise Conflict(
-                "tournament: submit it once it has finished", code="session_not_finished"
+                "tournament: " + _("submit it once it has finished"), code="session_not_finished"
             )
     elif games.filter(status=Game.Status.OPEN).exists():
-        raise Conflict("session: a game is still being played", code="session_not_finished")
+        raise Conflict("session: " + _("a game is still being played"), code="session_not_finished")
     if preset is not None and games.exclude(preset_id=preset.pk).exists():
-        raise InvalidInput(f"event: every game is played under {preset.name}", code="bad_preset")
+        words = _("every game is played under %(preset)s") % {"preset": preset.name}
+        raise InvalidInput("event: " + words, code="bad_preset")
     if preset is None and games.values("preset_id").distinct().count() > 1:
-        raise InvalidInput("event: its games are played under different presets", code="bad_preset")
+        raise InvalidInput(
+            "event: " + _("its games are played under different presets"), code="bad_preset"
+        )
     found = results(held)
     if len(found["places"]) < 2:
         raise Conflict(
-            "event: submit it once two players or more are placed", code="session_not_finished"
+            "event: " + _("submit it once two players or more are placed"),
+            code="session_not_finished",
         )
     return found, timezone.localdate(started_at(held))

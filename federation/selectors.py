@@ -16,9 +16,11 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from clubs.models import Club
-from config.errors import NotAllowed, NotFoundError
+from config.errors import NotFoundError
+from federation import refusals
 from federation.models import (
     Federation,
     FederationPlayer,
@@ -49,7 +51,7 @@ User = AbstractBaseUser | AnonymousUser
 def federation_get(*, slug: str) -> Federation:
     found = Federation.objects.select_related("preset").filter(slug=slug).first()
     if found is None:
-        raise NotFoundError(f"no federation {slug!r}")
+        raise NotFoundError(_("no federation %(slug)s") % {"slug": repr(slug)})
     return found
 
 
@@ -64,7 +66,7 @@ def officer_federation(*, user: User, slug: str) -> Federation:
     """The federation if the caller is one of its officers: "not allowed" otherwise."""
     federation = federation_get(slug=slug)
     if not is_officer(user=user, federation=federation):
-        raise NotAllowed(f"this needs a rating officer of {federation.name}")
+        raise refusals.officer_needed(federation)
     return federation
 
 
@@ -119,7 +121,7 @@ def player_keys(*, federation: Federation) -> dict[int, int]:
 def player_get(*, federation: Federation, player_id: int) -> FederationPlayer:
     found = federation.players.filter(pk=player_id).first()
     if found is None:
-        raise NotFoundError(f"no player #{player_id} in {federation.name}")
+        raise refusals.no_player(player_id, federation.name)
     return found
 
 
@@ -418,7 +420,7 @@ def rating_rows(
     published = published_period(federation=federation, index=index)
     if published is None:
         if index is not None:
-            raise NotFoundError(f"no published rating period {index}")
+            raise refusals.no_period(str(index))
         return {"period": None, "results": []}
     rows = [
         {

@@ -14,12 +14,13 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.audit import audit_record
 from clubs.models import Club, Player, Role
 from clubs.selectors import club_role, role_at_least
-from config.errors import Conflict, InvalidInput, NotAllowed, NotFoundError
-from federation import selectors
+from config.errors import Conflict, InvalidInput, NotFoundError
+from federation import refusals, selectors
 from federation.held import HeldEvent, finished
 from federation.models import (
     Federation,
@@ -61,7 +62,7 @@ def _checked_settings(values: dict[str, Any]) -> dict[str, Any]:
     except RuleViolation as error:
         raise InvalidInput(str(error), code=error.code) from None
     if not 1 <= values["period_months"] <= 12:
-        raise InvalidInput("period_months: 1 to 12", code="bad_number")
+        raise InvalidInput("period_months: " + _("1 to 12"), code="bad_number")
     values["tiers"] = {str(k): str(v) for k, v in values["tiers"].items()}
     return values
 
@@ -72,10 +73,12 @@ def federation_create(
     """A new federation; whoever makes it is its first rating officer."""
     values = _checked_settings({**SETTINGS, **settings})
     if not name.strip():
-        raise InvalidInput("name: give the federation a name", code="bad_name")
+        raise InvalidInput("name: " + _("give the federation a name"), code="bad_name")
     with transaction.atomic():
         if Federation.objects.filter(slug=slug).exists():
-            raise Conflict(f"slug: {slug!r} is taken", code="slug_taken")
+            raise Conflict(
+                "slug: " + _("%(slug)s is taken") % {"slug": repr(slug)}, code="slug_taken"
+            )
         federation = Federation.objects.create(
             name=name.strip(), slug=slug, preset=preset, starts_on=starts_on, **values
         )
@@ -92,7 +95,7 @@ def federation_create(
 
 def officer_add(*, actor: Actor, federation: Federation, user: Actor) -> Officer:
     _officer(actor, federation)
-    officer, _ = Officer.objects.get_or_create(federation=federation, user=user)
+    officer, _created = Officer.objects.get_or_create(federation=federation, user=user)
     audit_record(
         actor=actor,
         club=None,
@@ -115,15 +118,15 @@ def _lists_changed(federation_id: int) -> None:
 
 def _officer(actor: Actor, federation: Federation) -> None:
     if not selectors.is_officer(user=actor, federation=federation):
-        raise NotAllowed(f"this needs a rating officer of {federation.name}")
+        raise refusals.officer_needed(federation)
 
 
 def _club_role(actor: Actor, club: Club, needed: str) -> None:
     role = club_role(user=actor, club=club)
     if role is None:
-        raise NotFoundError(f"no club {club.slug!r} among your clubs")
+        raise refusals.not_your_club(club)
     if not role_at_least(role, needed):
-        raise NotAllowed(f"this needs the {needed} role in {club.name}; you are {role}")
+        raise refusals.role_too_low(club, needed, role)
 
 
 # --- clubs --------------------------------------------------------------------------------------
@@ -133,7 +136,8 @@ def club_invite(*, actor: Actor, federation: Federation, club: Club) -> MemberCl
     _officer(actor, federation)
     member, created = MemberClub.objects.get_or_create(federation=federation, club=club)
     if not created and member.status == MemberClub.Status.MEMBER:
-        raise Conflict(f"{club.name} is a member already", code="federation_member")
+        words = _("%(club)s is a member already") % {"club": club.name}
+        raise Conflict(words, code="federation_member")
     member.status = MemberClub.Status.INVITED
     member.answered_at = None
     member.save()
@@ -157,7 +161,8 @@ def club_answer(*, actor: Actor, federation: Federation, club: Club, accept: boo
             .first()
         )
         if member is None:
-            raise NotFoundError(f"no invitation of {club.name} to {federation.name}")
+            words = _("no invitation of %(club)s to %(federation)s")
+            raise NotFoundError(words % {"club": club.name, "federation": federation.name})
         member.status = MemberClub.Status.MEMBER if accept else MemberClub.Status.DECLINED
         member.answered_at = timezone.now()
         member.save()
@@ -173,7 +178,7 @@ def club_answer(*, actor: Actor, federation: Federation, club: Club, accept: boo
 
 def _member(federation: Federation, club: Club) -> None:
     if not selectors.is_member_club(federation=federation, club=club):
-        raise NotAllowed(f"{club.name} is not a member of {federation.name}")
+        raise refusals.not_member(club, federation)
 
 
 # --- the registry -------------------------------------------------------------------------------
@@ -192,7 +197,7 @@ def link_propose(
     _club_role(actor, player.club, Role.ORGANISER)
     _member(federation, player.club)
     if federation_player is not None and federation_player.federation_id != federation.pk:
-        raise InvalidInput("federation_player: not in this federation", code="not_found")
+        raise refusals.not_in_federation()
     try:
         with transaction.atomic():
             link = PlayerLink.objects.create(
@@ -204,9 +209,8 @@ def link_propose(
                 email=email,
             )
     except IntegrityError:
-        raise Conflict(
-            f"{player.name} is proposed or linked already", code="already_linked"
-        ) from None
+        words = _("%(player)s is proposed or linked already") % {"player": player.name}
+        raise Conflict(words, code="already_linked") from None
     audit_record(
         actor=actor,
         club=player.club,
@@ -230,9 +234,9 @@ def link_decide(
     federation = link.federation
     _officer(actor, federation)
     if link.status != PlayerLink.Status.PROPOSED:
-        raise Conflict("this proposal was decided already", code="bad_status")
+        raise Conflict(_("this proposal was decided already"), code="bad_status")
     if not confirm and not reason.strip():
-        raise InvalidInput("reason: say why the link is refused", code="reason_required")
+        raise InvalidInput("reason: " + _("say why the link is refused"), code="reason_required")
     with transaction.atomic():
         if confirm:
             target = federation_player or link.federation_player
@@ -244,7 +248,7 @@ def link_decide(
                     email=link.email,
                 )
             elif target.federation_id != federation.pk:
-                raise InvalidInput("federation_player: not in this federation", code="not_found")
+                raise refusals.not_in_federation()
             link.federation_player = target
         link.status = PlayerLink.Status.CONFIRMED if confirm else PlayerLink.Status.REFUSED
         link.reason = reason.strip()
@@ -269,12 +273,16 @@ def player_merge(
     federation = source.federation
     _officer(actor, federation)
     if source.federation_id != target.federation_id or source.pk == target.pk:
-        raise InvalidInput("target: another player of the same federation", code="bad_field")
+        raise InvalidInput(
+            "target: " + _("another player of the same federation"), code="bad_field"
+        )
     with transaction.atomic():
         if selectors.canonical_ids(federation=federation)[target.pk] == source.pk:
-            raise InvalidInput("target: is merged into this player already", code="already_merged")
+            raise InvalidInput(
+                "target: " + _("is merged into this player already"), code="already_merged"
+            )
         if source.merged_into_id is not None:
-            raise Conflict("this player is merged already", code="already_merged")
+            raise Conflict(_("this player is merged already"), code="already_merged")
         source.merged_into = target
         source.save(update_fields=["merged_into"])
         merge = PlayerMerge.objects.create(
@@ -295,7 +303,7 @@ def player_unmerge(*, actor: Actor, merge: PlayerMerge) -> PlayerMerge:
     """Undo a merge: the duplicate counts as itself again; the merge's record is kept."""
     _officer(actor, merge.federation)
     if merge.undone_at is not None:
-        raise Conflict("this merge was undone already", code="bad_status")
+        raise Conflict(_("this merge was undone already"), code="bad_status")
     with transaction.atomic():
         FederationPlayer.objects.filter(pk=merge.source_id).update(merged_into=None)
         merge.undone_at = timezone.now()
@@ -332,32 +340,35 @@ def sanction_request(
     _member(federation, club)
     if (session is not None) + (tournament is not None) + bool(held_elsewhere) != 1:
         raise InvalidInput(
-            "event: name a night, a tournament or one held elsewhere", code="bad_field"
+            "event: " + _("name a night, a tournament or one held elsewhere"), code="bad_field"
         )
     if tier not in federation.tiers:
-        raise InvalidInput(f"tier: use one of {', '.join(federation.tiers)}", code="bad_tier")
+        tiers = ", ".join(federation.tiers)
+        raise InvalidInput("tier: " + _("use one of %(tiers)s") % {"tiers": tiers}, code="bad_tier")
     if held_elsewhere:
         if held_elsewhere not in SanctionedEvent.Elsewhere.values or not name.strip():
             raise InvalidInput(
-                "held_elsewhere: a night or a tournament, with its name", code="bad_field"
+                "held_elsewhere: " + _("a night or a tournament, with its name"),
+                code="bad_field",
             )
         name = name.strip()
     elif tournament is not None:
         if tournament.club_id != club.pk:
-            raise NotFoundError(f"no tournament #{tournament.pk} in {club.name}")
+            raise refusals.no_tournament(tournament.pk, club)
         if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
-            raise Conflict("tournament: ask before it starts", code="event_started")
+            raise Conflict("tournament: " + _("ask before it starts"), code="event_started")
         if tournament.preset_id != federation.preset_id:
             raise InvalidInput(
-                f"tournament: play it under {federation.preset.name}", code="bad_preset"
+                "tournament: " + _("play it under %(preset)s") % {"preset": federation.preset.name},
+                code="bad_preset",
             )
         name = tournament.name
     else:
         assert session is not None
         if session.club_id != club.pk:
-            raise NotFoundError(f"no night #{session.pk} in {club.name}")
+            raise refusals.no_night(session.pk, club)
         if Game.objects.filter(table__session=session).exists():
-            raise Conflict("session: ask before its first game", code="event_started")
+            raise Conflict("session: " + _("ask before its first game"), code="event_started")
         name = session.name
     try:
         with transaction.atomic():
@@ -371,7 +382,7 @@ def sanction_request(
                 tier=tier,
             )
     except IntegrityError:
-        raise Conflict("event: asked for already", code="already_asked") from None
+        raise Conflict("event: " + _("asked for already"), code="already_asked") from None
     audit_record(
         actor=actor,
         club=club,
@@ -395,11 +406,11 @@ def sanction_decide(
 ) -> SanctionedEvent:
     _officer(actor, event.federation)
     if not approve and not reason.strip():
-        raise InvalidInput("reason: say why the event is refused", code="reason_required")
+        raise InvalidInput("reason: " + _("say why the event is refused"), code="reason_required")
     with transaction.atomic():
         event = _event_locked(event.pk)
         if event.status != SanctionedEvent.Status.REQUESTED:
-            raise Conflict(f"this event is {event.status}, not asked", code="bad_status")
+            raise refusals.event_not_asked(event)
         event.status = (
             SanctionedEvent.Status.SANCTIONED if approve else SanctionedEvent.Status.REFUSED
         )
@@ -419,7 +430,7 @@ def _finished_results(event: SanctionedEvent) -> tuple[dict[str, Any], date]:
     """The event's results, refused while it is not finished or a game broke the preset."""
     if event.held_elsewhere:
         raise Conflict(
-            "event: it is held on the club's own instance; import its signed export",
+            "event: " + _("it is held on the club's own instance; import its signed export"),
             code="held_elsewhere",
         )
     held = HeldEvent(event.club, event.session_id, event.tournament_id)
@@ -435,14 +446,14 @@ def event_submittable_check(event: SanctionedEvent) -> None:
         SanctionedEvent.Status.RELEASED,
     )
     if event.status not in allowed:
-        raise Conflict(f"this event is {event.status}: it cannot be submitted", code="bad_status")
+        raise refusals.event_not_submittable(event)
 
 
 def event_submission_store(event: SanctionedEvent, results: Any, played_on: Any) -> None:
     """Store ``results`` as the event's next submitted version (refused when a released event's
     results are unchanged), for the officer to release or return."""
     if event.status == SanctionedEvent.Status.RELEASED and results == event.released_results:
-        raise Conflict("event: nothing changed since its release", code="nothing_changed")
+        raise Conflict("event: " + _("nothing changed since its release"), code="nothing_changed")
     event.submitted_results = results
     event.played_on = played_on
     event.version += 1
@@ -478,7 +489,7 @@ def event_release(*, actor: Actor, event: SanctionedEvent) -> SanctionedEvent:
     with transaction.atomic():
         event = _event_locked(event.pk)
         if event.status != SanctionedEvent.Status.SUBMITTED:
-            raise Conflict(f"this event is {event.status}, not submitted", code="bad_status")
+            raise refusals.event_not_submitted(event)
         # The federation's row orders releases: two officers never take one place in the order.
         Federation.objects.select_for_update().get(pk=event.federation_id)
         last = event.federation.events.aggregate(last=Max("release_seq"))["last"] or 0
@@ -503,11 +514,13 @@ def event_return(*, actor: Actor, event: SanctionedEvent, reason: str) -> Sancti
     """The officer returns a submission with a reason; a released event stays as released."""
     _officer(actor, event.federation)
     if not reason.strip():
-        raise InvalidInput("reason: say what the club should correct", code="reason_required")
+        raise InvalidInput(
+            "reason: " + _("say what the club should correct"), code="reason_required"
+        )
     with transaction.atomic():
         event = _event_locked(event.pk)
         if event.status != SanctionedEvent.Status.SUBMITTED:
-            raise Conflict(f"this event is {event.status}, not submitted", code="bad_status")
+            raise refusals.event_not_submitted(event)
         event.status = (
             SanctionedEvent.Status.RELEASED
             if event.released_version
@@ -535,7 +548,8 @@ def period_publish(*, actor: Actor, federation: Federation) -> RatingPeriod:
         Federation.objects.select_for_update().get(pk=federation.pk)
         index, starts_on, ends_on = selectors.next_period(federation=federation)
         if ends_on > timezone.localdate():
-            raise Conflict(f"period: it ends on {ends_on}; publish it then", code="period_open")
+            words = _("it ends on %(day)s; publish it then") % {"day": ends_on}
+            raise Conflict("period: " + words, code="period_open")
         (lines,) = selectors.rating_lists_at(federation=federation, ends=[ends_on])
         period = RatingPeriod.objects.create(
             federation=federation,

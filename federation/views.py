@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs.page_kit.display import qr_svg
 from clubs.page_kit.pages import found
 from config.errors import NotAllowed, NotFoundError, ServiceError
-from federation import selectors, services
+from federation import refusals, selectors, services
 from federation.models import Federation
 
 GET = require_http_methods(["GET", "HEAD"])
@@ -102,11 +102,8 @@ def player_page(request: HttpRequest, federation_slug: str, player_id: int) -> H
 def _officer(request: HttpRequest, federation_slug: str) -> Federation:
     try:
         return found(selectors.officer_federation, user=request.user, slug=federation_slug)
-    except NotAllowed:
-        # Said in the page's language; the API keeps the selector's English.
-        federation = found(selectors.federation_get, slug=federation_slug)
-        words = gettext("this needs a rating officer of %(federation)s")
-        raise PermissionDenied(words % {"federation": federation.name}) from None
+    except NotAllowed as exc:
+        raise PermissionDenied(exc.message) from None
 
 
 @login_required
@@ -145,7 +142,7 @@ def _decide(request: HttpRequest, federation: Federation) -> None:
     reason = request.POST.get("reason", "")
     target = request.POST.get("id", "")
     if not target.isdigit():
-        raise NotAllowed("choose an item of the queue")
+        raise NotAllowed(gettext("choose an item of the queue"))
     if action in {"release", "return", "sanction", "refuse"}:
         event = found(_event_get, federation=federation, event_id=int(target))
         if action == "release":
@@ -163,18 +160,18 @@ def _decide(request: HttpRequest, federation: Federation) -> None:
             actor=request.user, link=link, confirm=action == "confirm", reason=reason
         )
         return
-    raise NotAllowed(f"unknown action {action!r}")
+    raise NotAllowed(gettext("unknown action %(action)s") % {"action": repr(action)})
 
 
 def _event_get(*, federation: Federation, event_id: int) -> Any:
     event = federation.events.select_related("club").filter(pk=event_id).first()
     if event is None:
-        raise NotFoundError(f"no event #{event_id}")
+        raise NotFoundError(gettext("no event #%(number)s") % {"number": event_id})
     return event
 
 
 def _link_get(*, federation: Federation, link_id: int) -> Any:
     link = federation.links.filter(pk=link_id).first()
     if link is None:
-        raise NotFoundError(f"no proposal #{link_id}")
+        raise refusals.no_proposal(link_id)
     return link
