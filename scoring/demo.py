@@ -272,21 +272,24 @@ def demo_formats(context: DemoContext) -> None:
         # rummy as their nights close).
         game_finish(game=sabra, actor=organiser)
 
-        # Okey by loss (docs/rules.md, "Okey"): a finish in melds, one in seven pairs by
-        # discarding the okey, and a deal nobody finished in which a player showed the
-        # indicator's twin.
-        okey_players = roster[8:12]
-        okey = game_create(
-            table=table_create(session=session, actor=organiser, name="Okey"),
-            actor=organiser,
-            preset=RulePreset.objects.get(club=None, key="okey"),
-            players=okey_players,
-        )
-        for deal in [
-            {"finisher": okey_players[1].pk, "finish": "melds"},
-            {"finisher": okey_players[3].pk, "finish": "pairs", "okey_discard": True,
-             "indicator_shown": [okey_players[0].pk]},
-            {"finisher": None, "indicator_shown": [okey_players[2].pk]},
-        ]:  # fmt: skip
-            count_now(okey, organiser, {"okey": {"indicator": "R7", **deal}})
-        game_finish(game=okey, actor=organiser)
+        _demo_okey(session, organiser, roster[8:12])
+
+
+def _demo_okey(session: Any, organiser: Any, okey_players: list[Any]) -> None:
+    """Okey by loss (docs/rules.md, "Okey"): a finish in melds, one in seven pairs by
+    discarding the okey, and a deal nobody finished in which a player showed the indicator's
+    twin."""
+    okey = game_create(
+        table=table_create(session=session, actor=organiser, name="Okey"),
+        actor=organiser,
+        preset=RulePreset.objects.get(club=None, key="okey"),
+        players=okey_players,
+    )
+    for deal in [
+        {"finisher": okey_players[1].pk, "finish": "melds"},
+        {"finisher": okey_players[3].pk, "finish": "pairs", "okey_discard": True,
+         "indicator_shown": [okey_players[0].pk]},
+        {"finisher": None, "indicator_shown": [okey_players[2].pk]},
+    ]:  # fmt: skip
+        count_now(okey, organiser, {"okey": {"indicator": "R7", **deal}})
+    game_finish(game=okey, actor=organiser)
