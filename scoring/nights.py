@@ -116,12 +116,12 @@ def session_close_blockers(*, session: Session) -> list[CloseBlocker]:
         for deal in by_game.get(game.pk, []):
             if deal["status"] == Deal.Status.AWAITING_CONFIRMATION:
                 actions: tuple[str, ...] = ("confirm",)
-                why = "confirm"
+                state = "confirm"
             elif deal["pk"] in pending:
-                actions, why = ("wait",), "wait"
+                actions, state = ("wait",), "wait"
             else:
-                actions, why = ("enter_result", "void"), "enter"
-            said = str(_WAITING[unit if unit == "game" else "deal", why]) % {
+                actions, state = ("enter_result", "void"), "enter"
+            said = str(_WAITING[unit if unit == "game" else "deal", state]) % {
                 "table": game.table.name, "number": deal["number"]
             }  # fmt: skip
             blockers.append(
