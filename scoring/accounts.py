@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.audit import audit_record
 from clubs.models import Player
@@ -46,13 +47,18 @@ def _locked(account: Book) -> SessionAccount:
         .first()
     )
     if found is None:
-        raise Conflict(f"book #{account.pk} is no session's account", code="not_account")
+        raise Conflict(
+            _("book #%(id)s is no session's account") % {"id": account.pk}, code="not_account"
+        )
     return found
 
 
 def _require_open(held: SessionAccount) -> None:
     if held.status != SessionAccount.Status.OPEN:
-        raise Conflict(f"{held.name} is closed: its money was paid out", code="account_closed")
+        raise Conflict(
+            _("%(account)s is closed: its money was paid out") % {"account": held.name},
+            code="account_closed",
+        )
 
 
 def _post(held: SessionAccount, kind: str, lines: list[Line], memo: str) -> LedgerEntry | None:
@@ -68,7 +74,9 @@ def account_open(*, session: Session, name: str, actor: AbstractBaseUser | None)
     """An open account ``name`` of ``session`` (which must be open): its book."""
     session = Session.objects.select_for_update().get(pk=session.pk)
     if session.status != Session.Status.OPEN:
-        raise Conflict(f"session {session.name!r} is closed", code="session_closed")
+        raise Conflict(
+            _("session %(name)s is closed") % {"name": repr(session.name)}, code="session_closed"
+        )
     book = book_open(club_id=session.club_id, owner=ACCOUNT_BOOK)
     account = SessionAccount.objects.create(session=session, book=book, name=name)
     audit_record(
@@ -135,7 +143,7 @@ def account_pay_out_again(
     history."""
     held = _locked(account)
     if held.status != SessionAccount.Status.PAID_OUT:
-        raise Conflict("only a paid-out purse has prizes to post again", code="not_paid_out")
+        raise Conflict(_("only a paid-out purse has prizes to post again"), code="not_paid_out")
     paid = account_payout_standing(account=account)
     if paid is not None:
         account_entry_reverse(account=held, entry=paid, memo=reversal_memo)

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from clubs.audit import audit_record
 from clubs.models import Club
@@ -31,7 +32,7 @@ def preset_create(
     """A club's preset, or a new version of it when the key exists: old games keep theirs."""
     name = name_checked(name)
     if not name:
-        raise InvalidInput("name: give the preset a name")
+        raise InvalidInput("name: " + _("give the preset a name"))
     for field, value in (("key", key), ("name", name), ("variant", variant)):
         require_length(value, field=field, limit=RulePreset._meta.get_field(field).max_length)
     rules = game_rules_from(format=format, variant=variant, params=params)
@@ -47,7 +48,9 @@ def preset_create(
     )
     if latest is not None and latest.format != format:
         raise Conflict(
-            f"key: preset {key!r} is a {latest.format} preset; a new version cannot be {format}"
+            "key: "
+            + _("preset %(key)s is a %(old)s preset; a new version cannot be %(new)s")
+            % {"key": repr(key), "old": latest.format, "new": format}
         )
     preset = RulePreset.objects.create(
         club=club,

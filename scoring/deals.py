@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from clubs.audit import audit_record
 from clubs.models import Club, Player
@@ -37,17 +38,23 @@ def _game_lock(game: Game, club: Club | None) -> Game:
     )
     locked = next(iter(found.filter(pk=game.pk)), None)
     if locked is None or (club is not None and locked.table.session.club_id != club.pk):
-        raise NotFoundError(f"no game #{game.pk} in {club.name if club else 'this club'}")
+        raise NotFoundError(
+            _("no game #%(id)s in %(club)s") % {"id": game.pk, "club": club.name}
+            if club
+            else _("no game #%(id)s in this club") % {"id": game.pk}
+        )
     require_open_session(locked.table.session)
     if locked.status != Game.Status.OPEN:
-        raise Conflict("this game has finished; no more deals", code="game_finished")
+        raise Conflict(_("this game has finished; no more deals"), code="game_finished")
     return locked
 
 
 def _deal_fields(game: Game, wild: str, dealer: Player | None) -> str:
     """Check a deal's dealer and wild joker; the wild as stored."""
     if dealer is not None and not game.seats.filter(player=dealer).exists():
-        raise InvalidInput(f"dealer: {dealer.name!r} has no seat in this game")
+        raise InvalidInput(
+            "dealer: " + _("%(name)s has no seat in this game") % {"name": repr(dealer.name)}
+        )
     return game_rules(game.preset).normalise_wild(wild) if wild else wild
 
 
@@ -86,7 +93,10 @@ def _deal_add(
     if number is None:
         number = last + 1
     elif game.deals.filter(number=number).exists():
-        raise Conflict(f"number: deal {number} of this game exists", code="deal_exists")
+        raise Conflict(
+            "number: " + _("deal %(number)s of this game exists") % {"number": number},
+            code="deal_exists",
+        )
     wild = _deal_fields(game, wild, dealer)
     handler_for(game).deal_check_can_start(
         game=game, rules=game_rules(game.preset), is_tiebreaker=is_tiebreaker
@@ -154,7 +164,8 @@ def submission_create(
     require_open_session(session)
     if deal.status == Deal.Status.VOID:  # its reversal stands; a new result would undo it unseen
         raise Conflict(
-            f"deal {deal.number} was voided; enter the result as a new deal",
+            _("deal %(number)s was voided; enter the result as a new deal")
+            % {"number": deal.number},
             code="deal_voided",
         )
     decided = deal.submissions.filter(
@@ -264,7 +275,10 @@ def deals_create_batch(
     in the batch, and nothing is stored; each result is then validated on its own after the
     commit, as a single entry's is."""
     if not 1 <= len(entries) <= BATCH_MAX:
-        raise InvalidInput(f"deals: give 1 to {BATCH_MAX} deals", details={"deals": len(entries)})
+        raise InvalidInput(
+            "deals: " + _("give 1 to %(most)s deals") % {"most": BATCH_MAX},
+            details={"deals": len(entries)},
+        )
     done = []
     for index, entry in enumerate(entries):
         try:

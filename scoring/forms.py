@@ -88,7 +88,7 @@ class GameForm(forms.Form):
         chosen = [data.get(f"seat_{seat}") for seat in range(1, self.seat_count + 1)]
         chosen = [value for value in chosen if value]
         if len(chosen) != len(set(chosen)):
-            raise forms.ValidationError("a player can have only one seat")
+            raise forms.ValidationError(gettext("a player can have only one seat"))
         return data
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from clubs.audit import audit_record, snapshot
 from clubs.models import Club, Player
@@ -36,10 +37,12 @@ def table_create(*, session: Session, actor: AbstractBaseUser, name: str | None 
         name = f"Table {session.tables.count() + 1}"
     name = name_checked(name)
     if not name:
-        raise InvalidInput("name: give the table a name that shows, e.g. 'Table 2'")
+        raise InvalidInput("name: " + _("give the table a name that shows, e.g. 'Table 2'"))
     require_length(name, field="name", limit=Table._meta.get_field("name").max_length)
     if session.tables.filter(name=name).exists():
-        raise Conflict(f"name: this session already has a table named {name!r}")
+        raise Conflict(
+            "name: " + _("this session already has a table named %(name)s") % {"name": repr(name)}
+        )
     table = Table.objects.create(session=session, name=name)
     audit_record(
         actor=actor, club=session.club, action="table.create", obj=table, after={"name": name}
@@ -52,12 +55,18 @@ def players_check(club: Club, players: list[Player]) -> None:
     seen: set[int] = set()
     for player in players:
         if player.club_id != club.pk:
-            raise InvalidInput(f"players: {player.name!r} is not on this club's roster")
+            raise InvalidInput(
+                "players: "
+                + _("%(name)s is not on this club's roster") % {"name": repr(player.name)}
+            )
         if player.pk in seen:
-            raise InvalidInput(f"players: {player.name!r} is listed twice")
+            raise InvalidInput(
+                "players: " + _("%(name)s is listed twice") % {"name": repr(player.name)}
+            )
         if not player.active:
             raise Conflict(
-                f"players: {player.name!r} is retired; restore them to seat them",
+                "players: "
+                + _("%(name)s is retired; restore them to seat them") % {"name": repr(player.name)},
                 code="player_retired",
             )
         seen.add(player.pk)
@@ -82,13 +91,19 @@ def game_create(
     require_open_session(session)
     club = session.club
     if preset.club_id not in (None, club.pk):
-        raise InvalidInput("preset: not a preset of this club")
+        raise InvalidInput("preset: " + _("not a preset of this club"))
     rules = game_rules(preset)
     players_check(club, players)
     if not rules.min_players <= len(players) <= rules.max_players:
         raise InvalidInput(
-            f"players: a {preset.name} game seats {rules.min_players} to {rules.max_players} "
-            f"players, not {len(players)}",
+            "players: "
+            + _("a %(preset)s game seats %(least)s to %(most)s players, not %(given)s")
+            % {
+                "preset": preset.name,
+                "least": rules.min_players,
+                "most": rules.max_players,
+                "given": len(players),
+            },
             details={"given": len(players)},
         )
     require_no_money(club=club, field="point_value_minor", amount=point_value_minor)
@@ -135,17 +150,23 @@ def seat_add(*, game: Game, actor: AbstractBaseUser, player: Player) -> Seat:
     require_open_session(game.table.session)
     if not handler_for(game).seats_open:
         raise Conflict(
-            f"players join a {game.get_format_display()} game only at the start",
+            _("players join a %(format)s game only at the start")
+            % {"format": game.get_format_display()},
             code="seating_closed",
         )
     if game.status != Game.Status.OPEN:
-        raise Conflict("this game has finished", code="game_finished")
+        raise Conflict(_("this game has finished"), code="game_finished")
     players_check(game.table.session.club, [player])
     if game.seats.filter(player=player).exists():
-        raise Conflict(f"player: {player.name!r} already has a seat in this game")
+        raise Conflict(
+            "player: " + _("%(name)s already has a seat in this game") % {"name": repr(player.name)}
+        )
     rules = game_rules(game.preset)
     if game.seats.filter(left_after_deal__isnull=True).count() >= rules.max_players:
-        raise Conflict(f"this game is full ({rules.max_players} seats)", code="game_full")
+        raise Conflict(
+            _("this game is full (%(seats)s seats)") % {"seats": rules.max_players},
+            code="game_full",
+        )
     position = (game.seats.aggregate(m=Max("position"))["m"] or 0) + 1
     seat = Seat.objects.create(game=game, player=player, position=position)
     audit_record(
@@ -166,20 +187,27 @@ def seat_remove(*, game: Game, actor: AbstractBaseUser, player: Player) -> Seat:
     game = game_lock(game)
     if not handler_for(game).seats_open:
         raise Conflict(
-            f"players leave a {game.get_format_display()} game only by its rules",
+            _("players leave a %(format)s game only by its rules")
+            % {"format": game.get_format_display()},
             code="seating_closed",
         )
     require_open_game(game)
     seat = game.seats.filter(player=player, left_after_deal__isnull=True).first()
     if seat is None:
-        raise Conflict(f"player: {player.name!r} has no seat at this table", code="not_seated")
+        raise Conflict(
+            "player: " + _("%(name)s has no seat at this table") % {"name": repr(player.name)},
+            code="not_seated",
+        )
     if game.deals.filter(status__in=[Deal.Status.OPEN, Deal.Status.AWAITING_CONFIRMATION]).exists():
         raise Conflict(
-            "a deal is still waiting for its result: leave between deals", code="deal_open"
+            _("a deal is still waiting for its result: leave between deals"), code="deal_open"
         )
     staying = game.seats.filter(left_after_deal__isnull=True).exclude(pk=seat.pk).count()
     if staying < game_rules(game.preset).min_players:
-        raise Conflict(f"the table would have {staying} player(s) left", code="too_few_players")
+        raise Conflict(
+            _("the table would have %(count)s player(s) left") % {"count": staying},
+            code="too_few_players",
+        )
     last = game.deals.exclude(status=Deal.Status.VOID).aggregate(m=Max("number"))["m"]
     played = PlayerResult.objects.filter(game=game, player=player).exists()
     audit_record(
@@ -212,19 +240,20 @@ def game_finish(*, game: Game, actor: AbstractBaseUser, end: str = GameEnd.BY_OR
     settles), a pool or deals game is abandoned with its pot refunded."""
     game = game_lock(game)
     if game.status != Game.Status.OPEN:
-        raise Conflict("this game has finished", code="game_finished")
+        raise Conflict(_("this game has finished"), code="game_finished")
     if game.breaks_tie:
         raise Conflict(
-            "a tie-breaker is not ended by hand: it ends by itself when its deal counts",
+            _("a tie-breaker is not ended by hand: it ends by itself when its deal counts"),
             code="tiebreaker_ends_itself",
         )
     offered = handler_for(game).endings(game=game, rules=game_rules(game.preset))
     chosen = next((ending for ending in offered if ending.end == end), None)
     if chosen is None:
-        ways = "; ".join(f"{e.end} ({e.label.lower()})" for e in offered) or "none"
+        ways = "; ".join(f"{e.end} ({_(e.label).lower()})" for e in offered) or _("none")
         raise Conflict(
-            f"end: a {game.get_format_display()} game cannot end {str(end)!r} by hand; it can "
-            f"end: {ways}",
+            "end: "
+            + _("a %(format)s game cannot end %(end)s by hand; it can end: %(ways)s")
+            % {"format": game.get_format_display(), "end": repr(str(end)), "ways": ways},
             code="cannot_finish",
             details={"endings": [e.end for e in offered]},
         )

@@ -14,6 +14,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.audit import audit_record
 from config.errors import Conflict
@@ -68,7 +69,7 @@ def _lock_open(game: Game) -> Game:
         .get(pk=game.pk)
     )
     if game.status != Game.Status.OPEN:
-        raise Conflict("this game has finished", code="game_finished")
+        raise Conflict(_("this game has finished"), code="game_finished")
     return game
 
 

@@ -12,6 +12,8 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from clubs.audit import audit_record, snapshot
 from clubs.models import Club
@@ -31,7 +33,7 @@ def session_create(
 ) -> Session:
     name = name_checked(name)
     if not name:
-        raise InvalidInput("name: give the session a name, e.g. 'Friday 14 March'")
+        raise InvalidInput("name: " + _("give the session a name, e.g. 'Friday 14 March'"))
     require_length(name, field="name", limit=Session._meta.get_field("name").max_length)
     started_at = started_at or timezone.now()
     session = Session.objects.create(
@@ -49,6 +51,22 @@ def session_create(
         after=snapshot(session, ["name", "started_at"]),
     )
     return session
+
+
+# A deal (a Rummikub match's game: the format's ``words.unit``) that keeps the night open, by why:
+# one whole sentence each, so that each language words it its own way.
+_WAITING = {
+    ("deal", "confirm"): gettext_lazy(
+        "%(table)s: deal %(number)s has a valid result waiting for confirmation"
+    ),
+    ("deal", "wait"): gettext_lazy("%(table)s: deal %(number)s has a result being checked"),
+    ("deal", "enter"): gettext_lazy("%(table)s: deal %(number)s has no counted result"),
+    ("game", "confirm"): gettext_lazy(
+        "%(table)s: game %(number)s has a valid result waiting for confirmation"
+    ),
+    ("game", "wait"): gettext_lazy("%(table)s: game %(number)s has a result being checked"),
+    ("game", "enter"): gettext_lazy("%(table)s: game %(number)s has no counted result"),
+}
 
 
 @dataclass(frozen=True)
@@ -98,17 +116,18 @@ def session_close_blockers(*, session: Session) -> list[CloseBlocker]:
         for deal in by_game.get(game.pk, []):
             if deal["status"] == Deal.Status.AWAITING_CONFIRMATION:
                 actions: tuple[str, ...] = ("confirm",)
-                why = "has a valid result waiting for confirmation"
+                state = "confirm"
             elif deal["pk"] in pending:
-                actions = ("wait",)
-                why = "has a result being checked"
+                actions, state = ("wait",), "wait"
             else:
-                actions = ("enter_result", "void")
-                why = "has no counted result"
+                actions, state = ("enter_result", "void"), "enter"
+            said = str(_WAITING[unit if unit == "game" else "deal", state]) % {
+                "table": game.table.name, "number": deal["number"]
+            }  # fmt: skip
             blockers.append(
                 CloseBlocker(
-                    "deal_waiting", game.pk, game.table.name, deal["pk"], deal["number"],
-                    f"{game.table.name}: {unit} {deal['number']} {why}", actions,
+                    "deal_waiting", game.pk, game.table.name, deal["pk"], deal["number"], said,
+                    actions,
                 )
             )  # fmt: skip
         ends = {ending.end for ending in handler.endings(game=game, rules=game_rules(game.preset))}
@@ -116,8 +135,8 @@ def session_close_blockers(*, session: Session) -> list[CloseBlocker]:
             blockers.append(
                 CloseBlocker(
                     "game_open", game.pk, game.table.name, None, None,
-                    f"{game.table.name}: the {game.get_format_display().lower()} game is still "
-                    "being played",
+                    _("%(table)s: the %(format)s game is still being played")
+                    % {"table": game.table.name, "format": game.get_format_display().lower()},
                     tuple(str(end) for end in sorted(ends)),
                 )
             )  # fmt: skip
@@ -125,8 +144,11 @@ def session_close_blockers(*, session: Session) -> list[CloseBlocker]:
         blockers.append(
             CloseBlocker(
                 "account_open", None, account.name, None, None,
-                f"{account.name}: it holds what was paid in until what it is kept for pays it "
-                "out or gives it back (a tournament's prizes, or its cancellation)",
+                _(
+                    "%(account)s: it holds what was paid in until what it is kept for pays it "
+                    "out or gives it back (a tournament's prizes, or its cancellation)"
+                )
+                % {"account": account.name},
                 (),
             )
         )  # fmt: skip
@@ -140,11 +162,15 @@ def session_close(*, session: Session, actor: AbstractBaseUser) -> Session:
     the close, listing what to do (``session_close_blockers``)."""
     session = Session.objects.select_for_update().get(pk=session.pk)
     if session.status == Session.Status.CLOSED:
-        raise Conflict(f"session {session.name!r} is already closed", code="session_closed")
+        raise Conflict(
+            _("session %(name)s is already closed") % {"name": repr(session.name)},
+            code="session_closed",
+        )
     blockers = session_close_blockers(session=session)
     if blockers:
         raise Conflict(
-            f"the night cannot close yet: {'; '.join(b.message for b in blockers)}",
+            _("the night cannot close yet: %(blockers)s")
+            % {"blockers": "; ".join(b.message for b in blockers)},
             code="session_not_finished",
             details={"blockers": [blocker.as_dict() for blocker in blockers]},
         )
@@ -173,7 +199,7 @@ def season_for(*, club: Club, when: datetime) -> Season:
     found = season.first()
     if found is not None:
         return found
-    found, _ = Season.objects.get_or_create(
+    found, _created = Season.objects.get_or_create(
         club=club,
         name=str(day.year),
         defaults={"starts_on": date(day.year, 1, 1), "ends_on": date(day.year, 12, 31)},
@@ -183,7 +209,9 @@ def season_for(*, club: Club, when: datetime) -> Season:
 
 def require_open_session(session: Session) -> None:
     if session.status != Session.Status.OPEN:
-        raise Conflict(f"session {session.name!r} is closed", code="session_closed")
+        raise Conflict(
+            _("session %(name)s is closed") % {"name": repr(session.name)}, code="session_closed"
+        )
 
 
 @transaction.atomic
@@ -192,7 +220,9 @@ def session_reopen(*, session: Session, actor: AbstractBaseUser) -> Session:
     done. Its games stay as they ended."""
     session = Session.objects.select_for_update().select_related("club").get(pk=session.pk)
     if session.status != Session.Status.CLOSED:
-        raise Conflict(f"session {session.name!r} is open", code="session_open")
+        raise Conflict(
+            _("session %(name)s is open") % {"name": repr(session.name)}, code="session_open"
+        )
     session.status, session.closed_at = Session.Status.OPEN, None
     session.save(update_fields=["status", "closed_at"])
     audit_record(
@@ -211,8 +241,11 @@ def transfer_mark_paid(
     session = Session.objects.select_for_update().select_related("club").get(pk=session.pk)
     if session.club.points_only:
         raise Conflict(
-            f"{session.club.name} plays for points only: its settle-up is in points, with no "
-            "money to mark paid",
+            _(
+                "%(club)s plays for points only: its settle-up is in points, with no money to "
+                "mark paid"
+            )
+            % {"club": session.club.name},
             code="points_only",
         )
     transfer = next(
@@ -222,7 +255,9 @@ def transfer_mark_paid(
     )  # fmt: skip
     if transfer is None:
         raise NotFoundError(
-            f"payer: no transfer from {payer!r} to {payee!r} in this settle-up",
+            "payer: "
+            + _("no transfer from %(payer)s to %(payee)s in this settle-up")
+            % {"payer": repr(payer), "payee": repr(payee)},
             code="no_transfer",
         )
     TransferPaid.objects.filter(session=session, payer=payer, payee=payee).delete()

@@ -21,6 +21,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from clubs.audit import audit_records
 from clubs.models import Club, Player
@@ -86,7 +87,14 @@ class _Seasons:
 def _name(raw: str, model: type[Session] | type[Table], what: str) -> str:
     name = visible_name(raw)
     if not name:
-        raise InvalidInput(f"name: give the {what} a name that shows")
+        raise InvalidInput(
+            "name: "
+            + (
+                gettext("give the table a name that shows")
+                if what == "table"
+                else gettext("give the session a name that shows")
+            )
+        )
     limit = model._meta.get_field("name").max_length
     assert isinstance(limit, int)
     require_length(name, field="name", limit=limit)
@@ -101,20 +109,31 @@ def past_nights_open(
     players seated, as ``session_create``, ``table_create`` and ``game_create`` make them, all
     at once; each game's opening entries posted. Returns each night's games in table order."""
     if preset.club_id not in (None, club.pk):
-        raise InvalidInput("preset: not a preset of this club")
+        raise InvalidInput("preset: " + gettext("not a preset of this club"))
     rules = game_rules(preset)
     players = Player.objects.in_bulk({pid for n in nights for t in n.tables for pid in t.players})
     for night in nights:
         names = [_name(table.name, Table, "table") for table in night.tables]
         if len(set(names)) != len(names):
-            raise InvalidInput(f"name: {night.name!r} has two tables of the same name")
+            raise InvalidInput(
+                "name: "
+                + gettext("%(name)s has two tables of the same name") % {"name": repr(night.name)}
+            )
         for table in night.tables:
             seated = [players[pid] for pid in table.players]
             players_check(club, seated)
             if not rules.min_players <= len(seated) <= rules.max_players:
                 raise InvalidInput(
-                    f"players: a {preset.name} game seats {rules.min_players} to "
-                    f"{rules.max_players} players, not {len(seated)}"
+                    "players: "
+                    + gettext(
+                        "a %(preset)s game seats %(least)s to %(most)s players, not %(given)s"
+                    )
+                    % {
+                        "preset": preset.name,
+                        "least": rules.min_players,
+                        "most": rules.max_players,
+                        "given": len(seated),
+                    }
                 )
     seasons = _Seasons(club)
     sessions = Session.objects.bulk_create(

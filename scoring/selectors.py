@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from clubs.models import Club, Player
 from config.errors import NotFoundError
@@ -49,7 +50,7 @@ def preset_list(*, club: Club) -> list[RulePreset]:
 def preset_get(*, club: Club, preset_id: int) -> RulePreset:
     preset = RulePreset.objects.filter(Q(club=club) | Q(club__isnull=True), pk=preset_id).first()
     if preset is None:
-        raise NotFoundError(f"no preset #{preset_id} for this club")
+        raise NotFoundError(_("no preset #%(id)s for this club") % {"id": preset_id})
     return preset
 
 
@@ -89,7 +90,9 @@ def session_get(*, club: Club, session_id: int, with_tables: bool = True) -> Ses
     if not with_tables:
         found = club.sessions.filter(pk=session_id).first()
         if found is None:
-            raise NotFoundError(f"no session #{session_id} in {club.name}")
+            raise NotFoundError(
+                _("no session #%(id)s in %(club)s") % {"id": session_id, "club": club.name}
+            )
         return found
     session = (
         club.sessions.prefetch_related(
@@ -109,7 +112,9 @@ def session_get(*, club: Club, session_id: int, with_tables: bool = True) -> Ses
         .first()
     )
     if session is None:
-        raise NotFoundError(f"no session #{session_id} in {club.name}")
+        raise NotFoundError(
+            _("no session #%(id)s in %(club)s") % {"id": session_id, "club": club.name}
+        )
     return session
 
 
@@ -128,7 +133,7 @@ def table_list(*, session: Session) -> QuerySet[Table]:
 def table_get(*, club: Club, table_id: int) -> Table:
     table = Table.objects.select_related("session").filter(session__club=club, pk=table_id).first()
     if table is None:
-        raise NotFoundError(f"no table #{table_id} in {club.name}")
+        raise NotFoundError(_("no table #%(id)s in %(club)s") % {"id": table_id, "club": club.name})
     return table
 
 
@@ -140,7 +145,7 @@ def game_get(*, club: Club, game_id: int, with_seats: bool = True) -> Game:
         )
     game = games.filter(table__session__club=club, pk=game_id).first()
     if game is None:
-        raise NotFoundError(f"no game #{game_id} in {club.name}")
+        raise NotFoundError(_("no game #%(id)s in %(club)s") % {"id": game_id, "club": club.name})
     return game
 
 
@@ -160,7 +165,9 @@ def game_endings(*, game: Game) -> list[Ending]:
 def season_get(*, club: Club, season_id: int) -> Season:
     found = club.seasons.filter(pk=season_id).first()
     if found is None:
-        raise NotFoundError(f"no season #{season_id} in {club.name}")
+        raise NotFoundError(
+            _("no season #%(id)s in %(club)s") % {"id": season_id, "club": club.name}
+        )
     return found
 
 
@@ -208,7 +215,7 @@ def deal_get(*, club: Club, deal_id: int) -> Deal:
         .first()
     )
     if deal is None:
-        raise NotFoundError(f"no deal #{deal_id} in {club.name}")
+        raise NotFoundError(_("no deal #%(id)s in %(club)s") % {"id": deal_id, "club": club.name})
     return deal
 
 
@@ -227,7 +234,9 @@ def submission_get(*, club: Club, submission_id: int) -> Submission:
         .first()
     )
     if submission is None:
-        raise NotFoundError(f"no submission #{submission_id} in {club.name}")
+        raise NotFoundError(
+            _("no submission #%(id)s in %(club)s") % {"id": submission_id, "club": club.name}
+        )
     return submission
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -142,6 +143,7 @@ class ResultFields(serializers.Serializer[dict]):
     wild = serializers.CharField(
         max_length=8, required=False, allow_blank=True, help_text="The cut card, e.g. QH or JK."
     )
+    require_result = True
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
@@ -153,12 +155,10 @@ class ResultFields(serializers.Serializer[dict]):
         given = [key for key, _ in keys if key in attrs]
         if len(given) > 1:
             either = " or ".join([named[0], *(key for key, _ in keys[1:])])
-            raise serializers.ValidationError(f"give {either}, not both")
+            raise serializers.ValidationError(_("give %(either)s, not both") % {"either": either})
         if self.require_result and not given:
-            raise serializers.ValidationError(f"give {' or '.join(named)}")
+            raise serializers.ValidationError(_("give %(named)s") % {"named": " or ".join(named)})
         return attrs
-
-    require_result = True
 
 
 class SubmissionInput(ResultFields):

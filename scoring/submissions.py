@@ -17,6 +17,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.audit import audit_record
 from clubs.models import Club, Role
@@ -264,8 +265,14 @@ def _confirm(
             return submission
         if submission.status != S.AWAITING_CONFIRMATION:
             raise Conflict(
-                f"version {submission.version} is {submission.get_status_display().lower()}; "
-                "only a submission waiting for confirmation can be confirmed",
+                _(
+                    "version %(version)s is %(status)s; only a submission waiting for "
+                    "confirmation can be confirmed"
+                )
+                % {
+                    "version": submission.version,
+                    "status": submission.get_status_display().lower(),
+                },
                 code="not_awaiting_confirmation",
             )
         check(deal, submission)
@@ -273,8 +280,8 @@ def _confirm(
         checked = _check(deal, submission)
         if not checked.evaluation.ok:  # the game moved on since it was validated
             raise Conflict(
-                "the result no longer checks out against the game: "
-                + checked.reasons[0]["message"],
+                _("the result no longer checks out against the game: %(reason)s")
+                % {"reason": checked.reasons[0]["message"]},
                 code="stale_submission",
                 details={"reasons": checked.reasons},
             )
@@ -289,7 +296,7 @@ def _confirm(
                 **claim,
             )
         except _Lost:  # cannot happen under the deal's lock; kept as a guard
-            raise Conflict("the submission changed meanwhile", code="conflict") from None
+            raise Conflict(_("the submission changed meanwhile"), code="conflict") from None
         audit_record(
             actor=actor,
             club=club,
@@ -307,12 +314,12 @@ def submission_confirm(*, submission: Submission, actor: AbstractBaseUser) -> Su
     def check(deal: Deal, submission: Submission) -> None:
         if submission.submitted_by_id == actor.pk:
             raise NotAllowed(
-                "the person who entered a result cannot also confirm it",
+                _("the person who entered a result cannot also confirm it"),
                 code="confirmer_is_submitter",
             )
         club = deal.game.table.session.club
         if not role_at_least(club_role(user=actor, club=club), Role.SCORER):
-            raise NotAllowed("confirming needs the scorer role or above")
+            raise NotAllowed(_("confirming needs the scorer role or above"))
 
     return _confirm(
         submission=submission, check=check, actor=actor, audit_after={}, confirmed_by=actor
@@ -329,11 +336,13 @@ def submission_confirm_at_table(
     def check(deal: Deal, submission: Submission) -> None:
         if submission.table_link_id is None or submission.deal.game.table_id != link.table_id:
             raise NotAllowed(
-                "an entry made at the desk is confirmed at the desk", code="not_a_table_entry"
+                _("an entry made at the desk is confirmed at the desk"),
+                code="not_a_table_entry",
             )
         if submission.entered_seat == seat:
             raise NotAllowed(
-                f"seat {seat} entered this result: another player of the table confirms it",
+                _("seat %(seat)s entered this result: another player of the table confirms it")
+                % {"seat": seat},
                 code="confirmer_is_submitter",
             )
         if (
@@ -341,8 +350,10 @@ def submission_confirm_at_table(
             and _link_mode(submission.table_link_id) != TableEntry.ONE_PHONE
         ):
             raise NotAllowed(
-                "this phone entered the result: another player of the table confirms it on "
-                "their own phone (or the director does)",
+                _(
+                    "this phone entered the result: another player of the table confirms it on "
+                    "their own phone (or the director does)"
+                ),
                 code="confirmer_is_entering_device",
             )
 
@@ -365,10 +376,16 @@ def submission_dispute(
     uncounted, with the reason, until a director confirms, corrects or rejects it."""
     reason = " ".join(reason.split())
     if not reason:
-        raise InvalidInput("reason: say what is wrong with the entry", code="reason_required")
+        raise InvalidInput(
+            "reason: " + _("say what is wrong with the entry"), code="reason_required"
+        )
     limit = Submission._meta.get_field("dispute").max_length or 300
     if len(reason) > limit:
-        raise InvalidInput(f"reason: at most {limit} characters, not {len(reason)}")
+        raise InvalidInput(
+            "reason: "
+            + _("at most %(limit)s characters, not %(given)s")
+            % {"limit": limit, "given": len(reason)}
+        )
     with transaction.atomic():
         deal = _lock_deal(submission.deal_id)
         submission = Submission.objects.get(pk=submission.pk)
@@ -376,12 +393,13 @@ def submission_dispute(
             return submission  # the same dispute sent again after its answer was lost
         if submission.status != S.AWAITING_CONFIRMATION or submission.table_link_id is None:
             raise Conflict(
-                "only an entry made at the table and waiting for confirmation can be disputed",
+                _("only an entry made at the table and waiting for confirmation can be disputed"),
                 code="not_awaiting_confirmation",
             )
         if submission.entered_seat == seat:
             raise NotAllowed(
-                f"seat {seat} entered this result: another player of the table disputes it",
+                _("seat %(seat)s entered this result: another player of the table disputes it")
+                % {"seat": seat},
                 code="disputer_is_submitter",
             )
         submission.dispute, submission.disputed_seat = reason, seat
@@ -405,14 +423,14 @@ def submission_reject_waiting(
         deal = _lock_deal(submission.deal_id)
         club = deal.game.table.session.club
         if not role_at_least(club_role(user=actor, club=club), Role.SCORER):
-            raise NotAllowed("rejecting an entry needs the scorer role or above")
+            raise NotAllowed(_("rejecting an entry needs the scorer role or above"))
         reasons = [reason_dict(code="rejected_by_director", message=reason)]
         claimed = Submission.objects.filter(
             pk=submission.pk, status=S.AWAITING_CONFIRMATION
         ).update(status=S.REJECTED, reasons=reasons)
         if not claimed:
             raise Conflict(
-                "only a submission waiting for confirmation can be rejected",
+                _("only a submission waiting for confirmation can be rejected"),
                 code="not_awaiting_confirmation",
             )
         if deal.status == Deal.Status.AWAITING_CONFIRMATION:

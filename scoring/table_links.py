@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 
 from clubs.audit import audit_record
@@ -130,11 +131,14 @@ def qr_svg(url: str) -> SafeString:
 def _check_mode(mode: str) -> str:
     if mode == TableEntry.OFF:
         raise Conflict(
-            "table entry is off: turn it on in the club's (or tournament's) settings first",
+            _("table entry is off: turn it on in the club's (or tournament's) settings first"),
             code="table_entry_off",
         )
     if mode not in (TableEntry.CONFIRM, TableEntry.ONE_PHONE, TableEntry.TRUSTED):
-        raise InvalidInput(f"mode: {mode!r} is not one of confirm, one_phone, trusted")
+        raise InvalidInput(
+            "mode: "
+            + _("%(mode)s is not one of confirm, one_phone, trusted") % {"mode": repr(mode)}
+        )
     return mode
 
 
@@ -193,7 +197,9 @@ def table_link_revoke(*, link: TableLink, actor: AbstractBaseUser) -> TableLink:
 def table_link_get(*, club: Club, link_id: int) -> TableLink:
     link = TableLink.objects.filter(pk=link_id, table__session__club=club).first()
     if link is None:
-        raise NotFoundError(f"no table link #{link_id} in {club.name}")
+        raise NotFoundError(
+            _("no table link #%(id)s in %(club)s") % {"id": link_id, "club": club.name}
+        )
     return link
 
 
@@ -204,7 +210,7 @@ def table_get(*, club: Club, table_id: int) -> Table:
         .first()
     )
     if table is None:
-        raise NotFoundError(f"no table #{table_id} in {club.name}")
+        raise NotFoundError(_("no table #%(id)s in %(club)s") % {"id": table_id, "club": club.name})
     return table
 
 
@@ -274,12 +280,17 @@ def _phone_key(link: TableLink, cookies: Mapping[str, str], client_address: str)
 
 
 def table_link_resolve(
-    *, token: str, client_address: str, cookies: Mapping[str, str] | None = None
+    *,
+    token: str,
+    client_address: str,
+    cookies: Mapping[str, str] | None = None,
+    known: Callable[[TableLink], None] | None = None,
 ) -> TableLink:
     """The live link a token names, counted: unknown, 404; revoked by the desk, its table
     finished or its night closed, 410; too many requests from this phone (its device cookie
     among ``cookies``) or through the link, or too many unknown tokens from this address within
-    the minute, 429."""
+    the minute, 429. ``known`` is told the link as soon as it is found, before any refusal (a
+    page then speaks the club's language, its refusals included)."""
     link = (
         TableLink.objects.select_related("table__session__club")
         .filter(digest=_digest(token))
@@ -287,21 +298,23 @@ def table_link_resolve(
         if 16 <= len(token) <= 64
         else None
     )
+    if link is not None and known is not None:
+        known(link)
     if link is not None and link.revoked_at is not None:
         raise Gone(
-            "this table link was withdrawn by the desk; ask the desk for the new one",
+            _("this table link was withdrawn by the desk; ask the desk for the new one"),
             code="table_link_revoked",
         )
     if link is None:
         if _counted(f"table-link:unknown:{client_address}") > UNKNOWN_LIMIT_PER_MINUTE:
-            raise TooManyRequests("too many unknown table links; wait a minute", retry_after=60)
-        raise NotFoundError("no such table link (it may have been replaced)")
+            raise TooManyRequests(_("too many unknown table links; wait a minute"), retry_after=60)
+        raise NotFoundError(_("no such table link (it may have been replaced)"))
     if _counted(_phone_key(link, cookies or {}, client_address)) > PHONE_LIMIT_PER_MINUTE:
-        raise TooManyRequests("too many requests from this phone; wait a minute", retry_after=60)
+        raise TooManyRequests(_("too many requests from this phone; wait a minute"), retry_after=60)
     if _counted(f"table-link:{link.pk}") > LINK_LIMIT_PER_MINUTE:
-        raise TooManyRequests("too many requests through this table link", retry_after=60)
+        raise TooManyRequests(_("too many requests through this table link"), retry_after=60)
     if link.table.session.status != Session.Status.OPEN:
-        raise Gone("this table's night is closed", code="table_closed")
+        raise Gone(_("this table's night is closed"), code="table_closed")
     if table_game(link=link) is None:
         raise Gone(_no_game_in_play(link.table_id), code="table_closed")
     return link
@@ -310,8 +323,8 @@ def table_link_resolve(
 def _no_game_in_play(table_id: int) -> str:
     """Why a live link's table takes no entry now, in the words of what the table holds."""
     if Game.objects.filter(table_id=table_id).exists():
-        return "this table's game has ended; the link no longer enters results"
-    return "no game has started at this table yet; the link enters results once one has"
+        return _("this table's game has ended; the link no longer enters results")
+    return _("no game has started at this table yet; the link enters results once one has")
 
 
 def table_game(*, link: TableLink) -> Game | None:
@@ -340,7 +353,7 @@ class AtTable:
 def table_view(*, link: TableLink) -> AtTable:
     game = table_game(link=link)
     if game is None:
-        raise Gone("this table's game has ended", code="table_closed")
+        raise Gone(_("this table's game has ended"), code="table_closed")
     seats = list(game.seats.select_related("player").order_by("position"))
     waiting = (
         Submission.objects.filter(deal__game=game, status=Submission.Status.AWAITING_CONFIRMATION)
@@ -389,10 +402,13 @@ def seat_at(*, game: Game, position: Any) -> Seat:
     try:
         number = int(position)
     except (TypeError, ValueError):
-        raise InvalidInput("seat: say which seat you are", code="seat_required") from None
+        raise InvalidInput("seat: " + _("say which seat you are"), code="seat_required") from None
     seat = game.seats.select_related("player").filter(position=number).first()
     if seat is None:
-        raise InvalidInput(f"seat: this table has no seat {number}", code="seat_unknown")
+        raise InvalidInput(
+            "seat: " + _("this table has no seat %(number)s") % {"number": number},
+            code="seat_unknown",
+        )
     return seat
 
 
@@ -400,7 +416,7 @@ def table_entry_get(*, link: TableLink, submission_id: int) -> Submission:
     """An entry of the link's table's game in play (any other is unknown to the link)."""
     game = table_game(link=link)
     if game is None:
-        raise Gone("this table's game has ended", code="table_closed")
+        raise Gone(_("this table's game has ended"), code="table_closed")
     return _submission_of(link, game, submission_id)
 
 
@@ -412,7 +428,7 @@ def _submission_of(link: TableLink, game: Game, submission_id: int) -> Submissio
         .first()
     )
     if submission is None:
-        raise NotFoundError(f"no entry #{submission_id} at this table")
+        raise NotFoundError(_("no entry #%(id)s at this table") % {"id": submission_id})
     return submission
 
 
@@ -433,17 +449,19 @@ def table_deal_enter(
     (or "one_phone") it then waits for another seat (or a director)."""
     game = table_game(link=link)
     if game is None:
-        raise Gone("this table's game has ended", code="table_closed")
+        raise Gone(_("this table's game has ended"), code="table_closed")
     at = seat_at(game=game, position=seat)
     if Submission.objects.filter(
         deal__game=game,
         status__in=[Submission.Status.PENDING, Submission.Status.AWAITING_CONFIRMATION],
     ).exists():  # one deal at a time: the table confirms (or the director decides) it first
         raise Conflict(
-            "the last entry is still waiting to be checked or confirmed", code="entry_waiting"
+            _("the last entry is still waiting to be checked or confirmed"), code="entry_waiting"
         )
     if dealer is not None and not game.seats.filter(player=dealer).exists():
-        raise InvalidInput(f"dealer: {dealer.name!r} has no seat at this table")
+        raise InvalidInput(
+            "dealer: " + _("%(name)s has no seat at this table") % {"name": repr(dealer.name)}
+        )
     again = rejected_new_deal(game)
     deal, submission = deal_create_with_result(
         game=game, actor=None, wild=wild, dealer=dealer, number=None,
@@ -463,12 +481,12 @@ def table_entry_confirm(
     link trusts one phone per table, the phone that entered it cannot confirm it."""
     game = table_game(link=link)
     if game is None:
-        raise Gone("this table's game has ended", code="table_closed")
+        raise Gone(_("this table's game has ended"), code="table_closed")
     submission = _submission_of(link, game, submission_id)
     at = seat_at(game=game, position=seat)
     if submission.dispute:
         raise NotAllowed(
-            "this entry was disputed: the director decides it now", code="entry_disputed"
+            _("this entry was disputed: the director decides it now"), code="entry_disputed"
         )
     return submission_confirm_at_table(
         submission=submission, link=link, seat=at.position, device=device
@@ -481,7 +499,7 @@ def table_entry_dispute(
     """Another seat says an entry is wrong, with the reason: it waits for the director."""
     game = table_game(link=link)
     if game is None:
-        raise Gone("this table's game has ended", code="table_closed")
+        raise Gone(_("this table's game has ended"), code="table_closed")
     submission = _submission_of(link, game, submission_id)
     at = seat_at(game=game, position=seat)
     return submission_dispute(submission=submission, link=link, seat=at.position, reason=reason)

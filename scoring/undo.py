@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import ProtectedError
+from django.utils.translation import gettext as _
 
 from clubs.audit import audit_record
 from config.errors import Conflict
@@ -39,10 +40,13 @@ def deal_void(*, deal: Deal, actor: AbstractBaseUser) -> Deal:
     )
     require_open_session(deal.game.table.session)
     if deal.status == Deal.Status.VOID:
-        raise Conflict(f"deal {deal.number} is already voided", code="deal_void")
+        raise Conflict(
+            _("deal %(number)s is already voided") % {"number": deal.number}, code="deal_void"
+        )
     if deal.submissions.filter(status=Submission.Status.PENDING).exists():
         raise Conflict(
-            f"a result of deal {deal.number} is being checked; wait for it",
+            _("a result of deal %(number)s is being checked; wait for it")
+            % {"number": deal.number},
             code="submission_pending",
         )
     before = deal.status
@@ -95,7 +99,8 @@ def deal_delete(*, deal: Deal, actor: AbstractBaseUser) -> int:
     require_open_session(deal.game.table.session)
     if deal.status != Deal.Status.OPEN or deal.submissions.exists() or deal.entries.exists():
         raise Conflict(
-            f"deal {deal.number} has a result entered; void it instead (its history stays)",
+            _("deal %(number)s has a result entered; void it instead (its history stays)")
+            % {"number": deal.number},
             code="deal_has_history",
         )
     deal_id = deal.pk
@@ -107,43 +112,48 @@ def deal_delete(*, deal: Deal, actor: AbstractBaseUser) -> int:
     return deal_id
 
 
-def delete_unless_held(obj: Any, what: str) -> None:
+def delete_unless_held(obj: Any, held: str, named: dict[str, Any]) -> None:
     """Delete ``obj``; when something kept elsewhere holds it (a tournament's night or table),
-    409 naming that rather than a server error."""
+    409 naming that rather than a server error: ``held``, the whole sentence of what ``obj`` is
+    (``named``: its values) with ``%(holders)s``."""
     try:
         with transaction.atomic():
             obj.delete()
     except ProtectedError as exc:
         holders = sorted({str(held._meta.verbose_name) for held in exc.protected_objects})
         raise Conflict(
-            f"{what} belongs to a {' and a '.join(holders)}; it goes with it",
+            held % {**named, "holders": " and a ".join(holders)},
             code="held",
             details={"held_by": holders},
         ) from None
 
 
-def require_nothing_posted(games: Any, what: str) -> None:
+def require_nothing_posted(games: Any, refused: str) -> None:
+    """``refused``: the whole sentence saying what cannot be deleted."""
     if (
         LedgerEntry.objects.filter(book__game__in=games).exists()
         or Deal.objects.filter(game__in=games).exists()
     ):
-        raise Conflict(
-            f"{what} has deals or money in the ledger; it cannot be deleted", code="not_empty"
-        )
+        raise Conflict(refused, code="not_empty")
 
 
 @transaction.atomic
 def game_delete(*, game: Game, actor: AbstractBaseUser) -> int:
     """Delete a game set up by mistake: no deal and nothing in the ledger (no fee paid)."""
     game = game_lock(game)
-    require_nothing_posted([game], f"game #{game.pk}")
+    require_nothing_posted(
+        [game],
+        _("game #%(id)s has deals or money in the ledger; it cannot be deleted") % {"id": game.pk},
+    )
     game_id = game.pk
     audit_record(
         actor=actor, club=game.table.session.club, action="game.delete", obj=game,
         before={"table": game.table_id, "format": game.format},
     )  # fmt: skip
     book_id = game.book_id
-    delete_unless_held(game, f"game #{game.pk}")
+    delete_unless_held(
+        game, _("game #%(id)s belongs to a %(holders)s; it goes with it"), {"id": game_id}
+    )
     books_discard(book_ids=[book_id])
     return game_id
 
@@ -153,14 +163,22 @@ def table_delete(*, table: Table, actor: AbstractBaseUser) -> int:
     """Delete a table with no game that has deals or money (its empty games go with it)."""
     table = Table.objects.select_for_update().select_related("session__club").get(pk=table.pk)
     require_open_session(table.session)
-    require_nothing_posted(table.games.all(), f"table {table.name!r}")
+    require_nothing_posted(
+        table.games.all(),
+        _("table %(name)s has deals or money in the ledger; it cannot be deleted")
+        % {"name": repr(table.name)},
+    )
     table_id = table.pk
     audit_record(
         actor=actor, club=table.session.club, action="table.delete", obj=table,
         before={"session": table.session_id, "name": table.name},
     )  # fmt: skip
     book_ids = list(table.games.values_list("book_id", flat=True))
-    delete_unless_held(table, f"table {table.name!r}")
+    delete_unless_held(
+        table,
+        _("table %(name)s belongs to a %(holders)s; it goes with it"),
+        {"name": repr(table.name)},
+    )
     books_discard(book_ids=book_ids)
     return table_id
 
@@ -169,10 +187,16 @@ def table_delete(*, table: Table, actor: AbstractBaseUser) -> int:
 def session_delete(*, session: Session, actor: AbstractBaseUser) -> int:
     """Delete a night started by mistake: nothing played or paid in it."""
     session = Session.objects.select_for_update().select_related("club").get(pk=session.pk)
-    require_nothing_posted(Game.objects.filter(table__session=session), f"{session.name!r}")
+    require_nothing_posted(
+        Game.objects.filter(table__session=session),
+        _("%(name)s has deals or money in the ledger; it cannot be deleted")
+        % {"name": repr(session.name)},
+    )
     if LedgerEntry.objects.filter(book__session_account__session=session).exists():
         raise Conflict(
-            f"{session.name!r} has money in its accounts; it cannot be deleted", code="not_empty"
+            _("%(name)s has money in its accounts; it cannot be deleted")
+            % {"name": repr(session.name)},
+            code="not_empty",
         )
     session_id = session.pk
     audit_record(
@@ -183,6 +207,10 @@ def session_delete(*, session: Session, actor: AbstractBaseUser) -> int:
         *Game.objects.filter(table__session=session).values_list("book_id", flat=True),
         *session.accounts.values_list("book_id", flat=True),
     ]
-    delete_unless_held(session, f"{session.name!r}")
+    delete_unless_held(
+        session,
+        _("%(name)s belongs to a %(holders)s; it goes with it"),
+        {"name": repr(session.name)},
+    )
     books_discard(book_ids=book_ids)
     return session_id

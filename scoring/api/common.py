@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework.request import Request
 
 from clubs.models import Player
@@ -18,7 +19,8 @@ def club_player(club: Any, player_id: int, field: str) -> Player:
     player = club.players.filter(pk=player_id).first()
     if player is None:
         raise NotFoundError(
-            f"{field}: no player #{player_id} on this club's roster", details={field: player_id}
+            f"{field}: " + _("no player #%(id)s on this club's roster") % {"id": player_id},
+            details={field: player_id},
         )
     return player
 

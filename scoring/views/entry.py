@@ -158,18 +158,34 @@ def _expected_number_check(request: HttpRequest, game: Game, number: int) -> Non
     claimed, so a deal sent again after its answer was lost is answered as the first time."""
     expected = request.POST.get("expected_number", "")
     if expected.isdigit() and int(expected) != number:
-        unit = handler_for(game).words.unit
-        why = (
-            f"{unit} {expected} was entered elsewhere meanwhile"
-            if number > int(expected)
-            else f"an earlier {unit} was rejected, so {unit} {number} is still to enter"
-        )
-        raise Conflict(
-            f"This was typed as {unit} {expected}, but {unit} {number} is the game's next "
-            f"{unit} now: {why}. Open the game to check, then send this one as the next "
-            f"{unit} or discard it.",
-            code="deal_number_moved",
-        )
+        unit, moved_on = handler_for(game).words.unit, number > int(expected)
+        if unit == "game" and moved_on:
+            said = _(
+                "This was typed as game %(expected)s, but game %(number)s is the game's next "
+                "game now: game %(expected)s was entered elsewhere meanwhile. Open the game "
+                "to check, then send this one as the next game or discard it."
+            )
+        elif unit == "game":
+            said = _(
+                "This was typed as game %(expected)s, but game %(number)s is the game's next "
+                "game now: an earlier game was rejected, so game %(number)s is still to "
+                "enter. Open the game to check, then send this one as the next game or "
+                "discard it."
+            )
+        elif moved_on:
+            said = _(
+                "This was typed as deal %(expected)s, but deal %(number)s is the game's next "
+                "deal now: deal %(expected)s was entered elsewhere meanwhile. Open the game "
+                "to check, then send this one as the next deal or discard it."
+            )
+        else:
+            said = _(
+                "This was typed as deal %(expected)s, but deal %(number)s is the game's next "
+                "deal now: an earlier deal was rejected, so deal %(number)s is still to "
+                "enter. Open the game to check, then send this one as the next deal or "
+                "discard it."
+            )
+        raise Conflict(said % {"expected": expected, "number": number}, code="deal_number_moved")
 
 
 @login_required

@@ -58,12 +58,12 @@ def _link(request: HttpRequest, token: str) -> TableLink:
             token=token,
             client_address=request.META.get("REMOTE_ADDR", ""),
             cookies=request.COOKIES,
+            known=lambda known: use_club_language(request, known.table.session.club.language),
         )
     except NotFoundError as exc:
         raise Http404(exc.message) from None
     except (Gone, TooManyRequests) as exc:
         raise _Refused(exc) from None
-    use_club_language(request, link.table.session.club.language)
     return link
 
 
@@ -185,9 +185,6 @@ def table_live(request: HttpRequest, token: str) -> HttpResponse:
         return _live_refusal(request, exc.error if isinstance(exc, _Refused) else exc)
 
 
-_GAME_ENDED = "this table's game has ended"
-
-
 def _live_refusal(request: HttpRequest, error: ServiceError) -> HttpResponse:
     """A live part's answer once the link no longer enters results: it says so and stops. A
     link the desk withdrew is refused instead (410): the part keeps what it shows and says, in
@@ -209,7 +206,7 @@ def table_enter_live(request: HttpRequest, token: str) -> HttpResponse:
         link = _link(request, token)
         game = table_links.table_game(link=link)
         if game is None:
-            raise Gone(_GAME_ENDED, code="table_closed")
+            raise Gone(_("this table's game has ended"), code="table_closed")
     except (_Refused, Gone) as exc:
         return _live_refusal(request, exc.error if isinstance(exc, _Refused) else exc)
     context = {**entry_live_context(game), "at_table": True}
