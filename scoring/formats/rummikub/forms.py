@@ -101,7 +101,7 @@ class RummikubEntryForm(OnceForm):
         data = super().clean() or {}
         winner = data.get("winner")
         if self.international and winner and winner != NO_WINNER and not data.get("win"):
-            self.add_error("win", "say how the hand was won")
+            self.add_error("win", _("say how the hand was won"))
         return data
 
     def payload(self) -> dict[str, Any]:
