@@ -60,7 +60,8 @@ class TooManyRequests(ServiceError):
 
 
 #: What puts a rules engine refusal (its ``code``, ``token``, ``details`` and English ``message``,
-#: as ``RuleViolation.as_dict`` gives them) into the request's language. config knows no app: the
+#: as ``RuleViolation.as_dict`` gives them, or a stored reason of a deal with its ``player_name``)
+#: into the request's language. config knows no app: the
 #: app that knows the engine's codes registers its words when it starts (scoring's ``ready``).
 _rule_words: list[Callable[[dict[str, Any]], str]] = []
 

@@ -20,7 +20,6 @@ from scoring.formats import (
     state_union,
     variants,
 )
-from scoring.formats.reason_words import reason_words
 from scoring.models import Deal, Game, GameFormat, RulePreset, Seat, Session, Submission, Table
 
 #: A preset's settings by section: each format's own, then the common ones (``fee``, ``table``).
@@ -248,15 +247,6 @@ class SubmissionOutput(serializers.ModelSerializer[Submission]):
             "superseded_by", "table_link", "entered_seat", "confirmed_seat", "dispute",
             "disputed_seat", "disputed_at", "updated_at",
         ]  # fmt: skip
-
-    def to_representation(self, instance: Submission) -> dict[str, Any]:
-        """The reasons' sentences in the request's language (their codes and values as stored:
-        the stored sentence is the engine's English)."""
-        data = super().to_representation(instance)
-        data["reasons"] = [
-            {**reason, "message": reason_words(reason)} for reason in data["reasons"]
-        ]
-        return data
 
 
 class SubmissionAccepted(serializers.Serializer[dict]):
