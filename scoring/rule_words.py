@@ -17,7 +17,10 @@ from rules.errors import RuleViolation
 WORDS: dict[str, Callable[[str], str | None]] = {
     "bad_wild": lambda token: _("unknown wild joker %(wild)s") % {"wild": token} if token else None,
     "bad_card": lambda token: _("unknown card %(card)s") % {"card": token} if token else None,
-    "bad_tile": lambda token: _("unknown tile %(tile)s") % {"tile": token} if token else None,
+    # Okey refuses a false joker (FJ) as the indicator by the same code: its English stays.
+    "bad_tile": lambda token: (
+        _("unknown tile %(tile)s") % {"tile": token} if token and token != "FJ" else None
+    ),
     "bad_pool": lambda token: (
         _("unknown pool %(pool)s: use 61, 101 or 201") % {"pool": token} if token else None
     ),

@@ -135,8 +135,8 @@ NAMED: dict[str, Callable[[str, dict[str, Any]], str | None]] = {
 
 
 def reason_words(reason: dict[str, Any]) -> str:
-    """A reason's sentence in the active language (with the player's name first where the
-    engine's sentence starts with it)."""
+    """A reason's sentence in the active language (with the player's name, or the field, first
+    where the engine's sentence starts with it)."""
     message = str(reason.get("message", ""))
     if (translation.get_language() or "en").startswith("en"):
         return message
@@ -152,4 +152,8 @@ def reason_words(reason: dict[str, Any]) -> str:
     words = sentence(details, token) if sentence else engine(token) if engine else None
     if words is None:
         return message
-    return f"{name}: {words}" if name and message.startswith(f"{name}: ") else words
+    if name and message.startswith(f"{name}: "):
+        return f"{name}: {words}"
+    # A field the sentence is about, named first (Okey's ``indicator: ...``), stays first.
+    field, said, _rest = message.partition(": ")
+    return f"{field}: {words}" if said and field.isidentifier() else words

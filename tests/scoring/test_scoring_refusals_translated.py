@@ -5,7 +5,7 @@ Rummikub's game pages leave no English on their finishing button."""
 
 from __future__ import annotations
 
-from django.test import Client
+from django.test import Client, TestCase
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -128,3 +128,20 @@ def test_okey_and_rummikub_game_pages_in_german_have_no_english_finish(standing)
     rummikub, _ids = new_game(standing, "sabra", ["Asha", "Bilal", "Chitra"])
     page = _page(standing, rummikub, "de")
     assert "Finish the match" not in page and _said("de", "Finish the match") in page
+
+
+def test_an_okey_deals_bad_indicator_keeps_its_field_first_in_hebrew(standing):
+    game, _ids = new_game(standing, "okey", ["Asha", "Bilal", "Chitra"])
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        answer = standing.client("scorer").post(
+            f"/api/v1/clubs/home/games/{game.pk}/deals/",
+            {"okey": {"indicator": "Q9", "finisher": None}}, format="json",
+        )  # fmt: skip
+    url = answer.json()["url"]
+    english = standing.client("player").get(url).json()["reasons"]
+    hebrew = standing.client("player").get(url, HTTP_ACCEPT_LANGUAGE="he").json()["reasons"]
+    assert [r["code"] for r in hebrew] == [r["code"] for r in english] == ["bad_tile"]
+    assert english[0]["message"].startswith("indicator: 'Q9' is not an Okey tile")
+    assert hebrew[0]["message"] == "indicator: " + _said(
+        "he", "unknown tile %(tile)s", {"tile": "Q9"}
+    )
