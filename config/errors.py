@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -56,3 +57,20 @@ class TooManyRequests(ServiceError):
     def __init__(self, message: str, *, retry_after: int, code: str | None = None) -> None:
         super().__init__(message, code=code, details={"retry_after_seconds": retry_after})
         self.retry_after = retry_after
+
+
+#: What puts a rules engine refusal (its ``code``, ``token``, ``details`` and English ``message``,
+#: as ``RuleViolation.as_dict`` gives them, or a stored reason of a deal with its ``player_name``)
+#: into the request's language. config knows no app: the
+#: app that knows the engine's codes registers its words when it starts (scoring's ``ready``).
+_rule_words: list[Callable[[dict[str, Any]], str]] = []
+
+
+def rule_words_register(words: Callable[[dict[str, Any]], str]) -> None:
+    _rule_words[:] = [words]
+
+
+def rule_words(violation: dict[str, Any]) -> str:
+    """The refusal's sentence in the active language; the engine's English until words are
+    registered."""
+    return _rule_words[0](violation) if _rule_words else str(violation.get("message", ""))

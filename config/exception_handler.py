@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from config.api_errors import error_body, unavailable_part, unavailable_response
-from config.errors import ServiceError
+from config.errors import ServiceError, rule_words
 from rules.errors import RuleViolation
 
 logger = logging.getLogger("rummyclub.api")
@@ -68,7 +68,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, RuleViolation):
         set_rollback()
         details = {"token": exc.token, **exc.details}
-        return Response(error_body(exc.code, exc.message, details), status=400)
+        return Response(error_body(exc.code, rule_words(exc.as_dict()), details), status=400)
     if isinstance(exc, exceptions.APIException):
         set_rollback()
         code = next((c for t, c in _CODES.items() if isinstance(exc, t)), None)

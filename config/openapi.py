@@ -13,6 +13,7 @@ from rest_framework import serializers
 
 from config.api_input import UNKNOWN_FIELD, unknown_fields_refuse
 from config.error_codes import ERROR_CODES
+from config.errors import rule_words
 from config.fields import ID_MAX, INT32_MAX
 from config.filters import ApiFilter, ListFilterSet
 
@@ -203,6 +204,12 @@ class ReasonOutput(serializers.Serializer[dict]):
         help_text="The card, tile or field at fault as it was entered, or null.",
     )  # fmt: skip
     details = ReasonDetailsField(default=dict)
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        """The sentence in the request's language, by the reason's code and values (stored as
+        the rules engine's English); the code, token and details as they are."""
+        data = super().to_representation(instance)
+        return {**data, "message": rule_words(data)}
 
 
 _PAGES: dict[type[serializers.BaseSerializer[Any]], type[serializers.Serializer[dict]]] = {}

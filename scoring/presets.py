@@ -26,6 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
+from django.utils.translation import gettext as _
+
 from config.errors import InvalidInput
 from rules.errors import RuleViolation
 from rules.indian.cards import format_card, parse_card, parse_wild
@@ -39,6 +41,7 @@ from rules.indian.preset import (
 from rules.money import FeePolicy
 from rules.okey.preset import OkeyPreset
 from rules.rummikub.preset import RummikubPreset
+from scoring.rule_words import violation_words
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,9 @@ class GameRules:
     def normalise_wild(self, wild: str) -> str:
         """The cut card in canonical notation (``QH``, ``JK``) or a bare rank (``Q``)."""
         if self.indian is None:
-            raise InvalidInput(f"wild: {self.format} deals have no wild joker")
+            raise InvalidInput(
+                "wild: " + _("%(format)s deals have no wild joker") % {"format": self.format}
+            )
         try:
             house = self.house_rules or DEFAULT_HOUSE_RULES
             parse_wild(wild, house.cut_card_only, house.cut_card_free)
@@ -79,7 +84,7 @@ class GameRules:
             except RuleViolation:
                 return str(wild).strip().upper()
         except RuleViolation as exc:
-            raise InvalidInput(f"wild: {exc.message}", code=exc.code) from None
+            raise InvalidInput("wild: " + violation_words(exc), code=exc.code) from None
 
 
 @dataclass(frozen=True)
@@ -108,10 +113,22 @@ def invalid_setting(section: str, message: str, token: object = None) -> Invalid
     return InvalidInput(f"params.{section}: {message}", code="bad_preset", details=details)
 
 
+def unknown_setting(name: object) -> str:
+    return _("unknown setting %(setting)s") % {"setting": repr(name)}
+
+
+def unknown_base(name: object) -> str:
+    return _("unknown base preset %(base)s") % {"base": repr(name)}
+
+
+def base_not_variant(name: object, variant: str) -> str:
+    return _("base %(base)s is not a %(variant)s preset") % {"base": repr(name), "variant": variant}
+
+
 def preset_section(params: dict[str, Any], name: str) -> dict[str, Any]:
     value = params.get(name, {})
     if not isinstance(value, dict):
-        raise invalid_setting(name, "must be an object")
+        raise invalid_setting(name, _("must be an object"))
     return dict(value)
 
 
@@ -119,14 +136,14 @@ def preset_replace(section: str, obj: Any, overrides: dict[str, Any]) -> Any:
     names = {f.name for f in dataclasses.fields(obj)}
     unknown = sorted(set(overrides) - names)
     if unknown:
-        raise invalid_setting(section, f"unknown setting {unknown[0]!r}", unknown[0])
+        raise invalid_setting(section, unknown_setting(unknown[0]), unknown[0])
     if not overrides:
         return obj
     try:
         return dataclasses.replace(obj, **overrides)
     except RuleViolation as exc:
-        raise invalid_setting(section, exc.message, exc.token) from None
-    except (TypeError, ValueError) as exc:
+        raise invalid_setting(section, violation_words(exc), exc.token) from None
+    except (TypeError, ValueError) as exc:  # the engine's own check, in English only (no code)
         raise invalid_setting(section, str(exc)) from None
 
 
@@ -139,11 +156,15 @@ def preset_section_rules(
     try:
         rules = build(values.pop(key, default))
     except RuleViolation as exc:
-        raise invalid_setting(section, exc.message, exc.token) from None
+        raise invalid_setting(section, violation_words(exc), exc.token) from None
     return cast(T, preset_replace(section, rules, values))
 
 
 def preset_whole(section: str, key: str, value: Any, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise invalid_setting(section, f"{key} must be a whole number >= {minimum}", value)
+        raise invalid_setting(
+            section,
+            _("%(key)s must be a whole number >= %(minimum)s") % {"key": key, "minimum": minimum},
+            value,
+        )
     return value

@@ -28,6 +28,7 @@ from outbox.selectors import outbox_last_written
 from outbox.services import outbox_enqueue
 from scoring.events import deal_event, deal_waiting_announce
 from scoring.formats import Checked, GameEnd, handler_for, reason_dict, reasons_placed, result_moved
+from scoring.formats.reason_words import reason_words
 from scoring.lifecycle import game_end, result_changed
 from scoring.models import Deal, Game, Submission, TableEntry, TableLink
 from scoring.posting import ledger_entry_create, ledger_entry_reverse
@@ -281,9 +282,9 @@ def _confirm(
         if not checked.evaluation.ok:  # the game moved on since it was validated
             raise Conflict(
                 _("the result no longer checks out against the game: %(reason)s")
-                % {"reason": checked.reasons[0]["message"]},
+                % {"reason": reason_words(checked.reasons[0])},
                 code="stale_submission",
-                details={"reasons": checked.reasons},
+                details={"reasons": [{**r, "message": reason_words(r)} for r in checked.reasons]},
             )
         try:
             _count(

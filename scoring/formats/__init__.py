@@ -52,7 +52,10 @@ def handler_for(game: Game | str) -> GameFormatHandler:
     try:
         return HANDLERS[key]
     except KeyError:
-        raise Conflict(f"unknown game format {key!r}", code="format_unsupported") from None
+        raise Conflict(
+            gettext("unknown game format %(format)s") % {"format": repr(key)},
+            code="format_unsupported",
+        ) from None
 
 
 def payload_fields() -> dict[str, serializers.Field[Any, Any, Any, Any]]:

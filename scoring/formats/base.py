@@ -383,15 +383,22 @@ def refused(players: dict[int, str], reasons: list[Reason[int]]) -> Checked:
 
 def not_pool(game: Game, moves: str) -> Conflict:
     """The refusal of pool rummy's ``moves`` (rejoins, splits) in a game of another format."""
+    sentence = (
+        gettext("only pool rummy has rejoins; this is a %(format)s game")
+        if moves == "rejoins"
+        else gettext("only pool rummy has splits; this is a %(format)s game")
+        if moves == "splits"
+        else f"only pool rummy has {moves}; this is a %(format)s game"
+    )
     return Conflict(
-        f"only pool rummy has {moves}; this is a {game.get_format_display()} game",
+        sentence % {"format": game.get_format_display()},
         code="not_pool",
     )
 
 
 def require_open_game(game: Game) -> None:
     if game.status != Game.Status.OPEN:
-        raise Conflict("this game has finished", code="game_finished")
+        raise Conflict(gettext("this game has finished"), code="game_finished")
 
 
 class FormatBase:
@@ -421,7 +428,9 @@ class FormatBase:
         require_open_game(game)
         if is_tiebreaker:
             raise Conflict(
-                f"{game.get_format_display()} has no tie-breaker deals", code="no_tiebreaker"
+                gettext("%(format)s has no tie-breaker deals")
+                % {"format": game.get_format_display()},
+                code="no_tiebreaker",
             )
 
     def correction_check(self, *, deal: Deal, rules: GameRules) -> None:
@@ -455,7 +464,7 @@ class FormatBase:
     def entry_form(
         self, *, rules: GameRules, players: dict[int, str], data: Any, initial: Initial
     ) -> EntryForm:
-        raise Conflict("this format has no deals to enter", code="no_deals")
+        raise Conflict(gettext("this format has no deals to enter"), code="no_deals")
 
     def entry_initial(
         self, *, payload: dict[str, Any] | None, wild: str, aliases: dict[int, int]

@@ -7,6 +7,7 @@ from collections import defaultdict
 
 from django.db import connection
 from django.db.models import Count, Q, Sum
+from django.utils.translation import gettext as _
 
 from config.errors import Conflict
 from ledger.models import AccountKind, LedgerEntry, Posting
@@ -144,6 +145,34 @@ def rejected_new_deal(game: Game) -> Deal | None:
     return latest if is_rejected_new_deal(latest) else None
 
 
+def _previous_open(what: str, number: int) -> str:
+    if what == "game":
+        return _("game %(number)s has no counted result yet") % {"number": number}
+    return _("deal %(number)s has no counted result yet") % {"number": number}
+
+
+def _latest_only(what: str, number: int) -> str:
+    """One sentence per kind of game whose deals build on the last."""
+    sentences = {
+        "game": _(
+            "only the latest deal of a game can be corrected; deal %(number)s has later deals"
+        ),
+        "deals game": _(
+            "only the latest deal of a deals game can be corrected; deal %(number)s has later deals"
+        ),
+        "pool": _(
+            "only the latest deal of a pool can be corrected; deal %(number)s has later deals"
+        ),
+        "match": _(
+            "only the latest deal of a match can be corrected; deal %(number)s has later deals"
+        ),
+    }
+    sentence = sentences.get(what)
+    if sentence is None:
+        return f"only the latest deal of a {what} can be corrected; deal {number} has later deals"
+    return sentence % {"number": number}
+
+
 def require_no_deal_waiting(game: Game, what: str = "deal") -> None:
     """Refuse while a deal of the game has no counted result (it is played, or voided, first)."""
     waiting = (
@@ -154,7 +183,7 @@ def require_no_deal_waiting(game: Game, what: str = "deal") -> None:
     )
     if waiting is not None:
         raise Conflict(
-            f"{what} {waiting} has no counted result yet",
+            _previous_open(what, waiting),
             code="previous_deal_open",
             details={"deal_number": waiting},
         )
@@ -165,11 +194,10 @@ def require_latest_deal(deal: Deal, what: str) -> None:
     can be corrected, and only before anything else was posted after it."""
     game = deal.game
     if game.status != Game.Status.OPEN:
-        raise Conflict("this game has finished", code="game_finished")
+        raise Conflict(_("this game has finished"), code="game_finished")
     if game.deals.filter(number__gt=deal.number).exclude(status=Deal.Status.VOID).exists():
         raise Conflict(
-            f"only the latest deal of a {what} can be corrected; deal {deal.number} has later "
-            "deals",
+            _latest_only(what, deal.number),
             code="not_latest_deal",
         )
     first_entry = deal.entries.order_by("id").values_list("id", flat=True).first()
@@ -179,8 +207,11 @@ def require_latest_deal(deal: Deal, what: str) -> None:
         .exists()
     ):
         raise Conflict(
-            f"deal {deal.number} was followed by a rejoin, split or payout; it can no longer be "
-            "corrected",
+            _(
+                "deal %(number)s was followed by a rejoin, split or payout; it can no longer be "
+                "corrected"
+            )
+            % {"number": deal.number},
             code="not_latest_deal",
         )
 

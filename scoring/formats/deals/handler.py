@@ -115,7 +115,9 @@ class DealsFormat(IndianDeal, FormatBase):
         base = IndianPreset.for_deals(deals.deals, drops_allowed=deals.drops_allowed)
         indian = indian_rules(base, params)
         if indian.drops_allowed != deals.drops_allowed:
-            raise invalid_setting("indian", "drops_allowed must agree with the deals section")
+            raise invalid_setting(
+                "indian", gettext("drops_allowed must agree with the deals section")
+            )
         return FormatRules(2, 6, indian=indian, deals=deals, house_rules=house_rules(params))
 
     def game_opened(self, *, game: Game, rules: GameRules) -> list[EndEntry]:
@@ -136,7 +138,8 @@ class DealsFormat(IndianDeal, FormatBase):
         regular = game.deals.filter(is_tiebreaker=False).exclude(status=Deal.Status.VOID).count()
         if not is_tiebreaker and regular >= rules.deals.deals:
             raise Conflict(
-                f"all {rules.deals.deals} deals are played; only a tie-breaker deal can follow",
+                gettext("all %(count)s deals are played; only a tie-breaker deal can follow")
+                % {"count": rules.deals.deals},
                 code="deals_complete",
             )
         if is_tiebreaker and (
@@ -144,8 +147,10 @@ class DealsFormat(IndianDeal, FormatBase):
             or not deals_rules.deals_standing(chip_counts(game)).tie_break
         ):
             raise Conflict(
-                "a tie-breaker deal is played only after the last deal, between players "
-                "level on chips at the top",
+                gettext(
+                    "a tie-breaker deal is played only after the last deal, between players "
+                    "level on chips at the top"
+                ),
                 code="no_tiebreaker",
             )
 
@@ -232,8 +237,10 @@ class DealsFormat(IndianDeal, FormatBase):
             return refund_entry(game)
         if end != GameEnd.PLAYED_OUT or not self.game_decided(game=game, rules=rules):
             raise Conflict(
-                "a deals game ends after its last deal and any tie-breaker, or abandoned with "
-                "its pot refunded",
+                gettext(
+                    "a deals game ends after its last deal and any tie-breaker, or abandoned "
+                    "with its pot refunded"
+                ),
                 code="cannot_finish",
             )
         winner = deals_rules.deals_standing(chip_counts(game)).winner

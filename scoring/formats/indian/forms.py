@@ -74,7 +74,7 @@ class DealEntryForm(OnceForm):
     """The wild joker once per deal, then for each seat: the outcome (one of those the game's
     format offers), optional points, and optional cards as typed (``|`` between groups)."""
 
-    wild = forms.CharField(label="Wild joker (cut card)", max_length=8, required=False)
+    wild = forms.CharField(label=_("Wild joker (cut card)"), max_length=8, required=False)
 
     def __init__(
         self,
@@ -90,20 +90,20 @@ class DealEntryForm(OnceForm):
             (option.code, OUTCOME_CHOICES.get(option.code, option.label)) for option in outcomes
         ]
         self.fields["dealer"] = forms.ChoiceField(
-            label="Dealer",
+            label=_("Dealer"),
             required=False,
             choices=[("", _("— not recorded —")), *[(str(pid), name) for pid, name in seats]],
         )
         for pid, name in seats:
             self.fields[f"p{pid}-outcome"] = forms.ChoiceField(
-                label=f"Outcome of {name}", choices=choices, initial="loser"
+                label=_("Outcome of %(name)s") % {"name": name}, choices=choices, initial="loser"
             )
             self.fields[f"p{pid}-points"] = forms.IntegerField(
-                label=f"Points of {name}", required=False, min_value=0, max_value=1000,
-                error_messages=POINTS_ERRORS,
+                label=_("Points of %(name)s") % {"name": name}, required=False, min_value=0,
+                max_value=1000, error_messages=POINTS_ERRORS,
             )  # fmt: skip
             self.fields[f"p{pid}-cards"] = forms.CharField(
-                label=f"Cards of {name}", required=False, max_length=400
+                label=_("Cards of %(name)s") % {"name": name}, required=False, max_length=400
             )
 
     def lines(self) -> list[dict[str, Any]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
@@ -67,7 +68,7 @@ class ResultLineInput(serializers.Serializer[dict[str, Any]]):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "groups" in attrs and "cards" in attrs:
-            raise serializers.ValidationError("give groups or cards, not both")
+            raise serializers.ValidationError(_("give groups or cards, not both"))
         if "points" in attrs:
             deprecated_use("results.points")
             points = attrs.pop("points")
@@ -76,8 +77,11 @@ class ResultLineInput(serializers.Serializer[dict[str, Any]]):
                 raise serializers.ValidationError(
                     {
                         "against": [
-                            f"against is {against} and points {points}: give against only "
-                            "(points is its older name)"
+                            _(
+                                "against is %(against)s and points %(points)s: give against "
+                                "only (points is its older name)"
+                            )
+                            % {"against": against, "points": points}
                         ]
                     }
                 )

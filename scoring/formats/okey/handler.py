@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any, ClassVar
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 from rest_framework import serializers
 
 from clubs.models import Club
@@ -72,7 +72,7 @@ from scoring.formats.sections import PresetPreview, PresetSection
 from scoring.models import Deal, Game, Submission
 from scoring.presets import FormatRules, GameRules
 
-SCORE = Column("points", "Score", Quantity.POINTS, gettext_noop("Okey score"))
+SCORE = Column("points", gettext_noop("Score"), Quantity.POINTS, gettext_noop("Okey score"))
 
 
 class _Refused(Exception):
@@ -223,10 +223,12 @@ class OkeyFormat(FormatBase):
     tiebreak_preset: ClassVar[str] = "okey"
     words: ClassVar[Words] = Words(
         unit="deal",
-        finish="Finish the game",
-        finished="The game is over.",
-        deal_note="Each deal's score: what the finish cost the others (loss) or gained the "
-        "finisher (countdown); the game's book takes the rest.",
+        finish=gettext_noop("Finish the game"),
+        finished=gettext_noop("The game is over."),
+        deal_note=gettext_noop(
+            "Each deal's score: what the finish cost the others (loss) or gained the "
+            "finisher (countdown); the game's book takes the rest."
+        ),
         signed_points=True,
         wild=False,
     )
@@ -235,7 +237,10 @@ class OkeyFormat(FormatBase):
     entry_template: ClassVar[str] = "scoring/formats/okey/entry.html"
     result_template: ClassVar[str] = "scoring/formats/okey/result.html"
     entered_as: ClassVar[str] = "okey_deal"  # the indicator and the finish, not hands or racks
-    outcome_words: ClassVar[Mapping[str, str]] = {"finisher": "Finished", "other": "Other"}
+    outcome_words: ClassVar[Mapping[str, str]] = {
+        "finisher": gettext_noop("Finished"),
+        "other": gettext_noop("Other"),
+    }
     payload_key: ClassVar[str] = "okey"
     variants: ClassVar[Collection[str]] = tuple(VARIANTS)
     preset_sections: ClassVar[tuple[PresetSection, ...]] = SECTIONS
@@ -369,16 +374,21 @@ class OkeyFormat(FormatBase):
         )
 
     def endings(self, *, game: Game, rules: GameRules) -> list[Ending]:
-        explains = "The totals stand as they are; the highest total wins"
+        explains = gettext("The totals stand as they are; the highest total wins.")
         if game.point_value_minor:
-            explains += "; the game settles by difference of totals at its rate"
-        return [Ending(GameEnd.BY_ORGANISER, "Finish the game", explains + ".")]
+            explains = gettext(
+                "The totals stand as they are; the highest total wins; the game settles by "
+                "difference of totals at its rate."
+            )
+        return [Ending(GameEnd.BY_ORGANISER, gettext("Finish the game"), explains)]
 
     def end_entries(
         self, *, game: Game, rules: GameRules, end: GameEnd, shares: dict[int, int] | None
     ) -> list[EndEntry]:
         if end not in (GameEnd.PLAYED_OUT, GameEnd.BY_ORGANISER):
-            raise Conflict("a game of Okey ends by its count or by hand", code="cannot_finish")
+            raise Conflict(
+                gettext("a game of Okey ends by its count or by hand"), code="cannot_finish"
+            )
         require_open_game(game)
         require_no_deal_waiting(game)
         if not game.point_value_minor:

@@ -9,7 +9,15 @@ from django.utils.translation import gettext
 
 from rules.okey.preset import HOUSE_OPTIONS, MAX_OPTION_NUMBER, PRESETS, OkeyPreset
 from scoring.formats.sections import PresetPreview, PresetSection, house_rules_schema
-from scoring.presets import GameRules, invalid_setting, preset_replace, preset_section
+from scoring.presets import (
+    GameRules,
+    base_not_variant,
+    invalid_setting,
+    preset_replace,
+    preset_section,
+    unknown_base,
+    unknown_setting,
+)
 
 #: The built-in rules each variant (way of scoring) starts from.
 BASES: dict[str, str] = {preset.scoring: preset.name for preset in PRESETS.values()}
@@ -35,12 +43,12 @@ def okey_rules(variant: str, params: dict[str, Any]) -> OkeyPreset:
     base_name = section.pop("base", BASES.get(variant))
     base = PRESETS.get(base_name) if isinstance(base_name, str) else None
     if base is None:
-        raise invalid_setting("okey", f"unknown base preset {base_name!r}", base_name)
+        raise invalid_setting("okey", unknown_base(base_name), base_name)
     if base.scoring != variant:
-        raise invalid_setting("okey", f"base {base_name!r} is not a {variant} preset", base_name)
+        raise invalid_setting("okey", base_not_variant(base_name, variant), base_name)
     unknown = sorted(set(section) - set(HOUSE_OPTIONS))
     if unknown:
-        raise invalid_setting("okey", f"unknown setting {unknown[0]!r}", unknown[0])
+        raise invalid_setting("okey", unknown_setting(unknown[0]), unknown[0])
     rules: OkeyPreset = preset_replace("okey", base, section)
     return rules
 

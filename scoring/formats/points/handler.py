@@ -128,7 +128,9 @@ class PointsFormat(IndianDeal, FormatBase):
     ) -> list[EndEntry]:
         # A tie-breaker's one deal ends it (``Game.breaks_tie``); any other table is closed.
         if end != GameEnd.BY_ORGANISER and not (end == GameEnd.PLAYED_OUT and game.breaks_tie):
-            raise Conflict("a points table ends when the organiser closes it", code="cannot_finish")
+            raise Conflict(
+                gettext("a points table ends when the organiser closes it"), code="cannot_finish"
+            )
         require_no_deal_waiting(game)
         return []
 

@@ -287,8 +287,8 @@ class PoolFormat(IndianDeal, FormatBase):
         if game.qualifiers is not None:
             if end != GameEnd.PLAYED_OUT or len(active) > game.qualifiers:
                 raise Conflict(
-                    f"a knock-out pool table ends when only {game.qualifiers} player(s) are "
-                    "left in",
+                    gettext("a knock-out pool table ends when only %(count)s player(s) are left in")
+                    % {"count": game.qualifiers},
                     code="cannot_finish",
                 )
             return []  # it holds no money: the tournament's purse does
@@ -298,8 +298,10 @@ class PoolFormat(IndianDeal, FormatBase):
             return payout_entry(pot, club_fee, shares, "split")
         if end != GameEnd.PLAYED_OUT or len(active) != 1:
             raise Conflict(
-                "a pool game ends when one player is left, by an agreed split, or abandoned with "
-                "its pot refunded",
+                gettext(
+                    "a pool game ends when one player is left, by an agreed split, or abandoned "
+                    "with its pot refunded"
+                ),
                 code="cannot_finish",
             )
         return payout_entry(pot, club_fee, {next(iter(active)): prize}, "pool won")
@@ -356,7 +358,9 @@ class PoolFormat(IndianDeal, FormatBase):
         require_open_game(game)
         if game.qualifiers is not None:
             raise Conflict(
-                "a knock-out table has no pot to split: the tournament's purse pays the prizes",
+                gettext(
+                    "a knock-out table has no pot to split: the tournament's purse pays the prizes"
+                ),
                 code="no_split",
             )
         active = still_in(pool_scores(game), rules.pool)

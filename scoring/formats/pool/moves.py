@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from clubs.audit import audit_record
 from clubs.models import Player
@@ -20,11 +21,13 @@ from ledger.models import LedgerEntry
 from rules.errors import RuleViolation
 from scoring.formats.base import GameEnd, not_pool
 from scoring.formats.pool.handler import PoolFormat
+from scoring.formats.pool.pages import rejoin_reason
 from scoring.games import game_lock
 from scoring.lifecycle import game_end
 from scoring.models import Game
 from scoring.posting import ledger_entry_create
 from scoring.preset_rules import game_rules
+from scoring.rule_words import english
 
 POOL = PoolFormat()
 
@@ -37,8 +40,14 @@ def _pool_game(game: Game, moves: str) -> Game:
     return game
 
 
-def _rules_error(exc: RuleViolation) -> Conflict:
-    return Conflict(exc.message, code=exc.code, details={"token": exc.token, **exc.details})
+def _rules_error(exc: RuleViolation, game: Game) -> Conflict:
+    """The engine's refusal, in the request's language (the words the game page uses)."""
+    details = {"token": exc.token, **exc.details}
+    message = exc.message
+    if not english():
+        names = {seat.player_id: seat.player.name for seat in game.seats.select_related("player")}
+        message = rejoin_reason(exc.code, exc.message, details, names)
+    return Conflict(message, code=exc.code, details=details)
 
 
 @transaction.atomic
@@ -50,7 +59,7 @@ def pool_rejoin(*, game: Game, actor: AbstractBaseUser, player: Player) -> int:
             game=game, rules=game_rules(game.preset), player_id=player.pk
         )
     except RuleViolation as exc:
-        raise _rules_error(exc) from None
+        raise _rules_error(exc, game) from None
     entry = ledger_entry_create(
         game=game, kind=LedgerEntry.Kind.REJOIN, lines=lines, memo=f"{player.name} rejoins"
     )
@@ -74,20 +83,22 @@ def pool_split(
     try:
         shares, remaining = POOL.split_shares(game=game, rules=game_rules(game.preset), kind=kind)
     except RuleViolation as exc:
-        raise _rules_error(exc) from None
+        raise _rules_error(exc, game) from None
     agreed_ids = {p.pk for p in agreed}
     missing = [pid for pid in remaining if pid not in agreed_ids]
     if missing:
         names = ", ".join(game.seats.get(player_id=pid).player.name for pid in missing)
         raise Conflict(
-            f"every remaining player must agree to a split; not agreed: {names}",
+            _("every remaining player must agree to a split; not agreed: %(names)s")
+            % {"names": names},
             code="split_not_agreed",
             details={"missing": missing},
         )
     extra = sorted(agreed_ids - set(remaining))
     if extra:
         raise InvalidInput(
-            f"agreed: player #{extra[0]} is not among the remaining players", code="not_remaining"
+            "agreed: " + _("player #%(id)s is not among the remaining players") % {"id": extra[0]},
+            code="not_remaining",
         )
     game_end(game=game, actor=actor, end=GameEnd.SPLIT, shares=shares)
     audit_record(

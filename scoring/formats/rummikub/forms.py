@@ -44,36 +44,38 @@ class RummikubEntryForm(OnceForm):
         self.melded_asked = international or opening_asked
         players = [(str(pid), name) for pid, name in seats]
         self.fields["winner"] = forms.ChoiceField(
-            label="Who went out",
+            label=_("Who went out"),
             choices=[("", _("— choose —")), *players, (NO_WINNER, _("Nobody: the pool ran out"))],
         )
         if not international:
             self.fields["last_mover"] = forms.ChoiceField(
-                label="Who moved last",
+                label=_("Who moved last"),
                 required=False,
                 choices=[("", _("— not recorded (the last seat) —")), *players],
             )
         for pid, name in seats:
             self.fields[f"p{pid}-rack"] = forms.CharField(
-                label=f"Tiles left on {name}'s rack", required=False, max_length=200
+                label=_("Tiles left on %(name)s's rack") % {"name": name},
+                required=False,
+                max_length=200,
             )
             if self.melded_asked:
                 self.fields[f"p{pid}-melded"] = forms.BooleanField(
-                    label=f"{name} had melded", required=False
+                    label=_("%(name)s had melded") % {"name": name}, required=False
                 )
             if international and trump:
                 self.fields[f"p{pid}-trump"] = forms.BooleanField(
-                    label=f"{name} held the trump tile", required=False
+                    label=_("%(name)s held the trump tile") % {"name": name}, required=False
                 )
         if international:
             self.fields["win"] = forms.ChoiceField(
-                label="How the hand was won", required=False, choices=[("", "—"), *WINS]
+                label=_("How the hand was won"), required=False, choices=[("", "—"), *WINS]
             )
             self.fields["closed_hand"] = forms.CharField(
-                label="The closed hand's 14 tiles", required=False, max_length=200
+                label=_("The closed hand's 14 tiles"), required=False, max_length=200
             )
             self.fields["final_discard_joker"] = forms.BooleanField(
-                label="The final discard was a joker (every score doubles)", required=False
+                label=_("The final discard was a joker (every score doubles)"), required=False
             )
 
     def lines(self) -> list[dict[str, Any]]:
@@ -101,7 +103,7 @@ class RummikubEntryForm(OnceForm):
         data = super().clean() or {}
         winner = data.get("winner")
         if self.international and winner and winner != NO_WINNER and not data.get("win"):
-            self.add_error("win", "say how the hand was won")
+            self.add_error("win", _("say how the hand was won"))
         return data
 
     def payload(self) -> dict[str, Any]:

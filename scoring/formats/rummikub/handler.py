@@ -73,10 +73,13 @@ from scoring.presets import (
     FormatRules,
     GameRules,
     MatchRules,
+    base_not_variant,
     invalid_setting,
     preset_replace,
     preset_section,
     preset_whole,
+    unknown_base,
+    unknown_setting,
 )
 
 SCORE = Column("points", gettext_noop("Score"), Quantity.POINTS, gettext_noop("Rummikub score"))
@@ -331,18 +334,14 @@ class RummikubFormat(FormatBase):
         try:
             base = preset_for(base_name)
         except (RuleViolation, KeyError, ValueError):
-            raise invalid_setting(
-                "rummikub", f"unknown base preset {base_name!r}", base_name
-            ) from None
+            raise invalid_setting("rummikub", unknown_base(base_name), base_name) from None
         if base.variant != variant:
-            raise invalid_setting(
-                "rummikub", f"base {base_name!r} is not a {variant} preset", base_name
-            )
+            raise invalid_setting("rummikub", base_not_variant(base_name, variant), base_name)
         rummikub = preset_replace("rummikub", base, section)
         match_section = preset_section(params, "match")
         bad = sorted(set(match_section) - {"games", "target_score"})
         if bad:
-            raise invalid_setting("match", f"unknown setting {bad[0]!r}", bad[0])
+            raise invalid_setting("match", unknown_setting(bad[0]), bad[0])
         games = match_section.get("games")
         target = match_section.get("target_score")
         match = MatchRules(
@@ -495,7 +494,9 @@ class RummikubFormat(FormatBase):
     ) -> list[EndEntry]:
         assert rules.rummikub is not None
         if end not in (GameEnd.PLAYED_OUT, GameEnd.BY_ORGANISER):
-            raise Conflict("a Rummikub match ends by its limits or by hand", code="cannot_finish")
+            raise Conflict(
+                gettext("a Rummikub match ends by its limits or by hand"), code="cannot_finish"
+            )
         require_open_game(game)
         require_no_deal_waiting(game, "game")
         if not _international(rules) or not game.point_value_minor:
