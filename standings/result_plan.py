@@ -24,9 +24,9 @@ from clubs.name_match import NameIndex, name_key
 from config.errors import InvalidInput
 from rules.ranking import competition_ranks
 from scoring.formats import handler_for
+from scoring.formats.reason_words import reason_words
 from scoring.models import Deal, Game, RulePreset, Submission
 from scoring.preset_rules import game_rules
-from scoring.views.reason_words import reason_words
 from standings.result_sheet import (
     DEALS_GAMES,
     POINTS_DEALS,

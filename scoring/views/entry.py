@@ -24,10 +24,10 @@ from scoring.deals import deal_create_with_result, submission_create
 from scoring.formats import handler_for
 from scoring.formats.base import EntryForm
 from scoring.formats.reads import rejected_new_deal
+from scoring.formats.reason_words import reason_words
 from scoring.models import Deal, Game, Submission
 from scoring.preset_rules import game_rules
 from scoring.views.common import LIVE_STOP, deal_status, reason_who
-from scoring.views.reason_words import reason_words
 
 
 def entry_page(

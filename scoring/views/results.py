@@ -28,6 +28,7 @@ from config.errors import ServiceError
 from scoring import selectors, table_links, undo
 from scoring.formats import handler_for
 from scoring.formats.cards import card_view
+from scoring.formats.reason_words import reason_words
 from scoring.models import Deal, Game, Submission
 from scoring.preset_rules import game_rules
 from scoring.submissions import submission_confirm, submission_reject_waiting
@@ -39,7 +40,6 @@ from scoring.views.common import (
     reason_who,
     submission_status,
 )
-from scoring.views.reason_words import reason_words
 
 
 def result_view(

@@ -22,7 +22,7 @@ from config.locale_format import (
     format_ordinal,
     format_when,
 )
-from scoring.views.reason_words import reason_words
+from scoring.formats.reason_words import reason_words
 from tests.conftest import Standing
 from tests.pages.conftest import WRONG_GROUPS, Pages
 
