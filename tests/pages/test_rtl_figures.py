@@ -12,7 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from clubs.page_kit.display import club_money
+from clubs.page_kit.display import club_money, ltr_html, sentence_html
 from scoring.models import RulePreset
 from tests.conftest import Standing
 from tests.pages.conftest import Pages
@@ -80,3 +80,18 @@ def test_a_range_of_numbers_reads_left_to_right_in_hebrew() -> None:
     assert hebrew.startswith(_ltr("1–20")) and "45" in hebrew
     with translation.override("en"):
         assert snippet.render(Context()) == "1–20 of 45"
+
+
+def test_a_sentence_said_by_a_view_isolates_its_figures_and_escapes_its_names() -> None:
+    # As the pool's rejoin says it after the post (a message shown on the next page).
+    with translation.override("he"):
+        said = _("%(name)s is back in at %(score)s, paying %(fee)s again.")
+        html = sentence_html(
+            said, {"name": "<Dev>", "score": ltr_html("−41"), "fee": ltr_html("25.00 ₹")}
+        )
+    assert said != "%(name)s is back in at %(score)s, paying %(fee)s again."
+    assert html == said % {
+        "name": "&lt;Dev&gt;",
+        "score": _ltr("−41"),
+        "fee": _ltr("25.00 ₹"),
+    }
