@@ -18,6 +18,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club, Role
+from clubs.page_kit.display import ltr_html, sentence_html
 from clubs.page_kit.pages import club_for_page, club_url, form_post, found
 from config.errors import InvalidInput
 from pages.views import NEW_SECRET, _settings_page
@@ -57,10 +58,8 @@ def webhook_create(request: HttpRequest, club_slug: str) -> HttpResponse:
             events=request.POST.getlist("events"),
         )
         request.session[NEW_SECRET] = {"endpoint": endpoint.pk, "secret": endpoint.secret}
-        messages.success(
-            request,
-            gettext("Webhook added: %(url)s. Copy its secret below now.") % {"url": endpoint.url},
-        )
+        said = gettext("Webhook added: %(url)s. Copy its secret below now.")
+        messages.success(request, sentence_html(said, {"url": ltr_html(endpoint.url)}))
         return _back(club)
 
     return form_post(None, create, partial(_settings_page, request, club, form_name="webhooks"))

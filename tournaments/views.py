@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.models import Club, Role
-from clubs.page_kit.display import club_money
+from clubs.page_kit.display import club_money, ltr_html, sentence_html
 from clubs.page_kit.pages import (
     GET,
     can,
@@ -103,9 +103,9 @@ def pool_words(club: Club, view: selectors.TournamentView) -> str:
     tournament = view.tournament
     if not tournament.entry_fee_minor or tournament.status == Tournament.Status.CANCELLED:
         return ""
-    share = club_money(club, tournament.entry_fee_minor - tournament.club_fee_minor)
+    share = ltr_html(club_money(club, tournament.entry_fee_minor - tournament.club_fee_minor))
     words = ngettext("%(paid)s paid fee × %(share)s", "%(paid)s paid fees × %(share)s", view.paid)
-    return words % {"paid": view.paid, "share": share}
+    return sentence_html(words, {"paid": view.paid, "share": share})
 
 
 # --- the list and the create form ----------------------------------------------------------------

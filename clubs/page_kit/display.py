@@ -1,11 +1,16 @@
 """Numbers as pages show them: money in the club's currency (in the active language's way,
-config/locale_format.py), and signed points."""
+config/locale_format.py), and signed points; money and figures put into a translated sentence
+isolated left to right (a Hebrew page reads them as one piece)."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
+from decimal import Decimal
 
 import segno
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from clubs.models import Club
 from config.locale_format import format_money
@@ -24,6 +29,22 @@ def club_money(club: Club, minor: int | None, *, signed: bool = False) -> str:
 def signed_number(value: int | None) -> str:
     value = value or 0
     return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
+
+
+def ltr_html(text: object) -> SafeString:
+    """Money, a signed figure, a score or a card inside a sentence: an isolated left-to-right
+    span (``.ltr``), so that ``10.00 ₹`` and ``−101`` are not reordered in Hebrew."""
+    return format_html('<bdi class="ltr">{}</bdi>', text)
+
+
+def sentence_html(words: str, values: Mapping[str, object]) -> SafeString:
+    """A translated sentence (the catalog's words, trusted as a template's are) with its values
+    put in: escaped, numbers as they are, those already made HTML (``ltr_html``) kept."""
+    safe = {
+        key: value if isinstance(value, int | float | Decimal) else conditional_escape(value)
+        for key, value in values.items()
+    }
+    return mark_safe(words % safe)  # the values are escaped above
 
 
 @functools.lru_cache(maxsize=256)

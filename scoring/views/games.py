@@ -10,12 +10,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Role
-from clubs.page_kit.display import club_money, signed_number
+from clubs.page_kit.display import club_money, ltr_html, sentence_html, signed_number
 from clubs.page_kit.pages import (
     GET,
     club_for_page,
@@ -353,13 +354,13 @@ def pool_rejoin(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespo
         return _game_page(
             request, club, game_id, error=error, form_name="rejoin", status=service_status(exc)
         )
-    back = {"name": player.name, "score": pool_points(score)}
+    back = {"name": player.name, "score": ltr_html(pool_points(score))}
     if game.entry_fee_minor:
-        back["fee"] = club_money(club, game.entry_fee_minor)
-        said = _("%(name)s is back in at %(score)s, paying %(fee)s again.") % back
+        back["fee"] = ltr_html(club_money(club, game.entry_fee_minor))
+        said = _("%(name)s is back in at %(score)s, paying %(fee)s again.")
     else:
-        said = _("%(name)s is back in at %(score)s.") % back
-    messages.success(request, said)
+        said = _("%(name)s is back in at %(score)s.")
+    messages.success(request, sentence_html(said, back))
     return redirect(club_url("game-page", club, game.pk) + "#pool")
 
 
@@ -377,13 +378,13 @@ def pool_split(request: HttpRequest, club_slug: str, game_id: int) -> HttpRespon
         shares = moves.pool_split(
             game=game, actor=request.user, kind=form.cleaned_data["kind"], agreed=agreed
         )
-        paid = ", ".join(
-            f"{remaining.get(pid, pid)} {club_money(club, amount)}"
-            for pid, amount in shares.items()
+        paid = format_html_join(
+            ", ",
+            '<bdi>{}</bdi> <bdi class="ltr">{}</bdi>',
+            ((remaining.get(pid, pid), club_money(club, amount)) for pid, amount in shares.items()),
         )
-        messages.success(
-            request, _("The split is recorded and the game is over: %(shares)s.") % {"shares": paid}
-        )
+        said = _("The split is recorded and the game is over: %(shares)s.")
+        messages.success(request, sentence_html(said, {"shares": paid}))
         return redirect(club_url("game-page", club, game.pk))
 
     return form_post(form, split, partial(_game_page, request, club, game_id, form_name="split"))

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -83,6 +84,22 @@ def result_view(
     return view
 
 
+def _points_html(submission: Submission, *, signed: bool) -> str:
+    """Each player's figure as the rules speak (a Rummikub score signed, an Indian count of
+    points against), each name and figure isolated so a Hebrew page keeps "−12" by its name."""
+    return format_html_join(
+        " · ",
+        '<bdi>{}</bdi> <bdi class="ltr">{}</bdi>',
+        (
+            (
+                line.get("name"),
+                signed_number(line.get("points")) if signed else str(line.get("against")),
+            )
+            for line in (submission.result or {}).get("players", [])
+        ),
+    )
+
+
 def _deal_context(request: HttpRequest, club: Club, deal: Deal) -> tuple[dict[str, Any], bool]:
     game = found(selectors.game_get, club=club, game_id=deal.game_id)
     seats = list(game.seats.all())
@@ -99,19 +116,13 @@ def _deal_context(request: HttpRequest, club: Club, deal: Deal) -> tuple[dict[st
     history = []
     for submission in reversed(submissions):
         signed = words.signed_points
-        points = [
-            f"{line.get('name')} "
-            # As the rules speak: a Rummikub score signed, an Indian count of points against.
-            + (signed_number(line.get("points")) if signed else str(line.get("against")))
-            for line in (submission.result or {}).get("players", [])
-        ]
         history.append(
             {
                 "submission": submission,
                 "status": submission_status(submission),
                 "who": entered_by(submission),
                 "phones": phones_used(submission, phones.get(submission.table_link_id, {})),
-                "points": " · ".join(points),
+                "points": _points_html(submission, signed=signed),
                 "reasons": len(submission.reasons or []),
                 "url": club_url("deal-page", club, deal.pk) + f"?v={submission.pk}#result",
                 "chosen": submission == chosen,

@@ -217,7 +217,7 @@
     var number = item.serverNext;
     var changed = items.filter(function (other) { return other.url === item.url && other.id >= item.id; });
     changed.forEach(function (other) {
-      if (other.id === item.id) { other.state = "waiting"; other.message = ""; }
+      if (other.id === item.id) { other.state = "waiting"; other.message = ""; other.words = null; }
       if (number && field(other.fields, "expected_number") !== null) {
         Queue.setField(other, "expected_number", String(number));
         other.label = other.label.replace(/\d+/, String(number));
@@ -241,8 +241,9 @@
         el("strong", { text: item.label }), " · " + item.where + " · " + interpolate(gettext("typed %s"), [when(item)]) + " · ",
         el("span", { class: "queued-status", text: status })
       ]);
-      if (state !== "waiting" && item.message) entry.appendChild(el("p", { class: "queued-reason", text: item.message }));
-      else if (state === "waiting" && item.tries && item.message) entry.appendChild(el("p", { class: "muted small", text: item.message }));
+      var reason = Queue.said(item);  // in this page's language, whoever tried to send it
+      if (state !== "waiting" && reason) entry.appendChild(el("p", { class: "queued-reason", text: reason }));
+      else if (state === "waiting" && item.tries && reason) entry.appendChild(el("p", { class: "muted small", text: reason }));
       var actions = el("p", { class: "queued-actions" });
       if (state === "refused") {
         if (item.url === url) actions.appendChild(button(gettext("Correct it"), function () { correct(item); }, "primary"));

@@ -12,12 +12,36 @@
   "use strict";
 
   // The page's language where the page runs this (Django's JavaScript catalog); the worker has
-  // no catalog, and keeps the words as they are.
+  // no catalog: what it says is kept in English with its values (``words``), and the page puts
+  // it into its own language when it shows it (said).
   var gettext = scope.gettext || function (text) { return text; };
+  var gettext_noop = scope.gettext_noop || function (text) { return text; };
   var interpolate = scope.interpolate || function (text, values) {
     return values.reduce(function (out, value) { return out.replace("%s", value); }, text);
   };
-  var NOT_DONE = gettext("Not done:");
+  var SIGNED_OUT = gettext_noop("You were signed out. Sign in again on this device: the deal stays here and is sent once you have.");
+  var ANSWERED = gettext_noop("The server answered %s; trying again.");
+  var REFUSED = gettext_noop("The server refused it (%s).");
+  var NO_CONNECTION = gettext_noop("No connection to the server; trying again.");
+
+  /* A sentence of the queue's own: in the language of where it runs (``message``), and as its
+     English and values (``words``) for the page to say again in its own. */
+  function saying(text, values) {
+    values = values || [];
+    return { message: interpolate(gettext(text), values), words: { text: text, values: values } };
+  }
+
+  /* What a deal kept here says, in the page's language: the queue's own sentences translated
+     when shown (the worker kept them in English), the server's refusal as the server wrote it. */
+  function said(item) {
+    if (item.words && item.words.text) return interpolate(gettext(item.words.text), item.words.values || []);
+    return item.message || "";
+  }
+
+  function outcome(fields, words) {
+    Object.keys(words).forEach(function (key) { fields[key] = words[key]; });
+    return fields;
+  }
 
   var DB_NAME = "rummyclub-offline";
   var STORE = "deals";
@@ -63,12 +87,13 @@
     return work();
   }
 
-  /* The refusal a page shows in its alert (templates/_error.html), as text. */
+  /* The refusal a page shows in its alert (templates/_error.html), as text, without its
+     leading "Not done:" (in whatever language the page was: it is the alert's first <strong>). */
   function alertText(html) {
     var found = /id="form-error"[^>]*>([\s\S]*?)<\/div>/.exec(html || "");
     if (!found) return "";
-    var text = decode(found[1].replace(/<[^>]+>/g, "")).replace(/\s+/g, " ").trim();
-    return text.indexOf(NOT_DONE) === 0 ? text.slice(NOT_DONE.length).trim() : text;
+    var inner = found[1].replace(/^\s*<strong>[\s\S]*?<\/strong>/, "");
+    return decode(inner.replace(/<[^>]+>/g, "")).replace(/\s+/g, " ").trim();
   }
 
   /* A deal stored and then rejected by the rules: its page lists the reasons
@@ -117,7 +142,7 @@
     return post(item).then(function (response) {
       var path = new URL(response.url).pathname;
       if (response.redirected && response.ok && path.indexOf(loginPath) === 0) {
-        return { outcome: "attention", state: "signed-out", message: gettext("You were signed out. Sign in again on this device: the deal stays here and is sent once you have.") };
+        return outcome({ outcome: "attention", state: "signed-out" }, saying(SIGNED_OUT));
       }
       if (response.redirected && response.ok) {
         return response.text().then(function (html) {
@@ -128,7 +153,7 @@
         });
       }
       if (RETRY_STATUSES.indexOf(response.status) >= 0) {
-        return { outcome: "wait", message: interpolate(gettext("The server answered %s; trying again."), [response.status]) };
+        return outcome({ outcome: "wait" }, saying(ANSWERED, [response.status]));
       }
       return response.text().then(function (html) {
         if (response.status === 403 && !freshCsrf) {
@@ -138,21 +163,21 @@
             return page.text();
           }).then(function (fresh) {
             var token = csrfFrom(fresh);
-            if (!token) return { outcome: "attention", state: "signed-out", message: gettext("You were signed out. Sign in again on this device: the deal stays here and is sent once you have.") };
+            if (!token) return outcome({ outcome: "attention", state: "signed-out" }, saying(SIGNED_OUT));
             setField(item, "csrfmiddlewaretoken", token);
             return put(item).then(function () { return sendOne(item, loginPath, true); });
           });
         }
-        var message = alertText(html) || interpolate(gettext("The server refused it (%s)."), [response.status]);
+        var refusal = alertText(html);
         // A refused entry page comes back as the page is now: the number it gives the next deal.
         var next = /data-deal-number="(\d+)"/.exec(html);
-        return {
+        return outcome({
           outcome: "attention", state: response.status === 409 ? "conflict" : "refused",
-          message: message, status: response.status, serverNext: next ? parseInt(next[1], 10) : null
-        };
+          status: response.status, serverNext: next ? parseInt(next[1], 10) : null
+        }, refusal ? { message: refusal, words: null } : saying(REFUSED, [response.status]));
       });
     }, function () {
-      return { outcome: "wait", message: gettext("No connection to the server; trying again.") };
+      return outcome({ outcome: "wait" }, saying(NO_CONNECTION));
     });
   }
 
@@ -181,6 +206,7 @@
             }
             item.tries = (item.tries || 0) + 1;
             item.message = result.message;
+            item.words = result.words || null;
             if (result.outcome === "wait") {
               report.stopped = true;  // the server is not taking deals now: none goes past this one
               report.waiting++;
@@ -201,6 +227,7 @@
 
   scope.OfflineQueue = {
     all: all, add: add, put: put, remove: remove, get: get, sendAll: sendAll, setField: setField,
+    said: said,
     SYNC_TAG: "rummyclub-deals"
   };
 })(self);

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.conf import settings
 
 from ledger.models import LedgerEntry
 from scoring.models import Deal, PlayerResult, Submission
@@ -316,3 +317,69 @@ def test_the_form_cleared_after_an_offline_submit_queues_no_empty_deal(
     page.context.set_offline(False)
     expect_text(page.locator(".conn-line"), "^Online$", timeout=20_000)
     assert _bilal_points(game, ids) == [20, 30]
+
+
+def _kept_deals(page: Any) -> list[dict[str, Any]]:
+    return page.evaluate(
+        """() => new Promise((done, failed) => {
+             const opened = indexedDB.open("rummyclub-offline", 1);
+             opened.onerror = () => failed(opened.error);
+             opened.onsuccess = () => {
+               const all = opened.result.transaction("deals").objectStore("deals").getAll();
+               all.onsuccess = () => { opened.result.close(); done(all.result); };
+             };
+           })"""
+    )
+
+
+def test_what_the_worker_kept_is_said_in_the_pages_language(new_page: Any, standing: Any):
+    """The worker sends a waiting deal with no page open and is answered 503: with no catalog of
+    its own it keeps the queue's sentence in English with its values; the page, opened in
+    German, says it in German."""
+    game, ids = new_game(standing, "points", NAMES)
+    entry = f"/clubs/home/games/{game.pk}/deals/new/"
+    page = new_page(PHONE, user=standing.scorer)
+    context = page.context
+    page.goto(entry)
+    _kept_offline(page)
+    context.set_offline(True)
+    _fill(page, ids, "20")
+    page.locator(".submit-bar button[type=submit]").click()
+    expect_text(page.locator("#connection"), "1 deal waiting")
+    page.wait_for_function(
+        "() => navigator.serviceWorker.ready.then(r => r.sync.getTags())"
+        ".then(tags => tags.includes('rummyclub-deals'))"
+    )
+    page.close()  # only the worker sends it
+
+    def busy(route: Any) -> None:
+        if route.request.method == "POST":
+            route.fulfill(status=503, body="Service Unavailable")
+        else:
+            route.continue_()
+
+    context.route(f"**{entry}", busy)
+    context.set_offline(False)
+    other = context.new_page()
+    other.goto("/")
+    kept = _until(lambda: [d for d in _kept_deals(other) if d.get("tries")])
+    assert kept, "the worker tried the waiting deal"
+    assert kept[0]["message"] == "The server answered 503; trying again."  # no catalog there
+    assert kept[0]["words"] == {"text": "The server answered %s; trying again.", "values": [503]}
+    assert not Deal.objects.filter(game=game).exists()
+
+    # The scorer chooses German on this device (the switcher's cookie).
+    origin = re.match(r"https?://[^/]+", other.url)
+    assert origin
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "de", "url": origin[0]}])
+    context.unroute(f"**{entry}")
+    # The page's own try never answers: what it shows is what the worker kept.
+    context.route(
+        f"**{entry}", lambda route: None if route.request.method == "POST" else route.continue_()
+    )
+    page = context.new_page()
+    page.goto(entry)
+    assert page.locator("html").get_attribute("lang") == "de"
+    expect_text(
+        page.locator("#waiting-deals"), re.escape("Der Server antwortete 503; neuer Versuch.")
+    )

@@ -36,9 +36,10 @@ def post(c: Client, url: str, data: dict[str, Any]) -> Any:
 
 
 def text(body: bytes | str) -> str:
-    """The page's text, tags removed and spaces folded, to assert on what a reader sees."""
+    """The page's text, tags removed and spaces folded, to assert on what a reader sees (an
+    isolating ``<bdi>`` round a figure is no space)."""
     html = body.decode() if isinstance(body, bytes) else body
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.sub(r"</?bdi[^>]*>", "", html)))
 
 
 # --- pool -----------------------------------------------------------------------------------------

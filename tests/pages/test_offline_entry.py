@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 
+from babel.messages.pofile import read_po
 from django.test import Client, TestCase
 
+from config.catalogs import LOCALE_DIR
 from config.middleware import CONTENT_SECURITY_POLICY
 from scoring.models import Deal, Submission
 from tests.pages.conftest import Pages
@@ -81,3 +83,27 @@ def test_a_kept_deal_sent_again_is_answered_as_the_first_time(pages: Pages):
     assert first.status_code == again.status_code == 302
     assert first["Location"] == again["Location"]
     assert Submission.objects.filter(deal__game=pages.night.game).count() == 1
+
+
+def test_the_workers_own_sentences_are_said_by_the_page_in_its_language(db: None):
+    """The worker has no catalog: it keeps what the queue says in English with its values
+    (``words``, marked for translation), and the page says it in its own language (``said``).
+    The refusal's leading "Not done:" is found by its place, whatever language it is in."""
+    worker = Client().get("/sw.js").content.decode()
+    marked = [
+        "You were signed out. Sign in again on this device: the deal stays here and is sent once "
+        "you have.",
+        "The server answered %s; trying again.",
+        "The server refused it (%s).",
+        "No connection to the server; trying again.",
+    ]
+    for sentence in marked:
+        assert f'gettext_noop("{sentence}")' in worker
+    assert "said: said" in worker and 'gettext("Not done:")' not in worker
+    served = Client().get("/jsi18n/de/").content.decode()
+    with open(LOCALE_DIR / "de" / "LC_MESSAGES" / "djangojs.po", "rb") as po:
+        german = read_po(po)
+    for sentence in marked:
+        words = german[sentence].string
+        assert words and words != sentence
+        assert f"{json.dumps(sentence)}: {json.dumps(words)}" in served

@@ -58,7 +58,8 @@ def test_an_entry_withdrawn_before_the_start_counts_nowhere(standing):
     projector = Client().get(f"/p/home/tournaments/{cup.pk}/projector/").content.decode()
     for page in (desk, public, projector):
         assert 'data-figure="entries">4<' in page
-    assert f"Pool {club_money(standing.club, pool)} from 4 paid fees (a field of 4)" in desk
+    money = f'<bdi class="ltr">{club_money(standing.club, pool)}</bdi>'  # isolated: Hebrew
+    assert f"Pool {money} from 4 paid fees (a field of 4)" in desk
     assert f'data-figure="pool">{club_money(standing.club, pool)}<' in desk
     picker = public.split('id="me"')[1].split("</select>")[0]
     assert players[0].name in picker and players[4].name not in picker

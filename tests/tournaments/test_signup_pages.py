@@ -114,7 +114,7 @@ def test_the_desk_checks_in_and_marks_paid_in_bulk_and_shows_the_counts(standing
     page = html.unescape(desk.get(f"/clubs/home/tournaments/{cup.pk}/").content.decode())
     for figure, count in (("registered", 1), ("waitlisted", 1), ("checked-in", 3), ("paid", 2)):
         assert f'data-figure="{figure}">{count}<' in page, figure
-    assert f"(2 paid fees × {club_money(standing.club, FEE)})" in page
+    assert f'(2 paid fees × <bdi class="ltr">{club_money(standing.club, FEE)}</bdi>)' in page
     assert 'data-figure="check-in-code"' in page
     # A waitlisted entry cannot pay: the whole tick refused, nothing changed.
     waiting = cup.entries.get(status="waitlisted").pk
