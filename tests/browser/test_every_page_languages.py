@@ -98,6 +98,7 @@ def _shoot(page: Any, what: str) -> None:
     sizes = (WIDE,) if what in PROJECTORS else (PHONE, DESKTOP) if what in SHOT else ()
     for size in sizes:
         page.set_viewport_size(size)
+        page.wait_for_timeout(300)  # the sticky submit bar settles at its new width
         shoot(page, f"languages-he-{size['width']}-{what}")
     page.set_viewport_size(PHONE)
 
