@@ -104,14 +104,19 @@ class Club(models.Model):
     table_entry = models.CharField(
         max_length=12,
         choices=[
-            ("off", "Off: the director enters every result"),
-            ("confirm", "On: another player of the table confirms each entry, on their own phone"),
+            ("off", _("Off: the director enters every result")),
+            (
+                "confirm",
+                _("On: another player of the table confirms each entry, on their own phone"),
+            ),
             (
                 "one_phone",
-                "On, one phone per table: another player confirms each entry, "
-                "on the same phone if need be",
+                _(
+                    "On, one phone per table: another player confirms each entry, "
+                    "on the same phone if need be"
+                ),
             ),
-            ("trusted", "On, trusted: an entry counts once it checks out"),
+            ("trusted", _("On, trusted: an entry counts once it checks out")),
         ],
         default="off",
         db_default="off",

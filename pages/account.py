@@ -31,8 +31,9 @@ def _account(
         grant = app_scopes.TokenGrant.parse(token.scope)
         token.scope_names = [s for s in app_scopes.ALL_SCOPES if s in grant.scopes]  # type: ignore[attr-defined]
         token.club_names = [names[c] for c in sorted(grant.club_ids) if c in names]  # type: ignore[attr-defined]
+    scopes = {name: gettext(text) for name, text in app_scopes.SCOPES.items()}
     return render(request, "pages/account.html", {
-        "tokens": tokens, "new_key": new_key, "error": error, "scopes": app_scopes.SCOPES,
+        "tokens": tokens, "new_key": new_key, "error": error, "scopes": scopes,
         "clubs": clubs,
         "api_base": request.build_absolute_uri("/api/v1/"),
     }, status=status)  # fmt: skip

@@ -326,7 +326,7 @@ def _history_row(club: Club, item: HistoryLine) -> dict[str, Any]:
         if column is not None and (line.kind == "deal" or line.points)
         else "",
         "points_value": line.points,
-        "unit": column.unit if column is not None else "",
+        "unit": gettext(column.unit) if column is not None else "",
         "chips": signed_number(line.chips) if line.chips else "",
         "money": club_money(club, line.money_minor, signed=True) if line.money_minor else "",
         "money_value": line.money_minor,
@@ -401,7 +401,7 @@ def _rating_charts(player: Player) -> list[dict[str, Any]]:
     for change in ratings.player_rating_history(player=player):
         by_family.setdefault(change["family"], []).append(change)
     return [
-        {"label": label, "chart": rating_chart(by_family[family])}
+        {"label": gettext(label), "chart": rating_chart(by_family[family])}
         for family, label in GameFamily.choices
         if family in by_family
     ]
@@ -464,7 +464,7 @@ def player_page_view(
         "charts": [
             {
                 "label": format_label(f) if len(formats) > 1 else "",
-                "unit": column.unit,
+                "unit": gettext(column.unit),
                 "chart": running_chart(running),
             }
             for f, running in history.running_by_format.items()

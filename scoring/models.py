@@ -377,16 +377,19 @@ class TableEntry(models.TextChoices):
     """Whether a table's players enter their own results through its table link, and whether
     an entry then waits for another player of the table (or a director) to confirm it."""
 
-    OFF = "off", "Off: the director enters every result"
-    CONFIRM = "confirm", "On: another player of the table confirms each entry, on their own phone"
+    OFF = "off", _("Off: the director enters every result")
+    CONFIRM = (
+        "confirm",
+        _("On: another player of the table confirms each entry, on their own phone"),
+    )
     ONE_PHONE = (
         "one_phone",
-        (
+        _(
             "On, one phone per table: another player confirms each entry, "
             "on the same phone if need be"
         ),
     )
-    TRUSTED = "trusted", "On, trusted: an entry counts once it checks out"
+    TRUSTED = "trusted", _("On, trusted: an entry counts once it checks out")
 
 
 class TableLink(models.Model):

@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from config.fields import id_form_field
 from rules.prizes import STRUCTURES
@@ -14,11 +15,11 @@ from tournaments.kinds import DEFAULT_KIND, KINDS
 from tournaments.models import Tournament
 
 PAYOUT_WORDS = {
-    "by_field": "By the size of the field",
+    "by_field": gettext_lazy("By the size of the field"),
     "seventy_thirty": "70 / 30",
-    "winner_takes_all": "Winner takes all",
-    "top_quarter": "Top quarter of the field",
-    "custom": "Our own percentages",
+    "winner_takes_all": gettext_lazy("Winner takes all"),
+    "top_quarter": gettext_lazy("Top quarter of the field"),
+    "custom": gettext_lazy("Our own percentages"),
 }
 MONEY = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal(0)}
 

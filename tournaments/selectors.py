@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Max, QuerySet
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from clubs.models import Club
 from config.errors import InvalidInput, NotFoundError
@@ -280,12 +280,17 @@ def _cost_words(cost: dict[str, Any], name_of_entry: dict[int, str]) -> str:
         " – ".join(name_of_entry.get(e, "?") for e in pair) for pair in cost.get("same_club", [])
     ]
     words = (
-        "no one meets anyone twice"
+        gettext("no one meets anyone twice")
         if not again
-        else f"{len(again)} pair{'s' if len(again) != 1 else ''} meet again: {', '.join(again)}"
-    )
+        else ngettext(
+            "%(count)s pair meet again: %(pairs)s", "%(count)s pairs meet again: %(pairs)s",
+            len(again),
+        ) % {"count": len(again), "pairs": ", ".join(again)}
+    )  # fmt: skip
     if same:
-        words += f"; {len(same)} same-club pair{'s' if len(same) != 1 else ''}: {', '.join(same)}"
+        words += "; " + ngettext(
+            "%(count)s same-club pair: %(pairs)s", "%(count)s same-club pairs: %(pairs)s", len(same)
+        ) % {"count": len(same), "pairs": ", ".join(same)}
     return words
 
 

@@ -31,6 +31,8 @@ class Site:
     visiting: list[str]  # pages of someone not signed in; the last answers 404
     phone: set[str]  # the phone pages, whose main controls are 44 px tall at least
     looked_at: dict[str, str]  # the main pages, to be shot and looked at: address -> name
+    named: dict[str, str]  # name -> address: looked_at's pages and the others a test names
+    night: Pages  # the night, its players and its counted deal
 
 
 def club_site(standing: Any) -> Site:
@@ -106,7 +108,12 @@ def club_site(standing: Any) -> Site:
         me_path: "player-link", f"{p}/tournaments/{cup.pk}/projector/": "projector",
         f"{c}/games/{okey.pk}/deals/new/": "okey-entry",
     }  # fmt: skip
-    return Site(every, visiting, {phone, f"{phone}enter/", me_path}, looked_at)
+    named = {name: address for address, name in looked_at.items()} | {
+        "table-home": phone, "standings-projector": f"{p}/standings/projector/",
+        "open-desk": f"{t}/{open_cup.pk}/", "public-cup": f"{p}/tournaments/{cup.pk}/",
+        "public-open-cup": f"{p}/tournaments/{open_cup.pk}/",
+    }  # fmt: skip
+    return Site(every, visiting, {phone, f"{phone}enter/", me_path}, looked_at, named, pages)
 
 
 def _result_import(standing: Any) -> int:

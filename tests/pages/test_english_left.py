@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+from functools import cache
 from html.parser import HTMLParser
 
 import pytest
@@ -59,7 +60,8 @@ class _Visible(HTMLParser):
             self.strings.append(data.strip())
 
 
-def english_words(language: str) -> set[str]:
+@cache  # the catalogues do not change during a run; a browser test reads many pages
+def english_words(language: str) -> frozenset[str]:
     """The English catalogue's words that the language's translations never use."""
     english: set[str] = set()
     theirs: set[str] = set()
@@ -74,7 +76,7 @@ def english_words(language: str) -> set[str]:
                     }
                 for text in strings:
                     theirs |= {w.lower() for w in _WORD.findall(text or "")}
-    return {w for w in english - theirs - SHARED if len(w) > 2}
+    return frozenset(w for w in english - theirs - SHARED if len(w) > 2)
 
 
 def english_left(page: str, language: str, names: list[str]) -> list[str]:
