@@ -125,6 +125,7 @@ def test_no_english_left_on_the_desk_the_public_page_and_a_table_link(
         tables=[night.game.table], actor=standing.organiser, mode="confirm"
     )[0]
     names = [standing.club.name, cup.name, cup.preset.name, night.game.table.name, "Entrant"]
+    names.append(night.game.table.session.name)
     names += list(RulePreset.objects.values_list("name", flat=True))
     names += list(Player.objects.filter(club=standing.club).values_list("name", flat=True))
     names += [u.get_username() for u in (standing.owner, standing.organiser, standing.scorer)]
