@@ -21,8 +21,11 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.http.request import split_domain_port
+from django.utils import translation
+from django.utils.translation import gettext as _
 
-from config.api_errors import error_body
+from config.api_errors import error_body, no_such_resource, server_failed
+from config.language import answer_language
 
 MAX_BODY_BYTES = 1024 * 1024
 MAX_JSON_DEPTH = 32
@@ -95,7 +98,11 @@ class RequestLimitsMiddleware:
         except ValueError:
             length = 0
         if length > MAX_BODY_BYTES:
-            message = f"the request body is {length} bytes; at most {MAX_BODY_BYTES} are accepted"
+            # Answered before the language middleware: said in the language it would choose.
+            with translation.override(answer_language(request)):
+                message = _(
+                    "the request body is %(length)s bytes; at most %(most)s are accepted"
+                ) % {"length": length, "most": MAX_BODY_BYTES}
             if is_api:
                 return _api_error(413, "request_too_large", message, {"max_bytes": MAX_BODY_BYTES})
             return HttpResponse(message, status=413, content_type="text/plain")
@@ -105,15 +112,15 @@ class RequestLimitsMiddleware:
             and request.content_type == "application/json"
             and json_depth(request.body) > MAX_JSON_DEPTH
         ):
-            return _api_error(
-                400,
-                "too_deep",
-                f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels",
-                {"max_depth": MAX_JSON_DEPTH},
-            )
+            with translation.override(answer_language(request)):
+                message = _("the JSON body nests deeper than %(most)s levels") % {
+                    "most": MAX_JSON_DEPTH
+                }
+            return _api_error(400, "too_deep", message, {"max_depth": MAX_JSON_DEPTH})
         response = self.get_response(request)
         if is_api and response.status_code >= 400 and not _is_json(response):
-            return _reshaped(request, response)
+            with translation.override(answer_language(request)):
+                return _reshaped(request, response)
         return response
 
 
@@ -126,11 +133,11 @@ def _reshaped(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     status = response.status_code
     code = _CODES.get(status, "error")
     if status == 404:
-        message = f"no such resource: {request.path}"
+        message = no_such_resource(request.path)
     elif status == 403:
-        message = "forbidden (a browser session must send its CSRF token)"
+        message = _("forbidden (a browser session must send its CSRF token)")
     elif status >= 500:
-        message = "the server failed to handle this request; it has been logged"
+        message = server_failed()
     else:
         message = response.reason_phrase or code
     reshaped = HttpResponse(
