@@ -216,12 +216,18 @@ class QueryParametersMiddleware:
         unknown = sorted(set(request.GET) - taken - {FORMAT_SWITCH})
         if not unknown:
             return _repeated(request) or _format_refused(request, view_class)
-        offered = ", ".join(sorted(taken)) if taken else "none"
+        names = ", ".join(repr(n) for n in unknown)
+        message = (
+            _("unknown query parameter %(names)s; this operation takes: %(offered)s")
+            % {"names": names, "offered": ", ".join(sorted(taken))}
+            if taken
+            else _("unknown query parameter %(names)s; this operation takes: none")
+            % {"names": names}
+        )
         return _api_error(
             400,
             "unknown_parameter",
-            f"unknown query parameter {', '.join(repr(n) for n in unknown)}; "
-            f"this operation takes: {offered}",
+            message,
             # The shape of every field error (an unknown body field's too): a list of messages.
             {name: [UNKNOWN_PARAMETER] for name in unknown},
         )
@@ -236,9 +242,15 @@ def _repeated(request: HttpRequest) -> HttpResponse | None:
     return _api_error(
         400,
         "repeated_parameter",
-        f"query parameter {', '.join(repr(n) for n in repeated)} given more than once; "
-        "each takes one value (a list is comma-separated)",
-        {name: [f"given {len(request.GET.getlist(name))} times"] for name in repeated},
+        _(
+            "query parameter %(names)s given more than once; each takes one value (a list is "
+            "comma-separated)"
+        )
+        % {"names": ", ".join(repr(n) for n in repeated)},
+        {
+            name: [_("given %(count)s times") % {"count": len(request.GET.getlist(name))}]
+            for name in repeated
+        },
     )
 
 
@@ -252,8 +264,14 @@ def _format_refused(request: HttpRequest, view_class: Any) -> HttpResponse | Non
     return _api_error(
         400,
         "unknown_format",
-        f"unknown format {asked!r}; this operation answers in: {', '.join(offered)}",
-        {FORMAT_SWITCH: [f"use {', '.join(offered)}, not {asked!r}"]},
+        _("unknown format %(asked)s; this operation answers in: %(offered)s")
+        % {"asked": repr(asked), "offered": ", ".join(offered)},
+        {
+            FORMAT_SWITCH: [
+                _("use %(choices)s, not %(value)s")
+                % {"choices": ", ".join(offered), "value": repr(asked)}
+            ]
+        },
     )
 
 
