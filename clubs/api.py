@@ -7,6 +7,7 @@ import base64
 import binascii
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -226,7 +227,7 @@ class PlayerImportPreviewApi(ClubScopedAPIView):
         elif "text" in data:
             sheet = sheet_from_paste(text=data["text"])
         else:
-            raise InvalidInput("text: give the sheet as text or file_base64")
+            raise InvalidInput("text: " + _("give the sheet as text or file_base64"))
         preview = player_import.rows_checked(club=self.club, sheet=sheet)
         return Response(PlayerImportPreviewOutput(_preview_body(preview)).data)
 
@@ -235,7 +236,9 @@ def _decoded_file(encoded: str) -> bytes:
     try:
         return base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError):
-        raise InvalidInput("file_base64: not base64", details={"file_base64": "?"}) from None
+        raise InvalidInput(
+            "file_base64: " + _("not base64"), details={"file_base64": "?"}
+        ) from None
 
 
 def _preview_body(preview: player_import.Preview) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from django.db import connections
 from django.http import HttpResponse, HttpResponseBase, JsonResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -73,7 +74,8 @@ def _full() -> HttpResponse:
     response = JsonResponse(
         error_body(
             "unavailable",
-            f"this server holds all the streams it can; retry in {RETRY_AFTER_SECONDS} seconds",
+            _("this server holds all the streams it can; retry in %(seconds)s seconds")
+            % {"seconds": RETRY_AFTER_SECONDS},
             {"unavailable": "live streams", "retry_after_seconds": RETRY_AFTER_SECONDS},
         ),
         status=503,

@@ -85,7 +85,7 @@ class PlayerMergeForm(forms.Form):
     into_name = forms.CharField(label=gettext_lazy("Merge into"), max_length=80, required=False)
     confirm = forms.BooleanField(
         label=gettext_lazy("The two are one person: move the whole history"),
-        error_messages={"required": "tick the box: a merge cannot be undone"},
+        error_messages={"required": gettext_lazy("tick the box: a merge cannot be undone")},
     )
 
 

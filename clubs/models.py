@@ -9,6 +9,7 @@ from django.core.validators import URLValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from config.change_times import updated_at_field
@@ -24,7 +25,8 @@ CURRENCY_PLACES: dict[str, int] = {
 def validate_currency(value: str) -> None:
     if value not in CURRENCY_PLACES:
         raise ValidationError(
-            f"unknown currency {value!r}; use one of {', '.join(sorted(CURRENCY_PLACES))}"
+            gettext("unknown currency %(currency)s; use one of %(currencies)s")
+            % {"currency": repr(value), "currencies": ", ".join(sorted(CURRENCY_PLACES))}
         )
 
 
@@ -34,7 +36,7 @@ TIMEZONES = sorted(zoneinfo.available_timezones())
 
 def validate_timezone(value: str) -> None:
     if value not in TIMEZONES:
-        raise ValidationError(f"unknown time zone {value!r}")
+        raise ValidationError(gettext("unknown time zone %(zone)s") % {"zone": repr(value)})
 
 
 # A UPI id (virtual payment address) as NPCI shapes it: 2-256 characters of letters, digits,
@@ -45,14 +47,19 @@ UPI_ID_SHAPE = re.compile(r"[A-Za-z0-9._-]{2,256}@[A-Za-z0-9]+")
 def validate_upi_id(value: str) -> None:
     if not UPI_ID_SHAPE.fullmatch(value):
         raise ValidationError(
-            f"{value!r} is not a UPI id: it reads name@bank, e.g. asha.k@okhdfc (2-256 letters, "
-            "digits, dots, hyphens or underscores, @, then the handle's letters and digits)"
+            gettext(
+                "%(value)s is not a UPI id: it reads name@bank, e.g. asha.k@okhdfc (2-256 "
+                "letters, digits, dots, hyphens or underscores, @, then the handle's letters "
+                "and digits)"
+            )
+            % {"value": repr(value)}
         )
 
 
 def validate_payment_link(value: str) -> None:
     # Only https: a payer's phone opens it, and a plain-http or javascript: link is no place to pay.
-    URLValidator(schemes=["https"], message=f"{value!r} is not an https:// link")(value)
+    message = gettext("%(value)s is not an https:// link") % {"value": repr(value)}
+    URLValidator(schemes=["https"], message=message)(value)
 
 
 # A phone number as kept: an optional "+" and 6 to 15 digits (E.164's most), the spaces, dashes,
@@ -69,7 +76,10 @@ def phone_kept(value: str) -> str:
 def validate_phone(value: str) -> None:
     if not PHONE_SHAPE.fullmatch(value):
         raise ValidationError(
-            f"{value!r} is not a phone number: 6 to 15 digits, with a + before a country code"
+            gettext(
+                "%(value)s is not a phone number: 6 to 15 digits, with a + before a country code"
+            )
+            % {"value": repr(value)}
         )
 
 
@@ -78,6 +88,13 @@ class Role(models.TextChoices):
     ORGANISER = "organiser", _("Organiser")
     SCORER = "scorer", _("Scorer")
     PLAYER = "player", _("Player")
+
+
+def role_word(role: str) -> str:
+    """A role's name inside a sentence, in the active language: lower case ("an organiser"),
+    but German keeps a noun's capital."""
+    label = str(Role(role).label)
+    return label if get_language() == "de" else label.lower()
 
 
 # Higher rank, more rights: an owner can do what an organiser can, and so on.

@@ -18,12 +18,12 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import EmailValidator
 from django.db import IntegrityError, transaction
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from clubs.audit import snapshot
 from clubs.models import AuditEntry, Club, Player, phone_kept, validate_phone, validate_upi_id
 from clubs.name_match import NameIndex, name_key
-from clubs.player_sheet import COLUMN_LABELS, COLUMNS, Sheet
+from clubs.player_sheet import COLUMNS, Sheet
 from clubs.services import PLAYER_FIELDS
 from config.errors import Conflict, InvalidInput
 from config.names import visible_name
@@ -142,20 +142,23 @@ def _tidied(cells: dict[str, str], points_only: bool) -> dict[str, str]:
 
 def _checked(values: dict[str, str]) -> dict[str, str]:
     """Each column's problem, in the words a person can act on."""
-    errors = {column: "a NUL character cannot be stored" for column, value in values.items()
-              if "\x00" in value}  # fmt: skip
+    errors = {column: gettext("a NUL character cannot be stored")
+              for column, value in values.items() if "\x00" in value}  # fmt: skip
     if not values["name"] and "name" not in errors:
-        errors["name"] = "empty: every row needs a name"
+        errors["name"] = gettext("empty: every row needs a name")
     for column, limit in LIMITS.items():
         if len(values[column]) > limit and column not in errors:
-            errors[column] = f"too long: at most {limit} characters ({len(values[column])})"
+            errors[column] = gettext("too long: at most %(limit)s characters (%(count)s)") % {
+                "limit": limit,
+                "count": len(values[column]),
+            }
     checks = (("email", _EMAIL), ("phone", validate_phone), ("upi_id", validate_upi_id))
     for column, check in checks:
         if values[column] and column not in errors:
             try:
                 check(values[column])
             except ValidationError as exc:
-                errors[column] = f"not valid: {exc.messages[0]}"
+                errors[column] = gettext("not valid: %(why)s") % {"why": exc.messages[0]}
     return errors
 
 
@@ -197,6 +200,18 @@ def _matches(values: dict[str, str], roster: _Roster) -> list[Match]:
     return matches[:MATCHES_SHOWN]
 
 
+def _duplicate_words(column: str) -> str:
+    """A row's column the same as an earlier row's, in the page's (or the API's) language."""
+    return {
+        "name": gettext("duplicate in the file: the same name as row %(row)s"),
+        "email": gettext("duplicate in the file: the same email as row %(row)s"),
+        "phone": gettext("duplicate in the file: the same phone as row %(row)s"),
+        "membership_number": gettext(
+            "duplicate in the file: the same membership number as row %(row)s"
+        ),
+    }[column]
+
+
 def _duplicates_in_file(rows: list[Row]) -> None:
     """A row that is a person already named on an earlier row of the sheet is an error."""
     seen: dict[str, dict[str, int]] = {"name": {}, "email": {}, "phone": {},
@@ -213,8 +228,7 @@ def _duplicates_in_file(rows: list[Row]) -> None:
                 continue
             earlier = seen[column].get(key)
             if earlier is not None and column not in row.errors:
-                label = COLUMN_LABELS[column]
-                row.errors[column] = f"duplicate in the file: the same {label} as row {earlier}"
+                row.errors[column] = _duplicate_words(column) % {"row": earlier}
             else:
                 seen[column].setdefault(key, row.number)
 
@@ -232,20 +246,27 @@ def _decide(row: Row, roster: _Roster, choice: str | None, merge_into: int | Non
     if choice not in row.choices and row.errors:
         column, message = next(iter(row.errors.items()))
         raise InvalidInput(
-            f"row {row.number}: {column}: {message} (the row can only be skipped)",
+            gettext("row %(number)s: %(column)s: %(message)s (the row can only be skipped)")
+            % {"number": row.number, "column": column, "message": message},
             details={"rows": {str(row.number): row.errors}},
         )
     if choice not in row.choices:
-        allowed = " or ".join(row.choices)
-        why = "its name is already on the roster"
+        allowed = row.choices[0]
+        for other in row.choices[1:]:
+            allowed = gettext("%(one)s or %(other)s") % {"one": allowed, "other": other}
+        why = gettext(
+            "row %(number)s: choice: %(choice)s is not possible (its name is already on the "
+            "roster); choose %(allowed)s"
+        )
         raise InvalidInput(
-            f"row {row.number}: choice: {choice!r} is not possible ({why}); choose {allowed}",
+            why % {"number": row.number, "choice": repr(choice), "allowed": allowed},
             details={"rows": {str(row.number): {"choice": row.choices}}},
         )
     if choice == MERGE:
         if merge_into not in {m.player_id for m in row.matches}:
             raise InvalidInput(
-                f"row {row.number}: merge_into: choose one of the players this row matches",
+                gettext("row %(number)s: merge_into: choose one of the players this row matches")
+                % {"number": row.number},
                 details={"rows": {str(row.number): {"merge_into": merge_into}}},
             )
         row.merge_into = merge_into
@@ -266,7 +287,9 @@ def _number_owner_check(row: Row, roster: _Roster) -> None:
     if owner is None or row.choice == SKIP or "membership_number" in row.errors:
         return
     if row.choice == NEW or (row.merge_into != owner and "membership_number" in row.fills):
-        row.errors["membership_number"] = f"already {roster.players[owner].name}'s"
+        row.errors["membership_number"] = gettext("already %(name)s's") % {
+            "name": roster.players[owner].name
+        }
         row.choice, row.merge_into = SKIP, None
         row.fills = {}
 
@@ -280,7 +303,9 @@ def rows_checked(
     rows = [Row(number, _tidied(cells, club.points_only)) for number, cells in sheet.rows]
     numbers = [row.number for row in rows]
     if len(set(numbers)) != len(numbers):
-        raise InvalidInput("rows: each row's number must be given once", code="invalid")
+        raise InvalidInput(
+            "rows: " + gettext("each row's number must be given once"), code="invalid"
+        )
     for row in rows:
         row.errors = _checked(row.values)
     _duplicates_in_file(rows)
@@ -290,7 +315,9 @@ def rows_checked(
         _decide(row, roster, *(asked or (None, None)))
     notes = []
     if club.points_only and "upi_id" in sheet.columns:
-        notes.append(f"UPI ids are left out: {club.name} plays for points only.")
+        notes.append(
+            gettext("UPI ids are left out: %(club)s plays for points only.") % {"club": club.name}
+        )
     _same_new_names(rows)
     return Preview(list(sheet.columns), rows, sheet.ignored, notes)
 
@@ -305,7 +332,8 @@ def _same_new_names(rows: list[Row]) -> None:
         earlier = taken.setdefault(row.values["name"].lower(), row.number)
         if earlier != row.number:
             raise InvalidInput(
-                f"row {row.number}: name: the same as row {earlier}, also new",
+                gettext("row %(number)s: name: the same as row %(earlier)s, also new")
+                % {"number": row.number, "earlier": earlier},
                 details={"rows": {str(row.number): {"name": row.values["name"]}}},
             )
 
@@ -334,7 +362,8 @@ def players_import(*, club: Club, actor: AbstractBaseUser, rows: list[dict[str, 
         if row.errors and choices[row.number][0] != SKIP:  # refused now (a number taken)
             column, message = next(iter(row.errors.items()))
             raise InvalidInput(
-                f"row {row.number}: {column}: {message}",
+                gettext("row %(number)s: %(column)s: %(message)s")
+                % {"number": row.number, "column": column, "message": message},
                 details={"rows": {str(row.number): row.errors}},
             )
     created = [_new_player(club, row.values) for row in preview.rows if row.choice == NEW]
@@ -344,7 +373,7 @@ def players_import(*, club: Club, actor: AbstractBaseUser, rows: list[dict[str, 
             Player.objects.bulk_create(created)
     except IntegrityError:
         raise Conflict(
-            "name: a player of one of these names was added meanwhile: preview again",
+            "name: " + gettext("a player of one of these names was added meanwhile: preview again"),
             code="name_taken",
         ) from None
     _audited(club, actor, created, "player.create")

@@ -12,6 +12,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 import tablib
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from clubs.sheet_file import sheet_cell, sheet_records, text_records
@@ -71,7 +72,7 @@ def _table(records: list[list[str]], first_line: int = 1) -> Sheet:
     while records and not any(cell.strip() for cell in records[0]):
         records, first_line = records[1:], first_line + 1
     if not records:
-        raise InvalidInput("file: the sheet is empty", code="empty_sheet")
+        raise InvalidInput("file: " + _("the sheet is empty"), code="empty_sheet")
     headers = [cell.strip() for cell in records[0]]
     found: dict[str, int] = {}
     ignored = []
@@ -83,9 +84,21 @@ def _table(records: list[list[str]], first_line: int = 1) -> Sheet:
             continue
         found[column] = index
     if "name" not in found:
+        shown = ", ".join(h for h in headers if h)
+        why = (
+            _(
+                "no name column: the first row must name the columns, one of them “name” "
+                "(found: %(found)s)"
+            )
+            % {"found": shown}
+            if shown
+            else _(
+                "no name column: the first row must name the columns, one of them “name” "
+                "(found: nothing)"
+            )
+        )
         raise InvalidInput(
-            "file: no name column: the first row must name the columns, one of them "
-            f"“name” (found: {', '.join(h for h in headers if h) or 'nothing'})",
+            "file: " + why,
             code="no_name_column",
             details={"file": headers},
         )
@@ -102,7 +115,9 @@ def _table(records: list[list[str]], first_line: int = 1) -> Sheet:
             rows.append((first_line + 1 + offset, cells))
     if len(rows) > MAX_ROWS:
         raise InvalidInput(
-            f"file: at most {MAX_ROWS} rows at once ({len(rows)} in this one): split it",
+            "file: "
+            + _("at most %(most)s rows at once (%(count)s in this one): split it")
+            % {"most": MAX_ROWS, "count": len(rows)},
             code="too_many_rows",
         )
     return Sheet({c: headers[i] for c, i in sorted(found.items(), key=_order)}, rows, ignored)
@@ -125,7 +140,10 @@ def sheet_from_paste(*, text: str) -> Sheet:
     text with a name column, else a list of names, one a line or with commas between them
     ("Arjun, Bhavna, Charu" is three players)."""
     if len(text.encode()) > MAX_BYTES:
-        raise InvalidInput(f"text: at most {MAX_BYTES // 1024} KB at once", code="file_too_big")
+        raise InvalidInput(
+            "text: " + _("at most %(most)s KB at once") % {"most": MAX_BYTES // 1024},
+            code="file_too_big",
+        )
     first = text.strip("\r\n").split("\n", 1)[0]
     cells = re.split(r"[\t,;]", first)
     if "\t" in first or (len(cells) > 1 and any(header_column(c) == "name" for c in cells)):
@@ -136,7 +154,11 @@ def sheet_from_paste(*, text: str) -> Sheet:
     # Numbered in the order given: a line of three names is three rows.
     rows = [(number, {"name": name}) for number, name in enumerate(names, start=1)]
     if not rows:
-        raise InvalidInput("text: paste at least one name", code="empty_sheet")
+        raise InvalidInput("text: " + _("paste at least one name"), code="empty_sheet")
     if len(rows) > MAX_ROWS:
-        raise InvalidInput(f"text: at most {MAX_ROWS} names at once ({len(rows)} pasted)")
+        raise InvalidInput(
+            "text: "
+            + _("at most %(most)s names at once (%(count)s pasted)")
+            % {"most": MAX_ROWS, "count": len(rows)}
+        )
     return Sheet({"name": "name"}, rows)

@@ -10,6 +10,7 @@ from django.db import connection
 from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.models import (
     ROLE_RANK,
@@ -21,6 +22,7 @@ from clubs.models import (
     Role,
     Tombstone,
     phone_kept,
+    role_word,
 )
 from config.errors import InvalidInput, NotAllowed, NotFoundError
 from config.names import visible_name
@@ -61,9 +63,16 @@ def club_get_for_user(
     club = _club_with_role(user.pk, slug) if user.is_authenticated else None
     role = getattr(club, "caller_role", None)
     if club is None or role is None or (club_ids is not None and club.pk not in club_ids):
-        raise NotFoundError(f"no club {slug!r} among your clubs")
+        raise NotFoundError(_("no club %(slug)s among your clubs") % {"slug": repr(slug)})
     if ROLE_RANK[role] < ROLE_RANK[min_role]:
-        raise NotAllowed(f"this needs the {min_role} role in {club.name}; you are {role}")
+        raise NotAllowed(
+            _("this needs the %(needed)s role in %(club)s; you are %(role)s")
+            % {
+                "needed": role_word(min_role),
+                "club": club.name,
+                "role": role_word(role),
+            }
+        )
     return club
 
 
@@ -103,7 +112,9 @@ def membership_search(*, club: Club, text: str = "") -> QuerySet[Membership]:
 def membership_get(*, club: Club, membership_id: int) -> Membership:
     membership = club.memberships.select_related("user").filter(pk=membership_id).first()
     if membership is None:
-        raise NotFoundError(f"no member #{membership_id} in {club.name}")
+        raise NotFoundError(
+            _("no member #%(id)s in %(club)s") % {"id": membership_id, "club": club.name}
+        )
     return membership
 
 
@@ -113,7 +124,9 @@ def member_account_get(*, club: Club, username: str) -> User:
     membership = club.memberships.select_related("user").filter(user__username=username).first()
     if membership is None:
         raise NotFoundError(
-            f"username: no member named {username!r} in {club.name}",
+            "username: "
+            + _("no member named %(username)s in %(club)s")
+            % {"username": repr(username), "club": club.name},
             details={"username": username},
         )
     return membership.user
@@ -201,33 +214,38 @@ def player_pick(
         return player_get(club=club, player_id=player_id)
     typed = visible_name(name)
     if not typed:
-        raise InvalidInput(f"{field}: type a player's name", details={field: name})
+        raise InvalidInput(f"{field}: " + _("type a player's name"), details={field: name})
     named = player_named(club=club, name=typed, active=active)
     if named is not None:
         return named
     fits = list(player_search(club=club, text=typed, active=active)[: PLAYER_SEARCH_PAGE + 1])
     if len(fits) == 1:
         return fits[0]
-    which = "active player" if active else "player"
+    values = {"club": club.name, "typed": repr(typed)}
     if not fits:
-        raise InvalidInput(
-            f"{field}: no {which} of {club.name} is named {typed!r} or has a name starting so",
-            code="no_such_player",
-            details={field: typed},
+        why = (
+            _("no active player of %(club)s is named %(typed)s or has a name starting so")
+            if active
+            else _("no player of %(club)s is named %(typed)s or has a name starting so")
         )
-    names = ", ".join(p.name for p in fits[:PLAYER_SEARCH_PAGE])
-    more = " and more" if len(fits) > PLAYER_SEARCH_PAGE else ""
-    raise InvalidInput(
-        f"{field}: {typed!r} fits several players ({names}{more}); type the whole name",
-        code="several_players",
-        details={field: typed},
+        raise InvalidInput(
+            f"{field}: " + why % values, code="no_such_player", details={field: typed}
+        )
+    values["names"] = ", ".join(p.name for p in fits[:PLAYER_SEARCH_PAGE])
+    why = (
+        _("%(typed)s fits several players (%(names)s and more); type the whole name")
+        if len(fits) > PLAYER_SEARCH_PAGE
+        else _("%(typed)s fits several players (%(names)s); type the whole name")
     )
+    raise InvalidInput(f"{field}: " + why % values, code="several_players", details={field: typed})
 
 
 def player_get(*, club: Club, player_id: int) -> Player:
     player = club.players.select_related("user").filter(pk=player_id).first()
     if player is None:
-        raise NotFoundError(f"no player #{player_id} in {club.name}")
+        raise NotFoundError(
+            _("no player #%(id)s in %(club)s") % {"id": player_id, "club": club.name}
+        )
     return player
 
 
@@ -250,7 +268,7 @@ def club_get_public(*, slug: str) -> Club:
     """A club that shows its standings to anyone; any other slug is "not found"."""
     club = Club.objects.filter(slug=slug, public_standings=True).first()
     if club is None:
-        raise NotFoundError(f"no public standings for {slug!r}")
+        raise NotFoundError(_("no public standings for %(slug)s") % {"slug": repr(slug)})
     return club
 
 
@@ -278,7 +296,9 @@ def invitation_list_received(*, user: User) -> QuerySet[Invitation]:
 def invitation_get(*, club: Club, invitation_id: int) -> Invitation:
     invitation = club.invitations.filter(pk=invitation_id).first()
     if invitation is None:
-        raise NotFoundError(f"no invitation #{invitation_id} in {club.name}")
+        raise NotFoundError(
+            _("no invitation #%(id)s in %(club)s") % {"id": invitation_id, "club": club.name}
+        )
     return invitation
 
 

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from clubs.models import (
@@ -41,7 +43,7 @@ class TimezoneField(serializers.CharField):
     the schema: its 599 names as an enum break generated clients (``Etc/GMT+1`` and ``Etc/GMT-1``,
     ``GMT0`` and ``GMT-0`` become one identifier)."""
 
-    default_error_messages = {"unknown": "unknown time zone '{input}'"}
+    default_error_messages = {"unknown": gettext_lazy("unknown time zone '{input}'")}
 
     def __init__(self, **kwargs: object) -> None:
         kwargs.setdefault("max_length", 64)
@@ -295,9 +297,9 @@ class PlayerImportInput(serializers.Serializer[dict]):
 
     def validate_rows(self, rows: list[dict]) -> list[dict]:
         if not rows:
-            raise serializers.ValidationError("give at least one row")
+            raise serializers.ValidationError(_("give at least one row"))
         if len(rows) > 2000:
-            raise serializers.ValidationError("at most 2000 rows at once")
+            raise serializers.ValidationError(_("at most 2000 rows at once"))
         return rows
 
 

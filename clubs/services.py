@@ -11,6 +11,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from clubs.audit import audit_record, snapshot
 from clubs.keys import token_digest
@@ -23,6 +24,7 @@ from clubs.models import (
     Player,
     Role,
     phone_kept,
+    role_word,
 )
 from clubs.validation import model_valid
 from config.errors import Conflict, InvalidInput, NotAllowed, NotFoundError
@@ -70,7 +72,7 @@ def club_create(
     )
     model_valid(club, exclude=["slug"] if slug is None else None)
     if Club.objects.filter(slug=club.slug).exists():
-        raise Conflict(f"slug: a club with slug {club.slug!r} exists", code="slug_taken")
+        raise Conflict(_slug_taken(club.slug), code="slug_taken")
     club.save()
     Membership.objects.create(user=owner, club=club, role=Role.OWNER)
     audit_record(
@@ -83,7 +85,7 @@ def club_create(
 def club_update(*, club: Club, actor: AbstractBaseUser, **changes: Any) -> Club:
     unknown = set(changes) - set(CLUB_FIELDS)
     if unknown:
-        raise InvalidInput(f"{sorted(unknown)[0]}: not a club field that can be changed")
+        raise InvalidInput(f"{sorted(unknown)[0]}: " + _("not a club field that can be changed"))
     club = Club.objects.select_for_update().get(pk=club.pk)
     before = snapshot(club, CLUB_FIELDS)
     if "name" in changes:
@@ -92,7 +94,7 @@ def club_update(*, club: Club, actor: AbstractBaseUser, **changes: Any) -> Club:
         setattr(club, field, value)
     model_valid(club)
     if "slug" in changes and Club.objects.filter(slug=club.slug).exclude(pk=club.pk).exists():
-        raise Conflict(f"slug: a club with slug {club.slug!r} exists", code="slug_taken")
+        raise Conflict(_slug_taken(club.slug), code="slug_taken")
     club.save()
     audit_record(
         actor=actor,
@@ -105,13 +107,22 @@ def club_update(*, club: Club, actor: AbstractBaseUser, **changes: Any) -> Club:
     return club
 
 
+def _slug_taken(slug: str) -> str:
+    return "slug: " + _("a club with slug %(slug)s exists") % {"slug": repr(slug)}
+
+
 def _check_role_grant(*, actor_role: str, role: str) -> None:
     """Organisers manage scorers and players; only an owner grants or takes organiser or owner."""
     if role not in ROLE_RANK:
-        raise InvalidInput(f"role: unknown role {role!r}", details={"role": role})
+        raise InvalidInput(
+            "role: " + _("unknown role %(role)s") % {"role": repr(role)}, details={"role": role}
+        )
     needed = Role.OWNER if ROLE_RANK[role] >= ROLE_RANK[Role.ORGANISER] else Role.ORGANISER
     if ROLE_RANK[actor_role] < ROLE_RANK[needed]:
-        raise NotAllowed(f"only an {needed} can grant or change the {role} role")
+        raise NotAllowed(
+            _("only an %(needed)s can grant or change the %(role)s role")
+            % {"needed": role_word(needed), "role": role_word(role)}
+        )
 
 
 def _owner_count(club: Club) -> int:
@@ -125,9 +136,16 @@ def membership_add(
     _check_role_grant(actor_role=actor_role, role=role)
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
-        raise InvalidInput(f"username: no account named {username!r}", code="unknown_user")
+        raise InvalidInput(
+            "username: " + _("no account named %(username)s") % {"username": repr(username)},
+            code="unknown_user",
+        )
     if Membership.objects.filter(club=club, user=user).exists():
-        raise Conflict(f"username: {username!r} is already a member of {club.name}")
+        raise Conflict(
+            "username: "
+            + _("%(username)s is already a member of %(club)s")
+            % {"username": repr(username), "club": club.name}
+        )
     membership = Membership.objects.create(club=club, user=user, role=role)
     audit_record(
         actor=actor,
@@ -147,7 +165,7 @@ def membership_change_role(
     _check_role_grant(actor_role=actor_role, role=role)
     _check_role_grant(actor_role=actor_role, role=membership.role)
     if membership.role == Role.OWNER and role != Role.OWNER and _owner_count(membership.club) == 1:
-        raise Conflict("a club needs at least one owner", code="last_owner")
+        raise Conflict(_("a club needs at least one owner"), code="last_owner")
     before = {"role": membership.role}
     membership.role = role
     membership.save(update_fields=["role"])
@@ -167,7 +185,7 @@ def membership_remove(*, membership: Membership, actor: AbstractBaseUser, actor_
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     _check_role_grant(actor_role=actor_role, role=membership.role)
     if membership.role == Role.OWNER and _owner_count(membership.club) == 1:
-        raise Conflict("a club needs at least one owner", code="last_owner")
+        raise Conflict(_("a club needs at least one owner"), code="last_owner")
     audit_record(
         actor=actor,
         club=membership.club,
@@ -183,7 +201,11 @@ def _check_player_user(club: Club, user: AbstractBaseUser | None, exclude_pk: in
         return
     taken = Player.objects.filter(club=club, user=user).exclude(pk=exclude_pk)
     if taken.exists():
-        raise Conflict(f"user: {user.get_username()!r} is already a player of {club.name}")
+        raise Conflict(
+            "user: "
+            + _("%(username)s is already a player of %(club)s")
+            % {"username": repr(user.get_username()), "club": club.name}
+        )
 
 
 def player_details_tidied(details: dict[str, Any]) -> dict[str, str]:
@@ -202,11 +224,14 @@ def _player_save(player: Player) -> None:
     except IntegrityError as exc:
         if "membership_number" in str(exc):
             raise Conflict(
-                f"membership_number: {player.membership_number!r} is another player's",
+                "membership_number: "
+                + _("%(number)s is another player's") % {"number": repr(player.membership_number)},
                 code="membership_number_taken",
             ) from None
         raise Conflict(
-            f"name: a player named {player.name!r} is already on the roster", code="name_taken"
+            "name: "
+            + _("a player named %(name)s is already on the roster") % {"name": repr(player.name)},
+            code="name_taken",
         ) from None
 
 
@@ -222,7 +247,7 @@ def player_create(
     """A new roster player; ``details`` are any of ``PLAYER_DETAILS``."""
     unknown = set(details) - set(PLAYER_DETAILS)
     if unknown:
-        raise InvalidInput(f"{sorted(unknown)[0]}: not a player field that can be set")
+        raise InvalidInput(f"{sorted(unknown)[0]}: " + _("not a player field that can be set"))
     player = Player(club=club, name=name_checked(name), user=user, **player_details_tidied(details))
     model_valid(player, exclude=["club"])
     _check_player_user(club, user, None)
@@ -245,28 +270,33 @@ def player_update(
     (the UPI id and payment link of the entry linked to their account)."""
     unknown = set(changes) - set(PLAYER_FIELDS)
     if unknown:
-        raise InvalidInput(f"{sorted(unknown)[0]}: not a player field that can be changed")
+        raise InvalidInput(f"{sorted(unknown)[0]}: " + _("not a player field that can be changed"))
     player = Player.objects.select_for_update().get(pk=player.pk)
     if ROLE_RANK[actor_role] < ROLE_RANK[Role.ORGANISER]:
         if set(changes) - PLAYER_OWN_FIELDS:
             raise NotAllowed(
-                "a player's name, account or status: only the organiser role can change them"
+                _("a player's name, account or status: only the organiser role can change them")
             )
         if player.user_id is None or player.user_id != actor.pk:
             raise NotAllowed(
-                "payment details: only the player themself (their account) or the organiser role "
-                "can change them"
+                _(
+                    "payment details: only the player themself (their account) or the organiser "
+                    "role can change them"
+                )
             )
     for field in PLAYER_OWN_FIELDS & set(changes):
         changes[field] = (changes[field] or "").strip()
         if changes[field] and player.club.points_only:
             raise InvalidInput(
-                f"{field}: {player.club.name} plays for points only: no payment details",
+                f"{field}: "
+                + _("%(club)s plays for points only: no payment details")
+                % {"club": player.club.name},
                 details={field: changes[field]},
             )
     if player.merged_into_id is not None:
         raise Conflict(
-            f"{player.name} was merged into player #{player.merged_into_id}: change that player",
+            _("%(name)s was merged into player #%(id)s: change that player")
+            % {"name": player.name, "id": player.merged_into_id},
             code="player_merged",
         )
     before = snapshot(player, PLAYER_FIELDS)
@@ -323,7 +353,7 @@ def invitation_for_key(*, key: str) -> Invitation:
         .first()
     )
     if invitation is None:
-        raise NotFoundError("this invitation link is not valid")
+        raise NotFoundError(_("this invitation link is not valid"))
     _invitation_open(invitation)
     return invitation
 
@@ -355,11 +385,13 @@ def invitation_for_account(
 
 def _invitation_open(invitation: Invitation) -> None:
     if invitation.accepted_at is not None:
-        raise Conflict("this invitation was already used", code="invitation_used")
+        raise Conflict(_("this invitation was already used"), code="invitation_used")
     if invitation.revoked_at is not None:
-        raise Conflict("this invitation was withdrawn or declined", code="invitation_revoked")
+        raise Conflict(_("this invitation was withdrawn or declined"), code="invitation_revoked")
     if invitation.expires_at <= timezone.now():
-        raise Conflict("this invitation has expired: ask for a new one", code="invitation_expired")
+        raise Conflict(
+            _("this invitation has expired: ask for a new one"), code="invitation_expired"
+        )
 
 
 def _invitation_use(invitation: Invitation, user: AbstractBaseUser) -> Membership:
@@ -367,7 +399,10 @@ def _invitation_use(invitation: Invitation, user: AbstractBaseUser) -> Membershi
     invitation = Invitation.objects.select_for_update().select_related("club").get(pk=invitation.pk)
     _invitation_open(invitation)
     if Membership.objects.filter(club=invitation.club, user=user).exists():
-        raise Conflict(f"you are already a member of {invitation.club.name}", code="already_member")
+        raise Conflict(
+            _("you are already a member of %(club)s") % {"club": invitation.club.name},
+            code="already_member",
+        )
     membership = Membership.objects.create(club=invitation.club, user=user, role=invitation.role)
     invitation.accepted_by, invitation.accepted_at = user, timezone.now()
     invitation.save(update_fields=["accepted_by", "accepted_at"])
@@ -387,7 +422,7 @@ def invitation_accept(*, key: str, user: AbstractBaseUser) -> Membership:
 def _invitation_received(invitation_id: int, user: AbstractBaseUser) -> Invitation:
     invitation = Invitation.objects.filter(pk=invitation_id, invitee=user).first()
     if invitation is None:
-        raise NotFoundError(f"no invitation #{invitation_id} for you")
+        raise NotFoundError(_("no invitation #%(id)s for you") % {"id": invitation_id})
     return invitation
 
 

@@ -10,6 +10,7 @@ import io
 import zipfile
 
 import openpyxl
+from django.utils.translation import gettext as _
 
 from config.errors import InvalidInput
 
@@ -42,14 +43,15 @@ def text_records(text: str, *, max_rows: int) -> list[list[str]]:
                 break
     except csv.Error as exc:  # a cell over the csv module's limit, a quote never closed
         raise InvalidInput(
-            f"file: not a CSV file that can be read ({exc})", code="not_a_sheet"
+            "file: " + _("not a CSV file that can be read (%(why)s)") % {"why": exc},
+            code="not_a_sheet",
         ) from None
     return records
 
 
 def _decoded(content: bytes) -> str:
     if b"\x00" in content:
-        raise InvalidInput("file: not a CSV or XLSX file", code="not_a_sheet")
+        raise InvalidInput("file: " + _("not a CSV or XLSX file"), code="not_a_sheet")
     try:
         return content.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -63,8 +65,9 @@ def _xlsx_records(content: bytes, *, max_rows: int, max_unpacked_bytes: int) -> 
             unpacked = sum(member.file_size for member in archive.infolist())
         if unpacked > max_unpacked_bytes:
             raise InvalidInput(
-                f"file: this workbook unpacks to {unpacked // (1024 * 1024)} MB; at most "
-                f"{max_unpacked_bytes // (1024 * 1024)} MB are read",
+                "file: "
+                + _("this workbook unpacks to %(size)s MB; at most %(most)s MB are read")
+                % {"size": unpacked // (1024 * 1024), "most": max_unpacked_bytes // (1024 * 1024)},
                 code="file_too_big",
             )
         workbook = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
@@ -81,7 +84,7 @@ def _xlsx_records(content: bytes, *, max_rows: int, max_unpacked_bytes: int) -> 
         raise
     except Exception as exc:
         raise InvalidInput(
-            "file: not an XLSX workbook that can be read (save it again as .xlsx or CSV)",
+            "file: " + _("not an XLSX workbook that can be read (save it again as .xlsx or CSV)"),
             code="not_a_sheet",
         ) from exc
 
@@ -92,18 +95,24 @@ def sheet_records(
     """The records of an uploaded file, told apart by its first bytes and its name."""
     if len(content) > max_bytes:
         raise InvalidInput(
-            f"file: {len(content) // 1024} KB; at most {max_bytes // 1024} KB are read",
+            "file: "
+            + _("%(size)s KB; at most %(most)s KB are read")
+            % {"size": len(content) // 1024, "most": max_bytes // 1024},
             code="file_too_big",
         )
     if not content.strip():
-        raise InvalidInput("file: the file is empty", code="empty_sheet")
+        raise InvalidInput("file: " + _("the file is empty"), code="empty_sheet")
     name = filename.lower()
     if content.startswith(b"PK\x03\x04") or name.endswith((".xlsx", ".xlsm")):
         return _xlsx_records(content, max_rows=max_rows, max_unpacked_bytes=max_unpacked_bytes)
     if content.startswith(b"\xd0\xcf\x11\xe0") or name.endswith(".xls"):
         raise InvalidInput(
-            "file: an old Excel workbook (.xls): save it as .xlsx or CSV", code="not_a_sheet"
+            "file: " + _("an old Excel workbook (.xls): save it as .xlsx or CSV"),
+            code="not_a_sheet",
         )
     if name and not name.endswith((".csv", ".txt", ".tsv")):
-        raise InvalidInput(f"file: {filename!r} is not a CSV or XLSX file", code="not_a_sheet")
+        raise InvalidInput(
+            "file: " + _("%(name)s is not a CSV or XLSX file") % {"name": repr(filename)},
+            code="not_a_sheet",
+        )
     return text_records(_decoded(content), max_rows=max_rows)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from config.errors import InvalidInput
 
@@ -14,8 +15,12 @@ def require_no_money(*, club: Any, field: str, amount: int | None) -> None:
     of more than nothing is refused, naming the field."""
     if club.points_only and amount:
         raise InvalidInput(
-            f"{field}: {club.name} plays for points only: no money (a stake, fee or prize) is "
-            "taken in; leave it at 0, or let the club play for money in its settings",
+            f"{field}: "
+            + _(
+                "%(club)s plays for points only: no money (a stake, fee or prize) is taken "
+                "in; leave it at 0, or let the club play for money in its settings"
+            )
+            % {"club": club.name},
             code="points_only",
             details={field: amount},
         )

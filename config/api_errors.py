@@ -9,6 +9,7 @@ from typing import Any
 from django.db import InterfaceError as DatabaseInterfaceError
 from django.db import OperationalError as DatabaseOperationalError
 from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -29,10 +30,14 @@ def unavailable_part(exc: BaseException | None) -> str | None:
 
 def unavailable_response(part: str) -> JsonResponse:
     """503 naming the part that is down, with ``Retry-After``."""
+    words = {
+        "database": _("the database is unavailable; retry in a few seconds"),
+        "redis": _("the redis is unavailable; retry in a few seconds"),
+    }
     response = JsonResponse(
         error_body(
             "unavailable",
-            f"the {part} is unavailable; retry in a few seconds",
+            words.get(part, f"the {part} is unavailable; retry in a few seconds"),
             {"unavailable": part, "retry_after_seconds": RETRY_AFTER_SECONDS},
         ),
         status=503,
@@ -46,11 +51,19 @@ def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
 
 
 def json_404(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return JsonResponse(error_body("not_found", f"no such resource: {request.path}"), status=404)
+    return JsonResponse(error_body("not_found", no_such_resource(request.path)), status=404)
+
+
+def no_such_resource(path: str) -> str:
+    return _("no such resource: %(path)s") % {"path": path}
+
+
+def server_failed() -> str:
+    return _("the server failed to handle this request; it has been logged")
 
 
 def json_500(request: HttpRequest) -> JsonResponse:
     return JsonResponse(
-        error_body("server_error", "the server failed to handle this request; it has been logged"),
+        error_body("server_error", server_failed()),
         status=500,
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
 from rest_framework import serializers
 
 from config.errors import InvalidInput
@@ -28,8 +29,32 @@ _JSON_TYPE_NAMES = {
 }
 
 
+# What a field wants and the JSON type it got, one whole sentence each (put into words where
+# the refusal is made: the request's language is active there).
+_MUST_BE = {
+    ("true or false", "a number"): gettext_noop("must be true or false, not a number"),
+    ("true or false", "a string"): gettext_noop("must be true or false, not a string"),
+    ("true or false", "a list"): gettext_noop("must be true or false, not a list"),
+    ("true or false", "an object"): gettext_noop("must be true or false, not an object"),
+    ("a whole number", "true or false"): gettext_noop("must be a whole number, not true or false"),
+    ("a whole number", "a string"): gettext_noop("must be a whole number, not a string"),
+    ("a whole number", "a list"): gettext_noop("must be a whole number, not a list"),
+    ("a whole number", "an object"): gettext_noop("must be a whole number, not an object"),
+    ("a string", "true or false"): gettext_noop("must be a string, not true or false"),
+    ("a string", "a number"): gettext_noop("must be a string, not a number"),
+    ("a string", "a list"): gettext_noop("must be a string, not a list"),
+    ("a string", "an object"): gettext_noop("must be a string, not an object"),
+}
+
+
 def _json_type(value: Any) -> str:
     return _JSON_TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def _must_be(wanted: str, value: Any) -> str:
+    got = _json_type(value)
+    sentence = _MUST_BE.get((wanted, got))
+    return gettext(sentence) if sentence else f"must be {wanted}, not {got}"
 
 
 def _type_error(field: serializers.Field, value: Any) -> str | list | dict | None:  # type: ignore[type-arg]
@@ -52,7 +77,7 @@ def _type_error(field: serializers.Field, value: Any) -> str | list | dict | Non
         integral = isinstance(value, float) and value.is_integer()
         exact = isinstance(value, int) and not isinstance(value, bool)
         if isinstance(value, float) and not integral:
-            return f"must be a whole number, not {value!r}"
+            return gettext("must be a whole number, not %(value)s") % {"value": repr(value)}
         wanted, ok = "a whole number", integral or exact
     elif isinstance(field, serializers.ChoiceField):
         if not all(isinstance(choice, str) for choice in field.choices):
@@ -62,7 +87,7 @@ def _type_error(field: serializers.Field, value: Any) -> str | list | dict | Non
         wanted, ok = "a string", isinstance(value, str)
     else:
         return None
-    return None if ok else f"must be {wanted}, not {_json_type(value)}"
+    return None if ok else _must_be(wanted, value)
 
 
 def _items_errors(child: Any, items: list[Any]) -> dict[int, Any] | None:
@@ -70,7 +95,7 @@ def _items_errors(child: Any, items: list[Any]) -> dict[int, Any] | None:
         # The common case (a list of card or tile tokens) in one pass: what ``_type_error``
         # says of each item, without a call per item.
         wrong = {
-            index: [f"must be a string, not {_json_type(item)}"]
+            index: [_must_be("a string", item)]
             for index, item in enumerate(items)
             if item is not None and not isinstance(item, str)
         }
@@ -133,10 +158,13 @@ def unknown_fields_refuse(unknown: dict[Any, Any], offered: list[str]) -> None:
     """Raise the 400 ``unknown_field`` naming every field of ``unknown`` (in ``details`` as a
     field error, like any other)."""
     names = ", ".join(repr(path) for path in _paths(unknown))
-    takes = ", ".join(offered) if offered else "no fields"
-    raise InvalidInput(
-        f"unknown field {names}; this takes: {takes}", code="unknown_field", details=unknown
+    message = (
+        gettext("unknown field %(names)s; this takes: %(takes)s")
+        % {"names": names, "takes": ", ".join(offered)}
+        if offered
+        else gettext("unknown field %(names)s; this takes: no fields") % {"names": names}
     )
+    raise InvalidInput(message, code="unknown_field", details=unknown)
 
 
 def _nul_place(value: Any, path: str) -> str | None:
@@ -176,6 +204,6 @@ def input_valid(serializer_class: Any, data: Any, **kwargs: Any) -> dict[str, An
     if place is not None:
         shown = place.replace("\x00", "\\u0000")
         raise serializers.ValidationError(
-            {place.split(".")[0]: [f"{shown}: a NUL character cannot be stored"]}
+            {place.split(".")[0]: [shown + ": " + gettext("a NUL character cannot be stored")]}
         )
     return dict(serializer.validated_data)

@@ -17,7 +17,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from config.api_errors import error_body, unavailable_part, unavailable_response
+from config.api_errors import error_body, server_failed, unavailable_part, unavailable_response
 from config.errors import ServiceError, rule_words
 from rules.errors import RuleViolation
 
@@ -104,6 +104,6 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     logger.exception("unhandled error in %s", context.get("view").__class__.__name__)
     set_rollback()
     return Response(
-        error_body("server_error", "the server failed to handle this request; it has been logged"),
+        error_body("server_error", server_failed()),
         status=status.HTTP_500_INTERNAL_SERVER_ERROR,
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
@@ -37,7 +38,7 @@ def query_bool(raw: str | None, *, name: str, default: bool) -> bool:
         return default
     text = raw.strip().lower()
     if text not in ("true", "false"):
-        raise ValueError(f"{name}: use true or false, not {raw!r}")
+        raise ValueError(f"{name}: " + _("use true or false, not %(value)s") % {"value": repr(raw)})
     return text == "true"
 
 
@@ -48,8 +49,12 @@ def query_int(raw: str | None, *, name: str, low: int, high: int, default: int) 
         return default
     text = raw.strip()
     if not text.lstrip("-").isdigit() or len(text) > 20:
-        raise ValueError(f"{name}: {raw!r} is not a whole number")
+        raise ValueError(f"{name}: " + _("%(value)s is not a whole number") % {"value": repr(raw)})
     value = int(text)
     if not low <= value <= high:
-        raise ValueError(f"{name}: must be from {low} to {high}, not {value}")
+        raise ValueError(
+            f"{name}: "
+            + _("must be from %(low)s to %(high)s, not %(value)s")
+            % {"low": low, "high": high, "value": value}
+        )
     return value

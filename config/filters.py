@@ -17,6 +17,8 @@ from typing import Any
 import django_filters
 from django import forms
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from config.errors import InvalidInput
 from config.fields import ID_MAX, query_bool
@@ -29,8 +31,9 @@ _RFC3339 = re.compile(
 
 class _TimeField(forms.Field):
     default_error_messages = {
-        "invalid": "give a time with its offset, e.g. 2026-11-26T19:30:00Z (a '+' in a URL is "
-        "written %2B)",
+        "invalid": gettext_lazy(
+            "give a time with its offset, e.g. 2026-11-26T19:30:00Z (a '+' in a URL is written %2B)"
+        ),
     }
 
     def to_python(self, value: Any) -> datetime | None:
@@ -57,7 +60,9 @@ class _BoolField(forms.Field):
         try:
             return query_bool(str(value), name="", default=False)
         except ValueError:
-            raise forms.ValidationError(f"use true or false, not {value!r}") from None
+            raise forms.ValidationError(
+                _("use true or false, not %(value)s") % {"value": repr(value)}
+            ) from None
 
 
 class _IdField(forms.Field):
@@ -66,7 +71,10 @@ class _IdField(forms.Field):
             return None
         text = str(value).strip()
         if not (text.isascii() and text.isdigit() and len(text) <= 19 and 1 <= int(text) <= ID_MAX):
-            raise forms.ValidationError(f"must be a whole number from 1 to {ID_MAX}, not {value!r}")
+            raise forms.ValidationError(
+                _("must be a whole number from 1 to %(most)s, not %(value)s")
+                % {"most": ID_MAX, "value": repr(value)}
+            )
         return int(text)
 
 
@@ -79,7 +87,10 @@ class _ChoiceField(forms.Field):
         if value in self.empty_values:
             return None
         if value not in self.choices:
-            raise forms.ValidationError(f"use {', '.join(self.choices)}, not {value!r}")
+            raise forms.ValidationError(
+                _("use %(choices)s, not %(value)s")
+                % {"choices": ", ".join(self.choices), "value": repr(value)}
+            )
         return str(value)
 
 

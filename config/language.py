@@ -47,6 +47,13 @@ def use_club_language(request: HttpRequest, language: str) -> None:
         request.LANGUAGE_CODE = language
 
 
+def answer_language(request: HttpRequest) -> str:
+    """The language of an answer before any club is known: the person's choice (not for the
+    API), else the browser's."""
+    chosen = None if request.path.startswith(API_PREFIX) else chosen_language(request)
+    return chosen or browser_language(request)
+
+
 class LanguageMiddleware:
     """Activates the answer's language for the request, and says which it was."""
 

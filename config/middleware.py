@@ -21,8 +21,11 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.http.request import split_domain_port
+from django.utils import translation
+from django.utils.translation import gettext as _
 
-from config.api_errors import error_body
+from config.api_errors import error_body, no_such_resource, server_failed
+from config.language import answer_language
 
 MAX_BODY_BYTES = 1024 * 1024
 MAX_JSON_DEPTH = 32
@@ -95,7 +98,11 @@ class RequestLimitsMiddleware:
         except ValueError:
             length = 0
         if length > MAX_BODY_BYTES:
-            message = f"the request body is {length} bytes; at most {MAX_BODY_BYTES} are accepted"
+            # Answered before the language middleware: said in the language it would choose.
+            with translation.override(answer_language(request)):
+                message = _(
+                    "the request body is %(length)s bytes; at most %(most)s are accepted"
+                ) % {"length": length, "most": MAX_BODY_BYTES}
             if is_api:
                 return _api_error(413, "request_too_large", message, {"max_bytes": MAX_BODY_BYTES})
             return HttpResponse(message, status=413, content_type="text/plain")
@@ -105,15 +112,15 @@ class RequestLimitsMiddleware:
             and request.content_type == "application/json"
             and json_depth(request.body) > MAX_JSON_DEPTH
         ):
-            return _api_error(
-                400,
-                "too_deep",
-                f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels",
-                {"max_depth": MAX_JSON_DEPTH},
-            )
+            with translation.override(answer_language(request)):
+                message = _("the JSON body nests deeper than %(most)s levels") % {
+                    "most": MAX_JSON_DEPTH
+                }
+            return _api_error(400, "too_deep", message, {"max_depth": MAX_JSON_DEPTH})
         response = self.get_response(request)
         if is_api and response.status_code >= 400 and not _is_json(response):
-            return _reshaped(request, response)
+            with translation.override(answer_language(request)):
+                return _reshaped(request, response)
         return response
 
 
@@ -126,11 +133,11 @@ def _reshaped(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     status = response.status_code
     code = _CODES.get(status, "error")
     if status == 404:
-        message = f"no such resource: {request.path}"
+        message = no_such_resource(request.path)
     elif status == 403:
-        message = "forbidden (a browser session must send its CSRF token)"
+        message = _("forbidden (a browser session must send its CSRF token)")
     elif status >= 500:
-        message = "the server failed to handle this request; it has been logged"
+        message = server_failed()
     else:
         message = response.reason_phrase or code
     reshaped = HttpResponse(
@@ -209,12 +216,18 @@ class QueryParametersMiddleware:
         unknown = sorted(set(request.GET) - taken - {FORMAT_SWITCH})
         if not unknown:
             return _repeated(request) or _format_refused(request, view_class)
-        offered = ", ".join(sorted(taken)) if taken else "none"
+        names = ", ".join(repr(n) for n in unknown)
+        message = (
+            _("unknown query parameter %(names)s; this operation takes: %(offered)s")
+            % {"names": names, "offered": ", ".join(sorted(taken))}
+            if taken
+            else _("unknown query parameter %(names)s; this operation takes: none")
+            % {"names": names}
+        )
         return _api_error(
             400,
             "unknown_parameter",
-            f"unknown query parameter {', '.join(repr(n) for n in unknown)}; "
-            f"this operation takes: {offered}",
+            message,
             # The shape of every field error (an unknown body field's too): a list of messages.
             {name: [UNKNOWN_PARAMETER] for name in unknown},
         )
@@ -229,9 +242,15 @@ def _repeated(request: HttpRequest) -> HttpResponse | None:
     return _api_error(
         400,
         "repeated_parameter",
-        f"query parameter {', '.join(repr(n) for n in repeated)} given more than once; "
-        "each takes one value (a list is comma-separated)",
-        {name: [f"given {len(request.GET.getlist(name))} times"] for name in repeated},
+        _(
+            "query parameter %(names)s given more than once; each takes one value (a list is "
+            "comma-separated)"
+        )
+        % {"names": ", ".join(repr(n) for n in repeated)},
+        {
+            name: [_("given %(count)s times") % {"count": len(request.GET.getlist(name))}]
+            for name in repeated
+        },
     )
 
 
@@ -245,8 +264,14 @@ def _format_refused(request: HttpRequest, view_class: Any) -> HttpResponse | Non
     return _api_error(
         400,
         "unknown_format",
-        f"unknown format {asked!r}; this operation answers in: {', '.join(offered)}",
-        {FORMAT_SWITCH: [f"use {', '.join(offered)}, not {asked!r}"]},
+        _("unknown format %(asked)s; this operation answers in: %(offered)s")
+        % {"asked": repr(asked), "offered": ", ".join(offered)},
+        {
+            FORMAT_SWITCH: [
+                _("use %(choices)s, not %(value)s")
+                % {"choices": ", ".join(offered), "value": repr(asked)}
+            ]
+        },
     )
 
 

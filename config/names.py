@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from django.utils.translation import gettext as _
+
 from config.errors import InvalidInput
 
 # Characters that show nothing on their own: controls, format characters (zero-width space and
@@ -89,10 +91,16 @@ def name_checked(raw: str, *, field: str = "name") -> str:
     mixed = look_alike_word(name)
     if mixed is not None:
         word, scripts = mixed
-        alphabets = " and ".join(script.title() for script in scripts)
+        titles = [script.title() for script in scripts]
+        alphabets = titles[0]
+        for title in titles[1:]:
+            alphabets = _("%(one)s and %(other)s") % {"one": alphabets, "other": title}
+        why = _(
+            "the word %(word)s mixes %(alphabets)s letters, which look alike: type it in one "
+            "alphabet"
+        )
         raise InvalidInput(
-            f"{field}: the word {word!r} mixes {alphabets} letters, which look alike: type it "
-            "in one alphabet",
+            f"{field}: " + why % {"word": repr(word), "alphabets": alphabets},
             code="look_alike_name",
         )
     return name
@@ -101,4 +109,5 @@ def name_checked(raw: str, *, field: str = "name") -> str:
 def require_length(value: str, *, field: str, limit: int) -> None:
     """Refuse a value longer than its column, naming the field: never cut it to fit unseen."""
     if len(value) > limit:
-        raise InvalidInput(f"{field}: at most {limit} characters (this one has {len(value)})")
+        why = _("at most %(limit)s characters (this one has %(count)s)")
+        raise InvalidInput(f"{field}: " + why % {"limit": limit, "count": len(value)})

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.utils.translation import gettext as _
+
 from config.errors import Conflict
 from ledger.models import AccountKind, Book, LedgerEntry, Quantity
 from ledger.selectors import book_balance, book_player_balances
@@ -49,7 +51,10 @@ def payout_lines(*, held: int, shares: Mapping[int, int]) -> list[Line]:
     if any(amount < 0 for amount in shares.values()):
         raise InvariantError(f"a prize is never negative: {dict(shares)}")
     if paid > held:
-        raise Conflict(f"the prizes ({paid}) are more than the purse holds ({held})")
+        raise Conflict(
+            _("the prizes (%(paid)s) are more than the purse holds (%(held)s)")
+            % {"paid": paid, "held": held}
+        )
     if not held:
         return []
     lines = [Line.book(MONEY, -held), Line.club(MONEY, held - paid)]

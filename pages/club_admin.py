@@ -48,7 +48,9 @@ def member_role(request: HttpRequest, club_slug: str, membership_id: int) -> Htt
             role=form.cleaned_data["role"],
         )  # fmt: skip
         messages.success(
-            request, f"{changed.user.get_username()} is now {changed.get_role_display().lower()}."
+            request,
+            gettext("%(who)s is now %(role)s.")
+            % {"who": changed.user.get_username(), "role": changed.get_role_display().lower()},
         )
         return redirect(club_url("club-home", club) + "#members")
 
@@ -191,7 +193,9 @@ def player_merge(request: HttpRequest, club_slug: str, player_id: int) -> HttpRe
         )
         kept = tournament_merge.player_merge(source=player, target=target, actor=request.user)
         messages.success(
-            request, f"{player.name} is merged into {kept.name}: the history is all here now."
+            request,
+            gettext("%(name)s is merged into %(kept)s: the history is all here now.")
+            % {"name": player.name, "kept": kept.name},
         )
         return redirect(club_url("player-page", club, kept.pk))
 
@@ -226,9 +230,13 @@ def preset_new(request: HttpRequest, club_slug: str) -> HttpResponse:
         try:
             params = json.loads(data.get("params") or "{}")
         except json.JSONDecodeError as exc:
-            raise InvalidInput(f"params: not JSON ({exc.msg} at character {exc.pos})") from None
+            raise InvalidInput(
+                "params: "
+                + gettext("not JSON (%(why)s at character %(position)s)")
+                % {"why": exc.msg, "position": exc.pos}
+            ) from None
         if not isinstance(params, dict):
-            raise InvalidInput("params: give an object of settings, e.g. {}")
+            raise InvalidInput("params: " + gettext("give an object of settings, e.g. {}"))
         preset = preset_create(
             club=club, actor=request.user, key=(data.get("key") or "").strip(),
             name=(data.get("name") or "").strip(), format=data.get("format") or "",
@@ -257,12 +265,12 @@ def preset_preview(request: HttpRequest, club_slug: str) -> HttpResponse:
     try:
         params = json.loads(query.get("params") or "{}")
         if not isinstance(params, dict):
-            raise InvalidInput("params: give an object of settings, e.g. {}")
+            raise InvalidInput("params: " + gettext("give an object of settings, e.g. {}"))
         rules = game_rules_from(
             format=query.get("format") or "", variant=query.get("variant") or "", params=params
         )
     except json.JSONDecodeError as exc:
-        context["problem"] = f"params: not JSON yet ({exc.msg})"
+        context["problem"] = "params: " + gettext("not JSON yet (%(why)s)") % {"why": exc.msg}
     except ServiceError as exc:
         context["problem"] = exc.message
     else:

@@ -7,6 +7,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from clubs import selectors, services
@@ -34,7 +35,9 @@ def language_set(request: HttpRequest) -> HttpResponse:
     language = request.POST.get("language", "")
     if language not in LANGUAGE_CODES:
         return HttpResponseBadRequest(
-            f"language: choose one of {', '.join(sorted(LANGUAGE_CODES))}",
+            "language: "
+            + gettext("choose one of %(languages)s")
+            % {"languages": ", ".join(sorted(LANGUAGE_CODES))},
             content_type="text/plain; charset=utf-8",
         )
     if request.user.is_authenticated:

@@ -63,13 +63,15 @@ def _sheet_sent(request: HttpRequest) -> Sheet:
     if upload is not None:
         if upload.size is not None and upload.size > MAX_BYTES:
             raise InvalidInput(
-                f"file: {upload.size // 1024} KB; at most {MAX_BYTES // 1024} KB are read",
+                "file: "
+                + gettext("%(size)s KB; at most %(most)s KB are read")
+                % {"size": upload.size // 1024, "most": MAX_BYTES // 1024},
                 code="file_too_big",
             )
         return sheet_read(content=upload.read(), filename=upload.name or "")
     text = request.POST.get("text", "")
     if not text.strip():
-        raise InvalidInput("file: choose a file, or paste the names")
+        raise InvalidInput("file: " + gettext("choose a file, or paste the names"))
     return sheet_from_paste(text=text)
 
 
@@ -82,7 +84,9 @@ def _rows_sent(request: HttpRequest) -> list[dict[str, Any]]:
             for row in sent
         ]
     except (ValueError, TypeError, KeyError, AttributeError):
-        raise InvalidInput("rows: the preview was lost; preview the sheet again") from None
+        raise InvalidInput(
+            "rows: " + gettext("the preview was lost; preview the sheet again")
+        ) from None
 
 
 def _confirm(request: HttpRequest, club: Club) -> HttpResponse:

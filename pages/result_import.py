@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from clubs.models import Club, Role
@@ -83,10 +84,12 @@ def _preview(request: HttpRequest, club: Club) -> tuple[str, ResultPlan]:
     layout, preset = _sent(request, club)
     upload = request.FILES.get("file")
     if upload is None:
-        raise InvalidInput("file: choose a CSV or XLSX file")
+        raise InvalidInput("file: " + gettext("choose a CSV or XLSX file"))
     if upload.size is not None and upload.size > MAX_BYTES:
         raise InvalidInput(
-            f"file: {upload.size // 1024} KB; at most {MAX_BYTES // 1024} KB are read",
+            "file: "
+            + gettext("%(size)s KB; at most %(most)s KB are read")
+            % {"size": upload.size // 1024, "most": MAX_BYTES // 1024},
             code="file_too_big",
         )
     content, filename = upload.read(), upload.name or ""
@@ -107,7 +110,9 @@ def _confirm(request: HttpRequest, club: Club) -> HttpResponse:
     key = request.POST.get("key", "")
     kept = cache.get(_file_key(club, key)) if key.isascii() else None
     if kept is None:
-        raise InvalidInput("file: the preview was lost (kept for an hour): upload it again")
+        raise InvalidInput(
+            "file: " + gettext("the preview was lost (kept for an hour): upload it again")
+        )
     names = {
         name.removeprefix("name-"): int(value)
         for name, value in request.POST.items()

@@ -72,7 +72,8 @@ def webhook_enable(request: HttpRequest, club_slug: str, endpoint_id: int) -> Ht
 
     def write(club: Club, endpoint: Endpoint) -> str:
         services.endpoint_update(endpoint=endpoint, actor=request.user, enabled=enabled)
-        return f"{endpoint.url} is {'enabled again' if enabled else 'disabled'}."
+        said = gettext("%(url)s is enabled again.") if enabled else gettext("%(url)s is disabled.")
+        return said % {"url": endpoint.url}
 
     return _on_endpoint(request, club_slug, endpoint_id, write)
 
@@ -123,7 +124,7 @@ def webhook_redeliver(
     def write(club: Club, endpoint: Endpoint) -> str:
         delivery = selectors.delivery_get(endpoint=endpoint, delivery_id=str(delivery_id))
         services.redeliver(delivery=delivery, actor=request.user)
-        return f"{delivery.event.name} is sent again."
+        return gettext("%(event)s is sent again.") % {"event": delivery.event.name}
 
     return _on_endpoint(request, club_slug, endpoint_id, write)
 
@@ -133,7 +134,7 @@ def _club_time(club: Club, raw: str) -> datetime:
     try:
         moment = datetime.fromisoformat(raw.strip())
     except ValueError:
-        message = "since: give a date and time (2026-11-25T20:00)"
+        message = "since: " + gettext("give a date and time (2026-11-25T20:00)")
         raise InvalidInput(message, details={"since": [message]}) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=ZoneInfo(club.timezone))

@@ -22,6 +22,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
+from django.utils.translation import gettext
 from oauth2_provider.models import AccessToken
 from rest_framework import authentication
 
@@ -115,7 +116,8 @@ def _in_progress(claimed_at: datetime | None, now: datetime) -> JsonResponse:
     response = _error(
         409,
         "idempotency_key_in_progress",
-        f"a request with this {HEADER} is still being handled; retry after {retry_after} s",
+        gettext("a request with this %(header)s is still being handled; retry after %(seconds)s s")
+        % {"header": HEADER, "seconds": retry_after},
         retry_after_seconds=retry_after,
     )
     response["Retry-After"] = str(retry_after)
@@ -135,7 +137,8 @@ class IdempotencyKeyMiddleware:
         ):
             return self.get_response(request)
         if not key.strip() or len(key) > MAX_KEY_LENGTH:
-            return _error(400, "bad_idempotency_key", f"{HEADER} must be 1 to 200 characters")
+            message = gettext("%(header)s must be 1 to 200 characters") % {"header": HEADER}
+            return _error(400, "bad_idempotency_key", message)
         identity = _identity(request)
         if identity is None:
             return self.get_response(request)  # nobody to replay to; the view answers 401/403
@@ -209,7 +212,8 @@ class IdempotencyKeyMiddleware:
             return _error(
                 422,
                 "idempotency_key_reused",
-                f"this {HEADER} was used for a different request; use a new key",
+                gettext("this %(header)s was used for a different request; use a new key")
+                % {"header": HEADER},
             )
         replay = HttpResponse(
             bytes(earlier.body or b""),

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from clubs import selectors
-from clubs.models import Club, IdempotentRequest, Role
+from clubs.models import Club, IdempotentRequest, Role, role_word
 from config.errors import NotAllowed, NotFoundError, ServiceError
 from config.language import use_club_language
 
@@ -36,7 +36,7 @@ def club_for_page(request: HttpRequest, slug: str, min_role: str = Role.PLAYER) 
         raise Http404(exc.message) from None
     except NotAllowed:
         # Said in the page's language; the API keeps the selector's English.
-        needed = Role(min_role).label.lower()
+        needed = role_word(min_role)
         raise PermissionDenied(
             _("this needs the %(needed)s role in this club") % {"needed": needed}
         ) from None
@@ -122,7 +122,7 @@ def form_problem(form: Any) -> dict[str, str]:
         label = form.fields[field].label if field in form.fields else ""
         prefix = f"{label}: " if label and field != "__all__" else ""
         return {"message": f"{prefix}{errors[0]}", "field": field, "code": "invalid"}
-    return {"message": "check the form", "field": "", "code": "invalid"}
+    return {"message": _("check the form"), "field": "", "code": "invalid"}
 
 
 def form_post(
@@ -166,9 +166,9 @@ def form_fingerprint(request: HttpRequest) -> str:
 def _resent_changed(page: Callable[..., HttpResponse], first: str) -> HttpResponse:
     """A token sent again with another body or to another form: the first entry stands, this
     one is refused, and the page says both."""
-    message = (
-        "form_token: this form was already sent, with other values or to another form; the"
-        " first entry was kept and this one was not stored. Open the form again to enter it."
+    message = "form_token: " + _(
+        "this form was already sent, with other values or to another form; the first entry was "
+        "kept and this one was not stored. Open the form again to enter it."
     )
     error = {"message": message, "field": "", "code": "form_resent_changed", "first": first}
     return page(error=error, status=409)

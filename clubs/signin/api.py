@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -52,6 +53,6 @@ class ApiTokenDetailApi(APIView):
         refuse_token_auth(request, "revoke tokens")
         token = selectors.api_token_list(user=request.user).filter(pk=token_id).first()
         if token is None:
-            raise NotFoundError(f"no token #{token_id} of yours")
+            raise NotFoundError(_("no token #%(id)s of yours") % {"id": token_id})
         token = services.api_token_revoke(token=token, actor=request.user)
         return Response(ApiTokenOutput(token).data)

@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from oauth2_provider.contrib.rest_framework import OAuth2Authentication
 from oauth2_provider.models import AccessToken
 from rest_framework import authentication, exceptions
@@ -53,20 +54,20 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
             return None
         if len(header) != 2:
             raise exceptions.AuthenticationFailed(
-                "malformed Authorization header: expected 'Token <key>'"
+                _("malformed Authorization header: expected 'Token <key>'")
             )
         try:
             key = header[1].decode()
         except UnicodeDecodeError:
-            raise exceptions.AuthenticationFailed("the token is not valid text") from None
+            raise exceptions.AuthenticationFailed(_("the token is not valid text")) from None
         now = timezone.now()
         user = _token_user(token_digest(key), used_before=now - LAST_USED_RESOLUTION)
         if user is None:
-            raise exceptions.AuthenticationFailed("unknown token")
+            raise exceptions.AuthenticationFailed(_("unknown token"))
         if user.token_revoked:
-            raise exceptions.AuthenticationFailed("this token has been revoked")
+            raise exceptions.AuthenticationFailed(_("this token has been revoked"))
         if not user.is_active:
-            raise exceptions.AuthenticationFailed("the token's user is inactive")
+            raise exceptions.AuthenticationFailed(_("the token's user is inactive"))
         if user.token_used_before:
             ApiToken.objects.filter(pk=user.token_id).update(last_used_at=now)
         # request.auth: the token by id and scope (nothing reads its other fields on a request).
@@ -92,7 +93,7 @@ class AppTokenAuthentication(OAuth2Authentication):
             return None
         user, token = found
         if user is None or not user.is_active:
-            raise exceptions.AuthenticationFailed("the token's user is inactive")
+            raise exceptions.AuthenticationFailed(_("the token's user is inactive"))
         now = timezone.now()
         if token.updated < now - LAST_USED_RESOLUTION:
             # ``updated`` is the token's last use (the pages show it as such).

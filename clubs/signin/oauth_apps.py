@@ -126,6 +126,8 @@ def app_delete(request: HttpRequest, application_id: int) -> HttpResponse:
     application = _own_app(request, application_id)
     services.oauth_app_delete(application=application, actor=request.user)  # type: ignore[arg-type]
     messages.success(
-        request, f"“{application.name}” is deleted: everyone signed in with it is signed out."
+        request,
+        gettext("“%(app)s” is deleted: everyone signed in with it is signed out.")
+        % {"app": application.name},
     )
     return redirect("oauth-app-registrations")

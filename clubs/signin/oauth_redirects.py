@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from urllib.parse import SplitResult, urlsplit
 
+from django.utils.translation import gettext as _
+
 APP_SCHEME = "rummyclub"
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -28,34 +30,53 @@ def _split(uri: str) -> SplitResult | None:
 def redirect_uri_problem(uri: str) -> str | None:
     """Why ``uri`` cannot be registered as a redirect URI, or None when it can."""
     if len(uri) > MAX_REDIRECT_URI_LENGTH:
-        return f"{uri[:40]}…: longer than {MAX_REDIRECT_URI_LENGTH} characters"
+        return (
+            uri[:40]
+            + "…: "
+            + _("longer than %(most)s characters") % {"most": MAX_REDIRECT_URI_LENGTH}
+        )
     parts = _split(uri)
     if parts is None:
-        return f"{uri}: not a URI (check the host and the port)"
+        return uri + ": " + _("not a URI (check the host and the port)")
     # RFC 6749 section 3.1.2: the redirection endpoint has no fragment.
     if "#" in uri:
-        return f"{uri}: a redirect URI cannot have a fragment (#...)"
+        return uri + ": " + _("a redirect URI cannot have a fragment (#...)")
     scheme = parts.scheme.lower()
     if scheme in ("http", "https"):
         if "@" in parts.netloc:
-            return f"{uri}: a redirect URI cannot carry a user name or password"
+            return uri + ": " + _("a redirect URI cannot carry a user name or password")
         if not parts.hostname:
-            return f"{uri}: give the host, e.g. {scheme}://example.com/signed-in"
+            return (
+                uri
+                + ": "
+                + _("give the host, e.g. %(scheme)s://example.com/signed-in") % {"scheme": scheme}
+            )
         if "*" in parts.hostname:
-            return f"{uri}: a redirect URI names one host, without wildcards"
+            return uri + ": " + _("a redirect URI names one host, without wildcards")
         if scheme == "http" and parts.hostname not in LOOPBACK_HOSTS:
             return (
-                f"{uri}: plain http only to this computer (127.0.0.1, [::1] or localhost, "
-                "for a native app's loopback redirect); use https"
+                uri
+                + ": "
+                + _(
+                    "plain http only to this computer (127.0.0.1, [::1] or localhost, for a "
+                    "native app's loopback redirect); use https"
+                )
             )
         return None
     if scheme == APP_SCHEME:
         if not (parts.netloc or parts.path.strip("/")):
-            return f"{uri}: name the place in the app, e.g. {APP_SCHEME}://signed-in"
+            return (
+                uri
+                + ": "
+                + _("name the place in the app, e.g. %(scheme)s://signed-in")
+                % {"scheme": APP_SCHEME}
+            )
         return None
     return (
-        f"{uri}: the scheme must be https, http (to 127.0.0.1, [::1] or localhost only) "
-        f"or {APP_SCHEME}:"
+        uri
+        + ": "
+        + _("the scheme must be https, http (to 127.0.0.1, [::1] or localhost only) or %(scheme)s:")
+        % {"scheme": APP_SCHEME}
     )
 
 

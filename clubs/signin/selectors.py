@@ -11,6 +11,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from oauth2_provider.models import AccessToken, get_application_model
 
 from clubs.models import ApiToken, Club
@@ -122,7 +123,7 @@ def oauth_app_registered_by(*, user: User, application_id: int) -> Any:
     """One app ``user`` registered; someone else's app is "not found", as a missing one."""
     application = oauth_apps_registered_by(user=user).filter(pk=application_id).first()
     if application is None:
-        raise NotFoundError(f"no app #{application_id} of yours")
+        raise NotFoundError(_("no app #%(id)s of yours") % {"id": application_id})
     return application
 
 

@@ -13,6 +13,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from oauth2_provider.generators import generate_client_secret
 from oauth2_provider.models import (
     AccessToken,
@@ -39,9 +40,12 @@ def account_create(*, username: str, password: str, email: str = "") -> Abstract
     username = username.strip()
     User = get_user_model()
     if not username:
-        raise InvalidInput("username: choose a username")
+        raise InvalidInput("username: " + gettext("choose a username"))
     if User.objects.filter(username__iexact=username).exists():
-        raise Conflict("username: that username is taken; choose another", code="username_taken")
+        raise Conflict(
+            "username: " + gettext("that username is taken; choose another"),
+            code="username_taken",
+        )
     user = User(username=username, email=email.strip())
     try:
         user.full_clean(exclude=["password"])
@@ -72,23 +76,29 @@ def api_token_create(
     were); a club the user does not belong to is refused by name."""
     name = name_checked(name)
     if not name:
-        raise InvalidInput("name: give the token a name, e.g. the app that will use it")
+        raise InvalidInput(
+            "name: " + gettext("give the token a name, e.g. the app that will use it")
+        )
     require_length(name, field="name", limit=ApiToken._meta.get_field("name").max_length)
     scopes = app_scopes.ALL_SCOPES if scopes is None else list(scopes)
     unknown = [s for s in scopes if s not in app_scopes.SCOPES]
     if unknown or not scopes:
-        message = (
-            f"scopes: unknown scope {unknown[0]!r}" if unknown else "scopes: give at least one"
-        ) + f"; the scopes are {', '.join(app_scopes.ALL_SCOPES)}"
+        values = {"scopes": ", ".join(app_scopes.ALL_SCOPES)}
+        message = "scopes: " + (
+            gettext("unknown scope %(scope)s; the scopes are %(scopes)s")
+            % {**values, "scope": repr(unknown[0])}
+            if unknown
+            else gettext("give at least one; the scopes are %(scopes)s") % values
+        )
         raise InvalidInput(message, details={"scopes": message})
     member_clubs = dict(Membership.objects.filter(user=user).values_list("club__slug", "club_id"))
     slugs = list(member_clubs) if club_slugs is None else list(club_slugs)
     outside = [slug for slug in slugs if slug not in member_clubs]
     if outside or not slugs:
-        message = (
-            f"clubs: you are not a member of {outside[0]!r}"
+        message = "clubs: " + (
+            gettext("you are not a member of %(club)s") % {"club": repr(outside[0])}
             if outside
-            else "clubs: give at least one of your clubs"
+            else gettext("give at least one of your clubs")
         )
         raise InvalidInput(message, details={"clubs": message})
     key = secrets.token_urlsafe(32)
@@ -112,7 +122,7 @@ def app_access_revoke(*, user: AbstractBaseUser, application_id: int) -> int:
     deleted, so its next call answers 401. Returns how many tokens stopped working."""
     application = Application.objects.filter(pk=application_id).first()
     if application is None:
-        raise NotFoundError(f"no app #{application_id}")
+        raise NotFoundError(gettext("no app #%(id)s") % {"id": application_id})
     refresh = RefreshToken.objects.filter(
         user=user, application_id=application_id, revoked__isnull=True
     )
@@ -178,8 +188,12 @@ def _app_grant(grant: str) -> str:
     found = APP_GRANT_NAMES.get(grant.strip())
     if found is None:
         raise InvalidInput(
-            f"grant: {grant!r} is not offered; an app signs in with the authorization code "
-            "(authorization-code) or the device grant (device), each with refresh tokens"
+            "grant: "
+            + gettext(
+                "%(grant)s is not offered; an app signs in with the authorization code "
+                "(authorization-code) or the device grant (device), each with refresh tokens"
+            )
+            % {"grant": repr(grant)}
         )
     return found
 
@@ -191,17 +205,27 @@ def _app_redirect_uris(text: str, *, grant: str) -> str:
     if grant == APP_GRANT_NAMES["device"]:
         if uris:
             raise InvalidInput(
-                "redirect_uris: a device app signs in with a code the person types, without a "
-                "redirect; leave the redirect URIs empty"
+                "redirect_uris: "
+                + gettext(
+                    "a device app signs in with a code the person types, without a redirect; "
+                    "leave the redirect URIs empty"
+                )
             )
         return ""
     if not uris:
         raise InvalidInput(
-            "redirect_uris: give at least one, e.g. https://scores.example/signed-in, "
-            "http://127.0.0.1:8765/callback or rummyclub://signed-in"
+            "redirect_uris: "
+            + gettext(
+                "give at least one, e.g. https://scores.example/signed-in, "
+                "http://127.0.0.1:8765/callback or rummyclub://signed-in"
+            )
         )
     if len(uris) > MAX_REDIRECT_URIS:
-        raise InvalidInput(f"redirect_uris: at most {MAX_REDIRECT_URIS} (these are {len(uris)})")
+        raise InvalidInput(
+            "redirect_uris: "
+            + gettext("at most %(most)s (these are %(count)s)")
+            % {"most": MAX_REDIRECT_URIS, "count": len(uris)}
+        )
     problems = [problem for problem in map(redirect_uri_problem, uris) if problem]
     if problems:
         raise InvalidInput(f"redirect_uris: {problems[0]}", details={"redirect_uris": problems})
@@ -222,15 +246,21 @@ def oauth_app_register(
     returned only here (it is stored hashed). Never "skip authorization": the person chooses
     the clubs on the consent page every time."""
     if user is not None and not Membership.objects.filter(user=user, role=Role.OWNER).exists():
-        raise NotAllowed("only a club's owner can register an app, and you own no club")
+        raise NotAllowed(gettext("only a club's owner can register an app, and you own no club"))
     name = name_checked(name)
     if not name:
-        raise InvalidInput("name: give the app a name, the one people see when they sign in")
+        raise InvalidInput(
+            "name: " + gettext("give the app a name, the one people see when they sign in")
+        )
     require_length(name, field="name", limit=APP_NAME_LENGTH)
     if client_type not in APP_CLIENT_TYPES:
         raise InvalidInput(
-            f"client_type: {client_type!r} is neither public (a phone, browser or device app, "
-            "which cannot keep a secret) nor confidential (a server, which can)"
+            "client_type: "
+            + gettext(
+                "%(type)s is neither public (a phone, browser or device app, which cannot keep a "
+                "secret) nor confidential (a server, which can)"
+            )
+            % {"type": repr(client_type)}
         )
     grant = _app_grant(grant)
     secret = generate_client_secret() if client_type == "confidential" else ""
@@ -257,7 +287,7 @@ def oauth_app_register(
 
 def _own_app(application: Any, actor: AbstractBaseUser) -> None:
     if application.user_id != actor.pk:
-        raise NotAllowed("only the person who registered an app can change it")
+        raise NotAllowed(gettext("only the person who registered an app can change it"))
 
 
 @transaction.atomic

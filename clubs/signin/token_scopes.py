@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
@@ -36,9 +37,17 @@ class TokenScopePermission(BasePermission):
             return True
         needed = required_scope(view, request)
         if needed not in grant.scopes:
+            values = {"scopes": " ".join(sorted(grant.scopes)), "needed": repr(needed)}
             raise NotAllowed(
-                f"this token's scopes ({' '.join(sorted(grant.scopes)) or 'none'}) do not "
-                f"include {needed!r}, which this needs",
+                (
+                    _(
+                        "this token's scopes (%(scopes)s) do not include %(needed)s, which this "
+                        "needs"
+                    )
+                    if grant.scopes
+                    else _("this token's scopes (none) do not include %(needed)s, which this needs")
+                )
+                % values,
                 code="insufficient_scope",
                 details={"required_scope": needed},
             )
@@ -50,7 +59,14 @@ def refuse_token_auth(request: Request, what: str) -> None:
     key must not outlive its own revocation); that takes the person, signed in. So for an
     OAuth2 app's token."""
     if app_scopes.token_grant(request.auth) is not None:
+        sentences = {
+            "create tokens": _("a token cannot create tokens; sign in with a password to do that"),
+            "revoke tokens": _("a token cannot revoke tokens; sign in with a password to do that"),
+            "accept an invitation": _(
+                "a token cannot accept an invitation; sign in with a password to do that"
+            ),
+        }
         raise NotAllowed(
-            f"a token cannot {what}; sign in with a password to do that",
+            sentences.get(what, f"a token cannot {what}; sign in with a password to do that"),
             code="token_not_allowed",
         )
