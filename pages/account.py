@@ -10,6 +10,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.html import format_html_join
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
@@ -30,6 +31,10 @@ def _account(
     for token in tokens:
         grant = app_scopes.TokenGrant.parse(token.scope)
         token.scope_names = [s for s in app_scopes.ALL_SCOPES if s in grant.scopes]  # type: ignore[attr-defined]
+        # A scope is typed as it is (its name is the API's), not put into words.
+        token.scope_codes = format_html_join(
+            ", ", "<code>{}</code>", ((s,) for s in token.scope_names)
+        )  # type: ignore[attr-defined]
         token.club_names = [names[c] for c in sorted(grant.club_ids) if c in names]  # type: ignore[attr-defined]
     scopes = {name: gettext(text) for name, text in app_scopes.SCOPES.items()}
     return render(request, "pages/account.html", {

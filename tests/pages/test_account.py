@@ -49,7 +49,7 @@ def test_a_personal_token_gets_the_scopes_and_clubs_ticked(standing):
     assert made.status_code == 302
     token = ApiToken.objects.get(user=standing.scorer)
     assert token.scope == f"read club:{standing.club.pk}"
-    assert "may read in Home Club" in scorer.get("/account/").content.decode()
+    assert "may <code>read</code> in Home Club" in scorer.get("/account/").content.decode()
     refused = scorer.post("/account/tokens/", {"name": "None", "choose": "1", "clubs": ["home"]})
     assert refused.status_code == 400 and "scopes: give at least one" in refused.content.decode()
     elsewhere = scorer.post(
@@ -59,3 +59,18 @@ def test_a_personal_token_gets_the_scopes_and_clubs_ticked(standing):
         elsewhere.status_code == 400 and "not a member of &#x27;away" in elsewhere.content.decode()
     )
     assert ApiToken.objects.filter(user=standing.scorer).count() == 1
+
+
+def test_the_token_list_speaks_the_pages_language(standing):
+    from tests.pages.test_english_left import english_left
+
+    services.api_token_create(user=standing.scorer, name="Tablet")
+    revoked, _key = services.api_token_create(user=standing.scorer, name="Old phone")
+    services.api_token_revoke(token=revoked, actor=standing.scorer)
+    for language in ("hi", "he", "de", "nl"):
+        scorer = Client(headers={"accept-language": language})
+        scorer.force_login(standing.scorer)
+        page = scorer.get("/account/").content.decode()
+        assert f'<html lang="{language}"' in page
+        names = ["Tablet", "Old phone", standing.scorer.get_username(), standing.club.name]
+        assert english_left(page, language, names) == [], language
