@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club, Role
@@ -50,7 +51,7 @@ def _entry_ids(request: HttpRequest) -> list[int]:
     raw = request.POST.getlist("entry")
     ids = [int(value) for value in raw if value.isdigit() and len(value) < 12]
     if not ids or len(ids) != len(raw):
-        raise InvalidInput("players: tick the players first")
+        raise InvalidInput("players: " + _("tick the players first"))
     return ids
 
 
@@ -137,7 +138,7 @@ def entries_paste_page(request: HttpRequest, club_slug: str, tournament_id: int)
     tournament = found(selectors.tournament_get, club=club, tournament_id=tournament_id)
     try:
         if not form.is_valid():
-            raise InvalidInput("players: paste the names (commas or one a line)")
+            raise InvalidInput("players: " + _("paste the names (commas or one a line)"))
         preview = paste_preview(club=club, tournament=tournament, text=form.cleaned_data["names"])
     except ServiceError as exc:
         return _desk_page(

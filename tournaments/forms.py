@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
 
 from config.fields import id_form_field
 from rules.prizes import STRUCTURES
@@ -62,7 +63,9 @@ class TournamentBaseForm(forms.Form):
             try:
                 Decimal(part)
             except ArithmeticError:
-                raise forms.ValidationError(f"{part!r} is not a percentage") from None
+                raise forms.ValidationError(
+                    _("%(part)r is not a percentage") % {"part": part}
+                ) from None
         return parts
 
     def payout_value(self) -> str | list[Any]:
@@ -90,7 +93,7 @@ class EntryForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if not data.get("player") and not (data.get("name") or "").strip():
-            raise forms.ValidationError("give a player's name")
+            raise forms.ValidationError(_("give a player's name"))
         return data
 
 

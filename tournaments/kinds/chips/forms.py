@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
 
 from scoring.forms import to_minor
 
@@ -35,7 +36,8 @@ class ChipLevelsFields(forms.Form):
             numbers = part.split("/")
             if len(numbers) != 3 or not all(n.isdigit() for n in numbers):
                 raise forms.ValidationError(
-                    f"{part!r}: write each level as point value/minimum/qualifying chips"
+                    _("%(part)r: write each level as point value/minimum/qualifying chips")
+                    % {"part": part}
                 )
             value, minimum, qualify = (int(n) for n in numbers)
             levels.append({"point_value": value, "minimum": minimum, "qualify": qualify})
