@@ -124,3 +124,12 @@ def test_the_engines_refusals_are_put_into_words_from_their_codes():
     payout = RuleViolation("bad_payout", "payout must be ...", token="half")
     with translation.override("hi"):
         assert "half" in violation_words(payout) and "payout" not in violation_words(payout)
+
+
+def test_a_form_refusal_names_its_field_in_the_pages_language(standing):
+    cup = _cup(standing)
+    desk = Client(headers={"accept-language": "de"})
+    desk.force_login(standing.organiser)
+    swap = desk.post(f"/clubs/home/tournaments/{cup.pk}/rounds/1/swap/", {"first": 1})
+    said = html.unescape(swap.content.decode())
+    assert swap.status_code == 400 and "Zweiter Spieler:" in said and "Second player" not in said
