@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -247,7 +248,7 @@ def _round_out(tournament: Any, number: int) -> dict[str, Any]:
     view = selectors.tournament_view(tournament=tournament)
     found = next((r for r in view.rounds if r.number == number), None)
     if found is None:
-        raise InvalidInput(f"no round {number}")
+        raise InvalidInput(_("no round %(number)s") % {"number": number})
     return dict(RoundOutput(found).data)
 
 

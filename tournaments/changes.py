@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from clubs.audit import audit_record
 from config.errors import InvalidInput, NotFoundError
@@ -30,21 +32,32 @@ def audit(
 
 
 #: The create form's words for the settings the services check: a refusal names the field as
-#: the user knows it (its details name the API's field).
+#: the user knows it (its details name the API's field), in the language of the page: the
+#: form's own labels, put into words when refused.
 FIELD_WORDS = {
-    "preset": "Each table plays", "final_preset": "The final plays", "table_max": "Players a table",
-    "table_min": "Fewest at a table", "table_entry": "Tables enter their own results",
-    "entry_fee_minor": "Entry fee", "club_fee_minor": "Club's share of each entry fee",
-    "payout": "Prizes", "name": "Name", "advance_per_table": "Go on from each table",
-    "rounds": "Rounds before the cut", "cut": "Players after the cut",
+    "preset": gettext_noop("Each table plays"), "final_preset": gettext_noop("The final plays"),
+    "table_max": gettext_noop("Players a table"), "table_min": gettext_noop("Fewest at a table"),
+    "table_entry": gettext_noop("Tables enter their own results"),
+    "entry_fee_minor": gettext_noop("Entry fee"),
+    "club_fee_minor": gettext_noop("Club's share of each entry fee"),
+    "payout": gettext_noop("Prizes"), "name": gettext_noop("Name"),
+    "advance_per_table": gettext_noop("Go on from each table"),
+    "rounds": gettext_noop("Rounds before the cut"), "cut": gettext_noop("Players after the cut"),
 }  # fmt: skip
 
 
 def refused(field: str, why: str, *, code: str | None = None, **details: Any) -> InvalidInput:
     """A setting refused in the user's words, ``"<its label>: why"``; the details name the
     API's field."""
-    label = FIELD_WORDS.get(field, field)
+    label = _(FIELD_WORDS[field]) if field in FIELD_WORDS else field
     return InvalidInput(f"{label}: {why}", code=code, details={"field": field, **details})
+
+
+def state_word(label: object) -> str:
+    """A status's label inside a sentence ("Withdrawn" as "withdrawn"): only its first letter
+    lowered, so a German noun in the middle of a label keeps its capital."""
+    text = str(label)
+    return text[:1].lower() + text[1:]
 
 
 def lock(tournament: Tournament) -> Tournament:
@@ -62,7 +75,10 @@ def current_round(tournament: Tournament) -> Round | None:
 def round_locked(tournament: Tournament, number: int) -> Round:
     found = tournament.round_set.select_for_update().filter(number=number).first()
     if found is None:
-        raise NotFoundError(f"no round {number} in {tournament.name}")
+        raise NotFoundError(
+            _("no round %(number)s in %(tournament)s")
+            % {"number": number, "tournament": tournament.name}
+        )
     return found
 
 

@@ -12,6 +12,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club, Role
@@ -29,28 +31,30 @@ from tournaments.views import _action, _desk_page
 
 class BulkForm(forms.Form):
     action = forms.ChoiceField(
-        label="Action", choices=[("check_in", "Check in"), ("paid", "Mark paid")]
+        label=gettext_lazy("Action"), choices=[("check_in", "Check in"), ("paid", "Mark paid")]
     )
 
 
 class SignupForm(forms.Form):
-    open = forms.BooleanField(label="Players sign up on the public page", required=False)
+    open = forms.BooleanField(
+        label=gettext_lazy("Players sign up on the public page"), required=False
+    )
     closes_at = forms.DateTimeField(
-        label="Sign-up closes", required=False,
+        label=gettext_lazy("Sign-up closes"), required=False,
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
     )  # fmt: skip
 
 
 class PasteForm(forms.Form):
-    names = forms.CharField(label="Players", max_length=20_000, widget=forms.Textarea)
-    paid = forms.BooleanField(label="Fees paid", required=False)
+    names = forms.CharField(label=gettext_lazy("Players"), max_length=20_000, widget=forms.Textarea)
+    paid = forms.BooleanField(label=gettext_lazy("Fees paid"), required=False)
 
 
 def _entry_ids(request: HttpRequest) -> list[int]:
     raw = request.POST.getlist("entry")
     ids = [int(value) for value in raw if value.isdigit() and len(value) < 12]
     if not ids or len(ids) != len(raw):
-        raise InvalidInput("players: tick the players first")
+        raise InvalidInput("players: " + _("tick the players first"))
     return ids
 
 
@@ -137,7 +141,7 @@ def entries_paste_page(request: HttpRequest, club_slug: str, tournament_id: int)
     tournament = found(selectors.tournament_get, club=club, tournament_id=tournament_id)
     try:
         if not form.is_valid():
-            raise InvalidInput("players: paste the names (commas or one a line)")
+            raise InvalidInput("players: " + _("paste the names (commas or one a line)"))
         preview = paste_preview(club=club, tournament=tournament, text=form.cleaned_data["names"])
     except ServiceError as exc:
         return _desk_page(

@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.fields import id_form_field
@@ -28,32 +29,42 @@ class TournamentBaseForm(forms.Form):
     """What every kind's tournament is created with; each kind adds its own fields
     (``TournamentForm``)."""
 
-    name = forms.CharField(label="Name", max_length=120)
-    kind = forms.ChoiceField(label="Kind", choices=Tournament.Kind.choices, initial=DEFAULT_KIND)
-    preset = id_form_field(label="Each table plays")
-    table_max = forms.IntegerField(label="Players a table", min_value=2, max_value=6, initial=6)
-    table_min = forms.IntegerField(label="Fewest at a table", min_value=2, max_value=6, initial=3)
-    entry_fee = forms.DecimalField(label="Entry fee", initial=Decimal(0), **MONEY)  # type: ignore[arg-type]
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Kind"), choices=Tournament.Kind.choices, initial=DEFAULT_KIND
+    )
+    preset = id_form_field(label=gettext_lazy("Each table plays"))
+    table_max = forms.IntegerField(
+        label=gettext_lazy("Players a table"), min_value=2, max_value=6, initial=6
+    )
+    table_min = forms.IntegerField(
+        label=gettext_lazy("Fewest at a table"), min_value=2, max_value=6, initial=3
+    )
+    entry_fee = forms.DecimalField(label=gettext_lazy("Entry fee"), initial=Decimal(0), **MONEY)  # type: ignore[arg-type]
     club_fee = forms.DecimalField(
-        label="Club's share of each entry fee", initial=Decimal(0), **MONEY
+        label=gettext_lazy("Club's share of each entry fee"), initial=Decimal(0), **MONEY
     )  # type: ignore[arg-type]
     payout = forms.ChoiceField(
-        label="Prizes", choices=list(PAYOUT_WORDS.items()), initial="by_field"
+        label=gettext_lazy("Prizes"), choices=list(PAYOUT_WORDS.items()), initial="by_field"
     )
     custom_payout = forms.CharField(
-        label="Percentages by place", required=False, max_length=200,
+        label=gettext_lazy("Percentages by place"), required=False, max_length=200,
         help_text="For our own: e.g. 50 30 20",
     )  # fmt: skip
-    seeding = forms.ChoiceField(label="Seeding", choices=Tournament.Seeding.choices)
-    avoid_same_club = forms.BooleanField(label="Keep players of one club apart", required=False)
+    seeding = forms.ChoiceField(label=gettext_lazy("Seeding"), choices=Tournament.Seeding.choices)
+    avoid_same_club = forms.BooleanField(
+        label=gettext_lazy("Keep players of one club apart"), required=False
+    )
     table_entry = forms.ChoiceField(
-        label="Tables enter their own results",
+        label=gettext_lazy("Tables enter their own results"),
         choices=Tournament._meta.get_field("table_entry").choices,
         required=False,
     )
-    max_entries = forms.IntegerField(label="Most entries", min_value=2, required=False)
+    max_entries = forms.IntegerField(
+        label=gettext_lazy("Most entries"), min_value=2, required=False
+    )
     late_entry_until_round = forms.IntegerField(
-        label="Late entry until round", min_value=1, max_value=50, initial=1
+        label=gettext_lazy("Late entry until round"), min_value=1, max_value=50, initial=1
     )
 
     def clean_custom_payout(self) -> list[str]:
@@ -63,7 +74,9 @@ class TournamentBaseForm(forms.Form):
             try:
                 Decimal(part)
             except ArithmeticError:
-                raise forms.ValidationError(f"{part!r} is not a percentage") from None
+                raise forms.ValidationError(
+                    _("%(part)r is not a percentage") % {"part": part}
+                ) from None
         return parts
 
     def payout_value(self) -> str | list[Any]:
@@ -84,25 +97,27 @@ class EntryForm(forms.Form):
     of the club has it)."""
 
     player = id_form_field(required=False)
-    name = forms.CharField(label="Player", max_length=80, required=False)
-    affiliation = forms.CharField(label="Home club", max_length=120, required=False)
-    paid = forms.BooleanField(label="Fee paid", required=False)
+    name = forms.CharField(label=gettext_lazy("Player"), max_length=80, required=False)
+    affiliation = forms.CharField(label=gettext_lazy("Home club"), max_length=120, required=False)
+    paid = forms.BooleanField(label=gettext_lazy("Fee paid"), required=False)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if not data.get("player") and not (data.get("name") or "").strip():
-            raise forms.ValidationError("give a player's name")
+            raise forms.ValidationError(_("give a player's name"))
         return data
 
 
 class SwapForm(forms.Form):
-    first = id_form_field(label="First player")
-    second = id_form_field(label="Second player")
+    first = id_form_field(label=gettext_lazy("First player"))
+    second = id_form_field(label=gettext_lazy("Second player"))
 
 
 class RoundClockForm(forms.Form):
-    minutes = forms.IntegerField(label="Round ends in (minutes)", required=False, min_value=1)
+    minutes = forms.IntegerField(
+        label=gettext_lazy("Round ends in (minutes)"), required=False, min_value=1
+    )
 
 
 class UnwindForm(forms.Form):
-    confirm = forms.BooleanField(label="Take the later rounds out", required=False)
+    confirm = forms.BooleanField(label=gettext_lazy("Take the later rounds out"), required=False)

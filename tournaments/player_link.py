@@ -14,6 +14,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.models import Club
@@ -29,6 +31,19 @@ from tournaments.services import signup
 from tournaments.views import LIVE_EVERY
 
 E = Entry.Status
+
+
+#: The check-in forms' fields as a refusal names them first ("your name: ..."), in the
+#: reader's language; the pages mark the field by its English.
+CODE_FIELD, NAME_FIELD = gettext_noop("check-in code"), gettext_noop("your name")
+
+
+def _refusal(exc: ServiceError, fields: set[str]) -> dict[str, Any]:
+    """A refusal as the check-in pages show it, its field found in either language."""
+    error = error_context(exc)
+    named = exc.message.split(":", 1)[0].strip()
+    error["field"] = next((f for f in fields if named in (f, _(f))), "")
+    return error
 
 
 def _client(request: HttpRequest) -> str:
@@ -66,7 +81,7 @@ def signup_page(request: HttpRequest, club_slug: str, tournament_id: int) -> Htt
             what="signup", client_address=_client(request), limit=signup.SIGNUP_LIMIT
         ):
             raise TooManyRequests(
-                "too many sign-ups from this network: ask the desk",
+                _("too many sign-ups from this network: ask the desk"),
                 retry_after=signup.LIMIT_WINDOW_SECONDS,
             )
         done = signup.player_sign_up(
@@ -165,7 +180,7 @@ def player_link_page(
                 what="check-in", client_address=_client(request), limit=signup.CHECK_IN_LIMIT
             ):
                 raise TooManyRequests(
-                    "too many check-in tries from this phone: ask the desk",
+                    _("too many check-in tries from this phone: ask the desk"),
                     retry_after=signup.LIMIT_WINDOW_SECONDS,
                 )
             signup.player_check_in(
@@ -173,7 +188,7 @@ def player_link_page(
             )
             return redirect(_link_url(club, tournament, token))
         except ServiceError as exc:
-            error = error_context(exc, {"check-in code"})
+            error = _refusal(exc, {CODE_FIELD})
             status = service_status(exc)
     context = _following(club, tournament, entry)
     response = _page(request, club, "tournaments/player_link.html", {
@@ -200,7 +215,7 @@ def check_in_page(request: HttpRequest, club_slug: str, tournament_id: int) -> H
         try:
             done = _check_in_by_name(request, tournament)
         except ServiceError as exc:
-            error, status = error_context(exc, {"check-in code", "your name"}), service_status(exc)
+            error, status = _refusal(exc, {CODE_FIELD, NAME_FIELD}), service_status(exc)
     registered = tournament.entries.filter(status=E.REGISTERED).select_related("player")
     return _page(request, club, "tournaments/check_in.html", {
         "tournament": tournament, "error": error, "done": done, "values": request.POST,
@@ -215,7 +230,7 @@ def _check_in_by_name(request: HttpRequest, tournament: Tournament) -> Entry:
         what="check-in", client_address=_client(request), limit=signup.CHECK_IN_LIMIT
     ):
         raise TooManyRequests(
-            "too many check-in tries from this phone: ask the desk",
+            _("too many check-in tries from this phone: ask the desk"),
             retry_after=signup.LIMIT_WINDOW_SECONDS,
         )
     raw = request.POST.get("entry", "")
@@ -225,7 +240,7 @@ def _check_in_by_name(request: HttpRequest, tournament: Tournament) -> Entry:
         else None
     )
     if entry is None:
-        raise InvalidInput("your name: choose your name from the list")
+        raise InvalidInput(_("your name: choose your name from the list"))
     return signup.player_check_in(
         tournament=tournament, entry=entry, code=request.POST.get("code", "")[:20]
     )

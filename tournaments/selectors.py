@@ -34,7 +34,9 @@ def tournament_list(*, club: Club, status: str | None = None) -> QuerySet[Tourna
     if status:  # empty: as if left out, like every query parameter
         if status not in Tournament.Status.values:
             raise InvalidInput(
-                f"status: use {', '.join(Tournament.Status.values)}, not {status!r}",
+                "status: "
+                + gettext("use %(statuses)s, not %(given)r")
+                % {"statuses": ", ".join(Tournament.Status.values), "given": status},
                 code="bad_status",
             )
         found = found.filter(status=status)
@@ -48,7 +50,10 @@ def tournament_get(*, club: Club, tournament_id: int) -> Tournament:
         .first()
     )
     if found is None:
-        raise NotFoundError(f"no tournament #{tournament_id} in {club.name}")
+        raise NotFoundError(
+            gettext("no tournament #%(tournament)s in %(club)s")
+            % {"tournament": tournament_id, "club": club.name}
+        )
     return found
 
 
@@ -115,7 +120,7 @@ def entry_by_link(*, tournament: Tournament, token_hash: str) -> Entry:
         else None
     )
     if found is None:
-        raise NotFoundError("this link opens no entry: ask the desk for yours")
+        raise NotFoundError(gettext("this link opens no entry: ask the desk for yours"))
     return found
 
 
@@ -130,7 +135,10 @@ def entry_query(*, tournament: Tournament) -> QuerySet[Entry]:
 def entry_get(*, tournament: Tournament, entry_id: int) -> Entry:
     found = tournament.entries.select_related("player").filter(pk=entry_id).first()
     if found is None:
-        raise NotFoundError(f"no entry #{entry_id} in {tournament.name}")
+        raise NotFoundError(
+            gettext("no entry #%(entry)s in %(tournament)s")
+            % {"entry": entry_id, "tournament": tournament.name}
+        )
     return found
 
 

@@ -55,6 +55,7 @@ from tournaments.kinds import kind_for, settings_of_form
 from tournaments.kinds.chips.rebuys import entry_rebuy
 from tournaments.models import Entry, Round, Tournament
 from tournaments.registration import registration_context
+from tournaments.rule_words import negative_fee_words, violation_words
 from tournaments.services.corrections import rounds_unwind
 from tournaments.services.draws import round_clock_set, round_release, round_swap
 from tournaments.services.entries import entry_add, entry_check_in, entry_reinstate, entry_withdraw
@@ -83,7 +84,7 @@ def _prize_lines(
         )  # fmt: skip
         amounts = prizes.place_amounts(pool, prizes.payout_percentages(payout, entries))
     except RuleViolation as exc:
-        return {"error": exc.message, "lines": [], "pool": ""}
+        return {"error": violation_words(exc), "lines": [], "pool": ""}
     return {
         "error": "",
         "entries": entries,
@@ -174,15 +175,11 @@ def prize_preview(request: HttpRequest, club_slug: str) -> HttpResponse:
         fee = to_minor(Decimal(query.get("fee") or 0), club.minor_places) or 0
         club_fee = to_minor(Decimal(query.get("club_fee") or 0), club.minor_places) or 0
     except ArithmeticError:
-        return render(request, "tournaments/_prizes.html", {"preview": {"error": "check the fees"}})
-    # Said in money, as typed: the rules would speak of minor units.
-    for label, amount in (("entry fee", fee), ("club's share of each entry fee", club_fee)):
-        if amount < 0:
-            error = f"The {label} cannot be negative (it reads {club_money(club, amount)})."
-            return render(request, "tournaments/_prizes.html", {"preview": {"error": error}})
-    return render(request, "tournaments/_prizes.html", {
-        "preview": _prize_lines(club, payout, entries, fee, club_fee),
-    })  # fmt: skip
+        preview: dict[str, Any] = {"error": gettext("check the fees")}
+    else:  # said in money, as typed: the rules would speak of minor units
+        error = negative_fee_words(fee, club_fee, partial(club_money, club))
+        preview = {"error": error} if error else _prize_lines(club, payout, entries, fee, club_fee)
+    return render(request, "tournaments/_prizes.html", {"preview": preview})
 
 
 # --- the director's desk -------------------------------------------------------------------------
@@ -517,7 +514,7 @@ def round_clock_page(
     def clock(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
         minutes = None if request.POST.get("clear") else data.get("minutes")
         if minutes is None and not request.POST.get("clear"):
-            raise InvalidInput("minutes: say in how many minutes the round ends")
+            raise InvalidInput("minutes: " + gettext("say in how many minutes the round ends"))
         played = round_clock_set(
             tournament=tournament, actor=request.user, number=number, minutes=minutes
         )
@@ -569,7 +566,7 @@ def table_cards(
     if cells is None:
         return _desk_page(
             request, club, tournament, status=404,
-            error=error_context(InvalidInput(f"round {number} is not drawn")),
+            error=error_context(InvalidInput(gettext("round %(n)s is not drawn") % {"n": number})),
         )  # fmt: skip
     seats = sorted(
         (

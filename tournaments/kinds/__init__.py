@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from config.errors import InvalidInput
 from tournaments.kinds.base import TournamentKindHandler
 from tournaments.kinds.chips.handler import ChipsKind
@@ -30,7 +32,9 @@ def kind_for(tournament: Tournament | str) -> TournamentKindHandler:
         return KINDS[key]
     except KeyError:
         raise InvalidInput(
-            f"kind: one of {', '.join(KINDS)}, not {key!r}", code="bad_kind"
+            "kind: "
+            + _("one of %(kinds)s, not %(given)r") % {"kinds": ", ".join(KINDS), "given": key},
+            code="bad_kind",
         ) from None
 
 

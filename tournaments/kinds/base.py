@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from django import forms
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from clubs.models import Club
@@ -126,7 +127,9 @@ class KindBase:
         self, settings: KindSettings, *, table_max: int, preset: RulePreset
     ) -> KindSettings:
         if settings.chip_levels:
-            raise InvalidInput("chip_levels: only a chip-level tournament (kind chips) has them")
+            raise InvalidInput(
+                "chip_levels: " + _("only a chip-level tournament (kind chips) has them")
+            )
         return settings
 
     def stage_for(self, tournament: Tournament, players: int, number: int) -> str:

@@ -10,6 +10,7 @@ from config.errors import Conflict
 from rules.errors import RuleViolation
 from rules.seating import plan_seating
 from tournaments.models import Round, Tournament
+from tournaments.rule_words import violation_words
 
 
 def _history(tournament: Tournament) -> list[list[int]]:
@@ -39,7 +40,11 @@ def draw_round(tournament: Tournament, number: int, stage: str, players: list[in
                 clubs=clubs, avoid_same_club=tournament.avoid_same_club,
             )  # fmt: skip
         except RuleViolation as exc:
-            raise Conflict(exc.message, code=exc.code) from None
+            words = violation_words(
+                exc, players=len(players), table_min=tournament.table_min,
+                table_max=tournament.table_max,
+            )  # fmt: skip
+            raise Conflict(words, code=exc.code) from None
         tables = [list(table) for table in plan.rounds[0]]
         byes = list(plan.byes[0])
         repeats, same_club = plan.repeat_pairs, plan.same_club_pairs

@@ -7,6 +7,7 @@ import re
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from clubs import selectors as club_selectors
 from clubs import services as club_services
@@ -29,9 +30,13 @@ def names_pasted(text: str) -> list[str]:
             seen[name.lower()] = name
     names = list(seen.values())
     if not names:
-        raise InvalidInput("players: paste at least one name (commas or one a line)")
+        raise InvalidInput("players: " + _("paste at least one name (commas or one a line)"))
     if len(names) > PASTE_LIMIT:
-        raise InvalidInput(f"players: at most {PASTE_LIMIT} names at once ({len(names)} pasted)")
+        raise InvalidInput(
+            "players: "
+            + _("at most %(most)s names at once (%(count)s pasted)")
+            % {"most": PASTE_LIMIT, "count": len(names)}
+        )
     for name in names:
         require_length(name, field=f"players: {name[:20]}…", limit=80)
     return names

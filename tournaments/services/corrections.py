@@ -7,6 +7,8 @@ from __future__ import annotations
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from config.errors import Conflict
 from scoring.models import Game
@@ -38,8 +40,14 @@ def correction_guard(game: Game) -> None:
     )
     if later:
         raise Conflict(
-            f"this table decided who went on to round {later[0]}, which is being played; "
-            f"correcting it would change round(s) {', '.join(map(str, later))}",
+            ngettext(
+                "this table decided who went on to round %(number)s, which is being played; "
+                "correcting it would change round(s) %(rounds)s",
+                "this table decided who went on to round %(number)s, which is being played; "
+                "correcting it would change round(s) %(rounds)s",
+                len(later),
+            )
+            % {"number": later[0], "rounds": ", ".join(map(str, later))},
             code="round_played_on",
             details={"affected_rounds": later},
         )
@@ -91,17 +99,33 @@ def rounds_unwind(
     is settled afresh at once, so the next round is a draft again. Audited."""
     tournament = lock(tournament)
     if tournament.status == Tournament.Status.CANCELLED:
-        raise Conflict("the tournament is cancelled")
+        raise Conflict(_("the tournament is cancelled"))
     kind_for(tournament).unwind_check(tournament)
     played = round_locked(tournament, number)
     if played.status != Round.Status.COMPLETE:
-        raise Conflict(f"round {number} is not complete: its tables can be corrected as they are")
+        raise Conflict(
+            _("round %(number)s is not complete: its tables can be corrected as they are")
+            % {"number": number}
+        )
     later = list(tournament.round_set.filter(number__gt=number).order_by("number"))
     affected = [r.number for r in later if r.status != Round.Status.DRAFT]
     if not confirm:
+        words = (
+            ngettext(
+                "unwinding round %(number)s takes round(s) %(rounds)s out of the tournament; "
+                "confirm to go on",
+                "unwinding round %(number)s takes round(s) %(rounds)s out of the tournament; "
+                "confirm to go on",
+                len(affected),
+            )
+            if affected
+            else _(
+                "unwinding round %(number)s takes round(s) none out of the tournament; confirm "
+                "to go on"
+            )
+        )
         raise Conflict(
-            f"unwinding round {number} takes round(s) {', '.join(map(str, affected)) or 'none'} "
-            "out of the tournament; confirm to go on",
+            words % {"number": number, "rounds": ", ".join(map(str, affected))},
             code="confirm_required",
             details={"affected_rounds": affected},
         )

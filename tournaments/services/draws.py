@@ -9,6 +9,7 @@ from datetime import timedelta
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from config.errors import Conflict, InvalidInput, NotFoundError
@@ -70,12 +71,16 @@ def round_swap(
     for player in (first, second):
         if player not in entry_of:
             raise NotFoundError(
-                f"player #{player} has not entered this tournament", code="not_drawn"
+                _("player #%(player)s has not entered this tournament") % {"player": player},
+                code="not_drawn",
             )
     first, second = entry_of[first], entry_of[second]
     draft = round_locked(tournament, number)
     if draft.status != Round.Status.DRAFT:
-        raise Conflict(f"round {number} is released: its tables are games being played")
+        raise Conflict(
+            _("round %(number)s is released: its tables are games being played")
+            % {"number": number}
+        )
     places: dict[int, tuple[str, int | None, int]] = {}
     for t, table in enumerate(draft.draw["tables"]):
         for s, entry_id in enumerate(table):
@@ -85,7 +90,10 @@ def round_swap(
     for entry_id in (first, second):
         if entry_id not in places:
             name = tournament.entries.get(pk=entry_id).player.name
-            raise Conflict(f"{name} is not in round {number}", code="not_drawn")
+            raise Conflict(
+                _("%(name)s is not in round %(number)s") % {"name": name, "number": number},
+                code="not_drawn",
+            )
     draw = {
         **draft.draw,
         "tables": [list(t) for t in draft.draw["tables"]],
@@ -115,7 +123,7 @@ def round_release(*, tournament: Tournament, actor: AbstractBaseUser, number: in
     tournament = lock(tournament)
     draft = round_locked(tournament, number)
     if draft.status != Round.Status.DRAFT:
-        raise Conflict(f"round {number} is already released")
+        raise Conflict(_("round %(number)s is already released") % {"number": number})
     preset = tournament.preset
     if draft.stage == Round.Stage.FINAL and tournament.final_preset is not None:
         preset = tournament.final_preset
@@ -157,9 +165,16 @@ def round_clock_set(
     played = round_locked(tournament, number)
     if minutes is not None:
         if played.status != Round.Status.RELEASED:
-            raise Conflict(f"round {number} is not being played: its clock cannot be set")
+            raise Conflict(
+                _("round %(number)s is not being played: its clock cannot be set")
+                % {"number": number}
+            )
         if not 1 <= minutes <= ROUND_CLOCK_MAX_MINUTES:
-            raise InvalidInput(f"minutes: {minutes} is not between 1 and {ROUND_CLOCK_MAX_MINUTES}")
+            raise InvalidInput(
+                "minutes: "
+                + _("%(minutes)s is not between 1 and %(most)s")
+                % {"minutes": minutes, "most": ROUND_CLOCK_MAX_MINUTES}
+            )
         played.ends_at = timezone.now() + timedelta(minutes=minutes)
     else:
         played.ends_at = None

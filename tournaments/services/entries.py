@@ -8,10 +8,11 @@ from __future__ import annotations
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from config.errors import Conflict, NotFoundError
-from tournaments.changes import E, audit, current_round, lock
+from tournaments.changes import E, audit, current_round, lock, state_word
 from tournaments.figures import entries_counted
 from tournaments.kinds import kind_for
 from tournaments.models import Entry, Round, Tournament
@@ -32,21 +33,26 @@ def entry_add(
     on the public page (``services.signup``)."""
     tournament = lock(tournament)
     if player.club_id != tournament.club_id:
-        raise NotFoundError(f"player: {player.name!r} is not on this club's roster")
+        raise NotFoundError(
+            "player: " + _("%(name)r is not on this club's roster") % {"name": player.name}
+        )
     if not player.active:
         raise Conflict(
-            f"player: {player.name!r} is retired; restore them to enter them",
+            "player: "
+            + _("%(name)r is retired; restore them to enter them") % {"name": player.name},
             code="player_retired",
         )
     earlier = tournament.entries.filter(player=player).first()
     if earlier is not None:
         left = earlier.status in (E.WITHDRAWN, E.DISQUALIFIED)
-        raise Conflict(
-            f"player: {player.name!r} is {earlier.get_status_display().lower()}; reinstate them"
-            " instead"
+        words = (
+            _("%(name)r is %(status)s; reinstate them instead")
             if left
-            else f"player: {player.name!r} is already entered",
-            code="already_entered",
+            else _("%(name)r is already entered")
+        )
+        status = state_word(earlier.get_status_display())
+        raise Conflict(
+            "player: " + words % {"name": player.name, "status": status}, code="already_entered"
         )
     late = tournament.status == Tournament.Status.RUNNING
     current = current_round(tournament) if late else None
@@ -56,12 +62,15 @@ def entry_add(
         or current.number > tournament.late_entry_until_round
     ):
         raise Conflict(
-            f"entries closed: late entry is taken until round {tournament.late_entry_until_round}"
-            " is released",
+            _("entries closed: late entry is taken until round %(number)s is released")
+            % {"number": tournament.late_entry_until_round},
             code="entries_closed",
         )
     if not late and tournament.status != Tournament.Status.REGISTRATION:
-        raise Conflict(f"entries closed: the tournament is {tournament.get_status_display()}")
+        raise Conflict(
+            _("entries closed: the tournament is %(status)s")
+            % {"status": tournament.get_status_display()}
+        )
     taken = (
         entries_counted(tournament=tournament)
         .exclude(status__in=[E.WITHDRAWN, E.DISQUALIFIED])
@@ -70,7 +79,7 @@ def entry_add(
     full = tournament.max_entries is not None and taken >= tournament.max_entries
     status = E.WAITLISTED if full else (E.ACTIVE if late else E.REGISTERED)
     if late and full:
-        raise Conflict("the tournament is full", code="tournament_full")
+        raise Conflict(_("the tournament is full"), code="tournament_full")
     entry = Entry.objects.create(
         tournament=tournament, player=player, status=status, affiliation=affiliation.strip(),
         self_signed_up=self_signed_up,
@@ -90,7 +99,10 @@ def entry_add(
 def _entry(tournament: Tournament, entry_id: int) -> Entry:
     entry = tournament.entries.select_for_update().filter(pk=entry_id).first()
     if entry is None:
-        raise NotFoundError(f"no entry #{entry_id} in {tournament.name}")
+        raise NotFoundError(
+            _("no entry #%(entry)s in %(tournament)s")
+            % {"entry": entry_id, "tournament": tournament.name}
+        )
     return entry
 
 
@@ -105,8 +117,8 @@ def entry_check_in(
     entry = _entry(tournament, entry_id)
     if tournament.status != Tournament.Status.REGISTRATION or entry.status != E.REGISTERED:
         raise Conflict(
-            f"{entry.player.name} is {entry.get_status_display().lower()}; only a registered "
-            "entrant checks in, before the start",
+            _("%(name)s is %(status)s; only a registered entrant checks in, before the start")
+            % {"name": entry.player.name, "status": state_word(entry.get_status_display())},
             code="not_registered",
         )
     entry.status = E.CHECKED_IN
@@ -132,7 +144,10 @@ def entry_withdraw(
     if entry.status in closed or tournament.status in (
         Tournament.Status.FINISHED, Tournament.Status.CANCELLED,
     ):  # fmt: skip
-        raise Conflict(f"{entry.player.name} is {entry.get_status_display().lower()} already")
+        raise Conflict(
+            _("%(name)s is %(status)s already")
+            % {"name": entry.player.name, "status": state_word(entry.get_status_display())}
+        )
     before_start = tournament.status == Tournament.Status.REGISTRATION
     held_a_place = entry.status != E.WAITLISTED
     entry.status = E.DISQUALIFIED if disqualify else E.WITHDRAWN
@@ -185,8 +200,11 @@ def entry_reinstate(*, tournament: Tournament, actor: AbstractBaseUser, entry_id
     entry = _entry(tournament, entry_id)
     name = entry.player.name
     if entry.status not in (E.WITHDRAWN, E.DISQUALIFIED):
-        raise Conflict(f"{name} is {entry.get_status_display().lower()}, not withdrawn",
-                       code="not_withdrawn")  # fmt: skip
+        raise Conflict(
+            _("%(name)s is %(status)s, not withdrawn")
+            % {"name": name, "status": state_word(entry.get_status_display())},
+            code="not_withdrawn",
+        )
     if tournament.status == Tournament.Status.REGISTRATION:
         taken = entries_counted(tournament=tournament).exclude(
             status__in=[E.WITHDRAWN, E.DISQUALIFIED]
@@ -197,9 +215,12 @@ def entry_reinstate(*, tournament: Tournament, actor: AbstractBaseUser, entry_id
         entry.status = E.ACTIVE
         _seat_again(tournament, entry)
     else:
-        state = tournament.get_status_display().lower()
-        raise Conflict(f"{name} cannot be reinstated: the tournament is {state}",
-                       code="reinstate_closed")  # fmt: skip
+        state = state_word(tournament.get_status_display())
+        raise Conflict(
+            _("%(name)s cannot be reinstated: the tournament is %(status)s")
+            % {"name": name, "status": state},
+            code="reinstate_closed",
+        )
     entry.remarks = ""
     entry.save(update_fields=["status", "remarks"])
     audit(tournament, actor, "reinstate", entry=entry.pk, status=entry.status)
@@ -221,8 +242,11 @@ def _seat_again(tournament: Tournament, entry: Entry) -> None:
     )
     if current.status != Round.Status.RELEASED or table is None:
         raise Conflict(
-            f"{entry.player.name} cannot be reinstated: round {current.number} is drawn since "
-            "they withdrew, and they are not in it",
+            _(
+                "%(name)s cannot be reinstated: round %(number)s is drawn since they withdrew, "
+                "and they are not in it"
+            )
+            % {"name": entry.player.name, "number": current.number},
             code="reinstate_closed",
         )
     if "advancing" in table.outcome:  # settled with them out: settled again with them in

@@ -10,9 +10,10 @@ from collections.abc import Iterable
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.errors import Conflict, NotFoundError
-from tournaments.changes import E, audit, lock
+from tournaments.changes import E, audit, lock, state_word
 from tournaments.models import Entry, Tournament
 from tournaments.purse import purse_pay_in, purse_refund
 
@@ -24,8 +25,8 @@ _SETTLED = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
 def _open_for_fees(tournament: Tournament) -> None:
     if tournament.status in _SETTLED:
         raise Conflict(
-            f"fees: the tournament is {tournament.get_status_display().lower()}, its purse is "
-            "settled",
+            _("fees: the tournament is %(status)s, its purse is settled")
+            % {"status": state_word(tournament.get_status_display())},
             code="purse_settled",
         )
 
@@ -36,8 +37,8 @@ def fee_mark_paid(*, tournament: Tournament, actor: AbstractBaseUser | None, ent
     _open_for_fees(tournament)
     if entry.status not in PAYABLE:
         raise Conflict(
-            f"{entry.player.name} is {entry.get_status_display().lower()}: only an entrant "
-            "with a place in the field pays the fee",
+            _("%(name)s is %(status)s: only an entrant with a place in the field pays the fee")
+            % {"name": entry.player.name, "status": state_word(entry.get_status_display())},
             code="not_payable",
         )
     if entry.fee_status == Entry.FeeStatus.PAID:
@@ -57,7 +58,8 @@ def fee_refund(*, tournament: Tournament, actor: AbstractBaseUser, entry: Entry)
     _open_for_fees(tournament)
     if entry.rebuys:  # the purse gives back all a player paid in: their rebuys' too
         raise Conflict(
-            f"{entry.player.name} bought back in: their fee stays in the purse with the rebuys",
+            _("%(name)s bought back in: their fee stays in the purse with the rebuys")
+            % {"name": entry.player.name},
             code="rebought",
         )
     refunded = purse_refund(tournament=tournament, actor=actor, player=entry.player)
@@ -80,7 +82,10 @@ def _locked_entries(tournament: Tournament, entry_ids: Iterable[int]) -> list[En
     }
     missing = [pk for pk in wanted if pk not in found]
     if missing:
-        raise NotFoundError(f"no entry #{missing[0]} in {tournament.name}")
+        raise NotFoundError(
+            _("no entry #%(entry)s in %(tournament)s")
+            % {"entry": missing[0], "tournament": tournament.name}
+        )
     return [found[pk] for pk in wanted]
 
 
@@ -102,6 +107,8 @@ def entry_unmark_paid(*, tournament: Tournament, actor: AbstractBaseUser, entry_
     tournament = lock(tournament)
     (entry,) = _locked_entries(tournament, [entry_id])
     if entry.fee_status != Entry.FeeStatus.PAID:
-        raise Conflict(f"{entry.player.name}'s fee is not marked paid", code="not_paid")
+        raise Conflict(
+            _("%(name)s's fee is not marked paid") % {"name": entry.player.name}, code="not_paid"
+        )
     fee_refund(tournament=tournament, actor=actor, entry=entry)
     return entry

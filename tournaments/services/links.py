@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from config.errors import Conflict
 from scoring.models import Game, TableEntry, TableLink
@@ -39,7 +40,10 @@ def round_links_ensure(
     tournament = lock(tournament)
     played = round_locked(tournament, number)
     if played.status != Round.Status.RELEASED:
-        raise Conflict(f"round {number} is not being played", code="round_not_released")
+        raise Conflict(
+            _("round %(number)s is not being played") % {"number": number},
+            code="round_not_released",
+        )
     links = round_links_make(tournament, played, actor)
     audit(tournament, actor, "table_links", round=number, tables=len(links))
     return links

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from clubs.audit import audit_record
 from clubs.models import Club, Player
@@ -24,7 +25,11 @@ def _merge_blockers(source: Player, target: Player) -> list[tuple[str, str]]:
     )
     if shared is not None:
         blockers.append(
-            ("players_met", f"{source.name} and {target.name} are both entered in {shared}")
+            (
+                "players_met",
+                _("%(source)s and %(target)s are both entered in %(tournament)s")
+                % {"source": source.name, "target": target.name, "tournament": shared},
+            )
         )
     running = (
         Entry.objects.filter(player=source)
@@ -34,7 +39,11 @@ def _merge_blockers(source: Player, target: Player) -> list[tuple[str, str]]:
     )
     if running is not None:
         blockers.append(
-            ("tournament_running", f"{source.name} is entered in {running}, not finished yet")
+            (
+                "tournament_running",
+                _("%(source)s is entered in %(tournament)s, not finished yet")
+                % {"source": source.name, "tournament": running},
+            )
         )
     return blockers
 
@@ -47,9 +56,9 @@ def player_merge(*, source: Player, target: Player, actor: AbstractBaseUser) -> 
     of ``target`` afterwards is the sum of both. Refused, with every reason named, when the two
     sat in one game or one tournament, or ``source`` is still in play. Audited."""
     if source.club_id != target.club_id:
-        raise InvalidInput("into: not a player of this club")
+        raise InvalidInput("into: " + _("not a player of this club"))
     if source.pk == target.pk:
-        raise InvalidInput("into: a player cannot be merged into themselves")
+        raise InvalidInput("into: " + _("a player cannot be merged into themselves"))
     # The club's row first: ratings and standings of the club are written under it.
     Club.objects.select_for_update().filter(pk=target.club_id).first()
     locked = {
@@ -59,20 +68,21 @@ def player_merge(*, source: Player, target: Player, actor: AbstractBaseUser) -> 
     for player, role in ((source, "merged"), (target, "merged into")):
         if player.merged_into_id is not None:
             raise Conflict(
-                f"{player.name} was already merged into player #{player.merged_into_id}",
+                _("%(name)s was already merged into player #%(into)s")
+                % {"name": player.name, "into": player.merged_into_id},
                 code="already_merged",
                 details={"player": player.pk, "role": role},
             )
     if source.user_id and target.user_id and source.user_id != target.user_id:
         raise Conflict(
-            f"{source.name} and {target.name} are linked to two different accounts: unlink one "
-            "first",
+            _("%(source)s and %(target)s are linked to two different accounts: unlink one first")
+            % {"source": source.name, "target": target.name},
             code="two_accounts",
         )
     blockers = _merge_blockers(source, target)
     if blockers:
         raise Conflict(
-            "; ".join(message for _, message in blockers),
+            "; ".join(message for _code, message in blockers),
             code=blockers[0][0],
             details={"blockers": [{"code": c, "message": m} for c, m in blockers]},
         )

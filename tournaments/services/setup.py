@@ -12,6 +12,8 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs.models import Club
 from clubs.page_kit.display import club_money
@@ -25,15 +27,16 @@ from rules.seating import TABLE_LIMITS
 from scoring.models import RulePreset, TableEntry
 from scoring.nights import session_create
 from standings.models import Rating
-from tournaments.changes import E, audit, family_of, lock, refused
+from tournaments.changes import E, audit, family_of, lock, refused, state_word
 from tournaments.kinds import DEFAULT_KIND, kind_for
 from tournaments.kinds.base import KindSettings
 from tournaments.models import Entry, Round, Tournament
 from tournaments.purse import purse_open, purse_refund_all
+from tournaments.rule_words import violation_words
 
 
 def _refuse(exc: RuleViolation, field: str) -> InvalidInput:
-    return refused(field, exc.message, code=exc.code, token=exc.token)
+    return refused(field, violation_words(exc), code=exc.code, token=exc.token)
 
 
 def _tables_checked(
@@ -43,12 +46,20 @@ def _tables_checked(
     """What every kind's tournament is checked for first: its presets and tables."""
     for field, chosen in (("preset", preset), ("final_preset", final_preset)):
         if chosen is not None and chosen.club_id not in (None, club.pk):
-            raise refused(field, "not a preset of this club")
+            raise refused(field, _("not a preset of this club"))
     low, high = TABLE_LIMITS
     if not low <= table_max <= high:
-        raise refused("table_max", f"a table seats {low} to {high}, not {table_max}")
+        raise refused(
+            "table_max",
+            _("a table seats %(low)s to %(high)s, not %(given)s")
+            % {"low": low, "high": high, "given": table_max},
+        )
     if not low <= table_min <= table_max:
-        raise refused("table_min", f"{low} to the players a table ({table_max}), not {table_min}")
+        raise refused(
+            "table_min",
+            _("%(low)s to the players a table (%(table_max)s), not %(given)s")
+            % {"low": low, "table_max": table_max, "given": table_min},
+        )
 
 
 def _money_checked(
@@ -60,17 +71,23 @@ def _money_checked(
     if table_entry not in ("", *TableEntry.values):
         raise refused(
             "table_entry",
-            f"one of off, confirm, one_phone, trusted (or empty), not {table_entry!r}",
+            _("one of off, confirm, one_phone, trusted (or empty), not %(given)r")
+            % {"given": table_entry},
         )
     if entry_fee_minor < 0:
         raise refused(
-            "entry_fee_minor", f"cannot be negative, not {club_money(club, entry_fee_minor)}"
+            "entry_fee_minor",
+            _("cannot be negative, not %(amount)s") % {"amount": club_money(club, entry_fee_minor)},
         )
     if not 0 <= club_fee_minor <= entry_fee_minor:
         raise refused(
             "club_fee_minor",
-            f"{club_money(club, 0)} to the entry fee, {club_money(club, entry_fee_minor)}; "
-            f"not {club_money(club, club_fee_minor)}",
+            _("%(zero)s to the entry fee, %(fee)s; not %(given)s")
+            % {
+                "zero": club_money(club, 0),
+                "fee": club_money(club, entry_fee_minor),
+                "given": club_money(club, club_fee_minor),
+            },
         )
     try:
         prizes.payout_percentages(payout, 1)
@@ -108,7 +125,7 @@ def tournament_create(
     preset when none, and a points game at each table)."""
     name = name_checked(name)
     if not name:
-        raise refused("name", "give the tournament a name")
+        raise refused("name", _("give the tournament a name"))
     _tables_checked(club, preset, final_preset, table_max, table_min)
     given = KindSettings(advance_per_table, rounds, cut, chip_levels or {})
     settings = kind_for(kind).settings_checked(given, table_max=table_max, preset=preset)
@@ -144,7 +161,10 @@ def tournament_start(
     best first, for manual seeding (those not listed follow in draw order)."""
     tournament = lock(tournament)
     if tournament.status != Tournament.Status.REGISTRATION:
-        raise Conflict(f"the tournament is {tournament.get_status_display().lower()}")
+        raise Conflict(
+            _("the tournament is %(status)s")
+            % {"status": state_word(tournament.get_status_display())}
+        )
     entries = list(tournament.entries.filter(status__in=[E.REGISTERED, E.CHECKED_IN]))
     if any(entry.status == E.CHECKED_IN for entry in entries):
         for entry in entries:
@@ -154,8 +174,12 @@ def tournament_start(
         entries = [entry for entry in entries if entry.status == E.CHECKED_IN]
     if len(entries) < max(2, tournament.table_min):
         raise Conflict(
-            f"{len(entries)} player(s) to play: a tournament needs at least "
-            f"{max(2, tournament.table_min)}",
+            ngettext(
+                "%(count)s player(s) to play: a tournament needs at least %(least)s",
+                "%(count)s player(s) to play: a tournament needs at least %(least)s",
+                len(entries),
+            )
+            % {"count": len(entries), "least": max(2, tournament.table_min)},
             code="too_few_players",
         )
     ordered = _seeded(tournament, entries, seeds)
@@ -192,7 +216,8 @@ def _seeded(
         unknown = [s for s in given if s not in {e.player_id for e in entries}]
         if unknown:
             raise InvalidInput(
-                f"seeds: player #{unknown[0]} is not playing", code="bad_seed",
+                "seeds: " + _("player #%(player)s is not playing") % {"player": unknown[0]},
+                code="bad_seed",
                 details={"token": str(unknown[0])},
             )  # fmt: skip
         entries.sort(key=lambda e: position.get(e.player_id, len(given)))
@@ -204,7 +229,10 @@ def tournament_cancel(*, tournament: Tournament, actor: AbstractBaseUser) -> Tou
     """Call the tournament off: every fee goes back; games in play are left as they are."""
     tournament = lock(tournament)
     if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-        raise Conflict(f"the tournament is {tournament.get_status_display().lower()}")
+        raise Conflict(
+            _("the tournament is %(status)s")
+            % {"status": state_word(tournament.get_status_display())}
+        )
     purse_refund_all(tournament=tournament, actor=actor)
     tournament.entries.filter(fee_status=Entry.FeeStatus.PAID).update(
         fee_status=Entry.FeeStatus.DUE, paid_at=None, paid_by=None

@@ -18,12 +18,13 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext as _
 
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from config.errors import Conflict, InvalidInput, NotFoundError, TooManyRequests
 from config.names import name_checked, require_length
-from tournaments.changes import E, audit, lock
+from tournaments.changes import E, audit, lock, state_word
 from tournaments.models import Entry, Tournament
 from tournaments.services.entries import entry_add, entry_check_in
 
@@ -96,12 +97,12 @@ def signup_settings_set(
     tournament = lock(tournament)
     if open and tournament.status != Tournament.Status.REGISTRATION:
         raise Conflict(
-            f"sign-up: the tournament is {tournament.get_status_display().lower()}; players "
-            "sign up only before the start",
+            _("sign-up: the tournament is %(status)s; players sign up only before the start")
+            % {"status": state_word(tournament.get_status_display())},
             code="entries_closed",
         )
     if open and closes_at is not None and closes_at <= timezone.now():
-        raise InvalidInput("closing time: give a time still to come", code="bad_closing_time")
+        raise InvalidInput(_("closing time: give a time still to come"), code="bad_closing_time")
     tournament.signup_open = open
     tournament.signup_closes_at = closes_at if open else None
     tournament.save(update_fields=["signup_open", "signup_closes_at"])
@@ -124,20 +125,22 @@ def player_sign_up(*, tournament: Tournament, name: str, signup_key: str) -> Sig
     tournament = lock(tournament)
     key = "".join(str(signup_key).split())[:64]
     if len(key) < 16:
-        raise InvalidInput("the sign-up form is out of date: load the page again", code="bad_form")
+        raise InvalidInput(
+            _("the sign-up form is out of date: load the page again"), code="bad_form"
+        )
     again = tournament.entries.select_related("player").filter(signup_key=key).first()
     if again is not None:
         return SignedUp(again, _new_link(again))
     if not signup_accepting(tournament):
-        raise Conflict("sign-up is closed: ask the desk", code="signup_closed")
+        raise Conflict(_("sign-up is closed: ask the desk"), code="signup_closed")
     typed = name_checked(name, field="your name")
     if not typed:
-        raise InvalidInput("your name: type your name as the club knows you", code="bad_name")
+        raise InvalidInput(_("your name: type your name as the club knows you"), code="bad_name")
     require_length(typed, field="your name", limit=80)
     player = club_selectors.player_named(club=tournament.club, name=typed)
     if player is not None and tournament.entries.filter(player=player).exists():
         raise Conflict(
-            f"{player.name} is signed up already: ask the desk for your link",
+            _("%(name)s is signed up already: ask the desk for your link") % {"name": player.name},
             code="already_entered",
         )
     claim = player is not None
@@ -163,7 +166,10 @@ def entry_link_issue(*, tournament: Tournament, actor: AbstractBaseUser, entry_i
     tournament = lock(tournament)
     entry = tournament.entries.select_for_update().filter(pk=entry_id).first()
     if entry is None:
-        raise NotFoundError(f"no entry #{entry_id} in {tournament.name}")
+        raise NotFoundError(
+            _("no entry #%(entry)s in %(tournament)s")
+            % {"entry": entry_id, "tournament": tournament.name}
+        )
     token = _new_link(entry)
     audit(tournament, actor, "entry_link", entry=entry.pk)
     return token
@@ -178,18 +184,22 @@ def player_check_in(*, tournament: Tournament, entry: Entry, code: str) -> Entry
         limit=CHECK_IN_ENTRY_LIMIT,
     ):
         raise TooManyRequests(
-            f"too many check-in tries for {entry.player.name}: ask the desk",
+            _("too many check-in tries for %(name)s: ask the desk") % {"name": entry.player.name},
             retry_after=LIMIT_WINDOW_SECONDS,
         )
     if not check_in_code_valid(tournament=tournament, code=code):
         raise InvalidInput(
-            "check-in code: that is not the code on the screen (it changes every "
-            f"{CODE_MINUTES} minutes): type the one shown now",
+            _(
+                "check-in code: that is not the code on the screen (it changes every "
+                "%(minutes)s minutes): type the one shown now"
+            )
+            % {"minutes": CODE_MINUTES},
             code="bad_check_in_code",
         )
     if entry.roster_claim:
         raise Conflict(
-            f"{entry.player.name} is a name on the club's roster: the desk checks you in",
+            _("%(name)s is a name on the club's roster: the desk checks you in")
+            % {"name": entry.player.name},
             code="desk_confirms",
         )
     if entry.status == E.CHECKED_IN:

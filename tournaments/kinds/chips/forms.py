@@ -7,6 +7,8 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scoring.forms import to_minor
 
@@ -14,16 +16,22 @@ MONEY: dict[str, Any] = {"max_digits": 12, "decimal_places": 2, "min_value": Dec
 
 
 class ChipLevelsFields(forms.Form):
-    starting_chips = forms.IntegerField(label="Starting chips", min_value=1, required=False)
+    starting_chips = forms.IntegerField(
+        label=gettext_lazy("Starting chips"), min_value=1, required=False
+    )
     levels = forms.CharField(
-        label="Levels", required=False, max_length=400,
+        label=gettext_lazy("Levels"), required=False, max_length=400,
         help_text="Point value/minimum/qualifying chips per level, e.g. 5/800/1200 10/1000/1400",
     )  # fmt: skip
-    rebuys = forms.IntegerField(label="Rebuys a player", min_value=0, max_value=10, required=False)
-    rebuy_price = forms.DecimalField(label="Rebuy price", required=False, **MONEY)
-    rebuy_chips = forms.IntegerField(label="Chips a rebuy gives", min_value=1, required=False)
+    rebuys = forms.IntegerField(
+        label=gettext_lazy("Rebuys a player"), min_value=0, max_value=10, required=False
+    )
+    rebuy_price = forms.DecimalField(label=gettext_lazy("Rebuy price"), required=False, **MONEY)
+    rebuy_chips = forms.IntegerField(
+        label=gettext_lazy("Chips a rebuy gives"), min_value=1, required=False
+    )
     rebuy_until_level = forms.IntegerField(
-        label="Rebuys until level", min_value=1, max_value=20, required=False
+        label=gettext_lazy("Rebuys until level"), min_value=1, max_value=20, required=False
     )
 
     def clean_levels(self) -> list[dict[str, int]]:
@@ -35,7 +43,8 @@ class ChipLevelsFields(forms.Form):
             numbers = part.split("/")
             if len(numbers) != 3 or not all(n.isdigit() for n in numbers):
                 raise forms.ValidationError(
-                    f"{part!r}: write each level as point value/minimum/qualifying chips"
+                    _("%(part)r: write each level as point value/minimum/qualifying chips")
+                    % {"part": part}
                 )
             value, minimum, qualify = (int(n) for n in numbers)
             levels.append({"point_value": value, "minimum": minimum, "qualify": qualify})

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from clubs.models import Club
 from config.errors import Conflict, InvalidInput
 from scoring.formats import handler_for
@@ -42,8 +44,11 @@ class ChipsKind(KindBase):
         checked = chip_rules_checked(settings.chip_levels).as_dict()
         if "points" not in {column.key for column in handler_for(preset.format).columns}:
             raise InvalidInput(
-                "preset: a chip-level tournament's tables play points rummy (each deal's "
-                "points turn into chips)",
+                "preset: "
+                + _(
+                    "a chip-level tournament's tables play points rummy (each deal's points turn "
+                    "into chips)"
+                ),
                 code="chips_need_points",
             )
         return KindSettings(settings.advance_per_table, settings.rounds, settings.cut, checked)
@@ -77,14 +82,16 @@ class ChipsKind(KindBase):
 
     def correction_check(self, tournament: Tournament, played: Round) -> None:
         raise Conflict(
-            "this table's level is complete: its chips are posted and decided who went on, so "
-            "its result stands",
+            _(
+                "this table's level is complete: its chips are posted and decided who went on, "
+                "so its result stands"
+            ),
             code="level_complete",
         )
 
     def unwind_check(self, tournament: Tournament) -> None:
         raise Conflict(
-            "a chip-level tournament's levels stand once complete", code="level_complete"
+            _("a chip-level tournament's levels stand once complete"), code="level_complete"
         )
 
     def chips_held(self, tournament: Tournament) -> dict[int, int] | None:

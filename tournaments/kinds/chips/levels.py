@@ -18,6 +18,7 @@ from tournaments.kinds.places import finish_placed
 from tournaments.kinds.seating import draw_round
 from tournaments.models import Entry, Round, Tournament
 from tournaments.purse import purse_chips_issue, purse_chips_move
+from tournaments.rule_words import violation_words
 
 
 def rules_of(tournament: Tournament) -> chip_levels.ChipLevelRules:
@@ -33,7 +34,7 @@ def chip_rules_checked(settings: object) -> chip_levels.ChipLevelRules:
         return chip_levels.ChipLevelRules.from_dict(settings)
     except RuleViolation as exc:
         raise InvalidInput(
-            f"chip_levels: {exc.message}", code=exc.code, details={"token": exc.token}
+            f"chip_levels: {violation_words(exc)}", code=exc.code, details={"token": exc.token}
         ) from None
 
 

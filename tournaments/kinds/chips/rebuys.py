@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from config.errors import Conflict, NotFoundError
 from tournaments.changes import E, audit, current_round, lock
@@ -23,10 +25,13 @@ def entry_rebuy(*, tournament: Tournament, actor: AbstractBaseUser, entry_id: in
     minimum)."""
     tournament = lock(tournament)
     if tournament.kind != Tournament.Kind.CHIPS:
-        raise Conflict("only a chip-level tournament takes rebuys", code="no_rebuys")
+        raise Conflict(_("only a chip-level tournament takes rebuys"), code="no_rebuys")
     entry = tournament.entries.select_for_update().filter(pk=entry_id).first()
     if entry is None:
-        raise NotFoundError(f"no entry #{entry_id} in {tournament.name}")
+        raise NotFoundError(
+            _("no entry #%(entry)s in %(tournament)s")
+            % {"entry": entry_id, "tournament": tournament.name}
+        )
     rules = rules_of(tournament)
     draft = current_round(tournament)
     went_out = (
@@ -43,24 +48,39 @@ def entry_rebuy(*, tournament: Tournament, actor: AbstractBaseUser, entry_id: in
         or draft.number != went_out.number + 1
     ):
         raise Conflict(
-            f"{entry.player.name} cannot buy back in now: a rebuy is taken from a player "
-            "knocked out at the end of the last level played, while the next round is drawn "
-            "and not released",
+            _(
+                "%(name)s cannot buy back in now: a rebuy is taken from a player knocked out at "
+                "the end of the last level played, while the next round is drawn and not released"
+            )
+            % {"name": entry.player.name},
             code="rebuy_closed",
         )
     level_number = went_out.level or 1
     if not rules.rebuy_allowed(level=level_number, rebuys_taken=entry.rebuys):
         raise Conflict(
-            f"{entry.player.name} cannot buy back in: this tournament takes {rules.rebuys} "
-            f"rebuy(s) a player until level {rules.rebuy_until_level}",
+            ngettext(
+                "%(name)s cannot buy back in: this tournament takes %(rebuys)s rebuy(s) a player "
+                "until level %(level)s",
+                "%(name)s cannot buy back in: this tournament takes %(rebuys)s rebuy(s) a player "
+                "until level %(level)s",
+                rules.rebuys,
+            )
+            % {
+                "name": entry.player.name,
+                "rebuys": rules.rebuys,
+                "level": rules.rebuy_until_level,
+            },
             code="rebuy_not_allowed",
         )
     chips = chips_held(tournament=tournament).get(entry.player_id, 0)
     minimum = rules.level(level_number).minimum
     if chips + rules.rebuy_chips < minimum:
         raise Conflict(
-            f"{entry.player.name} would have {chips + rules.rebuy_chips} chips after the rebuy, "
-            f"still below the level's minimum of {minimum}",
+            _(
+                "%(name)s would have %(chips)s chips after the rebuy, still below the level's "
+                "minimum of %(minimum)s"
+            )
+            % {"name": entry.player.name, "chips": chips + rules.rebuy_chips, "minimum": minimum},
             code="rebuy_too_small",
         )
     purse_rebuy(

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from scoring.models import RulePreset
 from tournaments.changes import refused
 from tournaments.kinds.base import KindBase, KindSettings
@@ -27,8 +29,12 @@ class KnockoutKind(KindBase):
         if not 1 <= settings.advance_per_table < table_max:
             raise refused(
                 "advance_per_table",
-                f"1 to {table_max - 1} of a table of {table_max} go on, "
-                f"not {settings.advance_per_table}",
+                _("1 to %(most)s of a table of %(table_max)s go on, not %(given)s")
+                % {
+                    "most": table_max - 1,
+                    "table_max": table_max,
+                    "given": settings.advance_per_table,
+                },
             )
         return super().settings_checked(settings, table_max=table_max, preset=preset)
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from scoring.figures import players_net_points
 from scoring.models import RulePreset
 from tournaments.changes import E, refused
@@ -27,7 +29,7 @@ class RoundsKind(KindBase):
         self, settings: KindSettings, *, table_max: int, preset: RulePreset
     ) -> KindSettings:
         if settings.rounds < 1:
-            raise refused("rounds", "a rounds tournament plays one round or more before its cut")
+            raise refused("rounds", _("a rounds tournament plays one round or more before its cut"))
         return super().settings_checked(settings, table_max=table_max, preset=preset)
 
     def form_settings(
