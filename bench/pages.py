@@ -9,8 +9,8 @@ newcomer with four deals at a night of their own (the player page of the same hi
 clubs: the club's first player has 4 deals in the small club and about 400 in the big one).
 Every page an organiser or a player lives on, and every fragment a screen polls, is requested
 through the whole Django stack on production settings (the organiser signed in, or anonymous on
-the public pages) and timed: p50 and p95 of 30 requests (``--quick``: 10), the number of
-queries and the size of the HTML, for both clubs, and the ratio of the two p95s.
+the public pages) and timed: p50 and p95 of 30 requests (``--quick``: 10; ``--requests N``), the
+number of queries and the size of the HTML, for both clubs, and the ratio of the two p95s.
 
 Each page is asked in every language of ``--languages`` (default ``en,hi``), as the person's
 own choice (the language cookie), the languages' requests alternating so that both meet the same
@@ -224,18 +224,21 @@ def _measure(
     }  # fmt: skip
 
 
-def _languages(extra: list[str] | None) -> list[str]:
-    """``--languages en,hi`` (or ``--languages=en,hi``): the languages to time each page in."""
+def _options(extra: list[str] | None, quick: bool) -> tuple[list[str], int]:
+    """``--languages en,hi``: the languages to time each page in; ``--requests N``: requests a
+    page and language (30, ``--quick`` 10; a p95 compared between languages wants a few
+    hundred, as one slow request in 30 moves it by a tenth)."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m bench pages")
     parser.add_argument("--languages", default="en,hi")
+    parser.add_argument("--requests", type=int, default=10 if quick else REQUESTS)
     args = parser.parse_args(extra or [])
-    return [code.strip() for code in args.languages.split(",") if code.strip()]
+    return [code.strip() for code in args.languages.split(",") if code.strip()], args.requests
 
 
 def run(quick: bool, extra: list[str] | None = None) -> None:
-    languages = _languages(extra)
+    languages, requests = _options(extra, quick)
     db_url = os.environ.get(
         "BENCH_PAGES_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/rummyclub_bench_pages"
     )
@@ -252,7 +255,6 @@ def run(quick: bool, extra: list[str] | None = None) -> None:
         "small": _world("small", 10_000, reuse),
         "big": _world("big", 100_000 if quick else 1_000_000, reuse),
     }
-    requests = 10 if quick else REQUESTS
     # As a gunicorn worker once its application is built (config.wsgi): every view loaded, and
     # what is loaded set aside from the garbage collector.
     from config.startup import serving_process_ready
