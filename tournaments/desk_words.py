@@ -3,8 +3,8 @@ language: one whole sentence per case, the names and numbers put in as values.""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
 from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
 
 
 def _status(status: str) -> str:
