@@ -1,6 +1,6 @@
 """The desk's confirmations in the page's language: the flash after a check-in and a round's
-release, a count said with its plural, and a chip-level tournament's final table in words;
-the English as it was."""
+release, a count said with its plural, and a chip-level tournament's final table in words,
+a night's held pot named; the English as it was."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from django.test import Client, TestCase
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
+from scoring.figures import HeldPot
 from tests.tournaments.helpers import enter, new_tournament, play_round, roster
 from tournaments.models import Round, Tournament
 from tournaments.services.entries import entry_add
@@ -88,3 +89,12 @@ def test_a_chip_level_final_table_and_its_release_in_the_desks_language(standing
         with translation.override(lang or "en"):
             assert gettext("Final table, place %(place)s") % {"place": 1} == words
         assert f"<td>{words}</td>" in _page(_desk(standing, lang).get(desk))
+
+
+def test_a_held_pot_is_named_in_the_readers_language():
+    pot = HeldPot(book_id=1, game_id=1, table="Table 2", game_format="pool", amount_minor=500)
+    assert pot.label == "Pot of Table 2 (pool rummy, held)"
+    with translation.override("de"):
+        assert pot.label == "Pott von Table 2 (Pool-Rommé, verwahrt)"
+    with translation.override("hi"):
+        assert pot.label == f"Table 2 का पॉट ({gettext('Pool rummy')}, रखा हुआ)"
