@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import QuerySet, Sum
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from clubs.payments import NO_PAY_LINKS, PayLinks, pay_links
@@ -91,8 +93,12 @@ class HeldPot:
     @property
     def label(self) -> str:
         if not self.game_format:
-            return f"{self.table} (held)"
-        return f"Pot of {self.table} ({format_label(self.game_format).lower()}, held)"
+            return _("%(table)s (held)") % {"table": self.table}
+        # The format's name in lower case mid-sentence in English only (a German noun keeps its
+        # capital).
+        game = format_label(self.game_format)
+        game = game.lower() if (get_language() or "en").startswith("en") else game
+        return _("Pot of %(table)s (%(format)s, held)") % {"table": self.table, "format": game}
 
 
 @dataclass
@@ -280,7 +286,7 @@ def session_settlement(
         names.update(Player.objects.filter(pk__in=unnamed).values_list("pk", "name"))
     if board.club_money_minor:
         balances[CLUB_ACCOUNT] = board.club_money_minor
-    names[CLUB_ACCOUNT] = f"{session.club.name} (club)"
+    names[CLUB_ACCOUNT] = _("%(club)s (club)") % {"club": session.club.name}
     # A pot is keyed by its book (a game's book before books had its game's id: older marks
     # of paid transfers still name it).
     for pot in board.pots:
@@ -290,7 +296,7 @@ def session_settlement(
     for book_id, amount in taken.items():
         key = f"pot:{book_id}"
         balances[key] = balances.get(key, 0) - amount
-        names[key] = f"{tables[book_id]} (the organiser)"
+        names[key] = _("%(table)s (the organiser)") % {"table": tables[book_id]}
     balances = {party: amount for party, amount in balances.items() if amount}
     if sum(balances.values()) != 0:
         raise InvariantError(f"the night's money does not balance: {balances}")

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from clubs.models import Club, Role
 from clubs.page_kit.pages import club_for_page, error_context, found, service_status
 from config.errors import InvalidInput, ServiceError
-from tournaments import selectors
+from tournaments import desk_words, selectors
 from tournaments.models import Tournament
 from tournaments.registration import paste_preview
 from tournaments.services.bulk import entries_add_names
@@ -31,7 +31,8 @@ from tournaments.views import _action, _desk_page
 
 class BulkForm(forms.Form):
     action = forms.ChoiceField(
-        label=gettext_lazy("Action"), choices=[("check_in", "Check in"), ("paid", "Mark paid")]
+        label=gettext_lazy("Action"),
+        choices=[("check_in", gettext_lazy("Check in")), ("paid", gettext_lazy("Mark paid"))],
     )
 
 
@@ -67,9 +68,9 @@ def entries_bulk_page(request: HttpRequest, club_slug: str, tournament_id: int) 
         ids = _entry_ids(request)
         if data["action"] == "check_in":
             done = entries_check_in(tournament=tournament, actor=request.user, entry_ids=ids)
-            return f"{len(done)} checked in."
+            return desk_words.many_checked_in(len(done))
         done = entries_mark_paid(tournament=tournament, actor=request.user, entry_ids=ids)
-        return f"{len(done)} fee{'' if len(done) == 1 else 's'} marked paid."
+        return desk_words.fees_paid(len(done))
 
     return _action(request, club_slug, tournament_id, "entries", BulkForm(request.POST), bulk, "")
 
@@ -81,7 +82,7 @@ def entry_unpaid_page(
 ) -> HttpResponse:
     def unmark(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
         entry = entry_unmark_paid(tournament=tournament, actor=request.user, entry_id=entry_id)
-        return f"{entry.player.name}'s fee went back: it is due."
+        return desk_words.fee_back(entry.player.name)
 
     return _action(request, club_slug, tournament_id, "entries", None, unmark, "")
 
@@ -96,7 +97,7 @@ def entry_link_page(
     def link(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
         token = entry_link_issue(tournament=tournament, actor=request.user, entry_id=entry_id)
         url = reverse("tournament-player-link", args=[club.slug, tournament.pk, token])
-        return f"Their link (any older one stops working): {request.build_absolute_uri(url)}"
+        return desk_words.their_link(request.build_absolute_uri(url))
 
     return _action(request, club_slug, tournament_id, "entries", None, link, "")
 
@@ -111,7 +112,7 @@ def signup_settings_page(request: HttpRequest, club_slug: str, tournament_id: in
         signup_settings_set(
             tournament=tournament, actor=request.user, open=data["open"], closes_at=closes
         )
-        return "Players sign up on the public page." if data["open"] else "Sign-up is closed."
+        return desk_words.signup_open(data["open"])
 
     with timezone.override(_club_zone(request, club_slug)):
         form = SignupForm(request.POST)
@@ -134,7 +135,7 @@ def entries_paste_page(request: HttpRequest, club_slug: str, tournament_id: int)
             entries = entries_add_names(
                 tournament=tournament, actor=request.user, text=data["names"], paid=data["paid"]
             )
-            return f"{len(entries)} entered: {', '.join(e.player.name for e in entries)}."
+            return desk_words.entered([e.player.name for e in entries])
 
         return _action(request, club_slug, tournament_id, "paste", form, add, "")
     club = club_for_page(request, club_slug, Role.ORGANISER)

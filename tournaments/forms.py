@@ -49,7 +49,7 @@ class TournamentBaseForm(forms.Form):
     )
     custom_payout = forms.CharField(
         label=gettext_lazy("Percentages by place"), required=False, max_length=200,
-        help_text="For our own: e.g. 50 30 20",
+        help_text=gettext_lazy("For our own: e.g. 50 30 20"),
     )  # fmt: skip
     seeding = forms.ChoiceField(label=gettext_lazy("Seeding"), choices=Tournament.Seeding.choices)
     avoid_same_club = forms.BooleanField(

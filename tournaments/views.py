@@ -41,7 +41,7 @@ from scoring import figures, table_links
 from scoring import selectors as scoring_selectors
 from scoring.forms import to_minor
 from scoring.views.settle_up import settle_up_rows
-from tournaments import selectors
+from tournaments import desk_words, selectors
 from tournaments.figures import field_prize_pool
 from tournaments.forms import (
     PAYOUT_WORDS,
@@ -394,8 +394,8 @@ def entry_add_page(request: HttpRequest, club_slug: str, tournament_id: int) -> 
             tournament=tournament, actor=request.user, player=player,
             affiliation=data.get("affiliation") or "", paid=bool(data.get("paid")),
         )  # fmt: skip
-        paid = ", fee paid" if entry.fee_status == Entry.FeeStatus.PAID else ""
-        return f"{player.name} is {entry.get_status_display().lower()}{paid}."
+        paid = entry.fee_status == Entry.FeeStatus.PAID
+        return desk_words.entry_added(player.name, entry.get_status_display(), paid)
 
     form = EntryForm(request.POST)
     return _action(request, club_slug, tournament_id, "entries", form, add, "")
@@ -408,7 +408,7 @@ def entry_check_in_page(
 ) -> HttpResponse:
     def check_in(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
         entry = entry_check_in(tournament=tournament, actor=request.user, entry_id=entry_id)
-        return f"{entry.player.name} is checked in."
+        return desk_words.checked_in(entry.player.name)
 
     return _action(request, club_slug, tournament_id, "entries", None, check_in, "")
 
@@ -428,10 +428,7 @@ def entry_withdraw_page(
                 disqualify=request.POST.get("disqualify") == "1",
                 remarks=request.POST.get("remarks", "")[:200],
             )  # fmt: skip
-            return (
-                f"{entry.player.name}: {entry.get_status_display().lower()}. Reinstate them "
-                "from the entries until the next round is drawn."
-            )
+            return desk_words.withdrawn(entry.player.name, entry.get_status_display())
 
         return _action(request, club_slug, tournament_id, "entries", None, withdraw, "")
     club = club_for_page(request, club_slug, Role.ORGANISER)
@@ -450,7 +447,7 @@ def entry_reinstate_page(
 ) -> HttpResponse:
     def reinstate(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
         entry = entry_reinstate(tournament=tournament, actor=request.user, entry_id=entry_id)
-        return f"{entry.player.name} is reinstated: {entry.get_status_display().lower()}."
+        return desk_words.reinstated(entry.player.name, entry.get_status_display())
 
     return _action(request, club_slug, tournament_id, "entries", None, reinstate, "")
 
@@ -462,7 +459,7 @@ def entry_rebuy_page(
 ) -> HttpResponse:
     def rebuy(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
         entry = entry_rebuy(tournament=tournament, actor=request.user, entry_id=entry_id)
-        return f"{entry.player.name} bought back in and is drawn in the next round."
+        return desk_words.bought_back(entry.player.name)
 
     return _action(request, club_slug, tournament_id, "chips", None, rebuy, "")
 
@@ -472,7 +469,7 @@ def entry_rebuy_page(
 def start_page(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     def start(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
         tournament_start(tournament=tournament, actor=request.user)
-        return "The entries are closed and round 1 is drawn: look at the draw, then release it."
+        return desk_words.started()
 
     return _action(request, club_slug, tournament_id, "draw", None, start, "")
 
@@ -487,7 +484,7 @@ def swap_page(
             tournament=tournament, actor=request.user, number=number, first=data["first"],
             second=data["second"],
         )  # fmt: skip
-        return "Swapped."
+        return desk_words.swapped()
 
     return _action(request, club_slug, tournament_id, "draw", SwapForm(request.POST), swap, "")
 
@@ -499,7 +496,7 @@ def release_page(
 ) -> HttpResponse:
     def release(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
         round_release(tournament=tournament, actor=request.user, number=number)
-        return f"Round {number} is released: its tables are open for deals."
+        return desk_words.released(number)
 
     return _action(request, club_slug, tournament_id, "grid", None, release, "")
 
@@ -519,10 +516,10 @@ def round_clock_page(
             tournament=tournament, actor=request.user, number=number, minutes=minutes
         )
         if played.ends_at is None:
-            return f"Round {number} has no clock."
+            return desk_words.clock_off(number)
         with timezone.override(club.timezone):
             ends = timezone.localtime(played.ends_at).strftime("%H:%M")
-        return f"Round {number} ends at {ends}: the projector counts down to it."
+        return desk_words.clock_ends(number, ends)
 
     form = RoundClockForm(request.POST)
     return _action(request, club_slug, tournament_id, "clock", form, clock, "")
@@ -537,7 +534,7 @@ def unwind_page(
         rounds_unwind(
             tournament=tournament, actor=request.user, number=number, confirm=data["confirm"]
         )
-        return f"The rounds after round {number} are taken out: its tables can be corrected."
+        return desk_words.unwound(number)
 
     form = UnwindForm(request.POST)
     return _action(request, club_slug, tournament_id, "grid", form, unwind, "")
@@ -548,7 +545,7 @@ def unwind_page(
 def cancel_page(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     def cancel(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
         tournament_cancel(tournament=tournament, actor=request.user)
-        return "The tournament is cancelled; every entry fee went back."
+        return desk_words.cancelled()
 
     return _action(request, club_slug, tournament_id, "manage", None, cancel, "")
 
@@ -592,6 +589,6 @@ def round_links_page(
 
     def make(club: Club, tournament: Tournament, data: dict[str, Any]) -> str:
         links = round_links_ensure(tournament=tournament, actor=request.user, number=number)
-        return f"Round {number}: {len(links)} table links ready."
+        return desk_words.links_ready(number, len(links))
 
     return _action(request, club_slug, tournament_id, "grid", None, make, "")

@@ -21,7 +21,9 @@ class ChipLevelsFields(forms.Form):
     )
     levels = forms.CharField(
         label=gettext_lazy("Levels"), required=False, max_length=400,
-        help_text="Point value/minimum/qualifying chips per level, e.g. 5/800/1200 10/1000/1400",
+        help_text=gettext_lazy(
+            "Point value/minimum/qualifying chips per level, e.g. 5/800/1200 10/1000/1400"
+        ),
     )  # fmt: skip
     rebuys = forms.IntegerField(
         label=gettext_lazy("Rebuys a player"), min_value=0, max_value=10, required=False

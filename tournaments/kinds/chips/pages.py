@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from clubs.models import Club
 from clubs.page_kit.display import club_money
 from tournaments.kinds.base import RoundShown
@@ -19,8 +21,10 @@ def _chip_status(entry: Entry, last: RoundShown | None) -> str:
     if entry.status != Entry.Status.ACTIVE or last is None:
         return entry.get_status_display()
     if last.stage == Round.Stage.FINAL:
-        return f"Final table, place {entry.place}" if entry.place else "Final table"
-    return "Went on" if entry.player_id in last.advanced else entry.get_status_display()
+        if entry.place:
+            return _("Final table, place %(place)s") % {"place": entry.place}
+        return _("Final table")
+    return _("Went on") if entry.player_id in last.advanced else entry.get_status_display()
 
 
 def chips_panel(
