@@ -148,7 +148,9 @@ def _checked(document: Any, event: SanctionedEvent) -> tuple[dict[str, Any], dat
     preset = document.get("preset")
     ours = preset_rules(federation.preset)
     if not isinstance(preset, dict) or {f: preset.get(f) for f in PRESET_RULES} != ours:
-        words = _("its games are not played under %(preset)s") % {"preset": federation.preset.name}
+        words = _("its games are not played under %(preset)s") % {
+            "preset": federation.preset.shown_name
+        }
         raise InvalidInput("preset: " + words, code="bad_preset")
     if when(document.get("started_at"), "started_at") < event.created_at:
         raise InvalidInput(

@@ -118,7 +118,7 @@ def finished(held: HeldEvent, preset: RulePreset | None) -> tuple[dict[str, Any]
     elif games.filter(status=Game.Status.OPEN).exists():
         raise Conflict("session: " + _("a game is still being played"), code="session_not_finished")
     if preset is not None and games.exclude(preset_id=preset.pk).exists():
-        words = _("every game is played under %(preset)s") % {"preset": preset.name}
+        words = _("every game is played under %(preset)s") % {"preset": preset.shown_name}
         raise InvalidInput("event: " + words, code="bad_preset")
     if preset is None and games.values("preset_id").distinct().count() > 1:
         raise InvalidInput(

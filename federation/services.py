@@ -359,7 +359,8 @@ def sanction_request(
             raise Conflict("tournament: " + _("ask before it starts"), code="event_started")
         if tournament.preset_id != federation.preset_id:
             raise InvalidInput(
-                "tournament: " + _("play it under %(preset)s") % {"preset": federation.preset.name},
+                "tournament: "
+                + _("play it under %(preset)s") % {"preset": federation.preset.shown_name},
                 code="bad_preset",
             )
         name = tournament.name

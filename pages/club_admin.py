@@ -245,7 +245,7 @@ def preset_new(request: HttpRequest, club_slug: str) -> HttpResponse:
         messages.success(
             request,
             gettext("Preset “%(name)s” version %(version)s is saved.")
-            % {"name": preset.name, "version": preset.version},
+            % {"name": preset.shown_name, "version": preset.version},
         )
         return redirect(club_url("club-settings", club) + "#presets")
 

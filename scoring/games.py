@@ -99,7 +99,7 @@ def game_create(
             "players: "
             + _("a %(preset)s game seats %(least)s to %(most)s players, not %(given)s")
             % {
-                "preset": preset.name,
+                "preset": preset.shown_name,
                 "least": rules.min_players,
                 "most": rules.max_players,
                 "given": len(players),

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player
@@ -64,6 +65,31 @@ class RulePreset(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (v{self.version})"
+
+    @property
+    def shown_name(self) -> str:
+        """The name a page shows: a built-in preset's in the page's language (its stored name is
+        the English, which the API keeps), a club's own as the club typed it."""
+        return gettext(self.name) if self.club_id is None else self.name
+
+
+# The built-in presets' names (migrations 0003 and 0030), for the catalogs: shown_name
+# translates them where a page shows them.
+BUILT_IN_PRESET_NAMES = [
+    gettext_noop("Points rummy (20/40/80)"),
+    gettext_noop("Points rummy (10/30/80)"),
+    gettext_noop("Pool 101"),
+    gettext_noop("Pool 201"),
+    gettext_noop("Pool 61"),
+    gettext_noop("Best of 2 deals"),
+    gettext_noop("Best of 3 deals"),
+    gettext_noop("Best of 6 deals"),
+    gettext_noop("Rummikub Sabra"),
+    gettext_noop("Rummikub American"),
+    gettext_noop("Rummikub International"),
+    gettext_noop("Okey (loss)"),
+    gettext_noop("Okey countdown from 20"),
+]
 
 
 class Season(models.Model):

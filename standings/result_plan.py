@@ -217,7 +217,7 @@ def _deals_checked(nights: dict[Any, Any], preset: RulePreset, plan: ResultPlan)
                     "%(table)s: %(count)s players; a %(preset)s table seats %(min)s to %(max)s"
                 )
                 plan.errors.append(RowError(deals[0]["row"], "player", words % {
-                    "table": table["name"], "count": len(seated), "preset": preset.name,
+                    "table": table["name"], "count": len(seated), "preset": preset.shown_name,
                     "min": rules.min_players, "max": rules.max_players,
                 }))  # fmt: skip
             checked_deals = []
@@ -435,7 +435,7 @@ def layout_preset_check(*, club: Club, layout: Layout, preset: RulePreset) -> No
         words = _("%(preset)s's scores do not sum to zero a game (its match settles at its end): "
                   "choose a preset whose games' scores do (Sabra or American)")  # fmt: skip
         raise InvalidInput(
-            "preset: " + words % {"preset": preset.name}, details={"preset": preset.pk}
+            "preset: " + words % {"preset": preset.shown_name}, details={"preset": preset.pk}
         )
 
 

@@ -58,7 +58,8 @@ def _game_form(club: Club, data: Any = None) -> GameForm:
     return GameForm(
         data,
         presets=[
-            (str(p.pk), f"{p.name} · {p.get_format_display()} (v{p.version})") for p in presets
+            (str(p.pk), f"{p.shown_name} · {p.get_format_display()} (v{p.version})")
+            for p in presets
         ],
         seats=min(seats, 12),
         places=club.minor_places,

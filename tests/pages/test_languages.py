@@ -272,3 +272,23 @@ def test_every_reason_of_a_refused_deal_has_words_in_the_pages_language() -> Non
 def test_places_are_written_in_each_languages_way(language: str, places: list[str]) -> None:
     with translation.override(language):
         assert [format_ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == places
+
+
+def test_a_built_in_presets_name_in_the_pages_language_and_the_apis_english(pages: Pages) -> None:
+    """A built-in preset's stored name is English (the API's, which apps read); a page says it
+    in its language. A club's own preset keeps the name the club typed."""
+    game = pages.night.game
+    assert game.preset.club_id is None and game.preset.name == "Points rummy (20/40/80)"
+    club_update(club=pages.s.club, actor=pages.s.owner, language="de")
+    page = pages.client("organiser").get(f"/clubs/{pages.slug}/games/{game.pk}/").content
+    assert "Punkte-Rommé (20/40/80)" in page.decode()
+    assert "Points rummy (20/40/80)" not in page.decode()
+    home = pages.client("organiser").get(f"/clubs/{pages.slug}/").content.decode()
+    assert "Bester aus 3 Runden" in home and "Best of 3 deals" not in home
+    api = pages.client("organiser").get(
+        f"/api/v1/clubs/{pages.slug}/games/{game.pk}/", headers={"accept-language": "de"}
+    )
+    assert api.status_code == 200 and "Points rummy (20/40/80)" in api.content.decode()
+    with translation.override("he"):
+        game.preset.club_id = pages.s.club.pk
+        assert game.preset.shown_name == "Points rummy (20/40/80)"
