@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.test import Client, TestCase
+from django.utils.html import escape
 from jsonschema import Draft202012Validator
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
@@ -158,8 +159,11 @@ def test_points_and_against_agree_in_the_api_the_webhook_the_history_the_csv_and
                     assert line["against"] >= 0
                     assert sent["against"] == kept["against"] == line["against"]
                     assert row["against"] == str(line["against"])
-                    # The page says it as the rules do: the count against the player.
-                    assert f"{line['name']} {line['against']}" in page
+                    # The page says it as the rules do: the count against the player, the
+                    # name and the figure each isolated (a Hebrew page keeps their order).
+                    name, against = escape(line["name"]), line["against"]
+                    said = f'<bdi>{name}</bdi> <bdi class="ltr">{against}</bdi>'
+                    assert said in page
                 checked += 1
     assert checked == 3 * 5  # two points deals, a pool deal, a deals deal, a Rummikub game
     pool_loser = next(
