@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rules.errors import RuleViolation
 from rules.prizes import STRUCTURES
+from scoring.rule_words import english
 
 
 def _payout(exc: RuleViolation, values: dict[str, Any]) -> str:
@@ -64,8 +65,7 @@ def violation_words(exc: RuleViolation, **values: Any) -> str:
     missing."""
     words, needs = _WORDS.get(exc.code, (None, ()))
     given = {**values, "token": exc.token}
-    english = (get_language() or "en").split("-")[0] == "en"
-    if english or words is None or any(given.get(name) is None for name in needs):
+    if english() or words is None or any(given.get(name) is None for name in needs):
         return exc.message
     return words(exc, values)
 

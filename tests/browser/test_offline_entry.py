@@ -258,7 +258,9 @@ def test_a_kept_deal_the_rules_reject_once_stored_shows_the_reasons(new_page: An
     assert Submission.objects.get(deal__game=game).status == Submission.Status.REJECTED
 
 
-def test_background_sync_sends_a_waiting_deal_with_no_page_open(new_page: Any, standing: Any):
+def _left_to_the_worker(new_page: Any, standing: Any) -> tuple[Any, dict, str, Any]:
+    """A deal entered offline on a phone and waiting, its Background Sync registered: the game,
+    its players' ids, the entry page's path and the page (still open)."""
     game, ids = new_game(standing, "points", NAMES)
     entry = f"/clubs/home/games/{game.pk}/deals/new/"
     page = new_page(PHONE, user=standing.scorer)
@@ -273,6 +275,12 @@ def test_background_sync_sends_a_waiting_deal_with_no_page_open(new_page: Any, s
         "() => navigator.serviceWorker.ready.then(r => r.sync.getTags())"
         ".then(tags => tags.includes('rummyclub-deals'))"
     )
+    return game, ids, entry, page
+
+
+def test_background_sync_sends_a_waiting_deal_with_no_page_open(new_page: Any, standing: Any):
+    game, ids, entry, page = _left_to_the_worker(new_page, standing)
+    context = page.context
     page.close()  # no page of the site open: only the worker can send it
     context.set_offline(False)
     assert _until(lambda: Deal.objects.filter(game=game).exists())
@@ -336,20 +344,8 @@ def test_what_the_worker_kept_is_said_in_the_pages_language(new_page: Any, stand
     """The worker sends a waiting deal with no page open and is answered 503: with no catalog of
     its own it keeps the queue's sentence in English with its values; the page, opened in
     German, says it in German."""
-    game, ids = new_game(standing, "points", NAMES)
-    entry = f"/clubs/home/games/{game.pk}/deals/new/"
-    page = new_page(PHONE, user=standing.scorer)
+    game, _ids, entry, page = _left_to_the_worker(new_page, standing)
     context = page.context
-    page.goto(entry)
-    _kept_offline(page)
-    context.set_offline(True)
-    _fill(page, ids, "20")
-    page.locator(".submit-bar button[type=submit]").click()
-    expect_text(page.locator("#connection"), "1 deal waiting")
-    page.wait_for_function(
-        "() => navigator.serviceWorker.ready.then(r => r.sync.getTags())"
-        ".then(tags => tags.includes('rummyclub-deals'))"
-    )
     page.close()  # only the worker sends it
 
     def busy(route: Any) -> None:
